@@ -1,0 +1,58 @@
+// Bundles the extension and the command line. Type checking is separate: `npm run typecheck`.
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+};
+
+const targets = [
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+];
+
+/** Reports the end of each rebuild in watch mode, in the form VS Code's problem matchers expect. */
+const watchReporter = {
+  name: 'watch-reporter',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const e of result.errors) {
+        console.error(`✘ [ERROR] ${e.text}`);
+        if (e.location) console.error(`    ${e.location.file}:${e.location.line}:${e.location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+async function main() {
+  if (watch) {
+    const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...t, plugins: [watchReporter] })));
+    await Promise.all(contexts.map((c) => c.watch()));
+    return;
+  }
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+  fs.chmodSync('dist/cli.js', 0o755);
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import { checkCommand } from './check';
+import { errorsCommand } from './errors';
+import { signCommand } from './sign';
+import { UsageError, processIo, type Io } from './usage';
+
+const HELP = `Usage: tradereq COMMAND [options]
+
+Craft, sign and check requests to the trading service from .tradereq files.
+
+Commands:
+  sign FILE     print a request exactly as it would be sent (signed), without sending it
+  errors [CODE] explain the service's error codes
+  check FILE... report what the service would reject, before anything is sent
+
+Run tradereq COMMAND --help for the options of a command.`;
+
+const COMMANDS: Record<string, (args: string[], io: Io) => number | Promise<number>> = {
+  sign: signCommand,
+  errors: errorsCommand,
+  check: checkCommand,
+};
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.out(HELP);
+    return command === undefined ? 2 : 0;
+  }
+  const run = COMMANDS[command];
+  try {
+    if (!run) throw new UsageError(`unknown command "${command}": use ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`);
+    return await run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`tradereq: ${e.message}`);
+      return 2;
+    }
+    io.err(`tradereq: unexpected failure: ${e instanceof Error ? e.message : String(e)}`);
+    return 3;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,21 @@
+/** Bad input: one clear line on stderr and exit code 2, nothing sent. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface Io {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+}
+
+export const processIo: Io = {
+  out: (text) => process.stdout.write(text.endsWith('\n') ? text : text + '\n'),
+  err: (text) => process.stderr.write(text.endsWith('\n') ? text : text + '\n'),
+  env: process.env,
+  cwd: process.cwd(),
+};

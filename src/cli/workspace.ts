@@ -1,0 +1,79 @@
+/** Files the command line reads: request files and the environment file beside or above them. */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parse } from '../core/format/parser';
+import type { RequestBlock, TradeReqDocument } from '../core/format/model';
+import { BUILTIN_SANDBOX, ENV_FILE_NAME, parseEnvironmentFile, type NamedEnvironment } from '../core/env/schema';
+import { UsageError } from './usage';
+
+export interface LoadedFile {
+  readonly path: string;
+  readonly text: string;
+  readonly doc: TradeReqDocument;
+}
+
+export function readRequestFile(path: string, cwd: string): LoadedFile {
+  const full = resolve(cwd, path);
+  let text: string;
+  try {
+    if (statSync(full).isDirectory()) throw new UsageError(`${path} is a folder: name a .tradereq file`);
+    text = readFileSync(full, 'utf8');
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read it (${code ?? String(e)})`);
+  }
+  return { path: full, text, doc: parse(text) };
+}
+
+/** The nearest tradereq.env.json in the file's folder or above it. */
+export function findEnvironmentFile(fromDir: string): string | undefined {
+  let dir = resolve(fromDir);
+  for (;;) {
+    const candidate = join(dir, ENV_FILE_NAME);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * The environment to use: --env, else TRADEREQ_ENV, else the only one the file defines, else
+ * `sandbox` (the file's or the built-in one).
+ */
+export function selectEnvironment(requestPath: string, wanted: string | undefined, envVars: NodeJS.ProcessEnv): NamedEnvironment {
+  const envPath = findEnvironmentFile(dirname(requestPath));
+  const name = wanted ?? envVars['TRADEREQ_ENV'];
+  if (!envPath) {
+    if (name === undefined || name === BUILTIN_SANDBOX.name) return BUILTIN_SANDBOX;
+    throw new UsageError(`no environment "${name}": there is no ${ENV_FILE_NAME} beside ${requestPath} or above it, and only the built-in "sandbox" exists`);
+  }
+  const parsed = parseEnvironmentFile(readFileSync(envPath, 'utf8'));
+  if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.message}`);
+  const names = Object.keys(parsed.environments);
+  const chosen = name ?? (names.length === 1 ? names[0]! : 'sandbox');
+  const env = parsed.environments[chosen];
+  if (env) return { name: chosen, ...env };
+  if (chosen === BUILTIN_SANDBOX.name) return BUILTIN_SANDBOX;
+  throw new UsageError(`no environment "${chosen}" in ${envPath}: choose one of ${names.join(', ')} with --env`);
+}
+
+/** --request NAME or a 1-based INDEX; without it the file must hold exactly one request. */
+export function selectRequest(file: LoadedFile, wanted: string | undefined): RequestBlock {
+  const requests = file.doc.requests;
+  const list = (): string => requests.map((r, i) => `${i + 1}${r.name ? ` (${r.name.text})` : ''}`).join(', ');
+  if (requests.length === 0) throw new UsageError(`${file.path} holds no request: add a request line such as POST /api/v3/order`);
+  if (wanted === undefined) {
+    if (requests.length === 1) return requests[0]!;
+    throw new UsageError(`${file.path} holds ${requests.length} requests: choose one with --request NAME or --request INDEX (${list()})`);
+  }
+  if (/^\d+$/.test(wanted)) {
+    const r = requests[Number(wanted) - 1];
+    if (!r) throw new UsageError(`no request ${wanted} in ${file.path}: it holds ${requests.length} (${list()})`);
+    return r;
+  }
+  const r = requests.find((x) => x.name?.text === wanted);
+  if (!r) throw new UsageError(`no request named "${wanted}" in ${file.path}: requests are ${list()}`);
+  return r;
+}

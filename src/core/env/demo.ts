@@ -1,0 +1,58 @@
+/**
+ * The sandbox exchange's demo accounts. Their keys are public (the README lists them) and only
+ * ever sent to loopback origins; they exist so anyone can try every request without an account.
+ */
+import type { KeyPair } from './keys';
+
+export interface DemoAccount extends KeyPair {
+  readonly name: 'trade' | 'readonly' | 'ipbound';
+  readonly permissions: readonly ('read' | 'trade')[];
+  /** IPs the key is bound to; empty means any. */
+  readonly ips: readonly string[];
+  readonly description: string;
+}
+
+export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
+  {
+    name: 'trade',
+    apiKey: 'sbxTradeDemoKey00000000000000001',
+    secretKey: 'sbxTradeDemoSecret0000000000000000000000000000000000000000000001',
+    permissions: ['read', 'trade'],
+    ips: [],
+    description: 'can read and trade',
+  },
+  {
+    name: 'readonly',
+    apiKey: 'sbxReadonlyDemoKey00000000000002',
+    secretKey: 'sbxReadonlyDemoSecret0000000000000000000000000000000000000000002',
+    permissions: ['read'],
+    ips: [],
+    description: 'no trade permission: orders answer 700007',
+  },
+  {
+    name: 'ipbound',
+    apiKey: 'sbxIpboundDemoKey000000000000003',
+    secretKey: 'sbxIpboundDemoSecret00000000000000000000000000000000000000000003',
+    permissions: ['read', 'trade'],
+    ips: ['203.0.113.7'],
+    description: 'bound to an IP that is not loopback: every signed request answers 700006',
+  },
+];
+
+/** The key profile name of the built-in sandbox environment; it uses the `trade` demo account. */
+export const SANDBOX_PROFILE = 'sandbox';
+
+export function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const host = new URL(origin).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/** The demo key of the sandbox profile, for loopback origins only. */
+export function demoKeyFor(profile: string | undefined, origin: string): KeyPair | undefined {
+  if (profile !== SANDBOX_PROFILE || !isLoopbackOrigin(origin)) return undefined;
+  return DEMO_ACCOUNTS[0];
+}

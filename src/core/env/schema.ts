@@ -1,0 +1,84 @@
+/**
+ * `tradereq.env.json`: named environments, shared in the repository, holding no secret
+ * (format.md, Environments). The JSON schema the editor contributes is generated from this.
+ */
+import { z } from 'zod';
+
+const SECRET_NAME = /secret|password|passphrase|private/i;
+
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+export const EnvironmentSchema = z
+  .object({
+    baseUrl: z
+      .string()
+      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'baseUrl must be an http:// or https:// URL such as https://api.example.com')
+      .describe('Base URL the request paths are joined to, e.g. https://api.example.com.'),
+    key: z
+      .string()
+      .regex(PROFILE_NAME, 'key names a key profile: letters, digits, "-" and "_"')
+      .optional()
+      .describe('Name of the key profile used to sign requests. The keys themselves live in VS Code SecretStorage or in TRADEREQ_<PROFILE>_API_KEY / TRADEREQ_<PROFILE>_SECRET_KEY, never in this file.'),
+    confirm: z.boolean().optional().describe('Ask for confirmation before every order sent to this environment.'),
+    apiKeyHeader: z
+      .string()
+      .regex(/^[A-Za-z0-9-]+$/, 'apiKeyHeader must be a header name')
+      .optional()
+      .describe('Header that carries the API key (default X-SERVICE-APIKEY, spec §4.1 rule 7).'),
+    variables: z
+      .record(
+        z.string().regex(/^[A-Za-z_][\w.-]*$/, 'variable names are letters, digits, "_", "-" and "."'),
+        z.union([z.string(), z.number(), z.boolean()]),
+      )
+      .optional()
+      .describe('Variables available as {{name}} in requests sent to this environment. Never secrets.'),
+  })
+  .strict()
+  .superRefine((env, ctx) => {
+    for (const name of Object.keys(env.variables ?? {})) {
+      if (SECRET_NAME.test(name)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['variables', name],
+          message: `"${name}" looks like a secret: tradereq.env.json is shared and holds no secret. Store keys with "TradeReq: Add API Key" or in TRADEREQ_<PROFILE>_SECRET_KEY.`,
+        });
+      }
+    }
+  });
+
+export const EnvironmentFileSchema = z
+  .record(z.string().regex(/^[A-Za-z0-9][\w.-]*$/, 'environment names are letters, digits, "_", "-" and "."'), EnvironmentSchema)
+  .describe('TradeReq environments: name → base URL, key profile and variables. Shared in the repository; holds no secret.');
+
+export type Environment = z.infer<typeof EnvironmentSchema>;
+export type EnvironmentFile = z.infer<typeof EnvironmentFileSchema>;
+
+export interface NamedEnvironment extends Environment {
+  readonly name: string;
+}
+
+export const DEFAULT_API_KEY_HEADER = 'X-SERVICE-APIKEY';
+export const ENV_FILE_NAME = 'tradereq.env.json';
+
+/** The environment used when a workspace has no tradereq.env.json: the embedded sandbox exchange. */
+export const SANDBOX_PORT = 8780;
+export const BUILTIN_SANDBOX: NamedEnvironment = { name: 'sandbox', baseUrl: `http://127.0.0.1:${SANDBOX_PORT}`, key: 'sandbox' };
+
+export type EnvFileResult = { ok: true; environments: EnvironmentFile } | { ok: false; message: string };
+
+/** Validates the text of a tradereq.env.json; the message says where and what to fix. */
+export function parseEnvironmentFile(text: string): EnvFileResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, message: `not valid JSON (${e instanceof Error ? e.message : String(e)})` };
+  }
+  const result = EnvironmentFileSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.join('.') + ': ' : '';
+    return { ok: false, message: where + (issue?.message ?? 'invalid') };
+  }
+  return { ok: true, environments: result.data };
+}

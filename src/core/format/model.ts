@@ -1,0 +1,165 @@
+/**
+ * The document model of a `.tradereq` file (format.md). Every token carries its range, so the
+ * editor can complete, hover and diagnose at any position from one parse.
+ * Lines and characters are 0-based; characters count UTF-16 code units, as editors do.
+ */
+
+export interface Range {
+  readonly startLine: number;
+  readonly startChar: number;
+  readonly endLine: number;
+  readonly endChar: number;
+}
+
+export interface Token {
+  readonly text: string;
+  readonly range: Range;
+}
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+
+export interface Diagnostic {
+  readonly range: Range;
+  readonly severity: Severity;
+  readonly message: string;
+  /** Stable identifier of the rule, for quick fixes and tests ("unknown-param"). */
+  readonly rule: string;
+  /** The service error code this diagnostic prevents, when there is one. */
+  readonly prevents?: number;
+  /** A replacement text that fixes the problem at `range` (quick fix). */
+  readonly fix?: { readonly title: string; readonly replacement: string };
+}
+
+/** `{{name}}` in a value; `range` covers the braces, `nameRange` the trimmed name. */
+export interface VariableRef {
+  readonly name: string;
+  readonly range: Range;
+  readonly nameRange: Range;
+}
+
+/** `@name = value` above the first request. */
+export interface FileVariable {
+  readonly name: Token;
+  readonly value: Token;
+  readonly range: Range;
+}
+
+/** `# @word args`: `args` is the rest of the line, trimmed (absent when empty). */
+export interface Directive {
+  readonly name: Token;
+  readonly args?: Token;
+  readonly range: Range;
+}
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+export interface RequestLine {
+  readonly range: Range;
+  readonly method: Token;
+  /** Everything after the method: path or URL, with the inline query. */
+  readonly target: Token;
+  /** The target without `?query`. */
+  readonly path: Token;
+  /** The inline query after `?`, without the `?`. */
+  readonly query?: Token;
+  /** A trailing `HTTP/1.1`, accepted as REST Client users write it, and ignored. */
+  readonly version?: Token;
+}
+
+export interface Header {
+  readonly name: Token;
+  readonly value: Token;
+  readonly range: Range;
+}
+
+export type Placement = 'query' | 'body';
+export type SectionKind = 'query' | 'body' | 'json';
+
+/**
+ * Where a parameter was written: inline on the request line, under a section line, with no
+ * section (placement from the method), or as a top-level member of a `[json]` body.
+ */
+export type ParamOrigin = 'inline' | 'section' | 'default' | 'json';
+
+export interface Param {
+  readonly name: Token;
+  /** The raw value as written (for `json`, a string's content without quotes, or the literal). */
+  readonly value: Token;
+  readonly placement: Placement;
+  readonly origin: ParamOrigin;
+  readonly range: Range;
+  /** For `json` members: the value was a JSON string (decimals go as text, spec §2.1). */
+  readonly quoted?: boolean;
+}
+
+export interface Section {
+  readonly kind: SectionKind;
+  readonly range: Range;
+}
+
+export interface JsonBody {
+  /** From the opening `{` to the closing `}` as written, before variable substitution. */
+  readonly text: string;
+  readonly range: Range;
+  /** False when the file ends (or the next request starts) before the object closes. */
+  readonly closed: boolean;
+}
+
+export interface RequestBlock {
+  /** Position among the file's requests, 0-based. */
+  readonly index: number;
+  /** From the `###` line (or the first line of the file) to the block's last line. */
+  readonly range: Range;
+  readonly separator?: Range;
+  readonly title?: Token;
+  readonly directives: readonly Directive[];
+  /** The argument of `# @name`. */
+  readonly name?: Token;
+  readonly requestLine: RequestLine;
+  readonly headers: readonly Header[];
+  readonly sections: readonly Section[];
+  /** In the order written; inline query parameters first. */
+  readonly params: readonly Param[];
+  readonly json?: JsonBody;
+  readonly variableRefs: readonly VariableRef[];
+}
+
+export interface TradeReqDocument {
+  readonly lineCount: number;
+  readonly variables: readonly FileVariable[];
+  /** Directives above the first request line of a file whose first request follows a `###`. */
+  readonly fileDirectives: readonly Directive[];
+  readonly requests: readonly RequestBlock[];
+  readonly comments: readonly Range[];
+  /** Variable references outside requests (in file variable values). */
+  readonly variableRefs: readonly VariableRef[];
+  /** What could not be read, with ranges. The parser never throws. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export function range(startLine: number, startChar: number, endLine: number, endChar: number): Range {
+  return { startLine, startChar, endLine, endChar };
+}
+
+export function contains(r: Range, line: number, char: number): boolean {
+  if (line < r.startLine || line > r.endLine) return false;
+  if (line === r.startLine && char < r.startChar) return false;
+  if (line === r.endLine && char > r.endChar) return false;
+  return true;
+}
+
+/** The request whose block holds `line`, if any. */
+export function requestAtLine(doc: TradeReqDocument, line: number): RequestBlock | undefined {
+  const requests = doc.requests;
+  let lo = 0;
+  let hi = requests.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = requests[mid]!;
+    if (line < r.range.startLine) hi = mid - 1;
+    else if (line > r.range.endLine) lo = mid + 1;
+    else return r;
+  }
+  return undefined;
+}

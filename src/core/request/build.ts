@@ -1,0 +1,110 @@
+/**
+ * The build and sign steps: from a resolved request, the exact query string, body bytes and
+ * headers that go on the wire. Query and body are encoded once and used both for totalParams
+ * and for sending.
+ */
+import { DEFAULT_API_KEY_HEADER } from '../env/schema';
+import type { KeyPair } from '../env/keys';
+import type { ResolvedRequest } from '../format/resolve';
+import type { Method } from '../format/model';
+import type { RateLimitMode } from '../spec/types';
+import { encodeParams, type NameValue } from '../signing/encode';
+import { signParts } from '../signing/sign';
+
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+export const JSON_CONTENT_TYPE = 'application/json';
+
+export interface PreparedRequest {
+  readonly method: Method;
+  /** Full URL with the final query string. */
+  readonly url: string;
+  readonly origin: string;
+  readonly path: string;
+  /** The query string as sent (with the signature when it goes there), without `?`. */
+  readonly query: string;
+  /** The body as sent. */
+  readonly body: string;
+  /** Header names as written; the API key header holds the real key: mask it before showing. */
+  readonly headers: readonly (readonly [string, string])[];
+  readonly signed: boolean;
+  readonly apiKeyHeader?: string;
+  readonly totalParams?: string;
+  readonly signature?: string;
+  readonly timestamp?: string;
+  readonly weight: number;
+  readonly mode: RateLimitMode;
+}
+
+export type PrepareResult = { ok: true; value: PreparedRequest } | { ok: false; message: string };
+
+export interface PrepareOptions {
+  /** Required for a signed request. */
+  readonly key?: KeyPair;
+  /** Overrides the timestamp the signer adds (reproducible output). */
+  readonly timestamp?: number;
+}
+
+function setHeader(headers: [string, string][], name: string, value: string): void {
+  const lower = name.toLowerCase();
+  const i = headers.findIndex(([n]) => n.toLowerCase() === lower);
+  if (i >= 0) headers[i] = [headers[i]![0], value];
+  else headers.push([name, value]);
+}
+
+export function prepareRequest(resolved: ResolvedRequest, options: PrepareOptions): PrepareResult {
+  const query: NameValue[] = [];
+  const form: NameValue[] = [];
+  for (const p of resolved.params) (p.placement === 'query' ? query : form).push(p);
+  const json = resolved.json;
+
+  const headers: [string, string][] = [];
+  for (const h of resolved.headers) setHeader(headers, h.name, h.value);
+  const contentType = json !== undefined ? JSON_CONTENT_TYPE : form.length > 0 ? FORM_CONTENT_TYPE : JSON_CONTENT_TYPE;
+  // §4.1 rule 7 names application/json; a form body says what it is.
+  if (!headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', contentType]);
+
+  const base = { method: resolved.method, origin: resolved.origin, path: resolved.path, weight: resolved.weight, mode: resolved.mode };
+
+  if (!resolved.signed) {
+    const q = encodeParams(query);
+    const body = json ?? encodeParams(form);
+    return { ok: true, value: { ...base, url: q ? `${resolved.url}?${q}` : resolved.url, query: q, body, headers, signed: false } };
+  }
+
+  if (!options.key) {
+    return { ok: false, message: `a key is needed to sign this request (profile "${resolved.keyProfile ?? 'none'}")` };
+  }
+  const placement = resolved.options.signaturePlacement;
+  if (placement === 'body' && (json !== undefined || form.length === 0)) {
+    return { ok: false, message: '`# @signature body` needs a form body: add a [body] section with parameters, or remove the directive' };
+  }
+
+  const written = resolved.request.params.some((p) => p.name.text === 'timestamp');
+  let timestamp: string | undefined;
+  if (written) {
+    timestamp = resolved.params.find((p) => p.name === 'timestamp')?.value ?? resolved.request.params.find((p) => p.name.text === 'timestamp')?.value.text;
+  } else {
+    timestamp = String(options.timestamp ?? resolved.now);
+    // format.md: at the end of the form body when it holds form parameters, else of the query string.
+    (form.length > 0 ? form : query).push({ name: 'timestamp', value: timestamp });
+  }
+
+  const signed = signParts(encodeParams(query), json ?? encodeParams(form), options.key.secretKey, placement);
+  const apiKeyHeader = resolved.environment.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
+  setHeader(headers, apiKeyHeader, options.key.apiKey);
+  return {
+    ok: true,
+    value: {
+      ...base,
+      url: `${resolved.url}?${signed.query}`,
+      query: signed.query,
+      body: signed.body,
+      headers,
+      signed: true,
+      apiKeyHeader,
+      totalParams: signed.totalParams,
+      signature: signed.signature,
+      timestamp,
+    },
+  };
+}

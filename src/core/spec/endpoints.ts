@@ -1,0 +1,181 @@
+/**
+ * Endpoints and their parameters. The order endpoint and its parameters are documented by the
+ * service (§2.1, §4.2); the rest comes from the API family (service-notes.md) and is marked assumed.
+ */
+import { LIMITS } from './limits';
+import type { EndpointInfo, EnumValueInfo, HttpMethod, ParamInfo, Source, TypeRequirement } from './types';
+
+const RECV = LIMITS.recvWindow;
+
+function param(p: ParamInfo): ParamInfo {
+  return p;
+}
+
+const symbol = param({
+  name: 'symbol',
+  type: 'symbol',
+  description: 'Trading pair name, e.g. BTCUSDT.',
+  rule: 'upper-case letters',
+  required: true,
+  source: 'spec',
+});
+
+const sideValues: EnumValueInfo[] = [
+  { value: 'BUY', description: 'Buy the base asset.', source: 'spec' },
+  { value: 'SELL', description: 'Sell the base asset.', source: 'assumed' },
+];
+
+const typeValues: EnumValueInfo[] = [
+  { value: 'LIMIT', description: 'Rests in the book at `price`; needs quantity and price.', source: 'spec' },
+  { value: 'MARKET', description: 'Fills at the best available prices; needs quantity or quoteOrderQty.', source: 'assumed' },
+  { value: 'LIMIT_MAKER', description: 'A limit order that is rejected if it would trade at once; needs quantity and price.', source: 'assumed' },
+  { value: 'IMMEDIATE_OR_CANCEL', description: 'Fills what it can at `price` at once and cancels the rest; needs quantity and price.', source: 'assumed' },
+  { value: 'FILL_OR_KILL', description: 'Fills completely at `price` at once, or not at all; needs quantity and price.', source: 'assumed' },
+];
+
+const recvWindow = param({
+  name: 'recvWindow',
+  type: 'integer',
+  description: 'Validity window of the request in milliseconds: it is processed only when serverTime − timestamp ≤ recvWindow (§5 rule 9).',
+  rule: `integer, default ${RECV.defaultMs}, ${RECV.recommendedMaxMs} or less recommended, maximum ${RECV.maxMs}`,
+  required: false,
+  defaultValue: String(RECV.defaultMs),
+  source: 'spec',
+});
+
+const timestamp = param({
+  name: 'timestamp',
+  type: 'timestampMs',
+  description: 'Unix time in milliseconds when the request was created and sent. TradeReq adds it when the request does not write one.',
+  rule: 'milliseconds; less than serverTime + 1000',
+  required: true,
+  addedBySigner: true,
+  source: 'spec',
+});
+
+const signature = param({
+  name: 'signature',
+  type: 'signature',
+  description: 'Lower-case hex HMAC-SHA256 of totalParams with the secret key. TradeReq computes and adds it: never write it by hand.',
+  rule: '64 lower-case hexadecimal characters',
+  required: true,
+  addedBySigner: true,
+  source: 'spec',
+});
+
+const signedParams = [recvWindow, timestamp, signature];
+
+const orderParams: ParamInfo[] = [
+  symbol,
+  param({ name: 'side', type: 'enum', description: 'Order direction.', rule: 'BUY or SELL', required: true, enumValues: sideValues, source: 'spec' }),
+  param({ name: 'type', type: 'enum', description: 'Order type.', rule: 'LIMIT, MARKET, …', required: true, enumValues: typeValues, source: 'spec' }),
+  param({ name: 'quantity', type: 'decimal', description: 'Order quantity in the base asset.', rule: 'decimal number sent as text, e.g. 0.001', required: false, source: 'spec' }),
+  param({ name: 'price', type: 'decimal', description: 'Limit price in the quote asset.', rule: 'decimal number sent as text, e.g. 30000.5', required: false, source: 'spec' }),
+  param({ name: 'quoteOrderQty', type: 'decimal', description: 'For MARKET orders: amount to spend or receive in the quote asset, instead of quantity.', rule: 'decimal number sent as text', required: false, source: 'assumed' }),
+  param({ name: 'newClientOrderId', type: 'clientOrderId', description: 'Your own id for the order, to find it again (e.g. after an unknown outcome). {{$clientOrderId}} makes a fresh one.', rule: 'at most 32 characters of A-Z a-z 0-9', required: false, source: 'assumed' }),
+  param({
+    name: 'timeInForce',
+    type: 'enum',
+    description: 'How long a limit order stays active (seen in the published signing examples).',
+    rule: 'GTC, IOC or FOK',
+    required: false,
+    enumValues: [
+      { value: 'GTC', description: 'Good till cancelled.', source: 'assumed' },
+      { value: 'IOC', description: 'Immediate or cancel.', source: 'assumed' },
+      { value: 'FOK', description: 'Fill or kill.', source: 'assumed' },
+    ],
+    source: 'assumed',
+  }),
+  ...signedParams,
+];
+
+const typeRequirements: TypeRequirement[] = [
+  { type: 'LIMIT', required: ['quantity', 'price'], source: 'assumed' },
+  { type: 'MARKET', required: [], anyOf: [['quantity', 'quoteOrderQty']], source: 'assumed' },
+  { type: 'LIMIT_MAKER', required: ['quantity', 'price'], source: 'assumed' },
+  { type: 'IMMEDIATE_OR_CANCEL', required: ['quantity', 'price'], source: 'assumed' },
+  { type: 'FILL_OR_KILL', required: ['quantity', 'price'], source: 'assumed' },
+];
+
+const orderIdParams: ParamInfo[] = [
+  symbol,
+  param({ name: 'orderId', type: 'string', description: 'The id the service gave the order.', required: false, source: 'spec' }),
+  param({ name: 'origClientOrderId', type: 'clientOrderId', description: 'The client order id sent as newClientOrderId when the order was placed.', required: false, source: 'spec' }),
+  ...signedParams,
+];
+
+function assumed(e: Omit<EndpointInfo, 'source' | 'weightSource'>): EndpointInfo {
+  return { ...e, source: 'assumed', weightSource: 'assumed' };
+}
+
+export const ENDPOINTS: readonly EndpointInfo[] = [
+  assumed({ method: 'GET', path: '/api/v3/ping', title: 'Ping', description: 'Tests connectivity; answers {}.', signed: false, mode: 'ip', weight: 1, params: [] }),
+  assumed({ method: 'GET', path: '/api/v3/time', title: 'Server time', description: 'The server time as {"serverTime": ms}; TradeReq uses it to measure the clock offset.', signed: false, mode: 'ip', weight: 1, params: [] }),
+  assumed({
+    method: 'GET',
+    path: '/api/v3/exchangeInfo',
+    title: 'Exchange information',
+    description: 'Symbols, their status and order types.',
+    signed: false,
+    mode: 'ip',
+    weight: 10,
+    params: [
+      { ...symbol, required: false, source: 'assumed' },
+      param({ name: 'symbols', type: 'symbols', description: 'Several symbols, comma-separated (encoded as %2C when sent).', rule: 'upper-case symbols separated by commas', required: false, source: 'assumed' }),
+    ],
+  }),
+  {
+    method: 'POST',
+    path: '/api/v3/order',
+    title: 'Place an order',
+    description: 'Places an order (spec §4.2). Parameters may go in the body, in the query string, or split between both.',
+    signed: true,
+    mode: 'uid',
+    weight: 1,
+    weightSource: 'assumed',
+    params: orderParams,
+    typeRequirements,
+    permission: 'trade',
+    source: 'spec',
+  },
+  assumed({ method: 'POST', path: '/api/v3/order/test', title: 'Test an order', description: 'Validates an order like POST /api/v3/order without placing it; answers {}.', signed: true, mode: 'uid', weight: 1, params: orderParams, typeRequirements, permission: 'trade' }),
+  assumed({ method: 'GET', path: '/api/v3/order', title: 'Query an order', description: 'One order by orderId or origClientOrderId.', signed: true, mode: 'uid', weight: 2, params: orderIdParams, anyOf: [['orderId', 'origClientOrderId']], permission: 'read' }),
+  assumed({ method: 'DELETE', path: '/api/v3/order', title: 'Cancel an order', description: 'Cancels one order by orderId or origClientOrderId (neither: 700004).', signed: true, mode: 'uid', weight: 1, params: orderIdParams, anyOf: [['orderId', 'origClientOrderId']], permission: 'trade' }),
+  assumed({ method: 'GET', path: '/api/v3/openOrders', title: 'Open orders', description: 'Open orders of a symbol.', signed: true, mode: 'uid', weight: 3, params: [{ ...symbol, source: 'assumed' }, ...signedParams], permission: 'read' }),
+  assumed({ method: 'GET', path: '/api/v3/account', title: 'Account', description: 'Balances and permissions of the account.', signed: true, mode: 'uid', weight: 10, params: signedParams, permission: 'read' }),
+];
+
+const byKey = new Map<string, EndpointInfo>(ENDPOINTS.map((e) => [e.method + ' ' + e.path, e]));
+
+export function findEndpoint(method: string, path: string): EndpointInfo | undefined {
+  return byKey.get(method.toUpperCase() + ' ' + normalisePath(path));
+}
+
+/** Endpoints with this path, whatever the method (to tell "wrong method" from "unknown path"). */
+export function endpointsAtPath(path: string): EndpointInfo[] {
+  const p = normalisePath(path);
+  return ENDPOINTS.filter((e) => e.path === p);
+}
+
+export function findParam(endpoint: EndpointInfo, name: string): ParamInfo | undefined {
+  return endpoint.params.find((p) => p.name === name);
+}
+
+/** Known paths, each once, for completion. */
+export const KNOWN_PATHS: readonly string[] = [...new Set(ENDPOINTS.map((e) => e.path))];
+
+function normalisePath(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+/** "documented by the service" or "assumed", as hover and diagnostics say it. */
+export function describeSource(source: Source): string {
+  return source === 'spec' ? 'documented by the service' : 'assumed (not documented by the service)';
+}
+
+export function isKnownMethod(method: string): method is HttpMethod {
+  return method === 'GET' || method === 'POST' || method === 'PUT' || method === 'DELETE';
+}
+
+/** The API key format the sandbox enforces (700001); the spec does not show one. */
+export const API_KEY_FORMAT = /^[A-Za-z0-9]{16,64}$/;
