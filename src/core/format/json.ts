@@ -1,8 +1,9 @@
 /**
- * Top-level members of a `[json]` body, with ranges, so that checks and completion treat JSON
- * parameters like `name = value` lines. Validity is judged by JSON.parse.
+ * The `[json]` body: validated in one strict pass (RFC 8259, plus `{{variables}}` where a value or
+ * string content may stand) that also yields the top-level members with ranges, so checks and
+ * completion treat JSON parameters like `name = value` lines.
  */
-import { range, type Diagnostic, type JsonBody, type Range, type Token } from './model';
+import { lineToken, range, type Diagnostic, type JsonBody, type Range, type Token } from './model';
 
 export interface JsonMember {
   readonly name: Token;
@@ -11,117 +12,229 @@ export interface JsonMember {
   readonly quoted: boolean;
 }
 
-/** Replaces each `{{...}}` with a number of the same length, so the text can be validated as JSON. */
-function neutraliseVariables(text: string): string {
-  return text.replace(/\{\{[^\n]*?\}\}/g, (m) => '1' + '0'.repeat(m.length - 1));
+class JsonError extends Error {
+  constructor(
+    readonly offset: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_DEPTH = 512;
+
+/** Recursive-descent scanner over the body text; offsets are into `text`. */
+class Scanner {
+  pos = 0;
+  readonly members: { keyStart: number; keyEnd: number; valueStart: number; valueEnd: number; quoted: boolean }[] = [];
+
+  constructor(private readonly text: string) {}
+
+  run(): void {
+    this.ws();
+    if (this.text.charCodeAt(this.pos) !== 123) throw new JsonError(this.pos, 'the body must be one JSON object starting with {');
+    this.value(0);
+    this.ws();
+    if (this.pos < this.text.length) throw new JsonError(this.pos, 'unexpected text after the JSON object');
+  }
+
+  private ws(): void {
+    const t = this.text;
+    while (this.pos < t.length) {
+      const c = t.charCodeAt(this.pos);
+      if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return;
+      this.pos++;
+    }
+  }
+
+  private expect(c: number, what: string): void {
+    if (this.text.charCodeAt(this.pos) !== c) throw new JsonError(this.pos, `expected ${what}`);
+    this.pos++;
+  }
+
+  /** `{{name}}` at the current position, if one starts here. */
+  private variable(): boolean {
+    const t = this.text;
+    if (t.charCodeAt(this.pos) !== 123 || t.charCodeAt(this.pos + 1) !== 123) return false;
+    const close = t.indexOf('}}', this.pos + 2);
+    const newline = t.indexOf('\n', this.pos);
+    if (close < 0 || (newline >= 0 && newline < close)) throw new JsonError(this.pos, 'unclosed {{');
+    this.pos = close + 2;
+    return true;
+  }
+
+  private value(depth: number): void {
+    if (depth > MAX_DEPTH) throw new JsonError(this.pos, 'nested too deeply');
+    const t = this.text;
+    const c = t.charCodeAt(this.pos);
+    if (c === 123) {
+      if (this.variable()) return;
+      this.object(depth + 1);
+    } else if (c === 91) {
+      this.pos++;
+      this.ws();
+      if (t.charCodeAt(this.pos) === 93) {
+        this.pos++;
+        return;
+      }
+      for (;;) {
+        this.ws();
+        this.value(depth + 1);
+        this.ws();
+        if (t.charCodeAt(this.pos) === 44) {
+          this.pos++;
+          continue;
+        }
+        this.expect(93, ', or ] in the array');
+        return;
+      }
+    } else if (c === 34) {
+      this.string();
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      this.number();
+    } else if (t.startsWith('true', this.pos)) {
+      this.pos += 4;
+    } else if (t.startsWith('false', this.pos)) {
+      this.pos += 5;
+    } else if (t.startsWith('null', this.pos)) {
+      this.pos += 4;
+    } else {
+      throw new JsonError(this.pos, this.pos >= t.length ? 'the JSON object ends too early' : 'expected a value (string, number, object, array, true, false, null or {{variable}})');
+    }
+  }
+
+  private object(depth: number): void {
+    const t = this.text;
+    this.pos++;
+    this.ws();
+    if (t.charCodeAt(this.pos) === 125) {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      this.ws();
+      if (t.charCodeAt(this.pos) !== 34) throw new JsonError(this.pos, 'expected a member name in double quotes');
+      const keyStart = this.pos;
+      this.string();
+      const keyEnd = this.pos;
+      this.ws();
+      this.expect(58, ': after the member name');
+      this.ws();
+      const valueStart = this.pos;
+      this.value(depth);
+      if (depth === 1) this.members.push({ keyStart, keyEnd, valueStart, valueEnd: this.pos, quoted: t.charCodeAt(valueStart) === 34 });
+      this.ws();
+      if (t.charCodeAt(this.pos) === 44) {
+        this.pos++;
+        continue;
+      }
+      this.expect(125, ', or } in the object');
+      return;
+    }
+  }
+
+  private string(): void {
+    const t = this.text;
+    this.pos++;
+    while (this.pos < t.length) {
+      const c = t.charCodeAt(this.pos);
+      if (c === 34) {
+        this.pos++;
+        return;
+      }
+      if (c === 92) {
+        const e = t.charCodeAt(this.pos + 1);
+        if (e === 117) {
+          if (!/^[0-9A-Fa-f]{4}$/.test(t.slice(this.pos + 2, this.pos + 6))) throw new JsonError(this.pos, '\\u needs four hexadecimal digits');
+          this.pos += 6;
+        } else if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) {
+          this.pos += 2;
+        } else {
+          throw new JsonError(this.pos, 'invalid escape in a string');
+        }
+      } else if (c < 32) {
+        throw new JsonError(this.pos, c === 10 ? 'a string cannot span lines: close it with "' : 'control character in a string');
+      } else {
+        this.pos++;
+      }
+    }
+    throw new JsonError(this.pos, 'unterminated string');
+  }
+
+  private number(): void {
+    const t = this.text;
+    const start = this.pos;
+    if (t.charCodeAt(this.pos) === 45) this.pos++;
+    if (t.charCodeAt(this.pos) === 48) this.pos++;
+    else if (!this.digits()) throw new JsonError(start, 'invalid number');
+    if (t.charCodeAt(this.pos) === 46) {
+      this.pos++;
+      if (!this.digits()) throw new JsonError(start, 'invalid number: digits must follow the decimal point');
+    }
+    const e = t.charCodeAt(this.pos);
+    if (e === 101 || e === 69) {
+      this.pos++;
+      const sign = t.charCodeAt(this.pos);
+      if (sign === 43 || sign === 45) this.pos++;
+      if (!this.digits()) throw new JsonError(start, 'invalid number exponent');
+    }
+  }
+
+  private digits(): boolean {
+    const start = this.pos;
+    while (this.pos < this.text.length) {
+      const c = this.text.charCodeAt(this.pos);
+      if (c < 48 || c > 57) break;
+      this.pos++;
+    }
+    return this.pos > start;
+  }
 }
 
 export function jsonMembers(json: JsonBody): { members: JsonMember[]; diagnostics: Diagnostic[] } {
   const text = json.text;
   const lineStarts = [0];
-  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) === 10) lineStarts.push(k + 1);
-  const at = (offset: number): { line: number; char: number } => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    const char = offset - lineStarts[lo]! + (lo === 0 ? json.range.startChar : 0);
-    return { line: json.range.startLine + lo, char };
+  for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) lineStarts.push(k + 1);
+  // Members come in offset order, so the line index only moves forward.
+  let li = 0;
+  const lineOf = (offset: number): number => {
+    if (offset < lineStarts[li]!) li = 0;
+    while (li + 1 < lineStarts.length && lineStarts[li + 1]! <= offset) li++;
+    return li;
   };
+  const lineNo = (l: number): number => json.range.startLine + l;
+  const charOf = (offset: number, l: number): number => offset - lineStarts[l]! + (l === 0 ? json.range.startChar : 0);
   const span = (s: number, e: number): Range => {
-    const a = at(s);
-    const b = at(e);
-    return range(a.line, a.char, b.line, b.char);
+    const ls = lineOf(s);
+    const cs = charOf(s, ls);
+    const le = lineOf(e);
+    return range(lineNo(ls), cs, lineNo(le), charOf(e, le));
+  };
+  const token = (s: number, e: number): Token => {
+    const l = lineOf(s);
+    if (lineOf(e) === l) return lineToken(text.slice(s, e), lineNo(l), charOf(s, l));
+    return { text: text.slice(s, e), range: span(s, e) };
   };
 
+  const scanner = new Scanner(text);
   const diagnostics: Diagnostic[] = [];
-  if (json.closed) {
-    try {
-      const parsed: unknown = JSON.parse(neutraliseVariables(text));
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        diagnostics.push({ range: json.range, severity: 'error', message: 'The [json] body must be one JSON object `{...}`.', rule: 'json-invalid' });
-      }
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      const pos = /position (\d+)/.exec(message);
-      const offset = pos ? Math.min(Number(pos[1]), Math.max(0, text.length - 1)) : 0;
-      diagnostics.push({ range: span(offset, offset + 1), severity: 'error', message: `The JSON body is not valid JSON: ${message}.`, rule: 'json-invalid' });
+  try {
+    scanner.run();
+  } catch (e) {
+    // An unclosed body is reported once, by the parser; other errors here.
+    if (e instanceof JsonError && json.closed) {
+      const offset = Math.min(e.offset, Math.max(0, text.length - 1));
+      diagnostics.push({ range: span(offset, offset + 1), severity: 'error', message: `The JSON body is not valid JSON: ${e.message}.`, rule: 'json-invalid' });
+    } else if (!(e instanceof JsonError)) {
+      throw e;
     }
   }
-
-  const members: JsonMember[] = [];
-  let depth = 0;
-  let k = 0;
-  // State at depth 1: 'key' → expecting a key, 'colon', 'value' → expecting a value start, 'after' → in a value.
-  let state: 'key' | 'colon' | 'value' | 'after' = 'key';
-  let keyStart = -1;
-  let keyEnd = -1;
-  let valueStart = -1;
-  let lastNonSpace = -1;
-  const finishMember = (): void => {
-    if (keyStart < 0 || valueStart < 0) return;
-    const valueEnd = lastNonSpace + 1;
-    const raw = text.slice(valueStart, valueEnd);
-    const isString = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"');
-    const vs = isString ? valueStart + 1 : valueStart;
-    const ve = isString ? valueEnd - 1 : valueEnd;
-    members.push({
-      name: { text: text.slice(keyStart + 1, keyEnd - 1), range: span(keyStart + 1, keyEnd - 1) },
-      value: { text: text.slice(vs, ve), range: span(vs, ve) },
-      range: span(keyStart, valueEnd),
-      quoted: isString,
-    });
-    keyStart = keyEnd = valueStart = -1;
-  };
-  while (k < text.length) {
-    const ch = text.charCodeAt(k);
-    if (ch === 34) {
-      const start = k;
-      k++;
-      while (k < text.length && text.charCodeAt(k) !== 34 && text.charCodeAt(k) !== 10) {
-        if (text.charCodeAt(k) === 92) k++;
-        k++;
-      }
-      k++;
-      if (depth === 1) {
-        if (state === 'key') {
-          keyStart = start;
-          keyEnd = Math.min(k, text.length);
-          state = 'colon';
-        } else if (state === 'value') {
-          valueStart = start;
-          state = 'after';
-        }
-      }
-      lastNonSpace = Math.min(k, text.length) - 1;
-      continue;
-    }
-    if (ch === 123 || ch === 91) {
-      if (depth === 1 && state === 'value') {
-        valueStart = k;
-        state = 'after';
-      }
-      depth++;
-    } else if (ch === 125 || ch === 93) {
-      depth--;
-      if (depth === 0) {
-        finishMember();
-        break;
-      }
-    } else if (depth === 1 && ch === 58 && state === 'colon') {
-      state = 'value';
-    } else if (depth === 1 && ch === 44) {
-      finishMember();
-      state = 'key';
-    } else if (depth === 1 && state === 'value' && ch !== 32 && ch !== 9 && ch !== 10 && ch !== 13) {
-      valueStart = k;
-      state = 'after';
-    }
-    if (ch !== 32 && ch !== 9 && ch !== 10 && ch !== 13 && !(depth === 0 && ch === 125)) lastNonSpace = k;
-    k++;
-  }
+  const members = scanner.members.map((m): JsonMember => {
+    const vs = m.quoted ? m.valueStart + 1 : m.valueStart;
+    const ve = m.quoted ? m.valueEnd - 1 : m.valueEnd;
+    const name = token(m.keyStart + 1, m.keyEnd - 1);
+    const value = token(vs, ve);
+    return { name, value, range: span(m.keyStart, m.valueEnd), quoted: m.quoted };
+  });
   return { members, diagnostics };
 }

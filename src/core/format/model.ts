@@ -163,3 +163,29 @@ export function requestAtLine(doc: TradeReqDocument, line: number): RequestBlock
   }
   return undefined;
 }
+
+/** A single-line token that is its own range: one object per token keeps large files cheap to parse. */
+class LineToken implements Token, Range {
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly endChar: number;
+  constructor(
+    readonly text: string,
+    line: number,
+    readonly startChar: number,
+  ) {
+    this.startLine = line;
+    this.endLine = line;
+    this.endChar = startChar + text.length;
+  }
+  get range(): Range {
+    return this;
+  }
+  toJSON(): Token {
+    return { text: this.text, range: range(this.startLine, this.startChar, this.endLine, this.endChar) };
+  }
+}
+
+export function lineToken(text: string, line: number, startChar: number): Token {
+  return new LineToken(text, line, startChar);
+}

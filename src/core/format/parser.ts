@@ -4,6 +4,7 @@
  */
 import {
   METHODS,
+  lineToken,
   range,
   type Diagnostic,
   type Directive,
@@ -41,8 +42,64 @@ function isSpace(c: number): boolean {
   return c === CH_SPACE || c === CH_TAB;
 }
 
-function tok(text: string, line: number, start: number): Token {
-  return { text, range: { startLine: line, startChar: start, endLine: line, endChar: start + text.length } };
+const tok = lineToken;
+
+function sliceTrimEnd(line: string, from: number): string {
+  let e = line.length;
+  while (e > from && isSpace(line.charCodeAt(e - 1))) e--;
+  return line.slice(from, e);
+}
+
+/** A `name = value` line; its range is made when asked for, as most are never asked. */
+class LineParam implements Param {
+  constructor(
+    readonly name: Token,
+    readonly value: Token,
+    readonly placement: Placement,
+    readonly origin: 'section' | 'default',
+    private readonly line: number,
+    private readonly start: number,
+    private readonly end: number,
+  ) {}
+  get range(): Range {
+    return range(this.line, this.start, this.line, this.end);
+  }
+  toJSON(): object {
+    return { name: this.name, value: this.value, placement: this.placement, origin: this.origin, range: this.range };
+  }
+}
+
+class LineVariableRef implements VariableRef {
+  constructor(
+    readonly name: string,
+    private readonly line: number,
+    private readonly start: number,
+    private readonly end: number,
+    private readonly nameStart: number,
+  ) {}
+  get range(): Range {
+    return range(this.line, this.start, this.line, this.end);
+  }
+  get nameRange(): Range {
+    return range(this.line, this.nameStart, this.line, this.nameStart + this.name.length);
+  }
+  toJSON(): object {
+    return { name: this.name, range: this.range, nameRange: this.nameRange };
+  }
+}
+
+/** Cheap test before the request-line regex: a word of letters, white space, then `/`, `{` or `h`. */
+function mayBeRequestLine(line: string, first: number): boolean {
+  let k = first;
+  while (k < line.length) {
+    const ch = line.charCodeAt(k);
+    if (!((ch >= 65 && ch <= 90) || (ch >= 97 && ch <= 122))) break;
+    k++;
+  }
+  if (k === first || k >= line.length || !isSpace(line.charCodeAt(k))) return false;
+  while (k < line.length && isSpace(line.charCodeAt(k))) k++;
+  const next = line.charCodeAt(k);
+  return next === CH_SLASH || next === CH_LBRACE || next === 104 || next === 72;
 }
 
 /** Lines of `text`, without their `\r\n` / `\n` endings. */
@@ -161,9 +218,9 @@ export function parse(text: string): TradeReqDocument {
       } else if (block.directives.length > 0 || block.headers.length > 0) {
         error(block.separator ?? range(block.startLine, 0, block.startLine, 0), 'This request has no request line: add one such as `POST /api/v3/order`.', 'missing-request-line');
       }
-      for (const r of block.strayBeforeRequest) {
-        error(r, 'No request line above this line: start the request with a line such as `POST /api/v3/order`.', 'missing-request-line');
-      }
+    }
+    for (const r of block.strayBeforeRequest) {
+      error(r, 'No request line above this line: start the request with a line such as `POST /api/v3/order`.', 'missing-request-line');
     }
     isPreamble = false;
   };
@@ -178,7 +235,6 @@ export function parse(text: string): TradeReqDocument {
       continue;
     }
     const c = line.charCodeAt(first);
-    block.lastContentLine = i;
 
     // `###` always starts a request, even inside an unclosed JSON body, so one typo cannot swallow the file.
     if (c === CH_HASH && line.startsWith('###', first)) {
@@ -193,6 +249,7 @@ export function parse(text: string): TradeReqDocument {
       if (title.length > 0) block.title = tok(title, i, t);
       continue;
     }
+    block.lastContentLine = i;
 
     if (block.jsonOpen) {
       continueJson(block, line, i, 0, diagnostics);
@@ -264,7 +321,7 @@ export function parse(text: string): TradeReqDocument {
     }
 
     // Request line.
-    const requestMatch = REQUEST_LINE.exec(first === 0 ? line : line.slice(first));
+    const requestMatch = mayBeRequestLine(line, first) ? REQUEST_LINE.exec(first === 0 ? line : line.slice(first)) : null;
     if (requestMatch && looksLikeTarget(requestMatch[2]!)) {
       if (block.requestLine) {
         error(range(i, first, i, line.length), 'A second request line in one request: start a new request with a `###` line above it.', 'second-request-line');
@@ -311,7 +368,9 @@ export function parse(text: string): TradeReqDocument {
     }
 
     if (eq >= 0) {
-      const rawName = line.slice(first, eq).trimEnd();
+      let nameEnd = eq;
+      while (nameEnd > first && isSpace(line.charCodeAt(nameEnd - 1))) nameEnd--;
+      const rawName = line.slice(first, nameEnd);
       if (rawName.length === 0) {
         error(range(i, first, i, line.length), 'A parameter needs a name: write `name = value`.', 'missing-name');
         continue;
@@ -319,9 +378,9 @@ export function parse(text: string): TradeReqDocument {
       let v = eq + 1;
       while (v < line.length && isSpace(line.charCodeAt(v))) v++;
       const name = tok(rawName, i, first);
-      const value = tok(line.slice(v).trimEnd(), i, v);
+      const value = tok(sliceTrimEnd(line, v), i, v);
       const placement: Placement = block.section === 'query' || block.section === 'body' ? block.section : defaultPlacement(block.requestLine.method.text);
-      block.params.push({ name, value, placement, origin: block.section ? 'section' : 'default', range: range(i, first, i, line.length) });
+      block.params.push(new LineParam(name, value, placement, block.section ? 'section' : 'default', i, first, line.length));
       block.headersClosed = true;
       scanRefs(line, i, first, line.length, block.refs, diagnostics);
       continue;
@@ -433,7 +492,7 @@ function scanRefs(line: string, lineNo: number, from: number, to: number, out: V
     if (name.length === 0) {
       diagnostics.push({ range: range(lineNo, p, lineNo, close + 2), severity: 'error', message: 'Empty variable `{{}}`: write a variable name between the braces.', rule: 'empty-variable' });
     } else {
-      out.push({ name, range: range(lineNo, p, lineNo, close + 2), nameRange: range(lineNo, nameStart, lineNo, nameStart + name.length) });
+      out.push(new LineVariableRef(name, lineNo, p, close + 2, nameStart));
     }
     p = line.indexOf('{{', close + 2);
   }
