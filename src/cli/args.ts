@@ -8,7 +8,8 @@ export function parseCommand<T extends Options>(command: string, args: string[],
   try {
     return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
   } catch (e) {
-    const message = e instanceof Error ? e.message.split('\n')[0]!.replace(/\.$/, '') : String(e);
+    // Node appends advice about "--" to unknown options; the first sentence is the message.
+    const message = e instanceof Error ? e.message.split('\n')[0]!.split('. ')[0]!.replace(/\.$/, '') : String(e);
     throw new UsageError(`${message}. See: tradereq ${command} --help`);
   }
 }

@@ -22,12 +22,13 @@ const COMMANDS: Record<string, (args: string[], io: Io) => number | Promise<numb
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+  if (command === '--help' || command === '-h' || command === 'help') {
     io.out(HELP);
-    return command === undefined ? 2 : 0;
+    return 0;
   }
-  const run = COMMANDS[command];
+  const run = command === undefined ? undefined : COMMANDS[command];
   try {
+    if (command === undefined) throw new UsageError(`a command is needed: ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`);
     if (!run) throw new UsageError(`unknown command "${command}": use ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`);
     return await run(rest, io);
   } catch (e) {

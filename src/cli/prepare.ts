@@ -25,7 +25,7 @@ export interface Prepared {
 }
 
 export function location(file: LoadedFile, line: number, char: number): string {
-  return `${file.path}:${line + 1}:${char + 1}`;
+  return `${file.displayPath}:${line + 1}:${char + 1}`;
 }
 
 export function prepareFromFlags(io: Io, flags: PrepareFlags, extra: Partial<ResolveContext> = {}): Prepared {

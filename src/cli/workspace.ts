@@ -8,6 +8,8 @@ import { UsageError } from './usage';
 
 export interface LoadedFile {
   readonly path: string;
+  /** The path as the user typed it, for messages. */
+  readonly displayPath: string;
   readonly text: string;
   readonly doc: TradeReqDocument;
 }
@@ -23,7 +25,7 @@ export function readRequestFile(path: string, cwd: string): LoadedFile {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read it (${code ?? String(e)})`);
   }
-  return { path: full, text, doc: parse(text) };
+  return { path: full, displayPath: path, text, doc: parse(text) };
 }
 
 /** The nearest tradereq.env.json in the file's folder or above it. */
@@ -63,17 +65,17 @@ export function selectEnvironment(requestPath: string, wanted: string | undefine
 export function selectRequest(file: LoadedFile, wanted: string | undefined): RequestBlock {
   const requests = file.doc.requests;
   const list = (): string => requests.map((r, i) => `${i + 1}${r.name ? ` (${r.name.text})` : ''}`).join(', ');
-  if (requests.length === 0) throw new UsageError(`${file.path} holds no request: add a request line such as POST /api/v3/order`);
+  if (requests.length === 0) throw new UsageError(`${file.displayPath} holds no request: add a request line such as POST /api/v3/order`);
   if (wanted === undefined) {
     if (requests.length === 1) return requests[0]!;
-    throw new UsageError(`${file.path} holds ${requests.length} requests: choose one with --request NAME or --request INDEX (${list()})`);
+    throw new UsageError(`${file.displayPath} holds ${requests.length} requests: choose one with --request NAME or --request INDEX (${list()})`);
   }
   if (/^\d+$/.test(wanted)) {
     const r = requests[Number(wanted) - 1];
-    if (!r) throw new UsageError(`no request ${wanted} in ${file.path}: it holds ${requests.length} (${list()})`);
+    if (!r) throw new UsageError(`no request ${wanted} in ${file.displayPath}: it holds ${requests.length} (${list()})`);
     return r;
   }
   const r = requests.find((x) => x.name?.text === wanted);
-  if (!r) throw new UsageError(`no request named "${wanted}" in ${file.path}: requests are ${list()}`);
+  if (!r) throw new UsageError(`no request named "${wanted}" in ${file.displayPath}: requests are ${list()}`);
   return r;
 }

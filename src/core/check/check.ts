@@ -24,16 +24,29 @@ function answers(code: number): string {
   return info ? ` (the service answers ${code}: ${info.meanings[0]})` : ` (the service answers ${code})`;
 }
 
-/** Scope for checks: real values for file and environment variables, fixed ones for system variables. */
-function checkContext(environment: NamedEnvironment): ResolveContext {
-  return { environment, now: () => Date.now(), uuid: () => '00000000-0000-4000-8000-000000000000', clientOrderId: () => 'X'.repeat(32) };
+/** Stands for a response field, known only at send time; values holding it are not checked. */
+const RESPONSE_PLACEHOLDER = '\u0000response\u0000';
+
+/**
+ * Scope for checks: real values for file and environment variables, fixed ones for system
+ * variables, and a placeholder for the response of any request the file names.
+ */
+function checkContext(environment: NamedEnvironment, names: Set<string>): ResolveContext {
+  const placeholder = new Proxy({}, { get: () => RESPONSE_PLACEHOLDER });
+  return {
+    environment,
+    now: () => Date.now(),
+    uuid: () => '00000000-0000-4000-8000-000000000000',
+    clientOrderId: () => 'X'.repeat(32),
+    response: (name) => (names.has(name) ? placeholder : undefined),
+  };
 }
 
 export function checkDocument(doc: TradeReqDocument, options: CheckOptions): Diagnostic[] {
   const out: Diagnostic[] = [...doc.diagnostics];
-  const scope = new VariableScope(doc, checkContext(options.environment));
-  out.push(...readOptions(doc, undefined).diagnostics);
   const names = new Set(doc.requests.map((r) => r.name?.text).filter((n): n is string => n !== undefined));
+  const scope = new VariableScope(doc, checkContext(options.environment, names));
+  out.push(...readOptions(doc, undefined).diagnostics);
   out.push(...unresolvedRefs(doc.variableRefs, scope));
   for (const request of doc.requests) {
     out.push(...checkRequest(doc, request, scope, names, options.environment));
@@ -48,9 +61,9 @@ function checkRequest(doc: TradeReqDocument, request: RequestBlock, scope: Varia
     out.push({ ...d, severity });
   };
 
-  // Request-directive problems only: file directives are reported once per document.
-  const { options, diagnostics } = readOptions({ ...doc, fileDirectives: [] }, request);
-  out.push(...diagnostics);
+  // File directives apply here too, but their own problems are reported once per document.
+  const { options, diagnostics } = readOptions(doc, request);
+  out.push(...diagnostics.filter((d) => d.range.startLine >= request.range.startLine && d.range.startLine <= request.range.endLine));
 
   // Response references resolve at send time; here it is enough that the named request exists.
   for (const ref of request.variableRefs) {
@@ -78,7 +91,7 @@ function checkRequest(doc: TradeReqDocument, request: RequestBlock, scope: Varia
     add({ range: request.requestLine.range, message: `${endpoint.method} ${endpoint.path} is a signed endpoint: with # @unsigned it goes without API key and signature${answers(400)}.`, rule: 'unsigned-signed-endpoint' }, 'warning');
   }
   if (options.signaturePlacement === 'body' && (request.json || !request.params.some((p) => p.placement === 'body' && p.origin !== 'json'))) {
-    const d = request.directives.find((x) => x.name.text === 'signature');
+    const d = request.directives.find((x) => x.name.text === 'signature') ?? doc.fileDirectives.find((x) => x.name.text === 'signature');
     if (d) add({ range: d.range, message: '`# @signature body` needs a form body ([body] parameters): the signature is put at the end of the query string otherwise.', rule: 'signature-placement' }, 'error');
   }
 
@@ -107,14 +120,16 @@ function checkRequest(doc: TradeReqDocument, request: RequestBlock, scope: Varia
     } else {
       seen.set(key, p);
     }
+    out.push(...checkParam(p, endpoint, scope, signed));
+  }
+  for (const p of request.params) {
     const other = p.placement === 'body' ? seen.get('query ' + p.name.text) : undefined;
     if (other) {
       add({ range: p.name.range, message: `"${p.name.text}" is also in the query string (line ${other.range.startLine + 1}): the service uses the query value (spec §4.1 rule 5).`, rule: 'query-and-body' }, 'information');
     }
-    out.push(...checkParam(p, endpoint, scope, signed));
   }
 
-  if (endpoint) out.push(...checkRequired(request, endpoint));
+  if (endpoint) out.push(...checkRequired(request, endpoint, scope));
   return out;
 }
 
@@ -130,7 +145,7 @@ function safePathname(url: string): string | undefined {
 function effectiveValue(p: Param, scope: VariableScope): { value: string; literal: boolean } | undefined {
   if (p.value.text.indexOf('{{') < 0) return { value: p.value.text, literal: true };
   const r = scope.substitute(p.value.text);
-  return r.ok ? { value: r.value, literal: false } : undefined;
+  return r.ok && !r.value.includes(RESPONSE_PLACEHOLDER) ? { value: r.value, literal: false } : undefined;
 }
 
 function checkParam(p: Param, endpoint: EndpointInfo | undefined, scope: VariableScope, signed: boolean): Diagnostic[] {
@@ -176,7 +191,7 @@ function checkParam(p: Param, endpoint: EndpointInfo | undefined, scope: Variabl
       if (!DECIMAL.test(value)) {
         add('error', `${name} must be a decimal number written as text, such as 0.001 (spec §2.1), not "${value}"${answers(33333)}.`, 'decimal', 33333);
       } else if (jsonNumber) {
-        add('warning', `${name} is a decimal sent as text (spec §2.1): write "${value}" in quotes so no digits are lost.`, 'decimal-as-text', 33333);
+        add('warning', `${name} is a decimal sent as text (spec §2.1): write "${value}" in quotes so no digits are lost${answers(33333)}.`, 'decimal-as-text', 33333);
       }
       break;
     case 'recvWindow': {
@@ -208,7 +223,7 @@ function checkParam(p: Param, endpoint: EndpointInfo | undefined, scope: Variabl
   return out;
 }
 
-function checkRequired(request: RequestBlock, endpoint: EndpointInfo): Diagnostic[] {
+function checkRequired(request: RequestBlock, endpoint: EndpointInfo, scope: VariableScope): Diagnostic[] {
   const out: Diagnostic[] = [];
   const present = new Map<string, Param>();
   for (const p of request.params) present.set(p.name.text, p);
@@ -223,7 +238,8 @@ function checkRequired(request: RequestBlock, endpoint: EndpointInfo): Diagnosti
       out.push({ range: where, severity: 'error', message: `${endpoint.method} ${endpoint.path} needs ${group.join(' or ')}${answers(700004)}.`, rule: 'missing-param', prevents: 700004 });
     }
   }
-  const type = present.get('type')?.value.text;
+  const typeParam = present.get('type');
+  const type = typeParam ? effectiveValue(typeParam, scope)?.value : undefined;
   const requirement = type ? endpoint.typeRequirements?.find((t) => t.type === type) : undefined;
   if (requirement) {
     for (const n of requirement.required) {
