@@ -50,17 +50,26 @@ function sliceTrimEnd(line: string, from: number): string {
   return line.slice(from, e);
 }
 
-/** A `name = value` line; its range is made when asked for, as most are never asked. */
+/** A `name = value` line; its tokens and range are made when first asked for, as most never are. */
 class LineParam implements Param {
+  private nameToken?: Token;
+  private valueToken?: Token;
   constructor(
-    readonly name: Token,
-    readonly value: Token,
+    private readonly nameText: string,
+    private readonly valueText: string,
     readonly placement: Placement,
     readonly origin: 'section' | 'default',
     private readonly line: number,
     private readonly start: number,
+    private readonly valueStart: number,
     private readonly end: number,
   ) {}
+  get name(): Token {
+    return (this.nameToken ??= lineToken(this.nameText, this.line, this.start));
+  }
+  get value(): Token {
+    return (this.valueToken ??= lineToken(this.valueText, this.line, this.valueStart));
+  }
   get range(): Range {
     return range(this.line, this.start, this.line, this.end);
   }
@@ -102,13 +111,16 @@ function mayBeRequestLine(line: string, first: number): boolean {
   return next === CH_SLASH || next === CH_LBRACE || next === 104 || next === 72;
 }
 
-/** Lines of `text`, without their `\r\n` / `\n` endings. */
+/** Lines of `text`, without their `\r\n` / `\n` endings (slices of `text`, so nothing is copied). */
 function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i]!;
-    if (l.length > 0 && l.charCodeAt(l.length - 1) === 13) lines[i] = l.slice(0, -1);
+  const lines: string[] = [];
+  let start = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+    lines.push(text.slice(start, nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl));
+    start = nl + 1;
   }
+  const last = text.slice(start);
+  lines.push(last.length > 0 && last.charCodeAt(last.length - 1) === 13 ? last.slice(0, -1) : last);
   return lines;
 }
 
@@ -122,8 +134,8 @@ interface BlockState {
   title?: Token;
   directives: Directive[];
   requestLine?: RequestLine;
-  headers: Header[];
-  sections: Section[];
+  headers: readonly Header[];
+  sections: readonly Section[];
   params: Param[];
   json?: JsonBody;
   jsonOpen?: JsonScan;
@@ -132,7 +144,7 @@ interface BlockState {
   headersClosed: boolean;
   refs: VariableRef[];
   /** Lines with content the block could not use before its request line. */
-  strayBeforeRequest: Range[];
+  strayBeforeRequest: readonly Range[];
 }
 
 /** State of an open `[json]` object that spans lines. */
@@ -145,18 +157,27 @@ interface JsonScan {
   escaped: boolean;
 }
 
+/** Shared by blocks that have no headers, sections or stray lines; replaced on the first push. */
+const NONE: readonly never[] = Object.freeze([]);
+
+function append<T>(list: readonly T[], item: T): readonly T[] {
+  if (list === NONE) return [item];
+  (list as T[]).push(item);
+  return list;
+}
+
 function newBlock(startLine: number): BlockState {
   return {
     startLine,
     endLine: startLine,
     lastContentLine: startLine,
     directives: [],
-    headers: [],
-    sections: [],
+    headers: NONE,
+    sections: NONE,
     params: [],
     headersClosed: false,
     refs: [],
-    strayBeforeRequest: [],
+    strayBeforeRequest: NONE,
   };
 }
 
@@ -301,7 +322,7 @@ export function parse(text: string): TradeReqDocument {
       const inner = line.slice(first + 1, line.indexOf(']', first) < 0 ? line.length : line.indexOf(']', first)).trim().toLowerCase();
       const r = range(i, first, i, line.trimEnd().length);
       if (!block.requestLine) {
-        block.strayBeforeRequest.push(r);
+        block.strayBeforeRequest = append(block.strayBeforeRequest, r);
         continue;
       }
       if (inner !== 'query' && inner !== 'body' && inner !== 'json') {
@@ -314,7 +335,7 @@ export function parse(text: string): TradeReqDocument {
       } else if ((inner === 'json' && block.sections.some((s) => s.kind === 'body')) || (inner === 'body' && block.sections.some((s) => s.kind === 'json'))) {
         error(r, 'A request has at most one body: [json] and [body] do not mix. Move these parameters into the JSON object or into [query].', 'json-and-body');
       }
-      block.sections.push({ kind: inner, range: r });
+      block.sections = append(block.sections, { kind: inner, range: r });
       block.section = inner;
       block.headersClosed = true;
       continue;
@@ -332,7 +353,7 @@ export function parse(text: string): TradeReqDocument {
     }
 
     if (!block.requestLine) {
-      block.strayBeforeRequest.push(range(i, first, i, line.length));
+      block.strayBeforeRequest = append(block.strayBeforeRequest, range(i, first, i, line.length));
       continue;
     }
 
@@ -361,7 +382,7 @@ export function parse(text: string): TradeReqDocument {
         while (line.charCodeAt(v) !== 58) v++;
         v++;
         while (v < line.length && isSpace(line.charCodeAt(v))) v++;
-        block.headers.push({ name, value: tok(line.slice(v).trimEnd(), i, v), range: range(i, first, i, line.length) });
+        block.headers = append(block.headers, { name, value: tok(sliceTrimEnd(line, v), i, v), range: range(i, first, i, line.length) });
         scanRefs(line, i, v, line.length, block.refs, diagnostics);
         continue;
       }
@@ -377,10 +398,9 @@ export function parse(text: string): TradeReqDocument {
       }
       let v = eq + 1;
       while (v < line.length && isSpace(line.charCodeAt(v))) v++;
-      const name = tok(rawName, i, first);
-      const value = tok(sliceTrimEnd(line, v), i, v);
+      const valueText = sliceTrimEnd(line, v);
       const placement: Placement = block.section === 'query' || block.section === 'body' ? block.section : defaultPlacement(block.requestLine.method.text);
-      block.params.push(new LineParam(name, value, placement, block.section ? 'section' : 'default', i, first, line.length));
+      block.params.push(new LineParam(rawName, valueText, placement, block.section ? 'section' : 'default', i, first, v, line.length));
       block.headersClosed = true;
       scanRefs(line, i, first, line.length, block.refs, diagnostics);
       continue;
