@@ -3,14 +3,7 @@
  * string content may stand) that also yields the top-level members with ranges, so checks and
  * completion treat JSON parameters like `name = value` lines.
  */
-import { lineToken, range, type Diagnostic, type JsonBody, type Range, type Token } from './model';
-
-export interface JsonMember {
-  readonly name: Token;
-  readonly value: Token;
-  readonly range: Range;
-  readonly quoted: boolean;
-}
+import { lineToken, range, type Diagnostic, type JsonBody, type Param, type Range, type Token } from './model';
 
 class JsonError extends Error {
   constructor(
@@ -191,50 +184,86 @@ class Scanner {
   }
 }
 
-export function jsonMembers(json: JsonBody): { members: JsonMember[]; diagnostics: Diagnostic[] } {
-  const text = json.text;
-  const lineStarts = [0];
-  for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) lineStarts.push(k + 1);
-  // Members come in offset order, so the line index only moves forward.
-  let li = 0;
-  const lineOf = (offset: number): number => {
-    if (offset < lineStarts[li]!) li = 0;
-    while (li + 1 < lineStarts.length && lineStarts[li + 1]! <= offset) li++;
-    return li;
-  };
-  const lineNo = (l: number): number => json.range.startLine + l;
-  const charOf = (offset: number, l: number): number => offset - lineStarts[l]! + (l === 0 ? json.range.startChar : 0);
-  const span = (s: number, e: number): Range => {
-    const ls = lineOf(s);
-    const cs = charOf(s, ls);
-    const le = lineOf(e);
-    return range(lineNo(ls), cs, lineNo(le), charOf(e, le));
-  };
-  const token = (s: number, e: number): Token => {
-    const l = lineOf(s);
-    if (lineOf(e) === l) return lineToken(text.slice(s, e), lineNo(l), charOf(s, l));
-    return { text: text.slice(s, e), range: span(s, e) };
-  };
+/** Maps offsets of the body text to document positions. */
+class BodyPositions {
+  private readonly lineStarts: number[];
+  constructor(
+    readonly text: string,
+    private readonly startLine: number,
+    private readonly startChar: number,
+  ) {
+    this.lineStarts = [0];
+    for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) this.lineStarts.push(k + 1);
+  }
+  private lineIndex(offset: number): number {
+    let lo = 0;
+    let hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+  private char(offset: number, l: number): number {
+    return offset - this.lineStarts[l]! + (l === 0 ? this.startChar : 0);
+  }
+  span(s: number, e: number): Range {
+    const ls = this.lineIndex(s);
+    const le = this.lineIndex(e);
+    return range(this.startLine + ls, this.char(s, ls), this.startLine + le, this.char(e, le));
+  }
+  token(s: number, e: number): Token {
+    const l = this.lineIndex(s);
+    if (this.lineIndex(e) === l) return lineToken(this.text.slice(s, e), this.startLine + l, this.char(s, l));
+    return { text: this.text.slice(s, e), range: this.span(s, e) };
+  }
+}
 
-  const scanner = new Scanner(text);
+/** A top-level member of a `[json]` body as a body parameter; tokens are made when first asked for. */
+class JsonParam implements Param {
+  readonly placement = 'body';
+  readonly origin = 'json';
+  private nameToken?: Token;
+  private valueToken?: Token;
+  constructor(
+    private readonly positions: BodyPositions,
+    private readonly keyStart: number,
+    private readonly keyEnd: number,
+    private readonly valueStart: number,
+    private readonly valueEnd: number,
+    readonly quoted: boolean,
+  ) {}
+  get name(): Token {
+    return (this.nameToken ??= this.positions.token(this.keyStart + 1, this.keyEnd - 1));
+  }
+  get value(): Token {
+    return (this.valueToken ??= this.quoted ? this.positions.token(this.valueStart + 1, this.valueEnd - 1) : this.positions.token(this.valueStart, this.valueEnd));
+  }
+  get range(): Range {
+    return this.positions.span(this.keyStart, this.valueEnd);
+  }
+  toJSON(): object {
+    return { name: this.name, value: this.value, placement: this.placement, origin: this.origin, range: this.range, quoted: this.quoted };
+  }
+}
+
+/** Validates the body and returns its top-level members as body parameters. */
+export function jsonParams(json: JsonBody): { params: Param[]; diagnostics: Diagnostic[] } {
+  const positions = new BodyPositions(json.text, json.range.startLine, json.range.startChar);
+  const scanner = new Scanner(json.text);
   const diagnostics: Diagnostic[] = [];
   try {
     scanner.run();
   } catch (e) {
     // An unclosed body is reported once, by the parser; other errors here.
     if (e instanceof JsonError && json.closed) {
-      const offset = Math.min(e.offset, Math.max(0, text.length - 1));
-      diagnostics.push({ range: span(offset, offset + 1), severity: 'error', message: `The JSON body is not valid JSON: ${e.message}.`, rule: 'json-invalid' });
+      const offset = Math.min(e.offset, Math.max(0, json.text.length - 1));
+      diagnostics.push({ range: positions.span(offset, offset + 1), severity: 'error', message: `The JSON body is not valid JSON: ${e.message}.`, rule: 'json-invalid' });
     } else if (!(e instanceof JsonError)) {
       throw e;
     }
   }
-  const members = scanner.members.map((m): JsonMember => {
-    const vs = m.quoted ? m.valueStart + 1 : m.valueStart;
-    const ve = m.quoted ? m.valueEnd - 1 : m.valueEnd;
-    const name = token(m.keyStart + 1, m.keyEnd - 1);
-    const value = token(vs, ve);
-    return { name, value, range: span(m.keyStart, m.valueEnd), quoted: m.quoted };
-  });
-  return { members, diagnostics };
+  const params = scanner.members.map((m): Param => new JsonParam(positions, m.keyStart, m.keyEnd, m.valueStart, m.valueEnd, m.quoted));
+  return { params, diagnostics };
 }

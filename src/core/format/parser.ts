@@ -23,7 +23,7 @@ import {
   type TradeReqDocument,
   type VariableRef,
 } from './model';
-import { jsonMembers } from './json';
+import { jsonParams } from './json';
 
 const CH_SPACE = 32;
 const CH_TAB = 9;
@@ -36,7 +36,6 @@ const CH_LBRACE = 123;
 const METHOD_SET = new Set<string>(METHODS);
 const VARIABLE_NAME = /^[A-Za-z_$][\w.$-]*$/;
 const HEADER_LINE = /^([A-Za-z0-9][A-Za-z0-9_-]*)[ \t]*:(.*)$/;
-const REQUEST_LINE = /^([A-Za-z]+)[ \t]+(\S+)(?:[ \t]+(HTTP\/[\d.]+))?[ \t]*$/;
 
 function isSpace(c: number): boolean {
   return c === CH_SPACE || c === CH_TAB;
@@ -44,34 +43,47 @@ function isSpace(c: number): boolean {
 
 const tok = lineToken;
 
-function sliceTrimEnd(line: string, from: number): string {
+/** The end of `line` without trailing white space, not before `from`. */
+function contentEnd(line: string, from = 0): number {
   let e = line.length;
   while (e > from && isSpace(line.charCodeAt(e - 1))) e--;
-  return line.slice(from, e);
+  return e;
 }
 
-/** A `name = value` line; its tokens and range are made when first asked for, as most never are. */
+function sliceTrimEnd(line: string, from: number): string {
+  return line.slice(from, contentEnd(line, from));
+}
+
+/**
+ * A `name = value` line. It keeps the line and offsets; its tokens, texts and range are made
+ * when first asked for, so a large file costs few allocations (most are never asked).
+ */
 class LineParam implements Param {
   private nameToken?: Token;
   private valueToken?: Token;
   constructor(
-    private readonly nameText: string,
-    private readonly valueText: string,
+    private readonly source: SourceText,
     readonly placement: Placement,
     readonly origin: 'section' | 'default',
     private readonly line: number,
     private readonly start: number,
+    private readonly nameEnd: number,
     private readonly valueStart: number,
-    private readonly end: number,
+    private readonly valueEnd: number,
+    private readonly lineEnd: number,
   ) {}
+  private slice(from: number, to: number): string {
+    const offset = this.source.starts[this.line]!;
+    return this.source.text.slice(offset + from, offset + to);
+  }
   get name(): Token {
-    return (this.nameToken ??= lineToken(this.nameText, this.line, this.start));
+    return (this.nameToken ??= lineToken(this.slice(this.start, this.nameEnd), this.line, this.start));
   }
   get value(): Token {
-    return (this.valueToken ??= lineToken(this.valueText, this.line, this.valueStart));
+    return (this.valueToken ??= lineToken(this.slice(this.valueStart, this.valueEnd), this.line, this.valueStart));
   }
   get range(): Range {
-    return range(this.line, this.start, this.line, this.end);
+    return range(this.line, this.start, this.line, this.lineEnd);
   }
   toJSON(): object {
     return { name: this.name, value: this.value, placement: this.placement, origin: this.origin, range: this.range };
@@ -79,49 +91,88 @@ class LineParam implements Param {
 }
 
 class LineVariableRef implements VariableRef {
+  private nameText?: string;
   constructor(
-    readonly name: string,
+    private readonly source: SourceText,
     private readonly line: number,
     private readonly start: number,
     private readonly end: number,
     private readonly nameStart: number,
+    private readonly nameEnd: number,
   ) {}
+  get name(): string {
+    const offset = this.source.starts[this.line]!;
+    return (this.nameText ??= this.source.text.slice(offset + this.nameStart, offset + this.nameEnd));
+  }
   get range(): Range {
     return range(this.line, this.start, this.line, this.end);
   }
   get nameRange(): Range {
-    return range(this.line, this.nameStart, this.line, this.nameStart + this.name.length);
+    return range(this.line, this.nameStart, this.line, this.nameEnd);
   }
   toJSON(): object {
     return { name: this.name, range: this.range, nameRange: this.nameRange };
   }
 }
 
-/** Cheap test before the request-line regex: a word of letters, white space, then `/`, `{` or `h`. */
-function mayBeRequestLine(line: string, first: number): boolean {
+interface RequestLineParts {
+  readonly methodEnd: number;
+  readonly targetStart: number;
+  readonly targetEnd: number;
+  readonly versionStart: number;
+  readonly versionEnd: number;
+}
+
+/**
+ * `METHOD TARGET [HTTP/x]`: a word of letters, white space, a target starting with `/`, `{{` or
+ * `http`, and optionally a version. Scanned by hand: it is tried on many lines.
+ */
+function scanRequestLine(line: string, first: number): RequestLineParts | undefined {
   let k = first;
   while (k < line.length) {
     const ch = line.charCodeAt(k);
     if (!((ch >= 65 && ch <= 90) || (ch >= 97 && ch <= 122))) break;
     k++;
   }
-  if (k === first || k >= line.length || !isSpace(line.charCodeAt(k))) return false;
+  const methodEnd = k;
+  if (methodEnd === first || k >= line.length || !isSpace(line.charCodeAt(k))) return undefined;
   while (k < line.length && isSpace(line.charCodeAt(k))) k++;
-  const next = line.charCodeAt(k);
-  return next === CH_SLASH || next === CH_LBRACE || next === 104 || next === 72;
+  const targetStart = k;
+  while (k < line.length && !isSpace(line.charCodeAt(k))) k++;
+  const targetEnd = k;
+  const c0 = line.charCodeAt(targetStart);
+  const looksLikeTarget = c0 === CH_SLASH || (c0 === CH_LBRACE && line.charCodeAt(targetStart + 1) === CH_LBRACE) || /^https?:\/\//i.test(line.slice(targetStart, targetStart + 8));
+  if (!looksLikeTarget) return undefined;
+  while (k < line.length && isSpace(line.charCodeAt(k))) k++;
+  const versionStart = k;
+  while (k < line.length && !isSpace(line.charCodeAt(k))) k++;
+  const versionEnd = k;
+  while (k < line.length && isSpace(line.charCodeAt(k))) k++;
+  if (k < line.length) return undefined;
+  if (versionEnd > versionStart && !/^HTTP\/[\d.]+$/.test(line.slice(versionStart, versionEnd))) return undefined;
+  return { methodEnd, targetStart, targetEnd, versionStart, versionEnd };
 }
 
-/** Lines of `text`, without their `\r\n` / `\n` endings (slices of `text`, so nothing is copied). */
-function splitLines(text: string): string[] {
-  const lines: string[] = [];
-  let start = 0;
-  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-    lines.push(text.slice(start, nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl));
-    start = nl + 1;
-  }
-  const last = text.slice(start);
-  lines.push(last.length > 0 && last.charCodeAt(last.length - 1) === 13 ? last.slice(0, -1) : last);
-  return lines;
+/** The document text and where each line starts, shared by the tokens that slice it lazily. */
+interface SourceText {
+  readonly text: string;
+  readonly starts: number[];
+}
+
+/** Where each line of `text` starts; lines themselves are sliced one at a time and die young. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1);
+  return starts;
+}
+
+/** Line `n` of the source without its `\r\n` / `\n` ending. */
+function lineAt(source: SourceText, n: number): string {
+  const start = source.starts[n]!;
+  const next = source.starts[n + 1];
+  let end = next === undefined ? source.text.length : next - 1;
+  if (end > start && source.text.charCodeAt(end - 1) === 13) end--;
+  return source.text.slice(start, end);
 }
 
 /** Collects what a block holds until the next `###` or the end of the file. */
@@ -130,10 +181,13 @@ interface BlockState {
   endLine: number;
   /** Last line with content, so that a block's range leaves out the blank lines before the next `###`. */
   lastContentLine: number;
+  lastContentEnd: number;
   separator?: Range;
   title?: Token;
   directives: Directive[];
   requestLine?: RequestLine;
+  /** Where parameters without a section go, from the method (format.md, Placement). */
+  defaultPlacement: Placement;
   headers: readonly Header[];
   sections: readonly Section[];
   params: Param[];
@@ -166,11 +220,13 @@ function append<T>(list: readonly T[], item: T): readonly T[] {
   return list;
 }
 
-function newBlock(startLine: number): BlockState {
+function newBlock(startLine: number, startLineLength: number): BlockState {
   return {
     startLine,
     endLine: startLine,
     lastContentLine: startLine,
+    lastContentEnd: startLineLength,
+    defaultPlacement: 'query',
     directives: [],
     headers: NONE,
     sections: NONE,
@@ -182,7 +238,8 @@ function newBlock(startLine: number): BlockState {
 }
 
 export function parse(text: string): TradeReqDocument {
-  const lines = splitLines(text);
+  const source: SourceText = { text, starts: lineStarts(text) };
+  const lineCount = source.starts.length;
   const diagnostics: Diagnostic[] = [];
   const comments: Range[] = [];
   const variables: FileVariable[] = [];
@@ -196,7 +253,7 @@ export function parse(text: string): TradeReqDocument {
     diagnostics.push({ range: r, severity, message, rule });
   };
 
-  let block = newBlock(0);
+  let block = newBlock(0, 0);
   let isPreamble = true;
 
   const finishBlock = (endLine: number): void => {
@@ -213,10 +270,9 @@ export function parse(text: string): TradeReqDocument {
           names.set(name.text, name);
         }
       }
-      const lastLine = lines[block.endLine] ?? '';
       requests.push({
         index: requests.length,
-        range: range(block.startLine, 0, block.endLine, lastLine.length),
+        range: range(block.startLine, 0, block.endLine, block.lastContentEnd),
         separator: block.separator,
         title: block.title,
         directives: block.directives,
@@ -246,8 +302,8 @@ export function parse(text: string): TradeReqDocument {
     isPreamble = false;
   };
 
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+  for (let i = 0; i < lineCount; i++) {
+    const line = lineAt(source, i);
     // Leading white space is allowed everywhere; `first` is the first visible character.
     let first = 0;
     while (first < line.length && isSpace(line.charCodeAt(first))) first++;
@@ -260,20 +316,21 @@ export function parse(text: string): TradeReqDocument {
     // `###` always starts a request, even inside an unclosed JSON body, so one typo cannot swallow the file.
     if (c === CH_HASH && line.startsWith('###', first)) {
       finishBlock(i - 1);
-      block = newBlock(i);
+      block = newBlock(i, contentEnd(line));
       sawFirstRequestStart = true;
       block.separator = range(i, first, i, line.length);
       let t = first + 3;
       while (t < line.length && line.charCodeAt(t) === CH_HASH) t++;
       while (t < line.length && isSpace(line.charCodeAt(t))) t++;
-      const title = line.slice(t).trimEnd();
+      const title = sliceTrimEnd(line, t);
       if (title.length > 0) block.title = tok(title, i, t);
       continue;
     }
     block.lastContentLine = i;
+    block.lastContentEnd = contentEnd(line);
 
     if (block.jsonOpen) {
-      continueJson(block, line, i, 0, diagnostics);
+      continueJson(source, block, line, i, 0, diagnostics);
       continue;
     }
 
@@ -282,7 +339,8 @@ export function parse(text: string): TradeReqDocument {
     if (isComment) {
       let t = first + (c === CH_HASH ? 1 : 2);
       while (t < line.length && isSpace(line.charCodeAt(t))) t++;
-      if (line.charCodeAt(t) === CH_AT && t + 1 < line.length && /[A-Za-z]/.test(line[t + 1]!)) {
+      const afterAt = line.charCodeAt(t + 1) | 32;
+      if (line.charCodeAt(t) === CH_AT && afterAt >= 97 && afterAt <= 122) {
         block.directives.push(readDirective(line, i, t, first));
       } else {
         comments.push(range(i, first, i, line.length));
@@ -306,21 +364,21 @@ export function parse(text: string): TradeReqDocument {
       const nameStart = line.indexOf(rawName, first + 1);
       let v = eq + 1;
       while (v < line.length && isSpace(line.charCodeAt(v))) v++;
-      const value = tok(line.slice(v).trimEnd(), i, v);
+      const value = tok(sliceTrimEnd(line, v), i, v);
       const variable: FileVariable = { name: tok(rawName, i, nameStart), value, range: whole };
       const previous = variables.find((x) => x.name.text === rawName);
       if (previous) {
         error(variable.name.range, `"${rawName}" is already defined on line ${previous.range.startLine + 1}; the later definition is used.`, 'duplicate-variable', 'warning');
       }
       variables.push(variable);
-      scanRefs(line, i, v, line.length, docRefs, diagnostics);
+      scanRefs(source, line, i, v, line.length, docRefs, diagnostics);
       continue;
     }
 
     // Section line: `[query]`, `[body]`, `[json]`.
     if (c === CH_LBRACKET) {
       const inner = line.slice(first + 1, line.indexOf(']', first) < 0 ? line.length : line.indexOf(']', first)).trim().toLowerCase();
-      const r = range(i, first, i, line.trimEnd().length);
+      const r = range(i, first, i, contentEnd(line));
       if (!block.requestLine) {
         block.strayBeforeRequest = append(block.strayBeforeRequest, r);
         continue;
@@ -342,13 +400,14 @@ export function parse(text: string): TradeReqDocument {
     }
 
     // Request line.
-    const requestMatch = mayBeRequestLine(line, first) ? REQUEST_LINE.exec(first === 0 ? line : line.slice(first)) : null;
-    if (requestMatch && looksLikeTarget(requestMatch[2]!)) {
+    const requestParts = scanRequestLine(line, first);
+    if (requestParts) {
       if (block.requestLine) {
         error(range(i, first, i, line.length), 'A second request line in one request: start a new request with a `###` line above it.', 'second-request-line');
         continue;
       }
-      block.requestLine = readRequestLine(requestMatch, line, i, first, block, diagnostics);
+      block.requestLine = readRequestLine(source, requestParts, line, i, first, block, diagnostics);
+      block.defaultPlacement = defaultPlacement(block.requestLine.method.text);
       continue;
     }
 
@@ -361,7 +420,7 @@ export function parse(text: string): TradeReqDocument {
     if (block.section === 'json') {
       if (c === CH_LBRACE && !block.json) {
         block.jsonOpen = { startLine: i, startChar: first, parts: [], depth: 0, inString: false, escaped: false };
-        continueJson(block, line, i, first, diagnostics);
+        continueJson(source, block, line, i, first, diagnostics);
       } else {
         error(range(i, first, i, line.length), block.json ? 'Only comments may follow the JSON body; add a section line ([query]) for more parameters.' : 'A [json] section holds one JSON object starting with `{`.', 'json-expected');
       }
@@ -383,7 +442,7 @@ export function parse(text: string): TradeReqDocument {
         v++;
         while (v < line.length && isSpace(line.charCodeAt(v))) v++;
         block.headers = append(block.headers, { name, value: tok(sliceTrimEnd(line, v), i, v), range: range(i, first, i, line.length) });
-        scanRefs(line, i, v, line.length, block.refs, diagnostics);
+        scanRefs(source, line, i, v, line.length, block.refs, diagnostics);
         continue;
       }
     }
@@ -391,27 +450,27 @@ export function parse(text: string): TradeReqDocument {
     if (eq >= 0) {
       let nameEnd = eq;
       while (nameEnd > first && isSpace(line.charCodeAt(nameEnd - 1))) nameEnd--;
-      const rawName = line.slice(first, nameEnd);
-      if (rawName.length === 0) {
+      if (nameEnd === first) {
         error(range(i, first, i, line.length), 'A parameter needs a name: write `name = value`.', 'missing-name');
         continue;
       }
       let v = eq + 1;
       while (v < line.length && isSpace(line.charCodeAt(v))) v++;
-      const valueText = sliceTrimEnd(line, v);
-      const placement: Placement = block.section === 'query' || block.section === 'body' ? block.section : defaultPlacement(block.requestLine.method.text);
-      block.params.push(new LineParam(rawName, valueText, placement, block.section ? 'section' : 'default', i, first, v, line.length));
+      let valueEnd = line.length;
+      while (valueEnd > v && isSpace(line.charCodeAt(valueEnd - 1))) valueEnd--;
+      const placement: Placement = block.section === 'query' || block.section === 'body' ? block.section : block.defaultPlacement;
+      block.params.push(new LineParam(source, placement, block.section ? 'section' : 'default', i, first, nameEnd, v, valueEnd, line.length));
       block.headersClosed = true;
-      scanRefs(line, i, first, line.length, block.refs, diagnostics);
+      scanRefs(source, line, i, first, line.length, block.refs, diagnostics);
       continue;
     }
 
     error(range(i, first, i, line.length), 'Cannot read this line: write a parameter `name = value`, a section line such as [body], a header `Name: value` under the request line, or a comment starting with #.', 'unreadable-line');
   }
 
-  finishBlock(lines.length - 1);
+  finishBlock(lineCount - 1);
   diagnostics.sort((a, b) => a.range.startLine - b.range.startLine || a.range.startChar - b.range.startChar);
-  return { lineCount: lines.length, variables, fileDirectives, requests, comments, variableRefs: docRefs, diagnostics };
+  return { lineCount, variables, fileDirectives, requests, comments, variableRefs: docRefs, diagnostics };
 }
 
 /** GET and DELETE parameters go in the query string, POST and PUT in the form body (format.md). */
@@ -420,28 +479,24 @@ export function defaultPlacement(method: string): Placement {
   return m === 'POST' || m === 'PUT' ? 'body' : 'query';
 }
 
-function looksLikeTarget(target: string): boolean {
-  return target.startsWith('/') || target.startsWith('{{') || /^https?:\/\//i.test(target);
-}
-
 function readDirective(line: string, lineNo: number, at: number, first: number): Directive {
   let e = at + 1;
   while (e < line.length && !isSpace(line.charCodeAt(e))) e++;
   const name = tok(line.slice(at + 1, e), lineNo, at + 1);
   while (e < line.length && isSpace(line.charCodeAt(e))) e++;
-  const argText = line.slice(e).trimEnd();
+  const argText = sliceTrimEnd(line, e);
   return {
     name,
     args: argText.length > 0 ? tok(argText, lineNo, e) : undefined,
-    range: range(lineNo, first, lineNo, line.trimEnd().length),
+    range: range(lineNo, first, lineNo, contentEnd(line)),
   };
 }
 
-function readRequestLine(match: RegExpExecArray, line: string, i: number, first: number, block: BlockState, diagnostics: Diagnostic[]): RequestLine {
-  const methodText = match[1]!;
+function readRequestLine(source: SourceText, parts: RequestLineParts, line: string, i: number, first: number, block: BlockState, diagnostics: Diagnostic[]): RequestLine {
+  const methodText = line.slice(first, parts.methodEnd);
   const method = tok(methodText, i, first);
-  const targetText = match[2]!;
-  const targetStart = line.indexOf(targetText, first + methodText.length);
+  const targetStart = parts.targetStart;
+  const targetText = line.slice(targetStart, parts.targetEnd);
   const target = tok(targetText, i, targetStart);
   if (!METHOD_SET.has(methodText)) {
     const upper = methodText.toUpperCase();
@@ -458,9 +513,9 @@ function readRequestLine(match: RegExpExecArray, line: string, i: number, first:
     query = tok(targetText.slice(q + 1), i, targetStart + q + 1);
     readInlineQuery(query, block.params, diagnostics);
   }
-  const version = match[3] ? tok(match[3], i, line.indexOf(match[3], targetStart + targetText.length)) : undefined;
-  scanRefs(line, i, targetStart, targetStart + targetText.length, block.refs, diagnostics);
-  return { range: range(i, first, i, line.trimEnd().length), method, target, path, query, version };
+  const version = parts.versionEnd > parts.versionStart ? tok(line.slice(parts.versionStart, parts.versionEnd), i, parts.versionStart) : undefined;
+  scanRefs(source, line, i, targetStart, parts.targetEnd, block.refs, diagnostics);
+  return { range: range(i, first, i, contentEnd(line)), method, target, path, query, version };
 }
 
 /** `?a=1&b=2` on the request line: `[query]` parameters, written percent-encoded as in a URL. */
@@ -498,7 +553,7 @@ export function percentDecode(s: string): string {
 }
 
 /** Records `{{name}}` references in `line[from, to)`. */
-function scanRefs(line: string, lineNo: number, from: number, to: number, out: VariableRef[], diagnostics: Diagnostic[]): void {
+function scanRefs(source: SourceText, line: string, lineNo: number, from: number, to: number, out: VariableRef[], diagnostics: Diagnostic[]): void {
   let p = line.indexOf('{{', from);
   while (p >= 0 && p < to) {
     const close = line.indexOf('}}', p + 2);
@@ -506,20 +561,21 @@ function scanRefs(line: string, lineNo: number, from: number, to: number, out: V
       diagnostics.push({ range: range(lineNo, p, lineNo, to), severity: 'error', message: 'Unclosed `{{`: write `{{name}}`.', rule: 'unclosed-variable' });
       return;
     }
-    const inner = line.slice(p + 2, close);
-    const name = inner.trim();
-    const nameStart = p + 2 + (inner.length - inner.trimStart().length);
-    if (name.length === 0) {
+    let nameStart = p + 2;
+    let nameEnd = close;
+    while (nameStart < nameEnd && isSpace(line.charCodeAt(nameStart))) nameStart++;
+    while (nameEnd > nameStart && isSpace(line.charCodeAt(nameEnd - 1))) nameEnd--;
+    if (nameStart === nameEnd) {
       diagnostics.push({ range: range(lineNo, p, lineNo, close + 2), severity: 'error', message: 'Empty variable `{{}}`: write a variable name between the braces.', rule: 'empty-variable' });
     } else {
-      out.push(new LineVariableRef(name, lineNo, p, close + 2, nameStart));
+      out.push(new LineVariableRef(source, lineNo, p, close + 2, nameStart, nameEnd));
     }
     p = line.indexOf('{{', close + 2);
   }
 }
 
 /** Feeds one line (from `from`) into the open JSON object of `block`; closes it at depth 0. */
-function continueJson(block: BlockState, line: string, lineNo: number, from: number, diagnostics: Diagnostic[]): void {
+function continueJson(source: SourceText, block: BlockState, line: string, lineNo: number, from: number, diagnostics: Diagnostic[]): void {
   const scan = block.jsonOpen!;
   let end = -1;
   for (let k = from; k < line.length; k++) {
@@ -543,7 +599,7 @@ function continueJson(block: BlockState, line: string, lineNo: number, from: num
   // A JSON string cannot span lines; reset so that one bad quote does not hide the rest.
   scan.inString = false;
   scan.escaped = false;
-  scanRefs(line, lineNo, from, end < 0 ? line.length : end, block.refs, diagnostics);
+  scanRefs(source, line, lineNo, from, end < 0 ? line.length : end, block.refs, diagnostics);
   if (end < 0) {
     scan.parts.push(line.slice(from));
     return;
@@ -551,7 +607,7 @@ function continueJson(block: BlockState, line: string, lineNo: number, from: num
   scan.parts.push(line.slice(from, end));
   const rest = line.slice(end).trim();
   if (rest.length > 0 && !rest.startsWith('#') && !rest.startsWith('//')) {
-    diagnostics.push({ range: range(lineNo, end, lineNo, line.trimEnd().length), severity: 'error', message: 'Text after the end of the JSON object: remove it, or move it to a line of its own.', rule: 'json-trailing' });
+    diagnostics.push({ range: range(lineNo, end, lineNo, contentEnd(line)), severity: 'error', message: 'Text after the end of the JSON object: remove it, or move it to a line of its own.', rule: 'json-trailing' });
   }
   closeJson(block, lineNo, true, end, diagnostics);
 }
@@ -565,10 +621,8 @@ function closeJson(block: BlockState, endLine: number, closed: boolean, endChar:
   const bodyEndChar = endChar ?? (scan.parts.length === 1 ? scan.startChar + lastPart.length : lastPart.length);
   const json: JsonBody = { text, range: range(scan.startLine, scan.startChar, bodyEndLine, bodyEndChar), closed };
   block.json = json;
-  const { members, diagnostics: found } = jsonMembers(json);
-  for (const m of members) {
-    block.params.push({ name: m.name, value: m.value, placement: 'body', origin: 'json', range: m.range, quoted: m.quoted });
-  }
+  const { params, diagnostics: found } = jsonParams(json);
+  for (const p of params) block.params.push(p);
   if (!closed) {
     found.push({ range: range(scan.startLine, scan.startChar, scan.startLine, scan.startChar + 1), severity: 'error', message: 'The JSON body is not closed: add the missing `}`.', rule: 'json-unclosed' });
   }

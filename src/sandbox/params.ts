@@ -1,0 +1,158 @@
+/**
+ * Request parameters as the service reads them (§4.1 rules 2-5, §5 rules 2-4): from the raw query
+ * string and the raw body (form, or JSON with Content-Type application/json), values
+ * percent-decoded, the query string's value used when a name is in both. totalParams is the raw
+ * query string followed directly by the raw body, the signature pair taken out of either.
+ */
+import { fail, type Reply } from './replies';
+
+/**
+ * Characters a decoded parameter name or value may hold; anything else is 700008. Symbols and
+ * enums need letters, decimals digits and ".", symbol lists ",", client order ids "-" and "_".
+ */
+export const SAFE_CHARS = /^[A-Za-z0-9._,-]*$/;
+
+export interface RequestParams {
+  /** Effective values; the query string's where a name is in both places (§4.1 rule 5). */
+  readonly values: Map<string, string>;
+  /** The first name whose name or value holds a character outside SAFE_CHARS (700008). */
+  readonly illegal: string | undefined;
+  /** Raw query string without the signature pair, followed by the raw body without it (§5 rule 4). */
+  readonly totalParams: string;
+}
+
+const JSON_CONTENT_TYPE = /^\s*application\/json\s*(;|$)/i;
+
+function decode(text: string): string {
+  if (text.indexOf('%') === -1 && text.indexOf('+') === -1) return text;
+  try {
+    return decodeURIComponent(text.indexOf('+') === -1 ? text : text.replace(/\+/g, ' '));
+  } catch {
+    // A broken escape stays as sent; its "%" then fails the character check (700008).
+    return text;
+  }
+}
+
+interface Collector {
+  readonly values: Map<string, string>;
+  illegal: string | undefined;
+}
+
+/** Adds `name=value` pairs to `out`; returns `raw` without its signature pair, or a 33333 reply. */
+function parseForm(raw: string, fromBody: boolean, out: Collector): string | Reply {
+  let bodyNames: Set<string> | undefined;
+  let sigStart = -1;
+  let sigEnd = -1;
+  let start = 0;
+  const length = raw.length;
+  while (start < length) {
+    let end = raw.indexOf('&', start);
+    if (end === -1) end = length;
+    if (end > start) {
+      const eq = raw.indexOf('=', start);
+      const hasValue = eq !== -1 && eq < end;
+      const name = decode(raw.slice(start, hasValue ? eq : end));
+      const value = hasValue ? decode(raw.slice(eq + 1, end)) : '';
+      if (out.illegal === undefined && (!SAFE_CHARS.test(name) || !SAFE_CHARS.test(value))) out.illegal = name;
+      if (fromBody) {
+        bodyNames ??= new Set();
+        if (bodyNames.has(name)) return duplicate(name, 'body');
+        bodyNames.add(name);
+        // §4.1 rule 5: the query string's value wins.
+        if (!out.values.has(name)) out.values.set(name, value);
+      } else {
+        if (out.values.has(name)) return duplicate(name, 'query string');
+        out.values.set(name, value);
+      }
+      if (name === 'signature') {
+        sigStart = start;
+        sigEnd = end;
+      }
+    }
+    start = end + 1;
+  }
+  if (sigStart === -1) return raw;
+  // The pair goes with the "&" that joined it to its neighbour (§5 rule 4: "without the signature parameter").
+  return sigStart > 0 ? raw.slice(0, sigStart - 1) + raw.slice(sigEnd) : raw.slice(0, sigStart) + raw.slice(sigEnd + 1);
+}
+
+function duplicate(name: string, place: string): Reply {
+  return fail(33333, `"${name}" is sent twice in the ${place}; send each parameter once (the query string's value wins only over the body's, §4.1 rule 5).`);
+}
+
+const JSON_SIGNATURE = /"signature"\s*:\s*"[^"\\]*"/g;
+
+function isSpace(c: string | undefined): boolean {
+  return c === ' ' || c === '\t' || c === '\n' || c === '\r';
+}
+
+/** The JSON text without its one plainly written signature member and the comma that joined it. */
+function stripJsonSignature(raw: string): string | undefined {
+  const found = [...raw.matchAll(JSON_SIGNATURE)];
+  if (found.length !== 1) return undefined;
+  const s = found[0]!.index;
+  const e = s + found[0]![0].length;
+  let i = s - 1;
+  while (i >= 0 && isSpace(raw[i])) i--;
+  if (raw[i] === ',') return raw.slice(0, i) + raw.slice(e);
+  let j = e;
+  while (j < raw.length && isSpace(raw[j])) j++;
+  if (raw[j] === ',') {
+    j++;
+    while (j < raw.length && isSpace(raw[j])) j++;
+    return raw.slice(0, s) + raw.slice(j);
+  }
+  return raw.slice(0, s) + raw.slice(e);
+}
+
+function parseJson(raw: string, out: Collector): string | Reply {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return fail(33333, 'The body is not valid JSON; send one JSON object with string or number values.');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return fail(33333, 'The JSON body must be one object of parameters, such as {"symbol": "BTCUSDT"}.');
+  }
+  for (const [name, v] of Object.entries(parsed)) {
+    let value: string;
+    if (typeof v === 'string') value = v;
+    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') value = String(v);
+    else if (v === null) value = '';
+    else return fail(33333, `The JSON value of "${name}" must be a string or a number, not an object or array.`);
+    if (out.illegal === undefined && (!SAFE_CHARS.test(name) || !SAFE_CHARS.test(value))) out.illegal = name;
+    if (!out.values.has(name)) out.values.set(name, value);
+  }
+  if (!Object.prototype.hasOwnProperty.call(parsed, 'signature')) return raw;
+  const stripped = stripJsonSignature(raw);
+  if (stripped === undefined) {
+    return fail(33333, 'Write the signature once, as "signature": "<hex>" in the JSON body, or better in the query string.');
+  }
+  return stripped;
+}
+
+/** The parameters of a request, or a 33333 reply when the request cannot be read at all. */
+export function parseParams(method: string, rawQuery: string, body: string, contentType: string | undefined): RequestParams | Reply {
+  const out: Collector = { values: new Map(), illegal: undefined };
+  const query = rawQuery.length > 0 ? parseForm(rawQuery, false, out) : '';
+  if (typeof query !== 'string') return query;
+  let bodyPart = '';
+  if (body.length > 0) {
+    if (method === 'GET') return fail(33333, 'A GET request takes its parameters in the query string only, not in a body (§4.1 rule 2).');
+    const first = body.trimStart()[0];
+    const isJsonType = contentType !== undefined && JSON_CONTENT_TYPE.test(contentType);
+    if (first === '{') {
+      if (!isJsonType) return fail(33333, 'A JSON body needs the header Content-Type: application/json (§4.1 rule 3).');
+      const r = parseJson(body, out);
+      if (typeof r !== 'string') return r;
+      bodyPart = r;
+    } else {
+      // §4.1 rule 7 names application/json for every request, so a form body is read whatever the type says.
+      const r = parseForm(body, true, out);
+      if (typeof r !== 'string') return r;
+      bodyPart = r;
+    }
+  }
+  return { values: out.values, illegal: out.illegal, totalParams: query + bodyPart };
+}
