@@ -1,5 +1,7 @@
 import { checkCommand } from './check';
 import { errorsCommand } from './errors';
+import { sandboxCommand } from './sandbox';
+import { sendCommand } from './send';
 import { signCommand } from './sign';
 import { UsageError, processIo, type Io } from './usage';
 
@@ -8,16 +10,20 @@ const HELP = `Usage: tradereq COMMAND [options]
 Craft, sign and check requests to the trading service from .tradereq files.
 
 Commands:
+  send FILE     sign and send requests; print the decoded answer and the budget left
   sign FILE     print a request exactly as it would be sent (signed), without sending it
-  errors [CODE] explain the service's error codes
   check FILE... report what the service would reject, before anything is sent
+  errors [CODE] explain the service's error codes
+  sandbox       run the sandbox exchange on loopback, with demo keys
 
 Run tradereq COMMAND --help for the options of a command.`;
 
 const COMMANDS: Record<string, (args: string[], io: Io) => number | Promise<number>> = {
   sign: signCommand,
-  errors: errorsCommand,
+  send: sendCommand,
   check: checkCommand,
+  errors: errorsCommand,
+  sandbox: sandboxCommand,
 };
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

@@ -1,5 +1,5 @@
 import { parseCommand, integerFlag } from './args';
-import { displayHeaders, prepareFromFlags } from './prepare';
+import { displayHeaders, keyFor, loadTarget, prepareOrThrow, resolveOrThrow } from './prepare';
 import { UsageError, type Io } from './usage';
 
 export const SIGN_HELP = `Usage: tradereq sign FILE [--request NAME|INDEX] [--env NAME] [--base-url URL] [--timestamp MS] [--json]
@@ -36,13 +36,13 @@ export function signCommand(args: string[], io: Io): number {
   }
   if (positionals.length !== 1) throw new UsageError('sign takes one FILE. See: tradereq sign --help');
   const timestamp = integerFlag('timestamp', values.timestamp);
-  const { prepared: p, environment, keyProfile } = prepareFromFlags(io, {
-    file: positionals[0]!,
-    request: values.request,
-    env: values.env,
-    baseUrl: values['base-url'],
-    timestamp,
-  });
+  const target = loadTarget(io, { file: positionals[0]!, request: values.request, env: values.env, baseUrl: values['base-url'] });
+  const environment = target.environment;
+  const resolved = resolveOrThrow(target, target.requests[0]!);
+  // Signing sends nothing, so the key's origin binding is checked by `send`, not here.
+  const key = resolved.signed ? keyFor(resolved, target, io.env).key : undefined;
+  const keyProfile = resolved.keyProfile;
+  const p = prepareOrThrow(resolved, key, timestamp);
   const headers = displayHeaders(p);
   if (values.json) {
     io.out(JSON.stringify({

@@ -63,7 +63,3 @@ export function ok(body: string): Reply {
 }
 
 export const EMPTY_OK: Reply = ok('{}');
-
-export function isReply(value: unknown): value is Reply {
-  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
-}

@@ -349,7 +349,7 @@ describe('tradereq command line (dist/cli.js)', function () {
     });
 
     it('no command at all', () => {
-      assertUsageError(tradereq([]), /a command is needed: sign, errors, check/);
+      assertUsageError(tradereq([]), /a command is needed: sign, send, check, errors, sandbox/);
     });
 
     it('messages name the file as the user typed it, with line and column', () => {

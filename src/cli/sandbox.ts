@@ -1,0 +1,131 @@
+import { isIP } from 'node:net';
+import { DEMO_ACCOUNTS } from '../core/env/demo';
+import { SANDBOX_PORT } from '../core/env/schema';
+import { LIMITS } from '../core/spec/limits';
+import { startSandbox, type Sandbox } from '../sandbox';
+import { isLoopbackAddress } from '../sandbox/control';
+import { integerFlag, parseCommand } from './args';
+import { UsageError, type Io } from './usage';
+
+export const SANDBOX_HELP = `Usage: tradereq sandbox [--port N] [--host H] [--ban-scale F] [--json] [--no-limits]
+
+Runs the sandbox exchange: a local server that answers like the service (orders, balances, signing,
+timing, rate limits and bans of the spec), with public demo keys, so any request can be tried with
+no account. Runs until Ctrl+C (SIGINT) or SIGTERM.
+
+  --port N        port to listen on (default ${SANDBOX_PORT}; 0 picks a free one)
+  --host H        address to listen on (default 127.0.0.1, loopback only)
+  --ban-scale F   multiply the IP ban durations (2 minutes up to 3 days) by F, e.g. 0.01
+  --json          print one JSON line first: {"baseUrl", "keys": [{name, apiKey, secretKey, permissions}]}
+  --no-limits     switch rate limits and bans off (for benchmarks)
+  -h, --help      this help
+
+Demo keys: "trade" can read and trade; "readonly" cannot trade (orders answer 700007); "ipbound" is
+bound to an IP that is not loopback (signed requests answer 700006).
+
+Control surface, loopback clients only: POST /_sandbox/reset, POST /_sandbox/fault
+{"status": 503, "count": 1, "path": "/api/v3/order"}, POST /_sandbox/clock {"offsetMs": N},
+POST /_sandbox/latency {"ms": N}, GET /_sandbox/requests.`;
+
+const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/;
+const DECIMAL = /^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+
+function portFlag(value: string | undefined): number {
+  const port = integerFlag('port', value) ?? SANDBOX_PORT;
+  if (port > 65535) throw new UsageError(`--port takes a port from 0 to 65535, not "${value}"`);
+  return port;
+}
+
+function hostFlag(value: string | undefined): string {
+  if (value === undefined) return '127.0.0.1';
+  if (isIP(value) === 0 && !HOST_NAME.test(value)) throw new UsageError(`--host takes an IP address or a host name, not "${value}"`);
+  return value;
+}
+
+function banScaleFlag(value: string | undefined): number {
+  if (value === undefined) return 1;
+  const f = Number(value);
+  if (!DECIMAL.test(value) || !Number.isFinite(f) || f <= 0) throw new UsageError(`--ban-scale takes a number above 0 such as 0.01, not "${value}"`);
+  return f;
+}
+
+function describe(sandbox: Sandbox, banScale: number): string {
+  const lines = [`Sandbox exchange listening on ${sandbox.baseUrl}`, '', 'Demo keys (public, for the sandbox only; header X-SERVICE-APIKEY):'];
+  for (const d of DEMO_ACCOUNTS) {
+    lines.push(`  ${d.name.padEnd(9)} ${d.description}`, `            apiKey    ${d.apiKey}`, `            secretKey ${d.secretKey}`);
+  }
+  const { ip } = LIMITS.rate;
+  lines.push(
+    '',
+    sandbox.limits
+      ? `Rate limits: ${ip.limit} weight per ${ip.intervalMs / 1000} s per IP (unsigned) and per account (signed); bans ×${banScale}.`
+      : 'Rate limits: off.',
+    'Control (loopback only): POST /_sandbox/reset, /_sandbox/fault, /_sandbox/clock, /_sandbox/latency; GET /_sandbox/requests.',
+    'Stop with Ctrl+C.',
+  );
+  return lines.join('\n');
+}
+
+/** Runs until SIGINT or SIGTERM (or `signal`, for tests), then closes and returns 0. */
+export async function sandboxCommand(args: string[], io: Io, signal?: AbortSignal): Promise<number> {
+  const { values } = parseCommand(
+    'sandbox',
+    args,
+    {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'ban-scale': { type: 'string' },
+      json: { type: 'boolean' },
+      'no-limits': { type: 'boolean' },
+    },
+    false,
+  );
+  if (values.help) {
+    io.out(SANDBOX_HELP);
+    return 0;
+  }
+  const port = portFlag(values.port);
+  const host = hostFlag(values.host);
+  const banScale = banScaleFlag(values['ban-scale']);
+
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({ port, host, banScale, limits: !values['no-limits'] });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      io.err(`tradereq: port ${port} on ${host} is already in use (another sandbox?); choose another with --port N, or --port 0 for a free one`);
+      return 1;
+    }
+    if (code === 'EACCES') {
+      io.err(`tradereq: not allowed to listen on port ${port} on ${host}; choose another with --port N, or --port 0 for a free one`);
+      return 1;
+    }
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      io.err(`tradereq: cannot listen on host ${host} (${code}); use an address of this machine, such as the default 127.0.0.1`);
+      return 1;
+    }
+    throw e;
+  }
+
+  if (values.json) io.out(JSON.stringify({ baseUrl: sandbox.baseUrl, keys: sandbox.keys }));
+  else io.out(describe(sandbox, banScale));
+  if (!isLoopbackAddress(host) && host !== 'localhost') {
+    io.err(`tradereq: warning: listening on ${host}: other machines can reach the sandbox, whose demo keys are public (the /_sandbox/ control surface still answers loopback only)`);
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop);
+  });
+  await sandbox.close();
+  return 0;
+}

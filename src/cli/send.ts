@@ -1,0 +1,241 @@
+import { createInterface } from 'node:readline/promises';
+import { Budget, type BudgetView, type CounterView } from '../core/budget/budget';
+import { accountId, defaultStateDir, FileStateStore } from '../core/budget/state';
+import { ClockSync, explainTimestampError } from '../core/clock/clock';
+import { measureClock } from '../core/clock/measure';
+import type { ResolvedRequest } from '../core/format/resolve';
+import { exchange, type ExchangeReport } from '../core/net/exchange';
+import { DEFAULT_SEND_SETTINGS, Sender } from '../core/net/send';
+import { checkBinding } from '../core/request/gate';
+import { checkExpectations, type ExpectationResult } from '../core/request/expect';
+import { formatErrorText } from '../core/spec/errors';
+import { parseCommand, integerFlag } from './args';
+import { displayHeaders, keyFor, loadTarget, prepareOrThrow, resolveOrThrow, type Target } from './prepare';
+import { terminalSafe } from './terminal';
+import { UsageError, type Io } from './usage';
+
+export const SEND_HELP = `Usage: tradereq send FILE [--request NAME|INDEX | --all] [--env NAME] [--base-url URL] [--json]
+
+Signs and sends requests of FILE, and prints for each the status, the outcome, the decoded error
+code, the response, the rate-limit budget left and the timings, and checks its # @expect lines.
+
+  --request NAME|INDEX  the request named by "# @name NAME", or its position (1 is the first)
+  --all                 every request of the file, in order; {{NAME.response.PATH}} reads the
+                        responses of requests sent earlier in the run
+  --env NAME            environment of tradereq.env.json (default: TRADEREQ_ENV, the file's only
+                        environment, or "sandbox")
+  --base-url URL        send to this base URL instead of the environment's; a key profile without
+                        TRADEREQ_<PROFILE>_ORIGINS may be sent only to this origin
+  --yes                 confirm requests that ask for it (# @confirm, "confirm": true) without a prompt
+  --no-clock-sync       do not correct timestamps by the server clock offset
+  --timeout MS          time to wait for the answer after sending (default ${DEFAULT_SEND_SETTINGS.headersTimeoutMs})
+  --connect-timeout MS  time to wait for the connection (default ${DEFAULT_SEND_SETTINGS.connectTimeoutMs})
+  --json                print one JSON object per request, one per line
+  -h, --help            this help
+
+Exit codes: 0 all ok; 1 a request was rejected, not sent, or an expectation failed; 2 bad input
+(nothing sent); 3 an outcome is unknown (5xx or no answer after sending: it may have succeeded);
+4 refused by the gate (rate-limit budget, Retry-After or ban, origin binding, no confirmation).
+
+Rate-limit budget, Retry-After waits and clock offsets are kept in ${defaultStateDir()}
+(TRADEREQ_STATE_DIR overrides), shared with the VS Code extension.`;
+
+export const EXIT = { ok: 0, rejected: 1, badInput: 2, unknown: 3, refused: 4 } as const;
+
+type RunResult = { exit: number; report?: ExchangeReport; expectations: ExpectationResult[]; error?: string; resolved?: ResolvedRequest; note?: string };
+
+/** Whether this request must be confirmed: `# @confirm`, or an order to an environment with "confirm": true. */
+export function needsConfirmation(resolved: ResolvedRequest): boolean {
+  if (resolved.options.confirm) return true;
+  if (!resolved.environment.confirm) return false;
+  return resolved.endpoint ? resolved.endpoint.permission === 'trade' : resolved.method !== 'GET';
+}
+
+/** "POST /api/v3/order: symbol BTCUSDT, side BUY, quantity 0.001, price 30000". */
+export function describeOrder(resolved: ResolvedRequest): string {
+  const fields = ['symbol', 'side', 'type', 'quantity', 'price', 'quoteOrderQty', 'orderId', 'origClientOrderId'];
+  const values = new Map<string, string>();
+  for (const p of resolved.params) if (!values.has(p.name) || p.placement === 'query') values.set(p.name, p.value);
+  if (resolved.json) {
+    try {
+      const body = JSON.parse(resolved.json) as Record<string, unknown>;
+      for (const f of fields) if (!values.has(f) && body[f] !== undefined) values.set(f, String(body[f]));
+    } catch {
+      // resolve already refused invalid JSON
+    }
+  }
+  const parts = fields.filter((f) => values.has(f)).map((f) => `${f} ${values.get(f)}`);
+  return `${resolved.method} ${resolved.path}${parts.length > 0 ? ': ' + parts.join(', ') : ''}`;
+}
+
+async function confirm(io: Io, question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`${question} [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export async function sendCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommand('send', args, {
+    request: { type: 'string' },
+    all: { type: 'boolean' },
+    env: { type: 'string' },
+    'base-url': { type: 'string' },
+    yes: { type: 'boolean' },
+    'no-clock-sync': { type: 'boolean' },
+    timeout: { type: 'string' },
+    'connect-timeout': { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) {
+    io.out(SEND_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError('send takes one FILE. See: tradereq send --help');
+  const timeout = integerFlag('timeout', values.timeout, 1);
+  const connectTimeout = integerFlag('connect-timeout', values['connect-timeout'], 1);
+  const target = loadTarget(io, { file: positionals[0]!, request: values.request, all: values.all, env: values.env, baseUrl: values['base-url'] });
+
+  const store = new FileStateStore(defaultStateDir(io.env));
+  const budget = new Budget(store);
+  const clock = new ClockSync(store);
+  const sender = new Sender({
+    ...DEFAULT_SEND_SETTINGS,
+    connectTimeoutMs: connectTimeout ?? DEFAULT_SEND_SETTINGS.connectTimeoutMs,
+    headersTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.headersTimeoutMs,
+    bodyTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.bodyTimeoutMs,
+  });
+  const responses = new Map<string, unknown>();
+  let exit = 0;
+  try {
+    for (const request of target.requests) {
+      let result: RunResult;
+      try {
+        result = await sendOne(io, target, request, { budget, clock, sender, responses, clockSync: !values['no-clock-sync'], yes: values.yes === true });
+      } catch (e) {
+        // With one request, bad input is the command's failure; with --all, the others still go.
+        if (!(e instanceof UsageError) || target.requests.length === 1) throw e;
+        result = { exit: EXIT.badInput, expectations: [], error: e.message };
+      }
+      exit = Math.max(exit, result.exit);
+      print(io, target, request.index, result, values.json === true);
+    }
+  } finally {
+    await sender.close();
+  }
+  return exit;
+}
+
+interface SendDeps {
+  readonly budget: Budget;
+  readonly clock: ClockSync;
+  readonly sender: Sender;
+  readonly responses: Map<string, unknown>;
+  readonly clockSync: boolean;
+  readonly yes: boolean;
+}
+
+async function sendOne(io: Io, target: Target, request: Target['requests'][number], deps: SendDeps): Promise<RunResult> {
+  const response = (name: string): unknown => deps.responses.get(name);
+  // First resolve: where it goes and whether it is signed; nothing is sent before the binding is checked.
+  let resolved = resolveOrThrow(target, request, { response });
+  const choice = resolved.signed ? keyFor(resolved, target, io.env) : undefined;
+  if (choice) {
+    const binding = checkBinding(resolved.origin, choice.binding);
+    if (!binding.ok) return { exit: EXIT.refused, expectations: [], error: binding.message, resolved };
+  }
+  if (resolved.signed && deps.clockSync && deps.clock.stale(resolved.origin)) {
+    await measureClock(target.environment.baseUrl.startsWith(resolved.origin) ? target.environment.baseUrl : resolved.origin, deps);
+  }
+  if (resolved.signed && deps.clockSync) {
+    resolved = resolveOrThrow(target, request, { response, now: () => deps.clock.correctedNow(resolved.origin) });
+  }
+  if (needsConfirmation(resolved)) {
+    const question = `Send ${describeOrder(resolved)} to ${resolved.environment.name} (${resolved.origin})?`;
+    const confirmed = deps.yes || (process.stdin.isTTY === true && (await confirm(io, question)));
+    if (!confirmed) {
+      return { exit: EXIT.refused, expectations: [], resolved, error: `Not sent: ${describeOrder(resolved)} needs confirmation (${resolved.options.confirm ? '# @confirm' : `environment "${resolved.environment.name}" has "confirm": true`}). Run in a terminal to be asked, or pass --yes.` };
+    }
+  }
+  const prepared = prepareOrThrow(resolved, choice?.key);
+  const report = await exchange(prepared, { sender: deps.sender, budget: deps.budget, account: choice ? accountId(choice.key.apiKey) : undefined });
+  if (resolved.options.name && report.decoded?.json !== undefined) deps.responses.set(resolved.options.name, report.decoded.json);
+  const expectations = checkExpectations(resolved.options.expectations, report.decoded);
+  const byOutcome = { ok: EXIT.ok, rejected: EXIT.rejected, 'not-sent': EXIT.rejected, unknown: EXIT.unknown, refused: EXIT.refused } as const;
+  let exit: number = byOutcome[report.outcome];
+  // An expected rejection (# @expect code 30002) is a pass; any failed expectation is a failure.
+  if (resolved.options.expectations.length > 0 && report.outcome === 'rejected') exit = EXIT.ok;
+  if (expectations.some((e) => !e.passed)) exit = Math.max(exit, EXIT.rejected);
+  const recvWindow = Number(resolved.params.find((p) => p.name === 'recvWindow')?.value) || undefined;
+  const note = report.decoded?.code === 700003 ? explainTimestampError(deps.clock.sample(resolved.origin), recvWindow) : undefined;
+  return { exit, report, expectations, resolved, note };
+}
+
+function counterText(name: string, c: CounterView | undefined): string | undefined {
+  if (!c) return undefined;
+  return `${name} ${c.remaining}/${c.limit} left${c.used > 0 ? ` (frees in ${Math.ceil(c.freesInMs / 1000)} s)` : ''}`;
+}
+
+function budgetText(b: BudgetView): string {
+  const parts = [counterText('account', b.uid), counterText('IP', b.ip)].filter((x): x is string => x !== undefined);
+  if (b.blocked) parts.push(`${b.blocked.status === 418 ? 'banned' : 'backing off'}: nothing sent for ${Math.ceil(b.blocked.remainingMs / 1000)} s`);
+  return parts.join(' · ');
+}
+
+function print(io: Io, target: Target, index: number, r: RunResult, json: boolean): void {
+  const request = target.file.doc.requests[index]!;
+  const label = `${index + 1}${request.name ? ` (${request.name.text})` : ''}`;
+  const report = r.report;
+  if (json) {
+    const d = report?.decoded;
+    io.out(JSON.stringify({
+      request: label,
+      name: request.name?.text ?? null,
+      method: report?.prepared.method ?? r.resolved?.method ?? null,
+      url: report?.prepared.url ?? r.resolved?.url ?? null,
+      outcome: report?.outcome ?? (r.exit === EXIT.refused ? 'refused' : 'bad-input'),
+      exit: r.exit,
+      status: report?.response?.status ?? null,
+      statusMeaning: d?.statusInfo.meaning ?? null,
+      code: d?.code ?? null,
+      meanings: d?.error?.meanings ?? null,
+      msg: d?.msg ?? null,
+      cause: d?.error?.cause ?? null,
+      action: d?.error?.action ?? null,
+      retryAfter: d?.retryAfterSeconds ?? null,
+      body: d ? d.json ?? report?.response?.bodyText ?? null : null,
+      headers: report?.response?.headers ?? null,
+      timings: report?.response?.timings ?? report?.failure?.timings ?? null,
+      budget: report?.budget ?? null,
+      summary: report?.summary ?? r.error ?? null,
+      note: r.note ?? null,
+      expectations: r.expectations,
+    }));
+    return;
+  }
+  const lines: string[] = [];
+  lines.push(`### ${label}: ${report ? `${report.prepared.method} ${report.prepared.url.split('?')[0]}` : r.resolved ? `${r.resolved.method} ${r.resolved.url}` : request.requestLine.target.text}`);
+  if (!report) {
+    lines.push(`→ ${r.exit === EXIT.refused ? 'refused' : 'not sent'}: ${r.error ?? ''}`);
+  } else {
+    lines.push(`→ ${terminalSafe(report.summary)}`);
+    const d = report.decoded;
+    if (d?.error) lines.push(...formatErrorText(d.error).split('\n').slice(1).map((l) => '  ' + l));
+    if (d?.msg) lines.push(`  Message from the service: ${terminalSafe(d.msg)}`);
+    if (r.note) lines.push('  ' + r.note);
+    if (report.outcome === 'unknown' && !d?.error) lines.push(`  Do not send it again blindly: query the order first (GET /api/v3/order with orderId or origClientOrderId).`);
+    if (report.response) {
+      const body = report.response.bodyText;
+      const pretty = d?.json !== undefined ? JSON.stringify(d.json, null, 2) : body;
+      if (pretty.length > 0) lines.push(terminalSafe(pretty) + (report.response.truncated ? `\n… (${report.response.bodyBytes} bytes; the rest was not kept)` : ''));
+      const t = report.response.timings;
+      lines.push(`timings: connect ${t.connectMs} ms · first byte ${t.firstByteMs} ms · total ${t.totalMs} ms`);
+    }
+    lines.push(`budget: ${budgetText(report.budget)}`);
+  }
+  for (const e of r.expectations) lines.push(`${e.passed ? '✔' : '✘'} ${e.text}${e.passed ? '' : ` (got ${terminalSafe(e.actual)})`}`);
+  (r.exit === EXIT.badInput ? io.err : io.out)(lines.join('\n') + '\n');
+}

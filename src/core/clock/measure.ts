@@ -1,0 +1,25 @@
+import type { Budget } from '../budget/budget';
+import { joinUrl } from '../format/resolve';
+import { exchange } from '../net/exchange';
+import type { Sender } from '../net/send';
+import type { PreparedRequest } from '../request/build';
+import { findEndpoint } from '../spec/endpoints';
+import { sampleFrom, ServerTime, type ClockSample, type ClockSync } from './clock';
+
+const TIME = findEndpoint('GET', '/api/v3/time')!;
+
+/** Measures the server-clock offset of `baseUrl` with GET /api/v3/time (counted in the IP budget). */
+export async function measureClock(baseUrl: string, deps: { sender: Sender; budget: Budget; clock: ClockSync; now?: () => number }): Promise<ClockSample | undefined> {
+  const now = deps.now ?? Date.now;
+  const url = joinUrl(baseUrl, TIME.path);
+  const prepared: PreparedRequest = { method: 'GET', url, origin: new URL(url).origin, path: TIME.path, query: '', body: '', headers: [], signed: false, weight: TIME.weight, mode: TIME.mode };
+  const t0 = now();
+  const report = await exchange(prepared, deps);
+  const t1 = now();
+  if (report.outcome !== 'ok' || !report.decoded) return undefined;
+  const parsed = ServerTime.safeParse(report.decoded.json);
+  if (!parsed.success) return undefined;
+  const sample = sampleFrom(parsed.data.serverTime, t0, t1);
+  deps.clock.record(prepared.origin, sample);
+  return sample;
+}

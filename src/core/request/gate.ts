@@ -1,0 +1,34 @@
+/**
+ * Origin binding (format.md, Environments): a key profile is sent only to the origins its owner
+ * approved, so a shared file or environment cannot redirect a key to a host of someone else's
+ * choosing. A refused request sends nothing at all.
+ */
+
+/** The scheme, host and port of a URL, as `new URL().origin` writes them; undefined when invalid. */
+export function normaliseOrigin(url: string): string | undefined {
+  try {
+    const u = new URL(url.trim());
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+    return u.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface KeyBinding {
+  readonly profile: string;
+  readonly origins: readonly string[];
+  /** Where the binding comes from, for the message ("TRADEREQ_MAIN_ORIGINS", "SecretStorage"). */
+  readonly source: string;
+}
+
+export type BindingDecision = { readonly ok: true } | { readonly ok: false; readonly message: string };
+
+export function checkBinding(origin: string, binding: KeyBinding): BindingDecision {
+  if (binding.origins.includes(origin)) return { ok: true };
+  const bound = binding.origins.length > 0 ? `it is bound to ${binding.origins.join(', ')}` : 'it is bound to no origin';
+  return {
+    ok: false,
+    message: `Refused: key profile "${binding.profile}" may not be sent to ${origin} (${bound}, from ${binding.source}). Nothing was sent. Bind the profile to ${origin} if you trust it.`,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * The decode step: from a status and a body (hostile input) to the outcome, the status meaning
+ * and the decoded error code. 5XX is unknown, never a failure (§7.1).
+ */
+import { z } from 'zod';
+import { lookupError } from './errors';
+import { describeStatus } from './statuses';
+import type { ErrorCodeInfo, HttpStatusInfo, Outcome } from './types';
+
+const ErrorBody = z.object({ code: z.number().int(), msg: z.string().optional() }).passthrough();
+
+export interface Decoded {
+  readonly outcome: Outcome;
+  readonly status: number;
+  readonly statusInfo: HttpStatusInfo;
+  /** The body parsed as JSON, when it is JSON. */
+  readonly json?: unknown;
+  /** The service's error code and message, when the body carries them. */
+  readonly code?: number;
+  readonly msg?: string;
+  readonly error?: ErrorCodeInfo;
+  /** Whole seconds from Retry-After on 418 and 429 (§8 rule 4). */
+  readonly retryAfterSeconds?: number;
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function parseRetryAfter(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
+  return Number(value);
+}
+
+export function decodeResponse(status: number, bodyText: string, retryAfter?: string): Decoded {
+  const statusInfo = describeStatus(status);
+  const json = parseJson(bodyText);
+  const body = ErrorBody.safeParse(json);
+  // A 2xx body with a code field is data, not an error (e.g. an order record).
+  const carriesError = body.success && status >= 400;
+  const code = carriesError ? body.data.code : undefined;
+  return {
+    outcome: statusInfo.outcome,
+    status,
+    statusInfo,
+    json,
+    code,
+    msg: carriesError ? body.data.msg : undefined,
+    error: code === undefined ? undefined : lookupError(code),
+    retryAfterSeconds: statusInfo.retryAfter ? parseRetryAfter(retryAfter) : undefined,
+  };
+}
+
+export const UNKNOWN_OUTCOME_TEXT = 'the operation may have succeeded: check before retrying';

@@ -1,0 +1,100 @@
+/**
+ * Authentication of signed endpoints, spec §5, in this order: API key header (400), its format
+ * (700001), a known key (10072), the key's bound IPs (700006), the signature's presence and form
+ * (602: not 64 lower-case hex), recvWindow (700005), timestamp (700003), the HMAC over totalParams
+ * (700002), the key's permission for the endpoint (700007).
+ */
+import { DEMO_ACCOUNTS, type DemoAccount } from '../core/env/demo';
+import { SIGNATURE_FORMAT, signatureMatches } from '../core/signing/hmac';
+import { API_KEY_FORMAT } from '../core/spec/endpoints';
+import { LIMITS, MILLISECOND_TIMESTAMP_MIN } from '../core/spec/limits';
+import type { RequestParams } from './params';
+import { fail, type Reply } from './replies';
+
+export type Permission = 'read' | 'trade';
+
+export interface KeyAccount {
+  readonly name: DemoAccount['name'];
+  readonly apiKey: string;
+  readonly secretKey: string;
+  readonly permissions: ReadonlySet<Permission>;
+  /** Bound IPs; empty means any. */
+  readonly ips: ReadonlySet<string>;
+}
+
+/** The sandbox's keys: exactly the demo accounts of the core. */
+export const KEY_ACCOUNTS: ReadonlyMap<string, KeyAccount> = new Map(
+  DEMO_ACCOUNTS.map((d) => [d.apiKey, { name: d.name, apiKey: d.apiKey, secretKey: d.secretKey, permissions: new Set(d.permissions), ips: new Set(d.ips) }]),
+);
+
+export function apiKeyOf(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header.join(', ') : header;
+}
+
+const INTEGER = /^\d{1,16}$/;
+const MAX_SHOWN = 400;
+
+export interface AuthInput {
+  readonly apiKey: string | undefined;
+  /** The client's address, IPv4-mapped IPv6 written as IPv4. */
+  readonly ip: string;
+  readonly params: RequestParams;
+  readonly serverTime: number;
+  readonly permission: Permission | undefined;
+}
+
+/** The key's account, or the refusal of §5 rule 9-10 the request meets first. */
+export function authenticate(input: AuthInput): KeyAccount | Reply {
+  const { apiKey, params } = input;
+  if (apiKey === undefined || apiKey.length === 0) {
+    return fail(400, 'Send the access key in the X-SERVICE-APIKEY header (§5 rule 1).');
+  }
+  if (!API_KEY_FORMAT.test(apiKey)) return fail(700001, 'An access key is 16 to 64 letters and digits, with no spaces or quotes.');
+  const account = KEY_ACCOUNTS.get(apiKey);
+  if (account === undefined) return fail(10072, 'The sandbox knows only its demo keys: trade, readonly and ipbound (see `tradereq sandbox`).');
+  if (account.ips.size > 0 && !account.ips.has(input.ip)) {
+    return fail(700006, `The key "${account.name}" is bound to ${[...account.ips].join(', ')}; this request came from ${input.ip}.`);
+  }
+
+  const signature = params.values.get('signature');
+  if (signature === undefined || signature.length === 0) {
+    return fail(44444, 'Mandatory parameter "signature" was not sent; send it in the query string or the body (§5 rule 2).');
+  }
+  if (!SIGNATURE_FORMAT.test(signature)) {
+    return fail(602, 'The signature must be 64 lower-case hexadecimal characters (§5 rule 5).');
+  }
+
+  const { recvWindow: window } = LIMITS;
+  let recvWindow: number = window.defaultMs;
+  const rw = params.values.get('recvWindow');
+  if (rw !== undefined) {
+    if (!INTEGER.test(rw)) return fail(33333, `recvWindow must be a whole number of milliseconds, not "${rw}".`);
+    recvWindow = Number(rw);
+    // service-notes.md: the maximum is read as 60000 inclusive.
+    if (recvWindow > window.maxMs) return fail(700005, `recvWindow ${rw} is above the maximum of ${window.maxMs} ms (§5 rule 8).`);
+  }
+
+  const ts = params.values.get('timestamp');
+  if (ts === undefined || ts.length === 0) return fail(44444, 'Mandatory parameter "timestamp" was not sent (§5 rule 7).');
+  if (!INTEGER.test(ts)) return fail(33333, `timestamp must be a Unix time in milliseconds, not "${ts}".`);
+  const timestamp = Number(ts);
+  if (timestamp < MILLISECOND_TIMESTAMP_MIN) {
+    return fail(10073, `timestamp ${ts} looks like seconds; send milliseconds (§5 rule 7).`);
+  }
+  const now = input.serverTime;
+  // §5 rule 9: processed only when timestamp < serverTime + 1000 and serverTime - timestamp <= recvWindow.
+  if (!(timestamp < now + LIMITS.timestampAheadMs && now - timestamp <= recvWindow)) {
+    const gap = timestamp >= now ? `${timestamp - now} ms ahead of` : `${now - timestamp} ms behind`;
+    return fail(700003, `timestamp ${ts} is ${gap} the server time ${now} (recvWindow ${recvWindow}); check the clock offset against GET /api/v3/time.`);
+  }
+
+  if (!signatureMatches(account.secretKey, params.totalParams, signature)) {
+    const shown = params.totalParams.length > MAX_SHOWN ? params.totalParams.slice(0, MAX_SHOWN) + '…' : params.totalParams;
+    return fail(700002, `The sandbox signed totalParams = ${JSON.stringify(shown)} (query string followed directly by the body, signature left out, §5 rule 4).`);
+  }
+
+  if (input.permission !== undefined && !account.permissions.has(input.permission)) {
+    return fail(700007, `The key "${account.name}" lacks the ${input.permission} permission this endpoint needs.`);
+  }
+  return account;
+}

@@ -1,0 +1,164 @@
+/**
+ * The control surface under /_sandbox/, for tests and for users who want to see failure modes.
+ * It answers loopback clients only, is never rate limited, and its calls are not logged.
+ */
+import { z } from 'zod';
+import { KNOWN_PATHS } from '../core/spec/endpoints';
+import { errorBody, fail, meaningOf, ok, type Reply } from './replies';
+
+export const CONTROL_PREFIX = '/_sandbox';
+
+/** 127.0.0.0/8 and ::1, also written as IPv4-mapped IPv6 (::ffff:127.0.0.1). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const a = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a);
+}
+
+export interface LogEntry {
+  readonly method: string;
+  /** The path without the query string. */
+  readonly path: string;
+  readonly status: number;
+  /** The error code of the body; null for a success. */
+  readonly code: number | null;
+  /** Server time (ms, with the clock offset) when the request arrived. */
+  readonly time: number;
+}
+
+export interface Fault {
+  readonly status: number;
+  readonly count: number;
+  readonly path?: string;
+}
+
+/** What the control surface acts on; the server implements it. */
+export interface ControlTarget {
+  reset(): void;
+  setFault(fault: Fault): void;
+  setClockOffset(ms: number): void;
+  setLatency(ms: number): void;
+  serverTime(): number;
+  requests(): readonly LogEntry[];
+}
+
+const MAX_OFFSET_MS = 365 * 24 * 60 * 60 * 1000;
+
+const FaultBody = z
+  .object({
+    status: z.number().int().min(500, 'status must be a 5xx status').max(599, 'status must be a 5xx status'),
+    count: z.number().int().min(0).max(1_000_000).default(1),
+    path: z
+      .string()
+      .refine((p) => KNOWN_PATHS.includes(p), { message: `path must be one of ${KNOWN_PATHS.join(', ')}` })
+      .optional(),
+  })
+  .strict();
+const ClockBody = z.object({ offsetMs: z.number().int().min(-MAX_OFFSET_MS).max(MAX_OFFSET_MS) }).strict();
+const LatencyBody = z.object({ ms: z.number().int().min(0).max(60_000) }).strict();
+const ResetBody = z.object({}).strict();
+
+type Route = { readonly method: 'GET' | 'POST'; readonly run: (target: ControlTarget, body: unknown) => Reply };
+
+function invalid(message: string): Reply {
+  return { status: 400, body: errorBody(730002, `${meaningOf(730002)} ${message}`), code: 730002 };
+}
+
+function withBody<T>(schema: z.ZodType<T>, act: (target: ControlTarget, value: T) => Reply): Route['run'] {
+  return (target, body) => {
+    const r = schema.safeParse(body);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      const where = issue !== undefined && issue.path.length > 0 ? issue.path.join('.') + ': ' : '';
+      return invalid(where + (issue?.message ?? 'invalid body'));
+    }
+    return act(target, r.data);
+  };
+}
+
+const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
+  [
+    '',
+    {
+      method: 'GET',
+      run: () =>
+        ok(
+          JSON.stringify({
+            control: {
+              'POST /_sandbox/reset': 'orders, balances, counters, bans, faults, clock offset, latency and the request log back to start',
+              'POST /_sandbox/fault': '{"status": 503, "count": 1, "path": "/api/v3/order"}: the next count API requests (to path) are carried out, then answered with status',
+              'POST /_sandbox/clock': '{"offsetMs": N}: the server clock runs N ms off',
+              'POST /_sandbox/latency': '{"ms": N}: every API answer waits N ms',
+              'GET /_sandbox/requests': 'what reached the API: method, path, status, code, time',
+            },
+          }),
+        ),
+    },
+  ],
+  [
+    '/reset',
+    {
+      method: 'POST',
+      run: withBody(ResetBody, (target) => {
+        target.reset();
+        return ok('{"reset":true}');
+      }),
+    },
+  ],
+  [
+    '/fault',
+    {
+      method: 'POST',
+      run: withBody(FaultBody, (target, f) => {
+        const fault: Fault = f.path === undefined ? { status: f.status, count: f.count } : { status: f.status, count: f.count, path: f.path };
+        target.setFault(fault);
+        return ok(JSON.stringify(fault));
+      }),
+    },
+  ],
+  [
+    '/clock',
+    {
+      method: 'POST',
+      run: withBody(ClockBody, (target, c) => {
+        target.setClockOffset(c.offsetMs);
+        return ok(JSON.stringify({ offsetMs: c.offsetMs, serverTime: target.serverTime() }));
+      }),
+    },
+  ],
+  [
+    '/latency',
+    {
+      method: 'POST',
+      run: withBody(LatencyBody, (target, l) => {
+        target.setLatency(l.ms);
+        return ok(JSON.stringify({ ms: l.ms }));
+      }),
+    },
+  ],
+  ['/requests', { method: 'GET', run: (target) => ok(JSON.stringify(target.requests())) }],
+]);
+
+/** Answers a request whose path starts with /_sandbox. */
+export function handleControl(target: ControlTarget, method: string, path: string, body: string, remoteAddress: string | undefined): Reply {
+  if (!isLoopbackAddress(remoteAddress)) {
+    return fail(403, 'The /_sandbox/ control surface answers loopback clients only.');
+  }
+  const sub = path.slice(CONTROL_PREFIX.length).replace(/\/$/, '');
+  const route = ROUTES.get(sub);
+  if (route === undefined) {
+    return fail(730003, `No control endpoint ${path}; GET /_sandbox/ lists them.`, { status: 404 });
+  }
+  if (method !== route.method) {
+    return fail(26, `${path} takes ${route.method}.`, { status: 405, headers: { Allow: route.method } });
+  }
+  let parsed: unknown = {};
+  if (body.trim().length > 0) {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return invalid('The body is not valid JSON.');
+    }
+  }
+  return route.run(target, parsed);
+}

@@ -1,0 +1,457 @@
+/**
+ * The sandbox's exchange: an in-memory book per symbol (price levels, first come first served),
+ * balances per account with free and locked parts, and orders. A BUY locks quote asset
+ * (quantity × price, rounded up), a SELL locks base asset; fills move amounts rounded down, so a
+ * lock always covers its fills. Refusals carry the §7.2 code of the real condition met.
+ */
+import { SCALE, formatUnits, mulCeil, mulFloor } from './decimal';
+import { ASSETS, DEMO_BALANCES, HOUSE_BALANCE, SYMBOLS, type SymbolSpec } from './market';
+
+export type Side = 'BUY' | 'SELL';
+export type OrderType = 'LIMIT' | 'MARKET';
+export type TimeInForce = 'GTC' | 'IOC' | 'FOK';
+export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
+
+/** Open orders an account may hold before 30029; high enough for the benchmark's resting orders. */
+export const MAX_OPEN_ORDERS = 200_000;
+/** Closed orders kept for queries; older ones are forgotten (then -2011), so memory stays bounded. */
+export const MAX_CLOSED_ORDERS = 200_000;
+
+export const HOUSE = '_house';
+
+export interface Balance {
+  free: bigint;
+  locked: bigint;
+}
+
+export interface Order {
+  readonly orderId: string;
+  readonly clientOrderId: string;
+  readonly owner: Account;
+  readonly spec: SymbolSpec;
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly timeInForce: TimeInForce;
+  /** 0 for MARKET orders. */
+  readonly price: bigint;
+  /** For a MARKET order sized by quoteOrderQty: set to the executed quantity when it is done. */
+  origQty: bigint;
+  readonly origQuoteOrderQty: bigint;
+  executedQty: bigint;
+  cummulativeQuoteQty: bigint;
+  /** What the order still holds: quote asset for a BUY, base asset for a SELL. */
+  locked: bigint;
+  status: OrderStatus;
+  readonly time: number;
+  updateTime: number;
+}
+
+export class Account {
+  readonly balances = new Map<string, Balance>();
+  readonly open = new Map<string, Order>();
+  readonly byClientId = new Map<string, Order>();
+
+  constructor(readonly name: string, start: (asset: string) => bigint) {
+    for (const asset of ASSETS) this.balances.set(asset, { free: start(asset), locked: 0n });
+  }
+
+  balance(asset: string): Balance {
+    let b = this.balances.get(asset);
+    if (b === undefined) {
+      b = { free: 0n, locked: 0n };
+      this.balances.set(asset, b);
+    }
+    return b;
+  }
+}
+
+interface Level {
+  readonly price: bigint;
+  readonly orders: Order[];
+}
+
+/** One side of a book: levels best first (asks ascending, bids descending). */
+class BookSide {
+  readonly levels: Level[] = [];
+
+  constructor(private readonly descending: boolean) {}
+
+  /** Index of the level at `price`, or where it would go. */
+  private search(price: bigint): number {
+    let lo = 0;
+    let hi = this.levels.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const p = this.levels[mid]!.price;
+      if (this.descending ? p > price : p < price) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  insert(order: Order): void {
+    const i = this.search(order.price);
+    const level = this.levels[i];
+    if (level !== undefined && level.price === order.price) level.orders.push(order);
+    else this.levels.splice(i, 0, { price: order.price, orders: [order] });
+  }
+
+  remove(order: Order): void {
+    const i = this.search(order.price);
+    const level = this.levels[i];
+    if (level === undefined || level.price !== order.price) return;
+    const j = level.orders.indexOf(order);
+    if (j >= 0) level.orders.splice(j, 1);
+    if (level.orders.length === 0) this.levels.splice(i, 1);
+  }
+}
+
+class Book {
+  readonly bids = new BookSide(true);
+  readonly asks = new BookSide(false);
+}
+
+/** A refusal with the §7.2 code of the condition met. */
+export class Refusal {
+  constructor(
+    readonly code: number,
+    readonly detail: string,
+  ) {}
+}
+
+export interface NewOrder {
+  readonly spec: SymbolSpec;
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly timeInForce: TimeInForce;
+  /** LIMIT, and MARKET sized in the base asset. */
+  readonly quantity?: bigint;
+  /** MARKET sized in the quote asset. */
+  readonly quoteOrderQty?: bigint;
+  /** LIMIT only. */
+  readonly price: bigint;
+  readonly clientOrderId?: string;
+}
+
+function remaining(o: Order): bigint {
+  return o.origQty - o.executedQty;
+}
+
+function isOpen(o: Order): boolean {
+  return o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
+}
+
+export class Exchange {
+  // Order ids keep counting across resets, so an id from before a reset never names a new order.
+  private nextId = 1_000_001;
+  private accounts = new Map<string, Account>();
+  private books = new Map<string, Book>();
+  private orders = new Map<string, Order>();
+  private closed: string[] = [];
+  private closedHead = 0;
+
+  constructor(private readonly accountNames: readonly string[]) {
+    this.reset(0);
+  }
+
+  /** Demo accounts with their start balances, house liquidity around each reference price. */
+  reset(time: number): void {
+    this.accounts = new Map(this.accountNames.map((n) => [n, new Account(n, (asset) => DEMO_BALANCES[asset] ?? 0n)]));
+    this.books = new Map(SYMBOLS.map((s) => [s.symbol, new Book()]));
+    this.orders = new Map();
+    this.closed = [];
+    this.closedHead = 0;
+    const house = new Account(HOUSE, () => HOUSE_BALANCE);
+    for (const spec of SYMBOLS) {
+      for (let k = 1; k <= spec.levels; k++) {
+        const step = spec.step * BigInt(k);
+        this.seed(house, spec, 'SELL', spec.referencePrice + step, time);
+        this.seed(house, spec, 'BUY', spec.referencePrice - step, time);
+      }
+    }
+  }
+
+  private seed(house: Account, spec: SymbolSpec, side: Side, price: bigint, time: number): void {
+    const order = this.newOrder(house, { spec, side, type: 'LIMIT', timeInForce: 'GTC', quantity: spec.levelQty, price }, time);
+    this.lock(order, side === 'BUY' ? mulCeil(spec.levelQty, price) : spec.levelQty);
+    this.rest(order);
+  }
+
+  account(name: string): Account {
+    const a = this.accounts.get(name);
+    if (a === undefined) throw new Error(`no sandbox account ${name}`);
+    return a;
+  }
+
+  private newOrder(owner: Account, req: NewOrder, time: number): Order {
+    const orderId = String(this.nextId++);
+    return {
+      orderId,
+      clientOrderId: req.clientOrderId ?? 'sbx' + orderId,
+      owner,
+      spec: req.spec,
+      side: req.side,
+      type: req.type,
+      timeInForce: req.timeInForce,
+      price: req.type === 'LIMIT' ? req.price : 0n,
+      origQty: req.quantity ?? 0n,
+      origQuoteOrderQty: req.quoteOrderQty ?? 0n,
+      executedQty: 0n,
+      cummulativeQuoteQty: 0n,
+      locked: 0n,
+      status: 'NEW',
+      time,
+      updateTime: time,
+    };
+  }
+
+  private lockAsset(o: Order): Balance {
+    return o.owner.balance(o.side === 'BUY' ? o.spec.quoteAsset : o.spec.baseAsset);
+  }
+
+  private lock(o: Order, amount: bigint): void {
+    const b = this.lockAsset(o);
+    b.free -= amount;
+    b.locked += amount;
+    o.locked = amount;
+  }
+
+  private release(o: Order): void {
+    if (o.locked === 0n) return;
+    const b = this.lockAsset(o);
+    b.locked -= o.locked;
+    b.free += o.locked;
+    o.locked = 0n;
+  }
+
+  private rest(o: Order): void {
+    const book = this.books.get(o.spec.symbol)!;
+    (o.side === 'BUY' ? book.bids : book.asks).insert(o);
+    o.owner.open.set(o.orderId, o);
+  }
+
+  private close(o: Order, status: OrderStatus, time: number): void {
+    this.release(o);
+    o.status = status;
+    o.updateTime = time;
+    o.owner.open.delete(o.orderId);
+    if (o.owner.name === HOUSE) return;
+    this.closed.push(o.orderId);
+    if (this.closed.length - this.closedHead > MAX_CLOSED_ORDERS) this.forgetOldest();
+  }
+
+  private forgetOldest(): void {
+    const id = this.closed[this.closedHead]!;
+    this.closedHead++;
+    const o = this.orders.get(id);
+    if (o !== undefined) {
+      this.orders.delete(id);
+      if (o.owner.byClientId.get(o.clientOrderId) === o) o.owner.byClientId.delete(o.clientOrderId);
+    }
+    if (this.closedHead > 65_536) {
+      this.closed = this.closed.slice(this.closedHead);
+      this.closedHead = 0;
+    }
+  }
+
+  /** Moves base from seller to buyer and quote back, at the maker's price; returns the quote amount. */
+  private fill(taker: Order, maker: Order, qty: bigint, price: bigint, time: number): bigint {
+    const amount = mulFloor(qty, price);
+    const buyer = taker.side === 'BUY' ? taker : maker;
+    const seller = taker.side === 'BUY' ? maker : taker;
+    const spec = taker.spec;
+    const buyerQuote = buyer.owner.balance(spec.quoteAsset);
+    if (buyer.type === 'LIMIT') {
+      buyerQuote.locked -= amount;
+      buyer.locked -= amount;
+    } else buyerQuote.free -= amount;
+    buyer.owner.balance(spec.baseAsset).free += qty;
+    const sellerBase = seller.owner.balance(spec.baseAsset);
+    if (seller.type === 'LIMIT') {
+      sellerBase.locked -= qty;
+      seller.locked -= qty;
+    } else sellerBase.free -= qty;
+    seller.owner.balance(spec.quoteAsset).free += amount;
+    for (const o of [taker, maker]) {
+      o.executedQty += qty;
+      o.cummulativeQuoteQty += amount;
+      o.updateTime = time;
+    }
+    return amount;
+  }
+
+  /**
+   * Takes from the opposite side while prices are within `limit`; sized by the taker's remaining
+   * quantity, or by `budget` in the quote asset. True when the taker wants nothing more.
+   */
+  private match(taker: Order, limit: bigint | undefined, budget: bigint | undefined, time: number): boolean {
+    const book = this.books.get(taker.spec.symbol)!;
+    const opposite = taker.side === 'BUY' ? book.asks : book.bids;
+    const buying = taker.side === 'BUY';
+    let left = budget;
+    for (;;) {
+      const level = opposite.levels[0];
+      if (level === undefined) return false;
+      if (limit !== undefined && (buying ? level.price > limit : level.price < limit)) return false;
+      let want: bigint;
+      if (left === undefined) want = remaining(taker);
+      else if (buying) want = (left * SCALE) / level.price;
+      else want = (left * SCALE + level.price - 1n) / level.price;
+      if (want <= 0n) return true;
+      while (want > 0n && level.orders.length > 0) {
+        const maker = level.orders[0]!;
+        const r = remaining(maker);
+        const qty = want < r ? want : r;
+        const amount = this.fill(taker, maker, qty, level.price, time);
+        want -= qty;
+        if (left !== undefined) left -= amount;
+        if (remaining(maker) === 0n) {
+          level.orders.shift();
+          this.close(maker, 'FILLED', time);
+        } else if (maker.status === 'NEW') maker.status = 'PARTIALLY_FILLED';
+      }
+      if (level.orders.length === 0) opposite.levels.shift();
+      if (left !== undefined ? left <= 0n : remaining(taker) === 0n) return true;
+    }
+  }
+
+  /** Quantity resting on the opposite side at prices within `limit`, counted up to `enough`. */
+  private available(spec: SymbolSpec, side: Side, limit: bigint, enough: bigint): bigint {
+    const book = this.books.get(spec.symbol)!;
+    let total = 0n;
+    for (const level of (side === 'BUY' ? book.asks : book.bids).levels) {
+      if (side === 'BUY' ? level.price > limit : level.price < limit) break;
+      for (const o of level.orders) total += remaining(o);
+      if (total >= enough) break;
+    }
+    return total;
+  }
+
+  /** Upper bound of the quote a MARKET BUY of `qty` spends (per level rounding is never below the fills'). */
+  private costOf(spec: SymbolSpec, qty: bigint): bigint {
+    let left = qty;
+    let cost = 0n;
+    for (const level of this.books.get(spec.symbol)!.asks.levels) {
+      let size = 0n;
+      for (const o of level.orders) size += remaining(o);
+      const take = size < left ? size : left;
+      cost += mulCeil(take, level.price);
+      left -= take;
+      if (left === 0n) break;
+    }
+    return cost;
+  }
+
+  /** Base a MARKET SELL needs to receive `budget` of the quote asset (or all the bids can give). */
+  private baseFor(spec: SymbolSpec, budget: bigint): bigint {
+    let left = budget;
+    let need = 0n;
+    for (const level of this.books.get(spec.symbol)!.bids.levels) {
+      let size = 0n;
+      for (const o of level.orders) size += remaining(o);
+      const amount = mulFloor(size, level.price);
+      if (amount >= left) return need + (left * SCALE + level.price - 1n) / level.price;
+      need += size;
+      left -= amount;
+    }
+    return need;
+  }
+
+  private hasOpposite(spec: SymbolSpec, side: Side): boolean {
+    const book = this.books.get(spec.symbol)!;
+    return (side === 'BUY' ? book.asks : book.bids).levels.length > 0;
+  }
+
+  /** Places an order for `account`; `time` is the server time. */
+  place(account: Account, req: NewOrder, time: number): Order | Refusal {
+    const spec = req.spec;
+    if (account.open.size >= MAX_OPEN_ORDERS) {
+      return new Refusal(30029, `The account holds ${MAX_OPEN_ORDERS} open orders; cancel some first.`);
+    }
+    if (req.clientOrderId !== undefined) {
+      const previous = account.byClientId.get(req.clientOrderId);
+      if (previous !== undefined && isOpen(previous)) {
+        return new Refusal(33333, `newClientOrderId "${req.clientOrderId}" is already used by open order ${previous.orderId}; query that order instead of placing it again.`);
+      }
+    }
+    const base = account.balance(spec.baseAsset);
+    const quote = account.balance(spec.quoteAsset);
+    let order: Order;
+    if (req.type === 'LIMIT') {
+      const qty = req.quantity!;
+      const need = req.side === 'BUY' ? mulCeil(qty, req.price) : qty;
+      const refusal = this.checkFree(req.side, req.side === 'BUY' ? quote : base, need, spec);
+      if (refusal !== undefined) return refusal;
+      order = this.newOrder(account, req, time);
+      this.register(order);
+      if (req.timeInForce === 'FOK' && this.available(spec, req.side, req.price, qty) < qty) {
+        this.close(order, 'EXPIRED', time);
+        return order;
+      }
+      this.lock(order, need);
+      const done = this.match(order, req.price, undefined, time);
+      if (done) this.close(order, 'FILLED', time);
+      else if (req.timeInForce !== 'GTC') this.close(order, 'EXPIRED', time);
+      else {
+        if (order.executedQty > 0n) order.status = 'PARTIALLY_FILLED';
+        this.rest(order);
+      }
+      return order;
+    }
+    // §7.2 30025: a MARKET order needs an order on the other side.
+    if (!this.hasOpposite(spec, req.side)) {
+      return new Refusal(30025, `The ${spec.symbol} book has no ${req.side === 'BUY' ? 'SELL' : 'BUY'} orders; place a LIMIT order that can rest instead.`);
+    }
+    let need: bigint;
+    if (req.side === 'BUY') need = req.quantity !== undefined ? this.costOf(spec, req.quantity) : req.quoteOrderQty!;
+    else need = req.quantity !== undefined ? req.quantity : this.baseFor(spec, req.quoteOrderQty!);
+    const refusal = this.checkFree(req.side, req.side === 'BUY' ? quote : base, need, spec);
+    if (refusal !== undefined) return refusal;
+    order = this.newOrder(account, req, time);
+    this.register(order);
+    const done = this.match(order, undefined, req.quoteOrderQty, time);
+    if (req.quoteOrderQty !== undefined) order.origQty = order.executedQty;
+    this.close(order, done && order.executedQty > 0n ? 'FILLED' : 'EXPIRED', time);
+    return order;
+  }
+
+  private checkFree(side: Side, balance: Balance, need: bigint, spec: SymbolSpec): Refusal | undefined {
+    if (balance.free >= need) return undefined;
+    // BUY spends the quote asset (10101 insufficient balance); SELL the base asset (30004 insufficient position).
+    return side === 'BUY'
+      ? new Refusal(10101, `The order needs ${fmt(need)} ${spec.quoteAsset}; ${fmt(balance.free)} is free.`)
+      : new Refusal(30004, `The order sells ${fmt(need)} ${spec.baseAsset}; ${fmt(balance.free)} is free.`);
+  }
+
+  private register(o: Order): void {
+    this.orders.set(o.orderId, o);
+    o.owner.byClientId.set(o.clientOrderId, o);
+  }
+
+  /** The account's order on `spec` by orderId (preferred) or client order id. */
+  find(account: Account, spec: SymbolSpec, orderId: string | undefined, clientOrderId: string | undefined): Order | undefined {
+    const o = orderId !== undefined ? this.orders.get(orderId) : account.byClientId.get(clientOrderId ?? '');
+    if (o === undefined || o.owner !== account || o.spec !== spec) return undefined;
+    if (orderId !== undefined && clientOrderId !== undefined && o.clientOrderId !== clientOrderId) return undefined;
+    return o;
+  }
+
+  cancel(order: Order, time: number): Order | Refusal {
+    if (!isOpen(order)) return new Refusal(-2011, `Order ${order.orderId} is ${order.status}; only open orders can be cancelled.`);
+    const book = this.books.get(order.spec.symbol)!;
+    (order.side === 'BUY' ? book.bids : book.asks).remove(order);
+    this.close(order, 'CANCELED', time);
+    return order;
+  }
+
+  openOrders(account: Account, spec: SymbolSpec): Order[] {
+    const list: Order[] = [];
+    for (const o of account.open.values()) if (o.spec === spec) list.push(o);
+    return list;
+  }
+}
+
+/** An amount for a message: "20", "0.5". */
+function fmt(v: bigint): string {
+  return formatUnits(v).replace(/\.?0+$/, '');
+}

@@ -1,0 +1,95 @@
+/**
+ * The embedded sandbox exchange: a local HTTP server that answers like the service (spec
+ * §4-§8, shapes of service-notes.md), so every test runs against real HTTP and anyone can try
+ * a request with no account. Used by the command line (`tradereq sandbox`), the extension and
+ * the tests. No vscode import here: it runs in plain Node.
+ */
+import type { AddressInfo } from 'node:net';
+import { DEMO_ACCOUNTS, type DemoAccount } from '../core/env/demo';
+import { SANDBOX_PORT } from '../core/env/schema';
+import { SandboxServer } from './server';
+
+export { isLoopbackAddress } from './control';
+export type { LogEntry, Fault } from './control';
+export { SYMBOLS } from './market';
+
+export interface SandboxOptions {
+  /** Default 8780 (SANDBOX_PORT); 0 picks a free port. */
+  readonly port?: number;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Multiplies the ban durations of §8 (tests use a small factor). Default 1. */
+  readonly banScale?: number;
+  /** Rate limits and bans on (default) or off (benchmarks). */
+  readonly limits?: boolean;
+  /** The clock, in Unix milliseconds. Default Date.now. */
+  readonly now?: () => number;
+}
+
+/** A demo key as `tradereq sandbox --json` prints it. Public: the keys are documented. */
+export interface SandboxKey {
+  readonly name: DemoAccount['name'];
+  readonly apiKey: string;
+  readonly secretKey: string;
+  readonly permissions: readonly ('read' | 'trade')[];
+}
+
+export interface Sandbox {
+  /** http://HOST:PORT, with no trailing slash. */
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly host: string;
+  readonly keys: readonly SandboxKey[];
+  readonly limits: boolean;
+  /** Stops listening, drops open connections and resolves when the server is closed. */
+  close(): Promise<void>;
+}
+
+export const SANDBOX_KEYS: readonly SandboxKey[] = DEMO_ACCOUNTS.map((d) => ({
+  name: d.name,
+  apiKey: d.apiKey,
+  secretKey: d.secretKey,
+  permissions: [...d.permissions],
+}));
+
+function urlHost(host: string): string {
+  // A wildcard address is not one to connect to; loopback reaches it.
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const port = options.port ?? SANDBOX_PORT;
+  const host = options.host ?? '127.0.0.1';
+  const banScale = options.banScale ?? 1;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`port must be a whole number from 0 to 65535, not ${port}`);
+  if (!Number.isFinite(banScale) || banScale <= 0) throw new RangeError(`banScale must be a number above 0, not ${banScale}`);
+  const limits = options.limits ?? true;
+  const server = new SandboxServer({ banScale, limits, now: options.now ?? Date.now });
+  await new Promise<void>((resolve, reject) => {
+    const onError = (e: Error): void => reject(e);
+    server.http.once('error', onError);
+    server.http.listen({ port, host, exclusive: true }, () => {
+      server.http.off('error', onError);
+      resolve();
+    });
+  });
+  const actual = (server.http.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `http://${urlHost(host)}:${actual}`,
+    port: actual,
+    host,
+    keys: SANDBOX_KEYS,
+    limits,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.stopTimers();
+        server.http.close(() => resolve());
+        server.http.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,293 @@
+/**
+ * The sandbox's HTTP server and the order every API request goes through: route (404, 405) →
+ * ban and rate limit (418, 429; refused requests consume no weight) → parameters read →
+ * authentication (signed endpoints) → parameter checks → business logic → injected fault (the
+ * request was carried out) → latency. Everything under /_sandbox goes to the control surface.
+ */
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { ENDPOINTS } from '../core/spec/endpoints';
+import type { EndpointInfo } from '../core/spec/types';
+import { DEMO_ACCOUNTS } from '../core/env/demo';
+import { createHandlers, type Handler } from './api';
+import { KEY_ACCOUNTS, apiKeyOf, authenticate, type KeyAccount } from './auth';
+import { CONTROL_PREFIX, handleControl, type ControlTarget, type Fault, type LogEntry } from './control';
+import { Exchange } from './exchange';
+import { RateLimiter } from './limits';
+import { parseParams } from './params';
+import { errorBody, fail, meaningOf, type Reply } from './replies';
+
+/** Bodies above this are answered 413 (hostile or mistaken input). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+// Past this much of an oversized body the connection is dropped instead of drained.
+const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
+/** The request log keeps the latest entries only. */
+export const MAX_LOG_ENTRIES = 10_000;
+
+/** The header with the weight used in the request's counter (the spec names none; §8 counts it). */
+export const USED_WEIGHT_HEADER = 'X-SERVICE-USED-WEIGHT-10S';
+
+export interface ServerOptions {
+  readonly banScale: number;
+  readonly limits: boolean;
+  readonly now: () => number;
+}
+
+interface Route {
+  readonly endpoint: EndpointInfo;
+  readonly handler: Handler;
+}
+
+function normalisePath(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function clientIp(socket: Socket): string {
+  const a = socket.remoteAddress ?? '';
+  return a.startsWith('::ffff:') ? a.slice(7) : a;
+}
+
+const JSON_CONTENT_TYPE = 'application/json';
+
+function faultReply(status: number): Reply {
+  // §7.2 has codes for 500, 503 and 504; other 5xx statuses carry 500.
+  const code = status === 500 || status === 503 || status === 504 ? status : 500;
+  const msg = `${meaningOf(code)} Injected by POST /_sandbox/fault: the request was carried out before this answer (§7.1: the outcome of a 5XX is unknown).`;
+  return { status, body: errorBody(code, msg), code };
+}
+
+export class SandboxServer implements ControlTarget {
+  readonly http: http.Server;
+  private readonly exchange = new Exchange(DEMO_ACCOUNTS.map((d) => d.name));
+  private readonly limiter: RateLimiter;
+  private readonly routes = new Map<string, Map<string, Route>>();
+  private readonly allowed = new Map<string, string>();
+  private readonly now: () => number;
+  private readonly limits: boolean;
+  private clockOffset = 0;
+  private latencyMs = 0;
+  private fault: { status: number; remaining: number; path: string | undefined } | undefined;
+  private log: LogEntry[] = [];
+  private logHead = 0;
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(options: ServerOptions) {
+    this.now = options.now;
+    this.limits = options.limits;
+    this.limiter = new RateLimiter(options.banScale);
+    const handlers = createHandlers(this.exchange);
+    for (const endpoint of ENDPOINTS) {
+      let byMethod = this.routes.get(endpoint.path);
+      if (byMethod === undefined) {
+        byMethod = new Map();
+        this.routes.set(endpoint.path, byMethod);
+      }
+      byMethod.set(endpoint.method, { endpoint, handler: handlers.get(`${endpoint.method} ${endpoint.path}`)! });
+    }
+    for (const [path, byMethod] of this.routes) this.allowed.set(path, [...byMethod.keys()].join(', '));
+    this.exchange.reset(this.serverTime());
+    this.http = http.createServer({ keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => this.onRequest(req, res));
+    this.http.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+      if (!socket.writable) {
+        socket.destroy();
+        return;
+      }
+      const big = err.code === 'HPE_HEADER_OVERFLOW';
+      const body = errorBody(33333, `${meaningOf(33333)} ${big ? 'The request headers are too large.' : 'The request is not valid HTTP.'}`);
+      socket.end(`HTTP/1.1 ${big ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    });
+  }
+
+  serverTime(): number {
+    return this.now() + this.clockOffset;
+  }
+
+  // ControlTarget
+
+  reset(): void {
+    this.exchange.reset(this.serverTime());
+    this.limiter.reset();
+    this.fault = undefined;
+    this.clockOffset = 0;
+    this.latencyMs = 0;
+    this.log = [];
+    this.logHead = 0;
+  }
+
+  setFault(fault: Fault): void {
+    this.fault = fault.count > 0 ? { status: fault.status, remaining: fault.count, path: fault.path } : undefined;
+  }
+
+  setClockOffset(ms: number): void {
+    this.clockOffset = ms;
+  }
+
+  setLatency(ms: number): void {
+    this.latencyMs = ms;
+  }
+
+  requests(): readonly LogEntry[] {
+    return this.logHead === 0 ? this.log : this.log.slice(this.logHead);
+  }
+
+  /** Stops latency timers whose answers will never go out. */
+  stopTimers(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private record(entry: LogEntry): void {
+    this.log.push(entry);
+    if (this.log.length - this.logHead > MAX_LOG_ENTRIES) {
+      this.logHead++;
+      if (this.logHead >= MAX_LOG_ENTRIES) {
+        this.log = this.log.slice(this.logHead);
+        this.logHead = 0;
+      }
+    }
+  }
+
+  private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const control = path === CONTROL_PREFIX || path.startsWith(CONTROL_PREFIX + '/');
+    const received = this.serverTime();
+    readBody(req, res, (body) => {
+      try {
+        if (body === undefined) {
+          const reply = fail(33333, `The body is larger than ${MAX_BODY_BYTES} bytes.`, { status: 413 });
+          if (!control) this.record({ method: req.method ?? '', path, status: 413, code: reply.code, time: received });
+          send(res, reply, undefined);
+          return;
+        }
+        if (control) {
+          send(res, handleControl(this, req.method ?? '', path, body, req.socket.remoteAddress), undefined);
+          return;
+        }
+        this.api(req, res, path, q === -1 ? '' : url.slice(q + 1), body, received);
+      } catch (e) {
+        // Never let one request take the server down; the answer says what failed.
+        if (!res.headersSent) send(res, fail(500, `The sandbox failed on this request: ${e instanceof Error ? e.message : String(e)}`), undefined);
+      }
+    });
+  }
+
+  private api(req: http.IncomingMessage, res: http.ServerResponse, path: string, rawQuery: string, body: string, received: number): void {
+    const method = req.method ?? '';
+    const { reply, weight } = this.process(req, method, path, rawQuery, body, received);
+    this.record({ method, path, status: reply.status, code: reply.code, time: received });
+    if (this.latencyMs > 0) {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        send(res, reply, weight);
+      }, this.latencyMs);
+      this.timers.add(t);
+    } else send(res, reply, weight);
+  }
+
+  private process(req: http.IncomingMessage, method: string, path: string, rawQuery: string, body: string, received: number): { reply: Reply; weight: string | undefined } {
+    const normal = normalisePath(path);
+    const byMethod = this.routes.get(normal);
+    if (byMethod === undefined) {
+      return { reply: fail(730003, `The sandbox has no endpoint ${path}; it answers ${[...this.routes.keys()].join(', ')}.`, { status: 404 }), weight: undefined };
+    }
+    const route = byMethod.get(method);
+    if (route === undefined) {
+      const allow = this.allowed.get(normal)!;
+      return { reply: fail(26, `${path} takes ${allow}, not ${method}.`, { status: 405, headers: { Allow: allow } }), weight: undefined };
+    }
+    const endpoint = route.endpoint;
+    const ip = clientIp(req.socket);
+    const apiKey = endpoint.signed ? apiKeyOf(req.headers['x-service-apikey']) : undefined;
+
+    let weight: string | undefined;
+    if (this.limits) {
+      const known = apiKey === undefined ? undefined : KEY_ACCOUNTS.get(apiKey);
+      // §8: UID mode counts per account; a signed request without a known key is counted on its IP.
+      const counter = endpoint.mode === 'uid' && known !== undefined ? 'uid:' + known.name : 'ip:' + ip;
+      const gate = this.limiter.gate(ip, counter, endpoint.weight, this.now());
+      if (gate.kind === 'limited') {
+        const reply = fail(429, `The ${counter.startsWith('uid:') ? 'account' : 'IP'} used its 500 weight of the last 10 s; wait ${gate.retryAfterS} s (Retry-After). Sending during the wait bans the IP (§8 rules 1-2).`, {
+          status: 429,
+          headers: { 'Retry-After': String(gate.retryAfterS) },
+        });
+        return { reply, weight: undefined };
+      }
+      if (gate.kind === 'banned') {
+        const reply = fail(429, `The IP ${ip} is banned for ${gate.retryAfterS} s (Retry-After) for sending after a 429; bans grow with repeat offences (§8 rules 2-3).`, {
+          status: 418,
+          headers: { 'Retry-After': String(gate.retryAfterS) },
+        });
+        return { reply, weight: undefined };
+      }
+      weight = String(gate.used);
+    }
+
+    let reply = this.carryOut(req, route, method, rawQuery, body, ip, apiKey, received);
+    const fault = this.fault;
+    if (fault !== undefined && (fault.path === undefined || fault.path === endpoint.path)) {
+      if (--fault.remaining <= 0) this.fault = undefined;
+      reply = faultReply(fault.status);
+    }
+    return { reply, weight };
+  }
+
+  private carryOut(req: http.IncomingMessage, route: Route, method: string, rawQuery: string, body: string, ip: string, apiKey: string | undefined, received: number): Reply {
+    const params = parseParams(method, rawQuery, body, req.headers['content-type']);
+    if ('status' in params) return params;
+    const endpoint = route.endpoint;
+    let key: KeyAccount | undefined;
+    if (endpoint.signed) {
+      const auth = authenticate({ apiKey, ip, params, serverTime: received, permission: endpoint.permission });
+      if ('status' in auth) return auth;
+      key = auth;
+    }
+    if (params.illegal !== undefined) {
+      return fail(700008, `"${params.illegal}" holds a character outside letters, digits and . _ - , (percent-decoded).`);
+    }
+    return route.handler({ params, key, serverTime: received });
+  }
+}
+
+function send(res: http.ServerResponse, reply: Reply, weight: string | undefined): void {
+  if (res.destroyed) return;
+  const headers: http.OutgoingHttpHeaders = { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(reply.body) };
+  if (weight !== undefined) headers[USED_WEIGHT_HEADER] = weight;
+  if (reply.headers !== undefined) Object.assign(headers, reply.headers);
+  res.writeHead(reply.status, headers);
+  res.end(reply.body);
+}
+
+/** The body as text, or undefined when it is above MAX_BODY_BYTES (drained, or the socket dropped). */
+function readBody(req: http.IncomingMessage, res: http.ServerResponse, done: (body: string | undefined) => void): void {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_DRAIN_BYTES) {
+    res.setHeader('Connection', 'close');
+    done(undefined);
+    return;
+  }
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_DRAIN_BYTES) {
+      req.socket.destroy();
+      return;
+    }
+    if (size > MAX_BODY_BYTES) {
+      first = undefined;
+      more = undefined;
+      return;
+    }
+    if (first === undefined) first = chunk;
+    else (more ??= [first]).push(chunk);
+  });
+  req.on('end', () => {
+    if (size > MAX_BODY_BYTES) done(undefined);
+    else if (more !== undefined) done(Buffer.concat(more).toString('utf8'));
+    else done(first === undefined ? '' : first.toString('utf8'));
+  });
+  req.on('error', () => undefined);
+}
