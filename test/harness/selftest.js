@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// A test of the harness itself: an extension whose activate() throws must make the suite fail,
+// so that a broken extension can never pass `npm test`.
+'use strict';
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { runVscodeTests } = require('./run-vscode-tests');
+
+const REPO = path.resolve(__dirname, '..', '..');
+
+async function main() {
+  const broken = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-broken-extension-'));
+  try {
+    // The real manifest and media, with an entry point whose activate() throws.
+    fs.copyFileSync(path.join(REPO, 'package.json'), path.join(broken, 'package.json'));
+    fs.cpSync(path.join(REPO, 'media'), path.join(broken, 'media'), { recursive: true });
+    fs.mkdirSync(path.join(broken, 'dist'));
+    fs.writeFileSync(path.join(broken, 'dist', 'extension.js'), "exports.activate = () => { throw new Error('deliberate activation failure (harness self-test)'); };\n");
+    console.log('harness self-test: running the integration suite against an extension whose activate() throws');
+    const code = await runVscodeTests({ extension: broken });
+    if (code === 0) {
+      console.error('harness self-test: FAILED: the suite passed although activate() throws');
+      process.exit(1);
+    }
+    console.log(`harness self-test: passed: the broken extension made the suite fail (exit code ${code})`);
+  } finally {
+    fs.rmSync(broken, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(`harness self-test: ${e.message}`);
+  process.exit(1);
+});
