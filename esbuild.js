@@ -42,7 +42,19 @@ const watchReporter = {
   },
 };
 
+/** Writes media/tradereq.env.schema.json from the zod schema, so the two cannot drift. */
+async function writeEnvSchema() {
+  const out = require('node:path').join(require('node:os').tmpdir(), `tradereq-env-schema-${process.pid}.js`);
+  await esbuild.build({ ...common, sourcemap: false, minify: false, entryPoints: ['scripts/env-schema.ts'], outfile: out });
+  try {
+    require(out);
+  } finally {
+    fs.rmSync(out, { force: true });
+  }
+}
+
 async function main() {
+  await writeEnvSchema();
   if (watch) {
     const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...t, plugins: [watchReporter] })));
     await Promise.all(contexts.map((c) => c.watch()));

@@ -74,6 +74,7 @@ async function runVscodeTests(options = {}) {
   let browser;
   let starting; // server + browser start-up, awaited by cleanup so nothing starts after it
   let summary = null;
+  let workspaceCopy;
   let finishing;
   let settle;
   const result = new Promise((resolve) => (settle = resolve));
@@ -86,6 +87,7 @@ async function runVscodeTests(options = {}) {
         await starting;
         await browser?.close().catch(() => {}); // browser first, so the workbench does not log a lost connection
         await server?.stop().catch(() => {});
+        if (workspaceCopy) fs.rmSync(workspaceCopy, { recursive: true, force: true });
       })();
       const hung = await Promise.race([cleanup.then(() => false), new Promise((r) => setTimeout(() => r(true), 20000).unref())]);
       if (hung) console.error('run-vscode-tests: cleanup did not finish in 20s; exiting anyway');
@@ -140,7 +142,10 @@ async function runVscodeTests(options = {}) {
     page.on('pageerror', (e) => opts.verbose && console.error(`[browser:pageerror] ${e.message}`));
     page.on('crash', () => finish(EXIT.failed, 'the workbench page crashed'));
 
-    const url = workbenchUrl(server, { folder: opts.workspace, extensionDevelopmentPath: opts.extension, extensionTestsPath: opts.tests });
+    // A fresh copy of the workspace per run: tests may write files (tradereq.env.json) into it.
+    workspaceCopy = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'tradereq-workspace-'));
+    fs.cpSync(opts.workspace, workspaceCopy, { recursive: true });
+    const url = workbenchUrl(server, { folder: workspaceCopy, extensionDevelopmentPath: opts.extension, extensionTestsPath: opts.tests });
     if (opts.verbose) console.log(`run-vscode-tests: opening ${url}`);
     await page.goto(url);
     const code = await exitCode;

@@ -14,9 +14,14 @@ async function openWorkbench({ workspace = path.join(REPO, 'test', 'fixtures', '
   const vscode = ensureVscodeServer();
   let server;
   let browser;
+  // A fresh copy of the workspace, so a test may write into it.
+  const copy = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'tradereq-ui-workspace-'));
+  fs.cpSync(workspace, copy, { recursive: true });
+  workspace = copy;
   const close = async () => {
     await browser?.close().catch(() => {});
     await server?.stop().catch(() => {});
+    fs.rmSync(copy, { recursive: true, force: true });
   };
   try {
     [server, browser] = await Promise.all([
@@ -28,7 +33,7 @@ async function openWorkbench({ workspace = path.join(REPO, 'test', 'fixtures', '
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     // The explorer lists the workspace once the workbench is connected to the server.
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
-    return { page, server, close };
+    return { page, server, close, workspace };
   } catch (e) {
     await close();
     throw e;

@@ -1,0 +1,255 @@
+/**
+ * Completion from the document model: what fits at a position, from the catalog, the environment
+ * and the file. Pure and fast: it reads the one request around the cursor, never the whole file.
+ */
+import { DIRECTIVES } from '../format/directives';
+import { METHODS, range, requestAtLine, type Range, type RequestBlock, type TradeReqDocument } from '../format/model';
+import { SYSTEM_VARIABLES } from '../format/resolve';
+import type { NamedEnvironment } from '../env/schema';
+import { ENDPOINTS, KNOWN_PATHS, findEndpoint } from '../spec/endpoints';
+import type { EndpointInfo, ParamInfo } from '../spec/types';
+import { paramMarkdown } from './markdown';
+
+export type CompletionKind = 'parameter' | 'value' | 'symbol' | 'variable' | 'directive' | 'method' | 'path' | 'section' | 'snippet';
+
+export interface CompletionEntry {
+  readonly label: string;
+  readonly kind: CompletionKind;
+  /** Text to insert; `snippet` says whether it uses snippet syntax ($1, ${1:x}). */
+  readonly insertText?: string;
+  readonly snippet?: boolean;
+  readonly detail?: string;
+  /** Markdown. */
+  readonly documentation?: string;
+  readonly sortText?: string;
+  /** What the entry replaces (the word being typed). */
+  readonly range: Range;
+}
+
+export interface SymbolEntry {
+  readonly symbol: string;
+  readonly detail?: string;
+  readonly source: 'exchangeInfo' | 'setting' | 'workspace';
+}
+
+export interface CompletionContext {
+  readonly environment: NamedEnvironment;
+  /** Symbols from exchangeInfo, the tradereq.symbols setting and other files, most trusted first. */
+  readonly symbols: readonly SymbolEntry[];
+}
+
+const WORD_CHAR = /[\w.$-]/;
+
+/** Start of the word that ends at `character` (letters, digits and `_ . $ -`). */
+function wordStart(lineText: string, character: number): number {
+  let s = character;
+  while (s > 0 && WORD_CHAR.test(lineText[s - 1]!)) s--;
+  return s;
+}
+
+function wordRange(line: number, lineText: string, character: number): Range {
+  // The word may continue after the cursor: replace it whole.
+  let e = character;
+  while (e < lineText.length && WORD_CHAR.test(lineText[e]!)) e++;
+  return range(line, wordStart(lineText, character), line, e);
+}
+
+export function completionsAt(doc: TradeReqDocument, lineText: string, line: number, character: number, ctx: CompletionContext): CompletionEntry[] {
+  const before = lineText.slice(0, character);
+
+  // {{ without its closing braces before the cursor: variables.
+  const open = before.lastIndexOf('{{');
+  if (open >= 0 && before.indexOf('}}', open) < 0) return variableCompletions(doc, lineText, line, open + 2, character, ctx);
+
+  // # @ at the start of a comment: directives.
+  const directive = /^\s*(#|\/\/)\s*@([\w-]*)$/.exec(before);
+  if (directive) return directiveCompletions(line, lineText, character);
+  if (/^\s*(#|\/\/)/.test(before)) return [];
+
+  const request = requestAtLine(doc, line);
+  if (!request || line < request.requestLine.range.startLine) {
+    // No request line yet in this block: methods and request snippets where a request line fits.
+    if (/^\s*[A-Za-z]*$/.test(before)) return methodCompletions(line, lineText, character);
+    return [];
+  }
+  if (line === request.requestLine.range.startLine) return requestLineCompletions(request, lineText, line, character);
+
+  const endpoint = findEndpoint(request.requestLine.method.text, request.requestLine.path.text.split('?')[0]!);
+
+  if (request.json && line >= request.json.range.startLine && line <= request.json.range.endLine) {
+    return jsonCompletions(request, endpoint, lineText, line, character, ctx);
+  }
+
+  // [ at the start of a line: sections.
+  if (/^\s*\[\w*$/.test(before)) return sectionCompletions(request, line, lineText, character);
+
+  const eq = before.indexOf('=');
+  if (eq < 0) {
+    if (/^\s*[\w.-]*$/.test(before)) return [...parameterCompletions(request, endpoint, line, lineText, character), ...sectionCompletions(request, line, lineText, character, true)];
+    return [];
+  }
+  const name = before.slice(0, eq).trim();
+  return valueCompletions(endpoint, name, line, lineText, character, ctx);
+}
+
+function methodCompletions(line: number, lineText: string, character: number): CompletionEntry[] {
+  const r = wordRange(line, lineText, character);
+  const methods: CompletionEntry[] = METHODS.map((m, i) => ({ label: m, kind: 'method', insertText: m + ' ', detail: 'request line', range: r, sortText: `1${i}` }));
+  const endpoints: CompletionEntry[] = ENDPOINTS.map((e, i) => ({
+    label: `${e.method} ${e.path}`,
+    kind: 'snippet',
+    insertText: `${e.method} ${e.path}\n${e.params.filter((p) => p.required && !p.addedBySigner).map((p, k) => `${p.name} = \${${k + 1}}`).join('\n')}`,
+    snippet: true,
+    detail: e.title,
+    documentation: `${e.description}${e.source === 'assumed' ? '\n\n_Assumed (not documented by the service)._' : ''}`,
+    range: r,
+    sortText: `2${String(i).padStart(2, '0')}`,
+  }));
+  return [...methods, ...endpoints];
+}
+
+function requestLineCompletions(request: RequestBlock, lineText: string, line: number, character: number): CompletionEntry[] {
+  const rl = request.requestLine;
+  if (character <= rl.method.range.endChar) return methodCompletions(line, lineText, character);
+  const q = lineText.indexOf('?', rl.target.range.startChar);
+  if (q >= 0 && character > q) {
+    // Inline query: parameter names after ? or &.
+    const before = lineText.slice(0, character);
+    if (/[?&][\w.-]*$/.test(before)) {
+      const endpoint = findEndpoint(rl.method.text, rl.path.text);
+      return parameterCompletions(request, endpoint, line, lineText, character, '=');
+    }
+    return [];
+  }
+  const start = rl.target.range.startChar;
+  const r = range(line, Math.min(start, character), line, Math.max(character, rl.path.range.endChar));
+  const method = rl.method.text.toUpperCase();
+  const known = new Set(ENDPOINTS.filter((e) => e.method === method).map((e) => e.path));
+  return KNOWN_PATHS.map((p) => {
+    const e = ENDPOINTS.find((x) => x.path === p && x.method === method) ?? ENDPOINTS.find((x) => x.path === p)!;
+    return { label: p, kind: 'path', detail: known.has(p) ? e.title : `${e.title} (not with ${method})`, range: r, sortText: known.has(p) ? `1${p}` : `2${p}` };
+  });
+}
+
+function sectionCompletions(request: RequestBlock, line: number, lineText: string, character: number, bare = false): CompletionEntry[] {
+  const start = bare ? wordStart(lineText, character) : lineText.lastIndexOf('[', character);
+  const r = range(line, start, line, character);
+  const hasJson = request.sections.some((s) => s.kind === 'json');
+  const hasBody = request.sections.some((s) => s.kind === 'body');
+  const sections: [string, string][] = [
+    ['[query]', 'the parameters below go in the query string'],
+    ['[body]', 'the parameters below go in the form body'],
+    ['[json]', 'one JSON object follows, sent as application/json'],
+  ];
+  return sections
+    .filter(([s]) => !(s === '[json]' && (hasJson || hasBody)) && !(s === '[body]' && hasJson))
+    .map(([s, d], i) => ({ label: s, kind: 'section', detail: d, range: r, sortText: `9${i}` }));
+}
+
+/** Parameter names of the endpoint, required ones first, those already written left out. */
+function parameterCompletions(request: RequestBlock, endpoint: EndpointInfo | undefined, line: number, lineText: string, character: number, separator = ' = '): CompletionEntry[] {
+  if (!endpoint) return [];
+  const present = new Set(request.params.filter((p) => p.range.startLine !== line).map((p) => p.name.text));
+  const type = request.params.find((p) => p.name.text === 'type')?.value.text;
+  const needed = new Set(endpoint.typeRequirements?.find((t) => t.type === type)?.required ?? []);
+  const r = wordRange(line, lineText, character);
+  return endpoint.params
+    .filter((p) => !p.addedBySigner && !present.has(p.name))
+    .map((p): CompletionEntry => {
+      const required = p.required || needed.has(p.name);
+      return {
+        label: p.name,
+        kind: 'parameter',
+        insertText: p.name + separator,
+        detail: `${required ? 'required' : 'optional'} · ${p.type}${p.rule ? ' · ' + p.rule : ''}`,
+        documentation: paramMarkdown(p, endpoint),
+        sortText: `${required ? 0 : 1}${String(endpoint.params.indexOf(p)).padStart(2, '0')}`,
+        range: r,
+      };
+    });
+}
+
+function valueCompletions(endpoint: EndpointInfo | undefined, name: string, line: number, lineText: string, character: number, ctx: CompletionContext): CompletionEntry[] {
+  const info = endpoint?.params.find((p) => p.name === name);
+  const r = wordRange(line, lineText, character);
+  return valuesFor(info, name, r, ctx);
+}
+
+function valuesFor(info: ParamInfo | undefined, name: string, r: Range, ctx: CompletionContext): CompletionEntry[] {
+  if (info?.enumValues) {
+    return info.enumValues.map((v, i) => ({ label: v.value, kind: 'value', detail: v.source === 'spec' ? 'documented by the service' : 'assumed', documentation: v.description, range: r, sortText: String(i).padStart(2, '0') }));
+  }
+  if (name === 'symbol' || info?.type === 'symbol') return symbolCompletions(r, ctx);
+  switch (name) {
+    case 'recvWindow':
+      return [{ label: '5000', kind: 'value', detail: 'the default; 5000 or less is recommended (spec §5 rule 8)', range: r }];
+    case 'newClientOrderId':
+      return [{ label: '{{$clientOrderId}}', kind: 'variable', detail: 'a fresh client order id for each send', range: r }];
+    case 'timestamp':
+      return [{ label: '{{$timestamp}}', kind: 'variable', detail: 'now in milliseconds; or leave timestamp out and TradeReq adds it', range: r }];
+  }
+  return [];
+}
+
+function symbolCompletions(r: Range, ctx: CompletionContext): CompletionEntry[] {
+  const seen = new Set<string>();
+  const out: CompletionEntry[] = [];
+  const order = { exchangeInfo: 0, setting: 1, workspace: 2 } as const;
+  for (const s of ctx.symbols) {
+    if (seen.has(s.symbol)) continue;
+    seen.add(s.symbol);
+    const from = s.source === 'exchangeInfo' ? `exchangeInfo of ${ctx.environment.name}` : s.source === 'setting' ? 'tradereq.symbols setting' : 'used in the workspace';
+    out.push({ label: s.symbol, kind: 'symbol', detail: s.detail ? `${s.detail} · ${from}` : from, range: r, sortText: `${order[s.source]}${s.symbol}` });
+  }
+  return out;
+}
+
+function directiveCompletions(line: number, lineText: string, character: number): CompletionEntry[] {
+  const r = wordRange(line, lineText, character);
+  return DIRECTIVES.map((d, i) => ({ label: d.name, kind: 'directive', detail: d.usage, documentation: d.description, range: r, sortText: String(i).padStart(2, '0') }));
+}
+
+function variableCompletions(doc: TradeReqDocument, lineText: string, line: number, nameStart: number, character: number, ctx: CompletionContext): CompletionEntry[] {
+  let end = character;
+  while (end < lineText.length && /[\w.$-]/.test(lineText[end]!)) end++;
+  const closing = lineText.startsWith('}}', end) ? '' : '}}';
+  const start = nameStart + (lineText.slice(nameStart, character).length - lineText.slice(nameStart, character).trimStart().length);
+  const r = range(line, start, line, end);
+  const out: CompletionEntry[] = [];
+  const add = (label: string, detail: string, documentation: string | undefined, sort: string): void => {
+    out.push({ label, kind: 'variable', insertText: label + closing, detail, documentation, range: r, sortText: sort + label });
+  };
+  const fileNames = new Set<string>();
+  for (const v of doc.variables) {
+    if (fileNames.has(v.name.text)) continue;
+    fileNames.add(v.name.text);
+    add(v.name.text, `file variable = ${v.value.text}`, undefined, '0');
+  }
+  for (const [name, value] of Object.entries(ctx.environment.variables ?? {})) {
+    if (!fileNames.has(name)) add(name, `environment ${ctx.environment.name} = ${String(value)}`, undefined, '1');
+  }
+  for (const s of SYSTEM_VARIABLES) add(s.name, 'system variable', s.description, '2');
+  for (const r2 of doc.requests) {
+    if (r2.name) add(`${r2.name.text}.response.`, `a field of the last response of "${r2.name.text}"`, 'e.g. `orderId`, `symbol`; deeper paths with `a.b[0]`', '3');
+  }
+  return out;
+}
+
+/** In a `[json]` body: member names of the endpoint, and values for the member being written. */
+function jsonCompletions(request: RequestBlock, endpoint: EndpointInfo | undefined, lineText: string, line: number, character: number, ctx: CompletionContext): CompletionEntry[] {
+  const before = lineText.slice(0, character);
+  const value = /"([\w.-]+)"\s*:\s*"([\w.-]*)$/.exec(before);
+  if (value) {
+    const info = endpoint?.params.find((p) => p.name === value[1]);
+    return valuesFor(info, value[1]!, range(line, character - value[2]!.length, line, character), ctx);
+  }
+  const key = /(^|[{,])\s*"([\w.-]*)$/.exec(before);
+  if (key && endpoint) {
+    const present = new Set(request.params.filter((p) => p.origin === 'json').map((p) => p.name.text));
+    const r = range(line, character - key[2]!.length, line, character);
+    return endpoint.params
+      .filter((p) => !p.addedBySigner && !present.has(p.name))
+      .map((p) => ({ label: p.name, kind: 'parameter', detail: `${p.required ? 'required' : 'optional'} · ${p.type}`, documentation: paramMarkdown(p, endpoint), range: r, sortText: `${p.required ? 0 : 1}${p.name}` }));
+  }
+  return [];
+}

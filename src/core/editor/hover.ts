@@ -1,0 +1,92 @@
+/**
+ * Hover from the document model: error codes in comments and `@expect code` lines, parameters,
+ * enum values, endpoints, directives and variables (their resolved value; never a secret).
+ */
+import type { ClockSample } from '../clock/clock';
+import { DIRECTIVES } from '../format/directives';
+import { contains, range, requestAtLine, type Range, type TradeReqDocument } from '../format/model';
+import { SYSTEM_VARIABLES, VariableScope, type ResolveContext } from '../format/resolve';
+import type { NamedEnvironment } from '../env/schema';
+import { lookupError } from '../spec/errors';
+import { findEndpoint, findParam } from '../spec/endpoints';
+import { endpointMarkdown, errorCodeMarkdown, inlineCode, paramMarkdown } from './markdown';
+
+export interface HoverResult {
+  readonly markdown: string;
+  readonly range: Range;
+}
+
+export interface HoverContext {
+  readonly environment: NamedEnvironment;
+  /** The measured clock offset of the environment's origin, for 700003. */
+  readonly clock?: ClockSample;
+}
+
+/** The error code under the cursor in a comment or an `@expect code` line. */
+function errorCodeAt(lineText: string, line: number, character: number): HoverResult | undefined {
+  if (!/^\s*(#|\/\/)/.test(lineText)) return undefined;
+  const re = /-?\d+/g;
+  for (let m = re.exec(lineText); m; m = re.exec(lineText)) {
+    if (character < m.index || character > m.index + m[0].length) continue;
+    const info = lookupError(Number(m[0]));
+    return info ? { markdown: '', range: range(line, m.index, line, m.index + m[0].length) } : undefined;
+  }
+  return undefined;
+}
+
+export function hoverAt(doc: TradeReqDocument, lineText: string, line: number, character: number, ctx: HoverContext): HoverResult | undefined {
+  const code = errorCodeAt(lineText, line, character);
+  if (code) {
+    const n = Number(lineText.slice(code.range.startChar, code.range.endChar));
+    return { markdown: errorCodeMarkdown(lookupError(n)!, ctx.clock), range: code.range };
+  }
+
+  const request = requestAtLine(doc, line);
+  const refs = request ? request.variableRefs : doc.variableRefs;
+  const ref = refs.find((r) => contains(r.range, line, character));
+  if (ref) return variableHover(doc, ref.name, ref.range, ctx);
+
+  const directive = (request?.directives ?? doc.fileDirectives).find((d) => contains(d.name.range, line, character));
+  if (directive) {
+    const info = DIRECTIVES.find((d) => d.name === directive.name.text);
+    return { markdown: info ? `**@${info.name}**: ${info.description}\n\n${inlineCode(info.usage)}` : `Unknown directive ${inlineCode('@' + directive.name.text)}.`, range: directive.name.range };
+  }
+  if (!request) return undefined;
+
+  const rl = request.requestLine;
+  const endpoint = findEndpoint(rl.method.text, rl.path.text);
+  if (contains(rl.path.range, line, character) || contains(rl.method.range, line, character)) {
+    return endpoint
+      ? { markdown: endpointMarkdown(endpoint), range: rl.range }
+      : { markdown: `${inlineCode(rl.method.text + ' ' + rl.path.text)} is not in TradeReq's endpoint catalog: its parameters are not checked, and its rate-limit weight is 1 unless \`# @weight\` says otherwise.`, range: rl.range };
+  }
+  for (const p of request.params) {
+    if (p.range.startLine > line || p.range.endLine < line) continue;
+    if (contains(p.name.range, line, character)) {
+      const info = endpoint ? findParam(endpoint, p.name.text) : undefined;
+      if (info && endpoint) return { markdown: paramMarkdown(info, endpoint), range: p.name.range };
+      return { markdown: `${inlineCode(p.name.text)} is not a known parameter${endpoint ? ` of ${endpoint.method} ${endpoint.path}` : ''}. It is sent and signed as written.`, range: p.name.range };
+    }
+    if (contains(p.value.range, line, character)) {
+      const info = endpoint ? findParam(endpoint, p.name.text) : undefined;
+      const value = info?.enumValues?.find((v) => v.value === p.value.text);
+      if (value) return { markdown: `**${value.value}**: ${value.description}\n\n_${value.source === 'spec' ? 'Documented by the service' : 'Assumed (not documented by the service)'}._`, range: p.value.range };
+    }
+  }
+  return undefined;
+}
+
+function variableHover(doc: TradeReqDocument, name: string, r: Range, ctx: HoverContext): HoverResult {
+  const system = SYSTEM_VARIABLES.find((s) => s.name === name);
+  if (system) return { markdown: `**{{${name}}}**: ${system.description} Made when the request is sent.`, range: r };
+  const resolveCtx: ResolveContext = { environment: ctx.environment, now: () => Date.now(), uuid: () => '', clientOrderId: () => '' };
+  const scope = new VariableScope(doc, resolveCtx);
+  const origin = scope.origin(name);
+  if (origin === 'response') {
+    return { markdown: `**{{${name}}}**: read from the last response of the named request when this one is sent.`, range: r };
+  }
+  const value = scope.lookup(name);
+  if (!value.ok) return { markdown: `**{{${name}}}**: ${value.message}.`, range: r };
+  const where = origin === 'file' ? 'file variable' : `variable of the environment "${ctx.environment.name}"`;
+  return { markdown: `**{{${name}}}** = ${inlineCode(value.value)}\n\n${where}`, range: r };
+}

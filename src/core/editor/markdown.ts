@@ -1,0 +1,59 @@
+/** Markdown for hovers and the response panel. Every value that comes from a file or a server is escaped. */
+import type { ClockSample } from '../clock/clock';
+import { explainTimestampError } from '../clock/clock';
+import { describeSource } from '../spec/endpoints';
+import type { EndpointInfo, ErrorCodeInfo, ParamInfo } from '../spec/types';
+
+/** Escapes Markdown and HTML so that text shows as written. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>&~"]/g, (c) => '\\' + c).replace(/\r?\n/g, ' ');
+}
+
+/** Inline code for a value of unknown content: a fence longer than any run of backticks inside. */
+export function inlineCode(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text.replace(/\r?\n/g, ' ')}${pad}${fence}`;
+}
+
+/** The text of an error code for hover and the panel: every meaning, cause, what to do. */
+export function errorCodeMarkdown(info: ErrorCodeInfo, clock?: ClockSample): string {
+  const lines: string[] = [];
+  if (info.meanings.length === 1) {
+    lines.push(`**${info.code}**: ${info.meanings[0]}`);
+  } else {
+    lines.push(`**${info.code}** has ${info.meanings.length} meanings in the spec (§7.2):`, '', ...info.meanings.map((m) => `- ${m}`));
+  }
+  if (info.cause) lines.push('', `**Usual cause:** ${info.cause}`);
+  if (info.action) lines.push('', `**What to do:** ${info.action}`);
+  if (info.code === 700003) lines.push('', explainTimestampError(clock));
+  return lines.join('\n');
+}
+
+export function paramMarkdown(p: ParamInfo, endpoint: EndpointInfo): string {
+  const lines = [`**${p.name}** (${p.type}) on ${endpoint.method} ${endpoint.path}`, '', p.description];
+  if (p.rule) lines.push('', `**Rule:** ${p.rule}`);
+  const needs = endpoint.typeRequirements?.filter((t) => t.required.includes(p.name) || t.anyOf?.some((g) => g.includes(p.name))).map((t) => t.type) ?? [];
+  lines.push('', p.addedBySigner ? 'Added by TradeReq when it signs the request.' : p.required ? 'Required.' : needs.length > 0 ? `Required for ${needs.join(', ')} orders.` : 'Optional.');
+  if (p.defaultValue !== undefined) lines.push(`Default: ${p.defaultValue}.`);
+  if (p.enumValues) lines.push('', 'Values: ' + p.enumValues.map((v) => `\`${v.value}\`${v.source === 'assumed' ? ' (assumed)' : ''}`).join(', '));
+  lines.push('', `_${capitalise(describeSource(p.source))}._`);
+  return lines.join('\n');
+}
+
+export function endpointMarkdown(e: EndpointInfo): string {
+  return [
+    `**${e.title}**: ${e.method} ${e.path}`,
+    '',
+    e.description,
+    '',
+    `${e.signed ? 'Signed (timestamp and signature added by TradeReq)' : 'Unsigned'} · weight ${e.weight}${e.weightSource === 'assumed' ? ' (assumed)' : ''} · counted per ${e.mode === 'ip' ? 'IP' : 'account'}`,
+    '',
+    `_${capitalise(describeSource(e.source))}._`,
+  ].join('\n');
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

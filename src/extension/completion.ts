@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import { completionsAt, type CompletionKind } from '../core/editor/completion';
+import type { DocumentModels } from './documents';
+import { toRange } from './documents';
+import type { Environments } from './environments';
+import type { Symbols } from './symbols';
+
+const KINDS: Record<CompletionKind, vscode.CompletionItemKind> = {
+  parameter: vscode.CompletionItemKind.Property,
+  value: vscode.CompletionItemKind.EnumMember,
+  symbol: vscode.CompletionItemKind.Constant,
+  variable: vscode.CompletionItemKind.Variable,
+  directive: vscode.CompletionItemKind.Keyword,
+  method: vscode.CompletionItemKind.Keyword,
+  path: vscode.CompletionItemKind.File,
+  section: vscode.CompletionItemKind.Module,
+  snippet: vscode.CompletionItemKind.Snippet,
+};
+
+export const COMPLETION_TRIGGERS = ['{', '@', '=', ' ', '[', '/', '"', '?', '&'];
+
+export function registerCompletionSupport(selector: vscode.DocumentSelector, models: DocumentModels, environments: Environments, symbols: Symbols): vscode.Disposable {
+  return vscode.languages.registerCompletionItemProvider(
+    selector,
+    {
+      async provideCompletionItems(document, position) {
+        await environments.ready();
+        const environment = environments.current();
+        const lineText = document.lineAt(position.line).text;
+        const doc = models.get(document);
+        // Symbols are looked up only where a symbol value is being written.
+        const wantsSymbols = /(^|["\s])symbol"?\s*[=:]\s*"?[\w]*$/.test(lineText.slice(0, position.character));
+        const list = wantsSymbols ? await symbols.list(environment) : [];
+        return completionsAt(doc, lineText, position.line, position.character, { environment, symbols: list }).map((e) => {
+          const item = new vscode.CompletionItem(e.label, KINDS[e.kind]);
+          if (e.insertText !== undefined) item.insertText = e.snippet ? new vscode.SnippetString(e.insertText) : e.insertText;
+          item.detail = e.detail;
+          if (e.documentation) item.documentation = new vscode.MarkdownString(e.documentation);
+          item.sortText = e.sortText;
+          item.range = toRange(e.range);
+          // Keep the list open after a name: its value comes next.
+          if (e.kind === 'parameter' && e.insertText?.endsWith('= ')) item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest values' };
+          return item;
+        });
+      },
+    },
+    ...COMPLETION_TRIGGERS,
+  );
+}

@@ -1,0 +1,115 @@
+import * as vscode from 'vscode';
+import { checkDocument } from '../core/check/check';
+import type { Diagnostic, Severity } from '../core/format/model';
+import type { DocumentModels } from './documents';
+import { toRange } from './documents';
+import type { Environments } from './environments';
+import { readSettings } from './settings';
+
+const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
+};
+
+type Fix = NonNullable<Diagnostic['fix']>;
+
+/** The quick fixes of each document, by rule and range: code actions get copies of the diagnostics, not the objects. */
+const FIXES = new Map<string, Map<string, Fix>>();
+
+function fixKey(rule: string | number | undefined, r: vscode.Range): string {
+  return `${String(rule)}@${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
+}
+
+/**
+ * Owns the diagnostic collection: runs the core's pure check step on open, on change (debounced
+ * by tradereq.diagnostics.delay) and when the environment changes.
+ */
+export class DiagnosticsManager implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('tradereq');
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly disposables: vscode.Disposable[] = [this.collection];
+
+  constructor(
+    private readonly models: DocumentModels,
+    private readonly environments: Environments,
+  ) {
+    this.disposables.push(
+      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, readSettings(e.document.uri).diagnosticsDelay)),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        this.collection.delete(d.uri);
+        FIXES.delete(d.uri.toString());
+        clearTimeout(this.timers.get(d.uri.toString()));
+      }),
+      environments.onDidChange(() => this.checkAll()),
+    );
+    this.checkAll();
+  }
+
+  private checkAll(): void {
+    for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
+  }
+
+  private schedule(document: vscode.TextDocument, delayMs: number): void {
+    if (document.languageId !== 'tradereq') return;
+    const key = document.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.check(document);
+      }, delayMs),
+    );
+  }
+
+  private async check(document: vscode.TextDocument): Promise<void> {
+    if (document.isClosed) return;
+    await this.environments.ready();
+    const found = checkDocument(this.models.get(document), { environment: this.environments.current() });
+    const fixes = new Map<string, Fix>();
+    this.collection.set(
+      document.uri,
+      found.map((d) => {
+        const diagnostic = new vscode.Diagnostic(toRange(d.range), d.message, SEVERITY[d.severity]);
+        diagnostic.source = 'tradereq';
+        diagnostic.code = d.rule;
+        if (d.fix) fixes.set(fixKey(d.rule, diagnostic.range), d.fix);
+        return diagnostic;
+      }),
+    );
+    FIXES.set(document.uri.toString(), fixes);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function registerQuickFixes(selector: vscode.DocumentSelector): vscode.Disposable {
+  return vscode.languages.registerCodeActionsProvider(
+    selector,
+    {
+      provideCodeActions(document, _range, context) {
+        const actions: vscode.CodeAction[] = [];
+        const fixes = FIXES.get(document.uri.toString());
+        for (const diagnostic of context.diagnostics) {
+          const code = typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code;
+          const fix = diagnostic.source === 'tradereq' ? fixes?.get(fixKey(code, diagnostic.range)) : undefined;
+          if (!fix) continue;
+          const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+          action.edit = new vscode.WorkspaceEdit();
+          action.edit.replace(document.uri, diagnostic.range, fix.replacement);
+          action.diagnostics = [diagnostic];
+          action.isPreferred = true;
+          actions.push(action);
+        }
+        return actions;
+      },
+    },
+    { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
+  );
+}
