@@ -1,6 +1,7 @@
-// Writes media/tradereq.env.schema.json from the zod schema (run by esbuild.js on every build).
+// Writes the JSON schema of tradereq.env.json from the zod schema (esbuild.js calls it on every build).
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { environmentJsonSchema } from '../src/core/env/json-schema';
 
-writeFileSync(join(__dirname, '..', 'media', 'tradereq.env.schema.json'), JSON.stringify(environmentJsonSchema(), null, 2) + '\n');
+export function writeEnvSchema(file: string): void {
+  writeFileSync(file, JSON.stringify(environmentJsonSchema(), null, 2) + '\n');
+}

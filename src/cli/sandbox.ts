@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { DEMO_ACCOUNTS } from '../core/env/demo';
-import { SANDBOX_PORT } from '../core/env/schema';
+import { SANDBOX_PORT } from '../core/env/constants';
 import { LIMITS } from '../core/spec/limits';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { isLoopbackAddress } from '../sandbox/control';

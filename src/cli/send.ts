@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { Budget, type BudgetView, type CounterView } from '../core/budget/budget';
 import { accountId, defaultStateDir, FileStateStore } from '../core/budget/state';
-import { ClockSync, explainTimestampError } from '../core/clock/clock';
+import { explainTimestampError } from '../core/clock/clock';
+import { ClockSync } from '../core/clock/sync';
 import { measureClock } from '../core/clock/measure';
 import type { ResolvedRequest } from '../core/format/resolve';
 import { exchange, type ExchangeReport } from '../core/net/exchange';

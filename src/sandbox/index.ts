@@ -6,7 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { DEMO_ACCOUNTS, type DemoAccount } from '../core/env/demo';
-import { SANDBOX_PORT } from '../core/env/schema';
+import { SANDBOX_PORT } from '../core/env/constants';
 import { SandboxServer } from './server';
 
 export { isLoopbackAddress } from './control';

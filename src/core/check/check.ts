@@ -2,7 +2,7 @@
  * The check step: diagnostics for what the service would reject, before anything is sent.
  * Pure: a parsed document and an environment in, diagnostics out.
  */
-import { DEFAULT_API_KEY_HEADER, type NamedEnvironment } from '../env/schema';
+import { DEFAULT_API_KEY_HEADER, type NamedEnvironment } from '../env/constants';
 import { readOptions } from '../format/directives';
 import type { Diagnostic, Param, RequestBlock, Severity, TradeReqDocument } from '../format/model';
 import { VariableScope, unresolvedRefs, type ResolveContext } from '../format/resolve';

@@ -2,9 +2,7 @@
  * Clock sync: the offset of the server clock, measured with GET /api/v3/time and corrected by half
  * the round trip, so that timestamps meet §5 rule 9 even when the local clock is off.
  */
-import { z } from 'zod';
 import { LIMITS } from '../spec/limits';
-import { originState, type StateStore } from '../budget/state';
 
 export interface ClockSample {
   /** serverTime − local time at the middle of the round trip. Positive: the server is ahead. */
@@ -13,8 +11,6 @@ export interface ClockSample {
   readonly measuredAt: number;
 }
 
-export const ServerTime = z.object({ serverTime: z.number().int().nonnegative() });
-
 /** `t0` and `t1` are the local times the request left and the answer came back. */
 export function sampleFrom(serverTime: number, t0: number, t1: number): ClockSample {
   return { offsetMs: Math.round(serverTime - (t0 + t1) / 2), roundTripMs: t1 - t0, measuredAt: t1 };
@@ -22,35 +18,6 @@ export function sampleFrom(serverTime: number, t0: number, t1: number): ClockSam
 
 /** A measurement older than this is taken again before the next signed request. */
 export const CLOCK_MAX_AGE_MS = 10 * 60_000;
-
-export class ClockSync {
-  constructor(
-    private readonly store: StateStore,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** The stored sample for `origin`, if any (whatever its age). */
-  sample(origin: string): ClockSample | undefined {
-    return this.store.read().origins[origin]?.clock;
-  }
-
-  /** Whether `origin` needs a (new) measurement before a signed request. */
-  stale(origin: string): boolean {
-    const s = this.sample(origin);
-    return !s || this.now() - s.measuredAt > CLOCK_MAX_AGE_MS;
-  }
-
-  record(origin: string, sample: ClockSample): void {
-    this.store.update((state) => {
-      originState(state, origin).clock = sample;
-    });
-  }
-
-  /** Now, corrected by the measured offset of `origin` (0 when none was measured). */
-  correctedNow(origin: string): number {
-    return this.now() + (this.sample(origin)?.offsetMs ?? 0);
-  }
-}
 
 /** The 700003 explanation with the rule and the measured offset. */
 export function explainTimestampError(sample: ClockSample | undefined, recvWindow: number = LIMITS.recvWindow.defaultMs): string {

@@ -4,7 +4,11 @@ import { exchange } from '../net/exchange';
 import type { Sender } from '../net/send';
 import type { PreparedRequest } from '../request/build';
 import { findEndpoint } from '../spec/endpoints';
-import { sampleFrom, ServerTime, type ClockSample, type ClockSync } from './clock';
+import { z } from 'zod';
+import { sampleFrom, type ClockSample } from './clock';
+import type { ClockSync } from './sync';
+
+const ServerTime = z.object({ serverTime: z.number().int().nonnegative() });
 
 const TIME = findEndpoint('GET', '/api/v3/time')!;
 

@@ -3,9 +3,9 @@
  * and the file. Pure and fast: it reads the one request around the cursor, never the whole file.
  */
 import { DIRECTIVES } from '../format/directives';
-import { METHODS, range, requestAtLine, type Range, type RequestBlock, type TradeReqDocument } from '../format/model';
+import { METHODS, range, requestInBlock, type Range, type RequestBlock, type TradeReqDocument } from '../format/model';
 import { SYSTEM_VARIABLES } from '../format/resolve';
-import type { NamedEnvironment } from '../env/schema';
+import type { NamedEnvironment } from '../env/constants';
 import { ENDPOINTS, KNOWN_PATHS, findEndpoint } from '../spec/endpoints';
 import type { EndpointInfo, ParamInfo } from '../spec/types';
 import { paramMarkdown } from './markdown';
@@ -66,10 +66,13 @@ export function completionsAt(doc: TradeReqDocument, lineText: string, line: num
   if (directive) return directiveCompletions(line, lineText, character);
   if (/^\s*(#|\/\/)/.test(before)) return [];
 
-  const request = requestAtLine(doc, line);
+  const request = requestInBlock(doc, line);
   if (!request || line < request.requestLine.range.startLine) {
     // No request line yet in this block: methods and request snippets where a request line fits.
     if (/^\s*[A-Za-z]*$/.test(before)) return methodCompletions(line, lineText, character);
+    // A method and a space: the line is not a request line until its path starts, so offer paths here.
+    const method = /^\s*([A-Za-z]+)\s+$/.exec(before)?.[1]?.toUpperCase();
+    if (method && (METHODS as readonly string[]).includes(method)) return pathCompletions(method, range(line, character, line, character));
     return [];
   }
   if (line === request.requestLine.range.startLine) return requestLineCompletions(request, lineText, line, character);
@@ -122,8 +125,11 @@ function requestLineCompletions(request: RequestBlock, lineText: string, line: n
     return [];
   }
   const start = rl.target.range.startChar;
-  const r = range(line, Math.min(start, character), line, Math.max(character, rl.path.range.endChar));
-  const method = rl.method.text.toUpperCase();
+  return pathCompletions(rl.method.text.toUpperCase(), range(line, Math.min(start, character), line, Math.max(character, rl.path.range.endChar)));
+}
+
+/** Known paths, those the method goes with first; each replaces `r`. */
+function pathCompletions(method: string, r: Range): CompletionEntry[] {
   const known = new Set(ENDPOINTS.filter((e) => e.method === method).map((e) => e.path));
   return KNOWN_PATHS.map((p) => {
     const e = ENDPOINTS.find((x) => x.path === p && x.method === method) ?? ENDPOINTS.find((x) => x.path === p)!;

@@ -6,7 +6,7 @@ import type { ClockSample } from '../clock/clock';
 import { DIRECTIVES } from '../format/directives';
 import { contains, range, requestAtLine, type Range, type TradeReqDocument } from '../format/model';
 import { SYSTEM_VARIABLES, VariableScope, type ResolveContext } from '../format/resolve';
-import type { NamedEnvironment } from '../env/schema';
+import type { NamedEnvironment } from '../env/constants';
 import { lookupError } from '../spec/errors';
 import { findEndpoint, findParam } from '../spec/endpoints';
 import { endpointMarkdown, errorCodeMarkdown, inlineCode, paramMarkdown } from './markdown';

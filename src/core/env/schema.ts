@@ -53,16 +53,7 @@ export const EnvironmentFileSchema = z
 export type Environment = z.infer<typeof EnvironmentSchema>;
 export type EnvironmentFile = z.infer<typeof EnvironmentFileSchema>;
 
-export interface NamedEnvironment extends Environment {
-  readonly name: string;
-}
-
-export const DEFAULT_API_KEY_HEADER = 'X-SERVICE-APIKEY';
-export const ENV_FILE_NAME = 'tradereq.env.json';
-
-/** The environment used when a workspace has no tradereq.env.json: the embedded sandbox exchange. */
-export const SANDBOX_PORT = 8780;
-export const BUILTIN_SANDBOX: NamedEnvironment = { name: 'sandbox', baseUrl: `http://127.0.0.1:${SANDBOX_PORT}`, key: 'sandbox' };
+export { BUILTIN_SANDBOX, DEFAULT_API_KEY_HEADER, ENV_FILE_NAME, SANDBOX_PORT, type NamedEnvironment } from './constants';
 
 export type EnvFileResult = { ok: true; environments: EnvironmentFile } | { ok: false; message: string };
 

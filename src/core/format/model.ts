@@ -136,6 +136,8 @@ export interface TradeReqDocument {
   readonly variableRefs: readonly VariableRef[];
   /** What could not be read, with ranges. The parser never throws. */
   readonly diagnostics: readonly Diagnostic[];
+  /** The line of every `###`, in order: the blocks' boundaries, also of blocks without a request line. */
+  readonly separatorLines: readonly number[];
 }
 
 export function range(startLine: number, startChar: number, endLine: number, endChar: number): Range {
@@ -147,6 +149,28 @@ export function contains(r: Range, line: number, char: number): boolean {
   if (line === r.startLine && char < r.startChar) return false;
   if (line === r.endLine && char > r.endChar) return false;
   return true;
+}
+
+/**
+ * The request of the block that holds `line`, counting the blank lines up to the next `###`:
+ * where a line typed under a request belongs. Undefined in a block without a request line.
+ */
+export function requestInBlock(doc: TradeReqDocument, line: number): RequestBlock | undefined {
+  const seps = doc.separatorLines;
+  let lo = 0;
+  let hi = seps.length - 1;
+  let sep = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (seps[mid]! <= line) {
+      sep = seps[mid]!;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  const first = doc.requests[0];
+  if (sep < 0) return first && !first.separator ? first : undefined;
+  const r = requestAtLine(doc, sep);
+  return r && r.separator?.startLine === sep ? r : undefined;
 }
 
 /** The request whose block holds `line`, if any. */

@@ -248,6 +248,7 @@ export function parse(text: string): TradeReqDocument {
   const requests: RequestBlock[] = [];
   const names = new Map<string, Token>();
   let sawFirstRequestStart = false;
+  const separatorLines: number[] = [];
 
   const error = (r: Range, message: string, rule: string, severity: Diagnostic['severity'] = 'error'): void => {
     diagnostics.push({ range: r, severity, message, rule });
@@ -317,6 +318,7 @@ export function parse(text: string): TradeReqDocument {
     if (c === CH_HASH && line.startsWith('###', first)) {
       finishBlock(i - 1);
       block = newBlock(i, contentEnd(line));
+      separatorLines.push(i);
       sawFirstRequestStart = true;
       block.separator = range(i, first, i, line.length);
       let t = first + 3;
@@ -470,7 +472,7 @@ export function parse(text: string): TradeReqDocument {
 
   finishBlock(lineCount - 1);
   diagnostics.sort((a, b) => a.range.startLine - b.range.startLine || a.range.startChar - b.range.startChar);
-  return { lineCount, variables, fileDirectives, requests, comments, variableRefs: docRefs, diagnostics };
+  return { lineCount, variables, fileDirectives, requests, comments, variableRefs: docRefs, diagnostics, separatorLines };
 }
 
 /** GET and DELETE parameters go in the query string, POST and PUT in the form body (format.md). */

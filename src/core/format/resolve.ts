@@ -4,7 +4,7 @@
  * Pure: time and randomness come in through the context.
  */
 import { randomUUID, randomBytes } from 'node:crypto';
-import type { NamedEnvironment } from '../env/schema';
+import type { NamedEnvironment } from '../env/constants';
 import { findEndpoint } from '../spec/endpoints';
 import type { EndpointInfo, RateLimitMode } from '../spec/types';
 import { readOptions, type RequestOptions } from './directives';

@@ -3,7 +3,7 @@
  * headers that go on the wire. Query and body are encoded once and used both for totalParams
  * and for sending.
  */
-import { DEFAULT_API_KEY_HEADER } from '../env/schema';
+import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import type { KeyPair } from '../env/keys';
 import type { ResolvedRequest } from '../format/resolve';
 import type { Method } from '../format/model';

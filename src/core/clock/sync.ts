@@ -1,0 +1,33 @@
+/** The measured clock offsets, kept with the rate-limit state so every front end shares them. */
+import { originState, type StateStore } from '../budget/state';
+import { CLOCK_MAX_AGE_MS, type ClockSample } from './clock';
+
+export class ClockSync {
+  constructor(
+    private readonly store: StateStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The stored sample for `origin`, if any (whatever its age). */
+  sample(origin: string): ClockSample | undefined {
+    return this.store.read().origins[origin]?.clock;
+  }
+
+  /** Whether `origin` needs a (new) measurement before a signed request. */
+  stale(origin: string): boolean {
+    const s = this.sample(origin);
+    return !s || this.now() - s.measuredAt > CLOCK_MAX_AGE_MS;
+  }
+
+  record(origin: string, sample: ClockSample): void {
+    this.store.update((state) => {
+      originState(state, origin).clock = sample;
+    });
+  }
+
+  /** Now, corrected by the measured offset of `origin` (0 when none was measured). */
+  correctedNow(origin: string): number {
+    return this.now() + (this.sample(origin)?.offsetMs ?? 0);
+  }
+}
+

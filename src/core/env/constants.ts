@@ -1,0 +1,19 @@
+/**
+ * Environment facts that need no validation code, kept apart from the zod schema so that what
+ * loads at activation stays small.
+ */
+export interface NamedEnvironment {
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly key?: string;
+  readonly confirm?: boolean;
+  readonly apiKeyHeader?: string;
+  readonly variables?: Readonly<Record<string, string | number | boolean>>;
+}
+
+export const DEFAULT_API_KEY_HEADER = 'X-SERVICE-APIKEY';
+export const ENV_FILE_NAME = 'tradereq.env.json';
+
+/** The environment used when a workspace has no tradereq.env.json: the embedded sandbox exchange. */
+export const SANDBOX_PORT = 8780;
+export const BUILTIN_SANDBOX: NamedEnvironment = { name: 'sandbox', baseUrl: `http://127.0.0.1:${SANDBOX_PORT}`, key: 'sandbox' };
