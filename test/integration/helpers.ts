@@ -25,3 +25,80 @@ export async function openFixture(name: string): Promise<vscode.TextDocument> {
   await vscode.window.showTextDocument(doc);
   return doc;
 }
+
+/**
+ * Opens an untitled tradereq document from `text`, where `|` marks the cursor; returns the
+ * document and the cursor position (the marker is removed).
+ */
+export async function openWithCursor(text: string): Promise<{ doc: vscode.TextDocument; position: vscode.Position }> {
+  const at = text.indexOf('|');
+  assert.ok(at >= 0 && text.indexOf('|', at + 1) < 0, 'the text marks the cursor with one |');
+  const doc = await vscode.workspace.openTextDocument({ language: 'tradereq', content: text.slice(0, at) + text.slice(at + 1) });
+  return { doc, position: doc.positionAt(at) };
+}
+
+/** The label of a completion item as a string. */
+export function labelOf(item: vscode.CompletionItem): string {
+  return typeof item.label === 'string' ? item.label : item.label.label;
+}
+
+/** The completion items every provider gives at `position`. */
+export async function completionsAt(uri: vscode.Uri, position: vscode.Position): Promise<vscode.CompletionItem[]> {
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position);
+  return list.items;
+}
+
+/** The hovers at `position`: the text of every one, joined, and the range the first one covers. */
+export async function hoversAt(uri: vscode.Uri, position: vscode.Position): Promise<{ text: string; range: vscode.Range | undefined }> {
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
+  const text = hovers
+    .flatMap((h) => h.contents)
+    .map((c) => (typeof c === 'string' ? c : c.value))
+    .join('\n');
+  return { text, range: hovers[0]?.range };
+}
+
+/** The 0-based number of the one line of `doc` whose text, trimmed, equals `text`. */
+export function lineOf(doc: vscode.TextDocument, text: string): number {
+  const found: number[] = [];
+  for (let i = 0; i < doc.lineCount; i++) if (doc.lineAt(i).text.trim() === text) found.push(i);
+  assert.equal(found.length, 1, `exactly one line "${text}" in ${doc.uri.path}`);
+  return found[0]!;
+}
+
+/** The position of the first `needle` on the one line whose text, trimmed, is `lineText`, plus `offset` characters. */
+export function positionOf(doc: vscode.TextDocument, lineText: string, needle: string, offset = 0): vscode.Position {
+  const line = lineOf(doc, lineText);
+  const at = doc.lineAt(line).text.indexOf(needle);
+  assert.ok(at >= 0, `"${needle}" on line ${line + 1} of ${doc.uri.path}`);
+  return new vscode.Position(line, at + offset);
+}
+
+/** The range of the first `needle` on the one line whose text, trimmed, is `lineText`. */
+export function rangeOf(doc: vscode.TextDocument, lineText: string, needle: string): vscode.Range {
+  const start = positionOf(doc, lineText, needle);
+  return new vscode.Range(start, start.translate(0, needle.length));
+}
+
+/** The diagnostics TradeReq reports for `uri` (not those of other sources). */
+export function tradereqDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'tradereq');
+}
+
+/** The rule of a diagnostic (its code) as a string. */
+export function ruleOf(d: vscode.Diagnostic): string {
+  return String(typeof d.code === 'object' ? d.code.value : d.code);
+}
+
+/** `promise`, or a failure naming `what` after `timeoutMs`. */
+export async function withDeadline<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

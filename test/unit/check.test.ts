@@ -387,3 +387,10 @@ describe('check step (checkDocument)', () => {
     });
   });
 });
+
+describe('check step: values being typed', () => {
+  it('a value with an unclosed {{ gets the parser\'s error only, not a symbol error', () => {
+    const rules = checkDocument(parse('POST /api/v3/order\nsymbol = {{\nside = BUY\ntype = MARKET\nquantity = 1\n'), { environment: BUILTIN_SANDBOX }).map((d) => d.rule);
+    assert.deepEqual(rules, ['unclosed-variable']);
+  });
+});

@@ -145,7 +145,8 @@ function safePathname(url: string): string | undefined {
 function effectiveValue(p: Param, scope: VariableScope): { value: string; literal: boolean } | undefined {
   if (p.value.text.indexOf('{{') < 0) return { value: p.value.text, literal: true };
   const r = scope.substitute(p.value.text);
-  return r.ok && !r.value.includes(RESPONSE_PLACEHOLDER) ? { value: r.value, literal: false } : undefined;
+  // An unclosed `{{` is reported by the parser; the half-typed value is not checked.
+  return r.ok && !r.value.includes(RESPONSE_PLACEHOLDER) && !r.value.includes('{{') ? { value: r.value, literal: false } : undefined;
 }
 
 function checkParam(p: Param, endpoint: EndpointInfo | undefined, scope: VariableScope, signed: boolean): Diagnostic[] {
