@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { BUILTIN_SANDBOX, ENV_FILE_NAME, parseEnvironmentFile, type NamedEnvironment } from '../core/env/schema';
+import { BUILTIN_SANDBOX, ENV_FILE_NAME, type NamedEnvironment } from '../core/env/constants';
+import { lazy } from './lazy';
 
 const SELECTED = 'tradereq.environment';
 
@@ -47,7 +48,7 @@ export class Environments implements vscode.Disposable {
       this.environments = [BUILTIN_SANDBOX];
       return;
     }
-    const parsed = parseEnvironmentFile(text);
+    const parsed = lazy().parseEnvironmentFile(text);
     if (!parsed.ok) {
       this.problem = `${ENV_FILE_NAME}: ${parsed.message}`;
       this.log.warn(`${this.problem}; using the built-in sandbox environment until it is fixed`);

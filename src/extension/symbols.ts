@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { SymbolEntry } from '../core/editor/completion';
-import type { NamedEnvironment } from '../core/env/schema';
+import type { NamedEnvironment } from '../core/env/constants';
+import { lazy } from './lazy';
 import { parse } from '../core/format/parser';
 import type { DocumentModels } from './documents';
 import { readSettings } from './settings';
@@ -56,12 +57,7 @@ export class Symbols implements vscode.Disposable {
     if (!p) {
       p = (async () => {
         // undici and the budget load only now, not at activation.
-        const [{ fetchSymbols }, { Sender }, { Budget }, { FileStateStore }] = await Promise.all([
-          import('../core/editor/exchange-info'),
-          import('../core/net/send'),
-          import('../core/budget/budget'),
-          import('../core/budget/state'),
-        ]);
+        const { fetchSymbols, Sender, Budget, FileStateStore } = lazy();
         const sender = new Sender({ connectTimeoutMs: 2000, headersTimeoutMs: 5000, bodyTimeoutMs: 5000, maxResponseBytes: 8 * 1024 * 1024 });
         try {
           const r = await fetchSymbols(baseUrl, { sender, budget: new Budget(new FileStateStore()) });
