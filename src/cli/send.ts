@@ -1,17 +1,15 @@
 import { createInterface } from 'node:readline/promises';
 import { Budget, type BudgetView, type CounterView } from '../core/budget/budget';
-import { accountId, defaultStateDir, FileStateStore } from '../core/budget/state';
-import { explainTimestampError } from '../core/clock/clock';
+import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
-import { measureClock } from '../core/clock/measure';
 import type { ResolvedRequest } from '../core/format/resolve';
-import { exchange, type ExchangeReport } from '../core/net/exchange';
+import type { ExchangeReport } from '../core/net/exchange';
 import { DEFAULT_SEND_SETTINGS, Sender } from '../core/net/send';
-import { checkBinding } from '../core/request/gate';
-import { checkExpectations, type ExpectationResult } from '../core/request/expect';
+import type { ExpectationResult } from '../core/request/expect';
+import { passed, runRequest } from '../core/request/pipeline';
 import { formatErrorText } from '../core/spec/errors';
 import { parseCommand, integerFlag } from './args';
-import { displayHeaders, keyFor, loadTarget, prepareOrThrow, resolveOrThrow, type Target } from './prepare';
+import { keyFor, loadTarget, location, type Target } from './prepare';
 import { terminalSafe } from './terminal';
 import { UsageError, type Io } from './usage';
 
@@ -44,30 +42,6 @@ Rate-limit budget, Retry-After waits and clock offsets are kept in ${defaultStat
 export const EXIT = { ok: 0, rejected: 1, badInput: 2, unknown: 3, refused: 4 } as const;
 
 type RunResult = { exit: number; report?: ExchangeReport; expectations: ExpectationResult[]; error?: string; resolved?: ResolvedRequest; note?: string };
-
-/** Whether this request must be confirmed: `# @confirm`, or an order to an environment with "confirm": true. */
-export function needsConfirmation(resolved: ResolvedRequest): boolean {
-  if (resolved.options.confirm) return true;
-  if (!resolved.environment.confirm) return false;
-  return resolved.endpoint ? resolved.endpoint.permission === 'trade' : resolved.method !== 'GET';
-}
-
-/** "POST /api/v3/order: symbol BTCUSDT, side BUY, quantity 0.001, price 30000". */
-export function describeOrder(resolved: ResolvedRequest): string {
-  const fields = ['symbol', 'side', 'type', 'quantity', 'price', 'quoteOrderQty', 'orderId', 'origClientOrderId'];
-  const values = new Map<string, string>();
-  for (const p of resolved.params) if (!values.has(p.name) || p.placement === 'query') values.set(p.name, p.value);
-  if (resolved.json) {
-    try {
-      const body = JSON.parse(resolved.json) as Record<string, unknown>;
-      for (const f of fields) if (!values.has(f) && body[f] !== undefined) values.set(f, String(body[f]));
-    } catch {
-      // resolve already refused invalid JSON
-    }
-  }
-  const parts = fields.filter((f) => values.has(f)).map((f) => `${f} ${values.get(f)}`);
-  return `${resolved.method} ${resolved.path}${parts.length > 0 ? ': ' + parts.join(', ') : ''}`;
-}
 
 async function confirm(io: Io, question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
@@ -140,39 +114,27 @@ interface SendDeps {
 }
 
 async function sendOne(io: Io, target: Target, request: Target['requests'][number], deps: SendDeps): Promise<RunResult> {
-  const response = (name: string): unknown => deps.responses.get(name);
-  // First resolve: where it goes and whether it is signed; nothing is sent before the binding is checked.
-  let resolved = resolveOrThrow(target, request, { response });
-  const choice = resolved.signed ? keyFor(resolved, target, io.env) : undefined;
-  if (choice) {
-    const binding = checkBinding(resolved.origin, choice.binding);
-    if (!binding.ok) return { exit: EXIT.refused, expectations: [], error: binding.message, resolved };
-  }
-  if (resolved.signed && deps.clockSync && deps.clock.stale(resolved.origin)) {
-    await measureClock(target.environment.baseUrl.startsWith(resolved.origin) ? target.environment.baseUrl : resolved.origin, deps);
-  }
-  if (resolved.signed && deps.clockSync) {
-    resolved = resolveOrThrow(target, request, { response, now: () => deps.clock.correctedNow(resolved.origin) });
-  }
-  if (needsConfirmation(resolved)) {
-    const question = `Send ${describeOrder(resolved)} to ${resolved.environment.name} (${resolved.origin})?`;
-    const confirmed = deps.yes || (process.stdin.isTTY === true && (await confirm(io, question)));
-    if (!confirmed) {
-      return { exit: EXIT.refused, expectations: [], resolved, error: `Not sent: ${describeOrder(resolved)} needs confirmation (${resolved.options.confirm ? '# @confirm' : `environment "${resolved.environment.name}" has "confirm": true`}). Run in a terminal to be asked, or pass --yes.` };
+  const result = await runRequest(target.file.doc, request, target.environment, {
+    ...deps,
+    key: (resolved) => keyFor(resolved, target, io.env),
+    confirm: async (resolved, order) => deps.yes || (process.stdin.isTTY === true && (await confirm(io, `Send ${order} to ${resolved.environment.name} (${resolved.origin})?`))),
+  });
+  switch (result.kind) {
+    case 'bad-input': {
+      const d = result.diagnostics[0];
+      throw new UsageError(d ? `${location(target.file, d.range.startLine, d.range.startChar)}: ${d.message}` : result.message);
+    }
+    case 'no-key':
+      throw new UsageError(result.message);
+    case 'refused':
+      return { exit: EXIT.refused, expectations: [], resolved: result.resolved, error: result.reason === 'confirmation' ? `${result.message} Run in a terminal to be asked, or pass --yes.` : result.message };
+    case 'sent': {
+      const outcome = result.report.outcome;
+      // Unknown and refused outcomes keep their codes; otherwise ok (or a rejection # @expect asked for) with every expectation met.
+      const exit = outcome === 'unknown' ? EXIT.unknown : outcome === 'refused' ? EXIT.refused : passed(result) ? EXIT.ok : EXIT.rejected;
+      return { exit, report: result.report, expectations: [...result.expectations], resolved: result.resolved, note: result.note };
     }
   }
-  const prepared = prepareOrThrow(resolved, choice?.key);
-  const report = await exchange(prepared, { sender: deps.sender, budget: deps.budget, account: choice ? accountId(choice.key.apiKey) : undefined });
-  if (resolved.options.name && report.decoded?.json !== undefined) deps.responses.set(resolved.options.name, report.decoded.json);
-  const expectations = checkExpectations(resolved.options.expectations, report.decoded);
-  const byOutcome = { ok: EXIT.ok, rejected: EXIT.rejected, 'not-sent': EXIT.rejected, unknown: EXIT.unknown, refused: EXIT.refused } as const;
-  let exit: number = byOutcome[report.outcome];
-  // An expected rejection (# @expect code 30002) is a pass; any failed expectation is a failure.
-  if (resolved.options.expectations.length > 0 && report.outcome === 'rejected') exit = EXIT.ok;
-  if (expectations.some((e) => !e.passed)) exit = Math.max(exit, EXIT.rejected);
-  const recvWindow = Number(resolved.params.find((p) => p.name === 'recvWindow')?.value) || undefined;
-  const note = report.decoded?.code === 700003 ? explainTimestampError(deps.clock.sample(resolved.origin), recvWindow) : undefined;
-  return { exit, report, expectations, resolved, note };
 }
 
 function counterText(name: string, c: CounterView | undefined): string | undefined {

@@ -1,0 +1,110 @@
+/**
+ * The response panel's state and its messages, both ways. Everything in PanelState is already
+ * redacted (API key masked, no secret anywhere); values from the server are raw strings that the
+ * panel must escape. Messages are validated with zod on both sides; unknown ones are dropped.
+ */
+import { z } from 'zod';
+
+export const OUTCOMES = ['ok', 'rejected', 'unknown', 'not-sent', 'refused'] as const;
+
+const Counter = z.object({
+  mode: z.enum(['ip', 'uid']),
+  limit: z.number(),
+  used: z.number(),
+  remaining: z.number(),
+  /** Milliseconds until the oldest counted request leaves the 10 s window, at `now`. */
+  freesInMs: z.number(),
+});
+
+export const BudgetState = z.object({
+  origin: z.string(),
+  ip: Counter,
+  uid: Counter.optional(),
+  /** A 429 wait or a 418 ban: nothing is sent to the origin until `untilMs`. */
+  blocked: z.object({ status: z.number(), untilMs: z.number() }).optional(),
+});
+
+export const ErrorInfo = z.object({
+  code: z.number(),
+  meanings: z.array(z.string()),
+  cause: z.string().optional(),
+  action: z.string().optional(),
+  /** The same text as the editor's hover on this code (plain text). */
+  hoverText: z.string(),
+});
+
+export const PanelEntry = z.object({
+  id: z.string(),
+  /** Local time of the send, ms. */
+  at: z.number(),
+  title: z.string(),
+  environment: z.string(),
+  request: z.object({
+    method: z.string(),
+    /** Full URL with the query string as sent (the signature is no secret; no key is in it). */
+    url: z.string(),
+    query: z.string(),
+    body: z.string(),
+    totalParams: z.string().optional(),
+    /** As sent, the API key masked. */
+    headers: z.array(z.tuple([z.string(), z.string()])),
+    signed: z.boolean(),
+  }),
+  outcome: z.enum(OUTCOMES),
+  /** One line: "200 ok", "400 rejected: 30002 …", "outcome unknown: …", "refused: …". */
+  summary: z.string(),
+  status: z.number().optional(),
+  statusMeaning: z.string().optional(),
+  error: ErrorInfo.optional(),
+  /** The service's own message (hostile input). */
+  msg: z.string().optional(),
+  response: z
+    .object({
+      /** Pretty-printed when JSON, else as received (hostile input). */
+      body: z.string(),
+      isJson: z.boolean(),
+      truncated: z.boolean(),
+      bytes: z.number(),
+      headers: z.array(z.tuple([z.string(), z.string()])),
+    })
+    .optional(),
+  timings: z.object({ connectMs: z.number(), firstByteMs: z.number(), totalMs: z.number() }).optional(),
+  /** When an order's outcome is unknown: what the one-click query looks for. */
+  orderRef: z.object({ symbol: z.string(), orderId: z.string().optional(), origClientOrderId: z.string().optional() }).optional(),
+  /** A Retry-After wait or ban in force after this send (for the countdown). */
+  retryAtMs: z.number().optional(),
+  expectations: z.array(z.object({ text: z.string(), passed: z.boolean(), actual: z.string() })).default([]),
+});
+
+export const PanelState = z.object({
+  /** The entry shown; the latest send unless one was picked from the history. */
+  current: PanelEntry.optional(),
+  budget: BudgetState.optional(),
+  /** The last sends of this workspace, newest first (at most 50), already redacted. */
+  history: z.array(PanelEntry).max(50),
+  /** The extension's clock when the state was made, for countdowns. */
+  now: z.number(),
+  /** True while a send is under way. */
+  busy: z.boolean().default(false),
+});
+
+export type PanelEntryT = z.infer<typeof PanelEntry>;
+export type PanelStateT = z.infer<typeof PanelState>;
+export type BudgetStateT = z.infer<typeof BudgetState>;
+
+/** From the extension to the panel. */
+export const ToPanel = z.discriminatedUnion('type', [z.object({ type: z.literal('state'), state: PanelState })]);
+
+/** From the panel to the extension. */
+export const FromPanel = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  /** Show an entry of the history. */
+  z.object({ type: z.literal('show'), id: z.string().max(100) }),
+  /** The one-click query of an order whose outcome is unknown. */
+  z.object({ type: z.literal('queryOrder'), id: z.string().max(100) }),
+  /** Copy the response body of an entry to the clipboard. */
+  z.object({ type: z.literal('copyBody'), id: z.string().max(100) }),
+]);
+
+export type ToPanelT = z.infer<typeof ToPanel>;
+export type FromPanelT = z.infer<typeof FromPanel>;
