@@ -27,6 +27,16 @@ const targets = [
     banner: { js: 'var __tradereqLoadStart = performance.now();' },
     footer: { js: '__tradereqLoadEnd = performance.now();' },
   },
+  // The response panel's own code, run inside the webview; its stylesheet is copied beside it.
+  {
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    entryPoints: ['src/webview/main.ts'],
+    outfile: 'dist/webview/panel.js',
+    tsconfig: 'src/webview/tsconfig.json',
+  },
   // Loaded by the extension on first use, so that activation does not compile it.
   { ...common, entryPoints: ['src/extension/lazy/index.ts'], outfile: 'dist/lazy.js', external: ['vscode'] },
   {
@@ -63,6 +73,12 @@ async function writeEnvSchema() {
   }
 }
 
+/** dist/webview holds everything the panel loads, and nothing else (its localResourceRoots). */
+function copyPanelStyles() {
+  fs.mkdirSync('dist/webview', { recursive: true });
+  if (fs.existsSync('media/panel.css')) fs.copyFileSync('media/panel.css', 'dist/webview/panel.css');
+}
+
 async function main() {
   await writeEnvSchema();
   if (watch) {
@@ -71,6 +87,7 @@ async function main() {
     return;
   }
   await Promise.all(targets.map((t) => esbuild.build(t)));
+  copyPanelStyles();
   fs.chmodSync('dist/cli.js', 0o755);
 }
 

@@ -13,7 +13,9 @@ const parts = [
   ['grammar tests (vscode-tmgrammar-test)', 'test:grammar', false, 'grammar'],
   ['integration tests in a real VS Code', 'test:vscode', true, 'summary'],
   ['harness self-test (a broken extension must fail)', 'test:harness', true, 'one'],
+  ['response panel in Chromium (hostile input, CSP, keyboard)', 'test:webview', true, 'mocha'],
   ['UI tests in Chromium', 'test:ui', true, 'mocha'],
+  ['package the .vsix and install it into VS Code', 'test:package', true, 'summary'],
 ];
 
 function runPart(script, counting) {

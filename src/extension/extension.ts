@@ -1,11 +1,19 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
+import type { PanelStateT } from '../core/panel/protocol';
+import { registerCodeLensSupport } from './codelens';
+import { registerCommands, SignedDocuments } from './commands';
 import { registerCompletionSupport } from './completion';
 import { DiagnosticsManager, registerQuickFixes } from './diagnostics';
 import { DocumentModels } from './documents';
 import { Environments } from './environments';
 import { lazy } from './lazy';
+import { History } from './history';
 import { registerHoverSupport } from './hover';
+import { KeyStore } from './keys';
+import { ResponsePanel } from './panel';
+import { Sending } from './sending';
+import { StatusBar } from './statusbar';
 import { Symbols } from './symbols';
 
 const SELECTOR: vscode.DocumentSelector = { language: 'tradereq' };
@@ -19,6 +27,8 @@ export interface TradeReqApi {
   readonly activationMs: number;
   readonly loadMs: number;
   readonly activateMs: number;
+  /** What the response panel shows now (tests read it; it holds nothing secret). */
+  panelState(): PanelStateT | undefined;
 }
 
 /** Wires services and registers providers; nothing slow happens here (files load on first use). */
@@ -38,11 +48,39 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     }
   };
 
+  const keys = new KeyStore(context.secrets, log);
+  const history = new History(context.workspaceState);
+  // The panel's handlers reach the sending service, which needs the panel: tied after both exist.
+  let sending: Sending | undefined;
+  const panel = new ResponsePanel(context.extensionUri, {
+    show: (id) => {
+      const entry = history.find(id);
+      if (entry) sending?.showEntry(entry);
+    },
+    queryOrder: (id) => void sending?.queryOrder(id),
+    copyBody: (id) => {
+      const body = history.find(id)?.response?.body;
+      if (body !== undefined) void vscode.env.clipboard.writeText(body);
+    },
+  }, log);
+  sending = new Sending(models, environments, keys, history, panel, log);
+  const statusBar = new StatusBar(environments, (origin) => sending?.budgetViewIfLoaded(origin));
+  const signedDocs = new SignedDocuments();
+
   context.subscriptions.push(
     log,
     models,
     environments,
     symbols,
+    panel,
+    sending,
+    statusBar,
+    signedDocs,
+    sending.onDidSend(() => statusBar.refresh()),
+    environments.onDidChange(() => statusBar.refresh()),
+    vscode.window.onDidChangeActiveTextEditor(() => statusBar.refresh()),
+    registerCodeLensSupport(SELECTOR, models),
+    ...registerCommands(context, sending, keys, environments, signedDocs),
     new DiagnosticsManager(models, environments),
     registerCompletionSupport(SELECTOR, models, environments, symbols),
     registerHoverSupport(SELECTOR, models, environments, clockSample),
@@ -64,9 +102,10 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
       void vscode.window.showInformationMessage(list.length > 0 ? `TradeReq: ${list.length} symbols from the exchangeInfo of ${env.name}.` : `TradeReq: no symbols from ${env.baseUrl} (see the TradeReq output). Completion uses the tradereq.symbols setting and the workspace's files.`);
     }),
   );
+  void environments.ready().then(() => statusBar.refresh());
   const activateMs = performance.now() - activateStart;
   const loadMs = typeof __tradereqLoadStart === 'number' && typeof __tradereqLoadEnd === 'number' ? __tradereqLoadEnd - __tradereqLoadStart : 0;
-  return { activationMs: loadMs + activateMs, loadMs, activateMs };
+  return { activationMs: loadMs + activateMs, loadMs, activateMs, panelState: () => panel.current() };
 }
 
 export function deactivate(): void {

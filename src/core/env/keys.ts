@@ -8,6 +8,9 @@ export interface KeyPair {
   readonly secretKey: string;
 }
 
+/** A key profile's name: letters, digits, `-` and `_` (tradereq.env.json "key", `# @key`). */
+export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
 /** The last 4 characters, for showing which key was used without showing the key. */
 export function maskApiKey(apiKey: string): string {
   return apiKey.length <= 4 ? '****' : '****' + apiKey.slice(-4);

@@ -3,10 +3,10 @@
  * (format.md, Environments). The JSON schema the editor contributes is generated from this.
  */
 import { z } from 'zod';
+import { PROFILE_NAME_PATTERN } from './keys';
 
 const SECRET_NAME = /secret|password|passphrase|private/i;
 
-export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 export const EnvironmentSchema = z
   .object({
@@ -16,7 +16,7 @@ export const EnvironmentSchema = z
       .describe('Base URL the request paths are joined to, e.g. https://api.example.com.'),
     key: z
       .string()
-      .regex(PROFILE_NAME, 'key names a key profile: letters, digits, "-" and "_"')
+      .regex(PROFILE_NAME_PATTERN, 'key names a key profile: letters, digits, "-" and "_"')
       .optional()
       .describe('Name of the key profile used to sign requests. The keys themselves live in VS Code SecretStorage or in TRADEREQ_<PROFILE>_API_KEY / TRADEREQ_<PROFILE>_SECRET_KEY, never in this file.'),
     confirm: z.boolean().optional().describe('Ask for confirmation before every order sent to this environment.'),

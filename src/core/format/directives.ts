@@ -1,4 +1,5 @@
 /** Directives (format.md): what each `# @word args` means for a request, and what is wrong with one. */
+import { PROFILE_NAME_PATTERN } from '../env/keys';
 import type { Diagnostic, Directive, RequestBlock, TradeReqDocument } from './model';
 
 export type Expectation =
@@ -37,7 +38,6 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
 ];
 
 const KNOWN = new Set(DIRECTIVES.map((d) => d.name));
-const PROFILE = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 /**
  * Options of `request`: the file's directives first, then the request's own, which win.
@@ -69,7 +69,7 @@ export function readOptions(doc: TradeReqDocument, request: RequestBlock | undef
         signed = false;
         break;
       case 'key':
-        if (PROFILE.test(args)) keyProfile = args;
+        if (PROFILE_NAME_PATTERN.test(args)) keyProfile = args;
         else bad(d, 'Write `# @key PROFILE` with the name of a key profile (letters, digits, `_` and `-`), never the key itself.');
         break;
       case 'weight': {

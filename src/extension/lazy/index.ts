@@ -1,11 +1,20 @@
 /**
  * What the extension needs only after activation, in its own bundle (dist/lazy.js): validation with
- * zod, undici and the shared rate-limit state. Loading it on first use keeps activation fast.
+ * zod, undici, the shared rate-limit state, the send pipeline and the sandbox. Loading it on first
+ * use keeps activation fast.
  */
 export { parseEnvironmentFile } from '../../core/env/schema';
 export { FileStateStore } from '../../core/budget/state';
 export { Budget } from '../../core/budget/budget';
 export { ClockSync } from '../../core/clock/sync';
-export { Sender } from '../../core/net/send';
+export { Sender, DEFAULT_SEND_SETTINGS } from '../../core/net/send';
 export { fetchSymbols } from '../../core/editor/exchange-info';
+export { runRequest, passed } from '../../core/request/pipeline';
+export { prepareRequest } from '../../core/request/build';
+export { entryFromResult, budgetState, redactedHeaders } from '../../core/panel/entry';
+export { FromPanel, PanelEntry } from '../../core/panel/protocol';
+export { startSandbox } from '../../sandbox';
+export { DEMO_ACCOUNTS } from '../../core/env/demo';
 export { parseSettings } from './settings';
+export { parseStoredKey, parseProfileIndex } from './keys';
+export { parseHistory } from './history';

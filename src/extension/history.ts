@@ -1,0 +1,26 @@
+import * as vscode from 'vscode';
+import type { PanelEntryT } from '../core/panel/protocol';
+import { lazy } from './lazy';
+
+const KEY = 'tradereq.history';
+export const HISTORY_LIMIT = 50;
+
+/** The last sends of this workspace, redacted, kept across restarts in workspace state. */
+export class History {
+  private entries: PanelEntryT[] | undefined;
+
+  constructor(private readonly state: vscode.Memento) {}
+
+  list(): PanelEntryT[] {
+    return (this.entries ??= lazy().parseHistory(this.state.get<unknown>(KEY)));
+  }
+
+  async add(entry: PanelEntryT): Promise<void> {
+    this.entries = [entry, ...this.list()].slice(0, HISTORY_LIMIT);
+    await this.state.update(KEY, this.entries);
+  }
+
+  find(id: string): PanelEntryT | undefined {
+    return this.list().find((e) => e.id === id);
+  }
+}

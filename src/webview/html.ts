@@ -1,0 +1,52 @@
+/**
+ * The response panel's HTML document, as a plain string. Used by the extension host side and by the
+ * tests, so it imports neither `vscode` nor anything of the DOM. The panel's content is built by the
+ * bundled script (main.ts) with DOM APIs; this document holds no data, only the CSP and the bundle.
+ */
+
+export interface PanelHtmlOptions {
+  /** `webview.cspSource`: the origin the webview loads local resources from. */
+  readonly cspSource: string;
+  /** A fresh random nonce for this render (nonce.ts). */
+  readonly nonce: string;
+  /** `webview.asWebviewUri(dist/webview.js)`, as a string. */
+  readonly scriptUri: string;
+  /** `webview.asWebviewUri(media/panel.css)`, as a string. */
+  readonly styleUri: string;
+  readonly title: string;
+}
+
+/** Escapes text for an HTML text node or a double-quoted attribute value (the only kind this file writes). */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+// A nonce is base64 (or base64url); anything else could end the CSP source expression.
+const NONCE = /^[A-Za-z0-9+/_=-]{16,}$/;
+// One or more source expressions separated by spaces; a ';' ',' or quote would add or break directives.
+const CSP_SOURCE = /^[^\s;,'"<>]+(?: [^\s;,'"<>]+)*$/;
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  if (!CSP_SOURCE.test(cspSource)) throw new Error(`panelHtml: not a CSP source expression: ${JSON.stringify(cspSource)}`);
+  if (!NONCE.test(nonce)) throw new Error('panelHtml: the nonce must be base64 of at least 16 characters');
+  return `default-src 'none'; style-src ${cspSource}; script-src 'nonce-${nonce}'; img-src ${cspSource} data:; font-src ${cspSource};`;
+}
+
+export function panelHtml(opts: PanelHtmlOptions): string {
+  const csp = contentSecurityPolicy(opts.cspSource, opts.nonce);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${escapeHtml(opts.styleUri)}">
+<title>${escapeHtml(opts.title)}</title>
+</head>
+<body>
+<main id="app" class="app" data-testid="app"></main>
+<script nonce="${escapeHtml(opts.nonce)}" src="${escapeHtml(opts.scriptUri)}"></script>
+</body>
+</html>
+`;
+}

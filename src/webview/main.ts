@@ -1,0 +1,167 @@
+/**
+ * The response panel's script (runs inside the webview). It says `ready`, then draws each `state`
+ * the extension sends. Every message is checked with zod; anything else is dropped. Everything in a
+ * state is hostile text: it reaches the page only through dom.ts (text nodes, allow-listed attributes).
+ */
+import './zod-config'; // first: zod must not try `new Function` under the panel's CSP
+import { z } from 'zod';
+import { PanelState, ToPanel, type PanelStateT } from '../core/panel/protocol';
+import { findByAttr, h } from './dom';
+import { bannerKey, renderBanner, renderContent, renderCountdown, renderHistory, type Ticker } from './render';
+import { getSavedState, post, saveState } from './vscode-api';
+
+const root = document.getElementById('app') ?? document.body.appendChild(h('main', { id: 'app', class: 'app' }));
+
+// Stable regions: a live region must exist before its content changes to be announced.
+const banner = h('section', { class: 'banner outcome-none', role: 'status', 'aria-live': 'polite', 'aria-label': 'Outcome', 'data-testid': 'banner', 'data-outcome': 'none' });
+// role=timer is not announced on each tick; a screen reader user reads it when they want.
+const countdown = h('div', { class: 'countdown', role: 'timer', 'aria-atomic': 'true', 'data-testid': 'countdown-region', hidden: true });
+const content = h('div', { class: 'content' });
+const history = h('aside', { class: 'history-pane', 'aria-label': 'History', 'data-testid': 'history-pane', hidden: true });
+root.replaceChildren(banner, countdown, content, history);
+
+let state: PanelStateT | undefined;
+/** The extension's clock minus ours, taken when a state arrives: countdowns run on the extension's clock. */
+let clockOffset = 0;
+let shownBannerKey: string | undefined;
+let tickers: Ticker[] = [];
+let timer: number | undefined;
+/** <details> the user opened or closed, by data-section; kept across renders and reloads. */
+const openSections = new Map<string, boolean>();
+/** After a mouse click on a history item, bring the banner into view when that entry arrives. */
+let scrollToTopFor: string | undefined;
+
+function extensionNow(): number {
+  return Date.now() + clockOffset;
+}
+
+function tick(): void {
+  const now = extensionNow();
+  tickers = tickers.filter((t) => t(now));
+  if (tickers.length === 0 && timer !== undefined) {
+    window.clearInterval(timer);
+    timer = undefined;
+  }
+}
+
+function render(): void {
+  const focusKey = document.activeElement?.getAttribute('data-focus') ?? undefined;
+
+  const key = bannerKey(state);
+  if (key !== shownBannerKey) {
+    renderBanner(banner, state);
+    shownBannerKey = key;
+  }
+  const now = extensionNow();
+  const next: Ticker[] = [];
+  const countdownTicker = renderCountdown(countdown, state, now);
+  if (countdownTicker) next.push(countdownTicker);
+  content.replaceChildren(renderContent(state, { open: openSections, extNow: now }, next));
+  history.hidden = state === undefined;
+  history.replaceChildren(state ? renderHistory(state) : '');
+
+  tickers = next;
+  if (tickers.length > 0 && timer === undefined) timer = window.setInterval(tick, 1000);
+  if (tickers.length === 0 && timer !== undefined) {
+    window.clearInterval(timer);
+    timer = undefined;
+  }
+
+  // Keep the keyboard where it was: the element with the same data-focus in the new DOM.
+  const active = document.activeElement;
+  if (focusKey !== undefined && (active === null || active === document.body || !active.isConnected)) {
+    findByAttr(root, 'data-focus', focusKey)?.focus({ preventScroll: true });
+  }
+
+  if (scrollToTopFor !== undefined && state?.current?.id === scrollToTopFor) {
+    scrollToTopFor = undefined;
+    window.scrollTo({ top: 0 });
+  }
+}
+
+const Saved = z.object({
+  v: z.literal(1),
+  state: PanelState,
+  clockOffset: z.number(),
+  open: z.record(z.string(), z.boolean()),
+});
+
+function persist(): void {
+  if (state === undefined) return;
+  saveState({ v: 1, state, clockOffset, open: Object.fromEntries(openSections) });
+}
+
+function accept(next: PanelStateT, offset: number): void {
+  state = next;
+  clockOffset = offset;
+  render();
+  persist();
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const parsed = ToPanel.safeParse(event.data);
+  if (!parsed.success) return; // unknown or malformed: dropped
+  const msg = parsed.data;
+  switch (msg.type) {
+    case 'state':
+      accept(msg.state, msg.state.now - Date.now());
+      break;
+  }
+});
+
+root.addEventListener('click', (event: MouseEvent) => {
+  const button = event.target instanceof Element ? event.target.closest('button[data-action]') : null;
+  if (!(button instanceof HTMLButtonElement) || button.disabled) return;
+  const action = button.getAttribute('data-action');
+  if (action === 'toggle-hover') {
+    // Local only: shows or hides the hover text of an error code in place.
+    const target = document.getElementById(button.getAttribute('aria-controls') ?? '');
+    if (target) {
+      target.hidden = !target.hidden;
+      button.setAttribute('aria-expanded', String(!target.hidden));
+    }
+    return;
+  }
+  const id = button.getAttribute('data-id') ?? '';
+  if (action === 'show' || action === 'queryOrder' || action === 'copyBody') {
+    // detail is 0 for a click made with the keyboard: then the focus stays where the user is.
+    if (action === 'show' && event.detail > 0) scrollToTopFor = id;
+    post({ type: action, id });
+  }
+});
+
+// Arrow keys move along the history list (each item is also a Tab stop).
+history.addEventListener('keydown', (event: KeyboardEvent) => {
+  if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(event.key)) return;
+  const items = Array.from(history.querySelectorAll<HTMLButtonElement>('button.history-item'));
+  const at = items.indexOf(document.activeElement as HTMLButtonElement);
+  if (at < 0 || items.length === 0) return;
+  const to = event.key === 'Home' ? 0 : event.key === 'End' ? items.length - 1 : Math.min(items.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)));
+  items[to]?.focus();
+  event.preventDefault();
+});
+
+// `toggle` does not bubble: listen in the capture phase.
+document.addEventListener(
+  'toggle',
+  (event: Event) => {
+    const details = event.target;
+    if (!(details instanceof HTMLDetailsElement)) return;
+    const name = details.getAttribute('data-section');
+    if (name === null) return;
+    openSections.set(name, details.open);
+    persist();
+  },
+  true,
+);
+
+// After a reload (the panel hidden and shown again) show what was there until the extension answers.
+const saved = Saved.safeParse(getSavedState());
+if (saved.success) {
+  for (const [name, isOpen] of Object.entries(saved.data.open)) openSections.set(name, isOpen);
+  accept({ ...saved.data.state, busy: false }, saved.data.clockOffset);
+} else {
+  render();
+}
+
+post({ type: 'ready' });

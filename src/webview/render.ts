@@ -1,0 +1,473 @@
+/**
+ * Builds the panel from a PanelState. Every string in the state is hostile text (the service's
+ * answer, or a file's content): it only ever enters the page through dom.ts, as text nodes or as
+ * values of allow-listed attributes.
+ */
+import type { BudgetStateT, PanelEntryT, PanelStateT } from '../core/panel/protocol';
+import { append, h, newId, setAttr, srOnly, type Child } from './dom';
+import {
+  counterAt,
+  formatBytes,
+  formatMs,
+  formatTime,
+  formatWait,
+  isLow,
+  isoTime,
+  OUTCOME_LABEL,
+  OUTCOME_SHORT,
+  pathOf,
+} from './format';
+import { highlightJson } from './json';
+
+/** Called every second with the extension's clock; returns false once it no longer changes. */
+export type Ticker = (extNow: number) => boolean;
+
+export const UNKNOWN_SENTENCE = 'The operation may have succeeded: check before retrying.';
+
+type Counter = BudgetStateT['ip'];
+type ErrorInfoT = NonNullable<PanelEntryT['error']>;
+
+// ---------------------------------------------------------------------------------------------
+// Banner
+
+/** The one-click query needs an id to look the order up by (§7.2 700004: orderId or origClientOrderId). */
+export function canQueryOrder(e: PanelEntryT): boolean {
+  return e.outcome === 'unknown' && e.orderRef !== undefined && Boolean(e.orderRef.orderId || e.orderRef.origClientOrderId);
+}
+
+/** The banner is a live region: it is rebuilt only when what it says changes, so it is announced once. */
+export function bannerKey(state: PanelStateT | undefined): string {
+  const e = state?.current;
+  return JSON.stringify([state?.busy ?? false, e?.id, e?.outcome, e?.summary, e?.status, e?.error?.code, e ? canQueryOrder(e) : false]);
+}
+
+export function renderBanner(banner: HTMLElement, state: PanelStateT | undefined): void {
+  const e = state?.current;
+  const outcome = e?.outcome ?? 'none';
+  banner.className = `banner outcome-${outcome}${state?.busy ? ' is-busy' : ''}`;
+  setAttr(banner, 'data-outcome', outcome);
+  setAttr(banner, 'data-busy', state?.busy ? 'true' : undefined);
+
+  const frag = document.createDocumentFragment();
+  if (state?.busy) {
+    frag.append(h('p', { class: 'busy', 'data-testid': 'busy' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Sending…'));
+    if (e) frag.append(h('p', { class: 'previous-note' }, 'Until the answer arrives, the last result:'));
+  }
+  if (!e) {
+    if (!state?.busy) {
+      append(frag, [
+        h('p', { class: 'banner-title', 'data-testid': 'outcome' }, 'No request sent yet'),
+        h('p', { class: 'banner-text' }, 'Send a request from a .tradereq file: its outcome, the response and the rate limit budget show here.'),
+      ]);
+    }
+    banner.replaceChildren(frag);
+    return;
+  }
+
+  const head = h(
+    'div',
+    { class: 'banner-head' },
+    h('span', { class: 'outcome-badge', 'data-testid': 'outcome' }, h('span', { class: 'outcome-icon' }), OUTCOME_LABEL[e.outcome]),
+    e.status !== undefined ? h('span', { class: 'banner-status', title: e.statusMeaning }, 'HTTP ', String(e.status)) : null,
+    h('span', { class: 'request-line' }, h('span', { class: 'method' }, e.request.method), ' ', h('span', { class: 'path' }, pathOf(e.request.url))),
+  );
+  const meta = h(
+    'p',
+    { class: 'banner-meta' },
+    h('span', { class: 'entry-title' }, e.title),
+    h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · '),
+    h('span', { class: 'environment' }, e.environment),
+    h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · '),
+    h('time', { datetime: isoTime(e.at) }, formatTime(e.at, state?.now ?? e.at)),
+  );
+  append(frag, [head, meta]);
+
+  switch (e.outcome) {
+    case 'ok':
+      break;
+    case 'rejected':
+      append(frag, [
+        e.error ? renderErrorCode(e.error) : h('p', { class: 'banner-text' }, e.statusMeaning ?? e.summary),
+        renderServiceMessage(e.msg),
+        renderAdvice(e.error),
+      ]);
+      break;
+    case 'unknown':
+      append(frag, [
+        h('p', { class: 'unknown-sentence', 'data-testid': 'unknown-sentence' }, UNKNOWN_SENTENCE),
+        renderOrderRef(e),
+        e.error ? renderErrorCode(e.error) : null,
+        renderServiceMessage(e.msg),
+        renderAdvice(e.error),
+      ]);
+      break;
+    case 'not-sent':
+    case 'refused':
+      append(frag, [h('p', { class: 'banner-text', 'data-testid': 'summary' }, e.summary), renderServiceMessage(e.msg)]);
+      break;
+  }
+  banner.replaceChildren(frag);
+}
+
+/**
+ * The code as a button: its title and its accessible description are the editor's hover text on
+ * that code; pressing it shows that text in place (for keyboard and touch, where a title never
+ * shows). Then every meaning the spec gives for the code (§7.2).
+ */
+function renderErrorCode(err: ErrorInfoT): HTMLElement {
+  const descId = newId('hover');
+  // hidden, not visually hidden: still the button's description, but not read twice in the live region.
+  const desc = h('div', { id: descId, class: 'hover-text', hidden: true, 'data-testid': 'hover-text' }, err.hoverText);
+  const code = h(
+    'button',
+    {
+      type: 'button',
+      class: 'error-code',
+      title: err.hoverText,
+      'aria-describedby': descId,
+      'aria-controls': descId,
+      'aria-expanded': 'false',
+      'data-action': 'toggle-hover',
+      'data-testid': 'error-code',
+      'data-focus': 'error-code',
+    },
+    srOnly('Error code '),
+    String(err.code),
+  );
+  const meanings: Child =
+    err.meanings.length === 0
+      ? h('span', { class: 'meaning muted' }, 'Not in the spec’s list of codes')
+      : err.meanings.length === 1
+        ? h('span', { class: 'meaning', 'data-testid': 'meanings' }, err.meanings[0] ?? '')
+        : h(
+            'div',
+            { class: 'meanings', 'data-testid': 'meanings' },
+            h('span', { class: 'meaning-intro' }, `The spec gives ${err.meanings.length} meanings for this code:`),
+            h('ul', null, ...err.meanings.map((m) => h('li', { class: 'meaning' }, m))),
+          );
+  return h('div', { class: 'error-block' }, h('div', { class: 'error-row' }, code, meanings), desc);
+}
+
+function renderServiceMessage(msg: string | undefined): Child {
+  if (msg === undefined || msg === '') return null;
+  return h('p', { class: 'service-msg' }, h('span', { class: 'label' }, 'Service message'), h('q', { 'data-testid': 'msg' }, msg));
+}
+
+function renderAdvice(err: ErrorInfoT | undefined): Child {
+  if (!err || (!err.cause && !err.action)) return null;
+  return h(
+    'dl',
+    { class: 'advice' },
+    err.cause ? h('dt', null, 'Cause') : null,
+    err.cause ? h('dd', { 'data-testid': 'cause' }, err.cause) : null,
+    err.action ? h('dt', null, 'What to do') : null,
+    err.action ? h('dd', { 'data-testid': 'action' }, err.action) : null,
+  );
+}
+
+function renderOrderRef(e: PanelEntryT): Child {
+  const ref = e.orderRef;
+  if (!ref) return null;
+  // Each name stays with its value when the line wraps.
+  const item = (name: string, value: string) => h('span', { class: 'ref-item' }, h('span', { class: 'label' }, name), ' ', h('code', null, value));
+  const parts: Child[] = [item('Order', ref.symbol)];
+  if (ref.orderId) parts.push(item('orderId', ref.orderId));
+  if (ref.origClientOrderId) parts.push(item('origClientOrderId', ref.origClientOrderId));
+  if (canQueryOrder(e)) {
+    parts.push(
+      h(
+        'button',
+        { type: 'button', class: 'button primary', 'data-action': 'queryOrder', 'data-id': e.id, 'data-testid': 'query-order', 'data-focus': 'query-order' },
+        'Query the order',
+      ),
+    );
+  } else {
+    parts.push(h('span', { class: 'muted' }, ' No id was sent to look it up by: list the open orders of the symbol.'));
+  }
+  return h('p', { class: 'order-ref' }, ...parts);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Countdown
+
+export interface Wait {
+  readonly kind: 'ban' | 'retry';
+  readonly status: number | undefined;
+  readonly untilMs: number;
+}
+
+/** The gate's block on the origin first (the budget's view), else the wait recorded on the entry shown. */
+export function waitOf(state: PanelStateT | undefined): Wait | undefined {
+  const blocked = state?.budget?.blocked;
+  if (blocked) return { kind: blocked.status === 418 ? 'ban' : 'retry', status: blocked.status, untilMs: blocked.untilMs };
+  const e = state?.current;
+  if (e?.retryAtMs !== undefined) return { kind: e.status === 418 ? 'ban' : 'retry', status: e.status, untilMs: e.retryAtMs };
+  return undefined;
+}
+
+export function countdownText(wait: Wait, extNow: number): string {
+  const left = formatWait(wait.untilMs - extNow);
+  return wait.kind === 'ban' ? `Banned: ${left} left` : `Retry-After: ${left}`;
+}
+
+/** Fills the countdown area; returns its ticker, or undefined when no wait is in force. */
+export function renderCountdown(host: HTMLElement, state: PanelStateT | undefined, extNow: number): Ticker | undefined {
+  const wait = waitOf(state);
+  if (!wait || wait.untilMs <= extNow) {
+    host.hidden = true;
+    host.className = 'countdown';
+    host.replaceChildren();
+    return undefined;
+  }
+  host.hidden = false;
+  host.className = `countdown countdown-${wait.kind}`;
+  const text = h('strong', { class: 'countdown-text', 'data-testid': 'countdown' }, countdownText(wait, extNow));
+  const note = h(
+    'span',
+    { class: 'countdown-note' },
+    wait.kind === 'ban'
+      ? `${wait.status ?? 418}: this IP is banned for repeated rate limit violations. Nothing is sent to the service until the ban ends.`
+      : `${wait.status ?? 429}: request rate limit exceeded. Nothing is sent to the service until the wait ends, so as to avoid an IP ban.`,
+  );
+  host.replaceChildren(h('span', { class: 'countdown-icon', 'aria-hidden': 'true' }), text, note);
+  return (now: number) => {
+    if (wait.untilMs <= now) {
+      host.className = 'countdown countdown-over';
+      text.textContent = 'Wait over: requests may be sent again.';
+      note.remove();
+      return false;
+    }
+    text.textContent = countdownText(wait, now);
+    return true;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content below the banner
+
+export interface ContentOptions {
+  /** Open state of each <details>, by its data-section; absent means its default. */
+  readonly open: ReadonlyMap<string, boolean>;
+  readonly extNow: number;
+}
+
+function section(name: string, title: string, ...children: Child[]): HTMLElement {
+  const headingId = newId('h');
+  return h('section', { class: `section section-${name}`, 'data-section': name, 'aria-labelledby': headingId }, h('h2', { id: headingId }, title), ...children);
+}
+
+function collapsible(name: string, open: ReadonlyMap<string, boolean>, summary: Child[], ...children: Child[]): HTMLElement {
+  return h(
+    'details',
+    { class: `section section-${name}`, 'data-section': name, open: open.get(name) ?? false },
+    h('summary', { 'data-focus': `summary:${name}` }, ...summary),
+    h('div', { class: 'details-body' }, ...children),
+  );
+}
+
+/** A two-column table of names and values (headers). */
+function pairsTable(caption: string, pairs: readonly (readonly [string, string])[], testid: string): HTMLElement {
+  if (pairs.length === 0) return h('p', { class: 'muted' }, 'None');
+  return h(
+    'table',
+    { class: 'pairs', 'data-testid': testid },
+    h('caption', { class: 'visually-hidden' }, caption),
+    h('tbody', null, ...pairs.map(([name, value]) => h('tr', null, h('th', { scope: 'row' }, name), h('td', null, value)))),
+  );
+}
+
+export function renderContent(state: PanelStateT | undefined, opts: ContentOptions, tickers: Ticker[]): DocumentFragment {
+  const frag = document.createDocumentFragment();
+  const e = state?.current;
+  if (e) {
+    append(frag, [renderStatus(e), renderExpectations(e)]);
+  }
+  if (state?.budget) frag.append(renderBudget(state.budget, state.now, opts.extNow, tickers));
+  if (e) {
+    append(frag, [
+      renderBody(e),
+      e.response ? collapsible('response-headers', opts.open, ['Response headers ', h('span', { class: 'count' }, `(${e.response.headers.length})`)], pairsTable('Response headers', e.response.headers, 'response-headers')) : null,
+      renderTimings(e),
+      renderRequest(e, opts.open),
+    ]);
+  }
+  return frag;
+}
+
+function renderStatus(e: PanelEntryT): HTMLElement {
+  const testid = { 'data-testid': 'status' };
+  if (e.status === undefined) {
+    return section('status', 'Status', h('p', { class: 'status-line', ...testid }, h('span', { class: 'status-code muted' }, 'No HTTP status'), h('span', { class: 'status-meaning' }, e.statusMeaning ?? (e.outcome === 'unknown' ? 'No answer was received' : 'Nothing was sent to the service'))));
+  }
+  return section(
+    'status',
+    'Status',
+    h(
+      'p',
+      { class: `status-line status-${Math.floor(e.status / 100)}xx`, ...testid },
+      h('span', { class: 'status-code' }, String(e.status)),
+      h('span', { class: 'status-meaning' }, e.statusMeaning ?? ''),
+    ),
+  );
+}
+
+function renderExpectations(e: PanelEntryT): Child {
+  if (e.expectations.length === 0) return null;
+  const passed = e.expectations.filter((x) => x.passed).length;
+  return section(
+    'expectations',
+    'Expectations',
+    h('p', { class: 'section-meta' }, `${passed} of ${e.expectations.length} passed`),
+    h(
+      'ul',
+      { class: 'expectations', 'data-testid': 'expectations' },
+      ...e.expectations.map((x) =>
+        h(
+          'li',
+          { class: x.passed ? 'pass' : 'fail' },
+          h('span', { class: 'mark', 'aria-hidden': 'true' }, x.passed ? '✔' : '✘'),
+          srOnly(x.passed ? 'Passed: ' : 'Failed: '),
+          h('span', { class: 'expect-text' }, x.text),
+          x.passed ? null : h('span', { class: 'expect-actual' }, h('span', { class: 'muted' }, ' got '), h('code', null, x.actual)),
+        ),
+      ),
+    ),
+  );
+}
+
+function renderBudget(budget: BudgetStateT, stateNow: number, extNow: number, tickers: Ticker[]): HTMLElement {
+  const rows = [renderCounter('ip', 'IP', budget.ip, stateNow, extNow, tickers)];
+  if (budget.uid) rows.push(renderCounter('uid', 'Account', budget.uid, stateNow, extNow, tickers));
+  return section('budget', 'Rate limit budget', h('p', { class: 'section-meta' }, 'per 10 s window · ', h('span', { class: 'origin' }, budget.origin)), h('div', { class: 'meters' }, ...rows));
+}
+
+function renderCounter(mode: 'ip' | 'uid', name: string, c: Counter, stateNow: number, extNow: number, tickers: Ticker[]): HTMLElement {
+  const meterId = newId('meter');
+  const count = h('span', { class: 'budget-count' });
+  const frees = h('span', { class: 'budget-frees' });
+  const warn = h('span', { class: 'budget-warn' });
+  const label = h('label', { for: meterId, class: 'budget-label' }, h('span', { class: 'budget-name' }, name), ' ', count, warn, frees);
+  const lowMark = c.limit * 0.1;
+  const meter = h('meter', { id: meterId, min: 0, max: c.limit, low: lowMark, high: lowMark, optimum: c.limit, value: c.remaining });
+  const row = h('div', { class: 'budget', 'data-testid': `budget-${mode}` }, label, meter);
+
+  const update = (now: number): boolean => {
+    const v = counterAt(c, stateNow, now);
+    const low = isLow(v.remaining, c.limit);
+    row.classList.toggle('low', low);
+    count.textContent = `${v.remaining}${v.atLeast ? '+' : ''}/${c.limit} left`;
+    warn.textContent = low ? ' · low' : '';
+    frees.textContent = v.frees ? ` · ${v.frees}` : '';
+    setAttr(meter, 'value', v.remaining);
+    setAttr(meter, 'aria-valuetext', `${v.atLeast ? 'at least ' : ''}${v.remaining} of ${c.limit} left`);
+    return v.changesInMs !== undefined;
+  };
+  if (update(extNow)) tickers.push(update);
+  return row;
+}
+
+function renderBody(e: PanelEntryT): Child {
+  const r = e.response;
+  if (!r) return null;
+  const meta = h(
+    'span',
+    { class: 'section-meta' },
+    r.isJson ? 'JSON' : 'Text',
+    ' · ',
+    formatBytes(r.bytes),
+    r.truncated ? h('span', { class: 'chip warn' }, 'truncated') : null,
+  );
+  const headingId = newId('h');
+  const pre =
+    r.body === ''
+      ? h('p', { class: 'muted', 'data-testid': 'body' }, 'Empty body')
+      : h('pre', { class: 'code body', tabindex: 0, 'aria-labelledby': headingId, 'data-testid': 'body', 'data-focus': 'body' }, r.isJson ? highlightJson(r.body) : r.body);
+  return h(
+    'section',
+    { class: 'section section-body', 'data-section': 'body', 'aria-labelledby': headingId },
+    h(
+      'div',
+      { class: 'section-head' },
+      h('h2', { id: headingId }, 'Response body'),
+      meta,
+      h(
+        'button',
+        { type: 'button', class: 'button secondary', 'data-action': 'copyBody', 'data-id': e.id, 'data-testid': 'copy-body', 'data-focus': 'copy-body', disabled: r.body === '' },
+        'Copy body',
+      ),
+    ),
+    pre,
+  );
+}
+
+function renderTimings(e: PanelEntryT): Child {
+  const t = e.timings;
+  if (!t) return null;
+  const stat = (name: string, ms: number) => h('div', { class: 'stat' }, h('dt', null, name), h('dd', null, formatMs(ms)));
+  return section('timings', 'Timings', h('dl', { class: 'stats', 'data-testid': 'timings' }, stat('Connect', t.connectMs), stat('First byte', t.firstByteMs), stat('Total', t.totalMs)));
+}
+
+function block(name: string, text: string | undefined, testid: string): Child[] {
+  if (text === undefined) return [];
+  return [h('h3', null, name), text === '' ? h('p', { class: 'muted' }, 'Empty') : h('pre', { class: 'code', 'data-testid': testid }, text)];
+}
+
+function renderRequest(e: PanelEntryT, open: ReadonlyMap<string, boolean>): HTMLElement {
+  const r = e.request;
+  return collapsible(
+    'request',
+    open,
+    [r.signed ? 'Signed request' : 'Request (unsigned)', ' ', h('span', { class: 'count' }, `${r.method} ${pathOf(r.url)}`)],
+    h('pre', { class: 'code url', 'data-testid': 'request-url' }, h('span', { class: 'method' }, r.method), ' ', r.url),
+    h('h3', null, 'Headers ', h('span', { class: 'muted' }, '(API key masked)')),
+    pairsTable('Request headers (API key masked)', r.headers, 'request-headers'),
+    ...block('Query', r.query, 'request-query'),
+    ...block('Body', r.body, 'request-body'),
+    ...block('totalParams (the signed text)', r.totalParams, 'request-total-params'),
+  );
+}
+
+export function renderHistory(state: PanelStateT): DocumentFragment {
+  // Newest first, whatever order arrives; at most 50 (the schema refuses more).
+  const entries = [...state.history].sort((a, b) => b.at - a.at).slice(0, 50);
+  const currentId = state.current?.id;
+  const list =
+    entries.length === 0
+      ? h('p', { class: 'muted' }, 'No sends yet in this workspace.')
+      : h(
+          'ol',
+          { class: 'history', 'data-testid': 'history' },
+          ...entries.map((x) =>
+            h(
+              'li',
+              null,
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: `history-item outcome-${x.outcome}`,
+                  'data-action': 'show',
+                  'data-id': x.id,
+                  'data-testid': 'history-item',
+                  'data-focus': `history:${x.id}`,
+                  'data-outcome': x.outcome,
+                  'aria-current': x.id === currentId ? 'true' : undefined,
+                  title: x.summary,
+                },
+                h('time', { class: 'h-time', datetime: isoTime(x.at) }, formatTime(x.at, state.now)),
+                h('span', { class: 'h-method method' }, x.request.method),
+                h('span', { class: 'h-path' }, pathOf(x.request.url)),
+                h('span', { class: 'h-outcome' }, h('span', { class: 'outcome-icon' }), OUTCOME_SHORT[x.outcome]),
+                h('span', { class: 'h-status' }, x.status !== undefined ? String(x.status) : '–'),
+              ),
+            ),
+          ),
+        );
+  const frag = document.createDocumentFragment();
+  append(frag, [
+    h('h2', null, 'History'),
+    h('p', { class: 'section-meta' }, entries.length === 1 ? '1 send' : `${entries.length} sends`, ' of this workspace, newest first (last 50 kept)'),
+    list,
+  ]);
+  return frag;
+}

@@ -1,0 +1,734 @@
+// The response panel's own code in headless Chromium, outside VS Code: the bundle of src/webview/main.ts
+// in the document of src/webview/html.ts (with its CSP), fed `state` messages as the extension would
+// send them. A fake acquireVsCodeApi records what the panel posts. Screenshots go to test-results/.
+//
+//   npx mocha --no-config test/webview/preview.test.js
+'use strict';
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const esbuild = require('esbuild');
+const { chromium } = require('playwright-core');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const RESULTS = path.join(REPO, 'test-results');
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** The page's clock (faked, paused here once loaded); the extension's clock runs 5 s ahead of it, so countdowns must use the offset. */
+const T0 = Date.UTC(2025, 2, 14, 13, 2, 11);
+const NOW = T0 + 5000;
+
+const HOSTILE_IMG = '<img src=x onerror=alert(1)>';
+const HOSTILE_SCRIPT = '</script><script>alert(2)</script>';
+const UNKNOWN_SENTENCE = 'The operation may have succeeded: check before retrying.';
+
+// ---- Theme variables as VS Code sets them (Dark Modern, Light Modern) -----------------------------
+
+const COMMON_VARS = {
+  '--vscode-font-family': 'system-ui, "Ubuntu", "Droid Sans", sans-serif',
+  '--vscode-font-size': '13px',
+  '--vscode-font-weight': 'normal',
+  '--vscode-editor-font-family': '"Droid Sans Mono", "DejaVu Sans Mono", monospace',
+  '--vscode-editor-font-size': '12.5px',
+};
+const THEMES = {
+  dark: {
+    '--vscode-foreground': '#cccccc',
+    '--vscode-editor-foreground': '#cccccc',
+    '--vscode-editor-background': '#1f1f1f',
+    '--vscode-descriptionForeground': '#9d9d9d',
+    '--vscode-focusBorder': '#0078d4',
+    '--vscode-button-background': '#0078d4',
+    '--vscode-button-foreground': '#ffffff',
+    '--vscode-button-hoverBackground': '#026ec1',
+    '--vscode-button-border': '#ffffff12',
+    '--vscode-button-secondaryBackground': '#313131',
+    '--vscode-button-secondaryForeground': '#cccccc',
+    '--vscode-button-secondaryHoverBackground': '#3c3c3c',
+    '--vscode-testing-iconPassed': '#73c991',
+    '--vscode-editorError-foreground': '#f14c4c',
+    '--vscode-editorWarning-foreground': '#cca700',
+    '--vscode-panel-border': '#2b2b2b',
+    '--vscode-widget-border': '#313131',
+    '--vscode-textCodeBlock-background': '#2b2b2b',
+    '--vscode-list-hoverBackground': '#2a2d2e',
+    '--vscode-list-inactiveSelectionBackground': '#37373d',
+    '--vscode-progressBar-background': '#0078d4',
+    '--vscode-input-background': '#313131',
+    '--vscode-debugTokenExpression-name': '#c586c0',
+    '--vscode-debugTokenExpression-string': '#ce9178',
+    '--vscode-debugTokenExpression-number': '#b5cea8',
+    '--vscode-debugTokenExpression-boolean': '#4e94ce',
+    '--vscode-editorHoverWidget-background': '#202020',
+    '--vscode-editorHoverWidget-foreground': '#cccccc',
+    '--vscode-editorHoverWidget-border': '#454545',
+  },
+  light: {
+    '--vscode-foreground': '#3b3b3b',
+    '--vscode-editor-foreground': '#3b3b3b',
+    '--vscode-editor-background': '#ffffff',
+    '--vscode-descriptionForeground': '#616161',
+    '--vscode-focusBorder': '#005fb8',
+    '--vscode-button-background': '#005fb8',
+    '--vscode-button-foreground': '#ffffff',
+    '--vscode-button-hoverBackground': '#0258a8',
+    '--vscode-button-border': '#0000001a',
+    '--vscode-button-secondaryBackground': '#e5e5e5',
+    '--vscode-button-secondaryForeground': '#3b3b3b',
+    '--vscode-button-secondaryHoverBackground': '#cccccc',
+    '--vscode-testing-iconPassed': '#388a34',
+    '--vscode-editorError-foreground': '#e51400',
+    '--vscode-editorWarning-foreground': '#bf8803',
+    '--vscode-panel-border': '#e5e5e5',
+    '--vscode-widget-border': '#e5e5e5',
+    '--vscode-textCodeBlock-background': '#f5f5f5',
+    '--vscode-list-hoverBackground': '#f2f2f2',
+    '--vscode-list-inactiveSelectionBackground': '#e4e6f1',
+    '--vscode-progressBar-background': '#005fb8',
+    '--vscode-input-background': '#ffffff',
+    '--vscode-debugTokenExpression-name': '#9b46b0',
+    '--vscode-debugTokenExpression-string': '#a31515',
+    '--vscode-debugTokenExpression-number': '#098658',
+    '--vscode-debugTokenExpression-boolean': '#0000ff',
+    '--vscode-editorHoverWidget-background': '#f8f8f8',
+    '--vscode-editorHoverWidget-foreground': '#3b3b3b',
+    '--vscode-editorHoverWidget-border': '#c8c8c8',
+  },
+};
+
+function themeCss(theme) {
+  const vars = { ...COMMON_VARS, ...THEMES[theme] };
+  return `body {\n${Object.entries(vars)
+    .map(([k, v]) => `  ${k}: ${v};`)
+    .join('\n')}\n}\n`;
+}
+
+// ---- Fixtures: states as the extension would send them --------------------------------------------
+
+const ORIGIN = 'https://api.sandbox.example';
+
+function entry(over) {
+  const query = 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.0001&price=20000&recvWindow=5000&timestamp=1741957331000';
+  const signature = 'c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71';
+  return {
+    id: 'e-ok',
+    at: NOW - 60_000,
+    title: 'Place a limit order',
+    environment: 'sandbox',
+    request: {
+      method: 'POST',
+      url: `${ORIGIN}/api/v3/order?${query}&signature=${signature}`,
+      query: `${query}&signature=${signature}`,
+      body: '',
+      totalParams: query,
+      headers: [
+        ['X-SERVICE-APIKEY', 'mx0v••••••••••••3fa2'],
+        ['Content-Type', 'application/json'],
+        ['User-Agent', 'TradeReq/0.1.0'],
+      ],
+      signed: true,
+    },
+    outcome: 'ok',
+    summary: '200 ok',
+    status: 200,
+    statusMeaning: 'Request accepted',
+    response: {
+      body: JSON.stringify(
+        { symbol: 'BTCUSDT', orderId: '5432101', clientOrderId: 'tr-2025-0314-001', price: '20000', origQty: '0.0001', type: 'LIMIT', side: 'BUY', status: 'NEW', isWorking: true, transactTime: 1741957331412 },
+        null,
+        2,
+      ),
+      isJson: true,
+      truncated: false,
+      bytes: 241,
+      headers: [
+        ['content-type', 'application/json;charset=UTF-8'],
+        ['date', 'Fri, 14 Mar 2025 13:02:11 GMT'],
+        ['x-request-id', '7e1c0b7a-51c4-4d3f-9f11-2ab0c1d3e4f5'],
+      ],
+    },
+    timings: { connectMs: 12.4, firstByteMs: 84.2, totalMs: 96.7 },
+    expectations: [
+      { text: 'status == 200', passed: true, actual: '200' },
+      { text: 'body.status in ["NEW", "FILLED"]', passed: true, actual: '"NEW"' },
+    ],
+    ...over,
+  };
+}
+
+const HOVER_30002 =
+  '30002: Trade volume is below the minimum\n\nUsual cause: the quantity times the price is under the symbol’s minimum order size.\n\nWhat to do: raise quantity so that quantity × price reaches the minimum of the symbol (see exchangeInfo).';
+
+const rejected = entry({
+  id: 'e-rej',
+  at: NOW - 2_000,
+  outcome: 'rejected',
+  summary: '400 rejected: 30002 Trade volume is below the minimum',
+  status: 400,
+  statusMeaning: "Malformed request; the fault is the sender's",
+  error: {
+    code: 30002,
+    meanings: ['Trade volume is below the minimum'],
+    cause: 'The quantity times the price is under the symbol’s minimum order size.',
+    action: 'Raise quantity so that quantity × price reaches the minimum of the symbol (see exchangeInfo).',
+    hoverText: HOVER_30002,
+  },
+  msg: 'quantity below minimum',
+  response: { body: '{\n  "code": 30002,\n  "msg": "quantity below minimum"\n}', isJson: true, truncated: false, bytes: 50, headers: [['content-type', 'application/json']] },
+  timings: { connectMs: 11.9, firstByteMs: 71.3, totalMs: 73.8 },
+  expectations: [{ text: 'status == 200', passed: false, actual: '400' }],
+});
+
+const twoMeanings = entry({
+  id: 'e-two',
+  at: NOW - 20_000,
+  request: { ...entry({}).request, method: 'GET', url: `${ORIGIN}/api/v3/ticker/price?symbol=BTC-USDT` },
+  outcome: 'rejected',
+  summary: '400 rejected: 730001 pair not found; also user information error',
+  status: 400,
+  statusMeaning: "Malformed request; the fault is the sender's",
+  error: {
+    code: 730001,
+    meanings: ['Pair not found', 'User information error'],
+    action: 'Check the symbol: upper-case letters with no separator (BTCUSDT).',
+    hoverText: '730001 has 2 meanings in the spec (§7.2):\n- Pair not found\n- User information error',
+  },
+  response: { body: '{"code":730001,"msg":"pair not found"}', isJson: true, truncated: false, bytes: 38, headers: [] },
+  expectations: [],
+});
+
+const UNKNOWN_ACTION =
+  'The outcome of the operation is unknown and may have succeeded: check before retrying (for an order, query it by orderId or origClientOrderId, or list open orders). Never retry an order blindly: a retry can place it twice.';
+
+const unknown = entry({
+  id: 'e-unk',
+  at: NOW - 1_000,
+  outcome: 'unknown',
+  summary: 'outcome unknown: 503 service not available, try again',
+  status: 503,
+  statusMeaning: 'Internal error of the service; the outcome of the operation is unknown and may have succeeded: check before retrying, never treat it as a failure',
+  error: { code: 503, meanings: ['Service not available, try again'], action: UNKNOWN_ACTION, hoverText: `503: Service not available, try again\n\nWhat to do: ${UNKNOWN_ACTION}` },
+  response: { body: '{"code":503,"msg":"service not available"}', isJson: true, truncated: false, bytes: 42, headers: [['content-type', 'application/json']] },
+  orderRef: { symbol: 'BTCUSDT', origClientOrderId: 'tr-2025-0314-002' },
+  timings: { connectMs: 12.1, firstByteMs: 5012.5, totalMs: 5013.0 },
+  expectations: [],
+});
+
+const unknownNoId = entry({ ...unknown, id: 'e-unk-noid', orderRef: { symbol: 'BTCUSDT' } });
+
+const refused = entry({
+  id: 'e-ref',
+  at: NOW - 500,
+  outcome: 'refused',
+  summary: `refused: a Retry-After wait is in force for ${ORIGIN} (12 s left); nothing was sent`,
+  status: undefined,
+  statusMeaning: undefined,
+  response: undefined,
+  timings: undefined,
+  expectations: [],
+});
+
+const notSent = entry({
+  id: 'e-ns',
+  at: NOW - 400,
+  outcome: 'not-sent',
+  summary: 'not sent: connect ECONNREFUSED 127.0.0.1:8443: start the sandbox or check baseUrl in tradereq.env.json',
+  status: undefined,
+  statusMeaning: undefined,
+  response: undefined,
+  timings: undefined,
+  expectations: [],
+});
+
+const okEntry = entry({});
+
+const hostile = entry({
+  id: `"><img src=x onerror=alert(3)>`,
+  at: NOW - 300,
+  title: `${HOSTILE_IMG} ${HOSTILE_SCRIPT}`,
+  environment: HOSTILE_SCRIPT,
+  outcome: 'rejected',
+  summary: `400 rejected: ${HOSTILE_IMG}`,
+  status: 400,
+  statusMeaning: "Malformed request; the fault is the sender's",
+  error: { code: 33333, meanings: [HOSTILE_IMG], cause: HOSTILE_SCRIPT, action: HOSTILE_IMG, hoverText: `33333: ${HOSTILE_SCRIPT}` },
+  msg: `${HOSTILE_IMG}${HOSTILE_SCRIPT}`,
+  response: {
+    body: `{\n  "code": 33333,\n  "msg": "${HOSTILE_IMG}",\n  "x": "${HOSTILE_SCRIPT}"\n}`,
+    isJson: true,
+    truncated: true,
+    bytes: 123456,
+    headers: [
+      [HOSTILE_IMG, HOSTILE_SCRIPT],
+      ['x-evil', HOSTILE_IMG],
+    ],
+  },
+  expectations: [{ text: HOSTILE_IMG, passed: false, actual: HOSTILE_SCRIPT }],
+});
+
+function budget(over = {}) {
+  return {
+    origin: ORIGIN,
+    ip: { mode: 'ip', limit: 500, used: 20, remaining: 480, freesInMs: 7000 },
+    uid: { mode: 'uid', limit: 500, used: 470, remaining: 30, freesInMs: 3000 },
+    ...over,
+  };
+}
+
+function state(over = {}) {
+  const history = [rejected, okEntry, twoMeanings];
+  return { current: history[0], budget: budget(), history, now: NOW, busy: false, ...over };
+}
+
+// ---- Harness -------------------------------------------------------------------------------------
+
+/** Runs in the page before the bundle: the webview's API, recording what the panel posts. */
+function fakeVsCodeApi() {
+  window.__posted = [];
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) => window.__violations.push({ directive: e.violatedDirective, blocked: e.blockedURI }));
+  let acquired = false;
+  window.acquireVsCodeApi = () => {
+    if (acquired) throw new Error('acquireVsCodeApi may be called only once');
+    acquired = true;
+    return Object.freeze({
+      postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))),
+      getState: () => {
+        const s = sessionStorage.getItem('vscode-state');
+        return s === null ? undefined : JSON.parse(s);
+      },
+      setState: (s) => sessionStorage.setItem('vscode-state', JSON.stringify(s)),
+    });
+  };
+}
+
+describe('the response panel, in a browser', function () {
+  this.timeout(90_000);
+
+  let tmp;
+  let server;
+  let origin;
+  let browser;
+  let html;
+  let newNonce;
+  const opened = [];
+
+  before(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-webview-'));
+    await esbuild.build({
+      entryPoints: [path.join(REPO, 'src/webview/main.ts')],
+      outfile: path.join(tmp, 'webview.js'),
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      logLevel: 'warning',
+    });
+    await esbuild.build({
+      entryPoints: { html: path.join(REPO, 'src/webview/html.ts'), nonce: path.join(REPO, 'src/webview/nonce.ts') },
+      outdir: tmp,
+      outExtension: { '.js': '.cjs' },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      logLevel: 'warning',
+    });
+    html = require(path.join(tmp, 'html.cjs'));
+    newNonce = require(path.join(tmp, 'nonce.cjs')).newNonce;
+
+    server = http.createServer((req, res) => {
+      const name = new URL(req.url, 'http://x').pathname.slice(1);
+      const types = { js: 'text/javascript', css: 'text/css', html: 'text/html' };
+      const file = name === 'panel.css' ? path.join(REPO, 'media/panel.css') : path.join(tmp, path.basename(name));
+      if (!/^[\w.-]+$/.test(name) || !fs.existsSync(file)) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': `${types[path.extname(file).slice(1)] ?? 'application/octet-stream'}; charset=utf-8`, 'cache-control': 'no-store' });
+      res.end(fs.readFileSync(file));
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${server.address().port}`;
+
+    for (const theme of Object.keys(THEMES)) {
+      fs.writeFileSync(path.join(tmp, `theme-${theme}.css`), themeCss(theme));
+      const nonce = newNonce();
+      let doc = html.panelHtml({ cspSource: origin, nonce, scriptUri: `${origin}/webview.js`, styleUri: `${origin}/panel.css`, title: 'TradeReq <b>response</b>' });
+      // The theme sheet stands in for VS Code's; the fake API comes by nonce before the bundle; the
+      // last script has no nonce, so the CSP must block it.
+      doc = doc.replace(
+        '</head>',
+        `<link rel="stylesheet" href="${origin}/theme-${theme}.css">\n<script nonce="${nonce}">(${fakeVsCodeApi.toString()})();</script>\n<script>window.__inlineRan = true;</script>\n</head>`,
+      );
+      doc = doc.replace('<body>', `<body class="vscode-${theme}">`);
+      fs.writeFileSync(path.join(tmp, `panel-${theme}.html`), doc);
+    }
+
+    const executablePath = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
+    browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    for (const p of opened) await p.context.close().catch(() => {});
+    await browser?.close().catch(() => {});
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** A fresh page with the panel, on a fake clock at T0; resolves once the panel said `ready`. */
+  async function openPanel({ theme = 'dark', width = 860, height = 1000, reducedMotion = 'reduce' } = {}) {
+    const context = await browser.newContext({ viewport: { width, height }, colorScheme: theme, reducedMotion });
+    const page = await context.newPage();
+    const p = { context, page, dialogs: [], errors: [] };
+    opened.push(p);
+    page.on('dialog', (d) => {
+      p.dialogs.push(d.message());
+      d.dismiss().catch(() => {});
+    });
+    page.on('pageerror', (e) => p.errors.push(e.message));
+    // Time flows while the page loads, then stands still at T0: it moves only by runFor().
+    await page.clock.install({ time: T0 - 10_000 });
+    await page.goto(`${origin}/panel-${theme}.html`);
+    await page.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
+    await page.clock.pauseAt(T0);
+    return p;
+  }
+
+  /** Posts a message to the panel and resolves after the panel's own listener has run (it was added first). */
+  async function send(page, data) {
+    await page.evaluate(
+      (d) =>
+        new Promise((resolve) => {
+          window.addEventListener('message', () => resolve(), { once: true });
+          window.postMessage(d, '*');
+        }),
+      data,
+    );
+  }
+
+  const sendState = (page, s) => send(page, { type: 'state', state: s });
+  const posted = (page) => page.evaluate(() => window.__posted);
+  const text = (page, testid) => page.getByTestId(testid).first().textContent();
+
+  async function shoot(page, name) {
+    fs.mkdirSync(RESULTS, { recursive: true });
+    const file = path.join(RESULTS, `panel-preview-${name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    return file;
+  }
+
+  it('posts ready once on load, and shows an empty state before any state arrives', async () => {
+    const { page } = await openPanel();
+    assert.deepEqual(await posted(page), [{ type: 'ready' }]);
+    assert.equal(await page.getByTestId('banner').getAttribute('data-outcome'), 'none');
+    assert.match(await text(page, 'banner'), /No request sent yet/);
+  });
+
+  it('shows every value from the state as text: markup in title, msg, body and headers makes no element and runs nothing', async () => {
+    const p = await openPanel();
+    const { page } = p;
+    await sendState(page, state({ current: hostile, history: [hostile, okEntry] }));
+    await page.locator('details[data-section="response-headers"] > summary').click();
+    await page.locator('details[data-section="request"] > summary').click();
+
+    assert.equal(await page.locator('img, iframe, object, embed').count(), 0, 'no element made from data');
+    assert.equal(await page.locator('script').count(), 3, 'only the page’s own three scripts');
+    assert.equal(await page.title(), 'TradeReq <b>response</b>');
+    assert.equal(await text(page, 'msg'), `${HOSTILE_IMG}${HOSTILE_SCRIPT}`);
+    assert.match(await text(page, 'body'), new RegExp(escapeRe(`"msg": "${HOSTILE_IMG}"`)));
+    assert.match(await text(page, 'body'), new RegExp(escapeRe(HOSTILE_SCRIPT)));
+    assert.match(await text(page, 'banner'), new RegExp(escapeRe(HOSTILE_IMG)));
+    assert.match(await text(page, 'response-headers'), new RegExp(escapeRe(`${HOSTILE_IMG}${HOSTILE_SCRIPT}`)));
+    assert.equal(await page.getByTestId('error-code').getAttribute('title'), `33333: ${HOSTILE_SCRIPT}`);
+
+    // The hostile id goes back to the extension exactly as it came, as data.
+    await page.getByTestId('history-item').first().click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'show', id: hostile.id });
+
+    await shoot(page, 'dark-hostile');
+    assert.deepEqual(p.dialogs, [], 'no dialog opened');
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('the CSP blocks an inline script without the nonce; the panel itself causes no violation (zod runs jitless)', async () => {
+    const { page } = await openPanel();
+    await sendState(page, state());
+    assert.equal(await page.evaluate(() => window.__inlineRan), undefined, 'the inline script did not run');
+    const violations = await page.evaluate(() => window.__violations);
+    assert.deepEqual(
+      violations.map((v) => v.directive),
+      ['script-src-elem'],
+      `exactly the un-nonced inline script is refused: ${JSON.stringify(violations)}`,
+    );
+    const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    assert.match(csp, /^default-src 'none'; style-src http:\/\/127\.0\.0\.1:\d+; script-src 'nonce-[A-Za-z0-9+/=]+'; /);
+    assert.equal(await page.locator('[style]').count(), 0, 'no inline style attribute anywhere');
+    assert.equal(
+      await page.evaluate(() => Array.from(document.querySelectorAll('*')).filter((el) => Array.from(el.attributes).some((a) => a.name.startsWith('on'))).length),
+      0,
+      'no inline handler attribute anywhere',
+    );
+  });
+
+  it('panelHtml escapes what it interpolates and refuses a nonce or CSP source that could break the policy', () => {
+    const doc = html.panelHtml({ cspSource: 'https://*.vscode-cdn.net', nonce: 'abcdefghijklmnop0123==', scriptUri: 'https://x/a.js?"><script>', styleUri: 'https://x/p.css', title: '</title><script>alert(1)</script>' });
+    assert.ok(!doc.includes('"><script>'), 'script URI escaped');
+    assert.ok(doc.includes('&lt;/title&gt;&lt;script&gt;'), 'title escaped');
+    assert.ok(doc.includes(`script-src 'nonce-abcdefghijklmnop0123=='`));
+    assert.throws(() => html.panelHtml({ cspSource: "x; script-src 'unsafe-inline'", nonce: 'abcdefghijklmnop0123==', scriptUri: '', styleUri: '', title: '' }));
+    assert.throws(() => html.panelHtml({ cspSource: 'https://x', nonce: "abc' 'unsafe-inline", scriptUri: '', styleUri: '', title: '' }));
+    const a = newNonce();
+    assert.match(a, /^[A-Za-z0-9+/]{22}==$/, '16 random bytes, base64');
+    assert.notEqual(a, newNonce());
+  });
+
+  it('the banner shows an ok outcome, with status, expectations, body, headers and timings below', async () => {
+    const { page } = await openPanel();
+    await sendState(page, state({ current: okEntry, history: [okEntry] }));
+    assert.equal(await page.getByTestId('banner').getAttribute('data-outcome'), 'ok');
+    assert.equal(await text(page, 'outcome'), 'OK');
+    assert.match(await text(page, 'status'), /^200\s*Request accepted$/);
+    assert.match(await text(page, 'expectations'), /status == 200/);
+    assert.match(await text(page, 'body'), /"orderId": "5432101"/);
+    assert.equal(await page.locator('[data-testid="body"] .j-key').first().textContent(), '"symbol"');
+    assert.equal(await text(page, 'timings'), 'Connect12 msFirst byte84 msTotal97 ms');
+    await page.getByTestId('copy-body').click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'copyBody', id: 'e-ok' });
+    await shoot(page, 'dark-ok');
+  });
+
+  it('the banner shows a rejection: the code, every meaning, the cause and what to do', async () => {
+    const { page } = await openPanel();
+    await sendState(page, state());
+    const banner = page.getByTestId('banner');
+    assert.equal(await banner.getAttribute('data-outcome'), 'rejected');
+    assert.equal(await banner.getAttribute('role'), 'status');
+    assert.equal(await banner.getAttribute('aria-live'), 'polite');
+    assert.equal(await text(page, 'outcome'), 'Rejected');
+    assert.equal(await text(page, 'meanings'), 'Trade volume is below the minimum');
+    assert.equal(await text(page, 'cause'), rejected.error.cause);
+    assert.equal(await text(page, 'action'), rejected.error.action);
+    assert.match(await text(page, 'banner'), /What to do/);
+    assert.match(await text(page, 'expectations'), /Failed: status == 200 got 400/);
+
+    await sendState(page, state({ current: twoMeanings }));
+    assert.match(await text(page, 'meanings'), /The spec gives 2 meanings for this code:Pair not foundUser information error/);
+  });
+
+  it('an error code carries the editor’s hover text: as title, as its accessible description, and shown in place from the keyboard', async () => {
+    const { page } = await openPanel();
+    await sendState(page, state());
+    const code = page.getByTestId('error-code');
+    assert.equal(await code.getAttribute('title'), HOVER_30002);
+    const described = await code.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')).textContent);
+    assert.equal(described, HOVER_30002);
+
+    // What a screen reader gets: Chromium's accessibility tree for the code.
+    const cdp = await page.context().newCDPSession(page);
+    const { root } = await cdp.send('DOM.getDocument');
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-testid="error-code"]' });
+    const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+    const ax = nodes.find((n) => !n.ignored);
+    assert.equal(ax.role.value, 'button');
+    assert.equal(ax.name.value, 'Error code 30002');
+    assert.equal(ax.description.value.replace(/\s+/g, ' '), HOVER_30002.replace(/\s+/g, ' '));
+
+    // The first Tab stop of the page is the code in the banner; Enter shows the hover text.
+    assert.equal(await page.getByTestId('hover-text').isVisible(), false);
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('data-testid')), 'error-code');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getByTestId('hover-text').isVisible(), true);
+    assert.equal(await code.getAttribute('aria-expanded'), 'true');
+    assert.equal(await page.getByTestId('hover-text').innerText(), HOVER_30002);
+    assert.deepEqual(await posted(page), [{ type: 'ready' }], 'a local toggle posts nothing');
+    await shoot(page, 'dark-hover-text');
+  });
+
+  it('an unknown outcome says it may have succeeded, in the warning tone (never the error tone), and offers “Query the order”', async () => {
+    const p = await openPanel();
+    const { page } = p;
+    await sendState(page, state({ current: unknown, history: [unknown, rejected] }));
+    const banner = page.getByTestId('banner');
+    assert.equal(await banner.getAttribute('data-outcome'), 'unknown');
+    assert.equal(await text(page, 'outcome'), 'Outcome unknown');
+    assert.equal(await text(page, 'unknown-sentence'), UNKNOWN_SENTENCE);
+    const tone = await banner.evaluate((el) => getComputedStyle(el).borderLeftColor);
+    assert.equal(tone, 'rgb(204, 167, 0)', 'the warning colour of the dark theme');
+
+    await page.getByTestId('query-order').click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'queryOrder', id: 'e-unk' });
+    await page.getByTestId('query-order').focus();
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await posted(page)).at(-1), { type: 'queryOrder', id: 'e-unk' });
+    await shoot(page, 'dark-unknown');
+
+    await sendState(page, state({ current: unknownNoId, history: [unknownNoId] }));
+    assert.equal(await page.getByTestId('query-order').count(), 0, 'no id, no query');
+    assert.match(await text(page, 'banner'), /list the open orders/);
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('the banner shows refused and not-sent neutrally, with what happened', async () => {
+    const { page } = await openPanel();
+    await sendState(page, state({ current: refused, history: [refused], budget: undefined }));
+    assert.equal(await page.getByTestId('banner').getAttribute('data-outcome'), 'refused');
+    assert.equal(await text(page, 'outcome'), 'Refused');
+    assert.equal(await text(page, 'summary'), refused.summary);
+    assert.match(await text(page, 'status'), /No HTTP status/);
+    assert.equal(await page.getByTestId('body').count(), 0);
+
+    await sendState(page, state({ current: notSent, history: [notSent] }));
+    assert.equal(await page.getByTestId('banner').getAttribute('data-outcome'), 'not-sent');
+    assert.equal(await text(page, 'outcome'), 'Not sent');
+    assert.equal(await text(page, 'summary'), notSent.summary);
+    const tone = await page.getByTestId('banner').evaluate((el) => getComputedStyle(el).borderLeftColor);
+    assert.equal(tone, 'rgb(157, 157, 157)', 'neutral: the description colour');
+  });
+
+  it('shows "Sending…" while busy, animated only when the user allows motion', async () => {
+    const { page } = await openPanel();
+    await sendState(page, state({ busy: true }));
+    assert.equal(await text(page, 'busy'), 'Sending…');
+    assert.equal(await page.getByTestId('banner').getAttribute('data-busy'), 'true');
+    const animation = () => page.locator('.spinner').evaluate((el) => getComputedStyle(el).animationName);
+    assert.equal(await animation(), 'none', 'prefers-reduced-motion: reduce');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    assert.equal(await animation(), 'panel-spin');
+    await sendState(page, state({ busy: false }));
+    assert.equal(await page.getByTestId('busy').count(), 0);
+  });
+
+  it('history: newest first, the shown entry marked aria-current, click or Enter posts show, focus kept across states', async () => {
+    const { page } = await openPanel();
+    // Given out of order: the panel lists newest first.
+    await sendState(page, state({ current: okEntry, history: [twoMeanings, okEntry, rejected] }));
+    const items = page.getByTestId('history-item');
+    assert.equal(await items.count(), 3);
+    assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-id'))), ['e-rej', 'e-two', 'e-ok']);
+    assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.getAttribute('aria-current'))), [null, null, 'true']);
+    const first = await items.first().textContent();
+    assert.match(first, /13:02:14POST\/api\/v3\/orderRejected400/);
+
+    await items.nth(1).click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'show', id: 'e-two' });
+
+    await items.nth(0).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await posted(page)).at(-1), { type: 'show', id: 'e-two' });
+    // The extension answers with the entry shown: the focus stays on its history item.
+    await sendState(page, state({ current: twoMeanings, history: [twoMeanings, okEntry, rejected] }));
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('data-id')), 'e-two');
+    assert.equal(await page.locator('[data-testid="history-item"][aria-current="true"]').getAttribute('data-id'), 'e-two');
+    await page.keyboard.press(' ');
+    assert.deepEqual((await posted(page)).at(-1), { type: 'show', id: 'e-two' });
+    await shoot(page, 'dark-keyboard-focus');
+  });
+
+  it('the countdown ticks each second on the extension’s clock: a Retry-After wait, then a ban', async () => {
+    const { page } = await openPanel();
+    // The extension's clock is 5 s ahead of the page's: 12 s left means 12 s, not 17.
+    await sendState(page, state({ budget: budget({ blocked: { status: 429, untilMs: NOW + 12_000 } }) }));
+    assert.equal(await text(page, 'countdown'), 'Retry-After: 12 s');
+    await page.clock.runFor(1000);
+    assert.equal(await text(page, 'countdown'), 'Retry-After: 11 s');
+    await page.clock.runFor(5000);
+    assert.equal(await text(page, 'countdown'), 'Retry-After: 6 s');
+    await shoot(page, 'dark-retry-after');
+    await page.clock.runFor(6000);
+    assert.equal(await text(page, 'countdown'), 'Wait over: requests may be sent again.');
+
+    const pageNow = await page.evaluate(() => Date.now());
+    const extNow = pageNow + 5000;
+    await sendState(page, state({ now: extNow, current: entry({ ...rejected, id: 'e-418', status: 418, retryAtMs: extNow + 118_000, error: undefined, statusMeaning: 'The IP is banned because of repeated rate limit violations' }), budget: undefined }));
+    assert.equal(await text(page, 'countdown'), 'Banned: 1 min 58 s left');
+    await page.clock.runFor(58_000);
+    assert.equal(await text(page, 'countdown'), 'Banned: 1 min left');
+    await page.clock.runFor(1000);
+    assert.equal(await text(page, 'countdown'), 'Banned: 59 s left');
+
+    // A wait already over when the state arrives shows no countdown at all.
+    await sendState(page, state({ now: extNow + 200_000, budget: budget({ blocked: { status: 429, untilMs: extNow } }) }));
+    assert.equal(await page.getByTestId('countdown').count(), 0);
+    assert.equal(await page.getByTestId('countdown-region').isHidden(), true);
+  });
+
+  it('budget: a labelled meter per counter, the warning style under 10 % left, the time until it frees up ticking', async () => {
+    const { page } = await openPanel();
+    await sendState(page, state());
+    const ip = page.getByTestId('budget-ip');
+    const uid = page.getByTestId('budget-uid');
+    assert.equal(await ip.locator('label').textContent(), 'IP 480/500 left · frees in 7 s');
+    assert.equal(await uid.locator('label').textContent(), 'Account 30/500 left · low · frees in 3 s');
+    assert.deepEqual(await ip.locator('meter').evaluate((m) => [m.min, m.max, m.value, m.labels[0].textContent]), [0, 500, 480, 'IP 480/500 left · frees in 7 s']);
+    assert.equal(await ip.evaluate((el) => el.classList.contains('low')), false);
+    assert.equal(await uid.evaluate((el) => el.classList.contains('low')), true);
+
+    await page.clock.runFor(4000);
+    assert.equal(await ip.locator('label').textContent(), 'IP 480/500 left · frees in 3 s');
+    assert.equal(await uid.locator('label').textContent(), 'Account 30+/500 left · low · all free in 6 s');
+    await page.clock.runFor(6000);
+    // §8: a 10 s window; everything counted at `now` has left it.
+    assert.equal(await ip.locator('label').textContent(), 'IP 500/500 left');
+    assert.equal(await uid.locator('label').textContent(), 'Account 500/500 left');
+    assert.equal(await uid.locator('meter').evaluate((m) => m.value), 500);
+  });
+
+  it('ignores what is not a valid message: other types, broken states, non-objects', async () => {
+    const p = await openPanel();
+    const { page } = p;
+    await sendState(page, state());
+    const before = await page.locator('#app').innerHTML();
+    for (const bad of [
+      'state',
+      null,
+      42,
+      { type: 'evil', state: state() },
+      { type: 'state' },
+      { type: 'state', state: { ...state(), history: 'x' } },
+      { type: 'state', state: { ...state(), now: 'soon' } },
+      { type: 'state', state: { ...state(), current: { ...okEntry, outcome: 'pwned' } } },
+      { type: 'state', state: { ...state(), history: Array.from({ length: 51 }, (_, i) => ({ ...okEntry, id: `h${i}` })) } },
+    ]) {
+      await send(page, bad);
+    }
+    assert.equal(await page.locator('#app').innerHTML(), before, 'nothing changed');
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('after a reload it shows the last state at once, until the extension answers', async () => {
+    const { page } = await openPanel();
+    await sendState(page, state({ current: unknown, history: [unknown] }));
+    await page.reload();
+    await page.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
+    assert.equal(await page.getByTestId('banner').getAttribute('data-outcome'), 'unknown');
+  });
+
+  it('takes screenshots in a dark and a light theme', async () => {
+    for (const theme of ['dark', 'light']) {
+      const { page } = await openPanel({ theme, width: 760 });
+      await sendState(page, state({ budget: budget({ blocked: { status: 429, untilMs: NOW + 12_000 } }) }));
+      await page.locator('details[data-section="request"] > summary').click();
+      console.log(`      screenshot: ${await shoot(page, `${theme}-rejected`)}`);
+      await sendState(page, state({ current: unknown, history: [unknown, rejected, okEntry, twoMeanings, refused, notSent] }));
+      console.log(`      screenshot: ${await shoot(page, `${theme}-unknown`)}`);
+      await sendState(page, state({ current: okEntry, busy: true, history: [unknown, rejected, okEntry, twoMeanings, refused, notSent] }));
+      console.log(`      screenshot: ${await shoot(page, `${theme}-busy`)}`);
+    }
+    const narrow = await openPanel({ theme: 'dark', width: 420, height: 900 });
+    await sendState(narrow.page, state({ current: unknown, history: [unknown, rejected, okEntry, twoMeanings], budget: budget({ blocked: { status: 418, untilMs: NOW + 118_000 } }) }));
+    console.log(`      screenshot: ${await shoot(narrow.page, 'dark-narrow-unknown-banned')}`);
+    const { page } = await openPanel({ theme: 'light', width: 1360, height: 900 });
+    await sendState(page, state({ current: okEntry, history: [unknown, rejected, okEntry, twoMeanings, refused, notSent] }));
+    console.log(`      screenshot: ${await shoot(page, 'light-wide-ok')}`);
+  });
+});
+
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
