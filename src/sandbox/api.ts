@@ -197,22 +197,10 @@ function orderRecord(o: Order): Record<string, string | number | boolean> {
   };
 }
 
+/** The cancel answer of the family: the order record without its times, with origClientOrderId. */
 function canceledView(o: Order): string {
-  return JSON.stringify({
-    symbol: o.spec.symbol,
-    origClientOrderId: o.clientOrderId,
-    orderId: o.orderId,
-    orderListId: -1,
-    clientOrderId: o.clientOrderId,
-    price: formatUnits(o.price),
-    origQty: formatUnits(o.origQty),
-    executedQty: formatUnits(o.executedQty),
-    cummulativeQuoteQty: formatUnits(o.cummulativeQuoteQty),
-    status: o.status,
-    timeInForce: o.timeInForce,
-    type: o.type,
-    side: o.side,
-  });
+  const { time: _time, updateTime: _updateTime, isWorking: _isWorking, origQuoteOrderQty: _quote, ...record } = orderRecord(o);
+  return JSON.stringify({ symbol: record['symbol'], origClientOrderId: o.clientOrderId, ...record });
 }
 
 const RATE_LIMITS_JSON = JSON.stringify(
