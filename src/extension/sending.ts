@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Budget } from '../core/budget/budget';
+import type { Budget, BudgetView } from '../core/budget/budget';
 import type { ClockSync } from '../core/clock/sync';
 import { isLoopbackOrigin } from '../core/env/demo';
 import { maskApiKey, profileEnvPrefix } from '../core/env/keys';
@@ -32,6 +32,8 @@ interface Net {
 export class Sending implements vscode.Disposable {
   private net: Net | undefined;
   private readonly responses = new Map<string, unknown>();
+  /** The account of the last signed send to each origin, so the budget shows its counter too. */
+  private readonly accounts = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires after each send (the status bar shows the budget left). */
   readonly onDidSend = this.changed.event;
@@ -58,7 +60,7 @@ export class Sending implements vscode.Disposable {
 
   /** The budget of `origin`, once something was sent (the status bar does not load undici by itself). */
   budgetViewIfLoaded(origin: string): ReturnType<Budget['view']> | undefined {
-    return this.net?.budget.view(origin);
+    return this.net?.budget.view(origin, this.accounts.get(origin));
   }
 
   /** Sending and key use need a trusted workspace: an untrusted tradereq.env.json could point anywhere. */
@@ -133,9 +135,14 @@ export class Sending implements vscode.Disposable {
       case 'sent': {
         const clock = this.network().clock.sample(result.resolved.origin);
         const entry = lazy().entryFromResult(result, { id: randomUUID(), at: Date.now(), title, clock });
+        if (result.report.budget.account) this.accounts.set(result.resolved.origin, result.report.budget.account);
         await this.history.add(entry);
         this.log.info(`${entry.request.method} ${entry.request.url.split('?')[0]} (${environment.name}) → ${entry.summary}${entry.timings ? ` · ${entry.timings.totalMs} ms` : ''}`);
-        this.showEntry(entry, result.resolved.origin);
+        // The entry is already redacted (API key masked, no secret): the log shows what the panel shows.
+        this.log.debug(['request:', `${entry.request.method} ${entry.request.url}`, ...entry.request.headers.map(([n, v]) => `${n}: ${v}`), entry.request.body].join('\n'));
+        if (entry.response) this.log.debug(['response:', `${entry.status ?? ''} ${entry.statusMeaning ?? ''}`, ...entry.response.headers.map(([n, v]) => `${n}: ${v}`), entry.response.body.slice(0, 4096)].join('\n'));
+        // The report's budget names the signing account; a view by origin alone has no account counter.
+        this.showEntry(entry, result.resolved.origin, result.report.budget);
         this.changed.fire();
         return entry;
       }
@@ -149,14 +156,14 @@ export class Sending implements vscode.Disposable {
   }
 
   /** The panel state for `entry`, with the budget of its origin now. */
-  stateFor(entry: PanelEntryT | undefined, origin?: string): PanelStateT {
+  stateFor(entry: PanelEntryT | undefined, origin?: string, budget?: BudgetView): PanelStateT {
     const o = origin ?? (entry ? new URL(entry.request.url).origin : undefined);
-    const view = o ? this.network().budget.view(o) : undefined;
+    const view = budget ?? (o ? this.network().budget.view(o, this.accounts.get(o)) : undefined);
     return { current: entry, budget: view ? lazy().budgetState(view) : undefined, history: this.history.list(), now: Date.now(), busy: this.busy };
   }
 
-  showEntry(entry: PanelEntryT, origin?: string): void {
-    this.panel.show(this.stateFor(entry, origin));
+  showEntry(entry: PanelEntryT, origin?: string, budget?: BudgetView): void {
+    this.panel.show(this.stateFor(entry, origin, budget));
   }
 
   showPanel(): void {
@@ -206,12 +213,18 @@ export class Sending implements vscode.Disposable {
 
   private async confirm(resolved: ResolvedRequest, order: string): Promise<boolean> {
     const send = 'Send';
-    const answer = await vscode.window.showWarningMessage(
-      `Send ${order}?`,
-      { modal: true, detail: `Environment "${resolved.environment.name}" (${resolved.origin})${resolved.options.confirm ? ' · # @confirm' : ' asks before every order'}.` },
-      send,
-    );
-    return answer === send;
+    try {
+      const answer = await vscode.window.showWarningMessage(
+        `Send ${order}?`,
+        { modal: true, detail: `Environment "${resolved.environment.name}" (${resolved.origin})${resolved.options.confirm ? ' · # @confirm' : ' asks before every order'}.` },
+        send,
+      );
+      return answer === send;
+    } catch (e) {
+      // A dialog that cannot be shown is no confirmation: nothing is sent.
+      this.log.warn(`the confirmation dialog could not be shown (${e instanceof Error ? e.message : String(e)}); not sent`);
+      return false;
+    }
   }
 
   /** The one-click query of an order whose outcome is unknown. */

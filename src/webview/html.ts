@@ -23,8 +23,9 @@ export function escapeHtml(text: string): string {
 
 // A nonce is base64 (or base64url); anything else could end the CSP source expression.
 const NONCE = /^[A-Za-z0-9+/_=-]{16,}$/;
-// One or more source expressions separated by spaces; a ';' ',' or quote would add or break directives.
-const CSP_SOURCE = /^[^\s;,'"<>]+(?: [^\s;,'"<>]+)*$/;
+// One or more source expressions separated by spaces; a ';' ',' or stray quote would add or break directives.
+// 'self' is allowed: VS Code in a browser gives `'self' https://*.vscode-cdn.net` as webview.cspSource.
+const CSP_SOURCE = /^(?:'self'|[^\s;,'"<>]+)(?: (?:'self'|[^\s;,'"<>]+))*$/;
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
   if (!CSP_SOURCE.test(cspSource)) throw new Error(`panelHtml: not a CSP source expression: ${JSON.stringify(cspSource)}`);

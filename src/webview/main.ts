@@ -92,6 +92,9 @@ function persist(): void {
 }
 
 function accept(next: PanelStateT, offset: number): void {
+  // A new send (an id the history did not hold) brings its banner into view, however far the panel was scrolled.
+  const id = next.current?.id;
+  if (id !== undefined && state !== undefined && id !== state.current?.id && !state.history.some((e) => e.id === id)) scrollToTopFor = id;
   state = next;
   clockOffset = offset;
   render();

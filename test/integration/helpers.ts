@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { TradeReqApi } from '../../src/extension/extension';
 
 export const EXTENSION_ID = 'tradereq.tradereq';
 
@@ -101,4 +102,42 @@ export async function withDeadline<T>(promise: Promise<T>, timeoutMs: number, wh
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The API activate() returns (panelState() among it), once the extension is active. */
+export async function tradereqApi(): Promise<TradeReqApi> {
+  const ext = vscode.extensions.getExtension<TradeReqApi>(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is installed`);
+  return ext.activate();
+}
+
+/**
+ * What "TradeReq: List API Keys" returns: it shows a quick pick of the profiles and resolves when
+ * that closes, so the pick is closed as soon as it is up (polled, with a deadline).
+ */
+export async function listedKeyProfiles(): Promise<{ profile: string; origins: string[] }[]> {
+  let listed: { profile: string; origins: string[] }[] | undefined;
+  let failed: unknown;
+  void Promise.resolve(vscode.commands.executeCommand<{ profile: string; origins: string[] }[]>('tradereq.listApiKeys')).then(
+    (v) => (listed = v),
+    (e: unknown) => (failed = e ?? new Error('tradereq.listApiKeys failed')),
+  );
+  await waitFor('List API Keys to close', async () => {
+    if (listed || failed) return true;
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    return listed !== undefined || failed !== undefined;
+  });
+  if (failed) throw failed;
+  return listed!;
+}
+
+/** The text of the "TradeReq" log output channel, once it contains `expected` (shown in the panel to be readable). */
+export async function tradereqLogContaining(expected: string | RegExp): Promise<string> {
+  await vscode.commands.executeCommand(`workbench.action.output.show.${EXTENSION_ID}.TradeReq`);
+  return waitFor(`the TradeReq output channel to show ${String(expected)}`, () => {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'output' && d.uri.path.endsWith(`${EXTENSION_ID}.TradeReq`));
+    const text = doc?.getText();
+    if (text === undefined) return undefined;
+    return (typeof expected === 'string' ? text.includes(expected) : expected.test(text)) ? text : undefined;
+  });
 }

@@ -14,6 +14,9 @@ describe('completion and hover, as a person uses them', function () {
     await openFile(wb.page, 'orders.tradereq', 'Orders on the sandbox exchange');
     // The extension's language is set once its contribution is registered.
     await wb.page.locator('#status\\.editor\\.mode').filter({ hasText: 'TradeReq' }).waitFor();
+    // The language mode is set before the extension has activated; its code lenses show once it has
+    // (and with them its hover provider): a hover asked for earlier finds nothing and is not retried.
+    await wb.page.locator('.monaco-editor .codelens-decoration').first().waitFor();
   });
 
   after(async () => {

@@ -78,4 +78,88 @@ async function screenshot(page, name) {
   return file;
 }
 
-module.exports = { openWorkbench, openFile, runCommand, goTo, screenshot, REPO, RESULTS };
+/** The TradeReq response panel: a webview, whose content is in a frame inside its frame. */
+function panelFrame(page) {
+  return page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+}
+
+/**
+ * Clicks the code lens `label` ("Send", "Sign only", "Copy as cURL") above the request whose
+ * "### title" line is visible in the editor: the lens nearest above that line.
+ */
+async function clickCodeLens(page, title, label) {
+  const line = page.locator('.monaco-editor .view-line', { hasText: `### ${title}` }).first();
+  await line.waitFor();
+  const lenses = page.locator('.monaco-editor .codelens-decoration');
+  await lenses.first().waitFor();
+  const top = (await line.boundingBox()).y;
+  let best;
+  for (const lens of await lenses.all()) {
+    const box = await lens.boundingBox();
+    if (box && box.y < top && (!best || box.y > best.y)) best = { lens, y: box.y };
+  }
+  if (!best) throw new Error(`no code lens above "### ${title}"`);
+  // The label follows an icon (a glyph in the text), so it is matched at the end.
+  await best.lens.locator('a', { hasText: new RegExp(`${label}$`) }).click();
+}
+
+/** A notification toast whose text contains `text`. */
+function notification(page, text) {
+  return page.locator('.notification-toast', { hasText: text }).first();
+}
+
+/** "Notifications: Clear All Notifications", then waits until no toast is left (before a screenshot). */
+async function clearNotifications(page) {
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  await page.locator('.notification-toast').first().waitFor({ state: 'hidden' });
+}
+
+/** Fails unless nothing listens on 127.0.0.1:`port` (polled up to `timeoutMs`). */
+async function assertPortFree(port, timeoutMs = 0) {
+  const net = require('node:net');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const error = await new Promise((resolve) => {
+      const server = net.createServer();
+      server.once('error', resolve);
+      server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(undefined)));
+    });
+    if (!error) return;
+    if (error.code !== 'EADDRINUSE' || Date.now() > deadline) {
+      throw new Error(`port ${port} is in use (${error.code}): stop what holds it (a "tradereq sandbox"?) before these tests`);
+    }
+    await new Promise((r) => setTimeout(r, 100)); // poll interval, bounded by the deadline
+  }
+}
+
+/** Every file under `dirs` that contains one of `needles`: [{ file, needle }]. */
+function filesContaining(dirs, needles) {
+  const found = [];
+  for (const dir of dirs) {
+    if (!fs.existsSync(dir)) continue;
+    for (const d of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!d.isFile()) continue;
+      const file = path.join(d.parentPath, d.name);
+      const text = fs.readFileSync(file, 'latin1');
+      for (const needle of needles) if (text.includes(needle)) found.push({ file, needle });
+    }
+  }
+  return found;
+}
+
+module.exports = {
+  openWorkbench,
+  openFile,
+  runCommand,
+  goTo,
+  screenshot,
+  panelFrame,
+  clickCodeLens,
+  notification,
+  clearNotifications,
+  assertPortFree,
+  filesContaining,
+  REPO,
+  RESULTS,
+};

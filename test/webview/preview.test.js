@@ -481,6 +481,10 @@ describe('the response panel, in a browser', function () {
     assert.ok(doc.includes(`script-src 'nonce-abcdefghijklmnop0123=='`));
     assert.throws(() => html.panelHtml({ cspSource: "x; script-src 'unsafe-inline'", nonce: 'abcdefghijklmnop0123==', scriptUri: '', styleUri: '', title: '' }));
     assert.throws(() => html.panelHtml({ cspSource: 'https://x', nonce: "abc' 'unsafe-inline", scriptUri: '', styleUri: '', title: '' }));
+    // VS Code in a browser gives a quoted keyword as the webview source: it must be accepted as it is.
+    const web = html.panelHtml({ cspSource: "'self' https://*.vscode-cdn.net", nonce: 'abcdefghijklmnop0123==', scriptUri: 'https://x/a.js', styleUri: 'https://x/p.css', title: 't' });
+    assert.ok(web.includes("style-src 'self' https://*.vscode-cdn.net;"));
+    assert.throws(() => html.panelHtml({ cspSource: "'self' 'unsafe-inline'", nonce: 'abcdefghijklmnop0123==', scriptUri: '', styleUri: '', title: '' }));
     const a = newNonce();
     assert.match(a, /^[A-Za-z0-9+/]{22}==$/, '16 random bytes, base64');
     assert.notEqual(a, newNonce());

@@ -18,6 +18,8 @@ export interface CounterView {
 
 export interface BudgetView {
   readonly origin: string;
+  /** accountId() of the account counter shown, if any. */
+  readonly account?: string;
   readonly ip: CounterView;
   /** Present when an account is known for the request. */
   readonly uid?: CounterView;
@@ -139,6 +141,7 @@ function buildView(origin: string, s: OriginStateT | undefined, account: string 
   const blocked = s?.blocked && s.blocked.until > now ? { status: s.blocked.status, untilMs: s.blocked.until, remainingMs: s.blocked.until - now } : undefined;
   return {
     origin,
+    account,
     ip: view('ip', s?.ip ?? [], now),
     uid: account ? view('uid', s?.accounts[account] ?? [], now) : undefined,
     blocked,

@@ -1,0 +1,250 @@
+// Sending from the editor in the real extension host: keys in SecretStorage, the origin binding,
+// the response panel's state, the confirmation of orders, the gate after a 429, unknown outcomes.
+// The sandbox runs in this process on a free port; a second plain HTTP server stands for a host
+// the key must never reach. The UI tests (test/ui/sending.test.js) cover what needs a person:
+// typing a key into the input boxes, clicking Send in the dialog, the panel as it looks.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startSandbox, SANDBOX_KEYS, type LogEntry, type Sandbox } from '../../src/sandbox';
+import type { TradeReqApi } from '../../src/extension/extension';
+import type { PanelEntryT, PanelStateT } from '../../src/core/panel/protocol';
+import { completionsAt, fixtureUri, labelOf, listedKeyProfiles, openWithCursor, tradereqApi, tradereqLogContaining, waitFor } from './helpers';
+
+const ENV_FILE = 'tradereq.env.json';
+const DEMO = SANDBOX_KEYS.find((k) => k.name === 'trade')!;
+// Requests of sending.tradereq, by position.
+const BUY = 0;
+const EXCHANGE_INFO = 2;
+
+/** A plain HTTP server that records every request it gets: a host the key must never reach. */
+interface Recorder {
+  readonly baseUrl: string;
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+async function startRecorder(): Promise<Recorder> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ serverTime: Date.now() }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Every file under `dir` (the workspace, the state folder), as text. */
+function filesUnder(dir: string): { file: string; text: string }[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.join(d.parentPath, d.name))
+    .map((file) => ({ file, text: fs.readFileSync(file, 'latin1') }));
+}
+
+suite('sending from the editor, in the real extension host', () => {
+  let sandbox: Sandbox;
+  let elsewhere: Recorder;
+  let api: TradeReqApi;
+  let stateDir: string;
+  const previousStateDir = process.env['TRADEREQ_STATE_DIR'];
+
+  const sandboxLog = async (): Promise<LogEntry[]> => (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json() as Promise<LogEntry[]>;
+  const control = async (what: string, body: unknown): Promise<void> => {
+    const res = await fetch(`${sandbox.baseUrl}/_sandbox/${what}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    assert.equal(res.status, 200, `POST /_sandbox/${what}: ${await res.text()}`);
+  };
+  const send = (file: string, index: number): Thenable<PanelEntryT | undefined> => vscode.commands.executeCommand<PanelEntryT | undefined>('tradereq.sendRequest', fixtureUri(file), index);
+  const panel = (): PanelStateT => {
+    const state = api.panelState();
+    assert.ok(state, 'the response panel has a state');
+    return state;
+  };
+
+  /** Writes tradereq.env.json with one environment (so it is the current one) and waits until the extension uses it. */
+  async function useEnvironment(name: string, fields: Record<string, unknown>): Promise<void> {
+    const environments = { [name]: { baseUrl: sandbox.baseUrl, key: 'sandbox', ...fields, variables: { elsewhere: elsewhere.baseUrl } } };
+    await vscode.workspace.fs.writeFile(fixtureUri(ENV_FILE), new TextEncoder().encode(JSON.stringify(environments, null, 2)));
+    const { doc, position } = await openWithCursor('GET /api/v3/openOrders\nsymbol = {{|');
+    await waitFor(`the environment "${name}" to be the current one`, async () =>
+      (await completionsAt(doc.uri, position)).some((i) => labelOf(i) === 'elsewhere' && i.detail === `environment ${name} = ${elsewhere.baseUrl}`),
+    );
+  }
+
+  suiteSetup(async () => {
+    // The budget and the gate persist per origin in this folder: a fresh one, not the user's.
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-state-'));
+    process.env['TRADEREQ_STATE_DIR'] = stateDir;
+    [sandbox, elsewhere] = await Promise.all([startSandbox({ port: 0 }), startRecorder()]);
+    api = await tradereqApi();
+    await useEnvironment('test-sandbox', {});
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await vscode.workspace.fs.delete(fixtureUri(ENV_FILE));
+    await Promise.all([sandbox?.close(), elsewhere?.close()]);
+    if (previousStateDir === undefined) delete process.env['TRADEREQ_STATE_DIR'];
+    else process.env['TRADEREQ_STATE_DIR'] = previousStateDir;
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  test('with no key stored, a signed request sends nothing and offers the sandbox demo key; accepting stores it in SecretStorage, bound to the origin', async () => {
+    assert.deepEqual(await listedKeyProfiles(), [], 'no key profile is stored at the start');
+    assert.equal(await send('sending.tradereq', BUY), undefined, 'nothing is sent without a key');
+    assert.deepEqual(await sandboxLog(), [], 'nothing reached the sandbox, not even the clock measurement');
+
+    // The warning's button, "Store the Sandbox Demo Key", as Ctrl+Shift+A presses it (the newest
+    // notification's first button; the ones that follow have none).
+    const origin = new URL(sandbox.baseUrl).origin;
+    const listed = await waitFor('the key profile "sandbox" in List API Keys', async () => {
+      await vscode.commands.executeCommand('notification.acceptPrimaryAction');
+      const l = await listedKeyProfiles();
+      return l.length > 0 ? l : undefined;
+    });
+    // Profile and origins only: no value of the key.
+    assert.deepEqual(listed, [{ profile: 'sandbox', origins: [origin] }]);
+    const log = await tradereqLogContaining(`stored key profile "sandbox" bound to ${origin}`);
+    assert.ok(!log.includes(DEMO.secretKey) && !log.includes(DEMO.apiKey), `the log holds no key value:\n${log}`);
+  });
+
+  test('a signed request to an origin the profile is not bound to is refused, and nothing reaches that server, not even the clock measurement', async () => {
+    const origin = new URL(elsewhere.baseUrl).origin;
+    assert.equal(await send('elsewhere.tradereq', 0), undefined, 'nothing is sent');
+    await tradereqLogContaining(`not sent: Refused: key profile "sandbox" may not be sent to ${origin}`);
+    assert.deepEqual(elsewhere.requests, [], 'the other server got nothing');
+    assert.deepEqual(await sandboxLog(), [], 'the sandbox got nothing either');
+    // Binding needs an explicit confirmation: the profile is still bound to the sandbox only.
+    assert.deepEqual(await listedKeyProfiles(), [{ profile: 'sandbox', origins: [new URL(sandbox.baseUrl).origin] }]);
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
+  test('Send through the command: the panel state holds the accepted order, status 200, the budget left and the API key masked', async () => {
+    const entry = await send('sending.tradereq', BUY);
+    assert.ok(entry, 'the request was sent');
+    const state = panel();
+    const current = state.current;
+    assert.ok(current, 'the panel shows an entry');
+    assert.equal(current.id, entry.id, 'the entry shown is the one just sent');
+    assert.equal(current.outcome, 'ok', current.summary);
+    assert.equal(current.status, 200);
+    assert.equal(current.environment, 'test-sandbox');
+    assert.ok(current.response, 'the response is shown');
+    const body = JSON.parse(current.response.body) as { orderId?: unknown; symbol?: unknown; clientOrderId?: unknown; status?: unknown };
+    assert.match(String(body.orderId), /^\d+$/, `the order has an orderId: ${current.response.body}`);
+    assert.equal(body.status, 'NEW');
+    assert.equal(body.symbol, 'BTCUSDT');
+    assert.equal(body.clientOrderId, new URLSearchParams(current.request.body).get('newClientOrderId'), 'the order carries the newClientOrderId that was sent');
+
+    // The budget of the sandbox's origin: the order weighs on the account counter.
+    assert.ok(state.budget, 'the panel shows the budget');
+    assert.equal(state.budget.origin, new URL(sandbox.baseUrl).origin);
+    assert.equal(state.budget.ip.limit, 500);
+    assert.ok(state.budget.uid, 'the account budget of a signed request is shown');
+    assert.ok(state.budget.uid.used > 0 && state.budget.uid.remaining < 500, JSON.stringify(state.budget.uid));
+
+    // The API key header as sent, masked; no key value anywhere in the state.
+    const apiKeyHeader = current.request.headers.find(([n]) => n.toLowerCase() === 'x-service-apikey');
+    assert.ok(apiKeyHeader, `the API key header is listed: ${JSON.stringify(current.request.headers)}`);
+    assert.equal(apiKeyHeader[1], `****${DEMO.apiKey.slice(-4)}`);
+    const json = JSON.stringify(state);
+    assert.ok(!json.includes(DEMO.apiKey), 'the API key is nowhere in the panel state');
+    assert.ok(!json.includes(DEMO.secretKey), 'the secret key is nowhere in the panel state');
+
+    // What reached the sandbox: the clock measurement, then the order.
+    assert.deepEqual((await sandboxLog()).map((e) => `${e.method} ${e.path} ${e.status}`), ['GET /api/v3/time 200', 'POST /api/v3/order 200']);
+    await tradereqLogContaining(`POST ${sandbox.baseUrl}/api/v3/order (test-sandbox) → 200 ok`);
+  });
+
+  test('after an injected 503 the outcome is unknown: "may have succeeded: check before retrying", with the order to query by its newClientOrderId', async () => {
+    await control('fault', { status: 503, count: 1, path: '/api/v3/order' });
+    const entry = await send('sending.tradereq', BUY);
+    assert.ok(entry, 'the request was sent');
+    const current = panel().current;
+    assert.ok(current && current.id === entry.id, 'the panel shows the entry just sent');
+    assert.equal(current.outcome, 'unknown', current.summary);
+    assert.equal(current.status, 503);
+    assert.match(current.summary, /may have succeeded: check before retrying/);
+    const sentId = new URLSearchParams(current.request.body).get('newClientOrderId');
+    assert.match(sentId ?? '', /^[A-Za-z0-9]{32}$/, 'a fresh {{$clientOrderId}} was sent');
+    assert.equal(current.orderRef?.symbol, 'BTCUSDT');
+    assert.equal(current.orderRef.origClientOrderId, sentId, 'the one-click query looks the order up by the newClientOrderId sent');
+    // The sandbox carried the order out, then answered 503: a retry would have placed it twice.
+    assert.deepEqual((await sandboxLog()).at(-1)?.status, 503);
+  });
+
+  test('an order to an environment with "confirm": true asks in a modal dialog naming method, path, symbol, side, quantity and price; refused, nothing is sent', async () => {
+    await useEnvironment('guarded', { confirm: true });
+    try {
+      const before = (await sandboxLog()).length;
+      const entry = await send('sending.tradereq', BUY);
+      assert.equal(entry, undefined, 'nothing is sent without the confirmation');
+      // In test mode the workbench refuses every modal dialog; the refusal, with the dialog's text, goes to the log.
+      const log = await tradereqLogContaining(/confirmation dialog could not be shown/);
+      assert.match(log, /refused to show dialog/, 'a modal dialog was asked for');
+      assert.ok(log.includes('Send POST /api/v3/order: symbol BTCUSDT, side BUY, type LIMIT, quantity 0.001, price 30000?'), log);
+      assert.equal((await sandboxLog()).length, before, 'nothing reached the sandbox');
+    } finally {
+      await useEnvironment('test-sandbox', {});
+    }
+  });
+
+  test('after a 429 the gate refuses the next send to that origin, and it never reaches the sandbox', async () => {
+    await control('reset', {});
+    // Fill the IP counter with direct requests: exchangeInfo weighs 10 of the 500 per 10 s.
+    for (let i = 0; ; i++) {
+      assert.ok(i < 50, 'the IP counter is full after 50 requests of weight 10');
+      const res = await fetch(`${sandbox.baseUrl}/api/v3/exchangeInfo`);
+      await res.arrayBuffer();
+      assert.equal(res.status, 200);
+      if (res.headers.get('x-service-used-weight-10s') === '500') break;
+    }
+    const first = await send('sending.tradereq', EXCHANGE_INFO);
+    assert.ok(first, 'the first one is sent');
+    let state = panel();
+    assert.ok(state.current && state.current.id === first.id, 'the panel shows the first one');
+    assert.equal(state.current.outcome, 'rejected', state.current.summary);
+    assert.equal(state.current.status, 429);
+    assert.ok(state.current.retryAtMs !== undefined && state.current.retryAtMs > Date.now(), 'the wait is known');
+    assert.equal(state.budget?.blocked?.status, 429, 'the origin is blocked');
+    const reached = (await sandboxLog()).length;
+
+    const second = await send('sending.tradereq', EXCHANGE_INFO);
+    assert.ok(second, 'the refusal is shown as an entry');
+    state = panel();
+    assert.ok(state.current && state.current.id === second.id, 'the panel shows the refusal');
+    assert.equal(state.current.outcome, 'refused', state.current.summary);
+    assert.equal(state.current.status, undefined, 'no HTTP status: nothing was sent');
+    assert.match(state.current.summary, /^refused: The service asked to back off \(429\)/);
+    assert.equal(state.current.retryAtMs, first.retryAtMs, 'the same wait');
+    const log = await sandboxLog();
+    assert.equal(log.length, reached, 'the second request never reached the sandbox');
+    assert.deepEqual(log.at(-1) && [log.at(-1)!.path, log.at(-1)!.status], ['/api/v3/exchangeInfo', 429]);
+  });
+
+  test('no key value is in any file of the workspace or of the state folder', () => {
+    const files = [...filesUnder(vscode.workspace.workspaceFolders![0]!.uri.fsPath), ...filesUnder(stateDir)];
+    assert.ok(files.some((f) => f.file.startsWith(stateDir)), 'the state folder was written (budget, clock)');
+    for (const { file, text } of files) {
+      assert.ok(!text.includes(DEMO.secretKey), `the secret key is not in ${file}`);
+      assert.ok(!text.includes(DEMO.apiKey), `the API key is not in ${file}`);
+    }
+  });
+});
