@@ -1,6 +1,6 @@
 /** From command-line flags to resolved and prepared requests: shared by `sign` and `send`. */
 import { demoKeyFor, isLoopbackOrigin } from '../core/env/demo';
-import { keysFromEnvironment, maskApiKey, profileEnvPrefix, type KeyPair } from '../core/env/keys';
+import { keysFromEnvironment, profileEnvPrefix, type KeyPair } from '../core/env/keys';
 import type { NamedEnvironment } from '../core/env/schema';
 import type { RequestBlock } from '../core/format/model';
 import { defaultContext, resolveRequest, type ResolveContext, type ResolvedRequest } from '../core/format/resolve';
@@ -93,10 +93,4 @@ export function prepareOrThrow(resolved: ResolvedRequest, key: KeyPair | undefin
   const prepared = prepareRequest(resolved, { key, timestamp });
   if (!prepared.ok) throw new UsageError(prepared.message);
   return prepared.value;
-}
-
-/** Headers for display: the API key masked, nothing else changed. */
-export function displayHeaders(p: PreparedRequest): [string, string][] {
-  const keyHeader = p.apiKeyHeader?.toLowerCase();
-  return p.headers.map(([n, v]) => [n, n.toLowerCase() === keyHeader ? maskApiKey(v) : v]);
 }

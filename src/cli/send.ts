@@ -43,7 +43,7 @@ export const EXIT = { ok: 0, rejected: 1, badInput: 2, unknown: 3, refused: 4 } 
 
 type RunResult = { exit: number; report?: ExchangeReport; expectations: ExpectationResult[]; error?: string; resolved?: ResolvedRequest; note?: string };
 
-async function confirm(io: Io, question: string): Promise<boolean> {
+async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await rl.question(`${question} [y/N] `);
@@ -117,7 +117,7 @@ async function sendOne(io: Io, target: Target, request: Target['requests'][numbe
   const result = await runRequest(target.file.doc, request, target.environment, {
     ...deps,
     key: (resolved) => keyFor(resolved, target, io.env),
-    confirm: async (resolved, order) => deps.yes || (process.stdin.isTTY === true && (await confirm(io, `Send ${order} to ${resolved.environment.name} (${resolved.origin})?`))),
+    confirm: async (resolved, order) => deps.yes || (process.stdin.isTTY === true && (await confirm(`Send ${order} to ${resolved.environment.name} (${resolved.origin})?`))),
   });
   switch (result.kind) {
     case 'bad-input': {

@@ -1,5 +1,6 @@
 import { parseCommand, integerFlag } from './args';
-import { displayHeaders, keyFor, loadTarget, prepareOrThrow, resolveOrThrow } from './prepare';
+import { redactedHeaders } from '../core/request/build';
+import { keyFor, loadTarget, prepareOrThrow, resolveOrThrow } from './prepare';
 import { UsageError, type Io } from './usage';
 
 export const SIGN_HELP = `Usage: tradereq sign FILE [--request NAME|INDEX] [--env NAME] [--base-url URL] [--timestamp MS] [--json]
@@ -43,7 +44,7 @@ export function signCommand(args: string[], io: Io): number {
   const key = resolved.signed ? keyFor(resolved, target, io.env).key : undefined;
   const keyProfile = resolved.keyProfile;
   const p = prepareOrThrow(resolved, key, timestamp);
-  const headers = displayHeaders(p);
+  const headers = redactedHeaders(p);
   if (values.json) {
     io.out(JSON.stringify({
       method: p.method,

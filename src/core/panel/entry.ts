@@ -2,23 +2,17 @@
  * From a send's result to a panel entry: redacted (the API key masked, no secret anywhere), with the
  * decoded error carrying the same text as the editor's hover.
  */
-import { maskApiKey } from '../env/keys';
 import { errorCodeMarkdown } from '../editor/markdown';
 import type { ClockSample } from '../clock/clock';
 import type { ExchangeReport } from '../net/exchange';
 import type { PipelineResult } from '../request/pipeline';
-import type { PreparedRequest } from '../request/build';
+import { redactedHeaders } from '../request/build';
 import type { BudgetView } from '../budget/budget';
 import type { BudgetStateT, PanelEntryT } from './protocol';
 
 /** Markdown hover text as plain text, for a title attribute and a screen reader. */
 export function plainText(markdown: string): string {
   return markdown.replace(/\*\*|__|`/g, '').replace(/\\([\\`*_{}[\]()#+\-.!|<>&~"])/g, '$1').replace(/^_(.*)_$/gm, '$1');
-}
-
-export function redactedHeaders(p: PreparedRequest): [string, string][] {
-  const key = p.apiKeyHeader?.toLowerCase();
-  return p.headers.map(([n, v]) => [n, n.toLowerCase() === key ? maskApiKey(v) : v]);
 }
 
 export function budgetState(view: BudgetView): BudgetStateT {

@@ -4,7 +4,7 @@
  * and for sending.
  */
 import { DEFAULT_API_KEY_HEADER } from '../env/constants';
-import type { KeyPair } from '../env/keys';
+import { maskApiKey, type KeyPair } from '../env/keys';
 import type { ResolvedRequest } from '../format/resolve';
 import type { Method } from '../format/model';
 import type { RateLimitMode } from '../spec/types';
@@ -33,6 +33,12 @@ export interface PreparedRequest {
   readonly timestamp?: string;
   readonly weight: number;
   readonly mode: RateLimitMode;
+}
+
+/** The headers for showing: the API key masked to its last 4 characters, nothing else changed. */
+export function redactedHeaders(p: PreparedRequest): [string, string][] {
+  const key = p.apiKeyHeader?.toLowerCase();
+  return p.headers.map(([n, v]) => [n, n.toLowerCase() === key ? maskApiKey(v) : v]);
 }
 
 export type PrepareResult = { ok: true; value: PreparedRequest } | { ok: false; message: string };

@@ -3,7 +3,7 @@
  * service (§2.1, §4.2); the rest comes from the API family (service-notes.md) and is marked assumed.
  */
 import { LIMITS } from './limits';
-import type { EndpointInfo, EnumValueInfo, HttpMethod, ParamInfo, Source, TypeRequirement } from './types';
+import type { EndpointInfo, EnumValueInfo, ParamInfo, Source, TypeRequirement } from './types';
 
 const RECV = LIMITS.recvWindow;
 
@@ -173,9 +173,6 @@ export function describeSource(source: Source): string {
   return source === 'spec' ? 'documented by the service' : 'assumed (not documented by the service)';
 }
 
-export function isKnownMethod(method: string): method is HttpMethod {
-  return method === 'GET' || method === 'POST' || method === 'PUT' || method === 'DELETE';
-}
 
 /** The API key format the sandbox enforces (700001); the spec does not show one. */
 export const API_KEY_FORMAT = /^[A-Za-z0-9]{16,64}$/;
