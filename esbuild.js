@@ -65,7 +65,13 @@ const watchReporter = {
 /** Writes media/tradereq.env.schema.json from the zod schema, so the two cannot drift. */
 async function writeEnvSchema() {
   const out = require('node:path').join(require('node:os').tmpdir(), `tradereq-env-schema-${process.pid}.js`);
-  await esbuild.build({ ...common, sourcemap: false, minify: false, entryPoints: ['scripts/env-schema.ts'], outfile: out });
+  await esbuild.build({
+    ...common,
+    sourcemap: false,
+    minify: false,
+    entryPoints: ['scripts/env-schema.ts'],
+    outfile: out,
+  });
   try {
     require(out).writeEnvSchema(require('node:path').join(__dirname, 'media', 'tradereq.env.schema.json'));
   } finally {

@@ -32,7 +32,10 @@ function buildIfNeeded() {
 /** Starts `tradereq sandbox --port 0 --json` and resolves with its base URL once it listens. */
 function startSandbox(env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--json'], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let buffer = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
@@ -42,7 +45,7 @@ function startSandbox(env) {
         try {
           child.baseUrl = JSON.parse(buffer.slice(0, nl)).baseUrl;
           resolve(child);
-        } catch (e) {
+        } catch {
           reject(new Error(`the sandbox printed something unexpected: ${buffer.slice(0, nl)}`));
         }
       }
@@ -53,12 +56,20 @@ function startSandbox(env) {
 }
 
 async function control(baseUrl, path, body) {
-  const res = await fetch(baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(baseUrl + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${path} answered ${res.status}`);
 }
 
 function send(env, baseUrl, file, args) {
-  const r = spawnSync(process.execPath, [cli, 'send', join(root, 'examples', file), '--base-url', baseUrl, ...args], { env, stdio: 'inherit', cwd: root });
+  const r = spawnSync(process.execPath, [cli, 'send', join(root, 'examples', file), '--base-url', baseUrl, ...args], {
+    env,
+    stdio: 'inherit',
+    cwd: root,
+  });
   return r.status;
 }
 
@@ -82,17 +93,33 @@ async function main() {
   try {
     console.log(`Sandbox exchange at ${sandbox.baseUrl} (demo key "trade"; nothing leaves this machine).`);
 
-    step('1. An accepted order', 'examples/orders.tradereq, request "buy": signed with the demo key, clock-synced, sent.');
+    step(
+      '1. An accepted order',
+      'examples/orders.tradereq, request "buy": signed with the demo key, clock-synced, sent.',
+    );
     results.push(['accepted order', send(env, sandbox.baseUrl, 'orders.tradereq', ['--request', 'buy']), 0]);
 
-    step('2. A decoded rejection', 'examples/rejections.tradereq, request "too-small": the quantity is below the minimum.');
-    results.push(['decoded rejection', send(env, sandbox.baseUrl, 'rejections.tradereq', ['--request', 'too-small']), 0]);
+    step(
+      '2. A decoded rejection',
+      'examples/rejections.tradereq, request "too-small": the quantity is below the minimum.',
+    );
+    results.push([
+      'decoded rejection',
+      send(env, sandbox.baseUrl, 'rejections.tradereq', ['--request', 'too-small']),
+      0,
+    ]);
 
-    step('3. An unknown outcome', 'The sandbox is told to answer the next order with 503 after placing it, as spec §7.1 warns.');
+    step(
+      '3. An unknown outcome',
+      'The sandbox is told to answer the next order with 503 after placing it, as spec §7.1 warns.',
+    );
     await control(sandbox.baseUrl, '/_sandbox/fault', { status: 503, count: 1, path: '/api/v3/order' });
     results.push(['unknown outcome', send(env, sandbox.baseUrl, 'orders.tradereq', ['--request', 'buy']), 3]);
 
-    step('4. Check before retrying', 'The open orders show that the order of step 3 exists although the client saw an error.');
+    step(
+      '4. Check before retrying',
+      'The open orders show that the order of step 3 exists although the client saw an error.',
+    );
     results.push(['open orders', send(env, sandbox.baseUrl, 'market.tradereq', ['--request', '4']), 0]);
   } finally {
     stop();

@@ -7,6 +7,7 @@ const quick = process.argv.includes('--quick');
 
 /** [name, npm script, needs a real VS Code, how its tests are counted] */
 const parts = [
+  ['lint and format (ESLint, Prettier)', 'lint', false, 'none'],
   ['type check', 'typecheck', false, 'none'],
   ['build', 'build', false, 'none'],
   ['unit, end-to-end and conformance tests (mocha)', 'test:unit', false, 'mocha'],

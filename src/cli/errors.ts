@@ -21,12 +21,27 @@ export function errorsCommand(args: string[], io: Io): number {
   for (const raw of positionals) {
     if (!/^-?\d+$/.test(raw)) throw new UsageError(`"${raw}" is not an error code: give numbers such as 700003`);
     const info = lookupError(Number(raw));
-    if (!info) throw new UsageError(`${raw} is not an error code of the service (spec §7.2). Run tradereq errors to list them all`);
+    if (!info)
+      throw new UsageError(
+        `${raw} is not an error code of the service (spec §7.2). Run tradereq errors to list them all`,
+      );
     infos.push(info);
   }
   const list = infos.length > 0 ? infos : ERROR_CODES;
   if (values.json) {
-    io.out(JSON.stringify(list.map((i) => ({ code: i.code, meanings: i.meanings, cause: i.cause ?? null, action: i.action ?? null, category: i.category })), null, 2));
+    io.out(
+      JSON.stringify(
+        list.map((i) => ({
+          code: i.code,
+          meanings: i.meanings,
+          cause: i.cause ?? null,
+          action: i.action ?? null,
+          category: i.category,
+        })),
+        null,
+        2,
+      ),
+    );
   } else {
     io.out(list.map(formatErrorText).join('\n\n'));
   }

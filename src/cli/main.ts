@@ -34,8 +34,12 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
   const run = command === undefined ? undefined : COMMANDS[command];
   try {
-    if (command === undefined) throw new UsageError(`a command is needed: ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`);
-    if (!run) throw new UsageError(`unknown command "${command}": use ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`);
+    if (command === undefined)
+      throw new UsageError(`a command is needed: ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`);
+    if (!run)
+      throw new UsageError(
+        `unknown command "${command}": use ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`,
+      );
     return await run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
@@ -48,7 +52,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => {
+  void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });
 }

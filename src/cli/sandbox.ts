@@ -38,21 +38,31 @@ function portFlag(value: string | undefined): number {
 
 function hostFlag(value: string | undefined): string {
   if (value === undefined) return '127.0.0.1';
-  if (isIP(value) === 0 && !HOST_NAME.test(value)) throw new UsageError(`--host takes an IP address or a host name, not "${value}"`);
+  if (isIP(value) === 0 && !HOST_NAME.test(value))
+    throw new UsageError(`--host takes an IP address or a host name, not "${value}"`);
   return value;
 }
 
 function banScaleFlag(value: string | undefined): number {
   if (value === undefined) return 1;
   const f = Number(value);
-  if (!DECIMAL.test(value) || !Number.isFinite(f) || f <= 0) throw new UsageError(`--ban-scale takes a number above 0 such as 0.01, not "${value}"`);
+  if (!DECIMAL.test(value) || !Number.isFinite(f) || f <= 0)
+    throw new UsageError(`--ban-scale takes a number above 0 such as 0.01, not "${value}"`);
   return f;
 }
 
 function describe(sandbox: Sandbox, banScale: number): string {
-  const lines = [`Sandbox exchange listening on ${sandbox.baseUrl}`, '', 'Demo keys (public, for the sandbox only; header X-SERVICE-APIKEY):'];
+  const lines = [
+    `Sandbox exchange listening on ${sandbox.baseUrl}`,
+    '',
+    'Demo keys (public, for the sandbox only; header X-SERVICE-APIKEY):',
+  ];
   for (const d of DEMO_ACCOUNTS) {
-    lines.push(`  ${d.name.padEnd(9)} ${d.description}`, `            apiKey    ${d.apiKey}`, `            secretKey ${d.secretKey}`);
+    lines.push(
+      `  ${d.name.padEnd(9)} ${d.description}`,
+      `            apiKey    ${d.apiKey}`,
+      `            secretKey ${d.secretKey}`,
+    );
   }
   const { ip } = LIMITS.rate;
   lines.push(
@@ -94,15 +104,21 @@ export async function sandboxCommand(args: string[], io: Io, signal?: AbortSigna
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      io.err(`tradereq: port ${port} on ${host} is already in use (another sandbox?); choose another with --port N, or --port 0 for a free one`);
+      io.err(
+        `tradereq: port ${port} on ${host} is already in use (another sandbox?); choose another with --port N, or --port 0 for a free one`,
+      );
       return 1;
     }
     if (code === 'EACCES') {
-      io.err(`tradereq: not allowed to listen on port ${port} on ${host}; choose another with --port N, or --port 0 for a free one`);
+      io.err(
+        `tradereq: not allowed to listen on port ${port} on ${host}; choose another with --port N, or --port 0 for a free one`,
+      );
       return 1;
     }
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-      io.err(`tradereq: cannot listen on host ${host} (${code}); use an address of this machine, such as the default 127.0.0.1`);
+      io.err(
+        `tradereq: cannot listen on host ${host} (${code}); use an address of this machine, such as the default 127.0.0.1`,
+      );
       return 1;
     }
     throw e;
@@ -111,7 +127,9 @@ export async function sandboxCommand(args: string[], io: Io, signal?: AbortSigna
   if (values.json) io.out(JSON.stringify({ baseUrl: sandbox.baseUrl, keys: sandbox.keys }));
   else io.out(describe(sandbox, banScale));
   if (!isLoopbackAddress(host) && host !== 'localhost') {
-    io.err(`tradereq: warning: listening on ${host}: other machines can reach the sandbox, whose demo keys are public (the /_sandbox/ control surface still answers loopback only)`);
+    io.err(
+      `tradereq: warning: listening on ${host}: other machines can reach the sandbox, whose demo keys are public (the /_sandbox/ control surface still answers loopback only)`,
+    );
   }
 
   await new Promise<void>((resolve) => {

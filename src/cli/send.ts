@@ -41,7 +41,14 @@ Rate-limit budget, Retry-After waits and clock offsets are kept in ${defaultStat
 
 export const EXIT = { ok: 0, rejected: 1, badInput: 2, unknown: 3, refused: 4 } as const;
 
-type RunResult = { exit: number; report?: ExchangeReport; expectations: ExpectationResult[]; error?: string; resolved?: ResolvedRequest; note?: string };
+type RunResult = {
+  exit: number;
+  report?: ExchangeReport;
+  expectations: ExpectationResult[];
+  error?: string;
+  resolved?: ResolvedRequest;
+  note?: string;
+};
 
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
@@ -72,7 +79,13 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('send takes one FILE. See: tradereq send --help');
   const timeout = integerFlag('timeout', values.timeout, 1);
   const connectTimeout = integerFlag('connect-timeout', values['connect-timeout'], 1);
-  const target = loadTarget(io, { file: positionals[0]!, request: values.request, all: values.all, env: values.env, baseUrl: values['base-url'] });
+  const target = loadTarget(io, {
+    file: positionals[0]!,
+    request: values.request,
+    all: values.all,
+    env: values.env,
+    baseUrl: values['base-url'],
+  });
 
   const store = new FileStateStore(defaultStateDir(io.env));
   const budget = new Budget(store);
@@ -89,7 +102,14 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     for (const request of target.requests) {
       let result: RunResult;
       try {
-        result = await sendOne(io, target, request, { budget, clock, sender, responses, clockSync: !values['no-clock-sync'], yes: values.yes === true });
+        result = await sendOne(io, target, request, {
+          budget,
+          clock,
+          sender,
+          responses,
+          clockSync: !values['no-clock-sync'],
+          yes: values.yes === true,
+        });
       } catch (e) {
         // With one request, bad input is the command's failure; with --all, the others still go.
         if (!(e instanceof UsageError) || target.requests.length === 1) throw e;
@@ -113,26 +133,57 @@ interface SendDeps {
   readonly yes: boolean;
 }
 
-async function sendOne(io: Io, target: Target, request: Target['requests'][number], deps: SendDeps): Promise<RunResult> {
+async function sendOne(
+  io: Io,
+  target: Target,
+  request: Target['requests'][number],
+  deps: SendDeps,
+): Promise<RunResult> {
   const result = await runRequest(target.file.doc, request, target.environment, {
     ...deps,
     key: (resolved) => keyFor(resolved, target, io.env),
-    confirm: async (resolved, order) => deps.yes || (process.stdin.isTTY === true && (await confirm(`Send ${order} to ${resolved.environment.name} (${resolved.origin})?`))),
+    confirm: async (resolved, order) =>
+      deps.yes ||
+      (process.stdin.isTTY === true &&
+        (await confirm(`Send ${order} to ${resolved.environment.name} (${resolved.origin})?`))),
   });
   switch (result.kind) {
     case 'bad-input': {
       const d = result.diagnostics[0];
-      throw new UsageError(d ? `${location(target.file, d.range.startLine, d.range.startChar)}: ${d.message}` : result.message);
+      throw new UsageError(
+        d ? `${location(target.file, d.range.startLine, d.range.startChar)}: ${d.message}` : result.message,
+      );
     }
     case 'no-key':
       throw new UsageError(result.message);
     case 'refused':
-      return { exit: EXIT.refused, expectations: [], resolved: result.resolved, error: result.reason === 'confirmation' ? `${result.message} Run in a terminal to be asked, or pass --yes.` : result.message };
+      return {
+        exit: EXIT.refused,
+        expectations: [],
+        resolved: result.resolved,
+        error:
+          result.reason === 'confirmation'
+            ? `${result.message} Run in a terminal to be asked, or pass --yes.`
+            : result.message,
+      };
     case 'sent': {
       const outcome = result.report.outcome;
       // Unknown and refused outcomes keep their codes; otherwise ok (or a rejection # @expect asked for) with every expectation met.
-      const exit = outcome === 'unknown' ? EXIT.unknown : outcome === 'refused' ? EXIT.refused : passed(result) ? EXIT.ok : EXIT.rejected;
-      return { exit, report: result.report, expectations: [...result.expectations], resolved: result.resolved, note: result.note };
+      const exit =
+        outcome === 'unknown'
+          ? EXIT.unknown
+          : outcome === 'refused'
+            ? EXIT.refused
+            : passed(result)
+              ? EXIT.ok
+              : EXIT.rejected;
+      return {
+        exit,
+        report: result.report,
+        expectations: [...result.expectations],
+        resolved: result.resolved,
+        note: result.note,
+      };
     }
   }
 }
@@ -144,7 +195,10 @@ function counterText(name: string, c: CounterView | undefined): string | undefin
 
 function budgetText(b: BudgetView): string {
   const parts = [counterText('account', b.uid), counterText('IP', b.ip)].filter((x): x is string => x !== undefined);
-  if (b.blocked) parts.push(`${b.blocked.status === 418 ? 'banned' : 'backing off'}: nothing sent for ${Math.ceil(b.blocked.remainingMs / 1000)} s`);
+  if (b.blocked)
+    parts.push(
+      `${b.blocked.status === 418 ? 'banned' : 'backing off'}: nothing sent for ${Math.ceil(b.blocked.remainingMs / 1000)} s`,
+    );
   return parts.join(' · ');
 }
 
@@ -154,51 +208,69 @@ function print(io: Io, target: Target, index: number, r: RunResult, json: boolea
   const report = r.report;
   if (json) {
     const d = report?.decoded;
-    io.out(JSON.stringify({
-      request: label,
-      name: request.name?.text ?? null,
-      method: report?.prepared.method ?? r.resolved?.method ?? null,
-      url: report?.prepared.url ?? r.resolved?.url ?? null,
-      outcome: report?.outcome ?? (r.exit === EXIT.refused ? 'refused' : 'bad-input'),
-      exit: r.exit,
-      status: report?.response?.status ?? null,
-      statusMeaning: d?.statusInfo.meaning ?? null,
-      code: d?.code ?? null,
-      meanings: d?.error?.meanings ?? null,
-      msg: d?.msg ?? null,
-      cause: d?.error?.cause ?? null,
-      action: d?.error?.action ?? null,
-      retryAfter: d?.retryAfterSeconds ?? null,
-      body: d ? d.json ?? report?.response?.bodyText ?? null : null,
-      headers: report?.response?.headers ?? null,
-      timings: report?.response?.timings ?? report?.failure?.timings ?? null,
-      budget: report?.budget ?? null,
-      summary: report?.summary ?? r.error ?? null,
-      note: r.note ?? null,
-      expectations: r.expectations,
-    }));
+    io.out(
+      JSON.stringify({
+        request: label,
+        name: request.name?.text ?? null,
+        method: report?.prepared.method ?? r.resolved?.method ?? null,
+        url: report?.prepared.url ?? r.resolved?.url ?? null,
+        outcome: report?.outcome ?? (r.exit === EXIT.refused ? 'refused' : 'bad-input'),
+        exit: r.exit,
+        status: report?.response?.status ?? null,
+        statusMeaning: d?.statusInfo.meaning ?? null,
+        code: d?.code ?? null,
+        meanings: d?.error?.meanings ?? null,
+        msg: d?.msg ?? null,
+        cause: d?.error?.cause ?? null,
+        action: d?.error?.action ?? null,
+        retryAfter: d?.retryAfterSeconds ?? null,
+        body: d ? (d.json ?? report?.response?.bodyText ?? null) : null,
+        headers: report?.response?.headers ?? null,
+        timings: report?.response?.timings ?? report?.failure?.timings ?? null,
+        budget: report?.budget ?? null,
+        summary: report?.summary ?? r.error ?? null,
+        note: r.note ?? null,
+        expectations: r.expectations,
+      }),
+    );
     return;
   }
   const lines: string[] = [];
-  lines.push(`### ${label}: ${report ? `${report.prepared.method} ${report.prepared.url.split('?')[0]}` : r.resolved ? `${r.resolved.method} ${r.resolved.url}` : request.requestLine.target.text}`);
+  lines.push(
+    `### ${label}: ${report ? `${report.prepared.method} ${report.prepared.url.split('?')[0]}` : r.resolved ? `${r.resolved.method} ${r.resolved.url}` : request.requestLine.target.text}`,
+  );
   if (!report) {
     lines.push(`→ ${r.exit === EXIT.refused ? 'refused' : 'not sent'}: ${r.error ?? ''}`);
   } else {
     lines.push(`→ ${terminalSafe(report.summary)}`);
     const d = report.decoded;
-    if (d?.error) lines.push(...formatErrorText(d.error).split('\n').slice(1).map((l) => '  ' + l));
+    if (d?.error)
+      lines.push(
+        ...formatErrorText(d.error)
+          .split('\n')
+          .slice(1)
+          .map((l) => '  ' + l),
+      );
     if (d?.msg) lines.push(`  Message from the service: ${terminalSafe(d.msg)}`);
     if (r.note) lines.push('  ' + r.note);
-    if (report.outcome === 'unknown' && !d?.error) lines.push(`  Do not send it again blindly: query the order first (GET /api/v3/order with orderId or origClientOrderId).`);
+    if (report.outcome === 'unknown' && !d?.error)
+      lines.push(
+        `  Do not send it again blindly: query the order first (GET /api/v3/order with orderId or origClientOrderId).`,
+      );
     if (report.response) {
       const body = report.response.bodyText;
       const pretty = d?.json !== undefined ? JSON.stringify(d.json, null, 2) : body;
-      if (pretty.length > 0) lines.push(terminalSafe(pretty) + (report.response.truncated ? `\n… (${report.response.bodyBytes} bytes; the rest was not kept)` : ''));
+      if (pretty.length > 0)
+        lines.push(
+          terminalSafe(pretty) +
+            (report.response.truncated ? `\n… (${report.response.bodyBytes} bytes; the rest was not kept)` : ''),
+        );
       const t = report.response.timings;
       lines.push(`timings: connect ${t.connectMs} ms · first byte ${t.firstByteMs} ms · total ${t.totalMs} ms`);
     }
     lines.push(`budget: ${budgetText(report.budget)}`);
   }
-  for (const e of r.expectations) lines.push(`${e.passed ? '✔' : '✘'} ${e.text}${e.passed ? '' : ` (got ${terminalSafe(e.actual)})`}`);
+  for (const e of r.expectations)
+    lines.push(`${e.passed ? '✔' : '✘'} ${e.text}${e.passed ? '' : ` (got ${terminalSafe(e.actual)})`}`);
   (r.exit === EXIT.badInput ? io.err : io.out)(lines.join('\n') + '\n');
 }

@@ -37,7 +37,12 @@ export function signCommand(args: string[], io: Io): number {
   }
   if (positionals.length !== 1) throw new UsageError('sign takes one FILE. See: tradereq sign --help');
   const timestamp = integerFlag('timestamp', values.timestamp);
-  const target = loadTarget(io, { file: positionals[0]!, request: values.request, env: values.env, baseUrl: values['base-url'] });
+  const target = loadTarget(io, {
+    file: positionals[0]!,
+    request: values.request,
+    env: values.env,
+    baseUrl: values['base-url'],
+  });
   const environment = target.environment;
   const resolved = resolveOrThrow(target, target.requests[0]!);
   // Signing sends nothing, so the key's origin binding is checked by `send`, not here.
@@ -46,19 +51,25 @@ export function signCommand(args: string[], io: Io): number {
   const p = prepareOrThrow(resolved, key, timestamp);
   const headers = redactedHeaders(p);
   if (values.json) {
-    io.out(JSON.stringify({
-      method: p.method,
-      url: p.url,
-      query: p.query,
-      body: p.body,
-      totalParams: p.totalParams ?? null,
-      signature: p.signature ?? null,
-      timestamp: p.timestamp ?? null,
-      headers: Object.fromEntries(headers),
-      signed: p.signed,
-      environment: environment.name,
-      keyProfile: p.signed ? keyProfile ?? null : null,
-    }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          method: p.method,
+          url: p.url,
+          query: p.query,
+          body: p.body,
+          totalParams: p.totalParams ?? null,
+          signature: p.signature ?? null,
+          timestamp: p.timestamp ?? null,
+          headers: Object.fromEntries(headers),
+          signed: p.signed,
+          environment: environment.name,
+          keyProfile: p.signed ? (keyProfile ?? null) : null,
+        },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   const lines = [`${p.method} ${p.url}`, ...headers.map(([n, v]) => `${n}: ${v}`), ''];

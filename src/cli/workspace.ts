@@ -23,7 +23,9 @@ export function readRequestFile(path: string, cwd: string): LoadedFile {
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read it (${code ?? String(e)})`);
+    throw new UsageError(
+      code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read it (${code ?? String(e)})`,
+    );
   }
   return { path: full, displayPath: path, text, doc: parse(text) };
 }
@@ -44,12 +46,18 @@ export function findEnvironmentFile(fromDir: string): string | undefined {
  * The environment to use: --env, else TRADEREQ_ENV, else the only one the file defines, else
  * `sandbox` (the file's or the built-in one).
  */
-export function selectEnvironment(requestPath: string, wanted: string | undefined, envVars: NodeJS.ProcessEnv): NamedEnvironment {
+export function selectEnvironment(
+  requestPath: string,
+  wanted: string | undefined,
+  envVars: NodeJS.ProcessEnv,
+): NamedEnvironment {
   const envPath = findEnvironmentFile(dirname(requestPath));
   const name = wanted ?? envVars['TRADEREQ_ENV'];
   if (!envPath) {
     if (name === undefined || name === BUILTIN_SANDBOX.name) return BUILTIN_SANDBOX;
-    throw new UsageError(`no environment "${name}": there is no ${ENV_FILE_NAME} beside ${requestPath} or above it, and only the built-in "sandbox" exists`);
+    throw new UsageError(
+      `no environment "${name}": there is no ${ENV_FILE_NAME} beside ${requestPath} or above it, and only the built-in "sandbox" exists`,
+    );
   }
   const parsed = parseEnvironmentFile(readFileSync(envPath, 'utf8'));
   if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.message}`);
@@ -65,14 +73,18 @@ export function selectEnvironment(requestPath: string, wanted: string | undefine
 export function selectRequest(file: LoadedFile, wanted: string | undefined): RequestBlock {
   const requests = file.doc.requests;
   const list = (): string => requests.map((r, i) => `${i + 1}${r.name ? ` (${r.name.text})` : ''}`).join(', ');
-  if (requests.length === 0) throw new UsageError(`${file.displayPath} holds no request: add a request line such as POST /api/v3/order`);
+  if (requests.length === 0)
+    throw new UsageError(`${file.displayPath} holds no request: add a request line such as POST /api/v3/order`);
   if (wanted === undefined) {
     if (requests.length === 1) return requests[0]!;
-    throw new UsageError(`${file.displayPath} holds ${requests.length} requests: choose one with --request NAME or --request INDEX (${list()})`);
+    throw new UsageError(
+      `${file.displayPath} holds ${requests.length} requests: choose one with --request NAME or --request INDEX (${list()})`,
+    );
   }
   if (/^\d+$/.test(wanted)) {
     const r = requests[Number(wanted) - 1];
-    if (!r) throw new UsageError(`no request ${wanted} in ${file.displayPath}: it holds ${requests.length} (${list()})`);
+    if (!r)
+      throw new UsageError(`no request ${wanted} in ${file.displayPath}: it holds ${requests.length} (${list()})`);
     return r;
   }
   const r = requests.find((x) => x.name?.text === wanted);

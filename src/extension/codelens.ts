@@ -13,9 +13,24 @@ export function registerCodeLensSupport(selector: vscode.DocumentSelector, model
         const range = new vscode.Range(line, 0, line, 0);
         const args = [document.uri, r.index];
         lenses.push(
-          new vscode.CodeLens(range, { title: '$(play) Send', tooltip: 'Sign and send this request; the answer opens in the TradeReq panel', command: 'tradereq.sendRequest', arguments: args }),
-          new vscode.CodeLens(range, { title: 'Sign only', tooltip: 'Show the exact query, body and totalParams, without sending (API key masked)', command: 'tradereq.signOnly', arguments: args }),
-          new vscode.CodeLens(range, { title: 'Copy as cURL', tooltip: 'Copy a curl command; the API key as a shell variable, never the secret', command: 'tradereq.copyAsCurl', arguments: args }),
+          new vscode.CodeLens(range, {
+            title: '$(play) Send',
+            tooltip: 'Sign and send this request; the answer opens in the TradeReq panel',
+            command: 'tradereq.sendRequest',
+            arguments: args,
+          }),
+          new vscode.CodeLens(range, {
+            title: 'Sign only',
+            tooltip: 'Show the exact query, body and totalParams, without sending (API key masked)',
+            command: 'tradereq.signOnly',
+            arguments: args,
+          }),
+          new vscode.CodeLens(range, {
+            title: 'Copy as cURL',
+            tooltip: 'Copy a curl command; the API key as a shell variable, never the secret',
+            command: 'tradereq.copyAsCurl',
+            arguments: args,
+          }),
         );
       }
       return lenses;

@@ -19,7 +19,12 @@ const KINDS: Record<CompletionKind, vscode.CompletionItemKind> = {
 
 export const COMPLETION_TRIGGERS = ['{', '@', '=', ' ', '[', '/', '"', '?', '&'];
 
-export function registerCompletionSupport(selector: vscode.DocumentSelector, models: DocumentModels, environments: Environments, symbols: Symbols): vscode.Disposable {
+export function registerCompletionSupport(
+  selector: vscode.DocumentSelector,
+  models: DocumentModels,
+  environments: Environments,
+  symbols: Symbols,
+): vscode.Disposable {
   return vscode.languages.registerCompletionItemProvider(
     selector,
     {
@@ -31,17 +36,21 @@ export function registerCompletionSupport(selector: vscode.DocumentSelector, mod
         // Symbols are looked up only where a symbol value is being written.
         const wantsSymbols = /(^|["\s])symbol"?\s*[=:]\s*"?[\w]*$/.test(lineText.slice(0, position.character));
         const list = wantsSymbols ? await symbols.list(environment) : [];
-        return completionsAt(doc, lineText, position.line, position.character, { environment, symbols: list }).map((e) => {
-          const item = new vscode.CompletionItem(e.label, KINDS[e.kind]);
-          if (e.insertText !== undefined) item.insertText = e.snippet ? new vscode.SnippetString(e.insertText) : e.insertText;
-          item.detail = e.detail;
-          if (e.documentation) item.documentation = new vscode.MarkdownString(e.documentation);
-          item.sortText = e.sortText;
-          item.range = toRange(e.range);
-          // Keep the list open after a name: its value comes next.
-          if (e.kind === 'parameter' && e.insertText?.endsWith('= ')) item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest values' };
-          return item;
-        });
+        return completionsAt(doc, lineText, position.line, position.character, { environment, symbols: list }).map(
+          (e) => {
+            const item = new vscode.CompletionItem(e.label, KINDS[e.kind]);
+            if (e.insertText !== undefined)
+              item.insertText = e.snippet ? new vscode.SnippetString(e.insertText) : e.insertText;
+            item.detail = e.detail;
+            if (e.documentation) item.documentation = new vscode.MarkdownString(e.documentation);
+            item.sortText = e.sortText;
+            item.range = toRange(e.range);
+            // Keep the list open after a name: its value comes next.
+            if (e.kind === 'parameter' && e.insertText?.endsWith('= '))
+              item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest values' };
+            return item;
+          },
+        );
       },
     },
     ...COMPLETION_TRIGGERS,

@@ -37,7 +37,9 @@ export class DiagnosticsManager implements vscode.Disposable {
   ) {
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, readSettings(e.document.uri).diagnosticsDelay)),
+      vscode.workspace.onDidChangeTextDocument((e) =>
+        this.schedule(e.document, readSettings(e.document.uri).diagnosticsDelay),
+      ),
       vscode.workspace.onDidCloseTextDocument((d) => {
         this.collection.delete(d.uri);
         FIXES.delete(d.uri.toString());

@@ -25,7 +25,12 @@ export class Environments implements vscode.Disposable {
       this.loaded = this.load();
       void this.loaded.then(() => this.changed.fire());
     };
-    this.disposables.push(watcher, watcher.onDidChange(reload), watcher.onDidCreate(reload), watcher.onDidDelete(reload));
+    this.disposables.push(
+      watcher,
+      watcher.onDidChange(reload),
+      watcher.onDidCreate(reload),
+      watcher.onDidDelete(reload),
+    );
   }
 
   /** Loads the file the first time it is needed, not at activation. */
@@ -71,7 +76,12 @@ export class Environments implements vscode.Disposable {
   current(): NamedEnvironment {
     const wanted = this.state.get<string>(SELECTED);
     const fromFile = this.environments.filter((e) => e !== BUILTIN_SANDBOX);
-    return this.environments.find((e) => e.name === wanted) ?? (fromFile.length === 1 ? fromFile[0]! : this.environments.find((e) => e.name === BUILTIN_SANDBOX.name) ?? BUILTIN_SANDBOX);
+    return (
+      this.environments.find((e) => e.name === wanted) ??
+      (fromFile.length === 1
+        ? fromFile[0]!
+        : (this.environments.find((e) => e.name === BUILTIN_SANDBOX.name) ?? BUILTIN_SANDBOX))
+    );
   }
 
   async select(name: string): Promise<void> {

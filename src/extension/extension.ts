@@ -51,20 +51,24 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
   const keys = new KeyStore(context.secrets, log);
   const history = new History(context.workspaceState);
   // The panel's handlers reach the sending service, which needs the panel: tied after both exist.
-  let sending: Sending | undefined;
-  const panel = new ResponsePanel(context.extensionUri, {
-    show: (id) => {
-      const entry = history.find(id);
-      if (entry) sending?.showEntry(entry);
+  const late: { sending?: Sending } = {};
+  const panel = new ResponsePanel(
+    context.extensionUri,
+    {
+      show: (id) => {
+        const entry = history.find(id);
+        if (entry) late.sending?.showEntry(entry);
+      },
+      queryOrder: (id) => void late.sending?.queryOrder(id),
+      copyBody: (id) => {
+        const body = history.find(id)?.response?.body;
+        if (body !== undefined) void vscode.env.clipboard.writeText(body);
+      },
     },
-    queryOrder: (id) => void sending?.queryOrder(id),
-    copyBody: (id) => {
-      const body = history.find(id)?.response?.body;
-      if (body !== undefined) void vscode.env.clipboard.writeText(body);
-    },
-  }, log);
-  sending = new Sending(models, environments, keys, history, panel, log);
-  const statusBar = new StatusBar(environments, (origin) => sending?.budgetViewIfLoaded(origin));
+    log,
+  );
+  const sending = (late.sending = new Sending(models, environments, keys, history, panel, log));
+  const statusBar = new StatusBar(environments, (origin) => sending.budgetViewIfLoaded(origin));
   const signedDocs = new SignedDocuments();
 
   context.subscriptions.push(
@@ -89,8 +93,16 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
       await environments.ready();
       const current = environments.current().name;
       const picked = await vscode.window.showQuickPick(
-        environments.all().map((e) => ({ label: e.name, description: e.baseUrl, detail: e.key ? `key profile ${e.key}${e.confirm ? ' · asks before every order' : ''}` : 'no key profile', picked: e.name === current })),
-        { title: 'TradeReq: environment for sending, completion and checks', placeHolder: environments.error() ?? `Current: ${current}` },
+        environments.all().map((e) => ({
+          label: e.name,
+          description: e.baseUrl,
+          detail: e.key ? `key profile ${e.key}${e.confirm ? ' · asks before every order' : ''}` : 'no key profile',
+          picked: e.name === current,
+        })),
+        {
+          title: 'TradeReq: environment for sending, completion and checks',
+          placeHolder: environments.error() ?? `Current: ${current}`,
+        },
       );
       if (picked) await environments.select(picked.label);
     }),
@@ -99,12 +111,19 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
       symbols.refresh();
       const env = environments.current();
       const list = await symbols.exchangeInfo(env.baseUrl);
-      void vscode.window.showInformationMessage(list.length > 0 ? `TradeReq: ${list.length} symbols from the exchangeInfo of ${env.name}.` : `TradeReq: no symbols from ${env.baseUrl} (see the TradeReq output). Completion uses the tradereq.symbols setting and the workspace's files.`);
+      void vscode.window.showInformationMessage(
+        list.length > 0
+          ? `TradeReq: ${list.length} symbols from the exchangeInfo of ${env.name}.`
+          : `TradeReq: no symbols from ${env.baseUrl} (see the TradeReq output). Completion uses the tradereq.symbols setting and the workspace's files.`,
+      );
     }),
   );
   void environments.ready().then(() => statusBar.refresh());
   const activateMs = performance.now() - activateStart;
-  const loadMs = typeof __tradereqLoadStart === 'number' && typeof __tradereqLoadEnd === 'number' ? __tradereqLoadEnd - __tradereqLoadStart : 0;
+  const loadMs =
+    typeof __tradereqLoadStart === 'number' && typeof __tradereqLoadEnd === 'number'
+      ? __tradereqLoadEnd - __tradereqLoadStart
+      : 0;
   return { activationMs: loadMs + activateMs, loadMs, activateMs, panelState: () => panel.current() };
 }
 

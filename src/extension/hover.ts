@@ -4,11 +4,22 @@ import type { DocumentModels } from './documents';
 import { toRange } from './documents';
 import type { Environments } from './environments';
 
-export function registerHoverSupport(selector: vscode.DocumentSelector, models: DocumentModels, environments: Environments, clock: () => import('../core/clock/clock').ClockSample | undefined): vscode.Disposable {
+export function registerHoverSupport(
+  selector: vscode.DocumentSelector,
+  models: DocumentModels,
+  environments: Environments,
+  clock: () => import('../core/clock/clock').ClockSample | undefined,
+): vscode.Disposable {
   return vscode.languages.registerHoverProvider(selector, {
     async provideHover(document, position) {
       await environments.ready();
-      const result = hoverAt(models.get(document), document.lineAt(position.line).text, position.line, position.character, { environment: environments.current(), clock: clock() });
+      const result = hoverAt(
+        models.get(document),
+        document.lineAt(position.line).text,
+        position.line,
+        position.character,
+        { environment: environments.current(), clock: clock() },
+      );
       if (!result) return undefined;
       // Hover text is built from escaped values; it never runs commands or renders HTML.
       const markdown = new vscode.MarkdownString(result.markdown);

@@ -37,7 +37,9 @@ export class KeyStore {
     try {
       return lazy().parseStoredKey(await this.secrets.get(entry(profile)));
     } catch (e) {
-      this.log.error(`could not read key profile "${profile}" from SecretStorage: ${e instanceof Error ? e.name : 'error'}`);
+      this.log.error(
+        `could not read key profile "${profile}" from SecretStorage: ${e instanceof Error ? e.name : 'error'}`,
+      );
       return undefined;
     }
   }

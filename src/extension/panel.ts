@@ -35,11 +35,16 @@ export class ResponsePanel implements vscode.Disposable {
   show(state: PanelStateT, reveal = true): void {
     this.state = state;
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel('tradereq.response', 'TradeReq Response', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-        enableScripts: true,
-        enableForms: false,
-        localResourceRoots: [this.root],
-      });
+      this.panel = vscode.window.createWebviewPanel(
+        'tradereq.response',
+        'TradeReq Response',
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        {
+          enableScripts: true,
+          enableForms: false,
+          localResourceRoots: [this.root],
+        },
+      );
       const webview = this.panel.webview;
       webview.html = panelHtml({
         cspSource: webview.cspSource,

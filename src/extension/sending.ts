@@ -66,16 +66,24 @@ export class Sending implements vscode.Disposable {
   /** Sending and key use need a trusted workspace: an untrusted tradereq.env.json could point anywhere. */
   private trusted(): boolean {
     if (vscode.workspace.isTrusted) return true;
-    void vscode.window.showWarningMessage('TradeReq: sending requests and using keys needs a trusted workspace. Nothing was sent.', 'Manage Workspace Trust').then((c) => {
-      if (c) void vscode.commands.executeCommand('workbench.trust.manage');
-    });
+    void vscode.window
+      .showWarningMessage(
+        'TradeReq: sending requests and using keys needs a trusted workspace. Nothing was sent.',
+        'Manage Workspace Trust',
+      )
+      .then((c) => {
+        if (c) void vscode.commands.executeCommand('workbench.trust.manage');
+      });
     this.log.warn('send refused: the workspace is not trusted; nothing was sent');
     return false;
   }
 
   requestAt(document: vscode.TextDocument, line: number): RequestBlock | undefined {
     const doc = this.models.get(document);
-    return doc.requests.find((r) => r.range.startLine <= line && line <= r.range.endLine) ?? [...doc.requests].reverse().find((r) => r.range.startLine <= line);
+    return (
+      doc.requests.find((r) => r.range.startLine <= line && line <= r.range.endLine) ??
+      [...doc.requests].reverse().find((r) => r.range.startLine <= line)
+    );
   }
 
   /** Sends one request of `document`; resolves to the panel entry when something was sent. */
@@ -97,10 +105,17 @@ export class Sending implements vscode.Disposable {
     }
   }
 
-  private async run(doc: TradeReqDocument, request: RequestBlock, document?: vscode.TextDocument): Promise<PanelEntryT | undefined> {
+  private async run(
+    doc: TradeReqDocument,
+    request: RequestBlock,
+    document?: vscode.TextDocument,
+  ): Promise<PanelEntryT | undefined> {
     await this.environments.ready();
     const environment = this.environments.current();
-    const title = request.title?.text ?? request.name?.text ?? `${request.requestLine.method.text} ${request.requestLine.path.text}`;
+    const title =
+      request.title?.text ??
+      request.name?.text ??
+      `${request.requestLine.method.text} ${request.requestLine.path.text}`;
     this.setBusy(true);
     let result: PipelineResult;
     try {
@@ -109,7 +124,10 @@ export class Sending implements vscode.Disposable {
         clockSync: true,
         responses: this.responses,
         key: (resolved) => this.keyFor(resolved),
-        allowOrigin: (resolved, choice, message) => this.offerBinding(resolved, choice, message, () => (document ? this.send(document, request.index) : undefined)),
+        allowOrigin: (resolved, choice, message) =>
+          this.offerBinding(resolved, choice, message, () =>
+            document ? this.send(document, request.index) : undefined,
+          ),
         confirm: (resolved, order) => this.confirm(resolved, order),
       });
     } finally {
@@ -137,10 +155,27 @@ export class Sending implements vscode.Disposable {
         const entry = lazy().entryFromResult(result, { id: randomUUID(), at: Date.now(), title, clock });
         if (result.report.budget.account) this.accounts.set(result.resolved.origin, result.report.budget.account);
         await this.history.add(entry);
-        this.log.info(`${entry.request.method} ${entry.request.url.split('?')[0]} (${environment.name}) → ${entry.summary}${entry.timings ? ` · ${entry.timings.totalMs} ms` : ''}`);
+        this.log.info(
+          `${entry.request.method} ${entry.request.url.split('?')[0]} (${environment.name}) → ${entry.summary}${entry.timings ? ` · ${entry.timings.totalMs} ms` : ''}`,
+        );
         // The entry is already redacted (API key masked, no secret): the log shows what the panel shows.
-        this.log.debug(['request:', `${entry.request.method} ${entry.request.url}`, ...entry.request.headers.map(([n, v]) => `${n}: ${v}`), entry.request.body].join('\n'));
-        if (entry.response) this.log.debug(['response:', `${entry.status ?? ''} ${entry.statusMeaning ?? ''}`, ...entry.response.headers.map(([n, v]) => `${n}: ${v}`), entry.response.body.slice(0, 4096)].join('\n'));
+        this.log.debug(
+          [
+            'request:',
+            `${entry.request.method} ${entry.request.url}`,
+            ...entry.request.headers.map(([n, v]) => `${n}: ${v}`),
+            entry.request.body,
+          ].join('\n'),
+        );
+        if (entry.response)
+          this.log.debug(
+            [
+              'response:',
+              `${entry.status ?? ''} ${entry.statusMeaning ?? ''}`,
+              ...entry.response.headers.map(([n, v]) => `${n}: ${v}`),
+              entry.response.body.slice(0, 4096),
+            ].join('\n'),
+          );
         // The report's budget names the signing account; a view by origin alone has no account counter.
         this.showEntry(entry, result.resolved.origin, result.report.budget);
         this.changed.fire();
@@ -159,7 +194,13 @@ export class Sending implements vscode.Disposable {
   stateFor(entry: PanelEntryT | undefined, origin?: string, budget?: BudgetView): PanelStateT {
     const o = origin ?? (entry ? new URL(entry.request.url).origin : undefined);
     const view = budget ?? (o ? this.network().budget.view(o, this.accounts.get(o)) : undefined);
-    return { current: entry, budget: view ? lazy().budgetState(view) : undefined, history: this.history.list(), now: Date.now(), busy: this.busy };
+    return {
+      current: entry,
+      budget: view ? lazy().budgetState(view) : undefined,
+      history: this.history.list(),
+      now: Date.now(),
+      busy: this.busy,
+    };
   }
 
   showEntry(entry: PanelEntryT, origin?: string, budget?: BudgetView): void {
@@ -173,34 +214,50 @@ export class Sending implements vscode.Disposable {
   private async keyFor(resolved: ResolvedRequest): Promise<KeyChoice | undefined> {
     const profile = resolved.keyProfile ?? 'default';
     const stored = await this.keys.get(profile);
-    if (stored) return { key: { apiKey: stored.apiKey, secretKey: stored.secretKey }, binding: { profile, origins: stored.origins, source: 'SecretStorage' } };
+    if (stored)
+      return {
+        key: { apiKey: stored.apiKey, secretKey: stored.secretKey },
+        binding: { profile, origins: stored.origins, source: 'SecretStorage' },
+      };
     const demo = profile === 'sandbox' && isLoopbackOrigin(resolved.origin);
     const action = demo ? 'Store the Sandbox Demo Key' : 'Add API Key';
-    void vscode.window.showWarningMessage(`TradeReq: no key for profile "${profile}". Nothing was sent.`, action).then(async (c) => {
-      if (c === 'Add API Key') await vscode.commands.executeCommand('tradereq.addApiKey', profile, resolved.origin);
-      else if (c) await this.storeDemoKey(resolved.origin);
-    });
+    void vscode.window
+      .showWarningMessage(`TradeReq: no key for profile "${profile}". Nothing was sent.`, action)
+      .then(async (c) => {
+        if (c === 'Add API Key') await vscode.commands.executeCommand('tradereq.addApiKey', profile, resolved.origin);
+        else if (c) await this.storeDemoKey(resolved.origin);
+      });
     return undefined;
   }
 
   async storeDemoKey(origin: string): Promise<void> {
     const demo = lazy().DEMO_ACCOUNTS[0]!;
     await this.keys.store('sandbox', { apiKey: demo.apiKey, secretKey: demo.secretKey, origins: [origin] });
-    void vscode.window.showInformationMessage(`TradeReq: stored the sandbox's demo key (${maskApiKey(demo.apiKey)}) as profile "sandbox", bound to ${origin}.`);
+    void vscode.window.showInformationMessage(
+      `TradeReq: stored the sandbox's demo key (${maskApiKey(demo.apiKey)}) as profile "sandbox", bound to ${origin}.`,
+    );
   }
 
   /**
    * A key not bound to the origin: refused, and nothing is sent. The user may bind it, after an
    * explicit confirmation in a modal dialog, and the request is then sent again.
    */
-  private async offerBinding(resolved: ResolvedRequest, choice: KeyChoice, message: string, resend: () => unknown): Promise<boolean> {
+  private offerBinding(
+    resolved: ResolvedRequest,
+    choice: KeyChoice,
+    message: string,
+    resend: () => unknown,
+  ): Promise<boolean> {
     const bind = `Bind to ${resolved.origin}…`;
     void vscode.window.showWarningMessage(`TradeReq: ${message}`, bind).then(async (c) => {
       if (c !== bind) return;
       const allow = 'Allow and Send';
       const answer = await vscode.window.showWarningMessage(
         `Allow key profile "${choice.binding.profile}" to be sent to ${resolved.origin}?`,
-        { modal: true, detail: `It is bound to ${choice.binding.origins.join(', ') || 'no origin'} now. Whoever can edit this request file or tradereq.env.json chooses where a request goes: allow only an origin you trust with this key.` },
+        {
+          modal: true,
+          detail: `It is bound to ${choice.binding.origins.join(', ') || 'no origin'} now. Whoever can edit this request file or tradereq.env.json chooses where a request goes: allow only an origin you trust with this key.`,
+        },
         allow,
       );
       if (answer !== allow) return;
@@ -208,7 +265,7 @@ export class Sending implements vscode.Disposable {
       this.log.info(`key profile "${choice.binding.profile}" bound to ${resolved.origin} after confirmation`);
       await resend();
     });
-    return false;
+    return Promise.resolve(false);
   }
 
   private async confirm(resolved: ResolvedRequest, order: string): Promise<boolean> {
@@ -216,13 +273,18 @@ export class Sending implements vscode.Disposable {
     try {
       const answer = await vscode.window.showWarningMessage(
         `Send ${order}?`,
-        { modal: true, detail: `Environment "${resolved.environment.name}" (${resolved.origin})${resolved.options.confirm ? ' · # @confirm' : ' asks before every order'}.` },
+        {
+          modal: true,
+          detail: `Environment "${resolved.environment.name}" (${resolved.origin})${resolved.options.confirm ? ' · # @confirm' : ' asks before every order'}.`,
+        },
         send,
       );
       return answer === send;
     } catch (e) {
       // A dialog that cannot be shown is no confirmation: nothing is sent.
-      this.log.warn(`the confirmation dialog could not be shown (${e instanceof Error ? e.message : String(e)}); not sent`);
+      this.log.warn(
+        `the confirmation dialog could not be shown (${e instanceof Error ? e.message : String(e)}); not sent`,
+      );
       return false;
     }
   }
@@ -233,7 +295,9 @@ export class Sending implements vscode.Disposable {
     const ref = entry?.orderRef;
     if (!ref || !this.trusted()) return;
     const idLine = ref.origClientOrderId ? `origClientOrderId = ${ref.origClientOrderId}` : `orderId = ${ref.orderId}`;
-    const doc = parse(`### Query the order of "${entry.title}"\nGET ${new URL(entry.request.url).origin}/api/v3/order\nsymbol = ${ref.symbol}\n${idLine}\n`);
+    const doc = parse(
+      `### Query the order of "${entry.title}"\nGET ${new URL(entry.request.url).origin}/api/v3/order\nsymbol = ${ref.symbol}\n${idLine}\n`,
+    );
     await this.run(doc, doc.requests[0]!);
   }
 
@@ -248,7 +312,9 @@ export class Sending implements vscode.Disposable {
       '',
       ...(p.body ? [p.body, ''] : []),
       p.signed ? `# query:       ${p.query}` : '# not signed',
-      ...(p.signed ? [`# body:        ${p.body}`, `# totalParams: ${p.totalParams}`, `# signature:   ${p.signature}`] : []),
+      ...(p.signed
+        ? [`# body:        ${p.body}`, `# totalParams: ${p.totalParams}`, `# signature:   ${p.signature}`]
+        : []),
     ].join('\n');
   }
 
@@ -260,20 +326,34 @@ export class Sending implements vscode.Disposable {
     const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
     const lines = [`curl -X ${p.method} ${quote(p.url)}`];
     for (const [n, v] of p.headers) {
-      lines.push(n.toLowerCase() === p.apiKeyHeader?.toLowerCase() ? `-H "${n}: $${profileEnvPrefix(profile ?? 'default')}API_KEY"` : `-H ${quote(`${n}: ${v}`)}`);
+      lines.push(
+        n.toLowerCase() === p.apiKeyHeader?.toLowerCase()
+          ? `-H "${n}: $${profileEnvPrefix(profile ?? 'default')}API_KEY"`
+          : `-H ${quote(`${n}: ${v}`)}`,
+      );
     }
     if (p.body) lines.push(`--data-raw ${quote(p.body)}`);
     return lines.join(' \\\n  ');
   }
 
-  private async prepareForDisplay(document: vscode.TextDocument, index: number): Promise<{ p: PreparedRequest; headers: [string, string][]; profile?: string } | undefined> {
+  private async prepareForDisplay(
+    document: vscode.TextDocument,
+    index: number,
+  ): Promise<{ p: PreparedRequest; headers: [string, string][]; profile?: string } | undefined> {
     if (!this.trusted()) return undefined;
     await this.environments.ready();
     const doc = this.models.get(document);
     const request = doc.requests[index];
     if (!request) return undefined;
     const { resolveRequest, defaultContext } = await import('../core/format/resolve');
-    const resolved = resolveRequest(doc, request, defaultContext(this.environments.current(), { response: (n) => this.responses.get(n), now: () => this.network().clock.correctedNow(new URL(this.environments.current().baseUrl).origin) }));
+    const resolved = resolveRequest(
+      doc,
+      request,
+      defaultContext(this.environments.current(), {
+        response: (n) => this.responses.get(n),
+        now: () => this.network().clock.correctedNow(new URL(this.environments.current().baseUrl).origin),
+      }),
+    );
     if (!resolved.ok) {
       void vscode.window.showErrorMessage(`TradeReq: ${resolved.diagnostics[0]!.message}`);
       return undefined;

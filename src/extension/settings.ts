@@ -6,5 +6,9 @@ export type { SettingsValue };
 
 export function readSettings(scope?: vscode.Uri): SettingsValue {
   const c = vscode.workspace.getConfiguration('tradereq', scope);
-  return lazy().parseSettings({ symbols: c.get('symbols'), diagnosticsDelay: c.get('diagnostics.delay'), fetchExchangeInfo: c.get('exchangeInfo.fetch') });
+  return lazy().parseSettings({
+    symbols: c.get('symbols'),
+    diagnosticsDelay: c.get('diagnostics.delay'),
+    fetchExchangeInfo: c.get('exchangeInfo.fetch'),
+  });
 }

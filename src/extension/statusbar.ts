@@ -42,8 +42,15 @@ export class StatusBar implements vscode.Disposable {
       : `$(globe) ${env.name}${left !== undefined && counters.some((c) => c.used > 0) ? ` · ${left}/500` : ''}`;
     this.item.backgroundColor = blocked || low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const lines = [`TradeReq environment: ${env.name} (${env.baseUrl})`];
-    if (view) lines.push(`IP budget: ${view.ip.remaining}/${view.ip.limit} left`, ...(view.uid ? [`Account budget: ${view.uid.remaining}/${view.uid.limit} left`] : []));
-    if (blocked) lines.push(`${blocked.status === 418 ? 'Banned (418)' : 'Backing off after 429'}: nothing is sent for ${Math.ceil(blocked.remainingMs / 1000)} s`);
+    if (view)
+      lines.push(
+        `IP budget: ${view.ip.remaining}/${view.ip.limit} left`,
+        ...(view.uid ? [`Account budget: ${view.uid.remaining}/${view.uid.limit} left`] : []),
+      );
+    if (blocked)
+      lines.push(
+        `${blocked.status === 418 ? 'Banned (418)' : 'Backing off after 429'}: nothing is sent for ${Math.ceil(blocked.remainingMs / 1000)} s`,
+      );
     lines.push('Click to choose another environment.');
     this.item.tooltip = lines.join('\n');
     this.item.accessibilityInformation = { label: lines.join('. ') };

@@ -26,7 +26,8 @@ export class Symbols implements vscode.Disposable {
   ) {
     this.disposables.push(
       vscode.workspace.onDidSaveTextDocument((d) => {
-        if (d.languageId === 'tradereq' && this.workspace) this.workspace.set(d.uri.toString(), symbolsOf(this.models.get(d)));
+        if (d.languageId === 'tradereq' && this.workspace)
+          this.workspace.set(d.uri.toString(), symbolsOf(this.models.get(d)));
       }),
     );
   }
@@ -42,7 +43,10 @@ export class Symbols implements vscode.Disposable {
       pending.push(p.then((s) => (fromExchange = s)));
     }
     await Promise.race([Promise.all(pending), new Promise((r) => setTimeout(r, waitMs))]);
-    const fromWorkspace: SymbolEntry[] = [...new Set([...(this.workspace?.values() ?? [])].flat())].map((symbol) => ({ symbol, source: 'workspace' }));
+    const fromWorkspace: SymbolEntry[] = [...new Set([...(this.workspace?.values() ?? [])].flat())].map((symbol) => ({
+      symbol,
+      source: 'workspace',
+    }));
     return [...fromExchange, ...fromSettings, ...fromWorkspace];
   }
 
@@ -58,11 +62,18 @@ export class Symbols implements vscode.Disposable {
       p = (async () => {
         // undici and the budget load only now, not at activation.
         const { fetchSymbols, Sender, Budget, FileStateStore } = lazy();
-        const sender = new Sender({ connectTimeoutMs: 2000, headersTimeoutMs: 5000, bodyTimeoutMs: 5000, maxResponseBytes: 8 * 1024 * 1024 });
+        const sender = new Sender({
+          connectTimeoutMs: 2000,
+          headersTimeoutMs: 5000,
+          bodyTimeoutMs: 5000,
+          maxResponseBytes: 8 * 1024 * 1024,
+        });
         try {
           const r = await fetchSymbols(baseUrl, { sender, budget: new Budget(new FileStateStore()) });
           if (!r.ok) {
-            this.log.info(`exchangeInfo of ${baseUrl}: ${r.message}; symbols come from the tradereq.symbols setting and the workspace`);
+            this.log.info(
+              `exchangeInfo of ${baseUrl}: ${r.message}; symbols come from the tradereq.symbols setting and the workspace`,
+            );
             this.fetched.delete(baseUrl);
             return [];
           }
@@ -83,7 +94,9 @@ export class Symbols implements vscode.Disposable {
     for (const uri of files) {
       try {
         const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-        const doc = open ? this.models.get(open) : parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+        const doc = open
+          ? this.models.get(open)
+          : parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
         found.set(uri.toString(), symbolsOf(doc));
       } catch (e) {
         this.log.debug(`could not read ${uri.fsPath} for symbols: ${e instanceof Error ? e.message : String(e)}`);
@@ -100,6 +113,7 @@ export class Symbols implements vscode.Disposable {
 function symbolsOf(doc: ReturnType<typeof parse>): string[] {
   const out = new Set<string>();
   for (const v of doc.variables) if (/symbol/i.test(v.name.text) && SYMBOL.test(v.value.text)) out.add(v.value.text);
-  for (const r of doc.requests) for (const p of r.params) if (p.name.text === 'symbol' && SYMBOL.test(p.value.text)) out.add(p.value.text);
+  for (const r of doc.requests)
+    for (const p of r.params) if (p.name.text === 'symbol' && SYMBOL.test(p.value.text)) out.add(p.value.text);
   return [...out];
 }

@@ -35,7 +35,8 @@ function required(values: Values, name: string, why = ''): string | Reply {
 /** An optional parameter: absent is fine, sent empty is 44444 (an empty value is still signed and sent). */
 function optional(values: Values, name: string): string | undefined | Reply {
   const v = values.get(name);
-  if (v !== undefined && v.length === 0) return fail(44444, `Parameter "${name}" was sent empty; give it a value or leave it out.`);
+  if (v !== undefined && v.length === 0)
+    return fail(44444, `Parameter "${name}" was sent empty; give it a value or leave it out.`);
   return v;
 }
 
@@ -48,7 +49,10 @@ function lookupSymbol(text: string): SymbolSpec | Reply {
   const spec = SYMBOLS_BY_NAME.get(text);
   if (spec !== undefined) return spec;
   if (!SYMBOL_FORMAT.test(text)) {
-    return fail(30014, `"${text}" is not a symbol name: symbols are upper-case letters with no separator, such as BTCUSDT (§2.1).`);
+    return fail(
+      30014,
+      `"${text}" is not a symbol name: symbols are upper-case letters with no separator, such as BTCUSDT (§2.1).`,
+    );
   }
   return fail(10007, `The sandbox lists ${SYMBOLS.map((s) => s.symbol).join(', ')}; "${text}" is not one of them.`);
 }
@@ -61,7 +65,10 @@ function symbolParam(values: Values): SymbolSpec | Reply {
 function decimalParam(name: string, text: string): bigint | Reply {
   const v = parseUnits(text);
   if (v === undefined) {
-    return fail(33333, `${name} must be a plain decimal number sent as text, such as 0.001, with at most 8 decimal places (§2.1); got "${text}".`);
+    return fail(
+      33333,
+      `${name} must be a plain decimal number sent as text, such as 0.001, with at most 8 decimal places (§2.1); got "${text}".`,
+    );
   }
   return v;
 }
@@ -87,12 +94,14 @@ export function parseOrder(values: Values): NewOrder | Reply {
   const type = required(values, 'type');
   if (isReply(type)) return type;
   if (type !== 'LIMIT' && type !== 'MARKET') {
-    if (CATALOG_TYPES.has(type)) return fail(30041, `The sandbox takes LIMIT and MARKET orders; ${type} is not offered for ${spec.symbol}.`);
+    if (CATALOG_TYPES.has(type))
+      return fail(30041, `The sandbox takes LIMIT and MARKET orders; ${type} is not offered for ${spec.symbol}.`);
     return fail(33333, `type must be LIMIT or MARKET, not "${type}".`);
   }
   const tif = optional(values, 'timeInForce');
   if (isReply(tif)) return tif;
-  if (tif !== undefined && tif !== 'GTC' && tif !== 'IOC' && tif !== 'FOK') return fail(33333, `timeInForce must be GTC, IOC or FOK, not "${tif}".`);
+  if (tif !== undefined && tif !== 'GTC' && tif !== 'IOC' && tif !== 'FOK')
+    return fail(33333, `timeInForce must be GTC, IOC or FOK, not "${tif}".`);
   const clientOrderId = optional(values, 'newClientOrderId');
   if (isReply(clientOrderId)) return clientOrderId;
   if (clientOrderId !== undefined && !CLIENT_ORDER_ID.test(clientOrderId)) {
@@ -107,7 +116,8 @@ export function parseOrder(values: Values): NewOrder | Reply {
     if (isReply(q)) return q;
     const p = required(values, 'price', ' (LIMIT orders need quantity and price)');
     if (isReply(p)) return p;
-    if (values.has('quoteOrderQty')) return fail(33333, 'quoteOrderQty is for MARKET orders; a LIMIT order takes quantity and price.');
+    if (values.has('quoteOrderQty'))
+      return fail(33333, 'quoteOrderQty is for MARKET orders; a LIMIT order takes quantity and price.');
     const qv = decimalParam('quantity', q);
     if (isReply(qv)) return qv;
     const pv = decimalParam('price', p);
@@ -120,7 +130,8 @@ export function parseOrder(values: Values): NewOrder | Reply {
     const qq = optional(values, 'quoteOrderQty');
     if (isReply(qq)) return qq;
     if (q === undefined && qq === undefined) return fail(44444, 'A MARKET order needs quantity or quoteOrderQty.');
-    if (q !== undefined && qq !== undefined) return fail(33333, 'A MARKET order takes quantity or quoteOrderQty, not both.');
+    if (q !== undefined && qq !== undefined)
+      return fail(33333, 'A MARKET order takes quantity or quoteOrderQty, not both.');
     if (q !== undefined) {
       const qv = decimalParam('quantity', q);
       if (isReply(qv)) return qv;
@@ -133,20 +144,44 @@ export function parseOrder(values: Values): NewOrder | Reply {
   }
 
   if (quantity !== undefined) {
-    if (quantity < spec.minQty) return fail(30002, `quantity ${formatUnits(quantity)} is below ${spec.symbol}'s minimum of ${formatUnits(spec.minQty)}.`);
-    if (quantity > spec.maxQty) return fail(30003, `quantity ${formatUnits(quantity)} is above ${spec.symbol}'s maximum of ${formatUnits(spec.maxQty)}.`);
+    if (quantity < spec.minQty)
+      return fail(
+        30002,
+        `quantity ${formatUnits(quantity)} is below ${spec.symbol}'s minimum of ${formatUnits(spec.minQty)}.`,
+      );
+    if (quantity > spec.maxQty)
+      return fail(
+        30003,
+        `quantity ${formatUnits(quantity)} is above ${spec.symbol}'s maximum of ${formatUnits(spec.maxQty)}.`,
+      );
   }
   if (type === 'LIMIT') {
     if (price === 0n || price > spec.maxPrice) {
       return fail(30010, `price must be above 0 and at most ${formatUnits(spec.maxPrice)} for ${spec.symbol}.`);
     }
     const notional = mulFloor(quantity!, price);
-    if (notional < spec.minNotional) return fail(30002, `quantity × price is ${formatUnits(notional)} ${spec.quoteAsset}, below the minimum of ${formatUnits(spec.minNotional)}.`);
-    if (notional > spec.maxNotional) return fail(30003, `quantity × price is ${formatUnits(notional)} ${spec.quoteAsset}, above the maximum of ${formatUnits(spec.maxNotional)}.`);
+    if (notional < spec.minNotional)
+      return fail(
+        30002,
+        `quantity × price is ${formatUnits(notional)} ${spec.quoteAsset}, below the minimum of ${formatUnits(spec.minNotional)}.`,
+      );
+    if (notional > spec.maxNotional)
+      return fail(
+        30003,
+        `quantity × price is ${formatUnits(notional)} ${spec.quoteAsset}, above the maximum of ${formatUnits(spec.maxNotional)}.`,
+      );
   }
   if (quoteOrderQty !== undefined) {
-    if (quoteOrderQty < spec.minNotional) return fail(30002, `quoteOrderQty is below ${spec.symbol}'s minimum of ${formatUnits(spec.minNotional)} ${spec.quoteAsset}.`);
-    if (quoteOrderQty > spec.maxNotional) return fail(30003, `quoteOrderQty is above ${spec.symbol}'s maximum of ${formatUnits(spec.maxNotional)} ${spec.quoteAsset}.`);
+    if (quoteOrderQty < spec.minNotional)
+      return fail(
+        30002,
+        `quoteOrderQty is below ${spec.symbol}'s minimum of ${formatUnits(spec.minNotional)} ${spec.quoteAsset}.`,
+      );
+    if (quoteOrderQty > spec.maxNotional)
+      return fail(
+        30003,
+        `quoteOrderQty is above ${spec.symbol}'s maximum of ${formatUnits(spec.maxNotional)} ${spec.quoteAsset}.`,
+      );
   }
   return {
     spec,
@@ -199,7 +234,13 @@ function orderRecord(o: Order): Record<string, string | number | boolean> {
 
 /** The cancel answer of the family: the order record without its times, with origClientOrderId. */
 function canceledView(o: Order): string {
-  const { time: _time, updateTime: _updateTime, isWorking: _isWorking, origQuoteOrderQty: _quote, ...record } = orderRecord(o);
+  const {
+    time: _time,
+    updateTime: _updateTime,
+    isWorking: _isWorking,
+    origQuoteOrderQty: _quote,
+    ...record
+  } = orderRecord(o);
   return JSON.stringify({ symbol: record['symbol'], origClientOrderId: o.clientOrderId, ...record });
 }
 
@@ -232,7 +273,9 @@ function exchangeInfo(req: ApiRequest): Reply {
     }
     list = parts.join(',');
   }
-  return ok(`{"timezone":"UTC","serverTime":${req.serverTime},"rateLimits":${RATE_LIMITS_JSON},"exchangeFilters":[],"symbols":[${list}]}`);
+  return ok(
+    `{"timezone":"UTC","serverTime":${req.serverTime},"rateLimits":${RATE_LIMITS_JSON},"exchangeFilters":[],"symbols":[${list}]}`,
+  );
 }
 
 /** orderId or origClientOrderId; either sent empty counts as not sent (700004's "both were empty"). */
@@ -243,22 +286,29 @@ function findOrder(exchange: Exchange, req: ApiRequest): Order | Reply {
   const orderId = values.get('orderId') || undefined;
   const clientOrderId = values.get('origClientOrderId') || undefined;
   if (orderId === undefined && clientOrderId === undefined) return fail(700004);
-  if (orderId !== undefined && !/^\d{1,20}$/.test(orderId)) return fail(30026, `orderId is the digits the order response gave, as text; got "${orderId}".`);
+  if (orderId !== undefined && !/^\d{1,20}$/.test(orderId))
+    return fail(30026, `orderId is the digits the order response gave, as text; got "${orderId}".`);
   const order = exchange.find(exchange.account(req.key!.name), spec, orderId, clientOrderId);
-  if (order === undefined) return fail(-2011, `No order of this account on ${spec.symbol} with ${orderId !== undefined ? `orderId ${orderId}` : `origClientOrderId ${clientOrderId}`}.`);
+  if (order === undefined)
+    return fail(
+      -2011,
+      `No order of this account on ${spec.symbol} with ${orderId !== undefined ? `orderId ${orderId}` : `origClientOrderId ${clientOrderId}`}.`,
+    );
   return order;
 }
 
 /** Handlers by "METHOD path", one for every endpoint of the catalog. */
 export function createHandlers(exchange: Exchange): ReadonlyMap<string, Handler> {
-  const place = (test: boolean) => (req: ApiRequest): Reply => {
-    const order = parseOrder(req.params.values);
-    if (isReply(order)) return order;
-    // service-notes.md: order/test validates without placing and answers {}.
-    if (test) return EMPTY_OK;
-    const placed = exchange.place(exchange.account(req.key!.name), order, req.serverTime);
-    return placed instanceof Refusal ? refused(placed) : ok(placedView(placed));
-  };
+  const place =
+    (test: boolean) =>
+    (req: ApiRequest): Reply => {
+      const order = parseOrder(req.params.values);
+      if (isReply(order)) return order;
+      // service-notes.md: order/test validates without placing and answers {}.
+      if (test) return EMPTY_OK;
+      const placed = exchange.place(exchange.account(req.key!.name), order, req.serverTime);
+      return placed instanceof Refusal ? refused(placed) : ok(placedView(placed));
+    };
   const handlers: Record<string, Handler> = {
     'GET /api/v3/ping': () => EMPTY_OK,
     'GET /api/v3/time': (req) => ok(`{"serverTime":${req.serverTime}}`),

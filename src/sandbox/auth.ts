@@ -24,7 +24,16 @@ export interface KeyAccount {
 
 /** The sandbox's keys: exactly the demo accounts of the core. */
 export const KEY_ACCOUNTS: ReadonlyMap<string, KeyAccount> = new Map(
-  DEMO_ACCOUNTS.map((d) => [d.apiKey, { name: d.name, apiKey: d.apiKey, secretKey: d.secretKey, permissions: new Set(d.permissions), ips: new Set(d.ips) }]),
+  DEMO_ACCOUNTS.map((d) => [
+    d.apiKey,
+    {
+      name: d.name,
+      apiKey: d.apiKey,
+      secretKey: d.secretKey,
+      permissions: new Set(d.permissions),
+      ips: new Set(d.ips),
+    },
+  ]),
 );
 
 export function apiKeyOf(header: string | string[] | undefined): string | undefined {
@@ -49,16 +58,24 @@ export function authenticate(input: AuthInput): KeyAccount | Reply {
   if (apiKey === undefined || apiKey.length === 0) {
     return fail(400, 'Send the access key in the X-SERVICE-APIKEY header (§5 rule 1).');
   }
-  if (!API_KEY_FORMAT.test(apiKey)) return fail(700001, 'An access key is 16 to 64 letters and digits, with no spaces or quotes.');
+  if (!API_KEY_FORMAT.test(apiKey))
+    return fail(700001, 'An access key is 16 to 64 letters and digits, with no spaces or quotes.');
   const account = KEY_ACCOUNTS.get(apiKey);
-  if (account === undefined) return fail(10072, 'The sandbox knows only its demo keys: trade, readonly and ipbound (see `tradereq sandbox`).');
+  if (account === undefined)
+    return fail(10072, 'The sandbox knows only its demo keys: trade, readonly and ipbound (see `tradereq sandbox`).');
   if (account.ips.size > 0 && !account.ips.has(input.ip)) {
-    return fail(700006, `The key "${account.name}" is bound to ${[...account.ips].join(', ')}; this request came from ${input.ip}.`);
+    return fail(
+      700006,
+      `The key "${account.name}" is bound to ${[...account.ips].join(', ')}; this request came from ${input.ip}.`,
+    );
   }
 
   const signature = params.values.get('signature');
   if (signature === undefined || signature.length === 0) {
-    return fail(44444, 'Mandatory parameter "signature" was not sent; send it in the query string or the body (§5 rule 2).');
+    return fail(
+      44444,
+      'Mandatory parameter "signature" was not sent; send it in the query string or the body (§5 rule 2).',
+    );
   }
   if (!SIGNATURE_FORMAT.test(signature)) {
     return fail(602, 'The signature must be 64 lower-case hexadecimal characters (§5 rule 5).');
@@ -71,11 +88,13 @@ export function authenticate(input: AuthInput): KeyAccount | Reply {
     if (!INTEGER.test(rw)) return fail(33333, `recvWindow must be a whole number of milliseconds, not "${rw}".`);
     recvWindow = Number(rw);
     // service-notes.md: the maximum is read as 60000 inclusive.
-    if (recvWindow > window.maxMs) return fail(700005, `recvWindow ${rw} is above the maximum of ${window.maxMs} ms (§5 rule 8).`);
+    if (recvWindow > window.maxMs)
+      return fail(700005, `recvWindow ${rw} is above the maximum of ${window.maxMs} ms (§5 rule 8).`);
   }
 
   const ts = params.values.get('timestamp');
-  if (ts === undefined || ts.length === 0) return fail(44444, 'Mandatory parameter "timestamp" was not sent (§5 rule 7).');
+  if (ts === undefined || ts.length === 0)
+    return fail(44444, 'Mandatory parameter "timestamp" was not sent (§5 rule 7).');
   if (!INTEGER.test(ts)) return fail(33333, `timestamp must be a Unix time in milliseconds, not "${ts}".`);
   const timestamp = Number(ts);
   if (timestamp < MILLISECOND_TIMESTAMP_MIN) {
@@ -85,12 +104,19 @@ export function authenticate(input: AuthInput): KeyAccount | Reply {
   // §5 rule 9: processed only when timestamp < serverTime + 1000 and serverTime - timestamp <= recvWindow.
   if (!(timestamp < now + LIMITS.timestampAheadMs && now - timestamp <= recvWindow)) {
     const gap = timestamp >= now ? `${timestamp - now} ms ahead of` : `${now - timestamp} ms behind`;
-    return fail(700003, `timestamp ${ts} is ${gap} the server time ${now} (recvWindow ${recvWindow}); check the clock offset against GET /api/v3/time.`);
+    return fail(
+      700003,
+      `timestamp ${ts} is ${gap} the server time ${now} (recvWindow ${recvWindow}); check the clock offset against GET /api/v3/time.`,
+    );
   }
 
   if (!signatureMatches(account.secretKey, params.totalParams, signature)) {
-    const shown = params.totalParams.length > MAX_SHOWN ? params.totalParams.slice(0, MAX_SHOWN) + '…' : params.totalParams;
-    return fail(700002, `The sandbox signed totalParams = ${JSON.stringify(shown)} (query string followed directly by the body, signature left out, §5 rule 4).`);
+    const shown =
+      params.totalParams.length > MAX_SHOWN ? params.totalParams.slice(0, MAX_SHOWN) + '…' : params.totalParams;
+    return fail(
+      700002,
+      `The sandbox signed totalParams = ${JSON.stringify(shown)} (query string followed directly by the body, signature left out, §5 rule 4).`,
+    );
   }
 
   if (input.permission !== undefined && !account.permissions.has(input.permission)) {

@@ -85,8 +85,10 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
         ok(
           JSON.stringify({
             control: {
-              'POST /_sandbox/reset': 'orders, balances, counters, bans, faults, clock offset, latency and the request log back to start',
-              'POST /_sandbox/fault': '{"status": 503, "count": 1, "path": "/api/v3/order"}: the next count API requests (to path) are carried out, then answered with status',
+              'POST /_sandbox/reset':
+                'orders, balances, counters, bans, faults, clock offset, latency and the request log back to start',
+              'POST /_sandbox/fault':
+                '{"status": 503, "count": 1, "path": "/api/v3/order"}: the next count API requests (to path) are carried out, then answered with status',
               'POST /_sandbox/clock': '{"offsetMs": N}: the server clock runs N ms off',
               'POST /_sandbox/latency': '{"ms": N}: every API answer waits N ms',
               'GET /_sandbox/requests': 'what reached the API: method, path, status, code, time',
@@ -110,7 +112,10 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     {
       method: 'POST',
       run: withBody(FaultBody, (target, f) => {
-        const fault: Fault = f.path === undefined ? { status: f.status, count: f.count } : { status: f.status, count: f.count, path: f.path };
+        const fault: Fault =
+          f.path === undefined
+            ? { status: f.status, count: f.count }
+            : { status: f.status, count: f.count, path: f.path };
         target.setFault(fault);
         return ok(JSON.stringify(fault));
       }),
@@ -140,7 +145,13 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
 ]);
 
 /** Answers a request whose path starts with /_sandbox. */
-export function handleControl(target: ControlTarget, method: string, path: string, body: string, remoteAddress: string | undefined): Reply {
+export function handleControl(
+  target: ControlTarget,
+  method: string,
+  path: string,
+  body: string,
+  remoteAddress: string | undefined,
+): Reply {
   if (!isLoopbackAddress(remoteAddress)) {
     return fail(403, 'The /_sandbox/ control surface answers loopback clients only.');
   }

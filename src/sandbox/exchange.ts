@@ -51,7 +51,10 @@ export class Account {
   readonly open = new Map<string, Order>();
   readonly byClientId = new Map<string, Order>();
 
-  constructor(readonly name: string, start: (asset: string) => bigint) {
+  constructor(
+    readonly name: string,
+    start: (asset: string) => bigint,
+  ) {
     for (const asset of ASSETS) this.balances.set(asset, { free: start(asset), locked: 0n });
   }
 
@@ -172,7 +175,11 @@ export class Exchange {
   }
 
   private seed(house: Account, spec: SymbolSpec, side: Side, price: bigint, time: number): void {
-    const order = this.newOrder(house, { spec, side, type: 'LIMIT', timeInForce: 'GTC', quantity: spec.levelQty, price }, time);
+    const order = this.newOrder(
+      house,
+      { spec, side, type: 'LIMIT', timeInForce: 'GTC', quantity: spec.levelQty, price },
+      time,
+    );
     this.lock(order, side === 'BUY' ? mulCeil(spec.levelQty, price) : spec.levelQty);
     this.rest(order);
   }
@@ -371,7 +378,10 @@ export class Exchange {
     if (req.clientOrderId !== undefined) {
       const previous = account.byClientId.get(req.clientOrderId);
       if (previous !== undefined && isOpen(previous)) {
-        return new Refusal(33333, `newClientOrderId "${req.clientOrderId}" is already used by open order ${previous.orderId}; query that order instead of placing it again.`);
+        return new Refusal(
+          33333,
+          `newClientOrderId "${req.clientOrderId}" is already used by open order ${previous.orderId}; query that order instead of placing it again.`,
+        );
       }
     }
     const base = account.balance(spec.baseAsset);
@@ -400,7 +410,10 @@ export class Exchange {
     }
     // §7.2 30025: a MARKET order needs an order on the other side.
     if (!this.hasOpposite(spec, req.side)) {
-      return new Refusal(30025, `The ${spec.symbol} book has no ${req.side === 'BUY' ? 'SELL' : 'BUY'} orders; place a LIMIT order that can rest instead.`);
+      return new Refusal(
+        30025,
+        `The ${spec.symbol} book has no ${req.side === 'BUY' ? 'SELL' : 'BUY'} orders; place a LIMIT order that can rest instead.`,
+      );
     }
     let need: bigint;
     if (req.side === 'BUY') need = req.quantity !== undefined ? this.costOf(spec, req.quantity) : req.quoteOrderQty!;
@@ -429,7 +442,12 @@ export class Exchange {
   }
 
   /** The account's order on `spec` by orderId (preferred) or client order id. */
-  find(account: Account, spec: SymbolSpec, orderId: string | undefined, clientOrderId: string | undefined): Order | undefined {
+  find(
+    account: Account,
+    spec: SymbolSpec,
+    orderId: string | undefined,
+    clientOrderId: string | undefined,
+  ): Order | undefined {
     const o = orderId !== undefined ? this.orders.get(orderId) : account.byClientId.get(clientOrderId ?? '');
     if (o === undefined || o.owner !== account || o.spec !== spec) return undefined;
     if (orderId !== undefined && clientOrderId !== undefined && o.clientOrderId !== clientOrderId) return undefined;
@@ -437,7 +455,8 @@ export class Exchange {
   }
 
   cancel(order: Order, time: number): Order | Refusal {
-    if (!isOpen(order)) return new Refusal(-2011, `Order ${order.orderId} is ${order.status}; only open orders can be cancelled.`);
+    if (!isOpen(order))
+      return new Refusal(-2011, `Order ${order.orderId} is ${order.status}; only open orders can be cancelled.`);
     const book = this.books.get(order.spec.symbol)!;
     (order.side === 'BUY' ? book.bids : book.asks).remove(order);
     this.close(order, 'CANCELED', time);

@@ -63,8 +63,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const port = options.port ?? SANDBOX_PORT;
   const host = options.host ?? '127.0.0.1';
   const banScale = options.banScale ?? 1;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`port must be a whole number from 0 to 65535, not ${port}`);
-  if (!Number.isFinite(banScale) || banScale <= 0) throw new RangeError(`banScale must be a number above 0, not ${banScale}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new RangeError(`port must be a whole number from 0 to 65535, not ${port}`);
+  if (!Number.isFinite(banScale) || banScale <= 0)
+    throw new RangeError(`banScale must be a number above 0, not ${banScale}`);
   const limits = options.limits ?? true;
   const server = new SandboxServer({ banScale, limits, now: options.now ?? Date.now });
   await new Promise<void>((resolve, reject) => {

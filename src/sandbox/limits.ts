@@ -109,7 +109,8 @@ export class RateLimiter {
   gate(ip: string, counterKey: string, weight: number, now: number): Gate {
     let state = this.ips.get(ip);
     if (state !== undefined) {
-      if (now < state.banUntil) return { kind: 'banned', retryAfterS: wholeSeconds(state.banUntil - now), started: false };
+      if (now < state.banUntil)
+        return { kind: 'banned', retryAfterS: wholeSeconds(state.banUntil - now), started: false };
       if (now < state.noticeUntil) {
         // §8 rule 2: continuing after 429 results in an automated IP ban.
         state.offences++;

@@ -77,7 +77,10 @@ function parseForm(raw: string, fromBody: boolean, out: Collector): string | Rep
 }
 
 function duplicate(name: string, place: string): Reply {
-  return fail(33333, `"${name}" is sent twice in the ${place}; send each parameter once (the query string's value wins only over the body's, §4.1 rule 5).`);
+  return fail(
+    33333,
+    `"${name}" is sent twice in the ${place}; send each parameter once (the query string's value wins only over the body's, §4.1 rule 5).`,
+  );
 }
 
 const JSON_SIGNATURE = /"signature"\s*:\s*"[^"\\]*"/g;
@@ -127,19 +130,28 @@ function parseJson(raw: string, out: Collector): string | Reply {
   if (!Object.prototype.hasOwnProperty.call(parsed, 'signature')) return raw;
   const stripped = stripJsonSignature(raw);
   if (stripped === undefined) {
-    return fail(33333, 'Write the signature once, as "signature": "<hex>" in the JSON body, or better in the query string.');
+    return fail(
+      33333,
+      'Write the signature once, as "signature": "<hex>" in the JSON body, or better in the query string.',
+    );
   }
   return stripped;
 }
 
 /** The parameters of a request, or a 33333 reply when the request cannot be read at all. */
-export function parseParams(method: string, rawQuery: string, body: string, contentType: string | undefined): RequestParams | Reply {
+export function parseParams(
+  method: string,
+  rawQuery: string,
+  body: string,
+  contentType: string | undefined,
+): RequestParams | Reply {
   const out: Collector = { values: new Map(), illegal: undefined };
   const query = rawQuery.length > 0 ? parseForm(rawQuery, false, out) : '';
   if (typeof query !== 'string') return query;
   let bodyPart = '';
   if (body.length > 0) {
-    if (method === 'GET') return fail(33333, 'A GET request takes its parameters in the query string only, not in a body (§4.1 rule 2).');
+    if (method === 'GET')
+      return fail(33333, 'A GET request takes its parameters in the query string only, not in a body (§4.1 rule 2).');
     const first = body.trimStart()[0];
     const isJsonType = contentType !== undefined && JSON_CONTENT_TYPE.test(contentType);
     if (first === '{') {

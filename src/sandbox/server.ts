@@ -86,15 +86,23 @@ export class SandboxServer implements ControlTarget {
     }
     for (const [path, byMethod] of this.routes) this.allowed.set(path, [...byMethod.keys()].join(', '));
     this.exchange.reset(this.serverTime());
-    this.http = http.createServer({ keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => this.onRequest(req, res));
+    this.http = http.createServer(
+      { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 },
+      (req, res) => this.onRequest(req, res),
+    );
     this.http.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
       if (!socket.writable) {
         socket.destroy();
         return;
       }
       const big = err.code === 'HPE_HEADER_OVERFLOW';
-      const body = errorBody(33333, `${meaningOf(33333)} ${big ? 'The request headers are too large.' : 'The request is not valid HTTP.'}`);
-      socket.end(`HTTP/1.1 ${big ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      const body = errorBody(
+        33333,
+        `${meaningOf(33333)} ${big ? 'The request headers are too large.' : 'The request is not valid HTTP.'}`,
+      );
+      socket.end(
+        `HTTP/1.1 ${big ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
     });
   }
 
@@ -168,12 +176,24 @@ export class SandboxServer implements ControlTarget {
         this.api(req, res, path, q === -1 ? '' : url.slice(q + 1), body, received);
       } catch (e) {
         // Never let one request take the server down; the answer says what failed.
-        if (!res.headersSent) send(res, fail(500, `The sandbox failed on this request: ${e instanceof Error ? e.message : String(e)}`), undefined);
+        if (!res.headersSent)
+          send(
+            res,
+            fail(500, `The sandbox failed on this request: ${e instanceof Error ? e.message : String(e)}`),
+            undefined,
+          );
       }
     });
   }
 
-  private api(req: http.IncomingMessage, res: http.ServerResponse, path: string, rawQuery: string, body: string, received: number): void {
+  private api(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    path: string,
+    rawQuery: string,
+    body: string,
+    received: number,
+  ): void {
     const method = req.method ?? '';
     const { reply, weight } = this.process(req, method, path, rawQuery, body, received);
     this.record({ method, path, status: reply.status, code: reply.code, time: received });
@@ -186,16 +206,31 @@ export class SandboxServer implements ControlTarget {
     } else send(res, reply, weight);
   }
 
-  private process(req: http.IncomingMessage, method: string, path: string, rawQuery: string, body: string, received: number): { reply: Reply; weight: string | undefined } {
+  private process(
+    req: http.IncomingMessage,
+    method: string,
+    path: string,
+    rawQuery: string,
+    body: string,
+    received: number,
+  ): { reply: Reply; weight: string | undefined } {
     const normal = normalisePath(path);
     const byMethod = this.routes.get(normal);
     if (byMethod === undefined) {
-      return { reply: fail(730003, `The sandbox has no endpoint ${path}; it answers ${[...this.routes.keys()].join(', ')}.`, { status: 404 }), weight: undefined };
+      return {
+        reply: fail(730003, `The sandbox has no endpoint ${path}; it answers ${[...this.routes.keys()].join(', ')}.`, {
+          status: 404,
+        }),
+        weight: undefined,
+      };
     }
     const route = byMethod.get(method);
     if (route === undefined) {
       const allow = this.allowed.get(normal)!;
-      return { reply: fail(26, `${path} takes ${allow}, not ${method}.`, { status: 405, headers: { Allow: allow } }), weight: undefined };
+      return {
+        reply: fail(26, `${path} takes ${allow}, not ${method}.`, { status: 405, headers: { Allow: allow } }),
+        weight: undefined,
+      };
     }
     const endpoint = route.endpoint;
     const ip = clientIp(req.socket);
@@ -208,17 +243,25 @@ export class SandboxServer implements ControlTarget {
       const counter = endpoint.mode === 'uid' && known !== undefined ? 'uid:' + known.name : 'ip:' + ip;
       const gate = this.limiter.gate(ip, counter, endpoint.weight, this.now());
       if (gate.kind === 'limited') {
-        const reply = fail(429, `The ${counter.startsWith('uid:') ? 'account' : 'IP'} used its 500 weight of the last 10 s; wait ${gate.retryAfterS} s (Retry-After). Sending during the wait bans the IP (§8 rules 1-2).`, {
-          status: 429,
-          headers: { 'Retry-After': String(gate.retryAfterS) },
-        });
+        const reply = fail(
+          429,
+          `The ${counter.startsWith('uid:') ? 'account' : 'IP'} used its 500 weight of the last 10 s; wait ${gate.retryAfterS} s (Retry-After). Sending during the wait bans the IP (§8 rules 1-2).`,
+          {
+            status: 429,
+            headers: { 'Retry-After': String(gate.retryAfterS) },
+          },
+        );
         return { reply, weight: undefined };
       }
       if (gate.kind === 'banned') {
-        const reply = fail(429, `The IP ${ip} is banned for ${gate.retryAfterS} s (Retry-After) for sending after a 429; bans grow with repeat offences (§8 rules 2-3).`, {
-          status: 418,
-          headers: { 'Retry-After': String(gate.retryAfterS) },
-        });
+        const reply = fail(
+          429,
+          `The IP ${ip} is banned for ${gate.retryAfterS} s (Retry-After) for sending after a 429; bans grow with repeat offences (§8 rules 2-3).`,
+          {
+            status: 418,
+            headers: { 'Retry-After': String(gate.retryAfterS) },
+          },
+        );
         return { reply, weight: undefined };
       }
       weight = String(gate.used);
@@ -233,7 +276,16 @@ export class SandboxServer implements ControlTarget {
     return { reply, weight };
   }
 
-  private carryOut(req: http.IncomingMessage, route: Route, method: string, rawQuery: string, body: string, ip: string, apiKey: string | undefined, received: number): Reply {
+  private carryOut(
+    req: http.IncomingMessage,
+    route: Route,
+    method: string,
+    rawQuery: string,
+    body: string,
+    ip: string,
+    apiKey: string | undefined,
+    received: number,
+  ): Reply {
     const params = parseParams(method, rawQuery, body, req.headers['content-type']);
     if ('status' in params) return params;
     const endpoint = route.endpoint;
@@ -244,7 +296,10 @@ export class SandboxServer implements ControlTarget {
       key = auth;
     }
     if (params.illegal !== undefined) {
-      return fail(700008, `"${params.illegal}" holds a character outside letters, digits and . _ - , (percent-decoded).`);
+      return fail(
+        700008,
+        `"${params.illegal}" holds a character outside letters, digits and . _ - , (percent-decoded).`,
+      );
     }
     return route.handler({ params, key, serverTime: received });
   }
@@ -252,7 +307,10 @@ export class SandboxServer implements ControlTarget {
 
 function send(res: http.ServerResponse, reply: Reply, weight: string | undefined): void {
   if (res.destroyed) return;
-  const headers: http.OutgoingHttpHeaders = { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(reply.body) };
+  const headers: http.OutgoingHttpHeaders = {
+    'Content-Type': JSON_CONTENT_TYPE,
+    'Content-Length': Buffer.byteLength(reply.body),
+  };
   if (weight !== undefined) headers[USED_WEIGHT_HEADER] = weight;
   if (reply.headers !== undefined) Object.assign(headers, reply.headers);
   res.writeHead(reply.status, headers);

@@ -25,7 +25,11 @@ export function append(parent: Node & ParentNode, children: readonly Child[]): v
   }
 }
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs | null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Attrs | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (attrs) for (const name of Object.keys(attrs)) setAttr(el, name, attrs[name]);
   append(el, children);

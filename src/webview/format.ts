@@ -100,14 +100,28 @@ export interface CounterView {
  * The counter at extension time `at`, from its reading at `stateNow`: before the oldest counted
  * request leaves the window the reading holds; after, some is free; a window later, all is.
  */
-export function counterAt(c: { limit: number; remaining: number; freesInMs: number }, stateNow: number, at: number): CounterView {
+export function counterAt(
+  c: { limit: number; remaining: number; freesInMs: number },
+  stateNow: number,
+  at: number,
+): CounterView {
   const elapsed = at - stateNow;
   if (c.remaining >= c.limit) return { remaining: c.remaining, atLeast: false, frees: '', changesInMs: undefined };
   if (elapsed >= WINDOW_MS) return { remaining: c.limit, atLeast: false, frees: '', changesInMs: undefined };
   if (elapsed < c.freesInMs) {
-    return { remaining: c.remaining, atLeast: false, frees: `frees in ${formatWait(c.freesInMs - elapsed)}`, changesInMs: c.freesInMs - elapsed };
+    return {
+      remaining: c.remaining,
+      atLeast: false,
+      frees: `frees in ${formatWait(c.freesInMs - elapsed)}`,
+      changesInMs: c.freesInMs - elapsed,
+    };
   }
-  return { remaining: c.remaining, atLeast: true, frees: `all free in ${formatWait(WINDOW_MS - elapsed)}`, changesInMs: WINDOW_MS - elapsed };
+  return {
+    remaining: c.remaining,
+    atLeast: true,
+    frees: `all free in ${formatWait(WINDOW_MS - elapsed)}`,
+    changesInMs: WINDOW_MS - elapsed,
+  };
 }
 
 /** Under 10 % of the limit left: the warning style. */

@@ -28,7 +28,8 @@ const NONCE = /^[A-Za-z0-9+/_=-]{16,}$/;
 const CSP_SOURCE = /^(?:'self'|[^\s;,'"<>]+)(?: (?:'self'|[^\s;,'"<>]+))*$/;
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  if (!CSP_SOURCE.test(cspSource)) throw new Error(`panelHtml: not a CSP source expression: ${JSON.stringify(cspSource)}`);
+  if (!CSP_SOURCE.test(cspSource))
+    throw new Error(`panelHtml: not a CSP source expression: ${JSON.stringify(cspSource)}`);
   if (!NONCE.test(nonce)) throw new Error('panelHtml: the nonce must be base64 of at least 16 characters');
   return `default-src 'none'; style-src ${cspSource}; script-src 'nonce-${nonce}'; img-src ${cspSource} data:; font-src ${cspSource};`;
 }

@@ -13,11 +13,29 @@ import { getSavedState, post, saveState } from './vscode-api';
 const root = document.getElementById('app') ?? document.body.appendChild(h('main', { id: 'app', class: 'app' }));
 
 // Stable regions: a live region must exist before its content changes to be announced.
-const banner = h('section', { class: 'banner outcome-none', role: 'status', 'aria-live': 'polite', 'aria-label': 'Outcome', 'data-testid': 'banner', 'data-outcome': 'none' });
+const banner = h('section', {
+  class: 'banner outcome-none',
+  role: 'status',
+  'aria-live': 'polite',
+  'aria-label': 'Outcome',
+  'data-testid': 'banner',
+  'data-outcome': 'none',
+});
 // role=timer is not announced on each tick; a screen reader user reads it when they want.
-const countdown = h('div', { class: 'countdown', role: 'timer', 'aria-atomic': 'true', 'data-testid': 'countdown-region', hidden: true });
+const countdown = h('div', {
+  class: 'countdown',
+  role: 'timer',
+  'aria-atomic': 'true',
+  'data-testid': 'countdown-region',
+  hidden: true,
+});
 const content = h('div', { class: 'content' });
-const history = h('aside', { class: 'history-pane', 'aria-label': 'History', 'data-testid': 'history-pane', hidden: true });
+const history = h('aside', {
+  class: 'history-pane',
+  'aria-label': 'History',
+  'data-testid': 'history-pane',
+  hidden: true,
+});
 root.replaceChildren(banner, countdown, content, history);
 
 let state: PanelStateT | undefined;
@@ -94,7 +112,8 @@ function persist(): void {
 function accept(next: PanelStateT, offset: number): void {
   // A new send (an id the history did not hold) brings its banner into view, however far the panel was scrolled.
   const id = next.current?.id;
-  if (id !== undefined && state !== undefined && id !== state.current?.id && !state.history.some((e) => e.id === id)) scrollToTopFor = id;
+  if (id !== undefined && state !== undefined && id !== state.current?.id && !state.history.some((e) => e.id === id))
+    scrollToTopFor = id;
   state = next;
   clockOffset = offset;
   render();
@@ -139,7 +158,12 @@ history.addEventListener('keydown', (event: KeyboardEvent) => {
   const items = Array.from(history.querySelectorAll<HTMLButtonElement>('button.history-item'));
   const at = items.indexOf(document.activeElement as HTMLButtonElement);
   if (at < 0 || items.length === 0) return;
-  const to = event.key === 'Home' ? 0 : event.key === 'End' ? items.length - 1 : Math.min(items.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)));
+  const to =
+    event.key === 'Home'
+      ? 0
+      : event.key === 'End'
+        ? items.length - 1
+        : Math.min(items.length - 1, Math.max(0, at + (event.key === 'ArrowDown' ? 1 : -1)));
   items[to]?.focus();
   event.preventDefault();
 });

@@ -32,13 +32,23 @@ type ErrorInfoT = NonNullable<PanelEntryT['error']>;
 
 /** The one-click query needs an id to look the order up by (§7.2 700004: orderId or origClientOrderId). */
 export function canQueryOrder(e: PanelEntryT): boolean {
-  return e.outcome === 'unknown' && e.orderRef !== undefined && Boolean(e.orderRef.orderId || e.orderRef.origClientOrderId);
+  return (
+    e.outcome === 'unknown' && e.orderRef !== undefined && Boolean(e.orderRef.orderId || e.orderRef.origClientOrderId)
+  );
 }
 
 /** The banner is a live region: it is rebuilt only when what it says changes, so it is announced once. */
 export function bannerKey(state: PanelStateT | undefined): string {
   const e = state?.current;
-  return JSON.stringify([state?.busy ?? false, e?.id, e?.outcome, e?.summary, e?.status, e?.error?.code, e ? canQueryOrder(e) : false]);
+  return JSON.stringify([
+    state?.busy ?? false,
+    e?.id,
+    e?.outcome,
+    e?.summary,
+    e?.status,
+    e?.error?.code,
+    e ? canQueryOrder(e) : false,
+  ]);
 }
 
 export function renderBanner(banner: HTMLElement, state: PanelStateT | undefined): void {
@@ -50,14 +60,25 @@ export function renderBanner(banner: HTMLElement, state: PanelStateT | undefined
 
   const frag = document.createDocumentFragment();
   if (state?.busy) {
-    frag.append(h('p', { class: 'busy', 'data-testid': 'busy' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Sending…'));
+    frag.append(
+      h(
+        'p',
+        { class: 'busy', 'data-testid': 'busy' },
+        h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+        'Sending…',
+      ),
+    );
     if (e) frag.append(h('p', { class: 'previous-note' }, 'Until the answer arrives, the last result:'));
   }
   if (!e) {
     if (!state?.busy) {
       append(frag, [
         h('p', { class: 'banner-title', 'data-testid': 'outcome' }, 'No request sent yet'),
-        h('p', { class: 'banner-text' }, 'Send a request from a .tradereq file: its outcome, the response and the rate limit budget show here.'),
+        h(
+          'p',
+          { class: 'banner-text' },
+          'Send a request from a .tradereq file: its outcome, the response and the rate limit budget show here.',
+        ),
       ]);
     }
     banner.replaceChildren(frag);
@@ -67,9 +88,22 @@ export function renderBanner(banner: HTMLElement, state: PanelStateT | undefined
   const head = h(
     'div',
     { class: 'banner-head' },
-    h('span', { class: 'outcome-badge', 'data-testid': 'outcome' }, h('span', { class: 'outcome-icon' }), OUTCOME_LABEL[e.outcome]),
-    e.status !== undefined ? h('span', { class: 'banner-status', title: e.statusMeaning }, 'HTTP ', String(e.status)) : null,
-    h('span', { class: 'request-line' }, h('span', { class: 'method' }, e.request.method), ' ', h('span', { class: 'path' }, pathOf(e.request.url))),
+    h(
+      'span',
+      { class: 'outcome-badge', 'data-testid': 'outcome' },
+      h('span', { class: 'outcome-icon' }),
+      OUTCOME_LABEL[e.outcome],
+    ),
+    e.status !== undefined
+      ? h('span', { class: 'banner-status', title: e.statusMeaning }, 'HTTP ', String(e.status))
+      : null,
+    h(
+      'span',
+      { class: 'request-line' },
+      h('span', { class: 'method' }, e.request.method),
+      ' ',
+      h('span', { class: 'path' }, pathOf(e.request.url)),
+    ),
   );
   const meta = h(
     'p',
@@ -103,7 +137,10 @@ export function renderBanner(banner: HTMLElement, state: PanelStateT | undefined
       break;
     case 'not-sent':
     case 'refused':
-      append(frag, [h('p', { class: 'banner-text', 'data-testid': 'summary' }, e.summary), renderServiceMessage(e.msg)]);
+      append(frag, [
+        h('p', { class: 'banner-text', 'data-testid': 'summary' }, e.summary),
+        renderServiceMessage(e.msg),
+      ]);
       break;
   }
   banner.replaceChildren(frag);
@@ -150,7 +187,12 @@ function renderErrorCode(err: ErrorInfoT): HTMLElement {
 
 function renderServiceMessage(msg: string | undefined): Child {
   if (msg === undefined || msg === '') return null;
-  return h('p', { class: 'service-msg' }, h('span', { class: 'label' }, 'Service message'), h('q', { 'data-testid': 'msg' }, msg));
+  return h(
+    'p',
+    { class: 'service-msg' },
+    h('span', { class: 'label' }, 'Service message'),
+    h('q', { 'data-testid': 'msg' }, msg),
+  );
 }
 
 function renderAdvice(err: ErrorInfoT | undefined): Child {
@@ -169,7 +211,8 @@ function renderOrderRef(e: PanelEntryT): Child {
   const ref = e.orderRef;
   if (!ref) return null;
   // Each name stays with its value when the line wraps.
-  const item = (name: string, value: string) => h('span', { class: 'ref-item' }, h('span', { class: 'label' }, name), ' ', h('code', null, value));
+  const item = (name: string, value: string) =>
+    h('span', { class: 'ref-item' }, h('span', { class: 'label' }, name), ' ', h('code', null, value));
   const parts: Child[] = [item('Order', ref.symbol)];
   if (ref.orderId) parts.push(item('orderId', ref.orderId));
   if (ref.origClientOrderId) parts.push(item('origClientOrderId', ref.origClientOrderId));
@@ -177,7 +220,14 @@ function renderOrderRef(e: PanelEntryT): Child {
     parts.push(
       h(
         'button',
-        { type: 'button', class: 'button primary', 'data-action': 'queryOrder', 'data-id': e.id, 'data-testid': 'query-order', 'data-focus': 'query-order' },
+        {
+          type: 'button',
+          class: 'button primary',
+          'data-action': 'queryOrder',
+          'data-id': e.id,
+          'data-testid': 'query-order',
+          'data-focus': 'query-order',
+        },
         'Query the order',
       ),
     );
@@ -199,9 +249,11 @@ export interface Wait {
 /** The gate's block on the origin first (the budget's view), else the wait recorded on the entry shown. */
 export function waitOf(state: PanelStateT | undefined): Wait | undefined {
   const blocked = state?.budget?.blocked;
-  if (blocked) return { kind: blocked.status === 418 ? 'ban' : 'retry', status: blocked.status, untilMs: blocked.untilMs };
+  if (blocked)
+    return { kind: blocked.status === 418 ? 'ban' : 'retry', status: blocked.status, untilMs: blocked.untilMs };
   const e = state?.current;
-  if (e?.retryAtMs !== undefined) return { kind: e.status === 418 ? 'ban' : 'retry', status: e.status, untilMs: e.retryAtMs };
+  if (e?.retryAtMs !== undefined)
+    return { kind: e.status === 418 ? 'ban' : 'retry', status: e.status, untilMs: e.retryAtMs };
   return undefined;
 }
 
@@ -253,10 +305,20 @@ export interface ContentOptions {
 
 function section(name: string, title: string, ...children: Child[]): HTMLElement {
   const headingId = newId('h');
-  return h('section', { class: `section section-${name}`, 'data-section': name, 'aria-labelledby': headingId }, h('h2', { id: headingId }, title), ...children);
+  return h(
+    'section',
+    { class: `section section-${name}`, 'data-section': name, 'aria-labelledby': headingId },
+    h('h2', { id: headingId }, title),
+    ...children,
+  );
 }
 
-function collapsible(name: string, open: ReadonlyMap<string, boolean>, summary: Child[], ...children: Child[]): HTMLElement {
+function collapsible(
+  name: string,
+  open: ReadonlyMap<string, boolean>,
+  summary: Child[],
+  ...children: Child[]
+): HTMLElement {
   return h(
     'details',
     { class: `section section-${name}`, 'data-section': name, open: open.get(name) ?? false },
@@ -272,11 +334,19 @@ function pairsTable(caption: string, pairs: readonly (readonly [string, string])
     'table',
     { class: 'pairs', 'data-testid': testid },
     h('caption', { class: 'visually-hidden' }, caption),
-    h('tbody', null, ...pairs.map(([name, value]) => h('tr', null, h('th', { scope: 'row' }, name), h('td', null, value)))),
+    h(
+      'tbody',
+      null,
+      ...pairs.map(([name, value]) => h('tr', null, h('th', { scope: 'row' }, name), h('td', null, value))),
+    ),
   );
 }
 
-export function renderContent(state: PanelStateT | undefined, opts: ContentOptions, tickers: Ticker[]): DocumentFragment {
+export function renderContent(
+  state: PanelStateT | undefined,
+  opts: ContentOptions,
+  tickers: Ticker[],
+): DocumentFragment {
   const frag = document.createDocumentFragment();
   const e = state?.current;
   if (e) {
@@ -286,7 +356,14 @@ export function renderContent(state: PanelStateT | undefined, opts: ContentOptio
   if (e) {
     append(frag, [
       renderBody(e),
-      e.response ? collapsible('response-headers', opts.open, ['Response headers ', h('span', { class: 'count' }, `(${e.response.headers.length})`)], pairsTable('Response headers', e.response.headers, 'response-headers')) : null,
+      e.response
+        ? collapsible(
+            'response-headers',
+            opts.open,
+            ['Response headers ', h('span', { class: 'count' }, `(${e.response.headers.length})`)],
+            pairsTable('Response headers', e.response.headers, 'response-headers'),
+          )
+        : null,
       renderTimings(e),
       renderRequest(e, opts.open),
     ]);
@@ -297,7 +374,20 @@ export function renderContent(state: PanelStateT | undefined, opts: ContentOptio
 function renderStatus(e: PanelEntryT): HTMLElement {
   const testid = { 'data-testid': 'status' };
   if (e.status === undefined) {
-    return section('status', 'Status', h('p', { class: 'status-line', ...testid }, h('span', { class: 'status-code muted' }, 'No HTTP status'), h('span', { class: 'status-meaning' }, e.statusMeaning ?? (e.outcome === 'unknown' ? 'No answer was received' : 'Nothing was sent to the service'))));
+    return section(
+      'status',
+      'Status',
+      h(
+        'p',
+        { class: 'status-line', ...testid },
+        h('span', { class: 'status-code muted' }, 'No HTTP status'),
+        h(
+          'span',
+          { class: 'status-meaning' },
+          e.statusMeaning ?? (e.outcome === 'unknown' ? 'No answer was received' : 'Nothing was sent to the service'),
+        ),
+      ),
+    );
   }
   return section(
     'status',
@@ -328,7 +418,9 @@ function renderExpectations(e: PanelEntryT): Child {
           h('span', { class: 'mark', 'aria-hidden': 'true' }, x.passed ? '✔' : '✘'),
           srOnly(x.passed ? 'Passed: ' : 'Failed: '),
           h('span', { class: 'expect-text' }, x.text),
-          x.passed ? null : h('span', { class: 'expect-actual' }, h('span', { class: 'muted' }, ' got '), h('code', null, x.actual)),
+          x.passed
+            ? null
+            : h('span', { class: 'expect-actual' }, h('span', { class: 'muted' }, ' got '), h('code', null, x.actual)),
         ),
       ),
     ),
@@ -338,17 +430,45 @@ function renderExpectations(e: PanelEntryT): Child {
 function renderBudget(budget: BudgetStateT, stateNow: number, extNow: number, tickers: Ticker[]): HTMLElement {
   const rows = [renderCounter('ip', 'IP', budget.ip, stateNow, extNow, tickers)];
   if (budget.uid) rows.push(renderCounter('uid', 'Account', budget.uid, stateNow, extNow, tickers));
-  return section('budget', 'Rate limit budget', h('p', { class: 'section-meta' }, 'per 10 s window · ', h('span', { class: 'origin' }, budget.origin)), h('div', { class: 'meters' }, ...rows));
+  return section(
+    'budget',
+    'Rate limit budget',
+    h('p', { class: 'section-meta' }, 'per 10 s window · ', h('span', { class: 'origin' }, budget.origin)),
+    h('div', { class: 'meters' }, ...rows),
+  );
 }
 
-function renderCounter(mode: 'ip' | 'uid', name: string, c: Counter, stateNow: number, extNow: number, tickers: Ticker[]): HTMLElement {
+function renderCounter(
+  mode: 'ip' | 'uid',
+  name: string,
+  c: Counter,
+  stateNow: number,
+  extNow: number,
+  tickers: Ticker[],
+): HTMLElement {
   const meterId = newId('meter');
   const count = h('span', { class: 'budget-count' });
   const frees = h('span', { class: 'budget-frees' });
   const warn = h('span', { class: 'budget-warn' });
-  const label = h('label', { for: meterId, class: 'budget-label' }, h('span', { class: 'budget-name' }, name), ' ', count, warn, frees);
+  const label = h(
+    'label',
+    { for: meterId, class: 'budget-label' },
+    h('span', { class: 'budget-name' }, name),
+    ' ',
+    count,
+    warn,
+    frees,
+  );
   const lowMark = c.limit * 0.1;
-  const meter = h('meter', { id: meterId, min: 0, max: c.limit, low: lowMark, high: lowMark, optimum: c.limit, value: c.remaining });
+  const meter = h('meter', {
+    id: meterId,
+    min: 0,
+    max: c.limit,
+    low: lowMark,
+    high: lowMark,
+    optimum: c.limit,
+    value: c.remaining,
+  });
   const row = h('div', { class: 'budget', 'data-testid': `budget-${mode}` }, label, meter);
 
   const update = (now: number): boolean => {
@@ -381,7 +501,17 @@ function renderBody(e: PanelEntryT): Child {
   const pre =
     r.body === ''
       ? h('p', { class: 'muted', 'data-testid': 'body' }, 'Empty body')
-      : h('pre', { class: 'code body', tabindex: 0, 'aria-labelledby': headingId, 'data-testid': 'body', 'data-focus': 'body' }, r.isJson ? highlightJson(r.body) : r.body);
+      : h(
+          'pre',
+          {
+            class: 'code body',
+            tabindex: 0,
+            'aria-labelledby': headingId,
+            'data-testid': 'body',
+            'data-focus': 'body',
+          },
+          r.isJson ? highlightJson(r.body) : r.body,
+        );
   return h(
     'section',
     { class: 'section section-body', 'data-section': 'body', 'aria-labelledby': headingId },
@@ -392,7 +522,15 @@ function renderBody(e: PanelEntryT): Child {
       meta,
       h(
         'button',
-        { type: 'button', class: 'button secondary', 'data-action': 'copyBody', 'data-id': e.id, 'data-testid': 'copy-body', 'data-focus': 'copy-body', disabled: r.body === '' },
+        {
+          type: 'button',
+          class: 'button secondary',
+          'data-action': 'copyBody',
+          'data-id': e.id,
+          'data-testid': 'copy-body',
+          'data-focus': 'copy-body',
+          disabled: r.body === '',
+        },
         'Copy body',
       ),
     ),
@@ -403,13 +541,27 @@ function renderBody(e: PanelEntryT): Child {
 function renderTimings(e: PanelEntryT): Child {
   const t = e.timings;
   if (!t) return null;
-  const stat = (name: string, ms: number) => h('div', { class: 'stat' }, h('dt', null, name), h('dd', null, formatMs(ms)));
-  return section('timings', 'Timings', h('dl', { class: 'stats', 'data-testid': 'timings' }, stat('Connect', t.connectMs), stat('First byte', t.firstByteMs), stat('Total', t.totalMs)));
+  const stat = (name: string, ms: number) =>
+    h('div', { class: 'stat' }, h('dt', null, name), h('dd', null, formatMs(ms)));
+  return section(
+    'timings',
+    'Timings',
+    h(
+      'dl',
+      { class: 'stats', 'data-testid': 'timings' },
+      stat('Connect', t.connectMs),
+      stat('First byte', t.firstByteMs),
+      stat('Total', t.totalMs),
+    ),
+  );
 }
 
 function block(name: string, text: string | undefined, testid: string): Child[] {
   if (text === undefined) return [];
-  return [h('h3', null, name), text === '' ? h('p', { class: 'muted' }, 'Empty') : h('pre', { class: 'code', 'data-testid': testid }, text)];
+  return [
+    h('h3', null, name),
+    text === '' ? h('p', { class: 'muted' }, 'Empty') : h('pre', { class: 'code', 'data-testid': testid }, text),
+  ];
 }
 
 function renderRequest(e: PanelEntryT, open: ReadonlyMap<string, boolean>): HTMLElement {
@@ -417,7 +569,11 @@ function renderRequest(e: PanelEntryT, open: ReadonlyMap<string, boolean>): HTML
   return collapsible(
     'request',
     open,
-    [r.signed ? 'Signed request' : 'Request (unsigned)', ' ', h('span', { class: 'count' }, `${r.method} ${pathOf(r.url)}`)],
+    [
+      r.signed ? 'Signed request' : 'Request (unsigned)',
+      ' ',
+      h('span', { class: 'count' }, `${r.method} ${pathOf(r.url)}`),
+    ],
     h('pre', { class: 'code url', 'data-testid': 'request-url' }, h('span', { class: 'method' }, r.method), ' ', r.url),
     h('h3', null, 'Headers ', h('span', { class: 'muted' }, '(API key masked)')),
     pairsTable('Request headers (API key masked)', r.headers, 'request-headers'),
@@ -466,7 +622,12 @@ export function renderHistory(state: PanelStateT): DocumentFragment {
   const frag = document.createDocumentFragment();
   append(frag, [
     h('h2', null, 'History'),
-    h('p', { class: 'section-meta' }, entries.length === 1 ? '1 send' : `${entries.length} sends`, ' of this workspace, newest first (last 50 kept)'),
+    h(
+      'p',
+      { class: 'section-meta' },
+      entries.length === 1 ? '1 send' : `${entries.length} sends`,
+      ' of this workspace, newest first (last 50 kept)',
+    ),
     list,
   ]);
   return frag;

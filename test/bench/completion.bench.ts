@@ -49,7 +49,9 @@ function main(): void {
       completionsAt(parse(edited), lineText, line, typed.length, ctx);
       afterEdit.push(performance.now() - t);
     }
-    console.log(`completion, ${name}: cached model ${stats(cached)}; first answer after an edit (parse + answer) ${stats(afterEdit)}`);
+    console.log(
+      `completion, ${name}: cached model ${stats(cached)}; first answer after an edit (parse + answer) ${stats(afterEdit)}`,
+    );
   }
   const hover: number[] = [];
   const codeLine = `# @expect code 700003`;

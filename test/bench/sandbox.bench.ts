@@ -29,9 +29,11 @@ function option(name: string, fallback: number): number {
 }
 
 async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; keys: Key[] }> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', __filename, SERVE_FLAG], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', __filename, SERVE_FLAG], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
+    createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before printing its address`)));
   });
   const info = JSON.parse(line) as { baseUrl: string; keys: Key[] };
@@ -60,7 +62,13 @@ interface Run {
   readonly latencies: Float64Array;
 }
 
-async function fire(pool: Pool, apiKey: string, paths: readonly string[], inFlight: number, deadline: number): Promise<Run> {
+async function fire(
+  pool: Pool,
+  apiKey: string,
+  paths: readonly string[],
+  inFlight: number,
+  deadline: number,
+): Promise<Run> {
   const latencies = new Float64Array(paths.length);
   const failures = new Map<string, number>();
   const headers = { 'X-SERVICE-APIKEY': apiKey };
@@ -74,7 +82,11 @@ async function fire(pool: Pool, apiKey: string, paths: readonly string[], inFlig
       try {
         const res = await pool.request({ method: 'POST', path: paths[i]!, headers });
         const text = await res.body.text();
-        if (res.statusCode !== 200) failures.set(`${res.statusCode} ${text.slice(0, 80)}`, (failures.get(`${res.statusCode} ${text.slice(0, 80)}`) ?? 0) + 1);
+        if (res.statusCode !== 200)
+          failures.set(
+            `${res.statusCode} ${text.slice(0, 80)}`,
+            (failures.get(`${res.statusCode} ${text.slice(0, 80)}`) ?? 0) + 1,
+          );
       } catch (e) {
         const m = e instanceof Error ? e.message : String(e);
         failures.set(m, (failures.get(m) ?? 0) + 1);
@@ -108,10 +120,16 @@ async function main(): Promise<void> {
     const run = await fire(pool, key.apiKey, paths, connections * depth, performance.now() + MAX_SECONDS * 1000);
     const sorted = Float64Array.from(run.latencies).sort();
     const rate = run.done / run.seconds;
-    console.log('sandbox: server in a child process (tradereq sandbox --no-limits, limits off), client undici Pool in this process');
-    console.log(`sandbox: ${run.done} signed POST /api/v3/order (LIMIT, resting) in ${run.seconds.toFixed(2)} s over ${connections} connections × pipelining ${depth} (pre-signed in ${signMs.toFixed(0)} ms)`);
+    console.log(
+      'sandbox: server in a child process (tradereq sandbox --no-limits, limits off), client undici Pool in this process',
+    );
+    console.log(
+      `sandbox: ${run.done} signed POST /api/v3/order (LIMIT, resting) in ${run.seconds.toFixed(2)} s over ${connections} connections × pipelining ${depth} (pre-signed in ${signMs.toFixed(0)} ms)`,
+    );
     console.log(`sandbox: ${Math.round(rate)} requests/s (target ≥ 5000)${rate >= 5000 ? '' : '  BELOW TARGET'}`);
-    console.log(`sandbox: latency p50 ${percentile(sorted, 0.5).toFixed(2)} ms, p90 ${percentile(sorted, 0.9).toFixed(2)} ms, p99 ${percentile(sorted, 0.99).toFixed(2)} ms, max ${(sorted[sorted.length - 1] ?? NaN).toFixed(2)} ms`);
+    console.log(
+      `sandbox: latency p50 ${percentile(sorted, 0.5).toFixed(2)} ms, p90 ${percentile(sorted, 0.9).toFixed(2)} ms, p99 ${percentile(sorted, 0.99).toFixed(2)} ms, max ${(sorted[sorted.length - 1] ?? NaN).toFixed(2)} ms`,
+    );
     if (run.failures.size > 0) {
       console.log(`sandbox: ${[...run.failures.values()].reduce((a, b) => a + b, 0)} answers were not 200:`);
       for (const [what, n] of run.failures) console.log(`  ${n} × ${what}`);

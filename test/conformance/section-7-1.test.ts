@@ -3,16 +3,27 @@
  * produce (403, the web application firewall, it cannot).
  */
 import assert from 'node:assert/strict';
-import { BAN_SCALE, describeReply, fillUntil429, form, orderPairs, sign, useSandbox, withSignature, type Reply } from './support';
+import {
+  BAN_SCALE,
+  describeReply,
+  fillUntil429,
+  form,
+  orderPairs,
+  sign,
+  useSandbox,
+  withSignature,
+  type Reply,
+} from './support';
 
 describe('conformance §7.1 HTTP status codes', function () {
   this.timeout(20_000);
   const c = useSandbox();
 
-  async function openOrders(): Promise<any[]> {
+  async function openOrders(): Promise<unknown[]> {
     const r = await c.signed(c.sandbox.key('trade'), 'GET', '/api/v3/openOrders', [['symbol', 'BTCUSDT']]);
     assert.equal(r.status, 200, describeReply(r));
-    return r.json;
+    assert.ok(Array.isArray(r.json), describeReply(r));
+    return r.json as unknown[];
   }
 
   function retryAfter(r: Reply): number {
@@ -22,19 +33,46 @@ describe('conformance §7.1 HTTP status codes', function () {
     return Number(h);
   }
 
-  it('§7.1 4XX: a malformed request is answered with a 4XX status (the sender\'s fault) and is not carried out', async () => {
+  it("§7.1 4XX: a malformed request is answered with a 4XX status (the sender's fault) and is not carried out", async () => {
     const trade = c.sandbox.key('trade');
     const malformed: [string, Reply][] = [];
     malformed.push(['quantity not a number', await c.signed(trade, 'POST', '/api/v3/order', orderPairs('abc'))]);
-    malformed.push(['LIMIT without price', await c.signed(trade, 'POST', '/api/v3/order', orderPairs().filter(([k]) => k !== 'price'))]);
-    malformed.push(['unknown side', await c.signed(trade, 'POST', '/api/v3/order', orderPairs().map(([k, v]) => [k, k === 'side' ? 'UPWARDS' : v] as [string, string]))]);
-    malformed.push(['unknown symbol', await c.signed(trade, 'POST', '/api/v3/order', orderPairs('0.001', '20000', 'NOSUCHPAIR'))]);
+    malformed.push([
+      'LIMIT without price',
+      await c.signed(
+        trade,
+        'POST',
+        '/api/v3/order',
+        orderPairs().filter(([k]) => k !== 'price'),
+      ),
+    ]);
+    malformed.push([
+      'unknown side',
+      await c.signed(
+        trade,
+        'POST',
+        '/api/v3/order',
+        orderPairs().map(([k, v]) => [k, k === 'side' ? 'UPWARDS' : v] as [string, string]),
+      ),
+    ]);
+    malformed.push([
+      'unknown symbol',
+      await c.signed(trade, 'POST', '/api/v3/order', orderPairs('0.001', '20000', 'NOSUCHPAIR')),
+    ]);
     malformed.push([
       'body that is not JSON',
-      await c.send({ method: 'POST', path: '/api/v3/order', headers: { 'Content-Type': 'application/json', 'X-SERVICE-APIKEY': trade.apiKey }, body: '{"symbol": "BTCUSDT",' }),
+      await c.send({
+        method: 'POST',
+        path: '/api/v3/order',
+        headers: { 'Content-Type': 'application/json', 'X-SERVICE-APIKEY': trade.apiKey },
+        body: '{"symbol": "BTCUSDT",',
+      }),
     ]);
     malformed.push(['unknown symbol (unsigned)', await c.get('/api/v3/exchangeInfo', [['symbol', 'NOSUCHPAIR']])]);
-    malformed.push(['non-numeric recvWindow', await c.signed(trade, 'GET', '/api/v3/account', [], { recvWindow: 'soon' })]);
+    malformed.push([
+      'non-numeric recvWindow',
+      await c.signed(trade, 'GET', '/api/v3/account', [], { recvWindow: 'soon' }),
+    ]);
     for (const [name, r] of malformed) {
       assert.ok(r.status >= 400 && r.status <= 499, `${name}: 4XX expected, got ${describeReply(r)}`);
       assert.equal(typeof r.code, 'number', `${name}: error code in the body`);
@@ -47,21 +85,37 @@ describe('conformance §7.1 HTTP status codes', function () {
     const errors: [string, Reply, number[]][] = [
       ['missing key', await c.signed(trade, 'GET', '/api/v3/account', [], { apiKeyHeader: null }), [400]],
       ['malformed key', await c.signed(trade, 'GET', '/api/v3/account', [], { apiKey: 'bad key' }), [700001]],
-      ['unknown key', await c.signed(trade, 'GET', '/api/v3/account', [], { apiKey: 'UnknownKey0000000000000000000000' }), [10072]],
-      ['invalid signature', await c.signed(trade, 'GET', '/api/v3/account', [], { signature: sign(trade.secretKey, 'not the request') }), [602, 700002]],
-      ['upper-case signature', await c.signed(trade, 'GET', '/api/v3/account', [], { signature: 'A'.repeat(64) }), [602, 700002]],
+      [
+        'unknown key',
+        await c.signed(trade, 'GET', '/api/v3/account', [], { apiKey: 'UnknownKey0000000000000000000000' }),
+        [10072],
+      ],
+      [
+        'invalid signature',
+        await c.signed(trade, 'GET', '/api/v3/account', [], { signature: sign(trade.secretKey, 'not the request') }),
+        [602, 700002],
+      ],
+      [
+        'upper-case signature',
+        await c.signed(trade, 'GET', '/api/v3/account', [], { signature: 'A'.repeat(64) }),
+        [602, 700002],
+      ],
       ['IP not whitelisted', await c.signed(c.sandbox.key('ipbound'), 'GET', '/api/v3/account', []), [700006]],
       ['no permission', await c.signed(c.sandbox.key('readonly'), 'POST', '/api/v3/order', orderPairs()), [700007]],
     ];
     for (const [name, r, codes] of errors) {
       assert.equal(r.status, 401, `${name}: ${describeReply(r)}`);
-      assert.ok(r.code !== undefined && codes.includes(r.code), `${name}: code ${codes.join(' or ')} (§5 rule 10), got ${describeReply(r)}`);
+      assert.ok(
+        r.code !== undefined && codes.includes(r.code),
+        `${name}: code ${codes.join(' or ')} (§5 rule 10), got ${describeReply(r)}`,
+      );
     }
   });
 
   // No endpoint or control of the sandbox produces the web application firewall's 403: the WAF
   // sits in front of the real service and its limit is not given (§7.1 names it only).
-  it.skip('§7.1 403: a violated web application firewall limit is answered 403 (the sandbox has no WAF and no control to produce one)', () => undefined);
+  it.skip('§7.1 403: a violated web application firewall limit is answered 403 (the sandbox has no WAF and no control to produce one)', () =>
+    undefined);
 
   it('§7.1 418: an IP banned for repeated rate limit violations is answered 418 with Retry-After', async () => {
     const fill = await fillUntil429(() => c.get('/api/v3/exchangeInfo'), 60);
@@ -111,8 +165,16 @@ describe('conformance §7.1 HTTP status codes', function () {
     }
     // The split form of a request under a 5XX behaves the same.
     await c.control('/_sandbox/fault', { status: 503, count: 1, path: '/api/v3/order' });
-    const q = form([['symbol', 'BTCUSDT'], ['side', 'BUY'], ['type', 'LIMIT']]);
-    const b = form([['quantity', '0.009'], ['price', '20000'], ['timestamp', String(Date.now())]]);
+    const q = form([
+      ['symbol', 'BTCUSDT'],
+      ['side', 'BUY'],
+      ['type', 'LIMIT'],
+    ]);
+    const b = form([
+      ['quantity', '0.009'],
+      ['price', '20000'],
+      ['timestamp', String(Date.now())],
+    ]);
     const split = await c.send({
       method: 'POST',
       path: `/api/v3/order?${withSignature(q, sign(trade.secretKey, q + b))}`,

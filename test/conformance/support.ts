@@ -12,7 +12,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 
 // ---------------------------------------------------------------------------------------------
 // Independent signer (spec §5)
@@ -54,7 +54,10 @@ export function sign(secretKey: string, message: string): string {
 /** Wrong signatures, each a plausible mistake (§5 rule 3 says which one is right). */
 export const WRONG_SIGNERS: Record<string, (secretKey: string, message: string) => string> = {
   'HMAC with key and message swapped': (s, m) => createHmac('sha256', m).update(s).digest('hex'),
-  'plain SHA-256 of secret + message': (s, m) => createHash('sha256').update(s + m).digest('hex'),
+  'plain SHA-256 of secret + message': (s, m) =>
+    createHash('sha256')
+      .update(s + m)
+      .digest('hex'),
   'HMAC-SHA512 cut to 64 hex': (s, m) => createHmac('sha512', s).update(m).digest('hex').slice(0, 64),
   'HMAC-SHA1 padded to 64 hex': (s, m) => createHmac('sha1', s).update(m).digest('hex').padEnd(64, '0'),
 };
@@ -66,7 +69,8 @@ export const WRONG_SIGNERS: Record<string, (secretKey: string, message: string) 
 export const PUBLISHED_VECTORS = [
   {
     secretKey: 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j',
-    query: 'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559',
+    query:
+      'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559',
     body: '',
     signature: 'c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71',
   },
@@ -80,18 +84,34 @@ export const PUBLISHED_VECTORS = [
 
 export function checkOwnSigner(): void {
   for (const v of PUBLISHED_VECTORS) assert.equal(sign(v.secretKey, totalParams(v.query, v.body)), v.signature);
-  assert.equal(strictEncode('BEP20(BSC),a b~*!\'é'), 'BEP20%28BSC%29%2Ca%20b~%2A%21%27%C3%A9');
+  assert.equal(strictEncode("BEP20(BSC),a b~*!'é"), 'BEP20%28BSC%29%2Ca%20b~%2A%21%27%C3%A9');
 }
 
 // ---------------------------------------------------------------------------------------------
 // HTTP (undici, to 127.0.0.1 only, raw paths: nothing re-encodes the query string)
 
+/** A member of a JSON object answer; undefined when the answer is no object or lacks the member. */
+export function field(json: unknown, name: string): unknown {
+  return json !== null && typeof json === 'object' && !Array.isArray(json)
+    ? (json as Record<string, unknown>)[name]
+    : undefined;
+}
+
+/** An entry of GET /_sandbox/requests. */
+export interface LogEntry {
+  method: string;
+  path: string;
+  status: number;
+  code: number | null;
+  time: number;
+}
+
 export interface Reply {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly text: string;
-  /** The body parsed as JSON, or undefined when it is not JSON. */
-  readonly json: any;
+  /** The body parsed as JSON, or undefined when it is not JSON; read members with field(). */
+  readonly json: unknown;
   /** `code` of an error body, or undefined. */
   readonly code: number | undefined;
 }
@@ -129,20 +149,21 @@ export async function send(baseUrl: string, r: RawRequest): Promise<Reply> {
   const res = await agentFor(r.from ?? '127.0.0.1').request({
     origin: origin.origin,
     path: r.path,
-    method: r.method as Dispatcher.HttpMethod,
+    method: r.method,
     headers: r.headers ?? {},
     body: r.body === undefined || r.body.length === 0 ? undefined : r.body,
   });
   const text = await res.body.text();
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  let json: any;
+  for (const [k, v] of Object.entries(res.headers))
+    if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     json = undefined;
   }
-  const code = json !== null && typeof json === 'object' && typeof json.code === 'number' ? (json.code as number) : undefined;
+  const code = typeof field(json, 'code') === 'number' ? (field(json, 'code') as number) : undefined;
   return { status: res.statusCode, headers, text, json, code };
 }
 
@@ -188,15 +209,22 @@ export class SandboxProcess {
 
   static async start(extraArgs: string[] = []): Promise<SandboxProcess> {
     build();
-    const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--json', '--ban-scale', String(BAN_SCALE), ...extraArgs], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'sandbox', '--port', '0', '--json', '--ban-scale', String(BAN_SCALE), ...extraArgs],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const line = await new Promise<string>((resolve, reject) => {
-      const rl = createInterface({ input: child.stdout! });
-      const timer = setTimeout(() => reject(new Error(`the sandbox printed nothing in 15 s; stderr: ${stderr}`)), 15_000);
+      const rl = createInterface({ input: child.stdout });
+      const timer = setTimeout(
+        () => reject(new Error(`the sandbox printed nothing in 15 s; stderr: ${stderr}`)),
+        15_000,
+      );
       rl.once('line', (l) => {
         clearTimeout(timer);
         rl.close();
@@ -207,7 +235,7 @@ export class SandboxProcess {
         reject(new Error(`the sandbox exited with ${code} before printing; stderr: ${stderr}`));
       });
     });
-    child.stdout!.resume();
+    child.stdout.resume();
     const info = JSON.parse(line) as { baseUrl: string; keys: DemoKey[] };
     return new SandboxProcess(child, info.baseUrl, info.keys);
   }
@@ -258,7 +286,7 @@ export interface Conformance {
   signed(key: DemoKey, method: string, path: string, pairs: Pairs, options?: SignedOptions): Promise<Reply>;
   control(path: string, body?: unknown): Promise<Reply>;
   /** The API requests the sandbox saw since the last reset. */
-  requests(): Promise<{ method: string; path: string; status: number; code: number | null; time: number }[]>;
+  requests(): Promise<LogEntry[]>;
 }
 
 export function withSignature(text: string, signature: string): string {
@@ -274,7 +302,8 @@ export function useSandbox(): Conformance {
       return sandbox;
     },
     send: (r) => send(ctx.sandbox.baseUrl, r),
-    get: (path, pairs = [], from) => ctx.send({ method: 'GET', path: pairs.length > 0 ? `${path}?${form(pairs)}` : path, ...(from ? { from } : {}) }),
+    get: (path, pairs = [], from) =>
+      ctx.send({ method: 'GET', path: pairs.length > 0 ? `${path}?${form(pairs)}` : path, ...(from ? { from } : {}) }),
     async signed(key, method, path, pairs, o = {}) {
       const place = o.place ?? (method === 'GET' ? 'query' : 'body');
       const all: [string, string][] = pairs.map(([k, v]) => [k, v]);
@@ -295,14 +324,26 @@ export function useSandbox(): Conformance {
       if ((o.signatureIn ?? 'query') === 'query' || place === 'json') query = withSignature(query, signature);
       else body = withSignature(body, signature);
       if (o.apiKeyHeader !== null) headers[o.apiKeyHeader ?? 'X-SERVICE-APIKEY'] = o.apiKey ?? key.apiKey;
-      return ctx.send({ method, path: query.length > 0 ? `${path}?${query}` : path, headers, body, ...(o.from ? { from: o.from } : {}) });
+      return ctx.send({
+        method,
+        path: query.length > 0 ? `${path}?${query}` : path,
+        headers,
+        body,
+        ...(o.from ? { from: o.from } : {}),
+      });
     },
     control: (path, body = {}) =>
-      ctx.send({ method: path === '/_sandbox/requests' ? 'GET' : 'POST', path, headers: { 'Content-Type': 'application/json' }, body: path === '/_sandbox/requests' ? '' : JSON.stringify(body) }),
+      ctx.send({
+        method: path === '/_sandbox/requests' ? 'GET' : 'POST',
+        path,
+        headers: { 'Content-Type': 'application/json' },
+        body: path === '/_sandbox/requests' ? '' : JSON.stringify(body),
+      }),
     async requests() {
       const r = await ctx.control('/_sandbox/requests');
       assert.equal(r.status, 200);
-      return r.json;
+      assert.ok(Array.isArray(r.json), describeReply(r));
+      return r.json as LogEntry[];
     },
   };
   before(async function () {
@@ -340,12 +381,18 @@ export function describeReply(r: Reply): string {
 }
 
 /** Polls `probe` until `done` holds or the deadline passes; no fixed sleep beyond the poll gap. */
-export async function pollUntil<T>(probe: () => Promise<T>, done: (t: T) => boolean, deadlineMs: number, gapMs = 5): Promise<{ value: T; elapsedMs: number }> {
+export async function pollUntil<T>(
+  probe: () => Promise<T>,
+  done: (t: T) => boolean,
+  deadlineMs: number,
+  gapMs = 5,
+): Promise<{ value: T; elapsedMs: number }> {
   const start = Date.now();
   for (;;) {
     const value = await probe();
     if (done(value)) return { value, elapsedMs: Date.now() - start };
-    if (Date.now() - start > deadlineMs) throw new Error(`condition not met within ${deadlineMs} ms; last: ${JSON.stringify(value).slice(0, 300)}`);
+    if (Date.now() - start > deadlineMs)
+      throw new Error(`condition not met within ${deadlineMs} ms; last: ${JSON.stringify(value).slice(0, 300)}`);
     await new Promise((r) => setTimeout(r, gapMs));
   }
 }
@@ -394,12 +441,20 @@ export interface TimingResult {
  * rule can be checked exactly, whatever the latency, with no sleep. `clockOffsetMs` is the offset
  * last given to POST /_sandbox/clock.
  */
-export async function timingSweep(c: Conformance, key: DemoKey, clockOffsetMs: number, cases: readonly TimingCase[]): Promise<TimingResult[]> {
+export async function timingSweep(
+  c: Conformance,
+  key: DemoKey,
+  clockOffsetMs: number,
+  cases: readonly TimingCase[],
+): Promise<TimingResult[]> {
   const before = (await c.requests()).length;
   const sent: { timestamp: number; reply: Reply }[] = [];
   for (const t of cases) {
     const timestamp = Date.now() + clockOffsetMs + t.aheadMs;
-    const reply = await c.signed(key, 'GET', '/api/v3/openOrders', [['symbol', 'BTCUSDT']], { timestamp, ...(t.recvWindow === undefined ? {} : { recvWindow: t.recvWindow }) });
+    const reply = await c.signed(key, 'GET', '/api/v3/openOrders', [['symbol', 'BTCUSDT']], {
+      timestamp,
+      ...(t.recvWindow === undefined ? {} : { recvWindow: t.recvWindow }),
+    });
     sent.push({ timestamp, reply });
   }
   const log = (await c.requests()).slice(before);
@@ -407,7 +462,14 @@ export async function timingSweep(c: Conformance, key: DemoKey, clockOffsetMs: n
   return cases.map((t, i) => {
     const { timestamp, reply } = sent[i]!;
     assert.equal(log[i]!.status, reply.status, 'log and replies line up');
-    return { aheadMs: t.aheadMs, timestamp, recvWindow: t.recvWindow, status: reply.status, code: reply.code, serverTime: log[i]!.time };
+    return {
+      aheadMs: t.aheadMs,
+      timestamp,
+      recvWindow: t.recvWindow,
+      status: reply.status,
+      code: reply.code,
+      serverTime: log[i]!.time,
+    };
   });
 }
 
@@ -432,7 +494,10 @@ export function processable(t: TimingResult): boolean {
 
 /** Each result is 200 when processable, 700003 otherwise; returns how many of each. */
 export function assertTimingRule(results: readonly TimingResult[]): { accepted: number; refused: number } {
-  if (process.env.CONF_DEBUG) console.log(results.map((t) => `${t.timestamp - t.serverTime}/${t.recvWindow ?? "-"}:${t.code ?? t.status}`).join(" "));
+  if (process.env.CONF_DEBUG)
+    console.log(
+      results.map((t) => `${t.timestamp - t.serverTime}/${t.recvWindow ?? '-'}:${t.code ?? t.status}`).join(' '),
+    );
   let accepted = 0;
   let refused = 0;
   for (const t of results) {

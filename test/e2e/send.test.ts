@@ -29,7 +29,11 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 /** Spawns the CLI without blocking the event loop, so the in-process sandbox can answer. */
 function tradereq(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: cleanEnv(options.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env: cleanEnv(options.env ?? {}),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -86,34 +90,63 @@ describe('tradereq send against the sandbox', function () {
     assert.match(r.stdout, /budget: account 499\/500 left/);
     assert.match(r.stdout, /timings: connect [\d.]+ ms · first byte [\d.]+ ms · total [\d.]+ ms/);
     const log = await reached();
-    assert.deepEqual(log.map((x) => `${x.method} ${x.path} ${x.status}`), ['GET /api/v3/time 200', 'POST /api/v3/order 200'], 'clock sync measured the offset first');
+    assert.deepEqual(
+      log.map((x) => `${x.method} ${x.path} ${x.status}`),
+      ['GET /api/v3/time 200', 'POST /api/v3/order 200'],
+      'clock sync measured the offset first',
+    );
   });
 
   it('exit 1: a rejected order shows the decoded code, its meaning, cause and next step', async () => {
-    const r = await tradereq(['send', file('o.tradereq', ORDER('0.000001')), '--base-url', sandbox.baseUrl], { cwd: dir, env });
+    const r = await tradereq(['send', file('o.tradereq', ORDER('0.000001')), '--base-url', sandbox.baseUrl], {
+      cwd: dir,
+      env,
+    });
     assert.equal(r.status, 1, r.stderr + r.stdout);
     assert.match(r.stdout, /→ 400 rejected: 30002 Trade volume is below the minimum/);
     assert.match(r.stdout, /What to do:/);
   });
 
   it('exit 0 when the rejection is what `# @expect code` asked for; exit 1 when an expectation fails', async () => {
-    const pass = await tradereq(['send', file('a.tradereq', '# @expect code 30002\n' + ORDER('0.000001')), '--base-url', sandbox.baseUrl], { cwd: dir, env });
+    const pass = await tradereq(
+      ['send', file('a.tradereq', '# @expect code 30002\n' + ORDER('0.000001')), '--base-url', sandbox.baseUrl],
+      { cwd: dir, env },
+    );
     assert.equal(pass.status, 0, pass.stdout);
     assert.match(pass.stdout, /✔ @expect code 30002/);
-    const fail = await tradereq(['send', file('b.tradereq', '# @expect status 201\n' + ORDER()), '--base-url', sandbox.baseUrl], { cwd: dir, env });
+    const fail = await tradereq(
+      ['send', file('b.tradereq', '# @expect status 201\n' + ORDER()), '--base-url', sandbox.baseUrl],
+      { cwd: dir, env },
+    );
     assert.equal(fail.status, 1, fail.stdout);
     assert.match(fail.stdout, /✘ @expect status 201 \(got status 200\)/);
   });
 
   it('exit 3: a 503 after the order was carried out is an unknown outcome, never a failure, and the order exists', async () => {
-    await fetch(`${sandbox.baseUrl}/_sandbox/fault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 503, count: 1, path: '/api/v3/order' }) });
-    const r = await tradereq(['send', file('o.tradereq', ORDER()), '--base-url', sandbox.baseUrl, '--json'], { cwd: dir, env });
+    await fetch(`${sandbox.baseUrl}/_sandbox/fault`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 503, count: 1, path: '/api/v3/order' }),
+    });
+    const r = await tradereq(['send', file('o.tradereq', ORDER()), '--base-url', sandbox.baseUrl, '--json'], {
+      cwd: dir,
+      env,
+    });
     assert.equal(r.status, 3, r.stderr + r.stdout);
     const out = JSON.parse(r.stdout.trim()) as { outcome: string; status: number; summary: string };
     assert.equal(out.outcome, 'unknown');
     assert.equal(out.status, 503);
     assert.match(out.summary, /may have succeeded: check before retrying/);
-    const open = await tradereq(['send', file('q.tradereq', 'GET /api/v3/openOrders\nsymbol = BTCUSDT\n'), '--base-url', sandbox.baseUrl, '--json'], { cwd: dir, env });
+    const open = await tradereq(
+      [
+        'send',
+        file('q.tradereq', 'GET /api/v3/openOrders\nsymbol = BTCUSDT\n'),
+        '--base-url',
+        sandbox.baseUrl,
+        '--json',
+      ],
+      { cwd: dir, env },
+    );
     const orders = (JSON.parse(open.stdout.trim()) as { body: unknown[] }).body;
     assert.equal(orders.length, 1, 'the order was placed although the client saw 503');
   });
@@ -141,29 +174,49 @@ describe('tradereq send against the sandbox', function () {
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     try {
       const port = (other.address() as AddressInfo).port;
-      const f = file('x.tradereq', `POST http://127.0.0.1:${port}/api/v3/order\nsymbol = BTCUSDT\nside = BUY\ntype = LIMIT\nquantity = 0.001\nprice = 20000\n`);
-      const keys = { ...env, TRADEREQ_API_KEY: sandbox.keys[0]!.apiKey, TRADEREQ_SECRET_KEY: sandbox.keys[0]!.secretKey };
+      const f = file(
+        'x.tradereq',
+        `POST http://127.0.0.1:${port}/api/v3/order\nsymbol = BTCUSDT\nside = BUY\ntype = LIMIT\nquantity = 0.001\nprice = 20000\n`,
+      );
+      const keys = {
+        ...env,
+        TRADEREQ_API_KEY: sandbox.keys[0]!.apiKey,
+        TRADEREQ_SECRET_KEY: sandbox.keys[0]!.secretKey,
+      };
       const r = await tradereq(['send', f, '--base-url', sandbox.baseUrl], { cwd: dir, env: keys });
       assert.equal(r.status, 4, r.stdout + r.stderr);
       assert.match(r.stdout, /Refused: key profile "sandbox" may not be sent to http:\/\/127\.0\.0\.1:\d+/);
       assert.equal(hits.length, 0, 'not even the clock measurement reached the other server');
-      const bound = await tradereq(['send', f], { cwd: dir, env: { ...keys, TRADEREQ_ORIGINS: `http://127.0.0.1:${port}` } });
+      const bound = await tradereq(['send', f], {
+        cwd: dir,
+        env: { ...keys, TRADEREQ_ORIGINS: `http://127.0.0.1:${port}` },
+      });
       assert.equal(bound.status, 0, bound.stdout + bound.stderr);
-      assert.ok(hits.some((h) => /^POST \/api\/v3\/order\?signature=[0-9a-f]{64}$/.test(h)), `sent once bound: ${hits.join(', ')}`);
+      assert.ok(
+        hits.some((h) => /^POST \/api\/v3\/order\?signature=[0-9a-f]{64}$/.test(h)),
+        `sent once bound: ${hits.join(', ')}`,
+      );
     } finally {
       await new Promise<void>((resolve) => other.close(() => resolve()));
     }
   });
 
   it('exit 2: bad input sends nothing', async () => {
-    const r = await tradereq(['send', file('u.tradereq', 'POST /api/v3/order\nsymbol = {{nope}}\n'), '--base-url', sandbox.baseUrl], { cwd: dir, env });
+    const r = await tradereq(
+      ['send', file('u.tradereq', 'POST /api/v3/order\nsymbol = {{nope}}\n'), '--base-url', sandbox.baseUrl],
+      { cwd: dir, env },
+    );
     assert.equal(r.status, 2);
     assert.match(r.stderr, /^tradereq: u\.tradereq:2:12: Undefined variable \{\{nope\}\}/);
     assert.deepEqual(await reached(), []);
   });
 
   it('clock sync: a skewed server clock gives 700003 without sync, with the rule and offset; with sync the order goes through', async () => {
-    await fetch(`${sandbox.baseUrl}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ offsetMs: -30_000 }) });
+    await fetch(`${sandbox.baseUrl}/_sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ offsetMs: -30_000 }),
+    });
     const f = file('o.tradereq', ORDER());
     const skewed = await tradereq(['send', f, '--base-url', sandbox.baseUrl, '--no-clock-sync'], { cwd: dir, env });
     assert.equal(skewed.status, 1, skewed.stdout);
@@ -174,16 +227,28 @@ describe('tradereq send against the sandbox', function () {
   });
 
   it('--all sends in order and chains {{NAME.response.PATH}} from an earlier response', async () => {
-    const f = file('chain.tradereq', `### place\n# @name buy\n${ORDER()}\n### query it\n# @expect json status == NEW\nGET /api/v3/order\nsymbol = BTCUSDT\norderId = {{buy.response.orderId}}\n`);
+    const f = file(
+      'chain.tradereq',
+      `### place\n# @name buy\n${ORDER()}\n### query it\n# @expect json status == NEW\nGET /api/v3/order\nsymbol = BTCUSDT\norderId = {{buy.response.orderId}}\n`,
+    );
     const r = await tradereq(['send', f, '--all', '--base-url', sandbox.baseUrl, '--json'], { cwd: dir, env });
     assert.equal(r.status, 0, r.stdout + r.stderr);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { outcome: string; expectations: { passed: boolean }[] });
-    assert.deepEqual(lines.map((l) => l.outcome), ['ok', 'ok']);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { outcome: string; expectations: { passed: boolean }[] });
+    assert.deepEqual(
+      lines.map((l) => l.outcome),
+      ['ok', 'ok'],
+    );
     assert.equal(lines[1]!.expectations[0]!.passed, true);
   });
 
   it('an environment with "confirm": true is refused (exit 4) without a terminal or --yes, and sent with --yes', async () => {
-    writeFileSync(join(dir, 'tradereq.env.json'), JSON.stringify({ careful: { baseUrl: sandbox.baseUrl, key: 'sandbox', confirm: true } }));
+    writeFileSync(
+      join(dir, 'tradereq.env.json'),
+      JSON.stringify({ careful: { baseUrl: sandbox.baseUrl, key: 'sandbox', confirm: true } }),
+    );
     const f = file('o.tradereq', ORDER());
     const refused = await tradereq(['send', f], { cwd: dir, env });
     assert.equal(refused.status, 4, refused.stdout + refused.stderr);

@@ -21,7 +21,10 @@ function mochaResolvesFrom(dir) {
 }
 
 async function buildIntegration({ quiet = false } = {}) {
-  const entryPoints = fs.readdirSync(SRC).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => path.join(SRC, f));
+  const entryPoints = fs
+    .readdirSync(SRC)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => path.join(SRC, f));
   fs.rmSync(OUT, { recursive: true, force: true }); // no stale *.test.js from deleted sources
   fs.mkdirSync(OUT, { recursive: true });
   // mocha stays external when node_modules is reachable from out/ (it is in the repo); else it is bundled in.
@@ -38,7 +41,10 @@ async function buildIntegration({ quiet = false } = {}) {
     logOverride: { 'require-resolve-not-external': 'silent' }, // bundled mocha: only its unused parallel mode warns
     external: externalMocha ? ['vscode', 'mocha'] : ['vscode'],
   });
-  if (!quiet) console.log(`build-integration: ${entryPoints.length} file(s) -> ${path.relative(REPO, OUT)} (mocha ${externalMocha ? 'external' : 'bundled'})`);
+  if (!quiet)
+    console.log(
+      `build-integration: ${entryPoints.length} file(s) -> ${path.relative(REPO, OUT)} (mocha ${externalMocha ? 'external' : 'bundled'})`,
+    );
   return OUT;
 }
 

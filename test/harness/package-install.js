@@ -28,25 +28,57 @@ async function main() {
   let server;
   let browser;
   try {
-    const install = spawnSync(process.execPath, [vscode.serverMain, '--accept-server-license-terms', '--extensions-dir', extensionsDir, '--install-extension', VSIX], { cwd: vscode.vscodeDir, encoding: 'utf8' });
-    if (install.status !== 0) throw new Error(`the VS Code server could not install the .vsix:\n${install.stdout}\n${install.stderr}`);
+    const install = spawnSync(
+      process.execPath,
+      [
+        vscode.serverMain,
+        '--accept-server-license-terms',
+        '--extensions-dir',
+        extensionsDir,
+        '--install-extension',
+        VSIX,
+      ],
+      { cwd: vscode.vscodeDir, encoding: 'utf8' },
+    );
+    if (install.status !== 0)
+      throw new Error(`the VS Code server could not install the .vsix:\n${install.stdout}\n${install.stderr}`);
     const installed = fs.readdirSync(extensionsDir).filter((d) => d.startsWith('tradereq.tradereq-'));
     assert.equal(installed.length, 1, `installed: ${fs.readdirSync(extensionsDir).join(', ')}`);
-    for (const f of ['package.json', 'dist/extension.js', 'dist/lazy.js', 'dist/webview/panel.js', 'dist/webview/panel.css', 'media/tradereq.tmLanguage.json', 'media/tradereq.env.schema.json']) {
+    for (const f of [
+      'package.json',
+      'dist/extension.js',
+      'dist/lazy.js',
+      'dist/webview/panel.js',
+      'dist/webview/panel.css',
+      'media/tradereq.tmLanguage.json',
+      'media/tradereq.env.schema.json',
+    ]) {
       assert.ok(fs.existsSync(path.join(extensionsDir, installed[0], f)), `the package holds ${f}`);
     }
     console.log(`package: installed as ${installed[0]}`);
 
-    fs.copyFileSync(path.join(REPO, 'test', 'fixtures', 'workspace', 'example.tradereq'), path.join(workspace, 'example.tradereq'));
-    server = await startVscodeServer({ vscode, extraArgs: ['--disable-workspace-trust', '--extensions-dir', extensionsDir] });
+    fs.copyFileSync(
+      path.join(REPO, 'test', 'fixtures', 'workspace', 'example.tradereq'),
+      path.join(workspace, 'example.tradereq'),
+    );
+    server = await startVscodeServer({
+      vscode,
+      extraArgs: ['--disable-workspace-trust', '--extensions-dir', extensionsDir],
+    });
     browser = await launchBrowser({ chromium: vscode.chromium });
     const { page } = browser;
     await page.goto(`${server.origin}/?folder=${encodeURIComponent(workspace)}`);
     // Open the file from the explorer, as a person would.
-    await page.locator('.explorer-folders-view .monaco-list-row').filter({ hasText: 'example.tradereq' }).first().click({ timeout: 60_000 });
+    await page
+      .locator('.explorer-folders-view .monaco-list-row')
+      .filter({ hasText: 'example.tradereq' })
+      .first()
+      .click({ timeout: 60_000 });
     await page.locator('#status\\.editor\\.mode').filter({ hasText: 'TradeReq' }).waitFor({ timeout: 30_000 });
     await page.locator('.codelens-decoration').filter({ hasText: 'Send' }).first().waitFor({ timeout: 30_000 });
-    console.log(`package: the installed extension opens example.tradereq in TradeReq mode with its Send code lens (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(
+      `package: the installed extension opens example.tradereq in TradeReq mode with its Send code lens (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
     console.log('package: 1 passed, 0 failed');
   } finally {
     await browser?.close().catch(() => {});

@@ -21,11 +21,17 @@ async function main() {
       version: process.env.TRADEREQ_VSCODE_VERSION || '1.100.3',
       extensionDevelopmentPath: REPO,
       extensionTestsPath: path.join(REPO, 'out', 'test', 'integration', 'index.js'),
-      launchArgs: [path.join(REPO, 'test', 'fixtures', 'workspace'), '--disable-extensions', '--disable-workspace-trust'],
+      launchArgs: [
+        path.join(REPO, 'test', 'fixtures', 'workspace'),
+        '--disable-extensions',
+        '--disable-workspace-trust',
+      ],
     });
     process.exit(code);
   } catch (e) {
-    console.error(`test:electron: ${e.message}. This runner downloads VS Code; without internet use npm run test:vscode.`);
+    console.error(
+      `test:electron: ${e.message}. This runner downloads VS Code; without internet use npm run test:vscode.`,
+    );
     process.exit(1);
   }
 }

@@ -26,7 +26,10 @@ function parseArgs(argv) {
     const key = { '--extension': 'extension', '--tests': 'tests', '--workspace': 'workspace' }[a];
     if (key && argv[i + 1]) opts[key] = path.resolve(argv[++i]);
     else if (a === '--verbose') opts.verbose = true;
-    else throw new Error(`unknown or incomplete argument: ${a} (usage: [--extension PATH] [--tests PATH] [--workspace PATH] [--verbose])`);
+    else
+      throw new Error(
+        `unknown or incomplete argument: ${a} (usage: [--extension PATH] [--tests PATH] [--workspace PATH] [--verbose])`,
+      );
   }
   return opts;
 }
@@ -39,8 +42,10 @@ function checkInputs({ extension, tests, workspace }) {
   if (main && !fs.existsSync(path.resolve(extension, main)) && !fs.existsSync(path.resolve(extension, `${main}.js`))) {
     throw new Error(`extension entry ${path.resolve(extension, main)} is missing: run npm run build`);
   }
-  if (!fs.existsSync(tests)) throw new Error(`tests module ${tests} is missing: run node test/harness/build-integration.js`);
-  if (!fs.statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`workspace folder ${workspace} is missing`);
+  if (!fs.existsSync(tests))
+    throw new Error(`tests module ${tests} is missing: run node test/harness/build-integration.js`);
+  if (!fs.statSync(workspace, { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`workspace folder ${workspace} is missing`);
 }
 
 // Workbench start-up chatter that says nothing about the suite (shown with --verbose).
@@ -59,7 +64,12 @@ const NOISE = [
  * options: extension, tests, workspace (paths), verbose, timeoutMs.
  */
 async function runVscodeTests(options = {}) {
-  const opts = { ...DEFAULTS, verbose: false, timeoutMs: Number(process.env.TRADEREQ_VSCODE_TIMEOUT_MS || 600000), ...options };
+  const opts = {
+    ...DEFAULTS,
+    verbose: false,
+    timeoutMs: Number(process.env.TRADEREQ_VSCODE_TIMEOUT_MS || 600000),
+    ...options,
+  };
   let vscode;
   try {
     checkInputs(opts);
@@ -89,9 +99,14 @@ async function runVscodeTests(options = {}) {
         await server?.stop().catch(() => {});
         if (workspaceCopy) fs.rmSync(workspaceCopy, { recursive: true, force: true });
       })();
-      const hung = await Promise.race([cleanup.then(() => false), new Promise((r) => setTimeout(() => r(true), 20000).unref())]);
+      const hung = await Promise.race([
+        cleanup.then(() => false),
+        new Promise((r) => setTimeout(() => r(true), 20000).unref()),
+      ]);
       if (hung) console.error('run-vscode-tests: cleanup did not finish in 20s; exiting anyway');
-      console.log(`run-vscode-tests: ${code === 0 ? 'passed' : `FAILED (exit code ${code})`} in ${elapsed()}s; server and browser stopped`);
+      console.log(
+        `run-vscode-tests: ${code === 0 ? 'passed' : `FAILED (exit code ${code})`} in ${elapsed()}s; server and browser stopped`,
+      );
       if (summary) console.log(summary); // the plain "N passed, N failed" line last, for CI
       settle(code);
     })());
@@ -105,7 +120,11 @@ async function runVscodeTests(options = {}) {
   };
   for (const [event, fn] of Object.entries(handlers)) process.on(event, fn);
   const deadline = setTimeout(
-    () => finish(EXIT.timeout, `timed out after ${opts.timeoutMs / 1000}s (TRADEREQ_VSCODE_TIMEOUT_MS); the suite never reported an exit code`),
+    () =>
+      finish(
+        EXIT.timeout,
+        `timed out after ${opts.timeoutMs / 1000}s (TRADEREQ_VSCODE_TIMEOUT_MS); the suite never reported an exit code`,
+      ),
     opts.timeoutMs,
   );
 
@@ -145,7 +164,11 @@ async function runVscodeTests(options = {}) {
     // A fresh copy of the workspace per run: tests may write files (tradereq.env.json) into it.
     workspaceCopy = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'tradereq-workspace-'));
     fs.cpSync(opts.workspace, workspaceCopy, { recursive: true });
-    const url = workbenchUrl(server, { folder: workspaceCopy, extensionDevelopmentPath: opts.extension, extensionTestsPath: opts.tests });
+    const url = workbenchUrl(server, {
+      folder: workspaceCopy,
+      extensionDevelopmentPath: opts.extension,
+      extensionTestsPath: opts.tests,
+    });
     if (opts.verbose) console.log(`run-vscode-tests: opening ${url}`);
     await page.goto(url);
     const code = await exitCode;

@@ -17,12 +17,16 @@ async function main() {
     fs.copyFileSync(path.join(REPO, 'package.json'), path.join(broken, 'package.json'));
     fs.cpSync(path.join(REPO, 'media'), path.join(broken, 'media'), { recursive: true });
     fs.mkdirSync(path.join(broken, 'dist'));
-    fs.writeFileSync(path.join(broken, 'dist', 'extension.js'), "exports.activate = () => { throw new Error('deliberate activation failure (harness self-test)'); };\n");
+    fs.writeFileSync(
+      path.join(broken, 'dist', 'extension.js'),
+      "exports.activate = () => { throw new Error('deliberate activation failure (harness self-test)'); };\n",
+    );
     // Only the activation tests: the rest would each wait out their deadline against a dead extension.
     const suite = path.join(REPO, 'out', 'test', 'selftest');
     fs.rmSync(suite, { recursive: true, force: true });
     fs.mkdirSync(suite, { recursive: true });
-    for (const f of ['index.js', 'activation.test.js']) fs.copyFileSync(path.join(REPO, 'out', 'test', 'integration', f), path.join(suite, f));
+    for (const f of ['index.js', 'activation.test.js'])
+      fs.copyFileSync(path.join(REPO, 'out', 'test', 'integration', f), path.join(suite, f));
     console.log('harness self-test: running the activation tests against an extension whose activate() throws');
     const code = await runVscodeTests({ extension: broken, tests: path.join(suite, 'index.js') });
     if (code === 0) {

@@ -180,12 +180,18 @@ function stepNativeModules(p) {
   const npmRoot = spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout.trim();
   const nodeGyp = path.join(npmRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
   if (!fs.existsSync(nodeGyp)) {
-    throw new SetupError('native-modules', `npm's own node-gyp not found at ${nodeGyp}; reinstall npm (npm i -g npm@11)`);
+    throw new SetupError(
+      'native-modules',
+      `npm's own node-gyp not found at ${nodeGyp}; reinstall npm (npm i -g npm@11)`,
+    );
   }
   // Headers of the Node that runs us: nothing is downloaded.
   const nodeDir = path.dirname(path.dirname(process.execPath));
   if (!fs.existsSync(path.join(nodeDir, 'include', 'node', 'node.h'))) {
-    throw new SetupError('native-modules', `Node headers missing under ${nodeDir}/include/node; install Node with its headers`);
+    throw new SetupError(
+      'native-modules',
+      `Node headers missing under ${nodeDir}/include/node; install Node with its headers`,
+    );
   }
   for (const m of NATIVE_MODULES) {
     const dir = path.join(p.vscodeDir, 'node_modules', m);
@@ -258,8 +264,10 @@ function withLock(p, fn) {
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
       const holder = lockHolder(p.lockDir);
-      if (holder === 0) fs.rmSync(p.lockDir, { recursive: true, force: true }); // stale
-      else if (Date.now() > deadline) throw new SetupError('lock', `another setup (pid ${holder}) holds ${p.lockDir}; wait or remove it`);
+      if (holder === 0)
+        fs.rmSync(p.lockDir, { recursive: true, force: true }); // stale
+      else if (Date.now() > deadline)
+        throw new SetupError('lock', `another setup (pid ${holder}) holds ${p.lockDir}; wait or remove it`);
       else sleepSync(1000);
     }
   }
@@ -280,7 +288,9 @@ function ensureVscodeServer({ log = (s) => console.log(s) } = {}) {
   const started = Date.now();
   const p = cachePaths();
   const done = (how) => {
-    log(`setup: VS Code server ${CODE_SERVER_VERSION} ${how} in ${((Date.now() - started) / 1000).toFixed(1)}s (${p.root})`);
+    log(
+      `setup: VS Code server ${CODE_SERVER_VERSION} ${how} in ${((Date.now() - started) / 1000).toFixed(1)}s (${p.root})`,
+    );
     return { ...p, chromium: chromiumPath() };
   };
   if (markerValid(p) && verify(p).length === 0) return done('ready');

@@ -67,27 +67,49 @@ async function waitForHttp(url, deadline, isDead) {
  */
 async function startVscodeServer({ vscode, extraArgs = [], readyTimeoutMs = 60000, onOutput = () => {} }) {
   const base = mkTemp('tradereq-vscode-server-');
-  const dirs = { base, userData: path.join(base, 'user-data'), serverData: path.join(base, 'server-data'), extensions: path.join(base, 'extensions') };
+  const dirs = {
+    base,
+    userData: path.join(base, 'user-data'),
+    serverData: path.join(base, 'server-data'),
+    extensions: path.join(base, 'extensions'),
+  };
   for (const d of [dirs.userData, dirs.serverData, dirs.extensions]) fs.mkdirSync(d);
 
   const args = [
     vscode.serverMain,
-    '--host', '127.0.0.1',
-    '--port', '0',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
     '--without-connection-token', // loopback only, fresh per run
     '--accept-server-license-terms',
     '--enable-remote-auto-shutdown', // safety net: an orphaned server exits 5 min after its last window closes
-    '--user-data-dir', dirs.userData,
-    '--server-data-dir', dirs.serverData,
-    '--extensions-dir', dirs.extensions,
+    '--user-data-dir',
+    dirs.userData,
+    '--server-data-dir',
+    dirs.serverData,
+    '--extensions-dir',
+    dirs.extensions,
     ...extraArgs,
   ];
   // detached: own process group, so stop() also reaches the extension host and pty host children.
-  const proc = spawn(process.execPath, args, { cwd: vscode.vscodeDir, env: cleanEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, args, {
+    cwd: vscode.vscodeDir,
+    env: cleanEnv(),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out = tail(60);
   let exited = false;
-  const exitPromise = new Promise((resolve) => proc.once('exit', (code, signal) => { exited = true; resolve({ code, signal }); }));
-  proc.once('error', () => { exited = true; });
+  const exitPromise = new Promise((resolve) =>
+    proc.once('exit', (code, signal) => {
+      exited = true;
+      resolve({ code, signal });
+    }),
+  );
+  proc.once('error', () => {
+    exited = true;
+  });
 
   let onPort;
   const portPromise = new Promise((resolve) => (onPort = resolve));
@@ -111,7 +133,13 @@ async function startVscodeServer({ vscode, extraArgs = [], readyTimeoutMs = 6000
   let stopping;
   const stop = () =>
     (stopping ??= (async () => {
-      const killGroup = (sig) => { try { process.kill(-proc.pid, sig); } catch { /* group already gone */ } };
+      const killGroup = (sig) => {
+        try {
+          process.kill(-proc.pid, sig);
+        } catch {
+          /* group already gone */
+        }
+      };
       if (proc.pid) {
         killGroup('SIGTERM');
         const late = setTimeout(() => killGroup('SIGKILL'), 5000); // the server may ignore SIGTERM while busy
@@ -126,8 +154,12 @@ async function startVscodeServer({ vscode, extraArgs = [], readyTimeoutMs = 6000
     const deadline = Date.now() + readyTimeoutMs;
     const port = await Promise.race([
       portPromise,
-      exitPromise.then(({ code, signal }) => { throw new Error(`VS Code server exited early (code ${code}, signal ${signal})`); }),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('VS Code server did not report its port in time')), readyTimeoutMs).unref()),
+      exitPromise.then(({ code, signal }) => {
+        throw new Error(`VS Code server exited early (code ${code}, signal ${signal})`);
+      }),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('VS Code server did not report its port in time')), readyTimeoutMs).unref(),
+      ),
     ]);
     const origin = `http://127.0.0.1:${port}`;
     await waitForHttp(`${origin}/`, deadline, () => exited);
@@ -191,8 +223,10 @@ function remoteUri(authority, absPath) {
  */
 function workbenchUrl(server, { folder, extensionDevelopmentPath, extensionTestsPath } = {}) {
   const payload = [['skipWelcome', 'true']];
-  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remoteUri(server.authority, path.resolve(extensionDevelopmentPath))]);
-  if (extensionTestsPath) payload.push(['extensionTestsPath', remoteUri(server.authority, path.resolve(extensionTestsPath))]);
+  if (extensionDevelopmentPath)
+    payload.push(['extensionDevelopmentPath', remoteUri(server.authority, path.resolve(extensionDevelopmentPath))]);
+  if (extensionTestsPath)
+    payload.push(['extensionTestsPath', remoteUri(server.authority, path.resolve(extensionTestsPath))]);
   const query = [];
   if (folder) query.push(`folder=${encodeURIComponent(path.resolve(folder))}`);
   query.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);

@@ -20,16 +20,25 @@ function item(items: vscode.CompletionItem[], label: string): vscode.CompletionI
 
 suite('completion', () => {
   test('parameter names of the endpoint: required ones first, written ones left out, timestamp and signature never', async () => {
-    const items = await itemsAt(['POST /api/v3/order', 'quantity = 0.001', '|', 'price = 30000'].join('\n'), vscode.CompletionItemKind.Property);
+    const items = await itemsAt(
+      ['POST /api/v3/order', 'quantity = 0.001', '|', 'price = 30000'].join('\n'),
+      vscode.CompletionItemKind.Property,
+    );
     const offered = labels(items);
-    for (const name of ['symbol', 'side', 'type', 'recvWindow', 'newClientOrderId', 'timeInForce']) assert.ok(offered.includes(name), `${name} is offered (offered: ${offered.join(', ')})`);
-    for (const name of ['quantity', 'price']) assert.ok(!offered.includes(name), `${name}, already written, is not offered again`);
-    for (const name of ['timestamp', 'signature']) assert.ok(!offered.includes(name), `${name}, added by TradeReq when it signs, is never offered`);
+    for (const name of ['symbol', 'side', 'type', 'recvWindow', 'newClientOrderId', 'timeInForce'])
+      assert.ok(offered.includes(name), `${name} is offered (offered: ${offered.join(', ')})`);
+    for (const name of ['quantity', 'price'])
+      assert.ok(!offered.includes(name), `${name}, already written, is not offered again`);
+    for (const name of ['timestamp', 'signature'])
+      assert.ok(!offered.includes(name), `${name}, added by TradeReq when it signs, is never offered`);
 
     const sorted = [...items].sort((a, b) => (a.sortText ?? labelOf(a)).localeCompare(b.sortText ?? labelOf(b)));
     assert.deepEqual(labels(sorted).slice(0, 3), ['symbol', 'side', 'type'], 'the required parameters sort first');
     for (const required of ['symbol', 'side', 'type']) {
-      assert.ok(item(items, required).sortText! < item(items, 'recvWindow').sortText!, `${required} sorts before recvWindow`);
+      assert.ok(
+        item(items, required).sortText! < item(items, 'recvWindow').sortText!,
+        `${required} sorts before recvWindow`,
+      );
       assert.match(String(item(items, required).detail), /^required/);
     }
     assert.match(String(item(items, 'recvWindow').detail), /^optional/);
@@ -39,9 +48,20 @@ suite('completion', () => {
   });
 
   test('parameter names on a new, empty line after the last parameter of a request', async () => {
-    const text = ['### Buy', 'POST /api/v3/order', 'symbol = BTCUSDT', '|', '', '### Account', 'GET /api/v3/account'].join('\n');
+    const text = [
+      '### Buy',
+      'POST /api/v3/order',
+      'symbol = BTCUSDT',
+      '|',
+      '',
+      '### Account',
+      'GET /api/v3/account',
+    ].join('\n');
     const offered = labels(await itemsAt(text, vscode.CompletionItemKind.Property));
-    assert.ok(offered.includes('side') && offered.includes('recvWindow'), `the order's parameters are offered (offered: ${offered.join(', ')})`);
+    assert.ok(
+      offered.includes('side') && offered.includes('recvWindow'),
+      `the order's parameters are offered (offered: ${offered.join(', ')})`,
+    );
     assert.ok(!offered.includes('symbol'), 'symbol, already written, is not offered');
   });
 
@@ -50,11 +70,17 @@ suite('completion', () => {
     const items = await completionsAt(doc.uri, position);
     const side = item(items, 'side');
     assert.ok((side.range as vscode.Range).isEqual(new vscode.Range(2, 0, 2, 2)), 'side replaces the "si" typed');
-    assert.ok(!items.some((i) => labelOf(i) === 'signature'), `signature is not offered by any provider (offered: ${labels(items).join(', ')})`);
+    assert.ok(
+      !items.some((i) => labelOf(i) === 'signature'),
+      `signature is not offered by any provider (offered: ${labels(items).join(', ')})`,
+    );
   });
 
   test('parameter names: quantity and price count as required once type = LIMIT is written', async () => {
-    const items = await itemsAt(['POST /api/v3/order', 'type = LIMIT', 'qu|'].join('\n'), vscode.CompletionItemKind.Property);
+    const items = await itemsAt(
+      ['POST /api/v3/order', 'type = LIMIT', 'qu|'].join('\n'),
+      vscode.CompletionItemKind.Property,
+    );
     assert.match(String(item(items, 'quantity').detail), /^required/);
     assert.match(String(item(items, 'price').detail), /^required/);
     assert.match(String(item(items, 'quoteOrderQty').detail), /^optional/);
@@ -68,7 +94,10 @@ suite('completion', () => {
   });
 
   test('enum values after "side = ": BUY and SELL', async () => {
-    const items = await itemsAt(['POST /api/v3/order', 'symbol = BTCUSDT', 'side = |'].join('\n'), vscode.CompletionItemKind.EnumMember);
+    const items = await itemsAt(
+      ['POST /api/v3/order', 'symbol = BTCUSDT', 'side = |'].join('\n'),
+      vscode.CompletionItemKind.EnumMember,
+    );
     assert.deepEqual(labels(items), ['BUY', 'SELL']);
     assert.equal(item(items, 'BUY').detail, 'documented by the service');
     assert.equal(item(items, 'SELL').detail, 'assumed');
@@ -81,7 +110,10 @@ suite('completion', () => {
 
   test('enum values replace the value being typed', async () => {
     const { doc, position } = await openWithCursor(['POST /api/v3/order', 'side = BU|'].join('\n'));
-    const buy = item((await completionsAt(doc.uri, position)).filter((i) => i.kind === vscode.CompletionItemKind.EnumMember), 'BUY');
+    const buy = item(
+      (await completionsAt(doc.uri, position)).filter((i) => i.kind === vscode.CompletionItemKind.EnumMember),
+      'BUY',
+    );
     const r = buy.range as vscode.Range;
     assert.ok(r.isEqual(new vscode.Range(1, 7, 1, 9)), `replaces "BU" (range ${JSON.stringify(r)})`);
   });
@@ -94,7 +126,10 @@ suite('completion', () => {
 
     suiteSetup(async () => {
       before = config().inspect<string[]>('symbols')?.workspaceValue;
-      hadSettingsFolder = await vscode.workspace.fs.stat(settingsFolder()).then(() => true, () => false);
+      hadSettingsFolder = await vscode.workspace.fs.stat(settingsFolder()).then(
+        () => true,
+        () => false,
+      );
       await config().update('symbols', ['DOGEEUR', 'XRPEUR'], vscode.ConfigurationTarget.Workspace);
     });
 
@@ -107,7 +142,9 @@ suite('completion', () => {
     test('a symbol from the tradereq.symbols setting after "symbol = "', async () => {
       const { doc, position } = await openWithCursor(['POST /api/v3/order', 'symbol = |'].join('\n'));
       const items = await waitFor('DOGEEUR among the symbol completions', async () => {
-        const found = (await completionsAt(doc.uri, position)).filter((i) => i.kind === vscode.CompletionItemKind.Constant);
+        const found = (await completionsAt(doc.uri, position)).filter(
+          (i) => i.kind === vscode.CompletionItemKind.Constant,
+        );
         return labels(found).includes('DOGEEUR') ? found : undefined;
       });
       assert.equal(item(items, 'DOGEEUR').detail, 'tradereq.symbols setting');
@@ -116,21 +153,41 @@ suite('completion', () => {
   });
 
   test('variables after "{{": file variables, system variables and responses of named requests', async () => {
-    const text = ['@symbol = BTCUSDT', '', '### Buy', '# @name buy', 'POST /api/v3/order', 'symbol = {{symbol}}', '', '### Cancel it', 'DELETE /api/v3/order', 'symbol = {{symbol}}', 'orderId = {{|'].join('\n');
+    const text = [
+      '@symbol = BTCUSDT',
+      '',
+      '### Buy',
+      '# @name buy',
+      'POST /api/v3/order',
+      'symbol = {{symbol}}',
+      '',
+      '### Cancel it',
+      'DELETE /api/v3/order',
+      'symbol = {{symbol}}',
+      'orderId = {{|',
+    ].join('\n');
     const items = await itemsAt(text, vscode.CompletionItemKind.Variable);
     const offered = labels(items);
-    for (const name of ['symbol', '$timestamp', '$uuid', '$clientOrderId', 'buy.response.']) assert.ok(offered.includes(name), `${name} is offered (offered: ${offered.join(', ')})`);
+    for (const name of ['symbol', '$timestamp', '$uuid', '$clientOrderId', 'buy.response.'])
+      assert.ok(offered.includes(name), `${name} is offered (offered: ${offered.join(', ')})`);
     assert.equal(item(items, 'symbol').detail, 'file variable = BTCUSDT');
     assert.equal(item(items, '$timestamp').detail, 'system variable');
     // The closing braces are added when they are not there yet.
     assert.equal(item(items, 'symbol').insertText, 'symbol}}');
-    assert.ok(item(items, 'symbol').sortText! < item(items, '$timestamp').sortText!, 'file variables sort before system variables');
+    assert.ok(
+      item(items, 'symbol').sortText! < item(items, '$timestamp').sortText!,
+      'file variables sort before system variables',
+    );
   });
 
   test('directives after "# @"', async () => {
-    const items = await itemsAt(['### Buy', '# @|', 'POST /api/v3/order'].join('\n'), vscode.CompletionItemKind.Keyword);
+    const items = await itemsAt(
+      ['### Buy', '# @|', 'POST /api/v3/order'].join('\n'),
+      vscode.CompletionItemKind.Keyword,
+    );
     const offered = labels(items);
-    for (const name of ['name', 'signed', 'unsigned', 'key', 'weight', 'mode', 'confirm', 'signature', 'expect']) assert.ok(offered.includes(name), `@${name} is offered (offered: ${offered.join(', ')})`);
+    for (const name of ['name', 'signed', 'unsigned', 'key', 'weight', 'mode', 'confirm', 'signature', 'expect'])
+      assert.ok(offered.includes(name), `@${name} is offered (offered: ${offered.join(', ')})`);
     assert.match(String(item(items, 'expect').detail), /@expect code 30002/);
   });
 
@@ -139,18 +196,29 @@ suite('completion', () => {
     const items = await completionsAt(doc.uri, position);
     const methods = labels(items.filter((i) => i.kind === vscode.CompletionItemKind.Keyword));
     assert.deepEqual(methods, ['GET', 'POST', 'PUT', 'DELETE']);
-    const order = item(items.filter((i) => i.kind === vscode.CompletionItemKind.Snippet), 'POST /api/v3/order');
+    const order = item(
+      items.filter((i) => i.kind === vscode.CompletionItemKind.Snippet),
+      'POST /api/v3/order',
+    );
     assert.ok(order.insertText instanceof vscode.SnippetString);
-    assert.equal(order.insertText.value, 'POST /api/v3/order\nsymbol = ${1}\nside = ${2}\ntype = ${3}', 'the snippet writes the required parameters');
+    assert.equal(
+      order.insertText.value,
+      'POST /api/v3/order\nsymbol = ${1}\nside = ${2}\ntype = ${3}',
+      'the snippet writes the required parameters',
+    );
   });
 
   test('known paths after "POST "', async () => {
     const items = await itemsAt(['### Buy', 'POST |'].join('\n'), vscode.CompletionItemKind.File);
     const offered = labels(items);
-    for (const p of ['/api/v3/order', '/api/v3/order/test', '/api/v3/exchangeInfo', '/api/v3/account']) assert.ok(offered.includes(p), `${p} is offered (offered: ${offered.join(', ')})`);
+    for (const p of ['/api/v3/order', '/api/v3/order/test', '/api/v3/exchangeInfo', '/api/v3/account'])
+      assert.ok(offered.includes(p), `${p} is offered (offered: ${offered.join(', ')})`);
     assert.equal(item(items, '/api/v3/order').detail, 'Place an order');
     assert.match(String(item(items, '/api/v3/account').detail), /not with POST/);
-    assert.ok(item(items, '/api/v3/order').sortText! < item(items, '/api/v3/account').sortText!, 'paths known with POST sort first');
+    assert.ok(
+      item(items, '/api/v3/order').sortText! < item(items, '/api/v3/account').sortText!,
+      'paths known with POST sort first',
+    );
   });
 
   test('known paths while the path is being typed', async () => {
@@ -161,12 +229,18 @@ suite('completion', () => {
   });
 
   test('section names after "["', async () => {
-    const items = await itemsAt(['POST /api/v3/order', 'symbol = BTCUSDT', '[|'].join('\n'), vscode.CompletionItemKind.Module);
+    const items = await itemsAt(
+      ['POST /api/v3/order', 'symbol = BTCUSDT', '[|'].join('\n'),
+      vscode.CompletionItemKind.Module,
+    );
     assert.deepEqual(labels(items), ['[query]', '[body]', '[json]']);
   });
 
   test('section names: no [json] once the request has a [body]', async () => {
-    const items = await itemsAt(['POST /api/v3/order', '[body]', 'symbol = BTCUSDT', '[|'].join('\n'), vscode.CompletionItemKind.Module);
+    const items = await itemsAt(
+      ['POST /api/v3/order', '[body]', 'symbol = BTCUSDT', '[|'].join('\n'),
+      vscode.CompletionItemKind.Module,
+    );
     assert.deepEqual(labels(items), ['[query]', '[body]']);
   });
 });

@@ -33,7 +33,10 @@ function assertOnlyDiagnostic(doc: vscode.TextDocument, title: string, expected:
   const d = found[0]!;
   assert.equal(ruleOf(d), expected.rule, show(d));
   assert.equal(d.severity, expected.severity, `severity of ${show(d)}`);
-  assert.ok(d.range.isEqual(expected.range), `range of ${show(d)}: expected ${expected.range.start.line}:${expected.range.start.character}-${expected.range.end.line}:${expected.range.end.character}`);
+  assert.ok(
+    d.range.isEqual(expected.range),
+    `range of ${show(d)}: expected ${expected.range.start.line}:${expected.range.start.character}-${expected.range.end.line}:${expected.range.end.character}`,
+  );
   for (const m of expected.message) {
     if (typeof m === 'string') assert.ok(d.message.includes(m), `message of ${show(d)} holds "${m}"`);
     else assert.match(d.message, m);
@@ -51,7 +54,10 @@ suite('diagnostics', () => {
   suiteSetup(async () => {
     doc = await openFixture('diagnostics.tradereq');
     // The file is checked once it is open; the last request's warning says the check has run.
-    await waitFor('the diagnostics of diagnostics.tradereq', () => diagnosticsOfRequest(doc, 'API key header written by hand').length > 0);
+    await waitFor(
+      'the diagnostics of diagnostics.tradereq',
+      () => diagnosticsOfRequest(doc, 'API key header written by hand').length > 0,
+    );
   });
 
   test('an unknown endpoint is a warning on its path', () => {
@@ -203,7 +209,9 @@ suite('diagnostics', () => {
   });
 
   test('the comments and file variables above the first request get no diagnostic', () => {
-    const outside = tradereqDiagnostics(doc.uri).filter((d) => d.range.start.line < lineOf(doc, '### Unknown endpoint'));
+    const outside = tradereqDiagnostics(doc.uri).filter(
+      (d) => d.range.start.line < lineOf(doc, '### Unknown endpoint'),
+    );
     assert.deepEqual(outside.map(show), []);
   });
 });
@@ -222,11 +230,16 @@ suite('quick fixes', () => {
   });
 
   test('a symbol not in upper case: "Change to BTCUSDT" fixes the text and the error goes away', async () => {
-    const symbolCase = (): vscode.Diagnostic | undefined => tradereqDiagnostics(doc.uri).find((d) => ruleOf(d) === 'symbol-case');
+    const symbolCase = (): vscode.Diagnostic | undefined =>
+      tradereqDiagnostics(doc.uri).find((d) => ruleOf(d) === 'symbol-case');
     const diagnostic = await waitFor('the symbol-case error', symbolCase);
     assert.ok(diagnostic.range.isEqual(rangeOf(doc, 'symbol = btcusdt', 'btcusdt')));
 
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diagnostic.range);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      diagnostic.range,
+    );
     const fix = actions.find((a) => a.title === 'Change to BTCUSDT');
     assert.ok(fix, `"Change to BTCUSDT" is offered (offered: ${actions.map((a) => a.title).join(', ')})`);
     assert.equal(fix.kind?.value, vscode.CodeActionKind.QuickFix.value);
@@ -260,7 +273,9 @@ suite('diagnostics while editing', () => {
     assert.ok(await vscode.workspace.applyEdit(insert));
 
     const line = after + 1;
-    const error = await waitFor('the recvWindow error on the inserted line', () => tradereqDiagnostics(doc.uri).find((d) => ruleOf(d) === 'recv-window' && d.range.start.line === line));
+    const error = await waitFor('the recvWindow error on the inserted line', () =>
+      tradereqDiagnostics(doc.uri).find((d) => ruleOf(d) === 'recv-window' && d.range.start.line === line),
+    );
     assert.equal(error.severity, ERROR);
     assert.ok(error.range.isEqual(new vscode.Range(line, 13, line, 18)));
     assert.match(error.message, /700005/);
@@ -298,9 +313,13 @@ suite('diagnostics while editing', () => {
       const secondAt = Date.now();
 
       const at = await withDeadline(checkedLast, 10000, 'the decimal error for "abc"');
-      assert.ok(at - started >= delay - 20, `checked ${at - started} ms after the first edit, not before the ${delay} ms delay`);
+      assert.ok(
+        at - started >= delay - 20,
+        `checked ${at - started} ms after the first edit, not before the ${delay} ms delay`,
+      );
       // A second edit within the delay restarts it: the first text is never checked.
-      if (secondAt - started < delay) assert.ok(!seen.some((m) => m.includes('0.00x')), `only the last edit is checked (seen: ${seen.join(' | ')})`);
+      if (secondAt - started < delay)
+        assert.ok(!seen.some((m) => m.includes('0.00x')), `only the last edit is checked (seen: ${seen.join(' | ')})`);
     } finally {
       sub?.dispose();
     }

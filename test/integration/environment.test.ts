@@ -16,29 +16,49 @@ suite('environments: a tradereq.env.json pointing at the sandbox exchange', () =
 
   suiteSetup(async () => {
     sandbox = await startSandbox({ port: 0 });
-    const environments = { 'test-sandbox': { baseUrl: sandbox.baseUrl, key: 'sandbox', variables: { desk: 'demo-desk', symbol: 'ETHBTC' } } };
-    await vscode.workspace.fs.writeFile(fixtureUri(ENV_FILE), new TextEncoder().encode(JSON.stringify(environments, null, 2)));
+    const environments = {
+      'test-sandbox': { baseUrl: sandbox.baseUrl, key: 'sandbox', variables: { desk: 'demo-desk', symbol: 'ETHBTC' } },
+    };
+    await vscode.workspace.fs.writeFile(
+      fixtureUri(ENV_FILE),
+      new TextEncoder().encode(JSON.stringify(environments, null, 2)),
+    );
     // The extension reloads the file when it changes; its variables show when it has.
-    await waitFor('the environment test-sandbox to be loaded', async () => (await variableCompletions()).some((i) => labelOf(i) === 'desk'));
+    await waitFor('the environment test-sandbox to be loaded', async () =>
+      (await variableCompletions()).some((i) => labelOf(i) === 'desk'),
+    );
   });
 
   suiteTeardown(async () => {
     await vscode.workspace.fs.delete(fixtureUri(ENV_FILE));
-    await waitFor('the built-in sandbox environment again', async () => !(await variableCompletions()).some((i) => labelOf(i) === 'desk'));
+    await waitFor(
+      'the built-in sandbox environment again',
+      async () => !(await variableCompletions()).some((i) => labelOf(i) === 'desk'),
+    );
     await sandbox.close();
   });
 
   test('a symbol from the exchangeInfo of the environment after "symbol = "', async () => {
     const { doc, position } = await openWithCursor(['POST /api/v3/order', 'symbol = |'].join('\n'));
     const symbols = await waitFor('LTCBTC from exchangeInfo among the symbol completions', async () => {
-      const items = (await completionsAt(doc.uri, position)).filter((i) => i.kind === vscode.CompletionItemKind.Constant);
+      const items = (await completionsAt(doc.uri, position)).filter(
+        (i) => i.kind === vscode.CompletionItemKind.Constant,
+      );
       return items.some((i) => labelOf(i) === 'LTCBTC') ? items : undefined;
     });
-    for (const s of ['BTCUSDT', 'ETHUSDT', 'LTCBTC', 'ETHBTC']) assert.ok(symbols.some((i) => labelOf(i) === s), `${s} is offered`);
+    for (const s of ['BTCUSDT', 'ETHUSDT', 'LTCBTC', 'ETHBTC'])
+      assert.ok(
+        symbols.some((i) => labelOf(i) === s),
+        `${s} is offered`,
+      );
     const ltc = symbols.find((i) => labelOf(i) === 'LTCBTC')!;
     assert.match(String(ltc.detail), /^LTC\/BTC · .*exchangeInfo of test-sandbox$/);
     const btc = symbols.find((i) => labelOf(i) === 'BTCUSDT')!;
-    assert.match(String(btc.detail), /exchangeInfo of test-sandbox$/, 'a symbol the exchange lists is credited to exchangeInfo even when files use it too');
+    assert.match(
+      String(btc.detail),
+      /exchangeInfo of test-sandbox$/,
+      'a symbol the exchange lists is credited to exchangeInfo even when files use it too',
+    );
   });
 
   test('variables after "{{": the variables of the environment', async () => {
@@ -46,13 +66,23 @@ suite('environments: a tradereq.env.json pointing at the sandbox exchange', () =
     const desk = items.find((i) => labelOf(i) === 'desk');
     assert.ok(desk, `desk is offered (offered: ${items.map(labelOf).join(', ')})`);
     assert.equal(desk.detail, 'environment test-sandbox = demo-desk');
-    assert.ok(items.some((i) => labelOf(i) === '$timestamp'), 'system variables are offered too');
+    assert.ok(
+      items.some((i) => labelOf(i) === '$timestamp'),
+      'system variables are offered too',
+    );
   });
 
   test('variables after "{{": a file variable hides the environment variable of the same name', async () => {
-    const { doc, position } = await openWithCursor(['@symbol = BTCUSDT', 'GET /api/v3/openOrders', 'symbol = {{|'].join('\n'));
-    const symbol = (await completionsAt(doc.uri, position)).filter((i) => i.kind === vscode.CompletionItemKind.Variable && labelOf(i) === 'symbol');
-    assert.deepEqual(symbol.map((i) => i.detail), ['file variable = BTCUSDT']);
+    const { doc, position } = await openWithCursor(
+      ['@symbol = BTCUSDT', 'GET /api/v3/openOrders', 'symbol = {{|'].join('\n'),
+    );
+    const symbol = (await completionsAt(doc.uri, position)).filter(
+      (i) => i.kind === vscode.CompletionItemKind.Variable && labelOf(i) === 'symbol',
+    );
+    assert.deepEqual(
+      symbol.map((i) => i.detail),
+      ['file variable = BTCUSDT'],
+    );
   });
 
   test('hover on a {{variable}} of the environment: its value and the environment it comes from', async () => {
@@ -63,23 +93,33 @@ suite('environments: a tradereq.env.json pointing at the sandbox exchange', () =
   });
 
   test('a variable the environment defines is not reported as undefined', async () => {
-    const { doc } = await openWithCursor(['GET /api/v3/openOrders', 'symbol = {{symbol}}', 'recvWindow = {{nowhere}}|'].join('\n'));
+    const { doc } = await openWithCursor(
+      ['GET /api/v3/openOrders', 'symbol = {{symbol}}', 'recvWindow = {{nowhere}}|'].join('\n'),
+    );
     // The undefined one is reported; the one the environment defines is not.
     const found = await waitFor('the undefined-variable error', () => {
       const d = vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source === 'tradereq');
       return d.some((x) => x.message.includes('{{nowhere}}')) ? d : undefined;
     });
-    assert.deepEqual(found.filter((d) => d.range.start.line === 1).map((d) => d.message), []);
+    assert.deepEqual(
+      found.filter((d) => d.range.start.line === 1).map((d) => d.message),
+      [],
+    );
   });
 });
 
 suite('the JSON schema of tradereq.env.json', () => {
   // VS Code 1.100's JSON language service leaves `source` unset; it is the only one that checks these files.
-  const jsonDiagnostics = (uri: vscode.Uri): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === undefined || d.source === 'json');
+  const jsonDiagnostics = (uri: vscode.Uri): vscode.Diagnostic[] =>
+    vscode.languages.getDiagnostics(uri).filter((d) => d.source === undefined || d.source === 'json');
 
   test('a baseUrl that is not a string gets a diagnostic from the JSON language service', async () => {
     const doc = await openFixture('env-schema/wrong-type/tradereq.env.json');
-    const found = await waitFor('a JSON diagnostic on "baseUrl": 42', () => jsonDiagnostics(doc.uri).find((d) => d.range.isEqual(rangeOf(doc, '"local": { "baseUrl": 42, "key": "sandbox" }', '42'))));
+    const found = await waitFor('a JSON diagnostic on "baseUrl": 42', () =>
+      jsonDiagnostics(doc.uri).find((d) =>
+        d.range.isEqual(rangeOf(doc, '"local": { "baseUrl": 42, "key": "sandbox" }', '42')),
+      ),
+    );
     assert.match(found.message, /Incorrect type\. Expected "string"/);
     assert.equal(found.severity, vscode.DiagnosticSeverity.Warning);
   });
@@ -87,7 +127,9 @@ suite('the JSON schema of tradereq.env.json', () => {
   test('an unknown property gets a diagnostic from the JSON language service', async () => {
     const doc = await openFixture('env-schema/unknown-property/tradereq.env.json');
     const line = '"local": { "baseUrl": "http://127.0.0.1:8780", "colour": "blue" }';
-    const found = await waitFor('a JSON diagnostic on "colour"', () => jsonDiagnostics(doc.uri).find((d) => d.range.isEqual(rangeOf(doc, line, '"colour"'))));
+    const found = await waitFor('a JSON diagnostic on "colour"', () =>
+      jsonDiagnostics(doc.uri).find((d) => d.range.isEqual(rangeOf(doc, line, '"colour"'))),
+    );
     assert.match(found.message, /Property colour is not allowed/);
   });
 
@@ -99,13 +141,18 @@ suite('the JSON schema of tradereq.env.json', () => {
       const edit = new vscode.WorkspaceEdit();
       edit.replace(doc.uri, confirm, '"yes"');
       assert.ok(await vscode.workspace.applyEdit(edit));
-      const found = await waitFor('a JSON diagnostic on "confirm": "yes"', () => jsonDiagnostics(doc.uri).find((d) => d.range.start.line === confirm.start.line));
+      const found = await waitFor('a JSON diagnostic on "confirm": "yes"', () =>
+        jsonDiagnostics(doc.uri).find((d) => d.range.start.line === confirm.start.line),
+      );
       assert.match(found.message, /Incorrect type\. Expected "boolean"/);
 
       const undo = new vscode.WorkspaceEdit();
       undo.replace(doc.uri, new vscode.Range(confirm.start, confirm.start.translate(0, 5)), 'true');
       assert.ok(await vscode.workspace.applyEdit(undo));
-      await waitFor('no JSON diagnostic on the valid file', () => vscode.languages.getDiagnostics(doc.uri).length === 0);
+      await waitFor(
+        'no JSON diagnostic on the valid file',
+        () => vscode.languages.getDiagnostics(doc.uri).length === 0,
+      );
     } finally {
       await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand('workbench.action.files.revert');

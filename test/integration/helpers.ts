@@ -5,7 +5,11 @@ import type { TradeReqApi } from '../../src/extension/extension';
 export const EXTENSION_ID = 'tradereq.tradereq';
 
 /** Polls until `probe` returns a value; fails with `what` at the deadline (no fixed sleeps). */
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 15000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -34,7 +38,10 @@ export async function openFixture(name: string): Promise<vscode.TextDocument> {
 export async function openWithCursor(text: string): Promise<{ doc: vscode.TextDocument; position: vscode.Position }> {
   const at = text.indexOf('|');
   assert.ok(at >= 0 && text.indexOf('|', at + 1) < 0, 'the text marks the cursor with one |');
-  const doc = await vscode.workspace.openTextDocument({ language: 'tradereq', content: text.slice(0, at) + text.slice(at + 1) });
+  const doc = await vscode.workspace.openTextDocument({
+    language: 'tradereq',
+    content: text.slice(0, at) + text.slice(at + 1),
+  });
   return { doc, position: doc.positionAt(at) };
 }
 
@@ -45,12 +52,19 @@ export function labelOf(item: vscode.CompletionItem): string {
 
 /** The completion items every provider gives at `position`. */
 export async function completionsAt(uri: vscode.Uri, position: vscode.Position): Promise<vscode.CompletionItem[]> {
-  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, position);
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+    'vscode.executeCompletionItemProvider',
+    uri,
+    position,
+  );
   return list.items;
 }
 
 /** The hovers at `position`: the text of every one, joined, and the range the first one covers. */
-export async function hoversAt(uri: vscode.Uri, position: vscode.Position): Promise<{ text: string; range: vscode.Range | undefined }> {
+export async function hoversAt(
+  uri: vscode.Uri,
+  position: vscode.Position,
+): Promise<{ text: string; range: vscode.Range | undefined }> {
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
   const text = hovers
     .flatMap((h) => h.contents)
@@ -118,7 +132,9 @@ export async function tradereqApi(): Promise<TradeReqApi> {
 export async function listedKeyProfiles(): Promise<{ profile: string; origins: string[] }[]> {
   let listed: { profile: string; origins: string[] }[] | undefined;
   let failed: unknown;
-  void Promise.resolve(vscode.commands.executeCommand<{ profile: string; origins: string[] }[]>('tradereq.listApiKeys')).then(
+  void Promise.resolve(
+    vscode.commands.executeCommand<{ profile: string; origins: string[] }[]>('tradereq.listApiKeys'),
+  ).then(
     (v) => (listed = v),
     (e: unknown) => (failed = e ?? new Error('tradereq.listApiKeys failed')),
   );
@@ -127,7 +143,7 @@ export async function listedKeyProfiles(): Promise<{ profile: string; origins: s
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     return listed !== undefined || failed !== undefined;
   });
-  if (failed) throw failed;
+  if (failed) throw failed instanceof Error ? failed : new Error('tradereq.listApiKeys failed', { cause: failed });
   return listed!;
 }
 
@@ -135,7 +151,9 @@ export async function listedKeyProfiles(): Promise<{ profile: string; origins: s
 export async function tradereqLogContaining(expected: string | RegExp): Promise<string> {
   await vscode.commands.executeCommand(`workbench.action.output.show.${EXTENSION_ID}.TradeReq`);
   return waitFor(`the TradeReq output channel to show ${String(expected)}`, () => {
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'output' && d.uri.path.endsWith(`${EXTENSION_ID}.TradeReq`));
+    const doc = vscode.workspace.textDocuments.find(
+      (d) => d.uri.scheme === 'output' && d.uri.path.endsWith(`${EXTENSION_ID}.TradeReq`),
+    );
     const text = doc?.getText();
     if (text === undefined) return undefined;
     return (typeof expected === 'string' ? text.includes(expected) : expected.test(text)) ? text : undefined;

@@ -7,7 +7,14 @@ function assertHolds(text: string, fragments: readonly string[]): void {
 }
 
 /** What the hover on 700003 must say: the meaning, the usual cause, what to do, and the timing rule. */
-const ERROR_700003 = ['**700003**: Timestamp is outside of the recvWindow', '**Usual cause:**', 'Clock skew', '**What to do:**', 'clock sync', 'timestamp < serverTime + 1000'];
+const ERROR_700003 = [
+  '**700003**: Timestamp is outside of the recvWindow',
+  '**Usual cause:**',
+  'Clock skew',
+  '**What to do:**',
+  'clock sync',
+  'timestamp < serverTime + 1000',
+];
 
 suite('hover', () => {
   let doc: vscode.TextDocument;
@@ -36,13 +43,26 @@ suite('hover', () => {
 
   test('on the parameter name symbol: type, rule, and "documented by the service"', async () => {
     const { text, range } = await hoversAt(doc.uri, positionOf(doc, 'symbol = {{symbol}}', 'symbol', 2));
-    assertHolds(text, ['**symbol** (symbol) on POST /api/v3/order', '**Rule:** upper-case letters', 'Required.', 'Documented by the service']);
+    assertHolds(text, [
+      '**symbol** (symbol) on POST /api/v3/order',
+      '**Rule:** upper-case letters',
+      'Required.',
+      'Documented by the service',
+    ]);
     assert.ok(range?.isEqual(rangeOf(doc, 'symbol = {{symbol}}', 'symbol')), 'the hover covers the name');
   });
 
   test('on the parameter name newClientOrderId: type, rule, and "assumed"', async () => {
-    const { text } = await hoversAt(doc.uri, positionOf(doc, 'newClientOrderId = {{$clientOrderId}}', 'newClientOrderId', 5));
-    assertHolds(text, ['**newClientOrderId** (clientOrderId)', '**Rule:** at most 32 characters of A-Z a-z 0-9', 'Optional.', 'Assumed (not documented by the service)']);
+    const { text } = await hoversAt(
+      doc.uri,
+      positionOf(doc, 'newClientOrderId = {{$clientOrderId}}', 'newClientOrderId', 5),
+    );
+    assertHolds(text, [
+      '**newClientOrderId** (clientOrderId)',
+      '**Rule:** at most 32 characters of A-Z a-z 0-9',
+      'Optional.',
+      'Assumed (not documented by the service)',
+    ]);
   });
 
   test('on the parameter name price: required for LIMIT orders', async () => {
@@ -53,11 +73,17 @@ suite('hover', () => {
   test('on a {{variable}}: its resolved value and where it comes from', async () => {
     const { text, range } = await hoversAt(doc.uri, positionOf(doc, 'quantity = {{qty}}', 'qty', 1));
     assertHolds(text, ['**{{qty}}** = `0.001`', 'file variable']);
-    assert.ok(range?.isEqual(rangeOf(doc, 'quantity = {{qty}}', '{{qty}}')), 'the hover covers the reference with its braces');
+    assert.ok(
+      range?.isEqual(rangeOf(doc, 'quantity = {{qty}}', '{{qty}}')),
+      'the hover covers the reference with its braces',
+    );
   });
 
   test('on a system {{variable}}: what it is made of when the request is sent', async () => {
-    const { text } = await hoversAt(doc.uri, positionOf(doc, 'newClientOrderId = {{$clientOrderId}}', '$clientOrderId', 2));
+    const { text } = await hoversAt(
+      doc.uri,
+      positionOf(doc, 'newClientOrderId = {{$clientOrderId}}', '$clientOrderId', 2),
+    );
     assertHolds(text, ['**{{$clientOrderId}}**', '32 characters of A-Z a-z 0-9', 'Made when the request is sent']);
   });
 
@@ -68,6 +94,10 @@ suite('hover', () => {
 
   test('on the request line: the endpoint, whether it is signed and its weight', async () => {
     const { text } = await hoversAt(doc.uri, positionOf(doc, 'GET /api/v3/account', '/api', 2));
-    assertHolds(text, ['**Account**: GET /api/v3/account', 'Signed (timestamp and signature added by TradeReq)', 'weight 10']);
+    assertHolds(text, [
+      '**Account**: GET /api/v3/account',
+      'Signed (timestamp and signature added by TradeReq)',
+      'weight 10',
+    ]);
   });
 });

@@ -26,7 +26,7 @@ export function run(): Promise<void> {
         else resolve();
       });
     } catch (e) {
-      reject(e);
+      reject(e instanceof Error ? e : new Error(String(e)));
     }
   });
 }

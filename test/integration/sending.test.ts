@@ -13,7 +13,16 @@ import * as vscode from 'vscode';
 import { startSandbox, SANDBOX_KEYS, type LogEntry, type Sandbox } from '../../src/sandbox';
 import type { TradeReqApi } from '../../src/extension/extension';
 import type { PanelEntryT, PanelStateT } from '../../src/core/panel/protocol';
-import { completionsAt, fixtureUri, labelOf, listedKeyProfiles, openWithCursor, tradereqApi, tradereqLogContaining, waitFor } from './helpers';
+import {
+  completionsAt,
+  fixtureUri,
+  labelOf,
+  listedKeyProfiles,
+  openWithCursor,
+  tradereqApi,
+  tradereqLogContaining,
+  waitFor,
+} from './helpers';
 
 const ENV_FILE = 'tradereq.env.json';
 const DEMO = SANDBOX_KEYS.find((k) => k.name === 'trade')!;
@@ -64,12 +73,18 @@ suite('sending from the editor, in the real extension host', () => {
   let stateDir: string;
   const previousStateDir = process.env['TRADEREQ_STATE_DIR'];
 
-  const sandboxLog = async (): Promise<LogEntry[]> => (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json() as Promise<LogEntry[]>;
+  const sandboxLog = async (): Promise<LogEntry[]> =>
+    (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json() as Promise<LogEntry[]>;
   const control = async (what: string, body: unknown): Promise<void> => {
-    const res = await fetch(`${sandbox.baseUrl}/_sandbox/${what}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${sandbox.baseUrl}/_sandbox/${what}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     assert.equal(res.status, 200, `POST /_sandbox/${what}: ${await res.text()}`);
   };
-  const send = (file: string, index: number): Thenable<PanelEntryT | undefined> => vscode.commands.executeCommand<PanelEntryT | undefined>('tradereq.sendRequest', fixtureUri(file), index);
+  const send = (file: string, index: number): Thenable<PanelEntryT | undefined> =>
+    vscode.commands.executeCommand<PanelEntryT | undefined>('tradereq.sendRequest', fixtureUri(file), index);
   const panel = (): PanelStateT => {
     const state = api.panelState();
     assert.ok(state, 'the response panel has a state');
@@ -78,11 +93,18 @@ suite('sending from the editor, in the real extension host', () => {
 
   /** Writes tradereq.env.json with one environment (so it is the current one) and waits until the extension uses it. */
   async function useEnvironment(name: string, fields: Record<string, unknown>): Promise<void> {
-    const environments = { [name]: { baseUrl: sandbox.baseUrl, key: 'sandbox', ...fields, variables: { elsewhere: elsewhere.baseUrl } } };
-    await vscode.workspace.fs.writeFile(fixtureUri(ENV_FILE), new TextEncoder().encode(JSON.stringify(environments, null, 2)));
+    const environments = {
+      [name]: { baseUrl: sandbox.baseUrl, key: 'sandbox', ...fields, variables: { elsewhere: elsewhere.baseUrl } },
+    };
+    await vscode.workspace.fs.writeFile(
+      fixtureUri(ENV_FILE),
+      new TextEncoder().encode(JSON.stringify(environments, null, 2)),
+    );
     const { doc, position } = await openWithCursor('GET /api/v3/openOrders\nsymbol = {{|');
     await waitFor(`the environment "${name}" to be the current one`, async () =>
-      (await completionsAt(doc.uri, position)).some((i) => labelOf(i) === 'elsewhere' && i.detail === `environment ${name} = ${elsewhere.baseUrl}`),
+      (await completionsAt(doc.uri, position)).some(
+        (i) => labelOf(i) === 'elsewhere' && i.detail === `environment ${name} = ${elsewhere.baseUrl}`,
+      ),
     );
   }
 
@@ -147,11 +169,20 @@ suite('sending from the editor, in the real extension host', () => {
     assert.equal(current.status, 200);
     assert.equal(current.environment, 'test-sandbox');
     assert.ok(current.response, 'the response is shown');
-    const body = JSON.parse(current.response.body) as { orderId?: unknown; symbol?: unknown; clientOrderId?: unknown; status?: unknown };
+    const body = JSON.parse(current.response.body) as {
+      orderId?: unknown;
+      symbol?: unknown;
+      clientOrderId?: unknown;
+      status?: unknown;
+    };
     assert.match(String(body.orderId), /^\d+$/, `the order has an orderId: ${current.response.body}`);
     assert.equal(body.status, 'NEW');
     assert.equal(body.symbol, 'BTCUSDT');
-    assert.equal(body.clientOrderId, new URLSearchParams(current.request.body).get('newClientOrderId'), 'the order carries the newClientOrderId that was sent');
+    assert.equal(
+      body.clientOrderId,
+      new URLSearchParams(current.request.body).get('newClientOrderId'),
+      'the order carries the newClientOrderId that was sent',
+    );
 
     // The budget of the sandbox's origin: the order weighs on the account counter.
     assert.ok(state.budget, 'the panel shows the budget');
@@ -169,7 +200,10 @@ suite('sending from the editor, in the real extension host', () => {
     assert.ok(!json.includes(DEMO.secretKey), 'the secret key is nowhere in the panel state');
 
     // What reached the sandbox: the clock measurement, then the order.
-    assert.deepEqual((await sandboxLog()).map((e) => `${e.method} ${e.path} ${e.status}`), ['GET /api/v3/time 200', 'POST /api/v3/order 200']);
+    assert.deepEqual(
+      (await sandboxLog()).map((e) => `${e.method} ${e.path} ${e.status}`),
+      ['GET /api/v3/time 200', 'POST /api/v3/order 200'],
+    );
     await tradereqLogContaining(`POST ${sandbox.baseUrl}/api/v3/order (test-sandbox) → 200 ok`);
   });
 
@@ -185,7 +219,11 @@ suite('sending from the editor, in the real extension host', () => {
     const sentId = new URLSearchParams(current.request.body).get('newClientOrderId');
     assert.match(sentId ?? '', /^[A-Za-z0-9]{32}$/, 'a fresh {{$clientOrderId}} was sent');
     assert.equal(current.orderRef?.symbol, 'BTCUSDT');
-    assert.equal(current.orderRef.origClientOrderId, sentId, 'the one-click query looks the order up by the newClientOrderId sent');
+    assert.equal(
+      current.orderRef.origClientOrderId,
+      sentId,
+      'the one-click query looks the order up by the newClientOrderId sent',
+    );
     // The sandbox carried the order out, then answered 503: a retry would have placed it twice.
     assert.deepEqual((await sandboxLog()).at(-1)?.status, 503);
   });
@@ -199,7 +237,10 @@ suite('sending from the editor, in the real extension host', () => {
       // In test mode the workbench refuses every modal dialog; the refusal, with the dialog's text, goes to the log.
       const log = await tradereqLogContaining(/confirmation dialog could not be shown/);
       assert.match(log, /refused to show dialog/, 'a modal dialog was asked for');
-      assert.ok(log.includes('Send POST /api/v3/order: symbol BTCUSDT, side BUY, type LIMIT, quantity 0.001, price 30000?'), log);
+      assert.ok(
+        log.includes('Send POST /api/v3/order: symbol BTCUSDT, side BUY, type LIMIT, quantity 0.001, price 30000?'),
+        log,
+      );
       assert.equal((await sandboxLog()).length, before, 'nothing reached the sandbox');
     } finally {
       await useEnvironment('test-sandbox', {});
@@ -241,7 +282,10 @@ suite('sending from the editor, in the real extension host', () => {
 
   test('no key value is in any file of the workspace or of the state folder', () => {
     const files = [...filesUnder(vscode.workspace.workspaceFolders![0]!.uri.fsPath), ...filesUnder(stateDir)];
-    assert.ok(files.some((f) => f.file.startsWith(stateDir)), 'the state folder was written (budget, clock)');
+    assert.ok(
+      files.some((f) => f.file.startsWith(stateDir)),
+      'the state folder was written (budget, clock)',
+    );
     for (const { file, text } of files) {
       assert.ok(!text.includes(DEMO.secretKey), `the secret key is not in ${file}`);
       assert.ok(!text.includes(DEMO.apiKey), `the API key is not in ${file}`);

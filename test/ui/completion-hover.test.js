@@ -29,10 +29,13 @@ describe('completion and hover, as a person uses them', function () {
     await goTo(page, 16, 18);
     await page.keyboard.press('Control+K');
     await page.keyboard.press('Control+I');
-    const hover = page.locator('.monaco-hover:not(.hidden)').filter({ hasText: 'Timestamp is outside of the recvWindow' });
+    const hover = page
+      .locator('.monaco-hover:not(.hidden)')
+      .filter({ hasText: 'Timestamp is outside of the recvWindow' });
     await hover.first().waitFor();
     const text = await hover.first().innerText();
-    for (const part of ['700003', 'Usual cause:', 'What to do:', 'timestamp < serverTime + 1000']) assert.ok(text.includes(part), `the hover shows "${part}":\n${text}`);
+    for (const part of ['700003', 'Usual cause:', 'What to do:', 'timestamp < serverTime + 1000'])
+      assert.ok(text.includes(part), `the hover shows "${part}":\n${text}`);
     const file = await screenshot(page, 'hover-error-code.png');
     console.log(`      screenshot: ${file}`);
   });
@@ -47,13 +50,19 @@ describe('completion and hover, as a person uses them', function () {
     await page.keyboard.type('si');
 
     const widget = page.locator('.suggest-widget.visible');
-    await widget.locator('.monaco-list-row .label-name', { hasText: /^side$/ }).first().waitFor();
+    await widget
+      .locator('.monaco-list-row .label-name', { hasText: /^side$/ })
+      .first()
+      .waitFor();
     const labels = await widget.locator('.monaco-list-row .label-name').allInnerTexts();
     assert.ok(labels.includes('side'), `side is listed (listed: ${labels.join(', ')})`);
     assert.ok(!labels.includes('signature'), `signature is not listed (listed: ${labels.join(', ')})`);
     // The focused item says why: required, its type and values.
     await widget.locator('.monaco-list-row.focused .label-name', { hasText: /^side$/ }).waitFor();
-    assert.match(await widget.locator('.monaco-list-row.focused .details-label').innerText(), /^required · enum · BUY or SELL/);
+    assert.match(
+      await widget.locator('.monaco-list-row.focused .details-label').innerText(),
+      /^required · enum · BUY or SELL/,
+    );
 
     // Ctrl+Space on an open list shows the focused item's documentation beside it (a fresh profile starts without).
     const details = page.locator('.suggest-details-container .suggest-details').filter({ hasText: 'Order direction' });

@@ -12,7 +12,11 @@ try {
   process.exit(1);
 }
 const mocha = new Mocha({ timeout: 180_000, reporter: 'spec' });
-for (const f of require('node:fs').readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort()) mocha.addFile(path.join(__dirname, f));
+for (const f of require('node:fs')
+  .readdirSync(__dirname)
+  .filter((f) => f.endsWith('.test.js'))
+  .sort())
+  mocha.addFile(path.join(__dirname, f));
 mocha.run((failures) => {
   process.exitCode = failures > 0 ? 1 : 0;
 });

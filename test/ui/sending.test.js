@@ -24,10 +24,18 @@ const {
 const SANDBOX = 'http://127.0.0.1:8780'; // where "TradeReq: Start Sandbox" runs it, and the built-in environment
 const FILE = 'sending.tradereq';
 // The key a person adds with "TradeReq: Add API Key"; made up, the sandbox does not know it.
-const DESK = { profile: 'desk', apiKey: 'deskUiTestApiKey0000000000007391', secretKey: 'deskUiTestSecret9d41c07be2f3a58e61b0c7d9f2a4e6b8' };
+const DESK = {
+  profile: 'desk',
+  apiKey: 'deskUiTestApiKey0000000000007391',
+  secretKey: 'deskUiTestSecret9d41c07be2f3a58e61b0c7d9f2a4e6b8',
+};
 
 async function control(what, body) {
-  const res = await fetch(`${SANDBOX}/_sandbox/${what}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${SANDBOX}/_sandbox/${what}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   assert.equal(res.status, 200, `POST /_sandbox/${what}: ${await res.text()}`);
 }
 
@@ -52,7 +60,10 @@ describe('sending from the editor, as a person does it', function () {
   async function send(title, outcome) {
     await clickCodeLens(page, title, 'Send');
     sends += 1;
-    await panel.locator('[data-testid=history-item]').nth(sends - 1).waitFor();
+    await panel
+      .locator('[data-testid=history-item]')
+      .nth(sends - 1)
+      .waitFor();
     const banner = panel.locator(`[data-testid=banner][data-outcome=${outcome}]:not([data-busy])`);
     await banner.waitFor();
     await panel.locator('[data-testid=history-item]').first().and(panel.locator('[aria-current=true]')).waitFor();
@@ -63,7 +74,11 @@ describe('sending from the editor, as a person does it', function () {
   /** Waits until the top of `el` is inside the panel's viewport (a new outcome is seen however the panel was scrolled). */
   async function inView(el) {
     const deadline = Date.now() + 5000;
-    while (!(await el.evaluate((e) => e.getBoundingClientRect().top >= 0 && e.getBoundingClientRect().top < window.innerHeight))) {
+    while (
+      !(await el.evaluate(
+        (e) => e.getBoundingClientRect().top >= 0 && e.getBoundingClientRect().top < window.innerHeight,
+      ))
+    ) {
       if (Date.now() > deadline) throw new Error('the banner is not in view in the panel');
       await page.waitForTimeout(50); // poll interval, bounded by the deadline
     }
@@ -78,7 +93,10 @@ describe('sending from the editor, as a person does it', function () {
     page = wb.page;
     // No "Your application running on port 8780 is available" toast over the panel.
     fs.mkdirSync(path.join(wb.workspace, '.vscode'));
-    fs.writeFileSync(path.join(wb.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'remote.autoForwardPorts': false }));
+    fs.writeFileSync(
+      path.join(wb.workspace, '.vscode', 'settings.json'),
+      JSON.stringify({ 'remote.autoForwardPorts': false }),
+    );
     panel = panelFrame(page);
     await openFile(page, FILE, 'Requests for the sending tests');
     await page.locator('#status\\.editor\\.mode').filter({ hasText: 'TradeReq' }).waitFor();
@@ -86,7 +104,10 @@ describe('sending from the editor, as a person does it', function () {
 
   afterEach(async function () {
     // What the workbench looked like when a test failed.
-    if (this.currentTest?.state === 'failed' && page) await screenshot(page, `failed-${this.currentTest.title.slice(0, 40).replace(/[^A-Za-z0-9]+/g, '-')}.png`).catch(() => {});
+    if (this.currentTest?.state === 'failed' && page)
+      await screenshot(page, `failed-${this.currentTest.title.slice(0, 40).replace(/[^A-Za-z0-9]+/g, '-')}.png`).catch(
+        () => {},
+      );
   });
 
   after(async () => {
@@ -140,7 +161,10 @@ describe('sending from the editor, as a person does it', function () {
     await toast.waitFor();
     sandboxStarted = true;
     await toast.getByRole('button', { name: 'Store Demo Key' }).click();
-    await notification(page, `stored the sandbox's demo key (****0001) as profile "sandbox", bound to ${SANDBOX}`).waitFor();
+    await notification(
+      page,
+      `stored the sandbox's demo key (****0001) as profile "sandbox", bound to ${SANDBOX}`,
+    ).waitFor();
     assert.deepEqual(await sandboxLog(), [], 'nothing was sent yet');
   });
 
@@ -191,8 +215,13 @@ describe('sending from the editor, as a person does it', function () {
 
     await query.click();
     sends += 1;
-    await panel.locator('[data-testid=history-item]').nth(sends - 1).waitFor();
-    const found = panel.locator('[data-testid=banner][data-outcome=ok]:not([data-busy])', { hasText: 'GET /api/v3/order' });
+    await panel
+      .locator('[data-testid=history-item]')
+      .nth(sends - 1)
+      .waitFor();
+    const found = panel.locator('[data-testid=banner][data-outcome=ok]:not([data-busy])', {
+      hasText: 'GET /api/v3/order',
+    });
     await found.waitFor();
     const order = JSON.parse(await panel.locator('[data-testid=body]').innerText());
     assert.equal(order.status, 'NEW', 'the order was placed although the answer was a 503');
@@ -212,17 +241,28 @@ describe('sending from the editor, as a person does it', function () {
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor();
       const question = await dialog.innerText();
-      assert.ok(question.includes('Send POST /api/v3/order: symbol BTCUSDT, side BUY, type LIMIT, quantity 0.001, price 30000?'), question);
+      assert.ok(
+        question.includes(
+          'Send POST /api/v3/order: symbol BTCUSDT, side BUY, type LIMIT, quantity 0.001, price 30000?',
+        ),
+        question,
+      );
       assert.ok(question.includes(`Environment "guarded" (${SANDBOX}) asks before every order.`), question);
       assert.equal((await sandboxLog()).length, before, 'nothing is sent while the dialog is open');
       await screenshot(page, 'confirm-dialog.png');
       await dialog.getByRole('button', { name: 'Send', exact: true }).click();
       sends += 1;
-      await panel.locator('[data-testid=history-item]').nth(sends - 1).waitFor();
+      await panel
+        .locator('[data-testid=history-item]')
+        .nth(sends - 1)
+        .waitFor();
       const banner = panel.locator('[data-testid=banner][data-outcome=ok]:not([data-busy])', { hasText: 'guarded' });
       await banner.waitFor();
       assert.match(await banner.innerText(), /POST \/api\/v3\/order/);
-      assert.deepEqual((await sandboxLog()).slice(before).map((e) => `${e.method} ${e.path} ${e.status}`), ['POST /api/v3/order 200']);
+      assert.deepEqual(
+        (await sandboxLog()).slice(before).map((e) => `${e.method} ${e.path} ${e.status}`),
+        ['POST /api/v3/order 200'],
+      );
     } finally {
       fs.rmSync(envFile, { force: true });
     }
@@ -238,13 +278,18 @@ describe('sending from the editor, as a person does it', function () {
       return res.status;
     };
     let status;
-    for (let i = 0; (status = await direct()) === 200; i++) assert.ok(i < 50, 'a 429 after at most 50 requests of weight 10');
+    for (let i = 0; (status = await direct()) === 200; i++)
+      assert.ok(i < 50, 'a 429 after at most 50 requests of weight 10');
     assert.equal(status, 429);
     assert.equal(await direct(), 418, 'a request during the Retry-After wait gets the IP banned');
     const banner = await send('Symbols and their filters', 'rejected');
     assert.match(await banner.innerText(), /HTTP 418/);
     const countdown = panel.locator('[data-testid=countdown]');
-    assert.match(await countdown.innerText(), /^Banned: (2 min|1 min 5\d s) left$/, 'a ban of 2 minutes, counting down');
+    assert.match(
+      await countdown.innerText(),
+      /^Banned: (2 min|1 min 5\d s) left$/,
+      'a ban of 2 minutes, counting down',
+    );
     assert.match(await panel.locator('[data-testid=countdown-region]').innerText(), /418: this IP is banned/);
     await clearNotifications(page);
     await screenshot(page, 'panel-ban-countdown.png');
@@ -260,17 +305,28 @@ describe('sending from the editor, as a person does it', function () {
 
   it('the secret key is nowhere: not in the TradeReq output, the panel, the workspace or the files of the VS Code server', async () => {
     await runCommand(page, 'Output: Show Output Channels...');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: /^TradeReq$/ }).first().click();
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: /^TradeReq$/ })
+      .first()
+      .click();
     const output = page.locator('.output-view .view-lines');
     await output.filter({ hasText: 'GET http://127.0.0.1:8780/api/v3/exchangeInfo (sandbox) → refused' }).waitFor();
     const shown = await output.innerText();
     const panelText = await panel.locator('body').innerText();
     // The whole log, as written to disk (the view shows its end).
-    const logs = filesContaining([wb.server.dirs.base], [`stored key profile "${DESK.profile}" bound to ${SANDBOX}`]).map((f) => f.file);
+    const logs = filesContaining(
+      [wb.server.dirs.base],
+      [`stored key profile "${DESK.profile}" bound to ${SANDBOX}`],
+    ).map((f) => f.file);
     assert.equal(logs.length, 1, `one log file of the TradeReq channel: ${logs.join(', ')}`);
     assert.match(path.basename(logs[0]), /TradeReq\.log$/);
-    for (const [where, text] of [['the TradeReq output', shown], ['the log file', fs.readFileSync(logs[0], 'utf8')], ['the panel', panelText]]) {
-      for (const value of [DESK.secretKey, DESK.apiKey]) assert.ok(!text.includes(value), `${where} does not hold ${value}`);
+    for (const [where, text] of [
+      ['the TradeReq output', shown],
+      ['the log file', fs.readFileSync(logs[0], 'utf8')],
+      ['the panel', panelText],
+    ]) {
+      for (const value of [DESK.secretKey, DESK.apiKey])
+        assert.ok(!text.includes(value), `${where} does not hold ${value}`);
     }
     assert.ok(fs.existsSync(path.join(stateDir, 'state.json')), 'the extension host used the fresh state folder');
     const found = filesContaining([wb.workspace, stateDir, wb.server.dirs.base], [DESK.secretKey, DESK.apiKey]);

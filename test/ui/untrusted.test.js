@@ -13,7 +13,9 @@ const { openWorkbench, openFile, goTo, screenshot, clickCodeLens, notification, 
 
 /** `tradereq sandbox --port 0 --json` from the build: resolves to { baseUrl, stop() }. */
 async function startSandboxProcess() {
-  const child = spawn(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'sandbox', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'sandbox', '--port', '0', '--json'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -45,13 +47,20 @@ describe('an untrusted workspace (Restricted Mode), as a person meets it', funct
     // The fixture workspace, with a tradereq.env.json that points at the sandbox: what an untrusted folder could hold.
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-untrusted-'));
     fs.cpSync(path.join(REPO, 'test', 'fixtures', 'workspace'), folder, { recursive: true });
-    fs.writeFileSync(path.join(folder, 'tradereq.env.json'), JSON.stringify({ local: { baseUrl: sandbox.baseUrl, key: 'sandbox' } }));
+    fs.writeFileSync(
+      path.join(folder, 'tradereq.env.json'),
+      JSON.stringify({ local: { baseUrl: sandbox.baseUrl, key: 'sandbox' } }),
+    );
     wb = await openWorkbench({ workspace: folder, serverArgs: [] }); // without --disable-workspace-trust
     page = wb.page;
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && page) await screenshot(page, `failed-untrusted-${this.currentTest.title.slice(0, 40).replace(/[^A-Za-z0-9]+/g, '-')}.png`).catch(() => {});
+    if (this.currentTest?.state === 'failed' && page)
+      await screenshot(
+        page,
+        `failed-untrusted-${this.currentTest.title.slice(0, 40).replace(/[^A-Za-z0-9]+/g, '-')}.png`,
+      ).catch(() => {});
   });
 
   after(async () => {
@@ -61,7 +70,9 @@ describe('an untrusted workspace (Restricted Mode), as a person meets it', funct
   });
 
   it('asks whether to trust the folder; "No, I don\'t trust the authors" opens it in Restricted Mode', async () => {
-    const dialog = page.locator('.monaco-dialog-box', { hasText: 'Do you trust the authors of the files in this folder?' });
+    const dialog = page.locator('.monaco-dialog-box', {
+      hasText: 'Do you trust the authors of the files in this folder?',
+    });
     await dialog.waitFor();
     await dialog.getByRole('button', { name: /No, I don't trust the authors/ }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -72,10 +83,15 @@ describe('an untrusted workspace (Restricted Mode), as a person meets it', funct
     await openFile(page, 'sending.tradereq', 'Requests for the sending tests');
     await page.locator('#status\\.editor\\.mode').filter({ hasText: 'TradeReq' }).waitFor();
     await clickCodeLens(page, 'Buy at a limit price', 'Send');
-    const warning = notification(page, 'TradeReq: sending requests and using keys needs a trusted workspace. Nothing was sent.');
+    const warning = notification(
+      page,
+      'TradeReq: sending requests and using keys needs a trusted workspace. Nothing was sent.',
+    );
     await warning.waitFor();
     await warning.getByRole('button', { name: 'Manage Workspace Trust' }).waitFor();
-    await page.locator('.notification-toast.notification-fade-in-done', { hasText: 'needs a trusted workspace' }).waitFor();
+    await page
+      .locator('.notification-toast.notification-fade-in-done', { hasText: 'needs a trusted workspace' })
+      .waitFor();
     await screenshot(page, 'untrusted-send-refused.png');
     assert.equal(await page.locator('iframe.webview').count(), 0, 'no response panel opened');
     assert.deepEqual(await sandboxLog(), [], 'nothing reached the sandbox');
@@ -88,11 +104,17 @@ describe('an untrusted workspace (Restricted Mode), as a person meets it', funct
     await page.keyboard.press('Enter');
     await page.keyboard.type('sy');
     const widget = page.locator('.suggest-widget.visible');
-    await widget.locator('.monaco-list-row .label-name', { hasText: /^symbol$/ }).first().waitFor();
+    await widget
+      .locator('.monaco-list-row .label-name', { hasText: /^symbol$/ })
+      .first()
+      .waitFor();
     await page.keyboard.press('Escape');
     await page.keyboard.type('mbol = ');
     await page.keyboard.press('Control+Space'); // symbols: in a trusted workspace this would fetch exchangeInfo
-    await widget.locator('.monaco-list-row .label-name', { hasText: /^BTCUSDT$/ }).first().waitFor();
+    await widget
+      .locator('.monaco-list-row .label-name', { hasText: /^BTCUSDT$/ })
+      .first()
+      .waitFor();
     await page.keyboard.press('Escape');
     await page.keyboard.type('btcusdt');
     // The check: a lower-case symbol (the service would answer 10007) is flagged as it is typed.

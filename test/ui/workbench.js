@@ -10,7 +10,10 @@ const { startVscodeServer, launchBrowser, workbenchUrl } = require('../harness/v
 const REPO = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(REPO, 'test-results');
 
-async function openWorkbench({ workspace = path.join(REPO, 'test', 'fixtures', 'workspace'), serverArgs = ['--disable-workspace-trust'] } = {}) {
+async function openWorkbench({
+  workspace = path.join(REPO, 'test', 'fixtures', 'workspace'),
+  serverArgs = ['--disable-workspace-trust'],
+} = {}) {
   const vscode = ensureVscodeServer();
   let server;
   let browser;
@@ -127,7 +130,9 @@ async function assertPortFree(port, timeoutMs = 0) {
     });
     if (!error) return;
     if (error.code !== 'EADDRINUSE' || Date.now() > deadline) {
-      throw new Error(`port ${port} is in use (${error.code}): stop what holds it (a "tradereq sandbox"?) before these tests`);
+      throw new Error(
+        `port ${port} is in use (${error.code}): stop what holds it (a "tradereq sandbox"?) before these tests`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100)); // poll interval, bounded by the deadline
   }

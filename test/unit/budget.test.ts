@@ -64,7 +64,11 @@ describe('budget (§8)', () => {
       const g = budget.gate({ origin: ORIGIN, mode, weight: 1, account: 'x' });
       assert.ok(!g.ok && g.reason === 'retry-after' && /429/.test(g.message));
     }
-    assert.equal(budget.gate({ origin: 'https://other.example', mode: 'ip', weight: 1 }).ok, true, 'other origins are not affected');
+    assert.equal(
+      budget.gate({ origin: 'https://other.example', mode: 'ip', weight: 1 }).ok,
+      true,
+      'other origins are not affected',
+    );
     clock.t += 6_999;
     assert.equal(budget.gate({ origin: ORIGIN, mode: 'ip', weight: 1 }).ok, false);
     clock.t += 1;
@@ -83,7 +87,10 @@ describe('budget (§8)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradereq-state-'));
     try {
       const t = 5_000_000;
-      new Budget(new FileStateStore(dir), () => t).record({ origin: ORIGIN, mode: 'ip', weight: 30 }, { status: 429, retryAfterSeconds: 3 });
+      new Budget(new FileStateStore(dir), () => t).record(
+        { origin: ORIGIN, mode: 'ip', weight: 30 },
+        { status: 429, retryAfterSeconds: 3 },
+      );
       const again = new Budget(new FileStateStore(dir), () => t + 1000);
       assert.equal(again.view(ORIGIN).blocked?.status, 429);
       assert.equal(again.gate({ origin: ORIGIN, mode: 'ip', weight: 1 }).ok, false);
@@ -151,7 +158,15 @@ describe('decode (§7.1, §7.2)', () => {
   });
 
   it('takes a hostile body without throwing: not JSON, wrong types, huge code', () => {
-    for (const body of ['', 'null', '[]', '{"code":"x"}', '{"code":1e400}', '\u0000\u001b[31m', '{"code":-2011,"msg":{"x":1}}']) {
+    for (const body of [
+      '',
+      'null',
+      '[]',
+      '{"code":"x"}',
+      '{"code":1e400}',
+      '\u0000\u001b[31m',
+      '{"code":-2011,"msg":{"x":1}}',
+    ]) {
       assert.doesNotThrow(() => decodeResponse(400, body));
     }
   });
@@ -161,10 +176,18 @@ describe('expectations', () => {
   const options = (text: string) => readOptions(parse(text), parse(text).requests[0]).options;
 
   it('checks status, code and json PATH == VALUE, and fails every check when no answer came', () => {
-    const o = options('# @expect status 200\n# @expect code 30002\n# @expect json symbol == BTCUSDT\n# @expect json n == 3\nGET /x\n');
+    const o = options(
+      '# @expect status 200\n# @expect code 30002\n# @expect json symbol == BTCUSDT\n# @expect json n == 3\nGET /x\n',
+    );
     const results = checkExpectations(o.expectations, decodeResponse(200, '{"symbol":"BTCUSDT","n":3}'));
-    assert.deepEqual(results.map((r) => r.passed), [true, false, true, true]);
-    assert.deepEqual(checkExpectations(o.expectations, undefined).map((r) => r.passed), [false, false, false, false]);
+    assert.deepEqual(
+      results.map((r) => r.passed),
+      [true, false, true, true],
+    );
+    assert.deepEqual(
+      checkExpectations(o.expectations, undefined).map((r) => r.passed),
+      [false, false, false, false],
+    );
   });
 });
 

@@ -31,7 +31,13 @@ describe('catalog: endpoints and limits', () => {
   it('enum values say which the spec documents (BUY, LIMIT) and which are assumed', () => {
     const order = findEndpoint('POST', '/api/v3/order')!;
     const side = findParam(order, 'side')!.enumValues!;
-    assert.deepEqual(side.map((v) => [v.value, v.source]), [['BUY', 'spec'], ['SELL', 'assumed']]);
+    assert.deepEqual(
+      side.map((v) => [v.value, v.source]),
+      [
+        ['BUY', 'spec'],
+        ['SELL', 'assumed'],
+      ],
+    );
     const type = findParam(order, 'type')!.enumValues!;
     assert.equal(type.find((v) => v.value === 'LIMIT')?.source, 'spec');
     assert.ok(type.filter((v) => v.value !== 'LIMIT').every((v) => v.source === 'assumed'));
@@ -39,11 +45,21 @@ describe('catalog: endpoints and limits', () => {
 
   it('every endpoint beyond the order endpoint is marked assumed, with a weight and a mode', () => {
     const paths = ENDPOINTS.map((e) => `${e.method} ${e.path}`);
-    for (const p of ['GET /api/v3/ping', 'GET /api/v3/time', 'GET /api/v3/exchangeInfo', 'POST /api/v3/order/test', 'GET /api/v3/order', 'DELETE /api/v3/order', 'GET /api/v3/openOrders', 'GET /api/v3/account']) {
+    for (const p of [
+      'GET /api/v3/ping',
+      'GET /api/v3/time',
+      'GET /api/v3/exchangeInfo',
+      'POST /api/v3/order/test',
+      'GET /api/v3/order',
+      'DELETE /api/v3/order',
+      'GET /api/v3/openOrders',
+      'GET /api/v3/account',
+    ]) {
       assert.ok(paths.includes(p), p);
     }
     for (const e of ENDPOINTS) {
-      if (!(e.method === 'POST' && e.path === '/api/v3/order')) assert.equal(e.source, 'assumed', `${e.method} ${e.path}`);
+      if (!(e.method === 'POST' && e.path === '/api/v3/order'))
+        assert.equal(e.source, 'assumed', `${e.method} ${e.path}`);
       assert.ok(e.weight >= 1);
       assert.equal(e.mode, e.signed ? 'uid' : 'ip', 'signed endpoints count per account, others per IP (§1)');
     }
@@ -52,7 +68,10 @@ describe('catalog: endpoints and limits', () => {
   });
 
   it('the limits of §8 are data: 500 per 10 s in each mode, recvWindow 5000/60000, 1000 ms ahead, bans from 2 minutes to 3 days', () => {
-    assert.deepEqual([LIMITS.rate.ip.limit, LIMITS.rate.ip.intervalMs, LIMITS.rate.uid.limit, LIMITS.rate.uid.intervalMs], [500, 10_000, 500, 10_000]);
+    assert.deepEqual(
+      [LIMITS.rate.ip.limit, LIMITS.rate.ip.intervalMs, LIMITS.rate.uid.limit, LIMITS.rate.uid.intervalMs],
+      [500, 10_000, 500, 10_000],
+    );
     assert.equal(LIMITS.recvWindow.defaultMs, 5000);
     assert.equal(LIMITS.recvWindow.maxMs, 60_000);
     assert.equal(LIMITS.timestampAheadMs, 1000);

@@ -127,7 +127,14 @@ describe('error code catalog (§7.2)', () => {
     for (const code of [602, 700002]) {
       const info = lookupError(code);
       const text = `${info?.cause ?? ''} ${info?.action ?? ''}`;
-      for (const needle of ['encodeURIComponent', "! ' ( ) *", 'hand-written', 'empty parameters', 'wrong secret', 'other than what is sent']) {
+      for (const needle of [
+        'encodeURIComponent',
+        "! ' ( ) *",
+        'hand-written',
+        'empty parameters',
+        'wrong secret',
+        'other than what is sent',
+      ]) {
         assert.ok(text.includes(needle), `${code} mentions ${needle}`);
       }
     }

@@ -90,10 +90,21 @@ const SIGNATURE_SUFFIX = /&signature=[0-9a-f]{64}$/;
 
 /** A complete LIMIT order; `header` lines go above it (directives, a ### line). */
 function orderText(side = 'BUY', header: readonly string[] = []): string {
-  return [...header, 'POST /api/v3/order', 'symbol = BTCUSDT', `side = ${side}`, 'type = LIMIT', 'quantity = 0.001', 'price = 30000', ''].join('\n');
+  return [
+    ...header,
+    'POST /api/v3/order',
+    'symbol = BTCUSDT',
+    `side = ${side}`,
+    'type = LIMIT',
+    'quantity = 0.001',
+    'price = 30000',
+    '',
+  ].join('\n');
 }
 
-const TWO_REQUESTS = ['### Buy', '# @name buy', orderText('BUY'), '### Sell', '# @name sell', orderText('SELL')].join('\n');
+const TWO_REQUESTS = ['### Buy', '# @name buy', orderText('BUY'), '### Sell', '# @name sell', orderText('SELL')].join(
+  '\n',
+);
 
 const LIVE_ENV_FILE = JSON.stringify({ live: { baseUrl: 'https://api.example.com', key: 'main-desk' } });
 
@@ -144,9 +155,11 @@ describe('tradereq command line (dist/cli.js)', function () {
     const key = apiKey(4, 'VecK');
 
     function signFixture(name: string, vector: Vector): Record<string, unknown> & { headers: Record<string, string> } {
-      return json(tradereq(['sign', path.join(FIXTURES, name), '--timestamp', timestamp, '--json'], {
-        env: { TRADEREQ_API_KEY: key, TRADEREQ_SECRET_KEY: vector.secretKey },
-      }));
+      return json(
+        tradereq(['sign', path.join(FIXTURES, name), '--timestamp', timestamp, '--json'], {
+          env: { TRADEREQ_API_KEY: key, TRADEREQ_SECRET_KEY: vector.secretKey },
+        }),
+      );
     }
 
     it('the vector file holds the two vectors these tests rely on', () => {
@@ -203,13 +216,22 @@ describe('tradereq command line (dist/cli.js)', function () {
     /** No 12-character window of `s` appears in `out`. */
     function assertNoPieceOf(s: string, out: string, what: string): void {
       for (let i = 0; i + 12 <= s.length; i++) {
-        assert.ok(!out.includes(s.slice(i, i + 12)), `${what} (characters ${i}..${i + 12}) appears in the output:\n${out}`);
+        assert.ok(
+          !out.includes(s.slice(i, i + 12)),
+          `${what} (characters ${i}..${i + 12}) appears in the output:\n${out}`,
+        );
       }
     }
 
     for (const mode of ['text', '--json'] as const) {
       it(`the secret key appears nowhere and the API key only masked to its last 4 characters (${mode})`, () => {
-        const args = ['sign', path.join(FIXTURES, 'split.tradereq'), '--timestamp', '1499827319559', ...(mode === '--json' ? ['--json'] : [])];
+        const args = [
+          'sign',
+          path.join(FIXTURES, 'split.tradereq'),
+          '--timestamp',
+          '1499827319559',
+          ...(mode === '--json' ? ['--json'] : []),
+        ];
         const r = tradereq(args, { env: { TRADEREQ_API_KEY: key, TRADEREQ_SECRET_KEY: secret } });
         assert.equal(r.status, 0, describeRun(r));
         const all = r.stdout + r.stderr;
@@ -222,22 +244,29 @@ describe('tradereq command line (dist/cli.js)', function () {
   });
 
   describe('sign: environments, key profiles and request selection', () => {
-    it('the environment\'s key profile (TRADEREQ_MAIN_DESK_*) takes precedence over TRADEREQ_API_KEY', () => {
+    it("the environment's key profile (TRADEREQ_MAIN_DESK_*) takes precedence over TRADEREQ_API_KEY", () => {
       const dir = folder({ 'tradereq.env.json': LIVE_ENV_FILE, 'order.tradereq': orderText() });
-      const out = json(tradereq(['sign', 'order.tradereq', '--env', 'live', '--timestamp', '1700000000000', '--json'], { cwd: dir, env: ALL_KEYS }));
+      const out = json(
+        tradereq(['sign', 'order.tradereq', '--env', 'live', '--timestamp', '1700000000000', '--json'], {
+          cwd: dir,
+          env: ALL_KEYS,
+        }),
+      );
       assert.equal(out.headers['X-SERVICE-APIKEY'], '****DSK2');
       assert.equal(out.keyProfile, 'main-desk');
       assert.equal(out.environment, 'live');
-      assert.equal(out.signature, hmac(DESK_SECRET, out.totalParams as string), 'signed with the profile\'s secret key');
+      assert.equal(out.signature, hmac(DESK_SECRET, out.totalParams as string), "signed with the profile's secret key");
       assert.ok((out.url as string).startsWith('https://api.example.com/api/v3/order?'), out.url as string);
     });
 
-    it('without the profile\'s variables, TRADEREQ_API_KEY / TRADEREQ_SECRET_KEY are used', () => {
+    it("without the profile's variables, TRADEREQ_API_KEY / TRADEREQ_SECRET_KEY are used", () => {
       const dir = folder({ 'tradereq.env.json': LIVE_ENV_FILE, 'order.tradereq': orderText() });
-      const out = json(tradereq(['sign', 'order.tradereq', '--env', 'live', '--timestamp', '1700000000000', '--json'], {
-        cwd: dir,
-        env: { TRADEREQ_API_KEY: GENERIC_KEY, TRADEREQ_SECRET_KEY: GENERIC_SECRET },
-      }));
+      const out = json(
+        tradereq(['sign', 'order.tradereq', '--env', 'live', '--timestamp', '1700000000000', '--json'], {
+          cwd: dir,
+          env: { TRADEREQ_API_KEY: GENERIC_KEY, TRADEREQ_SECRET_KEY: GENERIC_SECRET },
+        }),
+      );
       assert.equal(out.headers['X-SERVICE-APIKEY'], '****GEN1');
       assert.equal(out.signature, hmac(GENERIC_SECRET, out.totalParams as string));
     });
@@ -257,9 +286,14 @@ describe('tradereq command line (dist/cli.js)', function () {
       assert.equal(desk2.headers['X-SERVICE-APIKEY'], '****OTH3');
     });
 
-    it('--base-url overrides the environment\'s URL (the key profile stays the environment\'s)', () => {
+    it("--base-url overrides the environment's URL (the key profile stays the environment's)", () => {
       const dir = folder({ 'tradereq.env.json': LIVE_ENV_FILE, 'order.tradereq': orderText() });
-      const out = json(tradereq(['sign', 'order.tradereq', '--env', 'live', '--base-url', 'https://other.example.org', '--json'], { cwd: dir, env: ALL_KEYS }));
+      const out = json(
+        tradereq(['sign', 'order.tradereq', '--env', 'live', '--base-url', 'https://other.example.org', '--json'], {
+          cwd: dir,
+          env: ALL_KEYS,
+        }),
+      );
       assert.ok((out.url as string).startsWith('https://other.example.org/api/v3/order?'), out.url as string);
       assert.equal(out.environment, 'live');
       assert.equal(out.headers['X-SERVICE-APIKEY'], '****DSK2');
@@ -267,18 +301,41 @@ describe('tradereq command line (dist/cli.js)', function () {
 
     it('--request NAME and --request INDEX (1-based) select a request of a file holding several', () => {
       const dir = folder({ 'tradereq.env.json': LIVE_ENV_FILE, 'two.tradereq': TWO_REQUESTS });
-      const byName = json(tradereq(['sign', 'two.tradereq', '--request', 'sell', '--timestamp', '1700000000000', '--json'], { cwd: dir, env: ALL_KEYS }));
-      assert.equal(byName.body, 'symbol=BTCUSDT&side=SELL&type=LIMIT&quantity=0.001&price=30000&timestamp=1700000000000');
-      const byIndex = json(tradereq(['sign', 'two.tradereq', '--request', '2', '--timestamp', '1700000000000', '--json'], { cwd: dir, env: ALL_KEYS }));
+      const byName = json(
+        tradereq(['sign', 'two.tradereq', '--request', 'sell', '--timestamp', '1700000000000', '--json'], {
+          cwd: dir,
+          env: ALL_KEYS,
+        }),
+      );
+      assert.equal(
+        byName.body,
+        'symbol=BTCUSDT&side=SELL&type=LIMIT&quantity=0.001&price=30000&timestamp=1700000000000',
+      );
+      const byIndex = json(
+        tradereq(['sign', 'two.tradereq', '--request', '2', '--timestamp', '1700000000000', '--json'], {
+          cwd: dir,
+          env: ALL_KEYS,
+        }),
+      );
       assert.equal(byIndex.body, byName.body);
       assert.equal(byIndex.signature, byName.signature);
-      const first = json(tradereq(['sign', 'two.tradereq', '--request', '1', '--timestamp', '1700000000000', '--json'], { cwd: dir, env: ALL_KEYS }));
+      const first = json(
+        tradereq(['sign', 'two.tradereq', '--request', '1', '--timestamp', '1700000000000', '--json'], {
+          cwd: dir,
+          env: ALL_KEYS,
+        }),
+      );
       assert.match(first.body as string, /side=BUY/);
-      const buy = json(tradereq(['sign', 'two.tradereq', '--request', 'buy', '--timestamp', '1700000000000', '--json'], { cwd: dir, env: ALL_KEYS }));
+      const buy = json(
+        tradereq(['sign', 'two.tradereq', '--request', 'buy', '--timestamp', '1700000000000', '--json'], {
+          cwd: dir,
+          env: ALL_KEYS,
+        }),
+      );
       assert.equal(buy.signature, first.signature);
     });
 
-    it('`# @key other` signs with TRADEREQ_OTHER_API_KEY / TRADEREQ_OTHER_SECRET_KEY instead of the environment\'s profile', () => {
+    it("`# @key other` signs with TRADEREQ_OTHER_API_KEY / TRADEREQ_OTHER_SECRET_KEY instead of the environment's profile", () => {
       const dir = folder({ 'tradereq.env.json': LIVE_ENV_FILE, 'other.tradereq': orderText('BUY', ['# @key other']) });
       const out = json(tradereq(['sign', 'other.tradereq', '--env', 'live', '--json'], { cwd: dir, env: ALL_KEYS }));
       assert.equal(out.headers['X-SERVICE-APIKEY'], '****OTH3');
@@ -299,25 +356,40 @@ describe('tradereq command line (dist/cli.js)', function () {
 
     it('the sandbox demo key is NOT used for a non-loopback --base-url: exit 2, no key', () => {
       const dir = folder({ 'order.tradereq': orderText() });
-      assertUsageError(tradereq(['sign', 'order.tradereq', '--base-url', 'https://api.example.com'], { cwd: dir }), /no key/);
+      assertUsageError(
+        tradereq(['sign', 'order.tradereq', '--base-url', 'https://api.example.com'], { cwd: dir }),
+        /no key/,
+      );
     });
   });
 
   describe('sign: bad input gives exit 2, one line on stderr, nothing on stdout', () => {
     it('a missing file', () => {
       const dir = folder({});
-      assertUsageError(tradereq(['sign', 'nope.tradereq'], { cwd: dir, env: ALL_KEYS }), /nope\.tradereq: no such file/);
+      assertUsageError(
+        tradereq(['sign', 'nope.tradereq'], { cwd: dir, env: ALL_KEYS }),
+        /nope\.tradereq: no such file/,
+      );
     });
 
     it('an unknown request name', () => {
       const dir = folder({ 'two.tradereq': TWO_REQUESTS });
-      assertUsageError(tradereq(['sign', 'two.tradereq', '--request', 'hold'], { cwd: dir, env: ALL_KEYS }), /no request named "hold"/);
+      assertUsageError(
+        tradereq(['sign', 'two.tradereq', '--request', 'hold'], { cwd: dir, env: ALL_KEYS }),
+        /no request named "hold"/,
+      );
     });
 
     it('a request index out of range (3 of 2, and 0)', () => {
       const dir = folder({ 'two.tradereq': TWO_REQUESTS });
-      assertUsageError(tradereq(['sign', 'two.tradereq', '--request', '3'], { cwd: dir, env: ALL_KEYS }), /no request 3/);
-      assertUsageError(tradereq(['sign', 'two.tradereq', '--request', '0'], { cwd: dir, env: ALL_KEYS }), /no request 0/);
+      assertUsageError(
+        tradereq(['sign', 'two.tradereq', '--request', '3'], { cwd: dir, env: ALL_KEYS }),
+        /no request 3/,
+      );
+      assertUsageError(
+        tradereq(['sign', 'two.tradereq', '--request', '0'], { cwd: dir, env: ALL_KEYS }),
+        /no request 0/,
+      );
     });
 
     it('a file with several requests and no --request', () => {
@@ -325,15 +397,28 @@ describe('tradereq command line (dist/cli.js)', function () {
       assertUsageError(tradereq(['sign', 'two.tradereq'], { cwd: dir, env: ALL_KEYS }), /holds 2 requests.*--request/);
     });
 
-    it('a missing key: the environment\'s key profile has no variables (and no generic pair)', () => {
+    it("a missing key: the environment's key profile has no variables (and no generic pair)", () => {
       const dir = folder({ 'tradereq.env.json': LIVE_ENV_FILE, 'order.tradereq': orderText() });
-      const line = assertUsageError(tradereq(['sign', 'order.tradereq', '--env', 'live'], { cwd: dir }), /no key for profile "main-desk"/);
+      const line = assertUsageError(
+        tradereq(['sign', 'order.tradereq', '--env', 'live'], { cwd: dir }),
+        /no key for profile "main-desk"/,
+      );
       assert.match(line, /TRADEREQ_MAIN_DESK_API_KEY/);
       assert.match(line, /TRADEREQ_MAIN_DESK_SECRET_KEY/);
     });
 
     it('an undefined variable: the message names the variable and file:line:col', () => {
-      const dir = folder({ 'var.tradereq': ['POST /api/v3/order', 'symbol = {{pair}}', 'side = BUY', 'type = LIMIT', 'quantity = 0.001', 'price = 30000', ''].join('\n') });
+      const dir = folder({
+        'var.tradereq': [
+          'POST /api/v3/order',
+          'symbol = {{pair}}',
+          'side = BUY',
+          'type = LIMIT',
+          'quantity = 0.001',
+          'price = 30000',
+          '',
+        ].join('\n'),
+      });
       const file = path.join(dir, 'var.tradereq');
       const line = assertUsageError(tradereq(['sign', file], { cwd: dir, env: ALL_KEYS }));
       assert.ok(line.includes(`${file}:2:12`), line);
@@ -341,11 +426,17 @@ describe('tradereq command line (dist/cli.js)', function () {
     });
 
     it('a malformed flag value: --timestamp abc', () => {
-      assertUsageError(tradereq(['sign', path.join(FIXTURES, 'split.tradereq'), '--timestamp', 'abc'], { env: ALL_KEYS }), /--timestamp.*"abc"/);
+      assertUsageError(
+        tradereq(['sign', path.join(FIXTURES, 'split.tradereq'), '--timestamp', 'abc'], { env: ALL_KEYS }),
+        /--timestamp.*"abc"/,
+      );
     });
 
     it('an unknown flag: --nope', () => {
-      assertUsageError(tradereq(['sign', path.join(FIXTURES, 'split.tradereq'), '--nope'], { env: ALL_KEYS }), /--nope.*tradereq sign --help/);
+      assertUsageError(
+        tradereq(['sign', path.join(FIXTURES, 'split.tradereq'), '--nope'], { env: ALL_KEYS }),
+        /--nope.*tradereq sign --help/,
+      );
     });
 
     it('no command at all', () => {
@@ -354,7 +445,10 @@ describe('tradereq command line (dist/cli.js)', function () {
 
     it('messages name the file as the user typed it, with line and column', () => {
       const dir = folder({ 'bad.tradereq': 'POST /api/v3/order\nsymbol = {{nope}}\n' });
-      assertUsageError(tradereq(['sign', 'bad.tradereq'], { cwd: dir, env: ALL_KEYS }), /^tradereq: bad\.tradereq:2:12: Undefined variable \{\{nope\}\}/);
+      assertUsageError(
+        tradereq(['sign', 'bad.tradereq'], { cwd: dir, env: ALL_KEYS }),
+        /^tradereq: bad\.tradereq:2:12: Undefined variable \{\{nope\}\}/,
+      );
     });
 
     it('an unknown command', () => {
@@ -406,7 +500,10 @@ describe('tradereq command line (dist/cli.js)', function () {
 
     it('errors 700003 --json gives that one code', () => {
       const list = JSON.parse(tradereq(['errors', '700003', '--json']).stdout) as { code: number }[];
-      assert.deepEqual(list.map((e) => e.code), [700003]);
+      assert.deepEqual(
+        list.map((e) => e.code),
+        [700003],
+      );
     });
 
     it('errors abc: not a number gives exit 2 and one line', () => {
@@ -422,7 +519,18 @@ describe('tradereq command line (dist/cli.js)', function () {
     const LINE = /^(.+):(\d+):(\d+): (error|warning|information|hint): (.+)$/;
 
     it('prints file:line:col: severity: message lines and exits 1 when a file has an error', () => {
-      const dir = folder({ 'bad.tradereq': ['POST /api/v3/order', 'symbol = btcusdt', 'side = BUY', 'type = LIMIT', 'quantity = 0.001', 'price = 30000', 'colour = red', ''].join('\n') });
+      const dir = folder({
+        'bad.tradereq': [
+          'POST /api/v3/order',
+          'symbol = btcusdt',
+          'side = BUY',
+          'type = LIMIT',
+          'quantity = 0.001',
+          'price = 30000',
+          'colour = red',
+          '',
+        ].join('\n'),
+      });
       const file = path.join(dir, 'bad.tradereq');
       const r = tradereq(['check', file], { cwd: dir });
       assert.equal(r.status, 1, describeRun(r));
@@ -435,7 +543,9 @@ describe('tradereq command line (dist/cli.js)', function () {
     });
 
     it('exits 0 when a file has warnings but no error', () => {
-      const dir = folder({ 'warn.tradereq': orderText('BUY').replace('price = 30000', 'price = 30000\nrecvWindow = 60000') });
+      const dir = folder({
+        'warn.tradereq': orderText('BUY').replace('price = 30000', 'price = 30000\nrecvWindow = 60000'),
+      });
       const r = tradereq(['check', 'warn.tradereq'], { cwd: dir });
       assert.equal(r.status, 0, describeRun(r));
       assert.match(r.stdout, /^warn\.tradereq:7:14: warning: recvWindow 60000/);
@@ -456,7 +566,10 @@ describe('tradereq command line (dist/cli.js)', function () {
     it('a missing file gives exit 2 and one line, even next to a file with errors', () => {
       const dir = folder({ 'bad.tradereq': orderText('buy') });
       assertUsageError(tradereq(['check', 'missing.tradereq'], { cwd: dir }), /missing\.tradereq: no such file/);
-      assertUsageError(tradereq(['check', 'bad.tradereq', 'missing.tradereq'], { cwd: dir }), /missing\.tradereq: no such file/);
+      assertUsageError(
+        tradereq(['check', 'bad.tradereq', 'missing.tradereq'], { cwd: dir }),
+        /missing\.tradereq: no such file/,
+      );
     });
   });
 
@@ -465,7 +578,8 @@ describe('tradereq command line (dist/cli.js)', function () {
       const r = tradereq(['--help']);
       assert.equal(r.status, 0, describeRun(r));
       assert.equal(r.stderr, '');
-      for (const word of ['sign', 'errors', 'check', '--help']) assert.ok(r.stdout.includes(word), `${word} in:\n${r.stdout}`);
+      for (const word of ['sign', 'errors', 'check', '--help'])
+        assert.ok(r.stdout.includes(word), `${word} in:\n${r.stdout}`);
     });
 
     const COMMAND_FLAGS: Record<string, readonly string[]> = {

@@ -9,7 +9,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ENV = { ...BUILTIN_SANDBOX, variables: { qty: '0.5' } };
-const CTX: CompletionContext = { environment: ENV, symbols: [{ symbol: 'LTCBTC', detail: 'LTC/BTC', source: 'exchangeInfo' }, { symbol: 'XRPUSDT', source: 'setting' }, { symbol: 'LTCBTC', source: 'workspace' }] };
+const CTX: CompletionContext = {
+  environment: ENV,
+  symbols: [
+    { symbol: 'LTCBTC', detail: 'LTC/BTC', source: 'exchangeInfo' },
+    { symbol: 'XRPUSDT', source: 'setting' },
+    { symbol: 'LTCBTC', source: 'workspace' },
+  ],
+};
 
 /** Completion at the `|` of `text`. */
 function complete(text: string, ctx = CTX) {
@@ -31,7 +38,10 @@ function hover(text: string) {
 describe('editor: completion (pure)', () => {
   it('offers the endpoint parameters, required first, leaving out written ones and timestamp/signature', () => {
     const items = complete('POST /api/v3/order\nsymbol = BTCUSDT\n|\n');
-    const labels = items.filter((i) => i.kind === 'parameter').sort((a, b) => a.sortText!.localeCompare(b.sortText!)).map((i) => i.label);
+    const labels = items
+      .filter((i) => i.kind === 'parameter')
+      .sort((a, b) => a.sortText!.localeCompare(b.sortText!))
+      .map((i) => i.label);
     assert.deepEqual(labels.slice(0, 2), ['side', 'type']);
     assert.ok(!labels.includes('symbol') && !labels.includes('timestamp') && !labels.includes('signature'));
     assert.ok(labels.includes('recvWindow'));
@@ -44,35 +54,53 @@ describe('editor: completion (pure)', () => {
 
   it('offers enum values after side = and type =, saying which are documented', () => {
     const side = complete('POST /api/v3/order\nside = |\n');
-    assert.deepEqual(side.map((i) => [i.label, i.detail]), [['BUY', 'documented by the service'], ['SELL', 'assumed']]);
+    assert.deepEqual(
+      side.map((i) => [i.label, i.detail]),
+      [
+        ['BUY', 'documented by the service'],
+        ['SELL', 'assumed'],
+      ],
+    );
     assert.ok(complete('POST /api/v3/order\ntype = L|\n').some((i) => i.label === 'LIMIT_MAKER'));
   });
 
   it('offers symbols after symbol =, exchangeInfo first, each once', () => {
     const items = complete('POST /api/v3/order\nsymbol = |\n');
-    assert.deepEqual(items.map((i) => i.label), ['LTCBTC', 'XRPUSDT']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['LTCBTC', 'XRPUSDT'],
+    );
     assert.match(items[0]!.detail!, /LTC\/BTC · exchangeInfo of sandbox/);
   });
 
   it('offers variables after {{: file, environment, system and named responses, and closes the braces', () => {
     const items = complete('@symbol = BTCUSDT\n### a\n# @name buy\nPOST /api/v3/order\nsymbol = {{|\n');
     const labels = items.map((i) => i.label);
-    for (const l of ['symbol', 'qty', '$timestamp', '$uuid', '$clientOrderId', 'buy.response.']) assert.ok(labels.includes(l), l);
+    for (const l of ['symbol', 'qty', '$timestamp', '$uuid', '$clientOrderId', 'buy.response.'])
+      assert.ok(labels.includes(l), l);
     assert.equal(items.find((i) => i.label === 'symbol')!.insertText, 'symbol}}');
   });
 
   it('offers directives after # @, methods and endpoint snippets at a request line, paths after the method, sections after [', () => {
     assert.ok(complete('### a\n# @|\n').some((i) => i.label === 'expect'));
     const start = complete('### a\n|\n');
-    assert.ok(start.some((i) => i.label === 'POST') && start.some((i) => i.label === 'POST /api/v3/order' && i.snippet));
+    assert.ok(
+      start.some((i) => i.label === 'POST') && start.some((i) => i.label === 'POST /api/v3/order' && i.snippet),
+    );
     const paths = complete('POST /|\n');
     assert.ok(paths.some((i) => i.label === '/api/v3/order' && i.detail === 'Place an order'));
-    assert.deepEqual(complete('POST /api/v3/order\n[|\n').map((i) => i.label), ['[query]', '[body]', '[json]']);
+    assert.deepEqual(
+      complete('POST /api/v3/order\n[|\n').map((i) => i.label),
+      ['[query]', '[body]', '[json]'],
+    );
   });
 
   it('offers member names and values inside a [json] body', () => {
     assert.ok(complete('POST /api/v3/order\n[json]\n{"|"}\n').some((i) => i.label === 'symbol'));
-    assert.deepEqual(complete('POST /api/v3/order\n[json]\n{"side": "|"}\n').map((i) => i.label), ['BUY', 'SELL']);
+    assert.deepEqual(
+      complete('POST /api/v3/order\n[json]\n{"side": "|"}\n').map((i) => i.label),
+      ['BUY', 'SELL'],
+    );
   });
 });
 
@@ -88,12 +116,18 @@ describe('editor: hover (pure)', () => {
   });
 
   it('describes a parameter with its type, rule and whether the service documents it', () => {
-    assert.match(hover('POST /api/v3/order\nsym|bol = BTCUSDT\n')!.markdown, /upper-case letters[\s\S]*Documented by the service/);
+    assert.match(
+      hover('POST /api/v3/order\nsym|bol = BTCUSDT\n')!.markdown,
+      /upper-case letters[\s\S]*Documented by the service/,
+    );
     assert.match(hover('POST /api/v3/order\nnewClient|OrderId = x\n')!.markdown, /Assumed/);
   });
 
-  it('shows a variable\'s resolved value and where it comes from', () => {
-    assert.match(hover('@symbol = BTCUSDT\nPOST /api/v3/order\nsymbol = {{sym|bol}}\n')!.markdown, /= `BTCUSDT`[\s\S]*file variable/);
+  it("shows a variable's resolved value and where it comes from", () => {
+    assert.match(
+      hover('@symbol = BTCUSDT\nPOST /api/v3/order\nsymbol = {{sym|bol}}\n')!.markdown,
+      /= `BTCUSDT`[\s\S]*file variable/,
+    );
     assert.match(hover('POST /api/v3/order\nquantity = {{q|ty}}\n')!.markdown, /= `0\.5`[\s\S]*environment "sandbox"/);
   });
 
@@ -105,7 +139,9 @@ describe('editor: hover (pure)', () => {
 
 describe('tradereq.env.json schema', () => {
   it('media/tradereq.env.schema.json is the schema generated from the zod schema (npm run build writes it)', () => {
-    const committed: unknown = JSON.parse(readFileSync(join(__dirname, '../../media/tradereq.env.schema.json'), 'utf8'));
+    const committed: unknown = JSON.parse(
+      readFileSync(join(__dirname, '../../media/tradereq.env.schema.json'), 'utf8'),
+    );
     assert.deepEqual(committed, environmentJsonSchema());
   });
 });

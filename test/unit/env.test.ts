@@ -5,24 +5,42 @@ import { demoKeyFor } from '../../src/core/env/demo';
 
 describe('environments and keys', () => {
   it('accepts the environment file of format.md', () => {
-    const r = parseEnvironmentFile(JSON.stringify({ sandbox: { baseUrl: 'http://127.0.0.1:8780', key: 'sandbox' }, live: { baseUrl: 'https://api.example.com', key: 'main', confirm: true, variables: { symbol: 'BTCUSDT' } } }));
+    const r = parseEnvironmentFile(
+      JSON.stringify({
+        sandbox: { baseUrl: 'http://127.0.0.1:8780', key: 'sandbox' },
+        live: { baseUrl: 'https://api.example.com', key: 'main', confirm: true, variables: { symbol: 'BTCUSDT' } },
+      }),
+    );
     assert.ok(r.ok);
   });
 
   it('refuses a variable that looks like a secret, and says where keys belong', () => {
-    const r = parseEnvironmentFile(JSON.stringify({ live: { baseUrl: 'https://api.example.com', variables: { secretKey: 'x' } } }));
+    const r = parseEnvironmentFile(
+      JSON.stringify({ live: { baseUrl: 'https://api.example.com', variables: { secretKey: 'x' } } }),
+    );
     assert.equal(r.ok, false);
     assert.match(r.ok ? '' : r.message, /variables\.secretKey: .*holds no secret.*Add API Key/);
   });
 
   it('refuses unknown fields, a base URL that is not http(s), and invalid JSON, naming the field', () => {
-    assert.match(JSON.stringify(parseEnvironmentFile('{"a": {"baseUrl": "https://x.example", "secret": "s"}}')), /secret/);
-    assert.match(JSON.stringify(parseEnvironmentFile('{"a": {"baseUrl": "ftp://x"}}')), /a\.baseUrl: baseUrl must be an http/);
+    assert.match(
+      JSON.stringify(parseEnvironmentFile('{"a": {"baseUrl": "https://x.example", "secret": "s"}}')),
+      /secret/,
+    );
+    assert.match(
+      JSON.stringify(parseEnvironmentFile('{"a": {"baseUrl": "ftp://x"}}')),
+      /a\.baseUrl: baseUrl must be an http/,
+    );
     assert.match(JSON.stringify(parseEnvironmentFile('{')), /not valid JSON/);
   });
 
   it('reads keys from TRADEREQ_<PROFILE>_* first, then TRADEREQ_*; profile upper-cased with - as _', () => {
-    const env = { TRADEREQ_MAIN_DESK_API_KEY: 'a1', TRADEREQ_MAIN_DESK_SECRET_KEY: 's1', TRADEREQ_API_KEY: 'a2', TRADEREQ_SECRET_KEY: 's2' };
+    const env = {
+      TRADEREQ_MAIN_DESK_API_KEY: 'a1',
+      TRADEREQ_MAIN_DESK_SECRET_KEY: 's1',
+      TRADEREQ_API_KEY: 'a2',
+      TRADEREQ_SECRET_KEY: 's2',
+    };
     assert.deepEqual(keysFromEnvironment('main-desk', env), { apiKey: 'a1', secretKey: 's1' });
     assert.deepEqual(keysFromEnvironment('other', env), { apiKey: 'a2', secretKey: 's2' });
     assert.equal(keysFromEnvironment('other', {}), undefined);

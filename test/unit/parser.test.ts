@@ -35,7 +35,11 @@ POST /api/v3/order
 function textAt(text: string, r: { startLine: number; startChar: number; endLine: number; endChar: number }): string {
   const lines = text.split('\n');
   if (r.startLine === r.endLine) return lines[r.startLine]!.slice(r.startChar, r.endChar);
-  return [lines[r.startLine]!.slice(r.startChar), ...lines.slice(r.startLine + 1, r.endLine), lines[r.endLine]!.slice(0, r.endChar)].join('\n');
+  return [
+    lines[r.startLine]!.slice(r.startChar),
+    ...lines.slice(r.startLine + 1, r.endLine),
+    lines[r.endLine]!.slice(0, r.endChar),
+  ].join('\n');
 }
 
 function errorsOf(doc: TradeReqDocument): string[] {
@@ -46,26 +50,38 @@ describe('parser', () => {
   it('reads the example of format.md: file variables, three requests, titles, @name', () => {
     const doc = parse(FORMAT_EXAMPLE);
     assert.deepEqual(doc.diagnostics, []);
-    assert.deepEqual(doc.variables.map((v) => [v.name.text, v.value.text]), [['symbol', 'BTCUSDT'], ['qty', '0.001']]);
+    assert.deepEqual(
+      doc.variables.map((v) => [v.name.text, v.value.text]),
+      [
+        ['symbol', 'BTCUSDT'],
+        ['qty', '0.001'],
+      ],
+    );
     assert.equal(doc.requests.length, 3);
     assert.equal(doc.requests[0]!.title?.text, 'Buy at a limit price');
     assert.equal(doc.requests[0]!.name?.text, 'buy');
-    assert.deepEqual(doc.requests.map((r) => r.requestLine.method.text), ['POST', 'POST', 'POST']);
+    assert.deepEqual(
+      doc.requests.map((r) => r.requestLine.method.text),
+      ['POST', 'POST', 'POST'],
+    );
   });
 
   it('places parameters without a section by method: POST in the body, GET and DELETE in the query', () => {
-    const doc = parse('POST /api/v3/order\na = 1\n###\nGET /api/v3/order\nb = 2\n###\nDELETE /api/v3/order\nc = 3\n###\nPUT /x\nd = 4\n');
-    assert.deepEqual(doc.requests.map((r) => r.params.map((p) => `${p.name.text}:${p.placement}:${p.origin}`)), [
-      ['a:body:default'],
-      ['b:query:default'],
-      ['c:query:default'],
-      ['d:body:default'],
-    ]);
+    const doc = parse(
+      'POST /api/v3/order\na = 1\n###\nGET /api/v3/order\nb = 2\n###\nDELETE /api/v3/order\nc = 3\n###\nPUT /x\nd = 4\n',
+    );
+    assert.deepEqual(
+      doc.requests.map((r) => r.params.map((p) => `${p.name.text}:${p.placement}:${p.origin}`)),
+      [['a:body:default'], ['b:query:default'], ['c:query:default'], ['d:body:default']],
+    );
   });
 
   it('places parameters under [query] and [body] by section, keeping the order written', () => {
     const doc = parse(FORMAT_EXAMPLE);
-    assert.deepEqual(doc.requests[1]!.params.map((p) => `${p.name.text}:${p.placement}`), ['symbol:query', 'side:query', 'type:query', 'quantity:body', 'price:body']);
+    assert.deepEqual(
+      doc.requests[1]!.params.map((p) => `${p.name.text}:${p.placement}`),
+      ['symbol:query', 'side:query', 'type:query', 'quantity:body', 'price:body'],
+    );
   });
 
   it('gives every token a range that points at its text', () => {
@@ -99,14 +115,20 @@ describe('parser', () => {
     const r = doc.requests[0]!;
     assert.deepEqual(doc.diagnostics, []);
     assert.equal(r.json?.text, '{"symbol": "{{s}}",\n  "nested": {"a": [1, 2]},\n  "quantity": 0.5}');
-    assert.equal(textAt(text, r.json!.range), r.json!.text);
-    assert.deepEqual(r.params.map((p) => [p.name.text, p.value.text, p.origin, p.quoted]), [
-      ['symbol', '{{s}}', 'json', true],
-      ['nested', '{"a": [1, 2]}', 'json', false],
-      ['quantity', '0.5', 'json', false],
-    ]);
+    assert.equal(textAt(text, r.json.range), r.json.text);
+    assert.deepEqual(
+      r.params.map((p) => [p.name.text, p.value.text, p.origin, p.quoted]),
+      [
+        ['symbol', '{{s}}', 'json', true],
+        ['nested', '{"a": [1, 2]}', 'json', false],
+        ['quantity', '0.5', 'json', false],
+      ],
+    );
     for (const p of r.params) assert.equal(textAt(text, p.value.range), p.value.text);
-    assert.deepEqual(r.variableRefs.map((v) => v.name), ['s']);
+    assert.deepEqual(
+      r.variableRefs.map((v) => v.name),
+      ['s'],
+    );
   });
 
   it('reports invalid JSON and an unclosed JSON body with a range, and the next ### still starts a request', () => {
@@ -128,21 +150,38 @@ describe('parser', () => {
     const r = doc.requests[0]!;
     assert.equal(r.requestLine.path.text, '/api/v3/order');
     assert.equal(r.requestLine.query?.text, 'symbol=BTC%2DUSDT&side=BUY');
-    assert.deepEqual(r.params.map((p) => `${p.name.text}=${p.value.text}:${p.placement}:${p.origin}`), ['symbol=BTC-USDT:query:inline', 'side=BUY:query:inline', 'type=LIMIT:query:section']);
+    assert.deepEqual(
+      r.params.map((p) => `${p.name.text}=${p.value.text}:${p.placement}:${p.origin}`),
+      ['symbol=BTC-USDT:query:inline', 'side=BUY:query:inline', 'type=LIMIT:query:section'],
+    );
     assert.equal(textAt(text, r.params[0]!.value.range), 'BTC%2DUSDT');
   });
 
   it('reads headers only directly under the request line', () => {
     const doc = parse('POST /x\nX-Trace: abc\nContent-Type: application/json\na = 1\nX-Late: 1\n');
     const r = doc.requests[0]!;
-    assert.deepEqual(r.headers.map((h) => [h.name.text, h.value.text]), [['X-Trace', 'abc'], ['Content-Type', 'application/json']]);
+    assert.deepEqual(
+      r.headers.map((h) => [h.name.text, h.value.text]),
+      [
+        ['X-Trace', 'abc'],
+        ['Content-Type', 'application/json'],
+      ],
+    );
     assert.deepEqual(errorsOf(doc), ['misplaced-header']);
   });
 
   it('reads directives of the request and of the file, and comments with # and //', () => {
-    const doc = parse('# @key main\n// a comment\n@a = 1\n\n### one\n# @name one\n// @signed\n# @expect code 30002\nGET /api/v3/account\n');
-    assert.deepEqual(doc.fileDirectives.map((d) => d.name.text), ['key']);
-    assert.deepEqual(doc.requests[0]!.directives.map((d) => `${d.name.text} ${d.args?.text ?? ''}`.trim()), ['name one', 'signed', 'expect code 30002']);
+    const doc = parse(
+      '# @key main\n// a comment\n@a = 1\n\n### one\n# @name one\n// @signed\n# @expect code 30002\nGET /api/v3/account\n',
+    );
+    assert.deepEqual(
+      doc.fileDirectives.map((d) => d.name.text),
+      ['key'],
+    );
+    assert.deepEqual(
+      doc.requests[0]!.directives.map((d) => `${d.name.text} ${d.args?.text ?? ''}`.trim()),
+      ['name one', 'signed', 'expect code 30002'],
+    );
     assert.equal(doc.comments.length, 1);
   });
 
@@ -158,7 +197,10 @@ describe('parser', () => {
     assert.deepEqual(doc.diagnostics, []);
     assert.equal(doc.requests[0]!.requestLine.path.text, 'https://api.example.com/api/v3/time');
     assert.equal(doc.requests[0]!.requestLine.version?.text, 'HTTP/1.1');
-    assert.deepEqual(doc.requests[1]!.variableRefs.map((v) => v.name), ['base']);
+    assert.deepEqual(
+      doc.requests[1]!.variableRefs.map((v) => v.name),
+      ['base'],
+    );
   });
 
   it('reports what it cannot read, with the line: unknown method, method case, stray lines, a second request line, unclosed {{', () => {
@@ -186,7 +228,10 @@ describe('parser', () => {
   it('handles CRLF line endings like LF', () => {
     const crlf = parse(FORMAT_EXAMPLE.replace(/\n/g, '\r\n'));
     const lf = parse(FORMAT_EXAMPLE);
-    assert.deepEqual(crlf.requests.map((r) => r.params.map((p) => p.value.text)), lf.requests.map((r) => r.params.map((p) => p.value.text)));
+    assert.deepEqual(
+      crlf.requests.map((r) => r.params.map((p) => p.value.text)),
+      lf.requests.map((r) => r.params.map((p) => p.value.text)),
+    );
     assert.deepEqual(crlf.diagnostics, []);
   });
 
@@ -199,7 +244,40 @@ describe('parser', () => {
   });
 
   it('never throws on random input, and every diagnostic range lies within the text', () => {
-    const alphabet = ['###', '#', '@', '=', '{', '}', '{{', '}}', '[', ']', '[json]', '[query]', '[body]', '"', '\\', ':', '?', '&', '%', ' ', '\t', '\n', '\r\n', 'POST /api/v3/order', 'GET ', 'x', 'symbol', '// ', '# @', 'é', '\u{1F600}', '\u0000'];
+    const alphabet = [
+      '###',
+      '#',
+      '@',
+      '=',
+      '{',
+      '}',
+      '{{',
+      '}}',
+      '[',
+      ']',
+      '[json]',
+      '[query]',
+      '[body]',
+      '"',
+      '\\',
+      ':',
+      '?',
+      '&',
+      '%',
+      ' ',
+      '\t',
+      '\n',
+      '\r\n',
+      'POST /api/v3/order',
+      'GET ',
+      'x',
+      'symbol',
+      '// ',
+      '# @',
+      'é',
+      '\u{1F600}',
+      '\u0000',
+    ];
     let seed = 12345;
     const random = (n: number): number => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -212,7 +290,10 @@ describe('parser', () => {
       const doc = parse(text);
       const lineCount = text.split('\n').length;
       for (const d of doc.diagnostics) {
-        assert.ok(d.range.startLine >= 0 && d.range.endLine < lineCount, `diagnostic outside the text for ${JSON.stringify(text)}`);
+        assert.ok(
+          d.range.startLine >= 0 && d.range.endLine < lineCount,
+          `diagnostic outside the text for ${JSON.stringify(text)}`,
+        );
       }
     }
   });

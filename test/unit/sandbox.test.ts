@@ -79,7 +79,9 @@ function signedCall(sb: Sandbox, method: string, p: string, options: SignedOptio
   const signature = options.signature ? options.signature(computed) : computed;
   if (options.signatureIn === 'body') body = join(body, 'signature=' + signature);
   else query = join(query, 'signature=' + signature);
-  const headers: Record<string, string> = { 'Content-Type': options.json ? 'application/json' : 'application/x-www-form-urlencoded' };
+  const headers: Record<string, string> = {
+    'Content-Type': options.json ? 'application/json' : 'application/x-www-form-urlencoded',
+  };
   if (options.apiKey !== null) headers['X-SERVICE-APIKEY'] = options.apiKey ?? key.apiKey;
   return call(sb, method, p, { query, body: body.length > 0 ? body : undefined, headers });
 }
@@ -152,9 +154,15 @@ describe('sandbox exchange', () => {
 
     it('exchangeInfo takes symbol or symbols=A,B (comma percent-encoded)', async () => {
       const one = await call(sb, 'GET', '/api/v3/exchangeInfo', { query: 'symbol=LTCBTC' });
-      assert.deepEqual((one.json['symbols'] as Json[]).map((s) => s['symbol']), ['LTCBTC']);
+      assert.deepEqual(
+        (one.json['symbols'] as Json[]).map((s) => s['symbol']),
+        ['LTCBTC'],
+      );
       const two = await call(sb, 'GET', '/api/v3/exchangeInfo', { query: 'symbols=ETHUSDT%2CBTCUSDT' });
-      assert.deepEqual((two.json['symbols'] as Json[]).map((s) => s['symbol']), ['ETHUSDT', 'BTCUSDT']);
+      assert.deepEqual(
+        (two.json['symbols'] as Json[]).map((s) => s['symbol']),
+        ['ETHUSDT', 'BTCUSDT'],
+      );
     });
 
     it('an unknown symbol is 10007, a malformed one 30014 (HTTP 400)', async () => {
@@ -190,11 +198,16 @@ describe('sandbox exchange', () => {
       assert.equal(byId.status, 200);
       assert.equal(byId.json['clientOrderId'], 'findMe');
       assert.equal(byId.json['status'], 'NEW');
-      const byClient = await signedCall(sb, 'GET', '/api/v3/order', { query: 'symbol=BTCUSDT&origClientOrderId=findMe' });
+      const byClient = await signedCall(sb, 'GET', '/api/v3/order', {
+        query: 'symbol=BTCUSDT&origClientOrderId=findMe',
+      });
       assert.equal(byClient.json['orderId'], id);
       const open = await signedCall(sb, 'GET', '/api/v3/openOrders', { query: 'symbol=BTCUSDT' });
       assert.equal(open.status, 200);
-      assert.deepEqual(open.list.map((o) => o['orderId']), [id]);
+      assert.deepEqual(
+        open.list.map((o) => o['orderId']),
+        [id],
+      );
     });
 
     it('DELETE /api/v3/order cancels and frees the lock; cancelling again is -2011', async () => {
@@ -204,13 +217,19 @@ describe('sandbox exchange', () => {
       assert.equal(del.status, 200, JSON.stringify(del.json));
       assert.equal(del.json['status'], 'CANCELED');
       assert.equal(Number((await balance(sb, 'USDT')).locked), 0);
-      assertError(await signedCall(sb, 'DELETE', '/api/v3/order', { query: `symbol=BTCUSDT&orderId=${id}` }), 400, -2011);
+      assertError(
+        await signedCall(sb, 'DELETE', '/api/v3/order', { query: `symbol=BTCUSDT&orderId=${id}` }),
+        400,
+        -2011,
+      );
       const open = await signedCall(sb, 'GET', '/api/v3/openOrders', { query: 'symbol=BTCUSDT' });
       assert.deepEqual(open.list, []);
     });
 
     it('a MARKET BUY fills against the seeded asks and moves the balances', async () => {
-      const a = await signedCall(sb, 'POST', '/api/v3/order', { query: 'symbol=BTCUSDT&side=BUY&type=MARKET&quantity=0.5' });
+      const a = await signedCall(sb, 'POST', '/api/v3/order', {
+        query: 'symbol=BTCUSDT&side=BUY&type=MARKET&quantity=0.5',
+      });
       assert.equal(a.status, 200, JSON.stringify(a.json));
       assert.equal(a.json['status'], 'FILLED');
       assert.equal(Number(a.json['executedQty']), 0.5);
@@ -219,9 +238,13 @@ describe('sandbox exchange', () => {
     });
 
     it('a crossing LIMIT SELL fills at once; a MARKET SELL by quoteOrderQty fills', async () => {
-      const a = await signedCall(sb, 'POST', '/api/v3/order', { query: 'symbol=ETHUSDT&side=SELL&type=LIMIT&quantity=1&price=1900' });
+      const a = await signedCall(sb, 'POST', '/api/v3/order', {
+        query: 'symbol=ETHUSDT&side=SELL&type=LIMIT&quantity=1&price=1900',
+      });
       assert.equal(a.json['status'], 'FILLED', JSON.stringify(a.json));
-      const b = await signedCall(sb, 'POST', '/api/v3/order', { query: 'symbol=ETHUSDT&side=SELL&type=MARKET&quoteOrderQty=100' });
+      const b = await signedCall(sb, 'POST', '/api/v3/order', {
+        query: 'symbol=ETHUSDT&side=SELL&type=MARKET&quoteOrderQty=100',
+      });
       assert.equal(b.json['status'], 'FILLED', JSON.stringify(b.json));
       assert.ok(Number((await balance(sb, 'ETH')).free) < 99);
     });
@@ -232,7 +255,13 @@ describe('sandbox exchange', () => {
       assert.deepEqual(a.json, {});
       const open = await signedCall(sb, 'GET', '/api/v3/openOrders', { query: 'symbol=BTCUSDT' });
       assert.deepEqual(open.list, []);
-      assertError(await signedCall(sb, 'POST', '/api/v3/order/test', { query: 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.000001&price=29000' }), 400, 30002);
+      assertError(
+        await signedCall(sb, 'POST', '/api/v3/order/test', {
+          query: 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.000001&price=29000',
+        }),
+        400,
+        30002,
+      );
     });
 
     it('GET /api/v3/account gives balances with free and locked, permissions and canTrade', async () => {
@@ -250,17 +279,37 @@ describe('sandbox exchange', () => {
     const cases: [string, string, number][] = [
       ['an unknown symbol → 10007', 'symbol=BTCEUR&side=BUY&type=LIMIT&quantity=1&price=1', 10007],
       ['a malformed symbol → 30014', 'symbol=btcusdt&side=BUY&type=LIMIT&quantity=1&price=1', 30014],
-      ['a quantity below the minimum → 30002', 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.000001&price=29000', 30002],
+      [
+        'a quantity below the minimum → 30002',
+        'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.000001&price=29000',
+        30002,
+      ],
       ['a quantity above the maximum → 30003', 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1000&price=29000', 30003],
       ['a BUY above the free quote → 10101', 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=90&price=29000', 10101],
       ['a SELL above the free base → 30004', 'symbol=BTCUSDT&side=SELL&type=LIMIT&quantity=50&price=40000', 30004],
       ['a LIMIT order without price → 44444', 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01', 44444],
-      ['an empty parameter → 44444', 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=29000&newClientOrderId=', 44444],
+      [
+        'an empty parameter → 44444',
+        'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=29000&newClientOrderId=',
+        44444,
+      ],
       ['a side other than BUY or SELL → 33333', 'symbol=BTCUSDT&side=HOLD&type=LIMIT&quantity=0.01&price=29000', 33333],
-      ['a quantity that is not a decimal → 33333', 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1e-3&price=29000', 33333],
-      ['a value with a space → 700008', 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=29000&newClientOrderId=a%20b', 700008],
+      [
+        'a quantity that is not a decimal → 33333',
+        'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1e-3&price=29000',
+        33333,
+      ],
+      [
+        'a value with a space → 700008',
+        'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=29000&newClientOrderId=a%20b',
+        700008,
+      ],
       ['a MARKET order on an empty book → 30025', 'symbol=ETHBTC&side=BUY&type=MARKET&quantity=1', 30025],
-      ['an order type the sandbox does not offer → 30041', 'symbol=BTCUSDT&side=BUY&type=LIMIT_MAKER&quantity=0.01&price=29000', 30041],
+      [
+        'an order type the sandbox does not offer → 30041',
+        'symbol=BTCUSDT&side=BUY&type=LIMIT_MAKER&quantity=0.01&price=29000',
+        30041,
+      ],
     ];
     for (const [title, query, code] of cases) {
       it(`${title} (HTTP 400)`, async () => {
@@ -270,14 +319,33 @@ describe('sandbox exchange', () => {
 
     it('query or cancel without orderId and origClientOrderId → 700004; an unknown order → -2011', async () => {
       assertError(await signedCall(sb, 'GET', '/api/v3/order', { query: 'symbol=BTCUSDT' }), 400, 700004);
-      assertError(await signedCall(sb, 'DELETE', '/api/v3/order', { query: 'symbol=BTCUSDT&orderId=&origClientOrderId=' }), 400, 700004);
-      assertError(await signedCall(sb, 'GET', '/api/v3/order', { query: 'symbol=BTCUSDT&orderId=999999999' }), 400, -2011);
-      assertError(await signedCall(sb, 'DELETE', '/api/v3/order', { query: 'symbol=BTCUSDT&origClientOrderId=nope' }), 400, -2011);
+      assertError(
+        await signedCall(sb, 'DELETE', '/api/v3/order', { query: 'symbol=BTCUSDT&orderId=&origClientOrderId=' }),
+        400,
+        700004,
+      );
+      assertError(
+        await signedCall(sb, 'GET', '/api/v3/order', { query: 'symbol=BTCUSDT&orderId=999999999' }),
+        400,
+        -2011,
+      );
+      assertError(
+        await signedCall(sb, 'DELETE', '/api/v3/order', { query: 'symbol=BTCUSDT&origClientOrderId=nope' }),
+        400,
+        -2011,
+      );
     });
 
     it('a second open order with the same newClientOrderId is refused (33333)', async () => {
-      assert.equal((await signedCall(sb, 'POST', '/api/v3/order', { query: LIMIT_BUY + '&newClientOrderId=once' })).status, 200);
-      assertError(await signedCall(sb, 'POST', '/api/v3/order', { query: LIMIT_BUY + '&newClientOrderId=once' }), 400, 33333);
+      assert.equal(
+        (await signedCall(sb, 'POST', '/api/v3/order', { query: LIMIT_BUY + '&newClientOrderId=once' })).status,
+        200,
+      );
+      assertError(
+        await signedCall(sb, 'POST', '/api/v3/order', { query: LIMIT_BUY + '&newClientOrderId=once' }),
+        400,
+        33333,
+      );
     });
   });
 
@@ -304,14 +372,26 @@ describe('sandbox exchange', () => {
 
     it('a missing signature → 44444', async () => {
       const q = 'timestamp=' + Date.now();
-      assertError(await call(sb, 'GET', '/api/v3/account', { query: q, headers: { 'X-SERVICE-APIKEY': sb.keys[0]!.apiKey } }), 400, 44444);
+      assertError(
+        await call(sb, 'GET', '/api/v3/account', { query: q, headers: { 'X-SERVICE-APIKEY': sb.keys[0]!.apiKey } }),
+        400,
+        44444,
+      );
     });
 
     it('timestamp older than recvWindow, or 1000 ms ahead → 700003; inside the window passes', async () => {
       assertError(await signedCall(sb, 'GET', '/api/v3/account', { timestamp: Date.now() - 6000 }), 400, 700003);
-      assertError(await signedCall(sb, 'GET', '/api/v3/account', { query: 'recvWindow=1000', timestamp: Date.now() - 2000 }), 400, 700003);
+      assertError(
+        await signedCall(sb, 'GET', '/api/v3/account', { query: 'recvWindow=1000', timestamp: Date.now() - 2000 }),
+        400,
+        700003,
+      );
       assertError(await signedCall(sb, 'GET', '/api/v3/account', { timestamp: Date.now() + 1500 }), 400, 700003);
-      assert.equal((await signedCall(sb, 'GET', '/api/v3/account', { query: 'recvWindow=10000', timestamp: Date.now() - 6000 })).status, 200);
+      assert.equal(
+        (await signedCall(sb, 'GET', '/api/v3/account', { query: 'recvWindow=10000', timestamp: Date.now() - 6000 }))
+          .status,
+        200,
+      );
     });
 
     it('recvWindow above 60000 → 700005; 60000 itself is accepted', async () => {
@@ -324,7 +404,11 @@ describe('sandbox exchange', () => {
     });
 
     it('the readonly key placing an order → 700007', async () => {
-      assertError(await signedCall(sb, 'POST', '/api/v3/order', { key: keyNamed(sb, 'readonly'), query: LIMIT_BUY }), 401, 700007);
+      assertError(
+        await signedCall(sb, 'POST', '/api/v3/order', { key: keyNamed(sb, 'readonly'), query: LIMIT_BUY }),
+        401,
+        700007,
+      );
     });
   });
 
@@ -352,7 +436,11 @@ describe('sandbox exchange', () => {
     });
 
     it('everything in the form body, signature included', async () => {
-      const a = await signedCall(sb, 'POST', '/api/v3/order', { body: `${LIMIT_BUY}&timestamp=${Date.now()}`, timestamp: null, signatureIn: 'body' });
+      const a = await signedCall(sb, 'POST', '/api/v3/order', {
+        body: `${LIMIT_BUY}&timestamp=${Date.now()}`,
+        timestamp: null,
+        signatureIn: 'body',
+      });
       assert.equal(a.status, 200, JSON.stringify(a.json));
     });
 
@@ -368,7 +456,10 @@ describe('sandbox exchange', () => {
       const key = sb.keys[0]!;
       const json = `{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"0.01","price":"29000","timestamp":${Date.now()}}`;
       const body = json.slice(0, -1) + `,"signature":"${hmac(key.secretKey, json)}"}`;
-      const a = await call(sb, 'POST', '/api/v3/order', { body, headers: { 'X-SERVICE-APIKEY': key.apiKey, 'Content-Type': 'application/json' } });
+      const a = await call(sb, 'POST', '/api/v3/order', {
+        body,
+        headers: { 'X-SERVICE-APIKEY': key.apiKey, 'Content-Type': 'application/json' },
+      });
       assert.equal(a.status, 200, JSON.stringify(a.json));
     });
 
@@ -392,16 +483,26 @@ describe('sandbox exchange', () => {
       assert.equal(Number((await balance(sb, 'USDT')).locked), 290);
       assert.equal((await call(sb, 'POST', '/_sandbox/reset')).status, 200);
       assert.deepEqual(await balance(sb, 'USDT'), { asset: 'USDT', free: '1000000.00000000', locked: '0.00000000' });
-      assertError(await signedCall(sb, 'GET', '/api/v3/order', { query: `symbol=BTCUSDT&orderId=${placed.json['orderId'] as string}` }), 400, -2011);
+      assertError(
+        await signedCall(sb, 'GET', '/api/v3/order', {
+          query: `symbol=BTCUSDT&orderId=${placed.json['orderId'] as string}`,
+        }),
+        400,
+        -2011,
+      );
     });
 
     it('fault: the order is carried out, answered 503, and found afterwards (§7.1)', async () => {
-      const f = await call(sb, 'POST', '/_sandbox/fault', { body: '{"status": 503, "count": 1, "path": "/api/v3/order"}' });
+      const f = await call(sb, 'POST', '/_sandbox/fault', {
+        body: '{"status": 503, "count": 1, "path": "/api/v3/order"}',
+      });
       assert.equal(f.status, 200);
       assert.equal((await call(sb, 'GET', '/api/v3/ping')).status, 200, 'another path is not affected');
       const a = await signedCall(sb, 'POST', '/api/v3/order', { query: LIMIT_BUY + '&newClientOrderId=afterFault' });
       assertError(a, 503, 503);
-      const found = await signedCall(sb, 'GET', '/api/v3/order', { query: 'symbol=BTCUSDT&origClientOrderId=afterFault' });
+      const found = await signedCall(sb, 'GET', '/api/v3/order', {
+        query: 'symbol=BTCUSDT&origClientOrderId=afterFault',
+      });
       assert.equal(found.status, 200, 'count 1: the next request is answered normally');
       assert.equal(found.json['status'], 'NEW');
     });
@@ -434,8 +535,14 @@ describe('sandbox exchange', () => {
       const r = await call(sb, 'GET', '/_sandbox/requests');
       assert.equal(r.status, 200);
       assert.equal(r.list.length, 2, JSON.stringify(r.list));
-      assert.deepEqual({ ...r.list[0], time: 0 }, { method: 'GET', path: '/api/v3/ping', status: 200, code: null, time: 0 });
-      assert.deepEqual({ ...r.list[1], time: 0 }, { method: 'GET', path: '/api/v3/account', status: 401, code: 10072, time: 0 });
+      assert.deepEqual(
+        { ...r.list[0], time: 0 },
+        { method: 'GET', path: '/api/v3/ping', status: 200, code: null, time: 0 },
+      );
+      assert.deepEqual(
+        { ...r.list[1], time: 0 },
+        { method: 'GET', path: '/api/v3/account', status: 401, code: 10072, time: 0 },
+      );
       assert.equal(typeof r.list[0]!['time'], 'number');
     });
 
@@ -450,8 +557,10 @@ describe('sandbox exchange', () => {
     });
 
     it('the control surface is for loopback clients only (the check)', () => {
-      for (const a of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) assert.equal(isLoopbackAddress(a), true, a);
-      for (const a of ['10.0.0.1', '::ffff:10.0.0.1', '203.0.113.7', '0.0.0.0', '::', '', undefined]) assert.equal(isLoopbackAddress(a), false, String(a));
+      for (const a of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'])
+        assert.equal(isLoopbackAddress(a), true, a);
+      for (const a of ['10.0.0.1', '::ffff:10.0.0.1', '203.0.113.7', '0.0.0.0', '::', '', undefined])
+        assert.equal(isLoopbackAddress(a), false, String(a));
     });
   });
 
@@ -464,7 +573,10 @@ describe('sandbox exchange', () => {
     });
 
     it('a body above 1 MiB → 413, and the server keeps answering', async () => {
-      const a = await call(sb, 'POST', '/api/v3/order', { body: 'a=' + 'x'.repeat(2 * 1024 * 1024), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+      const a = await call(sb, 'POST', '/api/v3/order', {
+        body: 'a=' + 'x'.repeat(2 * 1024 * 1024),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
       assert.equal(a.status, 413);
       assert.equal((await call(sb, 'GET', '/api/v3/ping')).status, 200);
     });
@@ -532,7 +644,10 @@ describe('sandbox rate limits and bans (§8)', () => {
     clock += 5000;
     // The first 400 have left the window; 100 remain, so 40 more fit only if the 429 took nothing.
     const again = await exchangeInfo(40);
-    assert.ok(again.every((a) => a.status === 200), again.map((a) => a.status).join(','));
+    assert.ok(
+      again.every((a) => a.status === 200),
+      again.map((a) => a.status).join(','),
+    );
   });
 
   it('IP and account (UID) modes are counted independently', async () => {
@@ -584,7 +699,10 @@ describe('tradereq sandbox (command line)', () => {
     const running = sandboxCommand(['--port', '0', '--json'], io, stop.signal);
     const info = JSON.parse(await firstLine(io)) as { baseUrl: string; keys: SandboxKey[] };
     assert.match(info.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-    assert.deepEqual(info.keys.map((k) => k.name), ['trade', 'readonly', 'ipbound']);
+    assert.deepEqual(
+      info.keys.map((k) => k.name),
+      ['trade', 'readonly', 'ipbound'],
+    );
     assert.deepEqual(Object.keys(info.keys[0]!), ['name', 'apiKey', 'secretKey', 'permissions']);
     const res = await request(info.baseUrl + '/api/v3/ping');
     assert.equal(res.statusCode, 200);
@@ -609,7 +727,14 @@ describe('tradereq sandbox (command line)', () => {
   });
 
   it('bad flags are usage errors', async () => {
-    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--ban-scale', '0'], ['--ban-scale', 'x'], ['--bogus'], ['extra']]) {
+    for (const args of [
+      ['--port', 'abc'],
+      ['--port', '70000'],
+      ['--ban-scale', '0'],
+      ['--ban-scale', 'x'],
+      ['--bogus'],
+      ['extra'],
+    ]) {
       await assert.rejects(sandboxCommand(args, captureIo()), UsageError, args.join(' '));
     }
   });
@@ -629,11 +754,15 @@ describe('tradereq sandbox (command line)', () => {
 
   it('runs until SIGTERM, then exits 0 (child process)', async function () {
     this.timeout(30_000);
-    const script = "require('./src/cli/sandbox').sandboxCommand(['--port', '0', '--json'], require('./src/cli/usage').processIo).then((c) => { process.exitCode = c; })";
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const script =
+      "require('./src/cli/sandbox').sandboxCommand(['--port', '0', '--json'], require('./src/cli/usage').processIo).then((c) => { process.exitCode = c; })";
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', resolve);
+      createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', () => reject(new Error('exited before printing')));
     });
     const info = JSON.parse(line) as { baseUrl: string };

@@ -16,7 +16,9 @@ interface Vector {
   body: string;
   signature: string;
 }
-const VECTORS = (JSON.parse(readFileSync(join(__dirname, '../../../shared/vectors/signing.json'), 'utf8')) as { vectors: Vector[] }).vectors;
+const VECTORS = (
+  JSON.parse(readFileSync(join(__dirname, '../../../shared/vectors/signing.json'), 'utf8')) as { vectors: Vector[] }
+).vectors;
 const SECRET = VECTORS[0]!.secretKey;
 const KEY = { apiKey: 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A', secretKey: SECRET };
 const TS = 1499827319559;
@@ -25,7 +27,10 @@ function context(environment: NamedEnvironment = BUILTIN_SANDBOX, now = TS): Res
   return { environment, now: () => now, uuid: () => 'uuid', clientOrderId: () => 'cid' };
 }
 
-function sign(text: string, options: { timestamp?: number; environment?: NamedEnvironment; index?: number } = {}): PreparedRequest {
+function sign(
+  text: string,
+  options: { timestamp?: number; environment?: NamedEnvironment; index?: number } = {},
+): PreparedRequest {
   const doc = parse(text);
   const request = doc.requests[options.index ?? 0]!;
   const resolved = resolveRequest(doc, request, context(options.environment));
@@ -39,7 +44,9 @@ const withoutSignature = (s: string): string => s.replace(/&?signature=[0-9a-f]{
 
 describe('signer', () => {
   it('reproduces the published vector with every parameter in the query string', () => {
-    const p = sign(readFileSync(join(__dirname, '../fixtures/vectors/all-in-query.tradereq'), 'utf8'), { timestamp: TS });
+    const p = sign(readFileSync(join(__dirname, '../fixtures/vectors/all-in-query.tradereq'), 'utf8'), {
+      timestamp: TS,
+    });
     const v = VECTORS[0]!;
     assert.equal(withoutSignature(p.query), v.query);
     assert.equal(p.body, v.body);
@@ -55,8 +62,12 @@ describe('signer', () => {
   });
 
   it('§5 rule 11: the same parameters all in the body or all in the query sign the same totalParams', () => {
-    const body = sign(readFileSync(join(__dirname, '../fixtures/vectors/all-in-body.tradereq'), 'utf8'), { timestamp: TS });
-    const query = sign(readFileSync(join(__dirname, '../fixtures/vectors/all-in-query.tradereq'), 'utf8'), { timestamp: TS });
+    const body = sign(readFileSync(join(__dirname, '../fixtures/vectors/all-in-body.tradereq'), 'utf8'), {
+      timestamp: TS,
+    });
+    const query = sign(readFileSync(join(__dirname, '../fixtures/vectors/all-in-query.tradereq'), 'utf8'), {
+      timestamp: TS,
+    });
     assert.equal(body.totalParams, query.totalParams);
     assert.equal(body.signature, query.signature);
     assert.equal(body.body, VECTORS[0]!.query, 'all parameters go in the form body');
@@ -65,7 +76,7 @@ describe('signer', () => {
   it('§5 rule 4: totalParams is the query string followed by the body with no separator', () => {
     const p = sign('POST /api/v3/order\n[query]\na = 1\n[body]\nb = 2\n', { timestamp: 5 });
     assert.equal(p.totalParams, 'a=1' + 'b=2&timestamp=5');
-    assert.ok(!p.totalParams!.includes('1&b'), 'no & between query and body');
+    assert.ok(!p.totalParams.includes('1&b'), 'no & between query and body');
   });
 
   it('§5 rule 4: the signature parameter itself is left out of totalParams, and appended after it', () => {
@@ -78,12 +89,15 @@ describe('signer', () => {
     const p = sign('POST /api/v3/order\nsymbol = BTCUSDT\n', { timestamp: 9 });
     assert.match(p.signature!, /^[0-9a-f]{64}$/);
     assert.equal(p.signature, createHmac('sha256', SECRET).update(p.totalParams!).digest('hex'));
-    assert.ok(signatureMatches(SECRET, p.totalParams!, p.signature!));
-    assert.ok(!signatureMatches(SECRET, p.totalParams!, p.signature!.toUpperCase()), 'upper-case hex is not a valid signature');
+    assert.ok(signatureMatches(SECRET, p.totalParams!, p.signature));
+    assert.ok(
+      !signatureMatches(SECRET, p.totalParams!, p.signature.toUpperCase()),
+      'upper-case hex is not a valid signature',
+    );
   });
 
   it('§5 rule 6: values are percent-encoded strictly with upper-case hex, and what is signed is what is sent', () => {
-    assert.equal(percentEncode("BEP20(BSC)!'*,~-_."), "BEP20%28BSC%29%21%27%2A%2C~-_.");
+    assert.equal(percentEncode("BEP20(BSC)!'*,~-_."), 'BEP20%28BSC%29%21%27%2A%2C~-_.');
     assert.equal(percentEncode('a b/é'), 'a%20b%2F%C3%A9');
     const p = sign('POST /api/v3/order\n[query]\nnetwork = BEP20(BSC)\nsymbols = A,B\n', { timestamp: 1 });
     assert.ok(p.query.startsWith('network=BEP20%28BSC%29&symbols=A%2CB&timestamp=1&signature='));
@@ -102,7 +116,10 @@ describe('signer', () => {
     const json = sign('POST /api/v3/order\n[json]\n{"symbol": "BTCUSDT"}\n', { timestamp: TS });
     assert.equal(json.body, '{"symbol": "BTCUSDT"}');
     assert.equal(json.totalParams, `timestamp=${TS}{"symbol": "BTCUSDT"}`);
-    assert.deepEqual(json.headers.find(([n]) => n === 'Content-Type'), ['Content-Type', 'application/json']);
+    assert.deepEqual(
+      json.headers.find(([n]) => n === 'Content-Type'),
+      ['Content-Type', 'application/json'],
+    );
   });
 
   it('§5 rule 7: without --timestamp the signer uses the clock of the resolve context (clock-corrected now)', () => {
@@ -128,15 +145,28 @@ describe('signer', () => {
 
   it('sets the API key header (X-SERVICE-APIKEY unless the environment names another), never the secret', () => {
     const p = sign('GET /api/v3/account\n', { timestamp: 1 });
-    assert.deepEqual(p.headers.find(([n]) => n === 'X-SERVICE-APIKEY'), ['X-SERVICE-APIKEY', KEY.apiKey]);
-    const other = sign('GET /api/v3/account\n', { timestamp: 1, environment: { name: 'x', baseUrl: 'https://h.example', apiKeyHeader: 'X-MBX-APIKEY' } });
+    assert.deepEqual(
+      p.headers.find(([n]) => n === 'X-SERVICE-APIKEY'),
+      ['X-SERVICE-APIKEY', KEY.apiKey],
+    );
+    const other = sign('GET /api/v3/account\n', {
+      timestamp: 1,
+      environment: { name: 'x', baseUrl: 'https://h.example', apiKeyHeader: 'X-MBX-APIKEY' },
+    });
     assert.equal(other.apiKeyHeader, 'X-MBX-APIKEY');
     assert.ok(!JSON.stringify(p).includes(SECRET));
   });
 
   it('substitutes file, environment and system variables, file variables first', () => {
-    const env: NamedEnvironment = { name: 'e', baseUrl: 'https://api.example.com', variables: { symbol: 'ETHUSDT', side: 'SELL' } };
-    const p = sign('@symbol = BTCUSDT\nPOST /api/v3/order\nsymbol = {{symbol}}\nside = {{side}}\nt = {{$timestamp}}\n', { environment: env, timestamp: 42 });
+    const env: NamedEnvironment = {
+      name: 'e',
+      baseUrl: 'https://api.example.com',
+      variables: { symbol: 'ETHUSDT', side: 'SELL' },
+    };
+    const p = sign(
+      '@symbol = BTCUSDT\nPOST /api/v3/order\nsymbol = {{symbol}}\nside = {{side}}\nt = {{$timestamp}}\n',
+      { environment: env, timestamp: 42 },
+    );
     assert.ok(p.body.startsWith(`symbol=BTCUSDT&side=SELL&t=${TS}&timestamp=42`));
     assert.equal(p.origin, 'https://api.example.com');
   });

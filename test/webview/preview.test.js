@@ -16,7 +16,14 @@ const { chromium } = require('playwright-core');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(REPO, 'test-results');
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** The page's clock (faked, paused here once loaded); the extension's clock runs 5 s ahead of it, so countdowns must use the offset. */
 const T0 = Date.UTC(2025, 2, 14, 13, 2, 11);
@@ -112,7 +119,8 @@ function themeCss(theme) {
 const ORIGIN = 'https://api.sandbox.example';
 
 function entry(over) {
-  const query = 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.0001&price=20000&recvWindow=5000&timestamp=1741957331000';
+  const query =
+    'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.0001&price=20000&recvWindow=5000&timestamp=1741957331000';
   const signature = 'c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71';
   return {
     id: 'e-ok',
@@ -138,7 +146,18 @@ function entry(over) {
     statusMeaning: 'Request accepted',
     response: {
       body: JSON.stringify(
-        { symbol: 'BTCUSDT', orderId: '5432101', clientOrderId: 'tr-2025-0314-001', price: '20000', origQty: '0.0001', type: 'LIMIT', side: 'BUY', status: 'NEW', isWorking: true, transactTime: 1741957331412 },
+        {
+          symbol: 'BTCUSDT',
+          orderId: '5432101',
+          clientOrderId: 'tr-2025-0314-001',
+          price: '20000',
+          origQty: '0.0001',
+          type: 'LIMIT',
+          side: 'BUY',
+          status: 'NEW',
+          isWorking: true,
+          transactTime: 1741957331412,
+        },
         null,
         2,
       ),
@@ -178,7 +197,13 @@ const rejected = entry({
     hoverText: HOVER_30002,
   },
   msg: 'quantity below minimum',
-  response: { body: '{\n  "code": 30002,\n  "msg": "quantity below minimum"\n}', isJson: true, truncated: false, bytes: 50, headers: [['content-type', 'application/json']] },
+  response: {
+    body: '{\n  "code": 30002,\n  "msg": "quantity below minimum"\n}',
+    isJson: true,
+    truncated: false,
+    bytes: 50,
+    headers: [['content-type', 'application/json']],
+  },
   timings: { connectMs: 11.9, firstByteMs: 71.3, totalMs: 73.8 },
   expectations: [{ text: 'status == 200', passed: false, actual: '400' }],
 });
@@ -210,9 +235,21 @@ const unknown = entry({
   outcome: 'unknown',
   summary: 'outcome unknown: 503 service not available, try again',
   status: 503,
-  statusMeaning: 'Internal error of the service; the outcome of the operation is unknown and may have succeeded: check before retrying, never treat it as a failure',
-  error: { code: 503, meanings: ['Service not available, try again'], action: UNKNOWN_ACTION, hoverText: `503: Service not available, try again\n\nWhat to do: ${UNKNOWN_ACTION}` },
-  response: { body: '{"code":503,"msg":"service not available"}', isJson: true, truncated: false, bytes: 42, headers: [['content-type', 'application/json']] },
+  statusMeaning:
+    'Internal error of the service; the outcome of the operation is unknown and may have succeeded: check before retrying, never treat it as a failure',
+  error: {
+    code: 503,
+    meanings: ['Service not available, try again'],
+    action: UNKNOWN_ACTION,
+    hoverText: `503: Service not available, try again\n\nWhat to do: ${UNKNOWN_ACTION}`,
+  },
+  response: {
+    body: '{"code":503,"msg":"service not available"}',
+    isJson: true,
+    truncated: false,
+    bytes: 42,
+    headers: [['content-type', 'application/json']],
+  },
   orderRef: { symbol: 'BTCUSDT', origClientOrderId: 'tr-2025-0314-002' },
   timings: { connectMs: 12.1, firstByteMs: 5012.5, totalMs: 5013.0 },
   expectations: [],
@@ -255,7 +292,13 @@ const hostile = entry({
   summary: `400 rejected: ${HOSTILE_IMG}`,
   status: 400,
   statusMeaning: "Malformed request; the fault is the sender's",
-  error: { code: 33333, meanings: [HOSTILE_IMG], cause: HOSTILE_SCRIPT, action: HOSTILE_IMG, hoverText: `33333: ${HOSTILE_SCRIPT}` },
+  error: {
+    code: 33333,
+    meanings: [HOSTILE_IMG],
+    cause: HOSTILE_SCRIPT,
+    action: HOSTILE_IMG,
+    hoverText: `33333: ${HOSTILE_SCRIPT}`,
+  },
   msg: `${HOSTILE_IMG}${HOSTILE_SCRIPT}`,
   response: {
     body: `{\n  "code": 33333,\n  "msg": "${HOSTILE_IMG}",\n  "x": "${HOSTILE_SCRIPT}"\n}`,
@@ -290,7 +333,9 @@ function state(over = {}) {
 function fakeVsCodeApi() {
   window.__posted = [];
   window.__violations = [];
-  document.addEventListener('securitypolicyviolation', (e) => window.__violations.push({ directive: e.violatedDirective, blocked: e.blockedURI }));
+  document.addEventListener('securitypolicyviolation', (e) =>
+    window.__violations.push({ directive: e.violatedDirective, blocked: e.blockedURI }),
+  );
   let acquired = false;
   window.acquireVsCodeApi = () => {
     if (acquired) throw new Error('acquireVsCodeApi may be called only once');
@@ -348,7 +393,10 @@ describe('the response panel, in a browser', function () {
         res.writeHead(404).end();
         return;
       }
-      res.writeHead(200, { 'content-type': `${types[path.extname(file).slice(1)] ?? 'application/octet-stream'}; charset=utf-8`, 'cache-control': 'no-store' });
+      res.writeHead(200, {
+        'content-type': `${types[path.extname(file).slice(1)] ?? 'application/octet-stream'}; charset=utf-8`,
+        'cache-control': 'no-store',
+      });
       res.end(fs.readFileSync(file));
     });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -357,7 +405,13 @@ describe('the response panel, in a browser', function () {
     for (const theme of Object.keys(THEMES)) {
       fs.writeFileSync(path.join(tmp, `theme-${theme}.css`), themeCss(theme));
       const nonce = newNonce();
-      let doc = html.panelHtml({ cspSource: origin, nonce, scriptUri: `${origin}/webview.js`, styleUri: `${origin}/panel.css`, title: 'TradeReq <b>response</b>' });
+      let doc = html.panelHtml({
+        cspSource: origin,
+        nonce,
+        scriptUri: `${origin}/webview.js`,
+        styleUri: `${origin}/panel.css`,
+        title: 'TradeReq <b>response</b>',
+      });
       // The theme sheet stands in for VS Code's; the fake API comes by nonce before the bundle; the
       // last script has no nonce, so the CSP must block it.
       doc = doc.replace(
@@ -468,23 +522,58 @@ describe('the response panel, in a browser', function () {
     assert.match(csp, /^default-src 'none'; style-src http:\/\/127\.0\.0\.1:\d+; script-src 'nonce-[A-Za-z0-9+/=]+'; /);
     assert.equal(await page.locator('[style]').count(), 0, 'no inline style attribute anywhere');
     assert.equal(
-      await page.evaluate(() => Array.from(document.querySelectorAll('*')).filter((el) => Array.from(el.attributes).some((a) => a.name.startsWith('on'))).length),
+      await page.evaluate(
+        () =>
+          Array.from(document.querySelectorAll('*')).filter((el) =>
+            Array.from(el.attributes).some((a) => a.name.startsWith('on')),
+          ).length,
+      ),
       0,
       'no inline handler attribute anywhere',
     );
   });
 
   it('panelHtml escapes what it interpolates and refuses a nonce or CSP source that could break the policy', () => {
-    const doc = html.panelHtml({ cspSource: 'https://*.vscode-cdn.net', nonce: 'abcdefghijklmnop0123==', scriptUri: 'https://x/a.js?"><script>', styleUri: 'https://x/p.css', title: '</title><script>alert(1)</script>' });
+    const doc = html.panelHtml({
+      cspSource: 'https://*.vscode-cdn.net',
+      nonce: 'abcdefghijklmnop0123==',
+      scriptUri: 'https://x/a.js?"><script>',
+      styleUri: 'https://x/p.css',
+      title: '</title><script>alert(1)</script>',
+    });
     assert.ok(!doc.includes('"><script>'), 'script URI escaped');
     assert.ok(doc.includes('&lt;/title&gt;&lt;script&gt;'), 'title escaped');
     assert.ok(doc.includes(`script-src 'nonce-abcdefghijklmnop0123=='`));
-    assert.throws(() => html.panelHtml({ cspSource: "x; script-src 'unsafe-inline'", nonce: 'abcdefghijklmnop0123==', scriptUri: '', styleUri: '', title: '' }));
-    assert.throws(() => html.panelHtml({ cspSource: 'https://x', nonce: "abc' 'unsafe-inline", scriptUri: '', styleUri: '', title: '' }));
+    assert.throws(() =>
+      html.panelHtml({
+        cspSource: "x; script-src 'unsafe-inline'",
+        nonce: 'abcdefghijklmnop0123==',
+        scriptUri: '',
+        styleUri: '',
+        title: '',
+      }),
+    );
+    assert.throws(() =>
+      html.panelHtml({ cspSource: 'https://x', nonce: "abc' 'unsafe-inline", scriptUri: '', styleUri: '', title: '' }),
+    );
     // VS Code in a browser gives a quoted keyword as the webview source: it must be accepted as it is.
-    const web = html.panelHtml({ cspSource: "'self' https://*.vscode-cdn.net", nonce: 'abcdefghijklmnop0123==', scriptUri: 'https://x/a.js', styleUri: 'https://x/p.css', title: 't' });
+    const web = html.panelHtml({
+      cspSource: "'self' https://*.vscode-cdn.net",
+      nonce: 'abcdefghijklmnop0123==',
+      scriptUri: 'https://x/a.js',
+      styleUri: 'https://x/p.css',
+      title: 't',
+    });
     assert.ok(web.includes("style-src 'self' https://*.vscode-cdn.net;"));
-    assert.throws(() => html.panelHtml({ cspSource: "'self' 'unsafe-inline'", nonce: 'abcdefghijklmnop0123==', scriptUri: '', styleUri: '', title: '' }));
+    assert.throws(() =>
+      html.panelHtml({
+        cspSource: "'self' 'unsafe-inline'",
+        nonce: 'abcdefghijklmnop0123==',
+        scriptUri: '',
+        styleUri: '',
+        title: '',
+      }),
+    );
     const a = newNonce();
     assert.match(a, /^[A-Za-z0-9+/]{22}==$/, '16 random bytes, base64');
     assert.notEqual(a, newNonce());
@@ -520,7 +609,10 @@ describe('the response panel, in a browser', function () {
     assert.match(await text(page, 'expectations'), /Failed: status == 200 got 400/);
 
     await sendState(page, state({ current: twoMeanings }));
-    assert.match(await text(page, 'meanings'), /The spec gives 2 meanings for this code:Pair not foundUser information error/);
+    assert.match(
+      await text(page, 'meanings'),
+      /The spec gives 2 meanings for this code:Pair not foundUser information error/,
+    );
   });
 
   it('an error code carries the editor’s hover text: as title, as its accessible description, and shown in place from the keyboard', async () => {
@@ -528,13 +620,18 @@ describe('the response panel, in a browser', function () {
     await sendState(page, state());
     const code = page.getByTestId('error-code');
     assert.equal(await code.getAttribute('title'), HOVER_30002);
-    const described = await code.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')).textContent);
+    const described = await code.evaluate(
+      (el) => document.getElementById(el.getAttribute('aria-describedby')).textContent,
+    );
     assert.equal(described, HOVER_30002);
 
     // What a screen reader gets: Chromium's accessibility tree for the code.
     const cdp = await page.context().newCDPSession(page);
     const { root } = await cdp.send('DOM.getDocument');
-    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-testid="error-code"]' });
+    const { nodeId } = await cdp.send('DOM.querySelector', {
+      nodeId: root.nodeId,
+      selector: '[data-testid="error-code"]',
+    });
     const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
     const ax = nodes.find((n) => !n.ignored);
     assert.equal(ax.role.value, 'button');
@@ -613,8 +710,16 @@ describe('the response panel, in a browser', function () {
     await sendState(page, state({ current: okEntry, history: [twoMeanings, okEntry, rejected] }));
     const items = page.getByTestId('history-item');
     assert.equal(await items.count(), 3);
-    assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-id'))), ['e-rej', 'e-two', 'e-ok']);
-    assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.getAttribute('aria-current'))), [null, null, 'true']);
+    assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-id'))), [
+      'e-rej',
+      'e-two',
+      'e-ok',
+    ]);
+    assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.getAttribute('aria-current'))), [
+      null,
+      null,
+      'true',
+    ]);
     const first = await items.first().textContent();
     assert.match(first, /13:02:14POST\/api\/v3\/orderRejected400/);
 
@@ -628,7 +733,10 @@ describe('the response panel, in a browser', function () {
     // The extension answers with the entry shown: the focus stays on its history item.
     await sendState(page, state({ current: twoMeanings, history: [twoMeanings, okEntry, rejected] }));
     assert.equal(await page.evaluate(() => document.activeElement.getAttribute('data-id')), 'e-two');
-    assert.equal(await page.locator('[data-testid="history-item"][aria-current="true"]').getAttribute('data-id'), 'e-two');
+    assert.equal(
+      await page.locator('[data-testid="history-item"][aria-current="true"]').getAttribute('data-id'),
+      'e-two',
+    );
     await page.keyboard.press(' ');
     assert.deepEqual((await posted(page)).at(-1), { type: 'show', id: 'e-two' });
     await shoot(page, 'dark-keyboard-focus');
@@ -649,7 +757,21 @@ describe('the response panel, in a browser', function () {
 
     const pageNow = await page.evaluate(() => Date.now());
     const extNow = pageNow + 5000;
-    await sendState(page, state({ now: extNow, current: entry({ ...rejected, id: 'e-418', status: 418, retryAtMs: extNow + 118_000, error: undefined, statusMeaning: 'The IP is banned because of repeated rate limit violations' }), budget: undefined }));
+    await sendState(
+      page,
+      state({
+        now: extNow,
+        current: entry({
+          ...rejected,
+          id: 'e-418',
+          status: 418,
+          retryAtMs: extNow + 118_000,
+          error: undefined,
+          statusMeaning: 'The IP is banned because of repeated rate limit violations',
+        }),
+        budget: undefined,
+      }),
+    );
     assert.equal(await text(page, 'countdown'), 'Banned: 1 min 58 s left');
     await page.clock.runFor(58_000);
     assert.equal(await text(page, 'countdown'), 'Banned: 1 min left');
@@ -657,7 +779,10 @@ describe('the response panel, in a browser', function () {
     assert.equal(await text(page, 'countdown'), 'Banned: 59 s left');
 
     // A wait already over when the state arrives shows no countdown at all.
-    await sendState(page, state({ now: extNow + 200_000, budget: budget({ blocked: { status: 429, untilMs: extNow } }) }));
+    await sendState(
+      page,
+      state({ now: extNow + 200_000, budget: budget({ blocked: { status: 429, untilMs: extNow } }) }),
+    );
     assert.equal(await page.getByTestId('countdown').count(), 0);
     assert.equal(await page.getByTestId('countdown-region').isHidden(), true);
   });
@@ -669,7 +794,12 @@ describe('the response panel, in a browser', function () {
     const uid = page.getByTestId('budget-uid');
     assert.equal(await ip.locator('label').textContent(), 'IP 480/500 left · frees in 7 s');
     assert.equal(await uid.locator('label').textContent(), 'Account 30/500 left · low · frees in 3 s');
-    assert.deepEqual(await ip.locator('meter').evaluate((m) => [m.min, m.max, m.value, m.labels[0].textContent]), [0, 500, 480, 'IP 480/500 left · frees in 7 s']);
+    assert.deepEqual(await ip.locator('meter').evaluate((m) => [m.min, m.max, m.value, m.labels[0].textContent]), [
+      0,
+      500,
+      480,
+      'IP 480/500 left · frees in 7 s',
+    ]);
     assert.equal(await ip.evaluate((el) => el.classList.contains('low')), false);
     assert.equal(await uid.evaluate((el) => el.classList.contains('low')), true);
 
@@ -697,7 +827,10 @@ describe('the response panel, in a browser', function () {
       { type: 'state', state: { ...state(), history: 'x' } },
       { type: 'state', state: { ...state(), now: 'soon' } },
       { type: 'state', state: { ...state(), current: { ...okEntry, outcome: 'pwned' } } },
-      { type: 'state', state: { ...state(), history: Array.from({ length: 51 }, (_, i) => ({ ...okEntry, id: `h${i}` })) } },
+      {
+        type: 'state',
+        state: { ...state(), history: Array.from({ length: 51 }, (_, i) => ({ ...okEntry, id: `h${i}` })) },
+      },
     ]) {
       await send(page, bad);
     }
@@ -719,16 +852,32 @@ describe('the response panel, in a browser', function () {
       await sendState(page, state({ budget: budget({ blocked: { status: 429, untilMs: NOW + 12_000 } }) }));
       await page.locator('details[data-section="request"] > summary').click();
       console.log(`      screenshot: ${await shoot(page, `${theme}-rejected`)}`);
-      await sendState(page, state({ current: unknown, history: [unknown, rejected, okEntry, twoMeanings, refused, notSent] }));
+      await sendState(
+        page,
+        state({ current: unknown, history: [unknown, rejected, okEntry, twoMeanings, refused, notSent] }),
+      );
       console.log(`      screenshot: ${await shoot(page, `${theme}-unknown`)}`);
-      await sendState(page, state({ current: okEntry, busy: true, history: [unknown, rejected, okEntry, twoMeanings, refused, notSent] }));
+      await sendState(
+        page,
+        state({ current: okEntry, busy: true, history: [unknown, rejected, okEntry, twoMeanings, refused, notSent] }),
+      );
       console.log(`      screenshot: ${await shoot(page, `${theme}-busy`)}`);
     }
     const narrow = await openPanel({ theme: 'dark', width: 420, height: 900 });
-    await sendState(narrow.page, state({ current: unknown, history: [unknown, rejected, okEntry, twoMeanings], budget: budget({ blocked: { status: 418, untilMs: NOW + 118_000 } }) }));
+    await sendState(
+      narrow.page,
+      state({
+        current: unknown,
+        history: [unknown, rejected, okEntry, twoMeanings],
+        budget: budget({ blocked: { status: 418, untilMs: NOW + 118_000 } }),
+      }),
+    );
     console.log(`      screenshot: ${await shoot(narrow.page, 'dark-narrow-unknown-banned')}`);
     const { page } = await openPanel({ theme: 'light', width: 1360, height: 900 });
-    await sendState(page, state({ current: okEntry, history: [unknown, rejected, okEntry, twoMeanings, refused, notSent] }));
+    await sendState(
+      page,
+      state({ current: okEntry, history: [unknown, rejected, okEntry, twoMeanings, refused, notSent] }),
+    );
     console.log(`      screenshot: ${await shoot(page, 'light-wide-ok')}`);
   });
 });

@@ -29,7 +29,12 @@ export interface BudgetView {
 
 export type GateDecision =
   | { readonly ok: true }
-  | { readonly ok: false; readonly reason: 'retry-after' | 'ban' | 'budget'; readonly message: string; readonly retryAtMs: number };
+  | {
+      readonly ok: false;
+      readonly reason: 'retry-after' | 'ban' | 'budget';
+      readonly message: string;
+      readonly retryAtMs: number;
+    };
 
 export interface Charge {
   readonly origin: string;
@@ -48,7 +53,13 @@ function view(mode: RateLimitMode, entries: readonly [number, number][], now: nu
   const live = entries.filter(([t]) => now - t < intervalMs);
   const used = live.reduce((sum, [, w]) => sum + w, 0);
   const oldest = live.length > 0 ? Math.min(...live.map(([t]) => t)) : undefined;
-  return { mode, limit, used, remaining: Math.max(0, limit - used), freesInMs: oldest === undefined ? 0 : oldest + intervalMs - now };
+  return {
+    mode,
+    limit,
+    used,
+    remaining: Math.max(0, limit - used),
+    freesInMs: oldest === undefined ? 0 : oldest + intervalMs - now,
+  };
 }
 
 /** Milliseconds until `weight` fits in the counter again. */
@@ -92,7 +103,8 @@ export class Budget {
           : `The service asked to back off (429): nothing is sent to ${charge.origin} for ${seconds} s more (Retry-After). Sending now would get this IP banned (§8 rule 2).`,
       };
     }
-    const entries = charge.mode === 'ip' ? s?.ip ?? [] : (charge.account ? s?.accounts[charge.account] : undefined) ?? [];
+    const entries =
+      charge.mode === 'ip' ? (s?.ip ?? []) : ((charge.account ? s?.accounts[charge.account] : undefined) ?? []);
     const counter = view(charge.mode, entries, now);
     if (counter.used + charge.weight > counter.limit) {
       const wait = waitForRoom(entries, charge.mode, charge.weight, now);
@@ -127,7 +139,9 @@ export class Budget {
       }
       if (limited) {
         // Without a Retry-After, wait the whole window (429) or the shortest ban (418).
-        const seconds = answer.retryAfterSeconds ?? (answer.status === 418 ? LIMITS.ban.minMs / 1000 : LIMITS.rate.ip.intervalMs / 1000);
+        const seconds =
+          answer.retryAfterSeconds ??
+          (answer.status === 418 ? LIMITS.ban.minMs / 1000 : LIMITS.rate.ip.intervalMs / 1000);
         s.blocked = { until: now + seconds * 1000, status: answer.status!, since: now };
       } else if (s.blocked && s.blocked.until <= now) {
         delete s.blocked;
@@ -138,7 +152,10 @@ export class Budget {
 }
 
 function buildView(origin: string, s: OriginStateT | undefined, account: string | undefined, now: number): BudgetView {
-  const blocked = s?.blocked && s.blocked.until > now ? { status: s.blocked.status, untilMs: s.blocked.until, remainingMs: s.blocked.until - now } : undefined;
+  const blocked =
+    s?.blocked && s.blocked.until > now
+      ? { status: s.blocked.status, untilMs: s.blocked.until, remainingMs: s.blocked.until - now }
+      : undefined;
   return {
     origin,
     account,

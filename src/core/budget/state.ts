@@ -56,7 +56,10 @@ export class MemoryStateStore implements StateStore {
 }
 
 /** `TRADEREQ_STATE_DIR`, else the platform's state folder. */
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultStateDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env['TRADEREQ_STATE_DIR']) return env['TRADEREQ_STATE_DIR'];
   if (platform === 'win32') return join(env['LOCALAPPDATA'] ?? join(homedir(), 'AppData', 'Local'), 'TradeReq');
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'TradeReq');

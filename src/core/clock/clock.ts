@@ -20,9 +20,15 @@ export function sampleFrom(serverTime: number, t0: number, t1: number): ClockSam
 export const CLOCK_MAX_AGE_MS = 10 * 60_000;
 
 /** The 700003 explanation with the rule and the measured offset. */
-export function explainTimestampError(sample: ClockSample | undefined, recvWindow: number = LIMITS.recvWindow.defaultMs): string {
+export function explainTimestampError(
+  sample: ClockSample | undefined,
+  recvWindow: number = LIMITS.recvWindow.defaultMs,
+): string {
   const rule = `The service processes a request only when timestamp < serverTime + ${LIMITS.timestampAheadMs} and serverTime − timestamp ≤ recvWindow (${recvWindow} ms) (spec §5 rule 9).`;
   if (!sample) return `${rule} No clock offset has been measured: turn clock sync on, or check the system clock.`;
-  const direction = sample.offsetMs >= 0 ? `your clock is ${sample.offsetMs} ms behind the server` : `your clock is ${-sample.offsetMs} ms ahead of the server`;
+  const direction =
+    sample.offsetMs >= 0
+      ? `your clock is ${sample.offsetMs} ms behind the server`
+      : `your clock is ${-sample.offsetMs} ms ahead of the server`;
   return `${rule} Measured offset: ${direction} (round trip ${sample.roundTripMs} ms, ${new Date(sample.measuredAt).toISOString()}).`;
 }

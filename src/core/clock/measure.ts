@@ -13,10 +13,24 @@ const ServerTime = z.object({ serverTime: z.number().int().nonnegative() });
 const TIME = findEndpoint('GET', '/api/v3/time')!;
 
 /** Measures the server-clock offset of `baseUrl` with GET /api/v3/time (counted in the IP budget). */
-export async function measureClock(baseUrl: string, deps: { sender: Sender; budget: Budget; clock: ClockSync; now?: () => number }): Promise<ClockSample | undefined> {
+export async function measureClock(
+  baseUrl: string,
+  deps: { sender: Sender; budget: Budget; clock: ClockSync; now?: () => number },
+): Promise<ClockSample | undefined> {
   const now = deps.now ?? Date.now;
   const url = joinUrl(baseUrl, TIME.path);
-  const prepared: PreparedRequest = { method: 'GET', url, origin: new URL(url).origin, path: TIME.path, query: '', body: '', headers: [], signed: false, weight: TIME.weight, mode: TIME.mode };
+  const prepared: PreparedRequest = {
+    method: 'GET',
+    url,
+    origin: new URL(url).origin,
+    path: TIME.path,
+    query: '',
+    body: '',
+    headers: [],
+    signed: false,
+    weight: TIME.weight,
+    mode: TIME.mode,
+  };
   const t0 = now();
   const report = await exchange(prepared, deps);
   const t1 = now();

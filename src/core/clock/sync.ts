@@ -30,4 +30,3 @@ export class ClockSync {
     return this.now() + (this.sample(origin)?.offsetMs ?? 0);
   }
 }
-

@@ -10,7 +10,8 @@ import { ENDPOINTS, KNOWN_PATHS, findEndpoint } from '../spec/endpoints';
 import type { EndpointInfo, ParamInfo } from '../spec/types';
 import { paramMarkdown } from './markdown';
 
-export type CompletionKind = 'parameter' | 'value' | 'symbol' | 'variable' | 'directive' | 'method' | 'path' | 'section' | 'snippet';
+export type CompletionKind =
+  'parameter' | 'value' | 'symbol' | 'variable' | 'directive' | 'method' | 'path' | 'section' | 'snippet';
 
 export interface CompletionEntry {
   readonly label: string;
@@ -54,12 +55,19 @@ function wordRange(line: number, lineText: string, character: number): Range {
   return range(line, wordStart(lineText, character), line, e);
 }
 
-export function completionsAt(doc: TradeReqDocument, lineText: string, line: number, character: number, ctx: CompletionContext): CompletionEntry[] {
+export function completionsAt(
+  doc: TradeReqDocument,
+  lineText: string,
+  line: number,
+  character: number,
+  ctx: CompletionContext,
+): CompletionEntry[] {
   const before = lineText.slice(0, character);
 
   // {{ without its closing braces before the cursor: variables.
   const open = before.lastIndexOf('{{');
-  if (open >= 0 && before.indexOf('}}', open) < 0) return variableCompletions(doc, lineText, line, open + 2, character, ctx);
+  if (open >= 0 && before.indexOf('}}', open) < 0)
+    return variableCompletions(doc, lineText, line, open + 2, character, ctx);
 
   // # @ at the start of a comment: directives.
   const directive = /^\s*(#|\/\/)\s*@([\w-]*)$/.exec(before);
@@ -72,7 +80,8 @@ export function completionsAt(doc: TradeReqDocument, lineText: string, line: num
     if (/^\s*[A-Za-z]*$/.test(before)) return methodCompletions(line, lineText, character);
     // A method and a space: the line is not a request line until its path starts, so offer paths here.
     const method = /^\s*([A-Za-z]+)\s+$/.exec(before)?.[1]?.toUpperCase();
-    if (method && (METHODS as readonly string[]).includes(method)) return pathCompletions(method, range(line, character, line, character));
+    if (method && (METHODS as readonly string[]).includes(method))
+      return pathCompletions(method, range(line, character, line, character));
     return [];
   }
   if (line === request.requestLine.range.startLine) return requestLineCompletions(request, lineText, line, character);
@@ -88,7 +97,11 @@ export function completionsAt(doc: TradeReqDocument, lineText: string, line: num
 
   const eq = before.indexOf('=');
   if (eq < 0) {
-    if (/^\s*[\w.-]*$/.test(before)) return [...parameterCompletions(request, endpoint, line, lineText, character), ...sectionCompletions(request, line, lineText, character, true)];
+    if (/^\s*[\w.-]*$/.test(before))
+      return [
+        ...parameterCompletions(request, endpoint, line, lineText, character),
+        ...sectionCompletions(request, line, lineText, character, true),
+      ];
     return [];
   }
   const name = before.slice(0, eq).trim();
@@ -97,11 +110,21 @@ export function completionsAt(doc: TradeReqDocument, lineText: string, line: num
 
 function methodCompletions(line: number, lineText: string, character: number): CompletionEntry[] {
   const r = wordRange(line, lineText, character);
-  const methods: CompletionEntry[] = METHODS.map((m, i) => ({ label: m, kind: 'method', insertText: m + ' ', detail: 'request line', range: r, sortText: `1${i}` }));
+  const methods: CompletionEntry[] = METHODS.map((m, i) => ({
+    label: m,
+    kind: 'method',
+    insertText: m + ' ',
+    detail: 'request line',
+    range: r,
+    sortText: `1${i}`,
+  }));
   const endpoints: CompletionEntry[] = ENDPOINTS.map((e, i) => ({
     label: `${e.method} ${e.path}`,
     kind: 'snippet',
-    insertText: `${e.method} ${e.path}\n${e.params.filter((p) => p.required && !p.addedBySigner).map((p, k) => `${p.name} = \${${k + 1}}`).join('\n')}`,
+    insertText: `${e.method} ${e.path}\n${e.params
+      .filter((p) => p.required && !p.addedBySigner)
+      .map((p, k) => `${p.name} = \${${k + 1}}`)
+      .join('\n')}`,
     snippet: true,
     detail: e.title,
     documentation: `${e.description}${e.source === 'assumed' ? '\n\n_Assumed (not documented by the service)._' : ''}`,
@@ -111,7 +134,12 @@ function methodCompletions(line: number, lineText: string, character: number): C
   return [...methods, ...endpoints];
 }
 
-function requestLineCompletions(request: RequestBlock, lineText: string, line: number, character: number): CompletionEntry[] {
+function requestLineCompletions(
+  request: RequestBlock,
+  lineText: string,
+  line: number,
+  character: number,
+): CompletionEntry[] {
   const rl = request.requestLine;
   if (character <= rl.method.range.endChar) return methodCompletions(line, lineText, character);
   const q = lineText.indexOf('?', rl.target.range.startChar);
@@ -125,7 +153,10 @@ function requestLineCompletions(request: RequestBlock, lineText: string, line: n
     return [];
   }
   const start = rl.target.range.startChar;
-  return pathCompletions(rl.method.text.toUpperCase(), range(line, Math.min(start, character), line, Math.max(character, rl.path.range.endChar)));
+  return pathCompletions(
+    rl.method.text.toUpperCase(),
+    range(line, Math.min(start, character), line, Math.max(character, rl.path.range.endChar)),
+  );
 }
 
 /** Known paths, those the method goes with first; each replaces `r`. */
@@ -133,11 +164,23 @@ function pathCompletions(method: string, r: Range): CompletionEntry[] {
   const known = new Set(ENDPOINTS.filter((e) => e.method === method).map((e) => e.path));
   return KNOWN_PATHS.map((p) => {
     const e = ENDPOINTS.find((x) => x.path === p && x.method === method) ?? ENDPOINTS.find((x) => x.path === p)!;
-    return { label: p, kind: 'path', detail: known.has(p) ? e.title : `${e.title} (not with ${method})`, range: r, sortText: known.has(p) ? `1${p}` : `2${p}` };
+    return {
+      label: p,
+      kind: 'path',
+      detail: known.has(p) ? e.title : `${e.title} (not with ${method})`,
+      range: r,
+      sortText: known.has(p) ? `1${p}` : `2${p}`,
+    };
   });
 }
 
-function sectionCompletions(request: RequestBlock, line: number, lineText: string, character: number, bare = false): CompletionEntry[] {
+function sectionCompletions(
+  request: RequestBlock,
+  line: number,
+  lineText: string,
+  character: number,
+  bare = false,
+): CompletionEntry[] {
   const start = bare ? wordStart(lineText, character) : lineText.lastIndexOf('[', character);
   const r = range(line, start, line, character);
   const hasJson = request.sections.some((s) => s.kind === 'json');
@@ -153,7 +196,14 @@ function sectionCompletions(request: RequestBlock, line: number, lineText: strin
 }
 
 /** Parameter names of the endpoint, required ones first, those already written left out. */
-function parameterCompletions(request: RequestBlock, endpoint: EndpointInfo | undefined, line: number, lineText: string, character: number, separator = ' = '): CompletionEntry[] {
+function parameterCompletions(
+  request: RequestBlock,
+  endpoint: EndpointInfo | undefined,
+  line: number,
+  lineText: string,
+  character: number,
+  separator = ' = ',
+): CompletionEntry[] {
   if (!endpoint) return [];
   const present = new Set(request.params.filter((p) => p.range.startLine !== line).map((p) => p.name.text));
   const type = request.params.find((p) => p.name.text === 'type')?.value.text;
@@ -175,7 +225,14 @@ function parameterCompletions(request: RequestBlock, endpoint: EndpointInfo | un
     });
 }
 
-function valueCompletions(endpoint: EndpointInfo | undefined, name: string, line: number, lineText: string, character: number, ctx: CompletionContext): CompletionEntry[] {
+function valueCompletions(
+  endpoint: EndpointInfo | undefined,
+  name: string,
+  line: number,
+  lineText: string,
+  character: number,
+  ctx: CompletionContext,
+): CompletionEntry[] {
   const info = endpoint?.params.find((p) => p.name === name);
   const r = wordRange(line, lineText, character);
   return valuesFor(info, name, r, ctx);
@@ -183,16 +240,34 @@ function valueCompletions(endpoint: EndpointInfo | undefined, name: string, line
 
 function valuesFor(info: ParamInfo | undefined, name: string, r: Range, ctx: CompletionContext): CompletionEntry[] {
   if (info?.enumValues) {
-    return info.enumValues.map((v, i) => ({ label: v.value, kind: 'value', detail: v.source === 'spec' ? 'documented by the service' : 'assumed', documentation: v.description, range: r, sortText: String(i).padStart(2, '0') }));
+    return info.enumValues.map((v, i) => ({
+      label: v.value,
+      kind: 'value',
+      detail: v.source === 'spec' ? 'documented by the service' : 'assumed',
+      documentation: v.description,
+      range: r,
+      sortText: String(i).padStart(2, '0'),
+    }));
   }
   if (name === 'symbol' || info?.type === 'symbol') return symbolCompletions(r, ctx);
   switch (name) {
     case 'recvWindow':
-      return [{ label: '5000', kind: 'value', detail: 'the default; 5000 or less is recommended (spec §5 rule 8)', range: r }];
+      return [
+        { label: '5000', kind: 'value', detail: 'the default; 5000 or less is recommended (spec §5 rule 8)', range: r },
+      ];
     case 'newClientOrderId':
-      return [{ label: '{{$clientOrderId}}', kind: 'variable', detail: 'a fresh client order id for each send', range: r }];
+      return [
+        { label: '{{$clientOrderId}}', kind: 'variable', detail: 'a fresh client order id for each send', range: r },
+      ];
     case 'timestamp':
-      return [{ label: '{{$timestamp}}', kind: 'variable', detail: 'now in milliseconds; or leave timestamp out and TradeReq adds it', range: r }];
+      return [
+        {
+          label: '{{$timestamp}}',
+          kind: 'variable',
+          detail: 'now in milliseconds; or leave timestamp out and TradeReq adds it',
+          range: r,
+        },
+      ];
   }
   return [];
 }
@@ -204,26 +279,60 @@ function symbolCompletions(r: Range, ctx: CompletionContext): CompletionEntry[] 
   for (const s of ctx.symbols) {
     if (seen.has(s.symbol)) continue;
     seen.add(s.symbol);
-    const from = s.source === 'exchangeInfo' ? `exchangeInfo of ${ctx.environment.name}` : s.source === 'setting' ? 'tradereq.symbols setting' : 'used in the workspace';
-    out.push({ label: s.symbol, kind: 'symbol', detail: s.detail ? `${s.detail} · ${from}` : from, range: r, sortText: `${order[s.source]}${s.symbol}` });
+    const from =
+      s.source === 'exchangeInfo'
+        ? `exchangeInfo of ${ctx.environment.name}`
+        : s.source === 'setting'
+          ? 'tradereq.symbols setting'
+          : 'used in the workspace';
+    out.push({
+      label: s.symbol,
+      kind: 'symbol',
+      detail: s.detail ? `${s.detail} · ${from}` : from,
+      range: r,
+      sortText: `${order[s.source]}${s.symbol}`,
+    });
   }
   return out;
 }
 
 function directiveCompletions(line: number, lineText: string, character: number): CompletionEntry[] {
   const r = wordRange(line, lineText, character);
-  return DIRECTIVES.map((d, i) => ({ label: d.name, kind: 'directive', detail: d.usage, documentation: d.description, range: r, sortText: String(i).padStart(2, '0') }));
+  return DIRECTIVES.map((d, i) => ({
+    label: d.name,
+    kind: 'directive',
+    detail: d.usage,
+    documentation: d.description,
+    range: r,
+    sortText: String(i).padStart(2, '0'),
+  }));
 }
 
-function variableCompletions(doc: TradeReqDocument, lineText: string, line: number, nameStart: number, character: number, ctx: CompletionContext): CompletionEntry[] {
+function variableCompletions(
+  doc: TradeReqDocument,
+  lineText: string,
+  line: number,
+  nameStart: number,
+  character: number,
+  ctx: CompletionContext,
+): CompletionEntry[] {
   let end = character;
   while (end < lineText.length && /[\w.$-]/.test(lineText[end]!)) end++;
   const closing = lineText.startsWith('}}', end) ? '' : '}}';
-  const start = nameStart + (lineText.slice(nameStart, character).length - lineText.slice(nameStart, character).trimStart().length);
+  const start =
+    nameStart + (lineText.slice(nameStart, character).length - lineText.slice(nameStart, character).trimStart().length);
   const r = range(line, start, line, end);
   const out: CompletionEntry[] = [];
   const add = (label: string, detail: string, documentation: string | undefined, sort: string): void => {
-    out.push({ label, kind: 'variable', insertText: label + closing, detail, documentation, range: r, sortText: sort + label });
+    out.push({
+      label,
+      kind: 'variable',
+      insertText: label + closing,
+      detail,
+      documentation,
+      range: r,
+      sortText: sort + label,
+    });
   };
   const fileNames = new Set<string>();
   for (const v of doc.variables) {
@@ -236,13 +345,26 @@ function variableCompletions(doc: TradeReqDocument, lineText: string, line: numb
   }
   for (const s of SYSTEM_VARIABLES) add(s.name, 'system variable', s.description, '2');
   for (const r2 of doc.requests) {
-    if (r2.name) add(`${r2.name.text}.response.`, `a field of the last response of "${r2.name.text}"`, 'e.g. `orderId`, `symbol`; deeper paths with `a.b[0]`', '3');
+    if (r2.name)
+      add(
+        `${r2.name.text}.response.`,
+        `a field of the last response of "${r2.name.text}"`,
+        'e.g. `orderId`, `symbol`; deeper paths with `a.b[0]`',
+        '3',
+      );
   }
   return out;
 }
 
 /** In a `[json]` body: member names of the endpoint, and values for the member being written. */
-function jsonCompletions(request: RequestBlock, endpoint: EndpointInfo | undefined, lineText: string, line: number, character: number, ctx: CompletionContext): CompletionEntry[] {
+function jsonCompletions(
+  request: RequestBlock,
+  endpoint: EndpointInfo | undefined,
+  lineText: string,
+  line: number,
+  character: number,
+  ctx: CompletionContext,
+): CompletionEntry[] {
   const before = lineText.slice(0, character);
   const value = /"([\w.-]+)"\s*:\s*"([\w.-]*)$/.exec(before);
   if (value) {
@@ -255,7 +377,14 @@ function jsonCompletions(request: RequestBlock, endpoint: EndpointInfo | undefin
     const r = range(line, character - key[2]!.length, line, character);
     return endpoint.params
       .filter((p) => !p.addedBySigner && !present.has(p.name))
-      .map((p) => ({ label: p.name, kind: 'parameter', detail: `${p.required ? 'required' : 'optional'} · ${p.type}`, documentation: paramMarkdown(p, endpoint), range: r, sortText: `${p.required ? 0 : 1}${p.name}` }));
+      .map((p) => ({
+        label: p.name,
+        kind: 'parameter',
+        detail: `${p.required ? 'required' : 'optional'} · ${p.type}`,
+        documentation: paramMarkdown(p, endpoint),
+        range: r,
+        sortText: `${p.required ? 0 : 1}${p.name}`,
+      }));
   }
   return [];
 }

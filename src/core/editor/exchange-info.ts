@@ -11,12 +11,14 @@ import type { SymbolEntry } from './completion';
 const ExchangeInfo = z.object({
   symbols: z
     .array(
-      z.object({
-        symbol: z.string().regex(/^[A-Za-z0-9]{1,40}$/),
-        status: z.string().max(40).optional(),
-        baseAsset: z.string().max(20).optional(),
-        quoteAsset: z.string().max(20).optional(),
-      }).passthrough(),
+      z
+        .object({
+          symbol: z.string().regex(/^[A-Za-z0-9]{1,40}$/),
+          status: z.string().max(40).optional(),
+          baseAsset: z.string().max(20).optional(),
+          quoteAsset: z.string().max(20).optional(),
+        })
+        .passthrough(),
     )
     .max(10_000),
 });
@@ -27,16 +29,31 @@ export type SymbolsResult = { ok: true; symbols: SymbolEntry[] } | { ok: false; 
 
 export async function fetchSymbols(baseUrl: string, deps: { sender: Sender; budget: Budget }): Promise<SymbolsResult> {
   const url = joinUrl(baseUrl, EXCHANGE_INFO.path);
-  const prepared: PreparedRequest = { method: 'GET', url, origin: new URL(url).origin, path: EXCHANGE_INFO.path, query: '', body: '', headers: [], signed: false, weight: EXCHANGE_INFO.weight, mode: EXCHANGE_INFO.mode };
+  const prepared: PreparedRequest = {
+    method: 'GET',
+    url,
+    origin: new URL(url).origin,
+    path: EXCHANGE_INFO.path,
+    query: '',
+    body: '',
+    headers: [],
+    signed: false,
+    weight: EXCHANGE_INFO.weight,
+    mode: EXCHANGE_INFO.mode,
+  };
   const report = await exchange(prepared, deps);
   if (report.outcome !== 'ok' || !report.decoded) return { ok: false, message: report.summary };
   const parsed = ExchangeInfo.safeParse(report.decoded.json);
-  if (!parsed.success) return { ok: false, message: 'exchangeInfo did not have the expected shape ({"symbols": [{"symbol": ...}]})' };
+  if (!parsed.success)
+    return { ok: false, message: 'exchangeInfo did not have the expected shape ({"symbols": [{"symbol": ...}]})' };
   return {
     ok: true,
     symbols: parsed.data.symbols.map((s) => ({
       symbol: s.symbol,
-      detail: [s.baseAsset && s.quoteAsset ? `${s.baseAsset}/${s.quoteAsset}` : undefined, s.status].filter(Boolean).join(' · ') || undefined,
+      detail:
+        [s.baseAsset && s.quoteAsset ? `${s.baseAsset}/${s.quoteAsset}` : undefined, s.status]
+          .filter(Boolean)
+          .join(' · ') || undefined,
       source: 'exchangeInfo' as const,
     })),
   };

@@ -34,7 +34,13 @@ function errorCodeAt(lineText: string, line: number, character: number): HoverRe
   return undefined;
 }
 
-export function hoverAt(doc: TradeReqDocument, lineText: string, line: number, character: number, ctx: HoverContext): HoverResult | undefined {
+export function hoverAt(
+  doc: TradeReqDocument,
+  lineText: string,
+  line: number,
+  character: number,
+  ctx: HoverContext,
+): HoverResult | undefined {
   const code = errorCodeAt(lineText, line, character);
   if (code) {
     const n = Number(lineText.slice(code.range.startChar, code.range.endChar));
@@ -49,7 +55,12 @@ export function hoverAt(doc: TradeReqDocument, lineText: string, line: number, c
   const directive = (request?.directives ?? doc.fileDirectives).find((d) => contains(d.name.range, line, character));
   if (directive) {
     const info = DIRECTIVES.find((d) => d.name === directive.name.text);
-    return { markdown: info ? `**@${info.name}**: ${info.description}\n\n${inlineCode(info.usage)}` : `Unknown directive ${inlineCode('@' + directive.name.text)}.`, range: directive.name.range };
+    return {
+      markdown: info
+        ? `**@${info.name}**: ${info.description}\n\n${inlineCode(info.usage)}`
+        : `Unknown directive ${inlineCode('@' + directive.name.text)}.`,
+      range: directive.name.range,
+    };
   }
   if (!request) return undefined;
 
@@ -58,19 +69,29 @@ export function hoverAt(doc: TradeReqDocument, lineText: string, line: number, c
   if (contains(rl.path.range, line, character) || contains(rl.method.range, line, character)) {
     return endpoint
       ? { markdown: endpointMarkdown(endpoint), range: rl.range }
-      : { markdown: `${inlineCode(rl.method.text + ' ' + rl.path.text)} is not in TradeReq's endpoint catalog: its parameters are not checked, and its rate-limit weight is 1 unless \`# @weight\` says otherwise.`, range: rl.range };
+      : {
+          markdown: `${inlineCode(rl.method.text + ' ' + rl.path.text)} is not in TradeReq's endpoint catalog: its parameters are not checked, and its rate-limit weight is 1 unless \`# @weight\` says otherwise.`,
+          range: rl.range,
+        };
   }
   for (const p of request.params) {
     if (p.range.startLine > line || p.range.endLine < line) continue;
     if (contains(p.name.range, line, character)) {
       const info = endpoint ? findParam(endpoint, p.name.text) : undefined;
       if (info && endpoint) return { markdown: paramMarkdown(info, endpoint), range: p.name.range };
-      return { markdown: `${inlineCode(p.name.text)} is not a known parameter${endpoint ? ` of ${endpoint.method} ${endpoint.path}` : ''}. It is sent and signed as written.`, range: p.name.range };
+      return {
+        markdown: `${inlineCode(p.name.text)} is not a known parameter${endpoint ? ` of ${endpoint.method} ${endpoint.path}` : ''}. It is sent and signed as written.`,
+        range: p.name.range,
+      };
     }
     if (contains(p.value.range, line, character)) {
       const info = endpoint ? findParam(endpoint, p.name.text) : undefined;
       const value = info?.enumValues?.find((v) => v.value === p.value.text);
-      if (value) return { markdown: `**${value.value}**: ${value.description}\n\n_${value.source === 'spec' ? 'Documented by the service' : 'Assumed (not documented by the service)'}._`, range: p.value.range };
+      if (value)
+        return {
+          markdown: `**${value.value}**: ${value.description}\n\n_${value.source === 'spec' ? 'Documented by the service' : 'Assumed (not documented by the service)'}._`,
+          range: p.value.range,
+        };
     }
   }
   return undefined;
@@ -79,11 +100,19 @@ export function hoverAt(doc: TradeReqDocument, lineText: string, line: number, c
 function variableHover(doc: TradeReqDocument, name: string, r: Range, ctx: HoverContext): HoverResult {
   const system = SYSTEM_VARIABLES.find((s) => s.name === name);
   if (system) return { markdown: `**{{${name}}}**: ${system.description} Made when the request is sent.`, range: r };
-  const resolveCtx: ResolveContext = { environment: ctx.environment, now: () => Date.now(), uuid: () => '', clientOrderId: () => '' };
+  const resolveCtx: ResolveContext = {
+    environment: ctx.environment,
+    now: () => Date.now(),
+    uuid: () => '',
+    clientOrderId: () => '',
+  };
   const scope = new VariableScope(doc, resolveCtx);
   const origin = scope.origin(name);
   if (origin === 'response') {
-    return { markdown: `**{{${name}}}**: read from the last response of the named request when this one is sent.`, range: r };
+    return {
+      markdown: `**{{${name}}}**: read from the last response of the named request when this one is sent.`,
+      range: r,
+    };
   }
   const value = scope.lookup(name);
   if (!value.ok) return { markdown: `**{{${name}}}**: ${value.message}.`, range: r };

@@ -23,7 +23,11 @@ export function errorCodeMarkdown(info: ErrorCodeInfo, clock?: ClockSample): str
   if (info.meanings.length === 1) {
     lines.push(`**${info.code}**: ${info.meanings[0]}`);
   } else {
-    lines.push(`**${info.code}** has ${info.meanings.length} meanings in the spec (§7.2):`, '', ...info.meanings.map((m) => `- ${m}`));
+    lines.push(
+      `**${info.code}** has ${info.meanings.length} meanings in the spec (§7.2):`,
+      '',
+      ...info.meanings.map((m) => `- ${m}`),
+    );
   }
   if (info.cause) lines.push('', `**Usual cause:** ${info.cause}`);
   if (info.action) lines.push('', `**What to do:** ${info.action}`);
@@ -34,10 +38,26 @@ export function errorCodeMarkdown(info: ErrorCodeInfo, clock?: ClockSample): str
 export function paramMarkdown(p: ParamInfo, endpoint: EndpointInfo): string {
   const lines = [`**${p.name}** (${p.type}) on ${endpoint.method} ${endpoint.path}`, '', p.description];
   if (p.rule) lines.push('', `**Rule:** ${p.rule}`);
-  const needs = endpoint.typeRequirements?.filter((t) => t.required.includes(p.name) || t.anyOf?.some((g) => g.includes(p.name))).map((t) => t.type) ?? [];
-  lines.push('', p.addedBySigner ? 'Added by TradeReq when it signs the request.' : p.required ? 'Required.' : needs.length > 0 ? `Required for ${needs.join(', ')} orders.` : 'Optional.');
+  const needs =
+    endpoint.typeRequirements
+      ?.filter((t) => t.required.includes(p.name) || t.anyOf?.some((g) => g.includes(p.name)))
+      .map((t) => t.type) ?? [];
+  lines.push(
+    '',
+    p.addedBySigner
+      ? 'Added by TradeReq when it signs the request.'
+      : p.required
+        ? 'Required.'
+        : needs.length > 0
+          ? `Required for ${needs.join(', ')} orders.`
+          : 'Optional.',
+  );
   if (p.defaultValue !== undefined) lines.push(`Default: ${p.defaultValue}.`);
-  if (p.enumValues) lines.push('', 'Values: ' + p.enumValues.map((v) => `\`${v.value}\`${v.source === 'assumed' ? ' (assumed)' : ''}`).join(', '));
+  if (p.enumValues)
+    lines.push(
+      '',
+      'Values: ' + p.enumValues.map((v) => `\`${v.value}\`${v.source === 'assumed' ? ' (assumed)' : ''}`).join(', '),
+    );
   lines.push('', `_${capitalise(describeSource(p.source))}._`);
   return lines.join('\n');
 }

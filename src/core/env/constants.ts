@@ -16,4 +16,8 @@ export const ENV_FILE_NAME = 'tradereq.env.json';
 
 /** The environment used when a workspace has no tradereq.env.json: the embedded sandbox exchange. */
 export const SANDBOX_PORT = 8780;
-export const BUILTIN_SANDBOX: NamedEnvironment = { name: 'sandbox', baseUrl: `http://127.0.0.1:${SANDBOX_PORT}`, key: 'sandbox' };
+export const BUILTIN_SANDBOX: NamedEnvironment = {
+  name: 'sandbox',
+  baseUrl: `http://127.0.0.1:${SANDBOX_PORT}`,
+  key: 'sandbox',
+};

@@ -3,5 +3,8 @@ import { z } from 'zod';
 import { EnvironmentFileSchema } from './schema';
 
 export function environmentJsonSchema(): Record<string, unknown> {
-  return { ...z.toJSONSchema(EnvironmentFileSchema, { io: 'input', target: 'draft-7' }), title: 'TradeReq environments (tradereq.env.json)' };
+  return {
+    ...z.toJSONSchema(EnvironmentFileSchema, { io: 'input', target: 'draft-7' }),
+    title: 'TradeReq environments (tradereq.env.json)',
+  };
 }

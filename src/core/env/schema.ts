@@ -7,18 +7,22 @@ import { PROFILE_NAME_PATTERN } from './keys';
 
 const SECRET_NAME = /secret|password|passphrase|private/i;
 
-
 export const EnvironmentSchema = z
   .object({
     baseUrl: z
       .string()
-      .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'baseUrl must be an http:// or https:// URL such as https://api.example.com')
+      .regex(
+        /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+        'baseUrl must be an http:// or https:// URL such as https://api.example.com',
+      )
       .describe('Base URL the request paths are joined to, e.g. https://api.example.com.'),
     key: z
       .string()
       .regex(PROFILE_NAME_PATTERN, 'key names a key profile: letters, digits, "-" and "_"')
       .optional()
-      .describe('Name of the key profile used to sign requests. The keys themselves live in VS Code SecretStorage or in TRADEREQ_<PROFILE>_API_KEY / TRADEREQ_<PROFILE>_SECRET_KEY, never in this file.'),
+      .describe(
+        'Name of the key profile used to sign requests. The keys themselves live in VS Code SecretStorage or in TRADEREQ_<PROFILE>_API_KEY / TRADEREQ_<PROFILE>_SECRET_KEY, never in this file.',
+      ),
     confirm: z.boolean().optional().describe('Ask for confirmation before every order sent to this environment.'),
     apiKeyHeader: z
       .string()
@@ -47,13 +51,24 @@ export const EnvironmentSchema = z
   });
 
 export const EnvironmentFileSchema = z
-  .record(z.string().regex(/^[A-Za-z0-9][\w.-]*$/, 'environment names are letters, digits, "_", "-" and "."'), EnvironmentSchema)
-  .describe('TradeReq environments: name → base URL, key profile and variables. Shared in the repository; holds no secret.');
+  .record(
+    z.string().regex(/^[A-Za-z0-9][\w.-]*$/, 'environment names are letters, digits, "_", "-" and "."'),
+    EnvironmentSchema,
+  )
+  .describe(
+    'TradeReq environments: name → base URL, key profile and variables. Shared in the repository; holds no secret.',
+  );
 
 export type Environment = z.infer<typeof EnvironmentSchema>;
 export type EnvironmentFile = z.infer<typeof EnvironmentFileSchema>;
 
-export { BUILTIN_SANDBOX, DEFAULT_API_KEY_HEADER, ENV_FILE_NAME, SANDBOX_PORT, type NamedEnvironment } from './constants';
+export {
+  BUILTIN_SANDBOX,
+  DEFAULT_API_KEY_HEADER,
+  ENV_FILE_NAME,
+  SANDBOX_PORT,
+  type NamedEnvironment,
+} from './constants';
 
 export type EnvFileResult = { ok: true; environments: EnvironmentFile } | { ok: false; message: string };
 

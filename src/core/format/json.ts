@@ -25,7 +25,8 @@ class Scanner {
 
   run(): void {
     this.ws();
-    if (this.text.charCodeAt(this.pos) !== 123) throw new JsonError(this.pos, 'the body must be one JSON object starting with {');
+    if (this.text.charCodeAt(this.pos) !== 123)
+      throw new JsonError(this.pos, 'the body must be one JSON object starting with {');
     this.value(0);
     this.ws();
     if (this.pos < this.text.length) throw new JsonError(this.pos, 'unexpected text after the JSON object');
@@ -92,7 +93,12 @@ class Scanner {
     } else if (t.startsWith('null', this.pos)) {
       this.pos += 4;
     } else {
-      throw new JsonError(this.pos, this.pos >= t.length ? 'the JSON object ends too early' : 'expected a value (string, number, object, array, true, false, null or {{variable}})');
+      throw new JsonError(
+        this.pos,
+        this.pos >= t.length
+          ? 'the JSON object ends too early'
+          : 'expected a value (string, number, object, array, true, false, null or {{variable}})',
+      );
     }
   }
 
@@ -115,7 +121,14 @@ class Scanner {
       this.ws();
       const valueStart = this.pos;
       this.value(depth);
-      if (depth === 1) this.members.push({ keyStart, keyEnd, valueStart, valueEnd: this.pos, quoted: t.charCodeAt(valueStart) === 34 });
+      if (depth === 1)
+        this.members.push({
+          keyStart,
+          keyEnd,
+          valueStart,
+          valueEnd: this.pos,
+          quoted: t.charCodeAt(valueStart) === 34,
+        });
       this.ws();
       if (t.charCodeAt(this.pos) === 44) {
         this.pos++;
@@ -138,7 +151,8 @@ class Scanner {
       if (c === 92) {
         const e = t.charCodeAt(this.pos + 1);
         if (e === 117) {
-          if (!/^[0-9A-Fa-f]{4}$/.test(t.slice(this.pos + 2, this.pos + 6))) throw new JsonError(this.pos, '\\u needs four hexadecimal digits');
+          if (!/^[0-9A-Fa-f]{4}$/.test(t.slice(this.pos + 2, this.pos + 6)))
+            throw new JsonError(this.pos, '\\u needs four hexadecimal digits');
           this.pos += 6;
         } else if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) {
           this.pos += 2;
@@ -146,7 +160,10 @@ class Scanner {
           throw new JsonError(this.pos, 'invalid escape in a string');
         }
       } else if (c < 32) {
-        throw new JsonError(this.pos, c === 10 ? 'a string cannot span lines: close it with "' : 'control character in a string');
+        throw new JsonError(
+          this.pos,
+          c === 10 ? 'a string cannot span lines: close it with "' : 'control character in a string',
+        );
       } else {
         this.pos++;
       }
@@ -238,13 +255,22 @@ class JsonParam implements Param {
     return (this.nameToken ??= this.positions.token(this.keyStart + 1, this.keyEnd - 1));
   }
   get value(): Token {
-    return (this.valueToken ??= this.quoted ? this.positions.token(this.valueStart + 1, this.valueEnd - 1) : this.positions.token(this.valueStart, this.valueEnd));
+    return (this.valueToken ??= this.quoted
+      ? this.positions.token(this.valueStart + 1, this.valueEnd - 1)
+      : this.positions.token(this.valueStart, this.valueEnd));
   }
   get range(): Range {
     return this.positions.span(this.keyStart, this.valueEnd);
   }
   toJSON(): object {
-    return { name: this.name, value: this.value, placement: this.placement, origin: this.origin, range: this.range, quoted: this.quoted };
+    return {
+      name: this.name,
+      value: this.value,
+      placement: this.placement,
+      origin: this.origin,
+      range: this.range,
+      quoted: this.quoted,
+    };
   }
 }
 
@@ -259,11 +285,18 @@ export function jsonParams(json: JsonBody): { params: Param[]; diagnostics: Diag
     // An unclosed body is reported once, by the parser; other errors here.
     if (e instanceof JsonError && json.closed) {
       const offset = Math.min(e.offset, Math.max(0, json.text.length - 1));
-      diagnostics.push({ range: positions.span(offset, offset + 1), severity: 'error', message: `The JSON body is not valid JSON: ${e.message}.`, rule: 'json-invalid' });
+      diagnostics.push({
+        range: positions.span(offset, offset + 1),
+        severity: 'error',
+        message: `The JSON body is not valid JSON: ${e.message}.`,
+        rule: 'json-invalid',
+      });
     } else if (!(e instanceof JsonError)) {
       throw e;
     }
   }
-  const params = scanner.members.map((m): Param => new JsonParam(positions, m.keyStart, m.keyEnd, m.valueStart, m.valueEnd, m.quoted));
+  const params = scanner.members.map(
+    (m): Param => new JsonParam(positions, m.keyStart, m.keyEnd, m.valueStart, m.valueEnd, m.quoted),
+  );
   return { params, diagnostics };
 }

@@ -141,7 +141,10 @@ function scanRequestLine(line: string, first: number): RequestLineParts | undefi
   while (k < line.length && !isSpace(line.charCodeAt(k))) k++;
   const targetEnd = k;
   const c0 = line.charCodeAt(targetStart);
-  const looksLikeTarget = c0 === CH_SLASH || (c0 === CH_LBRACE && line.charCodeAt(targetStart + 1) === CH_LBRACE) || /^https?:\/\//i.test(line.slice(targetStart, targetStart + 8));
+  const looksLikeTarget =
+    c0 === CH_SLASH ||
+    (c0 === CH_LBRACE && line.charCodeAt(targetStart + 1) === CH_LBRACE) ||
+    /^https?:\/\//i.test(line.slice(targetStart, targetStart + 8));
   if (!looksLikeTarget) return undefined;
   while (k < line.length && isSpace(line.charCodeAt(k))) k++;
   const versionStart = k;
@@ -266,7 +269,12 @@ export function parse(text: string): TradeReqDocument {
       if (name) {
         const previous = names.get(name.text);
         if (previous) {
-          error(name.range, `Another request is already named "${name.text}" (line ${previous.range.startLine + 1}): names must be unique for chaining and for --request.`, 'duplicate-name', 'warning');
+          error(
+            name.range,
+            `Another request is already named "${name.text}" (line ${previous.range.startLine + 1}): names must be unique for chaining and for --request.`,
+            'duplicate-name',
+            'warning',
+          );
         } else {
           names.set(name.text, name);
         }
@@ -290,15 +298,28 @@ export function parse(text: string): TradeReqDocument {
         fileDirectives.push(...block.directives);
         for (const d of block.directives) {
           if (d.name.text === 'name') {
-            error(d.range, '`# @name` names a request: put it under the `###` line of the request it names.', 'misplaced-directive', 'warning');
+            error(
+              d.range,
+              '`# @name` names a request: put it under the `###` line of the request it names.',
+              'misplaced-directive',
+              'warning',
+            );
           }
         }
       } else if (block.directives.length > 0 || block.headers.length > 0) {
-        error(block.separator ?? range(block.startLine, 0, block.startLine, 0), 'This request has no request line: add one such as `POST /api/v3/order`.', 'missing-request-line');
+        error(
+          block.separator ?? range(block.startLine, 0, block.startLine, 0),
+          'This request has no request line: add one such as `POST /api/v3/order`.',
+          'missing-request-line',
+        );
       }
     }
     for (const r of block.strayBeforeRequest) {
-      error(r, 'No request line above this line: start the request with a line such as `POST /api/v3/order`.', 'missing-request-line');
+      error(
+        r,
+        'No request line above this line: start the request with a line such as `POST /api/v3/order`.',
+        'missing-request-line',
+      );
     }
     isPreamble = false;
   };
@@ -356,11 +377,19 @@ export function parse(text: string): TradeReqDocument {
       const rawName = (eq < 0 ? line.slice(first + 1) : line.slice(first + 1, eq)).trim();
       const whole = range(i, first, i, line.length);
       if (eq < 0 || !VARIABLE_NAME.test(rawName)) {
-        error(whole, 'A file variable is written `@name = value` (name: letters, digits, `_`, `-`, `.`).', 'bad-variable');
+        error(
+          whole,
+          'A file variable is written `@name = value` (name: letters, digits, `_`, `-`, `.`).',
+          'bad-variable',
+        );
         continue;
       }
       if (block.requestLine || sawFirstRequestStart) {
-        error(whole, 'File variables stand at the top of the file, before the first `###` or request line: move this line up.', 'misplaced-variable');
+        error(
+          whole,
+          'File variables stand at the top of the file, before the first `###` or request line: move this line up.',
+          'misplaced-variable',
+        );
         continue;
       }
       const nameStart = line.indexOf(rawName, first + 1);
@@ -370,7 +399,12 @@ export function parse(text: string): TradeReqDocument {
       const variable: FileVariable = { name: tok(rawName, i, nameStart), value, range: whole };
       const previous = variables.find((x) => x.name.text === rawName);
       if (previous) {
-        error(variable.name.range, `"${rawName}" is already defined on line ${previous.range.startLine + 1}; the later definition is used.`, 'duplicate-variable', 'warning');
+        error(
+          variable.name.range,
+          `"${rawName}" is already defined on line ${previous.range.startLine + 1}; the later definition is used.`,
+          'duplicate-variable',
+          'warning',
+        );
       }
       variables.push(variable);
       scanRefs(source, line, i, v, line.length, docRefs, diagnostics);
@@ -379,7 +413,10 @@ export function parse(text: string): TradeReqDocument {
 
     // Section line: `[query]`, `[body]`, `[json]`.
     if (c === CH_LBRACKET) {
-      const inner = line.slice(first + 1, line.indexOf(']', first) < 0 ? line.length : line.indexOf(']', first)).trim().toLowerCase();
+      const inner = line
+        .slice(first + 1, line.indexOf(']', first) < 0 ? line.length : line.indexOf(']', first))
+        .trim()
+        .toLowerCase();
       const r = range(i, first, i, contentEnd(line));
       if (!block.requestLine) {
         block.strayBeforeRequest = append(block.strayBeforeRequest, r);
@@ -392,8 +429,15 @@ export function parse(text: string): TradeReqDocument {
       }
       if (inner === 'json' && (block.json || block.sections.some((s) => s.kind === 'json'))) {
         error(r, 'A request has one JSON body: remove the second [json] section.', 'json-twice');
-      } else if ((inner === 'json' && block.sections.some((s) => s.kind === 'body')) || (inner === 'body' && block.sections.some((s) => s.kind === 'json'))) {
-        error(r, 'A request has at most one body: [json] and [body] do not mix. Move these parameters into the JSON object or into [query].', 'json-and-body');
+      } else if (
+        (inner === 'json' && block.sections.some((s) => s.kind === 'body')) ||
+        (inner === 'body' && block.sections.some((s) => s.kind === 'json'))
+      ) {
+        error(
+          r,
+          'A request has at most one body: [json] and [body] do not mix. Move these parameters into the JSON object or into [query].',
+          'json-and-body',
+        );
       }
       block.sections = append(block.sections, { kind: inner, range: r });
       block.section = inner;
@@ -405,7 +449,11 @@ export function parse(text: string): TradeReqDocument {
     const requestParts = scanRequestLine(line, first);
     if (requestParts) {
       if (block.requestLine) {
-        error(range(i, first, i, line.length), 'A second request line in one request: start a new request with a `###` line above it.', 'second-request-line');
+        error(
+          range(i, first, i, line.length),
+          'A second request line in one request: start a new request with a `###` line above it.',
+          'second-request-line',
+        );
         continue;
       }
       block.requestLine = readRequestLine(source, requestParts, line, i, first, block, diagnostics);
@@ -424,7 +472,13 @@ export function parse(text: string): TradeReqDocument {
         block.jsonOpen = { startLine: i, startChar: first, parts: [], depth: 0, inString: false, escaped: false };
         continueJson(source, block, line, i, first, diagnostics);
       } else {
-        error(range(i, first, i, line.length), block.json ? 'Only comments may follow the JSON body; add a section line ([query]) for more parameters.' : 'A [json] section holds one JSON object starting with `{`.', 'json-expected');
+        error(
+          range(i, first, i, line.length),
+          block.json
+            ? 'Only comments may follow the JSON body; add a section line ([query]) for more parameters.'
+            : 'A [json] section holds one JSON object starting with `{`.',
+          'json-expected',
+        );
       }
       continue;
     }
@@ -435,7 +489,11 @@ export function parse(text: string): TradeReqDocument {
       const headerMatch = HEADER_LINE.exec(line.slice(first));
       if (headerMatch) {
         if (block.headersClosed) {
-          error(range(i, first, i, line.length), 'Headers go directly under the request line, before the parameters: move this line up.', 'misplaced-header');
+          error(
+            range(i, first, i, line.length),
+            'Headers go directly under the request line, before the parameters: move this line up.',
+            'misplaced-header',
+          );
           continue;
         }
         const name = tok(headerMatch[1]!, i, first);
@@ -443,7 +501,11 @@ export function parse(text: string): TradeReqDocument {
         while (line.charCodeAt(v) !== 58) v++;
         v++;
         while (v < line.length && isSpace(line.charCodeAt(v))) v++;
-        block.headers = append(block.headers, { name, value: tok(sliceTrimEnd(line, v), i, v), range: range(i, first, i, line.length) });
+        block.headers = append(block.headers, {
+          name,
+          value: tok(sliceTrimEnd(line, v), i, v),
+          range: range(i, first, i, line.length),
+        });
         scanRefs(source, line, i, v, line.length, block.refs, diagnostics);
         continue;
       }
@@ -460,19 +522,45 @@ export function parse(text: string): TradeReqDocument {
       while (v < line.length && isSpace(line.charCodeAt(v))) v++;
       let valueEnd = line.length;
       while (valueEnd > v && isSpace(line.charCodeAt(valueEnd - 1))) valueEnd--;
-      const placement: Placement = block.section === 'query' || block.section === 'body' ? block.section : block.defaultPlacement;
-      block.params.push(new LineParam(source, placement, block.section ? 'section' : 'default', i, first, nameEnd, v, valueEnd, line.length));
+      const placement: Placement =
+        block.section === 'query' || block.section === 'body' ? block.section : block.defaultPlacement;
+      block.params.push(
+        new LineParam(
+          source,
+          placement,
+          block.section ? 'section' : 'default',
+          i,
+          first,
+          nameEnd,
+          v,
+          valueEnd,
+          line.length,
+        ),
+      );
       block.headersClosed = true;
       scanRefs(source, line, i, first, line.length, block.refs, diagnostics);
       continue;
     }
 
-    error(range(i, first, i, line.length), 'Cannot read this line: write a parameter `name = value`, a section line such as [body], a header `Name: value` under the request line, or a comment starting with #.', 'unreadable-line');
+    error(
+      range(i, first, i, line.length),
+      'Cannot read this line: write a parameter `name = value`, a section line such as [body], a header `Name: value` under the request line, or a comment starting with #.',
+      'unreadable-line',
+    );
   }
 
   finishBlock(lineCount - 1);
   diagnostics.sort((a, b) => a.range.startLine - b.range.startLine || a.range.startChar - b.range.startChar);
-  return { lineCount, variables, fileDirectives, requests, comments, variableRefs: docRefs, diagnostics, separatorLines };
+  return {
+    lineCount,
+    variables,
+    fileDirectives,
+    requests,
+    comments,
+    variableRefs: docRefs,
+    diagnostics,
+    separatorLines,
+  };
 }
 
 /** GET and DELETE parameters go in the query string, POST and PUT in the form body (format.md). */
@@ -494,7 +582,15 @@ function readDirective(line: string, lineNo: number, at: number, first: number):
   };
 }
 
-function readRequestLine(source: SourceText, parts: RequestLineParts, line: string, i: number, first: number, block: BlockState, diagnostics: Diagnostic[]): RequestLine {
+function readRequestLine(
+  source: SourceText,
+  parts: RequestLineParts,
+  line: string,
+  i: number,
+  first: number,
+  block: BlockState,
+  diagnostics: Diagnostic[],
+): RequestLine {
   const methodText = line.slice(first, parts.methodEnd);
   const method = tok(methodText, i, first);
   const targetStart = parts.targetStart;
@@ -504,8 +600,19 @@ function readRequestLine(source: SourceText, parts: RequestLineParts, line: stri
     const upper = methodText.toUpperCase();
     diagnostics.push(
       METHOD_SET.has(upper)
-        ? { range: method.range, severity: 'error', message: `Write the method in capitals: ${upper}.`, rule: 'method-case', fix: { title: `Change to ${upper}`, replacement: upper } }
-        : { range: method.range, severity: 'error', message: `The service accepts GET, POST, PUT and DELETE (spec §4.1), not ${methodText}.`, rule: 'unknown-method' },
+        ? {
+            range: method.range,
+            severity: 'error',
+            message: `Write the method in capitals: ${upper}.`,
+            rule: 'method-case',
+            fix: { title: `Change to ${upper}`, replacement: upper },
+          }
+        : {
+            range: method.range,
+            severity: 'error',
+            message: `The service accepts GET, POST, PUT and DELETE (spec §4.1), not ${methodText}.`,
+            rule: 'unknown-method',
+          },
     );
   }
   const q = targetText.indexOf('?');
@@ -515,7 +622,10 @@ function readRequestLine(source: SourceText, parts: RequestLineParts, line: stri
     query = tok(targetText.slice(q + 1), i, targetStart + q + 1);
     readInlineQuery(query, block.params, diagnostics);
   }
-  const version = parts.versionEnd > parts.versionStart ? tok(line.slice(parts.versionStart, parts.versionEnd), i, parts.versionStart) : undefined;
+  const version =
+    parts.versionEnd > parts.versionStart
+      ? tok(line.slice(parts.versionStart, parts.versionEnd), i, parts.versionStart)
+      : undefined;
   scanRefs(source, line, i, targetStart, parts.targetEnd, block.refs, diagnostics);
   return { range: range(i, first, i, contentEnd(line)), method, target, path, query, version };
 }
@@ -531,11 +641,25 @@ function readInlineQuery(query: Token, params: Param[], diagnostics: Diagnostic[
       const rawValue = eq < 0 ? '' : part.slice(eq + 1);
       const name: Token = { text: percentDecode(rawName), range: range(line, start, line, start + rawName.length) };
       const valueStart = eq < 0 ? start + part.length : start + eq + 1;
-      const value: Token = { text: percentDecode(rawValue), range: range(line, valueStart, line, valueStart + rawValue.length) };
+      const value: Token = {
+        text: percentDecode(rawValue),
+        range: range(line, valueStart, line, valueStart + rawValue.length),
+      };
       if (eq < 0) {
-        diagnostics.push({ range: name.range, severity: 'warning', message: `"${rawName}" has no "=": it is sent as ${rawName}= with an empty value, which is signed too.`, rule: 'empty-value' });
+        diagnostics.push({
+          range: name.range,
+          severity: 'warning',
+          message: `"${rawName}" has no "=": it is sent as ${rawName}= with an empty value, which is signed too.`,
+          rule: 'empty-value',
+        });
       }
-      params.push({ name, value, placement: 'query', origin: 'inline', range: range(line, start, line, start + part.length) });
+      params.push({
+        name,
+        value,
+        placement: 'query',
+        origin: 'inline',
+        range: range(line, start, line, start + part.length),
+      });
     }
     start += part.length + 1;
   }
@@ -555,12 +679,25 @@ export function percentDecode(s: string): string {
 }
 
 /** Records `{{name}}` references in `line[from, to)`. */
-function scanRefs(source: SourceText, line: string, lineNo: number, from: number, to: number, out: VariableRef[], diagnostics: Diagnostic[]): void {
+function scanRefs(
+  source: SourceText,
+  line: string,
+  lineNo: number,
+  from: number,
+  to: number,
+  out: VariableRef[],
+  diagnostics: Diagnostic[],
+): void {
   let p = line.indexOf('{{', from);
   while (p >= 0 && p < to) {
     const close = line.indexOf('}}', p + 2);
     if (close < 0 || close + 2 > to) {
-      diagnostics.push({ range: range(lineNo, p, lineNo, to), severity: 'error', message: 'Unclosed `{{`: write `{{name}}`.', rule: 'unclosed-variable' });
+      diagnostics.push({
+        range: range(lineNo, p, lineNo, to),
+        severity: 'error',
+        message: 'Unclosed `{{`: write `{{name}}`.',
+        rule: 'unclosed-variable',
+      });
       return;
     }
     let nameStart = p + 2;
@@ -568,7 +705,12 @@ function scanRefs(source: SourceText, line: string, lineNo: number, from: number
     while (nameStart < nameEnd && isSpace(line.charCodeAt(nameStart))) nameStart++;
     while (nameEnd > nameStart && isSpace(line.charCodeAt(nameEnd - 1))) nameEnd--;
     if (nameStart === nameEnd) {
-      diagnostics.push({ range: range(lineNo, p, lineNo, close + 2), severity: 'error', message: 'Empty variable `{{}}`: write a variable name between the braces.', rule: 'empty-variable' });
+      diagnostics.push({
+        range: range(lineNo, p, lineNo, close + 2),
+        severity: 'error',
+        message: 'Empty variable `{{}}`: write a variable name between the braces.',
+        rule: 'empty-variable',
+      });
     } else {
       out.push(new LineVariableRef(source, lineNo, p, close + 2, nameStart, nameEnd));
     }
@@ -577,7 +719,14 @@ function scanRefs(source: SourceText, line: string, lineNo: number, from: number
 }
 
 /** Feeds one line (from `from`) into the open JSON object of `block`; closes it at depth 0. */
-function continueJson(source: SourceText, block: BlockState, line: string, lineNo: number, from: number, diagnostics: Diagnostic[]): void {
+function continueJson(
+  source: SourceText,
+  block: BlockState,
+  line: string,
+  lineNo: number,
+  from: number,
+  diagnostics: Diagnostic[],
+): void {
   const scan = block.jsonOpen!;
   let end = -1;
   for (let k = from; k < line.length; k++) {
@@ -609,12 +758,23 @@ function continueJson(source: SourceText, block: BlockState, line: string, lineN
   scan.parts.push(line.slice(from, end));
   const rest = line.slice(end).trim();
   if (rest.length > 0 && !rest.startsWith('#') && !rest.startsWith('//')) {
-    diagnostics.push({ range: range(lineNo, end, lineNo, contentEnd(line)), severity: 'error', message: 'Text after the end of the JSON object: remove it, or move it to a line of its own.', rule: 'json-trailing' });
+    diagnostics.push({
+      range: range(lineNo, end, lineNo, contentEnd(line)),
+      severity: 'error',
+      message: 'Text after the end of the JSON object: remove it, or move it to a line of its own.',
+      rule: 'json-trailing',
+    });
   }
   closeJson(block, lineNo, true, end, diagnostics);
 }
 
-function closeJson(block: BlockState, endLine: number, closed: boolean, endChar: number | undefined, diagnostics: Diagnostic[]): void {
+function closeJson(
+  block: BlockState,
+  endLine: number,
+  closed: boolean,
+  endChar: number | undefined,
+  diagnostics: Diagnostic[],
+): void {
   const scan = block.jsonOpen!;
   block.jsonOpen = undefined;
   const text = scan.parts.join('\n');
@@ -626,7 +786,12 @@ function closeJson(block: BlockState, endLine: number, closed: boolean, endChar:
   const { params, diagnostics: found } = jsonParams(json);
   for (const p of params) block.params.push(p);
   if (!closed) {
-    found.push({ range: range(scan.startLine, scan.startChar, scan.startLine, scan.startChar + 1), severity: 'error', message: 'The JSON body is not closed: add the missing `}`.', rule: 'json-unclosed' });
+    found.push({
+      range: range(scan.startLine, scan.startChar, scan.startLine, scan.startChar + 1),
+      severity: 'error',
+      message: 'The JSON body is not closed: add the missing `}`.',
+      rule: 'json-unclosed',
+    });
   }
   diagnostics.push(...found);
 }

@@ -74,10 +74,18 @@ export function newClientOrderId(): string {
   return out;
 }
 
+/** A JSON value as text: strings as they are, everything else as JSON. */
+export function jsonValueText(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+}
+
 /** Follows `a.b[0].c` or `a.b.0.c` into a parsed JSON value. */
 export function jsonPath(value: unknown, path: string): unknown {
   let current: unknown = value;
-  for (const part of path.replace(/\[(\d+)\]/g, '.$1').split('.').filter((p) => p.length > 0)) {
+  for (const part of path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter((p) => p.length > 0)) {
     if (current === null || typeof current !== 'object') return undefined;
     current = (current as Record<string, unknown>)[part];
   }
@@ -114,7 +122,8 @@ export class VariableScope {
   }
 
   lookup(name: string, visiting: Set<string> = new Set()): Lookup {
-    if (visiting.has(name)) return { ok: false, message: `"${name}" refers to itself through ${[...visiting].join(' → ')}` };
+    if (visiting.has(name))
+      return { ok: false, message: `"${name}" refers to itself through ${[...visiting].join(' → ')}` };
     const file = this.fileValues.get(name);
     if (file !== undefined) return this.substituteNested(name, file, visiting);
     const envVars = this.ctx.environment.variables;
@@ -131,13 +140,25 @@ export class VariableScope {
     if (response) {
       const [, requestName, path] = response;
       const body = this.ctx.response?.(requestName!);
-      if (body === undefined) return { ok: false, message: `{{${name}}} needs a response of the request named "${requestName}": send that request first` };
+      if (body === undefined)
+        return {
+          ok: false,
+          message: `{{${name}}} needs a response of the request named "${requestName}": send that request first`,
+        };
       const found = jsonPath(body, path!);
-      if (found === undefined || found === null) return { ok: false, message: `The last response of "${requestName}" has no field ${path}` };
-      return { ok: true, value: typeof found === 'object' ? JSON.stringify(found) : String(found) };
+      if (found === undefined || found === null)
+        return { ok: false, message: `The last response of "${requestName}" has no field ${path}` };
+      return { ok: true, value: jsonValueText(found) };
     }
-    if (name.startsWith('$')) return { ok: false, message: `Unknown system variable {{${name}}}: known are ${SYSTEM_VARIABLES.map((s) => s.name).join(', ')}` };
-    return { ok: false, message: `Undefined variable {{${name}}}: define it with \`@${name} = value\` at the top of the file or in the environment "${this.ctx.environment.name}" of tradereq.env.json` };
+    if (name.startsWith('$'))
+      return {
+        ok: false,
+        message: `Unknown system variable {{${name}}}: known are ${SYSTEM_VARIABLES.map((s) => s.name).join(', ')}`,
+      };
+    return {
+      ok: false,
+      message: `Undefined variable {{${name}}}: define it with \`@${name} = value\` at the top of the file or in the environment "${this.ctx.environment.name}" of tradereq.env.json`,
+    };
   }
 
   /** Replaces every `{{name}}` in `text`; the first failure is returned. */
@@ -167,12 +188,22 @@ export class VariableScope {
 }
 
 /** Checks every reference of the request and returns a diagnostic for each that cannot be resolved. */
-export function unresolvedRefs(refs: readonly VariableRef[], scope: VariableScope, options: { skipResponses?: boolean } = {}): Diagnostic[] {
+export function unresolvedRefs(
+  refs: readonly VariableRef[],
+  scope: VariableScope,
+  options: { skipResponses?: boolean } = {},
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const ref of refs) {
     if (options.skipResponses && RESPONSE_REF.test(ref.name)) continue;
     const r = scope.lookup(ref.name);
-    if (!r.ok) out.push({ range: ref.nameRange, severity: 'error', message: r.message + '. Nothing is sent until it resolves.', rule: 'undefined-variable' });
+    if (!r.ok)
+      out.push({
+        range: ref.nameRange,
+        severity: 'error',
+        message: r.message + '. Nothing is sent until it resolves.',
+        rule: 'undefined-variable',
+      });
   }
   return out;
 }
@@ -184,16 +215,24 @@ export function joinUrl(baseUrl: string, path: string): string {
 export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx: ResolveContext): ResolveResult {
   const scope = new VariableScope(doc, ctx);
   const { options, diagnostics: directiveProblems } = readOptions(doc, request);
-  const diagnostics: Diagnostic[] = [...directiveProblems.filter((d) => d.severity === 'error'), ...unresolvedRefs(request.variableRefs, scope)];
+  const diagnostics: Diagnostic[] = [
+    ...directiveProblems.filter((d) => d.severity === 'error'),
+    ...unresolvedRefs(request.variableRefs, scope),
+  ];
   const fail = (range: Range, message: string, rule: string): void => {
     diagnostics.push({ range, severity: 'error', message, rule });
   };
 
   const method = request.requestLine.method.text;
   if (!(METHODS as readonly string[]).includes(method)) {
-    fail(request.requestLine.method.range, `The service accepts GET, POST, PUT and DELETE (spec §4.1), not ${method}.`, 'unknown-method');
+    fail(
+      request.requestLine.method.range,
+      `The service accepts GET, POST, PUT and DELETE (spec §4.1), not ${method}.`,
+      'unknown-method',
+    );
   }
-  if (request.json && !request.json.closed) fail(request.json.range, 'The JSON body is not closed: add the missing `}`.', 'json-unclosed');
+  if (request.json && !request.json.closed)
+    fail(request.json.range, 'The JSON body is not closed: add the missing `}`.', 'json-unclosed');
   if (diagnostics.length > 0) return { ok: false, diagnostics };
 
   const text = (s: string): string => {
@@ -206,7 +245,11 @@ export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx
   let origin: string;
   let path: string;
   try {
-    const full = /^https?:\/\//i.test(target) ? target : target.startsWith('/') ? joinUrl(ctx.environment.baseUrl, target) : undefined;
+    const full = /^https?:\/\//i.test(target)
+      ? target
+      : target.startsWith('/')
+        ? joinUrl(ctx.environment.baseUrl, target)
+        : undefined;
     if (full === undefined) throw new Error('not a path');
     const parsed = new URL(full);
     if (parsed.search || parsed.hash) throw new Error('query in a variable');
@@ -214,11 +257,17 @@ export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx
     origin = parsed.origin;
     path = target.startsWith('/') ? target : parsed.pathname;
   } catch {
-    fail(request.requestLine.target.range, `"${target}" is not a path starting with / or an http(s):// URL.`, 'bad-target');
+    fail(
+      request.requestLine.target.range,
+      `"${target}" is not a path starting with / or an http(s):// URL.`,
+      'bad-target',
+    );
     return { ok: false, diagnostics };
   }
 
-  const params: ResolvedParam[] = request.params.filter((p) => p.origin !== 'json').map((p) => ({ name: text(p.name.text), value: text(p.value.text), placement: p.placement }));
+  const params: ResolvedParam[] = request.params
+    .filter((p) => p.origin !== 'json')
+    .map((p) => ({ name: text(p.name.text), value: text(p.value.text), placement: p.placement }));
   let json: string | undefined;
   if (request.json) {
     json = text(request.json.text);
@@ -226,7 +275,11 @@ export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx
       const parsed: unknown = JSON.parse(json);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
     } catch (e) {
-      fail(request.json.range, `The JSON body is not a valid JSON object after substituting variables (${e instanceof Error ? e.message : String(e)}).`, 'json-invalid');
+      fail(
+        request.json.range,
+        `The JSON body is not a valid JSON object after substituting variables (${e instanceof Error ? e.message : String(e)}).`,
+        'json-invalid',
+      );
       return { ok: false, diagnostics };
     }
   }

@@ -50,11 +50,23 @@ export async function exchange(prepared: PreparedRequest, deps: ExchangeDeps): P
   const result = await deps.sender.send(prepared);
   if (result.kind === 'failure') {
     if (result.phase === 'connect') {
-      return { outcome: 'not-sent', prepared, failure: result, budget: deps.budget.view(prepared.origin, deps.account), summary: `not sent: ${describeFailure(result.code, prepared.origin)}` };
+      return {
+        outcome: 'not-sent',
+        prepared,
+        failure: result,
+        budget: deps.budget.view(prepared.origin, deps.account),
+        summary: `not sent: ${describeFailure(result.code, prepared.origin)}`,
+      };
     }
     // It may have reached the service: count it, and never call it a failure (§7.1).
     const budget = deps.budget.record(charge, {});
-    return { outcome: 'unknown', prepared, failure: result, budget, summary: `outcome unknown: ${describeFailure(result.code, prepared.origin)} ${capitalise(UNKNOWN_OUTCOME_TEXT)}.` };
+    return {
+      outcome: 'unknown',
+      prepared,
+      failure: result,
+      budget,
+      summary: `outcome unknown: ${describeFailure(result.code, prepared.origin)} ${capitalise(UNKNOWN_OUTCOME_TEXT)}.`,
+    };
   }
   const decoded = decodeResponse(result.status, result.bodyText, result.headers['retry-after']);
   const budget = deps.budget.record(charge, { status: result.status, retryAfterSeconds: decoded.retryAfterSeconds });
@@ -66,7 +78,8 @@ function capitalise(s: string): string {
 }
 
 export function summarise(d: Decoded): string {
-  const codeText = d.code !== undefined ? ` ${d.code}${d.error ? ' ' + d.error.meanings.join(' / ') : d.msg ? ' ' + d.msg : ''}` : '';
+  const codeText =
+    d.code !== undefined ? ` ${d.code}${d.error ? ' ' + d.error.meanings.join(' / ') : d.msg ? ' ' + d.msg : ''}` : '';
   switch (d.outcome) {
     case 'ok':
       return `${d.status} ok`;

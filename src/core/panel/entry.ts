@@ -12,28 +12,46 @@ import type { BudgetStateT, PanelEntryT } from './protocol';
 
 /** Markdown hover text as plain text, for a title attribute and a screen reader. */
 export function plainText(markdown: string): string {
-  return markdown.replace(/\*\*|__|`/g, '').replace(/\\([\\`*_{}[\]()#+\-.!|<>&~"])/g, '$1').replace(/^_(.*)_$/gm, '$1');
+  return markdown
+    .replace(/\*\*|__|`/g, '')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>&~"])/g, '$1')
+    .replace(/^_(.*)_$/gm, '$1');
 }
 
 export function budgetState(view: BudgetView): BudgetStateT {
-  return { origin: view.origin, ip: view.ip, uid: view.uid, blocked: view.blocked ? { status: view.blocked.status, untilMs: view.blocked.untilMs } : undefined };
+  return {
+    origin: view.origin,
+    ip: view.ip,
+    uid: view.uid,
+    blocked: view.blocked ? { status: view.blocked.status, untilMs: view.blocked.untilMs } : undefined,
+  };
 }
 
 const ORDER_PATHS = new Set(['/api/v3/order', '/api/v3/order/test']);
 
 /** What the one-click query of an order with an unknown outcome looks for, when an id is known. */
-function orderRef(report: ExchangeReport, params: readonly { name: string; value: string }[], json: unknown): PanelEntryT['orderRef'] {
-  if (report.outcome !== 'unknown' || !ORDER_PATHS.has(report.prepared.path) || report.prepared.method !== 'POST') return undefined;
-  const get = (n: string): string | undefined => params.find((p) => p.name === n)?.value ?? (json && typeof json === 'object' ? (json as Record<string, unknown>)[n]?.toString() : undefined);
+function orderRef(
+  report: ExchangeReport,
+  params: readonly { name: string; value: string }[],
+  json: unknown,
+): PanelEntryT['orderRef'] {
+  if (report.outcome !== 'unknown' || !ORDER_PATHS.has(report.prepared.path) || report.prepared.method !== 'POST')
+    return undefined;
+  const get = (n: string): string | undefined =>
+    params.find((p) => p.name === n)?.value ??
+    (json && typeof json === 'object' ? (json as Record<string, unknown>)[n]?.toString() : undefined);
   const symbol = get('symbol');
   const origClientOrderId = get('newClientOrderId');
   const body = report.decoded?.json;
-  const orderId = body && typeof body === 'object' && 'orderId' in body ? String((body as { orderId: unknown }).orderId) : undefined;
+  const orderId = body && typeof body === 'object' && 'orderId' in body ? String(body.orderId) : undefined;
   if (!symbol || (!origClientOrderId && !orderId)) return undefined;
   return { symbol, orderId, origClientOrderId };
 }
 
-export function entryFromResult(result: Extract<PipelineResult, { kind: 'sent' }>, meta: { id: string; at: number; title: string; clock?: ClockSample }): PanelEntryT {
+export function entryFromResult(
+  result: Extract<PipelineResult, { kind: 'sent' }>,
+  meta: { id: string; at: number; title: string; clock?: ClockSample },
+): PanelEntryT {
   const { report, resolved } = result;
   const p = report.prepared;
   const d = report.decoded;
@@ -49,12 +67,28 @@ export function entryFromResult(result: Extract<PipelineResult, { kind: 'sent' }
     at: meta.at,
     title: meta.title,
     environment: resolved.environment.name,
-    request: { method: p.method, url: p.url, query: p.query, body: p.body, totalParams: p.totalParams, headers: redactedHeaders(p), signed: p.signed },
+    request: {
+      method: p.method,
+      url: p.url,
+      query: p.query,
+      body: p.body,
+      totalParams: p.totalParams,
+      headers: redactedHeaders(p),
+      signed: p.signed,
+    },
     outcome: report.outcome,
     summary: report.summary + (result.note ? ` ${result.note}` : ''),
     status: response?.status,
     statusMeaning: d?.statusInfo.meaning,
-    error: d?.error ? { code: d.error.code, meanings: [...d.error.meanings], cause: d.error.cause, action: d.error.action, hoverText: plainText(errorCodeMarkdown(d.error, meta.clock)) } : undefined,
+    error: d?.error
+      ? {
+          code: d.error.code,
+          meanings: [...d.error.meanings],
+          cause: d.error.cause,
+          action: d.error.action,
+          hoverText: plainText(errorCodeMarkdown(d.error, meta.clock)),
+        }
+      : undefined,
     msg: d?.msg,
     response: response
       ? {

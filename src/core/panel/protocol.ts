@@ -70,7 +70,9 @@ export const PanelEntry = z.object({
     .optional(),
   timings: z.object({ connectMs: z.number(), firstByteMs: z.number(), totalMs: z.number() }).optional(),
   /** When an order's outcome is unknown: what the one-click query looks for. */
-  orderRef: z.object({ symbol: z.string(), orderId: z.string().optional(), origClientOrderId: z.string().optional() }).optional(),
+  orderRef: z
+    .object({ symbol: z.string(), orderId: z.string().optional(), origClientOrderId: z.string().optional() })
+    .optional(),
   /** A Retry-After wait or ban in force after this send (for the countdown). */
   retryAtMs: z.number().optional(),
   expectations: z.array(z.object({ text: z.string(), passed: z.boolean(), actual: z.string() })).default([]),

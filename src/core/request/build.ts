@@ -69,12 +69,21 @@ export function prepareRequest(resolved: ResolvedRequest, options: PrepareOption
   // §4.1 rule 7 names application/json; a form body says what it is.
   if (!headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', contentType]);
 
-  const base = { method: resolved.method, origin: resolved.origin, path: resolved.path, weight: resolved.weight, mode: resolved.mode };
+  const base = {
+    method: resolved.method,
+    origin: resolved.origin,
+    path: resolved.path,
+    weight: resolved.weight,
+    mode: resolved.mode,
+  };
 
   if (!resolved.signed) {
     const q = encodeParams(query);
     const body = json ?? encodeParams(form);
-    return { ok: true, value: { ...base, url: q ? `${resolved.url}?${q}` : resolved.url, query: q, body, headers, signed: false } };
+    return {
+      ok: true,
+      value: { ...base, url: q ? `${resolved.url}?${q}` : resolved.url, query: q, body, headers, signed: false },
+    };
   }
 
   if (!options.key) {
@@ -82,13 +91,18 @@ export function prepareRequest(resolved: ResolvedRequest, options: PrepareOption
   }
   const placement = resolved.options.signaturePlacement;
   if (placement === 'body' && (json !== undefined || form.length === 0)) {
-    return { ok: false, message: '`# @signature body` needs a form body: add a [body] section with parameters, or remove the directive' };
+    return {
+      ok: false,
+      message: '`# @signature body` needs a form body: add a [body] section with parameters, or remove the directive',
+    };
   }
 
   const written = resolved.request.params.some((p) => p.name.text === 'timestamp');
   let timestamp: string | undefined;
   if (written) {
-    timestamp = resolved.params.find((p) => p.name === 'timestamp')?.value ?? resolved.request.params.find((p) => p.name.text === 'timestamp')?.value.text;
+    timestamp =
+      resolved.params.find((p) => p.name === 'timestamp')?.value ??
+      resolved.request.params.find((p) => p.name.text === 'timestamp')?.value.text;
   } else {
     timestamp = String(options.timestamp ?? resolved.now);
     // format.md: at the end of the form body when it holds form parameters, else of the query string.

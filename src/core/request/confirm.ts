@@ -1,5 +1,5 @@
 /** Which requests ask before they go, and how an order is named in the question. */
-import type { ResolvedRequest } from '../format/resolve';
+import { jsonValueText, type ResolvedRequest } from '../format/resolve';
 
 /** Whether this request must be confirmed: `# @confirm`, or an order to an environment with "confirm": true. */
 export function needsConfirmation(resolved: ResolvedRequest): boolean {
@@ -16,7 +16,7 @@ export function describeOrder(resolved: ResolvedRequest): string {
   if (resolved.json) {
     try {
       const body = JSON.parse(resolved.json) as Record<string, unknown>;
-      for (const f of fields) if (!values.has(f) && body[f] !== undefined) values.set(f, String(body[f]));
+      for (const f of fields) if (!values.has(f) && body[f] !== undefined) values.set(f, jsonValueText(body[f]));
     } catch {
       // resolve already refused invalid JSON
     }

@@ -1,6 +1,6 @@
 /** `# @expect` checks on a response (format.md, Directives). */
 import type { Expectation } from '../format/directives';
-import { jsonPath } from '../format/resolve';
+import { jsonPath, jsonValueText } from '../format/resolve';
 import type { Decoded } from '../spec/decode';
 
 export interface ExpectationResult {
@@ -10,7 +10,10 @@ export interface ExpectationResult {
 }
 
 /** `decoded` is undefined when no answer came (refused, not sent, failed exchange): every check fails. */
-export function checkExpectations(expectations: readonly Expectation[], decoded: Decoded | undefined): ExpectationResult[] {
+export function checkExpectations(
+  expectations: readonly Expectation[],
+  decoded: Decoded | undefined,
+): ExpectationResult[] {
   return expectations.map((e) => {
     const text = `@expect ${e.directive.args?.text ?? ''}`.trim();
     if (!decoded) return { text, passed: false, actual: 'no response' };
@@ -18,12 +21,17 @@ export function checkExpectations(expectations: readonly Expectation[], decoded:
       case 'status':
         return { text, passed: decoded.status === e.status, actual: `status ${decoded.status}` };
       case 'code':
-        return { text, passed: decoded.code === e.code, actual: decoded.code === undefined ? 'no error code' : `code ${decoded.code}` };
+        return {
+          text,
+          passed: decoded.code === e.code,
+          actual: decoded.code === undefined ? 'no error code' : `code ${decoded.code}`,
+        };
       case 'json': {
         const found = jsonPath(decoded.json, e.path);
-        const actual = found === undefined ? 'missing' : typeof found === 'string' ? found : JSON.stringify(found);
+        const actual = found === undefined ? 'missing' : jsonValueText(found);
         // VALUE may be written bare (BTCUSDT, 0.1) or as JSON ("BTCUSDT", 0.1, true).
-        const wanted = e.value.length >= 2 && e.value.startsWith('"') && e.value.endsWith('"') ? e.value.slice(1, -1) : e.value;
+        const wanted =
+          e.value.length >= 2 && e.value.startsWith('"') && e.value.endsWith('"') ? e.value.slice(1, -1) : e.value;
         return { text, passed: found !== undefined && actual === wanted, actual: `${e.path} = ${actual}` };
       }
     }

@@ -26,7 +26,8 @@ export type BindingDecision = { readonly ok: true } | { readonly ok: false; read
 
 export function checkBinding(origin: string, binding: KeyBinding): BindingDecision {
   if (binding.origins.includes(origin)) return { ok: true };
-  const bound = binding.origins.length > 0 ? `it is bound to ${binding.origins.join(', ')}` : 'it is bound to no origin';
+  const bound =
+    binding.origins.length > 0 ? `it is bound to ${binding.origins.join(', ')}` : 'it is bound to no origin';
   return {
     ok: false,
     message: `Refused: key profile "${binding.profile}" may not be sent to ${origin} (${bound}, from ${binding.source}). Nothing was sent. Bind the profile to ${origin} if you trust it.`,

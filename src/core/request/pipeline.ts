@@ -43,7 +43,12 @@ export interface PipelineDeps {
 export type PipelineResult =
   | { readonly kind: 'bad-input'; readonly diagnostics: readonly Diagnostic[]; readonly message: string }
   | { readonly kind: 'no-key'; readonly resolved: ResolvedRequest; readonly message: string }
-  | { readonly kind: 'refused'; readonly resolved: ResolvedRequest; readonly reason: 'origin' | 'confirmation'; readonly message: string }
+  | {
+      readonly kind: 'refused';
+      readonly resolved: ResolvedRequest;
+      readonly reason: 'origin' | 'confirmation';
+      readonly message: string;
+    }
   | {
       readonly kind: 'sent';
       readonly resolved: ResolvedRequest;
@@ -53,7 +58,12 @@ export type PipelineResult =
       readonly note?: string;
     };
 
-export async function runRequest(doc: TradeReqDocument, request: RequestBlock, environment: NamedEnvironment, deps: PipelineDeps): Promise<PipelineResult> {
+export async function runRequest(
+  doc: TradeReqDocument,
+  request: RequestBlock,
+  environment: NamedEnvironment,
+  deps: PipelineDeps,
+): Promise<PipelineResult> {
   const response = (name: string): unknown => deps.responses.get(name);
   const resolve = (now?: () => number): ResolvedRequest | PipelineResult => {
     const r = resolveRequest(doc, request, defaultContext(environment, now ? { response, now } : { response }));
@@ -64,7 +74,12 @@ export async function runRequest(doc: TradeReqDocument, request: RequestBlock, e
   let resolved = resolve();
   if ('kind' in resolved) return resolved;
   const choice = resolved.signed ? await deps.key(resolved) : undefined;
-  if (resolved.signed && !choice) return { kind: 'no-key', resolved, message: `No key for profile "${resolved.keyProfile ?? '(none)'}"; nothing was sent.` };
+  if (resolved.signed && !choice)
+    return {
+      kind: 'no-key',
+      resolved,
+      message: `No key for profile "${resolved.keyProfile ?? '(none)'}"; nothing was sent.`,
+    };
   if (choice) {
     const binding = checkBinding(resolved.origin, choice.binding);
     if (!binding.ok && !(await deps.allowOrigin?.(resolved, choice, binding.message))) {
@@ -73,7 +88,8 @@ export async function runRequest(doc: TradeReqDocument, request: RequestBlock, e
   }
   if (resolved.signed && deps.clockSync) {
     const origin = resolved.origin;
-    if (deps.clock.stale(origin)) await measureClock(environment.baseUrl.startsWith(origin) ? environment.baseUrl : origin, deps);
+    if (deps.clock.stale(origin))
+      await measureClock(environment.baseUrl.startsWith(origin) ? environment.baseUrl : origin, deps);
     const again = resolve(() => deps.clock.correctedNow(origin));
     if ('kind' in again) return again;
     resolved = again;
@@ -81,17 +97,30 @@ export async function runRequest(doc: TradeReqDocument, request: RequestBlock, e
   if (needsConfirmation(resolved)) {
     const order = describeOrder(resolved);
     if (!(await deps.confirm(resolved, order))) {
-      const why = resolved.options.confirm ? '# @confirm' : `environment "${resolved.environment.name}" has "confirm": true`;
-      return { kind: 'refused', resolved, reason: 'confirmation', message: `Not sent: ${order} needs confirmation (${why}).` };
+      const why = resolved.options.confirm
+        ? '# @confirm'
+        : `environment "${resolved.environment.name}" has "confirm": true`;
+      return {
+        kind: 'refused',
+        resolved,
+        reason: 'confirmation',
+        message: `Not sent: ${order} needs confirmation (${why}).`,
+      };
     }
   }
   const prepared = prepareRequest(resolved, { key: choice?.key });
   if (!prepared.ok) return { kind: 'bad-input', diagnostics: [], message: prepared.message };
-  const report = await exchange(prepared.value, { sender: deps.sender, budget: deps.budget, account: choice ? accountId(choice.key.apiKey) : undefined });
-  if (resolved.options.name && report.decoded?.json !== undefined) deps.responses.set(resolved.options.name, report.decoded.json);
+  const report = await exchange(prepared.value, {
+    sender: deps.sender,
+    budget: deps.budget,
+    account: choice ? accountId(choice.key.apiKey) : undefined,
+  });
+  if (resolved.options.name && report.decoded?.json !== undefined)
+    deps.responses.set(resolved.options.name, report.decoded.json);
   const expectations = checkExpectations(resolved.options.expectations, report.decoded);
   const recvWindow = Number(resolved.params.find((p) => p.name === 'recvWindow')?.value) || undefined;
-  const note = report.decoded?.code === 700003 ? explainTimestampError(deps.clock.sample(resolved.origin), recvWindow) : undefined;
+  const note =
+    report.decoded?.code === 700003 ? explainTimestampError(deps.clock.sample(resolved.origin), recvWindow) : undefined;
   return { kind: 'sent', resolved, report, expectations, note };
 }
 

@@ -7,7 +7,15 @@ const UNRESERVED = /^[A-Za-z0-9\-_.~]*$/;
 const HEX = '0123456789ABCDEF';
 
 function isUnreserved(b: number): boolean {
-  return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || b === 0x2d || b === 0x5f || b === 0x2e || b === 0x7e;
+  return (
+    (b >= 0x41 && b <= 0x5a) ||
+    (b >= 0x61 && b <= 0x7a) ||
+    (b >= 0x30 && b <= 0x39) ||
+    b === 0x2d ||
+    b === 0x5f ||
+    b === 0x2e ||
+    b === 0x7e
+  );
 }
 
 export function percentEncode(value: string): string {

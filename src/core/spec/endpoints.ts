@@ -27,16 +27,33 @@ const sideValues: EnumValueInfo[] = [
 
 const typeValues: EnumValueInfo[] = [
   { value: 'LIMIT', description: 'Rests in the book at `price`; needs quantity and price.', source: 'spec' },
-  { value: 'MARKET', description: 'Fills at the best available prices; needs quantity or quoteOrderQty.', source: 'assumed' },
-  { value: 'LIMIT_MAKER', description: 'A limit order that is rejected if it would trade at once; needs quantity and price.', source: 'assumed' },
-  { value: 'IMMEDIATE_OR_CANCEL', description: 'Fills what it can at `price` at once and cancels the rest; needs quantity and price.', source: 'assumed' },
-  { value: 'FILL_OR_KILL', description: 'Fills completely at `price` at once, or not at all; needs quantity and price.', source: 'assumed' },
+  {
+    value: 'MARKET',
+    description: 'Fills at the best available prices; needs quantity or quoteOrderQty.',
+    source: 'assumed',
+  },
+  {
+    value: 'LIMIT_MAKER',
+    description: 'A limit order that is rejected if it would trade at once; needs quantity and price.',
+    source: 'assumed',
+  },
+  {
+    value: 'IMMEDIATE_OR_CANCEL',
+    description: 'Fills what it can at `price` at once and cancels the rest; needs quantity and price.',
+    source: 'assumed',
+  },
+  {
+    value: 'FILL_OR_KILL',
+    description: 'Fills completely at `price` at once, or not at all; needs quantity and price.',
+    source: 'assumed',
+  },
 ];
 
 const recvWindow = param({
   name: 'recvWindow',
   type: 'integer',
-  description: 'Validity window of the request in milliseconds: it is processed only when serverTime − timestamp ≤ recvWindow (§5 rule 9).',
+  description:
+    'Validity window of the request in milliseconds: it is processed only when serverTime − timestamp ≤ recvWindow (§5 rule 9).',
   rule: `integer, default ${RECV.defaultMs}, ${RECV.recommendedMaxMs} or less recommended, maximum ${RECV.maxMs}`,
   required: false,
   defaultValue: String(RECV.defaultMs),
@@ -46,7 +63,8 @@ const recvWindow = param({
 const timestamp = param({
   name: 'timestamp',
   type: 'timestampMs',
-  description: 'Unix time in milliseconds when the request was created and sent. TradeReq adds it when the request does not write one.',
+  description:
+    'Unix time in milliseconds when the request was created and sent. TradeReq adds it when the request does not write one.',
   rule: 'milliseconds; less than serverTime + 1000',
   required: true,
   addedBySigner: true,
@@ -56,7 +74,8 @@ const timestamp = param({
 const signature = param({
   name: 'signature',
   type: 'signature',
-  description: 'Lower-case hex HMAC-SHA256 of totalParams with the secret key. TradeReq computes and adds it: never write it by hand.',
+  description:
+    'Lower-case hex HMAC-SHA256 of totalParams with the secret key. TradeReq computes and adds it: never write it by hand.',
   rule: '64 lower-case hexadecimal characters',
   required: true,
   addedBySigner: true,
@@ -67,12 +86,57 @@ const signedParams = [recvWindow, timestamp, signature];
 
 const orderParams: ParamInfo[] = [
   symbol,
-  param({ name: 'side', type: 'enum', description: 'Order direction.', rule: 'BUY or SELL', required: true, enumValues: sideValues, source: 'spec' }),
-  param({ name: 'type', type: 'enum', description: 'Order type.', rule: 'LIMIT, MARKET, …', required: true, enumValues: typeValues, source: 'spec' }),
-  param({ name: 'quantity', type: 'decimal', description: 'Order quantity in the base asset.', rule: 'decimal number sent as text, e.g. 0.001', required: false, source: 'spec' }),
-  param({ name: 'price', type: 'decimal', description: 'Limit price in the quote asset.', rule: 'decimal number sent as text, e.g. 30000.5', required: false, source: 'spec' }),
-  param({ name: 'quoteOrderQty', type: 'decimal', description: 'For MARKET orders: amount to spend or receive in the quote asset, instead of quantity.', rule: 'decimal number sent as text', required: false, source: 'assumed' }),
-  param({ name: 'newClientOrderId', type: 'clientOrderId', description: 'Your own id for the order, to find it again (e.g. after an unknown outcome). {{$clientOrderId}} makes a fresh one.', rule: 'at most 32 characters of A-Z a-z 0-9', required: false, source: 'assumed' }),
+  param({
+    name: 'side',
+    type: 'enum',
+    description: 'Order direction.',
+    rule: 'BUY or SELL',
+    required: true,
+    enumValues: sideValues,
+    source: 'spec',
+  }),
+  param({
+    name: 'type',
+    type: 'enum',
+    description: 'Order type.',
+    rule: 'LIMIT, MARKET, …',
+    required: true,
+    enumValues: typeValues,
+    source: 'spec',
+  }),
+  param({
+    name: 'quantity',
+    type: 'decimal',
+    description: 'Order quantity in the base asset.',
+    rule: 'decimal number sent as text, e.g. 0.001',
+    required: false,
+    source: 'spec',
+  }),
+  param({
+    name: 'price',
+    type: 'decimal',
+    description: 'Limit price in the quote asset.',
+    rule: 'decimal number sent as text, e.g. 30000.5',
+    required: false,
+    source: 'spec',
+  }),
+  param({
+    name: 'quoteOrderQty',
+    type: 'decimal',
+    description: 'For MARKET orders: amount to spend or receive in the quote asset, instead of quantity.',
+    rule: 'decimal number sent as text',
+    required: false,
+    source: 'assumed',
+  }),
+  param({
+    name: 'newClientOrderId',
+    type: 'clientOrderId',
+    description:
+      'Your own id for the order, to find it again (e.g. after an unknown outcome). {{$clientOrderId}} makes a fresh one.',
+    rule: 'at most 32 characters of A-Z a-z 0-9',
+    required: false,
+    source: 'assumed',
+  }),
   param({
     name: 'timeInForce',
     type: 'enum',
@@ -99,8 +163,20 @@ const typeRequirements: TypeRequirement[] = [
 
 const orderIdParams: ParamInfo[] = [
   symbol,
-  param({ name: 'orderId', type: 'string', description: 'The id the service gave the order.', required: false, source: 'spec' }),
-  param({ name: 'origClientOrderId', type: 'clientOrderId', description: 'The client order id sent as newClientOrderId when the order was placed.', required: false, source: 'spec' }),
+  param({
+    name: 'orderId',
+    type: 'string',
+    description: 'The id the service gave the order.',
+    required: false,
+    source: 'spec',
+  }),
+  param({
+    name: 'origClientOrderId',
+    type: 'clientOrderId',
+    description: 'The client order id sent as newClientOrderId when the order was placed.',
+    required: false,
+    source: 'spec',
+  }),
   ...signedParams,
 ];
 
@@ -109,8 +185,26 @@ function assumed(e: Omit<EndpointInfo, 'source' | 'weightSource'>): EndpointInfo
 }
 
 export const ENDPOINTS: readonly EndpointInfo[] = [
-  assumed({ method: 'GET', path: '/api/v3/ping', title: 'Ping', description: 'Tests connectivity; answers {}.', signed: false, mode: 'ip', weight: 1, params: [] }),
-  assumed({ method: 'GET', path: '/api/v3/time', title: 'Server time', description: 'The server time as {"serverTime": ms}; TradeReq uses it to measure the clock offset.', signed: false, mode: 'ip', weight: 1, params: [] }),
+  assumed({
+    method: 'GET',
+    path: '/api/v3/ping',
+    title: 'Ping',
+    description: 'Tests connectivity; answers {}.',
+    signed: false,
+    mode: 'ip',
+    weight: 1,
+    params: [],
+  }),
+  assumed({
+    method: 'GET',
+    path: '/api/v3/time',
+    title: 'Server time',
+    description: 'The server time as {"serverTime": ms}; TradeReq uses it to measure the clock offset.',
+    signed: false,
+    mode: 'ip',
+    weight: 1,
+    params: [],
+  }),
   assumed({
     method: 'GET',
     path: '/api/v3/exchangeInfo',
@@ -121,14 +215,22 @@ export const ENDPOINTS: readonly EndpointInfo[] = [
     weight: 10,
     params: [
       { ...symbol, required: false, source: 'assumed' },
-      param({ name: 'symbols', type: 'symbols', description: 'Several symbols, comma-separated (encoded as %2C when sent).', rule: 'upper-case symbols separated by commas', required: false, source: 'assumed' }),
+      param({
+        name: 'symbols',
+        type: 'symbols',
+        description: 'Several symbols, comma-separated (encoded as %2C when sent).',
+        rule: 'upper-case symbols separated by commas',
+        required: false,
+        source: 'assumed',
+      }),
     ],
   }),
   {
     method: 'POST',
     path: '/api/v3/order',
     title: 'Place an order',
-    description: 'Places an order (spec §4.2). Parameters may go in the body, in the query string, or split between both.',
+    description:
+      'Places an order (spec §4.2). Parameters may go in the body, in the query string, or split between both.',
     signed: true,
     mode: 'uid',
     weight: 1,
@@ -138,11 +240,64 @@ export const ENDPOINTS: readonly EndpointInfo[] = [
     permission: 'trade',
     source: 'spec',
   },
-  assumed({ method: 'POST', path: '/api/v3/order/test', title: 'Test an order', description: 'Validates an order like POST /api/v3/order without placing it; answers {}.', signed: true, mode: 'uid', weight: 1, params: orderParams, typeRequirements, permission: 'trade' }),
-  assumed({ method: 'GET', path: '/api/v3/order', title: 'Query an order', description: 'One order by orderId or origClientOrderId.', signed: true, mode: 'uid', weight: 2, params: orderIdParams, anyOf: [['orderId', 'origClientOrderId']], permission: 'read' }),
-  assumed({ method: 'DELETE', path: '/api/v3/order', title: 'Cancel an order', description: 'Cancels one order by orderId or origClientOrderId (neither: 700004).', signed: true, mode: 'uid', weight: 1, params: orderIdParams, anyOf: [['orderId', 'origClientOrderId']], permission: 'trade' }),
-  assumed({ method: 'GET', path: '/api/v3/openOrders', title: 'Open orders', description: 'Open orders of a symbol.', signed: true, mode: 'uid', weight: 3, params: [{ ...symbol, source: 'assumed' }, ...signedParams], permission: 'read' }),
-  assumed({ method: 'GET', path: '/api/v3/account', title: 'Account', description: 'Balances and permissions of the account.', signed: true, mode: 'uid', weight: 10, params: signedParams, permission: 'read' }),
+  assumed({
+    method: 'POST',
+    path: '/api/v3/order/test',
+    title: 'Test an order',
+    description: 'Validates an order like POST /api/v3/order without placing it; answers {}.',
+    signed: true,
+    mode: 'uid',
+    weight: 1,
+    params: orderParams,
+    typeRequirements,
+    permission: 'trade',
+  }),
+  assumed({
+    method: 'GET',
+    path: '/api/v3/order',
+    title: 'Query an order',
+    description: 'One order by orderId or origClientOrderId.',
+    signed: true,
+    mode: 'uid',
+    weight: 2,
+    params: orderIdParams,
+    anyOf: [['orderId', 'origClientOrderId']],
+    permission: 'read',
+  }),
+  assumed({
+    method: 'DELETE',
+    path: '/api/v3/order',
+    title: 'Cancel an order',
+    description: 'Cancels one order by orderId or origClientOrderId (neither: 700004).',
+    signed: true,
+    mode: 'uid',
+    weight: 1,
+    params: orderIdParams,
+    anyOf: [['orderId', 'origClientOrderId']],
+    permission: 'trade',
+  }),
+  assumed({
+    method: 'GET',
+    path: '/api/v3/openOrders',
+    title: 'Open orders',
+    description: 'Open orders of a symbol.',
+    signed: true,
+    mode: 'uid',
+    weight: 3,
+    params: [{ ...symbol, source: 'assumed' }, ...signedParams],
+    permission: 'read',
+  }),
+  assumed({
+    method: 'GET',
+    path: '/api/v3/account',
+    title: 'Account',
+    description: 'Balances and permissions of the account.',
+    signed: true,
+    mode: 'uid',
+    weight: 10,
+    params: signedParams,
+    permission: 'read',
+  }),
 ];
 
 const byKey = new Map<string, EndpointInfo>(ENDPOINTS.map((e) => [e.method + ' ' + e.path, e]));
@@ -172,7 +327,6 @@ function normalisePath(path: string): string {
 export function describeSource(source: Source): string {
   return source === 'spec' ? 'documented by the service' : 'assumed (not documented by the service)';
 }
-
 
 /** The API key format the sandbox enforces (700001); the spec does not show one. */
 export const API_KEY_FORMAT = /^[A-Za-z0-9]{16,64}$/;

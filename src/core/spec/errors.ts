@@ -22,7 +22,8 @@ const ID_SYMBOL_ACTION =
 const POSITION_ACTION =
   'Check the free balance of the asset (GET /api/v3/account), lower the quantity, or cancel open orders that hold it.';
 
-const UNKNOWN_SYMBOL_CAUSE = 'The symbol is not a trading pair the service knows, is misspelt, or is not in upper case.';
+const UNKNOWN_SYMBOL_CAUSE =
+  'The symbol is not a trading pair the service knows, is misspelt, or is not in upper case.';
 
 /** Every code of the §7.2 table, in table order. Meanings are the spec's, first letter capitalised. */
 export const ERROR_CODES: readonly ErrorCodeInfo[] = [
@@ -47,7 +48,8 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     code: 401,
     meanings: ['No authority'],
     category: 'auth',
-    cause: 'The key was read but is not allowed to do this: the key or the account lacks the right for the endpoint or the operation.',
+    cause:
+      'The key was read but is not allowed to do this: the key or the account lacks the right for the endpoint or the operation.',
     action:
       "Check the key profile bound to the environment and the key's permissions in API key management (the spec does not name permissions, §5 rule 12).",
   },
@@ -55,7 +57,8 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     code: 403,
     meanings: ['Access denied'],
     category: 'auth',
-    cause: 'The request was refused before it reached the API, usually by the web application firewall limit (HTTP 403, §7.1).',
+    cause:
+      'The request was refused before it reached the API, usually by the web application firewall limit (HTTP 403, §7.1).',
     action:
       'Stop sending for a while, then send fewer requests; check that the request has no unusual content (very large values, odd characters) and that you send from an allowed IP.',
   },
@@ -72,7 +75,8 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     code: 500,
     meanings: ['Internal error'],
     category: 'system',
-    cause: 'The service failed internally while handling the request (§7.1, 5XX); it may have carried out the operation before failing.',
+    cause:
+      'The service failed internally while handling the request (§7.1, 5XX); it may have carried out the operation before failing.',
     action: UNKNOWN_OUTCOME_ACTION,
   },
   {
@@ -86,7 +90,8 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     code: 504,
     meanings: ['Gateway time-out'],
     category: 'system',
-    cause: 'A gateway in front of the service gave up waiting for the answer; the service may have processed the request anyway.',
+    cause:
+      'A gateway in front of the service gave up waiting for the answer; the service may have processed the request anyway.',
     action: UNKNOWN_OUTCOME_ACTION,
   },
   {
@@ -101,7 +106,8 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     code: 10007,
     meanings: ['Bad symbol', 'Symbol not supported for API trading'],
     category: 'order',
-    cause: 'The symbol is not a trading pair the service knows, is misspelt or not in upper case, or is listed but not open for API trading.',
+    cause:
+      'The symbol is not a trading pair the service knows, is misspelt or not in upper case, or is listed but not open for API trading.',
     action: `${ID_SYMBOL_ACTION} A listed pair that is not open for API trading cannot be traded through the API.`,
   },
   { code: 10015, meanings: ['User id cannot be null'], category: 'account' },
@@ -137,8 +143,10 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     code: 10101,
     meanings: ['Insufficient balance'],
     category: 'account',
-    cause: 'The account does not have enough free balance of the asset for the order or transfer; funds held by open orders are not free.',
-    action: 'Check the balance (GET /api/v3/account), lower the quantity or amount, or cancel open orders that hold the funds.',
+    cause:
+      'The account does not have enough free balance of the asset for the order or transfer; funds held by open orders are not free.',
+    action:
+      'Check the balance (GET /api/v3/account), lower the quantity or amount, or cancel open orders that hold the funds.',
   },
   { code: 10102, meanings: ['Amount cannot be zero or negative'], category: 'transfer' },
   { code: 10103, meanings: ['Transfer for this account not supported'], category: 'transfer' },
@@ -209,7 +217,8 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     code: 30010,
     meanings: ['No valid trade price'],
     category: 'order',
-    cause: "No valid price could be set for the order: the price is missing or outside the pair's allowed range, or a market order found no price in the book.",
+    cause:
+      "No valid price could be set for the order: the price is missing or outside the pair's allowed range, or a market order found no price in the book.",
     action: 'Check the price against the current market; use a LIMIT order with an explicit price.',
   },
   {
@@ -258,7 +267,8 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     code: 30025,
     meanings: ['No opposing order exists'],
     category: 'order',
-    cause: 'The order must match at once (market, IMMEDIATE_OR_CANCEL, FILL_OR_KILL) and the book has no order on the other side.',
+    cause:
+      'The order must match at once (market, IMMEDIATE_OR_CANCEL, FILL_OR_KILL) and the book has no order on the other side.',
     action: 'Retry later, or place a LIMIT order that can rest in the book.',
   },
   {
@@ -266,13 +276,15 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     meanings: ['Invalid order ids'],
     category: 'order',
     cause: 'One or more order ids are malformed or do not belong to the symbol or account.',
-    action: 'Copy the orderId exactly as returned (it is text, not a number) and check that the symbol matches the order.',
+    action:
+      'Copy the orderId exactly as returned (it is text, not a number) and check that the symbol matches the order.',
   },
   {
     code: 30027,
     meanings: ['Currency reached maximum position limit, buying suspended'],
     category: 'order',
-    cause: "The platform's position limit for the asset has been reached, so buy orders are refused; selling still works.",
+    cause:
+      "The platform's position limit for the asset has been reached, so buy orders are refused; selling still works.",
     action: 'Retry the buy later or buy another asset.',
   },
   {
@@ -333,7 +345,8 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     category: 'auth',
     cause:
       'The X-SERVICE-APIKEY value is not shaped like an access key: often truncated, with stray spaces, newlines or quotes, or the secret pasted in place of the access key.',
-    action: 'Check the key profile bound to the environment and paste the access key again, without surrounding whitespace or quotes.',
+    action:
+      'Check the key profile bound to the environment and paste the access key again, without surrounding whitespace or quotes.',
   },
   {
     code: 700002,
@@ -358,7 +371,8 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     meanings: ['origClientOrderId or orderId must be sent, both were empty'],
     category: 'parameters',
     cause: 'An order query or cancel was sent without an order identifier, or with the identifier present but empty.',
-    action: 'Add orderId (from the order response) or origClientOrderId (the client order id given when placing), with a value.',
+    action:
+      'Add orderId (from the order response) or origClientOrderId (the client order id given when placing), with a value.',
   },
   {
     code: 700005,
@@ -367,14 +381,15 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     category: 'timing',
     cause:
       'recvWindow is above the limit. The spec words the maximum both ways (less than 60000 here, maximum 60000 in §5 rule 8 and §8), so exactly 60000 may be refused.',
-    action: 'Use at most 59999 to be safe, or the default 5000 (the spec recommends 5000 or less); fix clock skew with clock sync instead of a wider window.',
+    action:
+      'Use at most 59999 to be safe, or the default 5000 (the spec recommends 5000 or less); fix clock skew with clock sync instead of a wider window.',
   },
   {
     code: 700006,
     meanings: ['IP not on the whitelist'],
     category: 'auth',
     cause:
-      "The key has a bound IP list and the request came from an address not on it (§5 rule 10); proxies, VPNs and changing public IPs are common reasons.",
+      'The key has a bound IP list and the request came from an address not on it (§5 rule 10); proxies, VPNs and changing public IPs are common reasons.',
     action:
       "Add the public IP you send from to the key's bound IP list (at most 10 IPs), or send from a listed address; check the key profile bound to the environment is the key you expect.",
   },
@@ -382,14 +397,17 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     code: 700007,
     meanings: ['No permission to access the endpoint'],
     category: 'auth',
-    cause: 'The key lacks the permission this endpoint needs (§5 rule 10), for example a read-only key placing an order.',
-    action: "Check the key profile bound to the environment and use a key with the right permission, or edit the key's permissions in API key management.",
+    cause:
+      'The key lacks the permission this endpoint needs (§5 rule 10), for example a read-only key placing an order.',
+    action:
+      "Check the key profile bound to the environment and use a key with the right permission, or edit the key's permissions in API key management.",
   },
   {
     code: 700008,
     meanings: ['Illegal characters found in a parameter'],
     category: 'parameters',
-    cause: 'A parameter value contains characters the service refuses, often stray spaces, quotes or unencoded special characters pasted into a value.',
+    cause:
+      'A parameter value contains characters the service refuses, often stray spaces, quotes or unencoded special characters pasted into a value.',
     action:
       'Remove spaces, quotes and non-ASCII characters from values; symbols are upper-case letters (§2.1), and special characters must be percent-encoded in upper case (§5 rule 6).',
   },

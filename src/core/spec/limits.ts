@@ -10,8 +10,18 @@ export interface RateLimit {
 
 export const LIMITS = {
   rate: {
-    ip: { mode: 'ip', limit: 500, intervalMs: 10_000, description: '500 per 10 seconds per IP address (endpoints without access key)' },
-    uid: { mode: 'uid', limit: 500, intervalMs: 10_000, description: '500 per 10 seconds per account (endpoints with access key)' },
+    ip: {
+      mode: 'ip',
+      limit: 500,
+      intervalMs: 10_000,
+      description: '500 per 10 seconds per IP address (endpoints without access key)',
+    },
+    uid: {
+      mode: 'uid',
+      limit: 500,
+      intervalMs: 10_000,
+      description: '500 per 10 seconds per account (endpoints with access key)',
+    },
   } satisfies Record<RateLimitMode, RateLimit>,
   /**
    * §8 describes the counter both per endpoint and shared by all endpoints of a mode; the

@@ -8,7 +8,8 @@ export const HTTP_STATUSES: readonly HttpStatusInfo[] = [
   { status: 403, meaning: 'The web application firewall limit was violated', outcome: 'rejected', source: 'spec' },
   {
     status: 418,
-    meaning: 'The IP is banned because of repeated rate limit violations; Retry-After gives the seconds until the ban ends',
+    meaning:
+      'The IP is banned because of repeated rate limit violations; Retry-After gives the seconds until the ban ends',
     outcome: 'rejected',
     retryAfter: true,
     source: 'spec',
@@ -67,7 +68,8 @@ export function describeStatus(status: number): HttpStatusInfo {
   // Outside 100-599 nothing is known about the request, so the outcome cannot be ruled out.
   return {
     status,
-    meaning: 'Not a valid HTTP status; the outcome of the operation is unknown and may have succeeded: check before retrying',
+    meaning:
+      'Not a valid HTTP status; the outcome of the operation is unknown and may have succeeded: check before retrying',
     outcome: 'unknown',
     source: 'assumed',
   };

@@ -19,16 +19,7 @@ export interface ErrorCodeInfo {
 }
 
 export type ErrorCategory =
-  | 'auth'
-  | 'timing'
-  | 'limits'
-  | 'order'
-  | 'parameters'
-  | 'account'
-  | 'transfer'
-  | 'subaccount'
-  | 'apikey'
-  | 'system';
+  'auth' | 'timing' | 'limits' | 'order' | 'parameters' | 'account' | 'transfer' | 'subaccount' | 'apikey' | 'system';
 
 /** What the client can conclude about the operation from the status. */
 export type Outcome = 'ok' | 'rejected' | 'unknown';

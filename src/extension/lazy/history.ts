@@ -8,4 +8,3 @@ export function parseHistory(raw: unknown): PanelEntryT[] {
     return r.success ? [r.data] : [];
   });
 }
-

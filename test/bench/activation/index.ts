@@ -7,8 +7,12 @@ export async function run(): Promise<void> {
   if (!folder) throw new Error('no workspace folder');
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, 'example.tradereq'));
   await vscode.window.showTextDocument(doc);
-  const ext = vscode.extensions.getExtension<{ activationMs: number; loadMs: number; activateMs: number }>('tradereq.tradereq');
+  const ext = vscode.extensions.getExtension<{ activationMs: number; loadMs: number; activateMs: number }>(
+    'tradereq.tradereq',
+  );
   if (!ext) throw new Error('extension tradereq.tradereq not found');
   const api = await ext.activate();
-  console.log(`activation: ${api.activationMs.toFixed(1)} ms (loading the code ${api.loadMs.toFixed(1)} ms + activate() ${api.activateMs.toFixed(1)} ms)`);
+  console.log(
+    `activation: ${api.activationMs.toFixed(1)} ms (loading the code ${api.loadMs.toFixed(1)} ms + activate() ${api.activateMs.toFixed(1)} ms)`,
+  );
 }

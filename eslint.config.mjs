@@ -1,0 +1,30 @@
+// ESLint over the whole tree: typescript-eslint's type-checked recommended rules for TypeScript,
+// ESLint's recommended rules for the JavaScript scripts and tests. Formatting is Prettier's job.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'out/', 'test-results/', '.vscode-test/'] },
+  {
+    files: ['**/*.ts'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // The extension loads its second bundle on first use, synchronously: require() on purpose.
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./lazy\\.js$'] }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { ecmaVersion: 2022, sourceType: 'commonjs', globals: { ...globals.node, ...globals.mocha } },
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }] },
+  },
+  { files: ['**/*.mjs'], languageOptions: { sourceType: 'module' } },
+  // Code that Playwright runs inside the page (page.evaluate callbacks) sees the browser's globals.
+  { files: ['test/webview/**/*.js', 'test/ui/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
+);
