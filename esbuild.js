@@ -39,6 +39,8 @@ const targets = [
   },
   // Loaded by the extension on first use, so that activation does not compile it.
   { ...common, entryPoints: ['src/extension/lazy/index.ts'], outfile: 'dist/lazy.js', external: ['vscode'] },
+  // The check step in a worker thread: the editor checks large files there, off the typing path.
+  { ...common, entryPoints: ['src/core/check/worker.ts'], outfile: 'dist/check-worker.js' },
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],

@@ -3,6 +3,8 @@ import { errorsCommand } from './errors';
 import { sandboxCommand } from './sandbox';
 import { sendCommand } from './send';
 import { signCommand } from './sign';
+import { stateCommand } from './state';
+import { exitQuietlyOnClosedPipe, safeIo } from './terminal';
 import { UsageError, processIo, type Io } from './usage';
 
 const HELP = `Usage: tradereq COMMAND [options]
@@ -15,6 +17,7 @@ Commands:
   check FILE... report what the service would reject, before anything is sent
   errors [CODE] explain the service's error codes
   sandbox       run the sandbox exchange on loopback, with demo keys
+  state         show or reset the rate-limit state (budgets, waits, bans)
 
 Run tradereq COMMAND --help for the options of a command.`;
 
@@ -24,9 +27,11 @@ const COMMANDS: Record<string, (args: string[], io: Io) => number | Promise<numb
   check: checkCommand,
   errors: errorsCommand,
   sandbox: sandboxCommand,
+  state: stateCommand,
 };
 
-export async function main(argv: string[], io: Io = processIo): Promise<number> {
+export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
+  const io = safeIo(rawIo);
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
     io.out(HELP);
@@ -52,6 +57,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
 }
 
 if (require.main === module) {
+  exitQuietlyOnClosedPipe([process.stdout, process.stderr]);
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -1,7 +1,9 @@
 import { createInterface } from 'node:readline/promises';
-import { Budget, type BudgetView, type CounterView } from '../core/budget/budget';
+import { Budget } from '../core/budget/budget';
+import { budgetText } from './budget-text';
 import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
+import { jsonOrText, prettyBody } from '../core/format/json-value';
 import type { ResolvedRequest } from '../core/format/resolve';
 import type { ExchangeReport } from '../core/net/exchange';
 import { DEFAULT_SEND_SETTINGS, Sender } from '../core/net/send';
@@ -10,7 +12,6 @@ import { passed, runRequest } from '../core/request/pipeline';
 import { formatErrorText } from '../core/spec/errors';
 import { parseCommand, integerFlag } from './args';
 import { keyFor, loadTarget, location, type Target } from './prepare';
-import { terminalSafe } from './terminal';
 import { UsageError, type Io } from './usage';
 
 export const SEND_HELP = `Usage: tradereq send FILE [--request NAME|INDEX | --all] [--env NAME] [--base-url URL] [--json]
@@ -27,7 +28,7 @@ code, the response, the rate-limit budget left and the timings, and checks its #
                         TRADEREQ_<PROFILE>_ORIGINS may be sent only to this origin
   --yes                 confirm requests that ask for it (# @confirm, "confirm": true) without a prompt
   --no-clock-sync       do not correct timestamps by the server clock offset
-  --timeout MS          time to wait for the answer after sending (default ${DEFAULT_SEND_SETTINGS.headersTimeoutMs})
+  --timeout MS          time the whole exchange may take, answer included (default ${DEFAULT_SEND_SETTINGS.deadlineMs})
   --connect-timeout MS  time to wait for the connection (default ${DEFAULT_SEND_SETTINGS.connectTimeoutMs})
   --json                print one JSON object per request, one per line
   -h, --help            this help
@@ -95,6 +96,7 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     connectTimeoutMs: connectTimeout ?? DEFAULT_SEND_SETTINGS.connectTimeoutMs,
     headersTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.headersTimeoutMs,
     bodyTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.bodyTimeoutMs,
+    deadlineMs: timeout ?? DEFAULT_SEND_SETTINGS.deadlineMs,
   });
   const responses = new Map<string, unknown>();
   let exit = 0;
@@ -188,20 +190,6 @@ async function sendOne(
   }
 }
 
-function counterText(name: string, c: CounterView | undefined): string | undefined {
-  if (!c) return undefined;
-  return `${name} ${c.remaining}/${c.limit} left${c.used > 0 ? ` (frees in ${Math.ceil(c.freesInMs / 1000)} s)` : ''}`;
-}
-
-function budgetText(b: BudgetView): string {
-  const parts = [counterText('account', b.uid), counterText('IP', b.ip)].filter((x): x is string => x !== undefined);
-  if (b.blocked)
-    parts.push(
-      `${b.blocked.status === 418 ? 'banned' : 'backing off'}: nothing sent for ${Math.ceil(b.blocked.remainingMs / 1000)} s`,
-    );
-  return parts.join(' · ');
-}
-
 function print(io: Io, target: Target, index: number, r: RunResult, json: boolean): void {
   const request = target.file.doc.requests[index]!;
   const label = `${index + 1}${request.name ? ` (${request.name.text})` : ''}`;
@@ -224,11 +212,12 @@ function print(io: Io, target: Target, index: number, r: RunResult, json: boolea
         cause: d?.error?.cause ?? null,
         action: d?.error?.action ?? null,
         retryAfter: d?.retryAfterSeconds ?? null,
-        body: d ? (d.json ?? report?.response?.bodyText ?? null) : null,
+        body: d && report?.response ? jsonOrText(d.json, report.response.bodyText) : null,
         headers: report?.response?.headers ?? null,
         timings: report?.response?.timings ?? report?.failure?.timings ?? null,
         budget: report?.budget ?? null,
         summary: report?.summary ?? r.error ?? null,
+        warning: report?.warning ?? null,
         note: r.note ?? null,
         expectations: r.expectations,
       }),
@@ -242,7 +231,7 @@ function print(io: Io, target: Target, index: number, r: RunResult, json: boolea
   if (!report) {
     lines.push(`→ ${r.exit === EXIT.refused ? 'refused' : 'not sent'}: ${r.error ?? ''}`);
   } else {
-    lines.push(`→ ${terminalSafe(report.summary)}`);
+    lines.push(`→ ${report.summary}`);
     const d = report.decoded;
     if (d?.error)
       lines.push(
@@ -251,7 +240,7 @@ function print(io: Io, target: Target, index: number, r: RunResult, json: boolea
           .slice(1)
           .map((l) => '  ' + l),
       );
-    if (d?.msg) lines.push(`  Message from the service: ${terminalSafe(d.msg)}`);
+    if (d?.msg) lines.push(`  Message from the service: ${d.msg}`);
     if (r.note) lines.push('  ' + r.note);
     if (report.outcome === 'unknown' && !d?.error)
       lines.push(
@@ -259,18 +248,18 @@ function print(io: Io, target: Target, index: number, r: RunResult, json: boolea
       );
     if (report.response) {
       const body = report.response.bodyText;
-      const pretty = d?.json !== undefined ? JSON.stringify(d.json, null, 2) : body;
+      const pretty = prettyBody(d?.json, body);
       if (pretty.length > 0)
         lines.push(
-          terminalSafe(pretty) +
-            (report.response.truncated ? `\n… (${report.response.bodyBytes} bytes; the rest was not kept)` : ''),
+          pretty + (report.response.truncated ? `\n… (${report.response.bodyBytes} bytes; the rest was not kept)` : ''),
         );
       const t = report.response.timings;
       lines.push(`timings: connect ${t.connectMs} ms · first byte ${t.firstByteMs} ms · total ${t.totalMs} ms`);
     }
     lines.push(`budget: ${budgetText(report.budget)}`);
+    if (report.warning) lines.push(`warning: ${report.warning}`);
   }
   for (const e of r.expectations)
-    lines.push(`${e.passed ? '✔' : '✘'} ${e.text}${e.passed ? '' : ` (got ${terminalSafe(e.actual)})`}`);
+    lines.push(`${e.passed ? '✔' : '✘'} ${e.text}${e.passed ? '' : ` (got ${e.actual})`}`);
   (r.exit === EXIT.badInput ? io.err : io.out)(lines.join('\n') + '\n');
 }

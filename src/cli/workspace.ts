@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parse } from '../core/format/parser';
 import type { RequestBlock, TradeReqDocument } from '../core/format/model';
 import { BUILTIN_SANDBOX, ENV_FILE_NAME, parseEnvironmentFile, type NamedEnvironment } from '../core/env/schema';
+import { BOUNDS, formatSize } from '../core/bounds';
 import { UsageError } from './usage';
 
 export interface LoadedFile {
@@ -18,7 +19,13 @@ export function readRequestFile(path: string, cwd: string): LoadedFile {
   const full = resolve(cwd, path);
   let text: string;
   try {
-    if (statSync(full).isDirectory()) throw new UsageError(`${path} is a folder: name a .tradereq file`);
+    const stat = statSync(full);
+    if (stat.isDirectory()) throw new UsageError(`${path} is a folder: name a .tradereq file`);
+    if (stat.size > BOUNDS.fileChars) {
+      throw new UsageError(
+        `${path} has ${stat.size} bytes, more than TradeReq reads (${formatSize(BOUNDS.fileChars)}): split it into smaller files`,
+      );
+    }
     text = readFileSync(full, 'utf8');
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -57,6 +64,11 @@ export function selectEnvironment(
     if (name === undefined || name === BUILTIN_SANDBOX.name) return BUILTIN_SANDBOX;
     throw new UsageError(
       `no environment "${name}": there is no ${ENV_FILE_NAME} beside ${requestPath} or above it, and only the built-in "sandbox" exists`,
+    );
+  }
+  if (statSync(envPath).size > BOUNDS.envFileBytes) {
+    throw new UsageError(
+      `${envPath} is larger than TradeReq reads (${formatSize(BOUNDS.envFileBytes)}): it names environments and should be small`,
     );
   }
   const parsed = parseEnvironmentFile(readFileSync(envPath, 'utf8'));

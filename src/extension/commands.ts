@@ -186,11 +186,50 @@ export function registerCommands(
       if (choice === store) await sending.storeDemoKey(origin);
       return sandbox.baseUrl;
     }),
+    vscode.commands.registerCommand('tradereq.resetState', () => resetState()),
     vscode.commands.registerCommand('tradereq.stopSandbox', async () => {
       await sandbox?.close();
       sandbox = undefined;
     }),
   ];
+}
+
+/**
+ * Forgets the rate-limit state of one origin or of all, after a modal confirmation: the way out
+ * of a damaged state (which blocks sending), and of a ban the user knows is over.
+ */
+async function resetState(): Promise<void> {
+  const { Budget, FileStateStore } = lazy();
+  const store = new FileStateStore();
+  const state = store.read();
+  const all = 'All origins';
+  const picks = [
+    ...Object.entries(state.origins).map(([origin, s]) => ({
+      label: origin,
+      description: s.damaged ? 'damaged: sending is blocked' : undefined,
+    })),
+    { label: all, description: state.damaged ? `the state file cannot be read (${state.damaged.reason})` : undefined },
+  ];
+  const picked = await vscode.window.showQuickPick(picks, { title: 'TradeReq: Reset Rate-Limit State' });
+  if (!picked) return;
+  const reset = 'Reset';
+  const answer = await vscode.window.showWarningMessage(
+    `Forget the rate-limit budget, Retry-After wait and ban of ${picked.label === all ? 'every origin' : picked.label}?`,
+    {
+      modal: true,
+      detail: 'Reset only once you know no ban is in force: sending during a ban extends it (§8 rules 2–3).',
+    },
+    reset,
+  );
+  if (answer !== reset) return;
+  try {
+    new Budget(store).reset(picked.label === all ? undefined : picked.label);
+    void vscode.window.showInformationMessage(
+      `TradeReq: the rate-limit state of ${picked.label === all ? 'every origin' : picked.label} was reset.`,
+    );
+  } catch (e) {
+    void vscode.window.showErrorMessage(`TradeReq: ${e instanceof Error ? e.message : String(e)}; nothing was reset.`);
+  }
 }
 
 /** Read-only documents for "Sign only". */

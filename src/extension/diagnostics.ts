@@ -4,6 +4,8 @@ import type { Diagnostic, Severity } from '../core/format/model';
 import type { DocumentModels } from './documents';
 import { toRange } from './documents';
 import type { Environments } from './environments';
+import { BOUNDS } from '../core/bounds';
+import { OffloadedChecker } from '../core/check/offload';
 import { readSettings } from './settings';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
@@ -24,30 +26,54 @@ function fixKey(rule: string | number | undefined, r: vscode.Range): string {
 
 /**
  * Owns the diagnostic collection: runs the core's pure check step on open, on change (debounced
- * by tradereq.diagnostics.delay) and when the environment changes.
+ * by tradereq.diagnostics.delay) and when the environment changes. A file larger than
+ * BOUNDS.workerCheckChars is checked in a worker thread, so that typing never waits for it.
  */
 export class DiagnosticsManager implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('tradereq');
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly disposables: vscode.Disposable[] = [this.collection];
+  private readonly worker: OffloadedChecker;
+  /** Documents whose check runs in the worker now, and whether they changed meanwhile. */
+  private readonly inWorker = new Map<string, { again: boolean }>();
+  /** Where each document was last checked (the integration tests read it). */
+  private readonly runners = new Map<string, 'worker' | 'main'>();
+  /** tradereq.diagnostics.delay, read on first need and again when it changes (not per keystroke). */
+  private delayMs: number | undefined;
 
   constructor(
     private readonly models: DocumentModels,
     private readonly environments: Environments,
+    extensionUri: vscode.Uri,
   ) {
+    this.worker = new OffloadedChecker(vscode.Uri.joinPath(extensionUri, 'dist', 'check-worker.js').fsPath);
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
-      vscode.workspace.onDidChangeTextDocument((e) =>
-        this.schedule(e.document, readSettings(e.document.uri).diagnosticsDelay),
-      ),
-      vscode.workspace.onDidCloseTextDocument((d) => {
-        this.collection.delete(d.uri);
-        FIXES.delete(d.uri.toString());
-        clearTimeout(this.timers.get(d.uri.toString()));
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, this.delay())),
+      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
+      // The setting is read when it changes, not on every keystroke.
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('tradereq.diagnostics.delay')) this.delayMs = undefined;
       }),
       environments.onDidChange(() => this.checkAll()),
     );
     this.checkAll();
+  }
+
+  private delay(): number {
+    return (this.delayMs ??= readSettings().diagnosticsDelay);
+  }
+
+  runner(uri: string): 'worker' | 'main' | undefined {
+    return this.runners.get(uri);
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    this.collection.delete(uri);
+    FIXES.delete(key);
+    clearTimeout(this.timers.get(key));
+    this.runners.delete(key);
   }
 
   private checkAll(): void {
@@ -70,7 +96,34 @@ export class DiagnosticsManager implements vscode.Disposable {
   private async check(document: vscode.TextDocument): Promise<void> {
     if (document.isClosed) return;
     await this.environments.ready();
-    const found = checkDocument(this.models.get(document), { environment: this.environments.current() });
+    const environment = this.environments.current();
+    const key = document.uri.toString();
+    const size = document.offsetAt(new vscode.Position(document.lineCount, 0));
+    if (size <= BOUNDS.workerCheckChars) {
+      this.publish(document, checkDocument(this.models.get(document), { environment }), 'main');
+      return;
+    }
+    const running = this.inWorker.get(key);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const state = { again: false };
+    this.inWorker.set(key, state);
+    try {
+      const version = document.version;
+      const found = await this.worker.check(document.getText(), environment);
+      if (!document.isClosed && document.version === version) this.publish(document, found, 'worker');
+      else state.again = true;
+    } catch {
+      state.again = !document.isClosed;
+    } finally {
+      this.inWorker.delete(key);
+      if (state.again && !document.isClosed) this.schedule(document, this.delay());
+    }
+  }
+
+  private publish(document: vscode.TextDocument, found: readonly Diagnostic[], runner: 'worker' | 'main'): void {
     const fixes = new Map<string, Fix>();
     this.collection.set(
       document.uri,
@@ -83,11 +136,13 @@ export class DiagnosticsManager implements vscode.Disposable {
       }),
     );
     FIXES.set(document.uri.toString(), fixes);
+    this.runners.set(document.uri.toString(), runner);
   }
 
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     for (const d of this.disposables) d.dispose();
+    void this.worker.dispose();
   }
 }
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { BUILTIN_SANDBOX, ENV_FILE_NAME, type NamedEnvironment } from '../core/env/constants';
+import { BOUNDS, formatSize } from '../core/bounds';
 import { lazy } from './lazy';
 
 const SELECTED = 'tradereq.environment';
@@ -48,7 +49,14 @@ export class Environments implements vscode.Disposable {
     const uri = vscode.Uri.joinPath(folder.uri, ENV_FILE_NAME);
     let text: string;
     try {
-      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      const bytes = await vscode.workspace.fs.readFile(uri);
+      if (bytes.length > BOUNDS.envFileBytes) {
+        this.problem = `${ENV_FILE_NAME} is larger than TradeReq reads (${formatSize(BOUNDS.envFileBytes)})`;
+        this.log.warn(`${this.problem}; using the built-in sandbox environment until it is fixed`);
+        this.environments = [BUILTIN_SANDBOX];
+        return;
+      }
+      text = new TextDecoder().decode(bytes);
     } catch {
       this.environments = [BUILTIN_SANDBOX];
       return;

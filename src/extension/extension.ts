@@ -29,6 +29,8 @@ export interface TradeReqApi {
   readonly activateMs: number;
   /** What the response panel shows now (tests read it; it holds nothing secret). */
   panelState(): PanelStateT | undefined;
+  /** Where a document's diagnostics were last computed: in a worker thread (large files) or on the main one. */
+  diagnosticsRunner(uri: string): 'worker' | 'main' | undefined;
 }
 
 /** Wires services and registers providers; nothing slow happens here (files load on first use). */
@@ -70,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
   const sending = (late.sending = new Sending(models, environments, keys, history, panel, log));
   const statusBar = new StatusBar(environments, (origin) => sending.budgetViewIfLoaded(origin));
   const signedDocs = new SignedDocuments();
+  const diagnostics = new DiagnosticsManager(models, environments, context.extensionUri);
 
   context.subscriptions.push(
     log,
@@ -85,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     vscode.window.onDidChangeActiveTextEditor(() => statusBar.refresh()),
     registerCodeLensSupport(SELECTOR, models),
     ...registerCommands(context, sending, keys, environments, signedDocs),
-    new DiagnosticsManager(models, environments),
+    diagnostics,
     registerCompletionSupport(SELECTOR, models, environments, symbols),
     registerHoverSupport(SELECTOR, models, environments, clockSample),
     registerQuickFixes(SELECTOR),
@@ -124,7 +127,13 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     typeof __tradereqLoadStart === 'number' && typeof __tradereqLoadEnd === 'number'
       ? __tradereqLoadEnd - __tradereqLoadStart
       : 0;
-  return { activationMs: loadMs + activateMs, loadMs, activateMs, panelState: () => panel.current() };
+  return {
+    activationMs: loadMs + activateMs,
+    loadMs,
+    activateMs,
+    panelState: () => panel.current(),
+    diagnosticsRunner: (uri) => diagnostics.runner(uri),
+  };
 }
 
 export function deactivate(): void {

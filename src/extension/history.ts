@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
+import { HISTORY_LIMIT } from '../core/bounds';
 import type { PanelEntryT } from '../core/panel/protocol';
 import { lazy } from './lazy';
 
 const KEY = 'tradereq.history';
-export const HISTORY_LIMIT = 50;
 
 /** The last sends of this workspace, redacted, kept across restarts in workspace state. */
 export class History {

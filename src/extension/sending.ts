@@ -4,7 +4,6 @@ import type { Budget, BudgetView } from '../core/budget/budget';
 import type { ClockSync } from '../core/clock/sync';
 import { isLoopbackOrigin } from '../core/env/demo';
 import { maskApiKey, profileEnvPrefix } from '../core/env/keys';
-import { parse } from '../core/format/parser';
 import type { RequestBlock, TradeReqDocument } from '../core/format/model';
 import type { ResolvedRequest } from '../core/format/resolve';
 import type { Sender } from '../core/net/send';
@@ -197,7 +196,7 @@ export class Sending implements vscode.Disposable {
     return {
       current: entry,
       budget: view ? lazy().budgetState(view) : undefined,
-      history: this.history.list(),
+      history: this.history.list().map(lazy().historyItem),
       now: Date.now(),
       busy: this.busy,
     };
@@ -294,10 +293,12 @@ export class Sending implements vscode.Disposable {
     const entry = this.history.find(id);
     const ref = entry?.orderRef;
     if (!ref || !this.trusted()) return;
-    const idLine = ref.origClientOrderId ? `origClientOrderId = ${ref.origClientOrderId}` : `orderId = ${ref.orderId}`;
-    const doc = parse(
-      `### Query the order of "${entry.title}"\nGET ${new URL(entry.request.url).origin}/api/v3/order\nsymbol = ${ref.symbol}\n${idLine}\n`,
-    );
+    // Built as data from ids of the documented shape: an id from the server cannot add lines to a request.
+    const doc = lazy().orderQueryDocument(entry.request.url, ref, `Query the order of "${entry.title}"`);
+    if (!doc) {
+      this.log.warn('not sent: the order to query has no id of the documented shape');
+      return;
+    }
     await this.run(doc, doc.requests[0]!);
   }
 

@@ -67,6 +67,7 @@ export class Symbols implements vscode.Disposable {
           headersTimeoutMs: 5000,
           bodyTimeoutMs: 5000,
           maxResponseBytes: 8 * 1024 * 1024,
+          deadlineMs: 10_000,
         });
         try {
           const r = await fetchSymbols(baseUrl, { sender, budget: new Budget(new FileStateStore()) });

@@ -144,17 +144,47 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ['/requests', { method: 'GET', run: (target) => ok(JSON.stringify(target.requests())) }],
 ]);
 
-/** Answers a request whose path starts with /_sandbox. */
-export function handleControl(
-  target: ControlTarget,
-  method: string,
-  path: string,
-  body: string,
-  remoteAddress: string | undefined,
-): Reply {
-  if (!isLoopbackAddress(remoteAddress)) {
+/** A request to the control surface, with what decides whether a web page could have sent it. */
+export interface ControlRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body: string;
+  readonly remoteAddress: string | undefined;
+  readonly host: string | undefined;
+  readonly origin: string | undefined;
+  readonly contentType: string | undefined;
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
+
+/**
+ * Why a request may not drive the sandbox: only a loopback client, addressing it by a loopback name
+ * (a rebound DNS name is refused), with no foreign Origin and, for POST, a JSON body (which a web
+ * page cannot send without a CORS preflight the sandbox never answers).
+ */
+function controlRefusal(r: ControlRequest): Reply | undefined {
+  if (!isLoopbackAddress(r.remoteAddress))
     return fail(403, 'The /_sandbox/ control surface answers loopback clients only.');
+  if (r.host === undefined || !LOOPBACK_HOST.test(r.host)) {
+    return fail(
+      403,
+      'The /_sandbox/ control surface answers requests addressed to a loopback name (127.0.0.1, localhost) only.',
+    );
   }
+  if (r.origin !== undefined && r.origin.replace(/^https?:\/\//i, '').toLowerCase() !== r.host.toLowerCase()) {
+    return fail(403, 'The /_sandbox/ control surface does not answer requests from web pages of another origin.');
+  }
+  if (r.method === 'POST' && !/^application\/json\s*(;|$)/i.test(r.contentType ?? '')) {
+    return fail(33333, 'POST to /_sandbox/ needs Content-Type: application/json.', { status: 415 });
+  }
+  return undefined;
+}
+
+/** Answers a request whose path starts with /_sandbox. */
+export function handleControl(target: ControlTarget, r: ControlRequest): Reply {
+  const refusal = controlRefusal(r);
+  if (refusal) return refusal;
+  const { method, path, body } = r;
   const sub = path.slice(CONTROL_PREFIX.length).replace(/\/$/, '');
   const route = ROUTES.get(sub);
   if (route === undefined) {

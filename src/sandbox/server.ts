@@ -170,7 +170,16 @@ export class SandboxServer implements ControlTarget {
           return;
         }
         if (control) {
-          send(res, handleControl(this, req.method ?? '', path, body, req.socket.remoteAddress), undefined);
+          const request = {
+            method: req.method ?? '',
+            path,
+            body,
+            remoteAddress: req.socket.remoteAddress,
+            host: req.headers.host,
+            origin: req.headers.origin,
+            contentType: req.headers['content-type'],
+          };
+          send(res, handleControl(this, request), undefined);
           return;
         }
         this.api(req, res, path, q === -1 ? '' : url.slice(q + 1), body, received);

@@ -3,6 +3,7 @@
  * answer, or a file's content): it only ever enters the page through dom.ts, as text nodes or as
  * values of allow-listed attributes.
  */
+import { HISTORY_LIMIT } from '../core/bounds';
 import type { BudgetStateT, PanelEntryT, PanelStateT } from '../core/panel/protocol';
 import { append, h, newId, setAttr, srOnly, type Child } from './dom';
 import {
@@ -434,6 +435,9 @@ function renderBudget(budget: BudgetStateT, stateNow: number, extNow: number, ti
     'budget',
     'Rate limit budget',
     h('p', { class: 'section-meta' }, 'per 10 s window · ', h('span', { class: 'origin' }, budget.origin)),
+    budget.damaged !== undefined
+      ? h('p', { class: 'budget-damaged', role: 'alert', 'data-testid': 'budget-damaged' }, budget.damaged)
+      : null,
     h('div', { class: 'meters' }, ...rows),
   );
 }
@@ -584,8 +588,8 @@ function renderRequest(e: PanelEntryT, open: ReadonlyMap<string, boolean>): HTML
 }
 
 export function renderHistory(state: PanelStateT): DocumentFragment {
-  // Newest first, whatever order arrives; at most 50 (the schema refuses more).
-  const entries = [...state.history].sort((a, b) => b.at - a.at).slice(0, 50);
+  // Newest first, whatever order arrives (the schema refuses more than HISTORY_LIMIT).
+  const entries = [...state.history].sort((a, b) => b.at - a.at).slice(0, HISTORY_LIMIT);
   const currentId = state.current?.id;
   const list =
     entries.length === 0
@@ -611,8 +615,8 @@ export function renderHistory(state: PanelStateT): DocumentFragment {
                   title: x.summary,
                 },
                 h('time', { class: 'h-time', datetime: isoTime(x.at) }, formatTime(x.at, state.now)),
-                h('span', { class: 'h-method method' }, x.request.method),
-                h('span', { class: 'h-path' }, pathOf(x.request.url)),
+                h('span', { class: 'h-method method' }, x.method),
+                h('span', { class: 'h-path' }, x.path),
                 h('span', { class: 'h-outcome' }, h('span', { class: 'outcome-icon' }), OUTCOME_SHORT[x.outcome]),
                 h('span', { class: 'h-status' }, x.status !== undefined ? String(x.status) : '–'),
               ),
@@ -626,7 +630,7 @@ export function renderHistory(state: PanelStateT): DocumentFragment {
       'p',
       { class: 'section-meta' },
       entries.length === 1 ? '1 send' : `${entries.length} sends`,
-      ' of this workspace, newest first (last 50 kept)',
+      ` of this workspace, newest first (last ${HISTORY_LIMIT} kept)`,
     ),
     list,
   ]);

@@ -1,6 +1,15 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { lineOf, openFixture, rangeOf, ruleOf, tradereqDiagnostics, waitFor, withDeadline } from './helpers';
+import {
+  lineOf,
+  openFixture,
+  rangeOf,
+  ruleOf,
+  tradereqApi,
+  tradereqDiagnostics,
+  waitFor,
+  withDeadline,
+} from './helpers';
 
 const { Error: ERROR, Warning: WARNING, Information: INFORMATION } = vscode.DiagnosticSeverity;
 const SEVERITY = ['error', 'warning', 'information', 'hint'];
@@ -328,5 +337,29 @@ suite('diagnostics while editing', () => {
     undo.replace(doc.uri, new vscode.Range(line, 11, line, 14), '0.001');
     assert.ok(await vscode.workspace.applyEdit(undo));
     await waitFor('the decimal error to go away', () => tradereqDiagnostics(doc.uri).length === 0);
+  });
+});
+
+suite('diagnostics of a large file', () => {
+  test('a file past 256 KiB is checked in a worker thread, and its problems still appear with their ranges', async () => {
+    const requests: string[] = [];
+    for (let i = 0; i < 4_000; i++)
+      requests.push(
+        `### ${i}\nPOST /api/v3/order\nsymbol = BTCUSDT\nside = BUY\ntype = LIMIT\nquantity = 0.001\nprice = 20000\n`,
+      );
+    requests.push(
+      '### the last\nPOST /api/v3/order\nsymbol = BTCUSDT\nside = BUY\ntype = LIMIT\nquantity = 0.001\nprice = 20000\nrecvWindow = 70000\n',
+    );
+    const text = requests.join('\n');
+    assert.ok(text.length > 256 * 1024, `${text.length} characters`);
+    const doc = await vscode.workspace.openTextDocument({ language: 'tradereq', content: text });
+    await vscode.window.showTextDocument(doc);
+    await waitFor('the recvWindow error of the last request', () => tradereqDiagnostics(doc.uri).length > 0, 30_000);
+    const found = tradereqDiagnostics(doc.uri);
+    assert.equal(found.length, 1, found.map(show).join('\n'));
+    assert.equal(ruleOf(found[0]!), 'recv-window');
+    assert.equal(found[0]!.range.start.line, doc.lineCount - 2);
+    assert.equal((await tradereqApi()).diagnosticsRunner(doc.uri.toString()), 'worker');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });

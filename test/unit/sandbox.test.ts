@@ -35,7 +35,13 @@ interface CallOptions {
 
 async function call(sb: Sandbox, method: string, p: string, options: CallOptions = {}): Promise<Answer> {
   const url = sb.baseUrl + p + (options.query ? '?' + options.query : '');
-  const res = await request(url, { method: method as 'GET', body: options.body, headers: options.headers });
+  // The control surface takes JSON POSTs only (a web page cannot send those without a preflight).
+  const json = method === 'POST' && p.startsWith('/_sandbox') ? { 'content-type': 'application/json' } : {};
+  const res = await request(url, {
+    method: method as 'GET',
+    body: options.body,
+    headers: { ...json, ...options.headers },
+  });
   const text = await res.body.text();
   const parsed: unknown = JSON.parse(text);
   return {

@@ -322,9 +322,22 @@ function budget(over = {}) {
   };
 }
 
+/** The extension's own historyItem() (src/core/panel/entry.ts), bundled in before(). */
+let historyItem;
+
 function state(over = {}) {
-  const history = [rejected, okEntry, twoMeanings];
-  return { current: history[0], budget: budget(), history, now: NOW, busy: false, ...over };
+  const s = {
+    current: rejected,
+    budget: budget(),
+    history: [rejected, okEntry, twoMeanings],
+    now: NOW,
+    busy: false,
+    ...over,
+  };
+  return {
+    ...s,
+    history: Array.isArray(s.history) ? s.history.map((e) => (e.request ? historyItem(e) : e)) : s.history,
+  };
 }
 
 // ---- Harness -------------------------------------------------------------------------------------
@@ -374,7 +387,11 @@ describe('the response panel, in a browser', function () {
       logLevel: 'warning',
     });
     await esbuild.build({
-      entryPoints: { html: path.join(REPO, 'src/webview/html.ts'), nonce: path.join(REPO, 'src/webview/nonce.ts') },
+      entryPoints: {
+        html: path.join(REPO, 'src/webview/html.ts'),
+        nonce: path.join(REPO, 'src/webview/nonce.ts'),
+        entry: path.join(REPO, 'src/core/panel/entry.ts'),
+      },
       outdir: tmp,
       outExtension: { '.js': '.cjs' },
       bundle: true,
@@ -384,6 +401,7 @@ describe('the response panel, in a browser', function () {
     });
     html = require(path.join(tmp, 'html.cjs'));
     newNonce = require(path.join(tmp, 'nonce.cjs')).newNonce;
+    historyItem = require(path.join(tmp, 'entry.cjs')).historyItem;
 
     server = http.createServer((req, res) => {
       const name = new URL(req.url, 'http://x').pathname.slice(1);
@@ -829,7 +847,7 @@ describe('the response panel, in a browser', function () {
       { type: 'state', state: { ...state(), current: { ...okEntry, outcome: 'pwned' } } },
       {
         type: 'state',
-        state: { ...state(), history: Array.from({ length: 51 }, (_, i) => ({ ...okEntry, id: `h${i}` })) },
+        state: { ...state(), history: Array.from({ length: 51 }, (_, i) => historyItem({ ...okEntry, id: `h${i}` })) },
       },
     ]) {
       await send(page, bad);

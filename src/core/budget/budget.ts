@@ -2,10 +2,13 @@
  * The rate-limit budget (§8): per origin, an IP counter and a per-account counter, each 500 weight
  * per rolling 10 s, one counter shared by all endpoints of a mode (the stricter reading,
  * service-notes.md). After a 429 or 418 nothing goes to that origin until Retry-After has passed.
+ *
+ * A send reserves its weight before it goes, under the state's lock (reserve), and settles it when
+ * the answer is in (settle): processes sending at once can never together go over the budget.
  */
-import { LIMITS } from '../spec/limits';
+import { LIMITS, MAX_RETRY_AFTER_S } from '../spec/limits';
 import type { RateLimitMode } from '../spec/types';
-import { originState, type OriginStateT, type StateStore } from './state';
+import { originState, stateKey, type OriginStateT, type State, type StateStore } from './state';
 
 export interface CounterView {
   readonly mode: RateLimitMode;
@@ -25,16 +28,19 @@ export interface BudgetView {
   readonly uid?: CounterView;
   /** A 429 wait or a 418 ban in force. */
   readonly blocked?: { readonly status: number; readonly untilMs: number; readonly remainingMs: number };
+  /** The state of this origin (or the whole file) could not be read: nothing is sent until it is reset. */
+  readonly damaged?: string;
 }
 
-export type GateDecision =
-  | { readonly ok: true }
-  | {
-      readonly ok: false;
-      readonly reason: 'retry-after' | 'ban' | 'budget';
-      readonly message: string;
-      readonly retryAtMs: number;
-    };
+export type GateRefusal = {
+  readonly ok: false;
+  readonly reason: 'retry-after' | 'ban' | 'budget' | 'damaged';
+  readonly message: string;
+  /** When the refusal ends by itself; absent for a damaged state, which only a reset ends. */
+  readonly retryAtMs?: number;
+};
+
+export type GateDecision = { readonly ok: true } | GateRefusal;
 
 export interface Charge {
   readonly origin: string;
@@ -44,15 +50,31 @@ export interface Charge {
   readonly account?: string;
 }
 
-function prune(entries: [number, number][], now: number, windowMs: number): [number, number][] {
-  return entries.filter(([t]) => now - t < windowMs);
+/** Weight counted before sending, to be settled with the answer. */
+export interface Reservation {
+  readonly charge: Charge;
+  readonly at: number;
 }
 
-function view(mode: RateLimitMode, entries: readonly [number, number][], now: number): CounterView {
+/** What happened to a reserved request: whether it left this machine, and what the service said. */
+export interface Answer {
+  readonly sent: boolean;
+  readonly status?: number;
+  readonly retryAfterSeconds?: number;
+}
+
+type Entries = [number, number][];
+
+function live(entries: readonly (readonly [number, number])[], now: number, windowMs: number): [number, number][] {
+  return entries.filter(([t]) => now - t < windowMs).map(([t, w]) => [t, w]);
+}
+
+function counterView(mode: RateLimitMode, entries: readonly (readonly [number, number])[], now: number): CounterView {
   const { limit, intervalMs } = LIMITS.rate[mode];
-  const live = entries.filter(([t]) => now - t < intervalMs);
-  const used = live.reduce((sum, [, w]) => sum + w, 0);
-  const oldest = live.length > 0 ? Math.min(...live.map(([t]) => t)) : undefined;
+  const inWindow = live(entries, now, intervalMs);
+  const used = inWindow.reduce((sum, [, w]) => sum + w, 0);
+  let oldest: number | undefined;
+  for (const [t] of inWindow) if (oldest === undefined || t < oldest) oldest = t;
   return {
     mode,
     limit,
@@ -63,11 +85,11 @@ function view(mode: RateLimitMode, entries: readonly [number, number][], now: nu
 }
 
 /** Milliseconds until `weight` fits in the counter again. */
-function waitForRoom(entries: readonly [number, number][], mode: RateLimitMode, weight: number, now: number): number {
+function waitForRoom(entries: Entries, mode: RateLimitMode, weight: number, now: number): number {
   const { limit, intervalMs } = LIMITS.rate[mode];
-  const live = entries.filter(([t]) => now - t < intervalMs).sort((a, b) => a[0] - b[0]);
-  let used = live.reduce((sum, [, w]) => sum + w, 0);
-  for (const [t, w] of live) {
+  const inWindow = live(entries, now, intervalMs).sort((a, b) => a[0] - b[0]);
+  let used = inWindow.reduce((sum, [, w]) => sum + w, 0);
+  for (const [t, w] of inWindow) {
     if (used + weight <= limit) break;
     used -= w;
     if (used + weight <= limit) return t + intervalMs - now;
@@ -82,76 +104,159 @@ export class Budget {
   ) {}
 
   view(origin: string, account?: string): BudgetView {
-    const now = this.now();
-    const s = this.store.read().origins[origin];
-    return buildView(origin, s, account, now);
+    const state = this.store.read();
+    return buildView(origin, state, state.origins[stateKey(origin)], account, this.now(), this.store.location);
   }
 
-  /** Whether `charge` may be sent now. Refuses during a Retry-After wait or ban, or when the counter is full. */
+  /** Whether `charge` may be sent now, without counting it. */
   gate(charge: Charge): GateDecision {
-    const now = this.now();
-    const s = this.store.read().origins[charge.origin];
-    if (s?.blocked && s.blocked.until > now) {
-      const seconds = Math.ceil((s.blocked.until - now) / 1000);
-      const ban = s.blocked.status === 418;
-      return {
-        ok: false,
-        reason: ban ? 'ban' : 'retry-after',
-        retryAtMs: s.blocked.until,
-        message: ban
-          ? `The service banned this IP for repeated rate-limit violations (418): nothing is sent to ${charge.origin} for ${seconds} s more. Sending now would extend the ban (§8 rules 2–3).`
-          : `The service asked to back off (429): nothing is sent to ${charge.origin} for ${seconds} s more (Retry-After). Sending now would get this IP banned (§8 rule 2).`,
-      };
-    }
-    const entries =
-      charge.mode === 'ip' ? (s?.ip ?? []) : ((charge.account ? s?.accounts[charge.account] : undefined) ?? []);
-    const counter = view(charge.mode, entries, now);
-    if (counter.used + charge.weight > counter.limit) {
-      const wait = waitForRoom(entries, charge.mode, charge.weight, now);
-      return {
-        ok: false,
-        reason: 'budget',
-        retryAtMs: now + wait,
-        message: `The ${charge.mode === 'ip' ? 'IP' : 'account'} budget of ${charge.origin} is used up (${counter.used} of ${counter.limit} weight in 10 s; this request weighs ${charge.weight}): room again in ${Math.ceil(wait / 1000)} s. Sending now would get a 429.`,
-      };
-    }
-    return { ok: true };
+    return decide(this.store.read(), charge, this.now(), this.store.location);
   }
 
   /**
-   * Records a request that went out, and what the service answered: its weight counts (429 and 418
-   * answers do not, as the service did not process them), and Retry-After blocks the origin.
+   * Checks `charge` and, when it may go, counts its weight at once, in one step under the state's
+   * lock. Throws StateUnavailable when the state cannot be kept (then nothing may be sent).
    */
+  reserve(charge: Charge): { readonly ok: true; readonly reservation: Reservation } | GateRefusal {
+    const now = this.now();
+    return this.store.update((state) => {
+      const decision = decide(state, charge, now, this.store.location);
+      if (!decision.ok) return decision;
+      const s = originState(state, stateKey(charge.origin));
+      prune(s, now);
+      counterOf(s, charge, true)?.push([now, charge.weight]);
+      return { ok: true as const, reservation: { charge, at: now } };
+    });
+  }
+
+  /**
+   * Settles a reservation with what happened: a request that never left, or was answered 429 or
+   * 418 (not processed by the service), gives its weight back; Retry-After blocks the origin.
+   */
+  settle(reservation: Reservation, answer: Answer): BudgetView {
+    const now = this.now();
+    const { charge } = reservation;
+    return this.store.update((state) => {
+      const s = originState(state, stateKey(charge.origin));
+      const limited = answer.status === 429 || answer.status === 418;
+      if (!answer.sent || limited) remove(counterOf(s, charge, false), [reservation.at, charge.weight]);
+      applyAnswer(s, answer, now);
+      prune(s, now);
+      return buildView(charge.origin, state, s, charge.account, now, this.store.location);
+    });
+  }
+
+  /** Counts a request that went out, and what the service answered (a reserve and settle in one). */
   record(charge: Charge, answer: { status?: number; retryAfterSeconds?: number }): BudgetView {
     const now = this.now();
     return this.store.update((state) => {
-      const s = originState(state, charge.origin);
-      s.ip = prune(s.ip, now, LIMITS.rate.ip.intervalMs);
-      for (const [id, entries] of Object.entries(s.accounts)) {
-        const kept = prune(entries, now, LIMITS.rate.uid.intervalMs);
-        if (kept.length > 0) s.accounts[id] = kept;
-        else delete s.accounts[id];
-      }
+      const s = originState(state, stateKey(charge.origin));
+      prune(s, now);
       const limited = answer.status === 429 || answer.status === 418;
-      if (!limited) {
-        if (charge.mode === 'ip') s.ip.push([now, charge.weight]);
-        else if (charge.account) (s.accounts[charge.account] ??= []).push([now, charge.weight]);
+      if (!limited) counterOf(s, charge, true)?.push([now, charge.weight]);
+      applyAnswer(s, { sent: true, ...answer }, now);
+      return buildView(charge.origin, state, s, charge.account, now, this.store.location);
+    });
+  }
+
+  /** Forgets the state of `origin` (or of every origin): its counters, waits, bans and damage. */
+  reset(origin?: string): void {
+    this.store.update((state) => {
+      if (origin === undefined) {
+        state.origins = {};
+        delete state.damaged;
+      } else {
+        delete state.origins[stateKey(origin)];
       }
-      if (limited) {
-        // Without a Retry-After, wait the whole window (429) or the shortest ban (418).
-        const seconds =
-          answer.retryAfterSeconds ??
-          (answer.status === 418 ? LIMITS.ban.minMs / 1000 : LIMITS.rate.ip.intervalMs / 1000);
-        s.blocked = { until: now + seconds * 1000, status: answer.status!, since: now };
-      } else if (s.blocked && s.blocked.until <= now) {
-        delete s.blocked;
-      }
-      return buildView(charge.origin, s, charge.account, now);
     });
   }
 }
 
-function buildView(origin: string, s: OriginStateT | undefined, account: string | undefined, now: number): BudgetView {
+function decide(state: State, charge: Charge, now: number, location: string): GateDecision {
+  const s = state.origins[stateKey(charge.origin)];
+  const damaged = damageMessage(state, s, charge.origin, location);
+  if (damaged) return { ok: false, reason: 'damaged', message: damaged };
+  if (s?.blocked && s.blocked.until > now) {
+    const seconds = Math.ceil((s.blocked.until - now) / 1000);
+    const ban = s.blocked.status === 418;
+    return {
+      ok: false,
+      reason: ban ? 'ban' : 'retry-after',
+      retryAtMs: s.blocked.until,
+      message: ban
+        ? `The service banned this IP for repeated rate-limit violations (418): nothing is sent to ${charge.origin} for ${seconds} s more. Sending now would extend the ban (§8 rules 2–3).`
+        : `The service asked to back off (429): nothing is sent to ${charge.origin} for ${seconds} s more (Retry-After). Sending now would get this IP banned (§8 rule 2).`,
+    };
+  }
+  const entries = s ? (counterOf(s, charge, false) ?? []) : [];
+  const counter = counterView(charge.mode, entries, now);
+  if (counter.used + charge.weight <= counter.limit) return { ok: true };
+  const wait = waitForRoom(entries, charge.mode, charge.weight, now);
+  return {
+    ok: false,
+    reason: 'budget',
+    retryAtMs: now + wait,
+    message: `The ${charge.mode === 'ip' ? 'IP' : 'account'} budget of ${charge.origin} is used up (${counter.used} of ${counter.limit} weight in 10 s; this request weighs ${charge.weight}): room again in ${Math.ceil(wait / 1000)} s. Sending now would get a 429.`,
+  };
+}
+
+/** Why nothing may go to `origin` because its state (or the whole file) is damaged, if so. */
+function damageMessage(
+  state: State,
+  s: OriginStateT | undefined,
+  origin: string,
+  location: string,
+): string | undefined {
+  const damage = state.damaged ?? s?.damaged;
+  if (!damage) return undefined;
+  const whole = state.damaged !== undefined;
+  const reset = whole ? 'tradereq state reset' : `tradereq state reset ${origin}`;
+  return `The rate-limit state ${whole ? '' : `of ${origin} `}in ${location} could not be read (${damage.reason}): TradeReq sends nothing ${whole ? 'at all' : 'to it'} until it is reset, so that a ban or a Retry-After wait is never lifted by accident. Once you know no ban is in force, run "${reset}" (or "TradeReq: Reset Rate-Limit State" in VS Code).`;
+}
+
+/** The counter a charge goes to; undefined for an account charge without an account. */
+function counterOf(s: OriginStateT, charge: Charge, create: boolean): Entries | undefined {
+  if (charge.mode === 'ip') return s.ip;
+  if (!charge.account) return undefined;
+  if (create) return (s.accounts[charge.account] ??= []);
+  return s.accounts[charge.account];
+}
+
+function remove(entries: Entries | undefined, entry: [number, number]): void {
+  if (!entries) return;
+  const i = entries.findIndex(([t, w]) => t === entry[0] && w === entry[1]);
+  if (i >= 0) entries.splice(i, 1);
+}
+
+function prune(s: OriginStateT, now: number): void {
+  s.ip = live(s.ip, now, LIMITS.rate.ip.intervalMs);
+  for (const [id, entries] of Object.entries(s.accounts)) {
+    const kept = live(entries, now, LIMITS.rate.uid.intervalMs);
+    if (kept.length > 0) s.accounts[id] = kept;
+    else delete s.accounts[id];
+  }
+}
+
+/** A 429 or 418 blocks the origin for Retry-After (capped at the longest ban); a past block is dropped. */
+function applyAnswer(s: OriginStateT, answer: Answer, now: number): void {
+  if (answer.status === 429 || answer.status === 418) {
+    // Without a Retry-After, wait the whole window (429) or the shortest ban (418).
+    const fallback = answer.status === 418 ? LIMITS.ban.minMs / 1000 : LIMITS.rate.ip.intervalMs / 1000;
+    const seconds = Math.min(answer.retryAfterSeconds ?? fallback, MAX_RETRY_AFTER_S);
+    s.blocked = { until: now + seconds * 1000, status: answer.status, since: now };
+  } else if (s.blocked && s.blocked.until <= now) {
+    delete s.blocked;
+  }
+}
+
+function buildView(
+  origin: string,
+  state: State,
+  s: OriginStateT | undefined,
+  account: string | undefined,
+  now: number,
+  location: string,
+): BudgetView {
   const blocked =
     s?.blocked && s.blocked.until > now
       ? { status: s.blocked.status, untilMs: s.blocked.until, remainingMs: s.blocked.until - now }
@@ -159,8 +264,9 @@ function buildView(origin: string, s: OriginStateT | undefined, account: string 
   return {
     origin,
     account,
-    ip: view('ip', s?.ip ?? [], now),
-    uid: account ? view('uid', s?.accounts[account] ?? [], now) : undefined,
+    ip: counterView('ip', s?.ip ?? [], now),
+    uid: account ? counterView('uid', s?.accounts[account] ?? [], now) : undefined,
     blocked,
+    damaged: damageMessage(state, s, origin, location),
   };
 }

@@ -1,15 +1,31 @@
 /**
  * State that the command line, the editor and a restart share: rate-limit counters, Retry-After
- * and ban deadlines, clock offsets. Kept as JSON in an OS-appropriate state folder; validated on
- * load, written atomically. Holds no key: accounts are named by a hash of the API key.
+ * and ban deadlines, clock offsets. Kept as JSON in an OS-appropriate state folder, validated per
+ * origin on load, changed under a lock file so that processes sending at once never lose each
+ * other's updates, and written atomically. Holds no key: accounts are named by a hash of the API key.
+ *
+ * The gate fails closed: an origin whose entry cannot be read is marked damaged (and the whole
+ * file when it cannot be read at all); the mark is written back and blocks sending until the user
+ * resets it, so a lost ban or Retry-After wait is never lifted by accident.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 
 const Entry = z.tuple([z.number(), z.number()]);
+const Damage = z.object({ reason: z.string(), since: z.number() });
 
 const OriginState = z.object({
   /** [time ms, weight] of each request counted against the IP (§8: per IP for unsigned endpoints). */
@@ -20,15 +36,23 @@ const OriginState = z.object({
   blocked: z.object({ until: z.number(), status: z.number().int(), since: z.number() }).optional(),
   /** The last measured offset of the server clock (see src/core/clock). */
   clock: z.object({ offsetMs: z.number(), roundTripMs: z.number(), measuredAt: z.number() }).optional(),
+  /** This origin's entry could not be read: nothing is sent to it until it is reset. */
+  damaged: Damage.optional(),
 });
 
-export const StateSchema = z.object({
+const StateShape = z.object({
   version: z.literal(1),
-  origins: z.record(z.string(), OriginState).default({}),
+  origins: z.record(z.string(), z.unknown()).default({}),
+  /** The file could not be read at all: nothing is sent anywhere until it is reset. */
+  damaged: Damage.optional(),
 });
 
-export type State = z.infer<typeof StateSchema>;
 export type OriginStateT = z.infer<typeof OriginState>;
+export interface State {
+  version: 1;
+  origins: Record<string, OriginStateT>;
+  damaged?: { reason: string; since: number };
+}
 
 export function emptyState(): State {
   return { version: 1, origins: {} };
@@ -38,14 +62,61 @@ export function originState(state: State, origin: string): OriginStateT {
   return (state.origins[origin] ??= { ip: [], accounts: {} });
 }
 
+/** The state from the file's text: each origin validated on its own, damage marked rather than dropped. */
+export function parseState(text: string, now: number): State {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ...emptyState(), damaged: { reason: 'the file is not valid JSON (truncated?)', since: now } };
+  }
+  const shape = StateShape.safeParse(raw);
+  if (!shape.success)
+    return { ...emptyState(), damaged: { reason: 'the file does not have the expected shape', since: now } };
+  const state: State = { version: 1, origins: {}, damaged: shape.data.damaged };
+  for (const [origin, value] of Object.entries(shape.data.origins)) {
+    const parsed = OriginState.safeParse(value);
+    state.origins[origin] = parsed.success
+      ? parsed.data
+      : {
+          ip: [],
+          accounts: {},
+          damaged: { reason: `its entry does not validate (${issueText(parsed.error)})`, since: now },
+        };
+  }
+  return state;
+}
+
+function issueText(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'invalid';
+}
+
+/** The state cannot be read or kept where it lives (not a folder, no permission, lock held too long). */
+export class StateUnavailable extends Error {
+  constructor(
+    readonly location: string,
+    readonly reason: string,
+  ) {
+    super(`the rate-limit state cannot be kept in ${location} (${reason})`);
+    this.name = 'StateUnavailable';
+  }
+}
+
 /** Storage of the state; a test or the editor can pass its own. */
 export interface StateStore {
+  /** Where the state lives, for messages ("/home/u/.local/state/tradereq/state.json"). */
+  readonly location: string;
   read(): State;
-  /** Reads the latest state, applies `change`, writes it back, and returns what `change` returned. */
+  /**
+   * Reads the latest state, applies `change`, writes it back, and returns what `change` returned,
+   * with no other process in between. Throws StateUnavailable when the state cannot be kept.
+   */
   update<T>(change: (state: State) => T): T;
 }
 
 export class MemoryStateStore implements StateStore {
+  readonly location = 'memory';
   private state = emptyState();
   read(): State {
     return structuredClone(this.state);
@@ -66,40 +137,126 @@ export function defaultStateDir(
   return join(env['XDG_STATE_HOME'] ?? join(homedir(), '.local', 'state'), 'tradereq');
 }
 
+/** A lock older than this was left by a process that died while holding it (a hold lasts milliseconds). */
+const LOCK_STALE_MS = 10_000;
+/** How long to wait for another process's lock before giving up (and sending nothing). */
+const LOCK_WAIT_MS = 5_000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function errorCode(e: unknown): string {
+  return (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+}
+
 export class FileStateStore implements StateStore {
   readonly path: string;
+  private readonly lockPath: string;
 
-  constructor(readonly dir: string = defaultStateDir()) {
+  constructor(
+    readonly dir: string = defaultStateDir(),
+    private readonly now: () => number = Date.now,
+  ) {
     this.path = join(dir, 'state.json');
+    this.lockPath = join(dir, 'state.lock');
+  }
+
+  get location(): string {
+    return this.path;
   }
 
   read(): State {
     let text: string;
     try {
       text = readFileSync(this.path, 'utf8');
-    } catch {
-      return emptyState();
+    } catch (e) {
+      if (errorCode(e) === 'ENOENT') return emptyState();
+      return { ...emptyState(), damaged: { reason: `the file cannot be read (${errorCode(e)})`, since: this.now() } };
     }
-    try {
-      const parsed = StateSchema.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data : emptyState();
-    } catch {
-      return emptyState();
-    }
+    return parseState(text, this.now());
   }
 
   update<T>(change: (state: State) => T): T {
-    const state = this.read();
-    const result = change(state);
-    mkdirSync(this.dir, { recursive: true });
-    const tmp = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
-    renameSync(tmp, this.path);
-    return result;
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      throw new StateUnavailable(this.dir, errorCode(e));
+    }
+    const release = this.lock();
+    try {
+      const state = this.read();
+      const result = change(state);
+      const tmp = `${this.path}.${process.pid}.tmp`;
+      try {
+        writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+        renameSync(tmp, this.path);
+      } catch (e) {
+        throw new StateUnavailable(this.path, errorCode(e));
+      }
+      return result;
+    } finally {
+      release();
+    }
+  }
+
+  /** Takes the lock file (created exclusively); breaks one left by a dead process. */
+  private lock(): () => void {
+    const token = `${process.pid} ${this.now()} ${Math.random()}`;
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
+      try {
+        const fd = openSync(this.lockPath, 'wx', 0o600);
+        writeSync(fd, token);
+        closeSync(fd);
+        return () => this.unlock(token);
+      } catch (e) {
+        if (errorCode(e) !== 'EEXIST') throw new StateUnavailable(this.dir, errorCode(e));
+      }
+      if (this.lockIsStale()) continue;
+      if (Date.now() > deadline) throw new StateUnavailable(this.dir, 'another TradeReq process holds its lock');
+      sleepSync(wait);
+    }
+  }
+
+  private lockIsStale(): boolean {
+    try {
+      if (Date.now() - statSync(this.lockPath).mtimeMs < LOCK_STALE_MS) return false;
+      unlinkSync(this.lockPath);
+      return true;
+    } catch {
+      return true; // gone already: try again
+    }
+  }
+
+  private unlock(token: string): void {
+    try {
+      // Only our own lock: a hold past LOCK_STALE_MS may have been broken and taken by another process.
+      if (readFileSync(this.lockPath, 'utf8') === token) unlinkSync(this.lockPath);
+    } catch {
+      // already gone
+    }
   }
 }
 
 /** Names an account in the state without storing its API key. */
 export function accountId(apiKey: string): string {
   return createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * The key of an origin in the state: loopback names of one port (localhost, 127.x.x.x, [::1]) are
+ * one server, so one budget and one ban. Other aliases (a LAN address, a hosts-file name) are distinct.
+ */
+export function stateKey(origin: string): string {
+  try {
+    const u = new URL(origin);
+    if (!LOOPBACK_HOST.test(u.hostname)) return u.origin;
+    const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+    return `${u.protocol}//127.0.0.1:${port}`;
+  } catch {
+    return origin;
+  }
 }

@@ -2,7 +2,10 @@
  * The check step: diagnostics for what the service would reject, before anything is sent.
  * Pure: a parsed document and an environment in, diagnostics out.
  */
+import { BOUNDS } from '../bounds';
 import { DEFAULT_API_KEY_HEADER, type NamedEnvironment } from '../env/constants';
+import { looksLikeSecret, secretNameMessage } from '../env/secrets';
+import { HEADER_VALUE_RULE, headerNameProblem, isHeaderValue } from '../request/headers';
 import { readOptions } from '../format/directives';
 import type { Diagnostic, Param, RequestBlock, Severity, TradeReqDocument } from '../format/model';
 import { VariableScope, unresolvedRefs, type ResolveContext } from '../format/resolve';
@@ -16,6 +19,17 @@ export interface CheckOptions {
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/;
+/** The parameters whose value checkParam reads (besides those with enum values). */
+const VALUE_RULES = new Set([
+  'symbol',
+  'quantity',
+  'price',
+  'quoteOrderQty',
+  'recvWindow',
+  'timestamp',
+  'newClientOrderId',
+  'origClientOrderId',
+]);
 const INTEGER = /^\d+$/;
 
 /** "(the service answers 700005: recvWindow must be less than 60000)". */
@@ -42,17 +56,46 @@ function checkContext(environment: NamedEnvironment, names: Set<string>): Resolv
   };
 }
 
+/** Appends `items` one by one: a spread of a long list into push() overflows the stack. */
+function pushAll<T>(out: T[], items: readonly T[]): void {
+  for (const item of items) out.push(item);
+}
+
 export function checkDocument(doc: TradeReqDocument, options: CheckOptions): Diagnostic[] {
   const out: Diagnostic[] = [...doc.diagnostics];
   const names = new Set(doc.requests.map((r) => r.name?.text).filter((n): n is string => n !== undefined));
   const scope = new VariableScope(doc, checkContext(options.environment, names));
-  out.push(...readOptions(doc, undefined).diagnostics);
-  out.push(...unresolvedRefs(doc.variableRefs, scope));
-  for (const request of doc.requests) {
-    out.push(...checkRequest(doc, request, scope, names, options.environment));
+  pushAll(out, readOptions(doc, undefined).fileDiagnostics);
+  pushAll(out, unresolvedRefs(doc.variableRefs, scope));
+  for (const v of doc.variables) {
+    if (looksLikeSecret(v.name.text)) {
+      out.push({
+        range: v.name.range,
+        severity: 'error',
+        message: secretNameMessage(v.name.text, 'this request file'),
+        rule: 'secret-in-file',
+      });
+    }
   }
+  for (const request of doc.requests) pushAll(out, checkRequest(doc, request, scope, names, options.environment));
   out.sort((a, b) => a.range.startLine - b.range.startLine || a.range.startChar - b.range.startChar);
-  return out;
+  return capped(out);
+}
+
+/** At most BOUNDS.diagnosticsPerFile, then one that counts the rest (an error when an error is among them). */
+function capped(all: Diagnostic[]): Diagnostic[] {
+  const max = BOUNDS.diagnosticsPerFile;
+  if (all.length <= max) return all;
+  const kept = all.slice(0, max);
+  const rest = all.length - max;
+  const severity = all.slice(max).some((d) => d.severity === 'error') ? 'error' : 'information';
+  kept.push({
+    range: kept[max - 1]!.range,
+    severity,
+    message: `${rest} more problems in this file are not shown: TradeReq reports the first ${max}. Fix these and check again.`,
+    rule: 'too-many-problems',
+  });
+  return kept;
 }
 
 function checkRequest(
@@ -69,11 +112,7 @@ function checkRequest(
 
   // File directives apply here too, but their own problems are reported once per document.
   const { options, diagnostics } = readOptions(doc, request);
-  out.push(
-    ...diagnostics.filter(
-      (d) => d.range.startLine >= request.range.startLine && d.range.startLine <= request.range.endLine,
-    ),
-  );
+  pushAll(out, diagnostics);
 
   // Response references resolve at send time; here it is enough that the named request exists.
   for (const ref of request.variableRefs) {
@@ -89,7 +128,7 @@ function checkRequest(
       );
     }
   }
-  out.push(...unresolvedRefs(request.variableRefs, scope, { skipResponses: true }));
+  pushAll(out, unresolvedRefs(request.variableRefs, scope, { skipResponses: true }));
 
   const method = request.requestLine.method.text.toUpperCase();
   const pathText = request.requestLine.path.text;
@@ -157,6 +196,17 @@ function checkRequest(
 
   const apiKeyHeader = (environment.apiKeyHeader ?? DEFAULT_API_KEY_HEADER).toLowerCase();
   for (const h of request.headers) {
+    const problem = headerNameProblem(h.name.text);
+    if (problem) add({ range: h.range, message: `${problem}.`, rule: 'forbidden-header' }, 'error');
+    else if (!isHeaderValue(h.value.text))
+      add(
+        {
+          range: h.value.range,
+          message: `The value of ${h.name.text} cannot be sent: ${HEADER_VALUE_RULE}.`,
+          rule: 'header-value',
+        },
+        'error',
+      );
     if (
       h.name.text.toLowerCase() === apiKeyHeader ||
       h.name.text.toLowerCase() === DEFAULT_API_KEY_HEADER.toLowerCase()
@@ -188,7 +238,7 @@ function checkRequest(
     } else {
       seen.set(key, p);
     }
-    out.push(...checkParam(p, endpoint, scope, signed));
+    pushAll(out, checkParam(p, endpoint, scope, signed));
   }
   for (const p of request.params) {
     const other = p.placement === 'body' ? seen.get('query ' + p.name.text) : undefined;
@@ -204,7 +254,7 @@ function checkRequest(
     }
   }
 
-  if (endpoint) out.push(...checkRequired(request, endpoint, scope));
+  if (endpoint) pushAll(out, checkRequired(request, endpoint, scope));
   return out;
 }
 
@@ -269,6 +319,8 @@ function checkParam(p: Param, endpoint: EndpointInfo | undefined, scope: Variabl
     });
   }
 
+  // Only values that a rule below looks at are substituted: the rest need not be.
+  if (!VALUE_RULES.has(name) && !info?.enumValues) return out;
   const v = effectiveValue(p, scope);
   if (!v) return out;
   const value = v.value;

@@ -1,5 +1,5 @@
 /** The measured clock offsets, kept with the rate-limit state so every front end shares them. */
-import { originState, type StateStore } from '../budget/state';
+import { originState, stateKey, type StateStore } from '../budget/state';
 import { CLOCK_MAX_AGE_MS, type ClockSample } from './clock';
 
 export class ClockSync {
@@ -10,7 +10,7 @@ export class ClockSync {
 
   /** The stored sample for `origin`, if any (whatever its age). */
   sample(origin: string): ClockSample | undefined {
-    return this.store.read().origins[origin]?.clock;
+    return this.store.read().origins[stateKey(origin)]?.clock;
   }
 
   /** Whether `origin` needs a (new) measurement before a signed request. */
@@ -19,10 +19,15 @@ export class ClockSync {
     return !s || this.now() - s.measuredAt > CLOCK_MAX_AGE_MS;
   }
 
+  /** Keeps the sample; one that cannot be kept is measured again next time (it guards nothing). */
   record(origin: string, sample: ClockSample): void {
-    this.store.update((state) => {
-      originState(state, origin).clock = sample;
-    });
+    try {
+      this.store.update((state) => {
+        originState(state, stateKey(origin)).clock = sample;
+      });
+    } catch {
+      // The state is unusable; the gate refuses sends on its own account.
+    }
   }
 
   /** Now, corrected by the measured offset of `origin` (0 when none was measured). */

@@ -4,8 +4,7 @@
  */
 import { z } from 'zod';
 import { PROFILE_NAME_PATTERN } from './keys';
-
-const SECRET_NAME = /secret|password|passphrase|private/i;
+import { looksLikeSecret, secretNameMessage } from './secrets';
 
 export const EnvironmentSchema = z
   .object({
@@ -40,11 +39,11 @@ export const EnvironmentSchema = z
   .strict()
   .superRefine((env, ctx) => {
     for (const name of Object.keys(env.variables ?? {})) {
-      if (SECRET_NAME.test(name)) {
+      if (looksLikeSecret(name)) {
         ctx.addIssue({
           code: 'custom',
           path: ['variables', name],
-          message: `"${name}" looks like a secret: tradereq.env.json is shared and holds no secret. Store keys with "TradeReq: Add API Key" or in TRADEREQ_<PROFILE>_SECRET_KEY.`,
+          message: secretNameMessage(name, 'tradereq.env.json'),
         });
       }
     }

@@ -59,27 +59,49 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
 
 const KNOWN = new Set(DIRECTIVES.map((d) => d.name));
 
+/** Options as directives set them, before the request's name is added. */
+type Draft = { -readonly [K in keyof Omit<RequestOptions, 'name' | 'expectations'>]: RequestOptions[K] } & {
+  expectations: readonly Expectation[];
+};
+
+const FILE_OPTIONS = new WeakMap<TradeReqDocument, { draft: Readonly<Draft>; diagnostics: readonly Diagnostic[] }>();
+
+/** The file's own directives, read once per document: every request starts from them. */
+function fileOptions(doc: TradeReqDocument): { draft: Readonly<Draft>; diagnostics: readonly Diagnostic[] } {
+  let cached = FILE_OPTIONS.get(doc);
+  if (!cached) {
+    const draft: Draft = { confirm: false, signaturePlacement: 'query', expectations: [] };
+    const diagnostics: Diagnostic[] = [];
+    applyDirectives(draft, doc.fileDirectives, diagnostics);
+    cached = { draft, diagnostics };
+    FILE_OPTIONS.set(doc, cached);
+  }
+  return cached;
+}
+
 /**
  * Options of `request`: the file's directives first, then the request's own, which win.
- * Problems with arguments are returned as diagnostics; the options leave such directives out.
+ * Problems with arguments are returned as diagnostics (the request's own in `diagnostics`, the
+ * file's in `fileDiagnostics`); the options leave such directives out.
  */
 export function readOptions(
   doc: TradeReqDocument,
   request: RequestBlock | undefined,
-): { options: RequestOptions; diagnostics: Diagnostic[] } {
+): { options: RequestOptions; diagnostics: Diagnostic[]; fileDiagnostics: readonly Diagnostic[] } {
+  const file = fileOptions(doc);
+  const draft: Draft = { ...file.draft };
   const diagnostics: Diagnostic[] = [];
-  let signed: boolean | undefined;
-  let keyProfile: string | undefined;
-  let weight: number | undefined;
-  let mode: 'ip' | 'uid' | undefined;
-  let confirm = false;
-  let signaturePlacement: 'query' | 'body' = 'query';
-  const expectations: Expectation[] = [];
-  const bad = (d: Directive, message: string, severity: Diagnostic['severity'] = 'error'): void => {
-    diagnostics.push({ range: d.range, severity, message, rule: 'bad-directive' });
+  if (request) applyDirectives(draft, request.directives, diagnostics);
+  return { options: { ...draft, name: request?.name?.text }, diagnostics, fileDiagnostics: file.diagnostics };
+}
+
+/** Applies `directives` in order onto `draft`; expectations are added to a new list, never to a shared one. */
+function applyDirectives(draft: Draft, directives: readonly Directive[], diagnostics: Diagnostic[]): void {
+  const own: Expectation[] = [];
+  const bad = (d: Directive, message: string): void => {
+    diagnostics.push({ range: d.range, severity: 'error', message, rule: 'bad-directive' });
   };
-  const all = request ? [...doc.fileDirectives, ...request.directives] : doc.fileDirectives;
-  for (const d of all) {
+  for (const d of directives) {
     const args = d.args?.text ?? '';
     switch (d.name.text) {
       case 'name':
@@ -87,13 +109,13 @@ export function readOptions(
           bad(d, 'Write `# @name NAME` with a name of letters, digits, `_` and `-`.');
         break;
       case 'signed':
-        signed = true;
+        draft.signed = true;
         break;
       case 'unsigned':
-        signed = false;
+        draft.signed = false;
         break;
       case 'key':
-        if (PROFILE_NAME_PATTERN.test(args)) keyProfile = args;
+        if (PROFILE_NAME_PATTERN.test(args)) draft.keyProfile = args;
         else
           bad(
             d,
@@ -102,19 +124,19 @@ export function readOptions(
         break;
       case 'weight': {
         const n = Number(args);
-        if (/^\d+$/.test(args) && n > 0) weight = n;
+        if (/^\d+$/.test(args) && n > 0) draft.weight = n;
         else bad(d, 'Write `# @weight N` with a positive whole number.');
         break;
       }
       case 'mode':
-        if (args === 'ip' || args === 'uid') mode = args;
+        if (args === 'ip' || args === 'uid') draft.mode = args;
         else bad(d, 'Write `# @mode ip` (counted per IP) or `# @mode uid` (counted per account).');
         break;
       case 'confirm':
-        confirm = true;
+        draft.confirm = true;
         break;
       case 'signature':
-        if (args === 'body' || args === 'query') signaturePlacement = args;
+        if (args === 'body' || args === 'query') draft.signaturePlacement = args;
         else
           bad(
             d,
@@ -123,7 +145,7 @@ export function readOptions(
         break;
       case 'expect': {
         const e = readExpectation(d, args);
-        if (e) expectations.push(e);
+        if (e) own.push(e);
         else bad(d, 'Write `# @expect status 200`, `# @expect code 30002` or `# @expect json PATH == VALUE`.');
         break;
       }
@@ -138,10 +160,7 @@ export function readOptions(
         }
     }
   }
-  return {
-    options: { name: request?.name?.text, signed, keyProfile, weight, mode, confirm, signaturePlacement, expectations },
-    diagnostics,
-  };
+  if (own.length > 0) draft.expectations = draft.expectations.length > 0 ? [...draft.expectations, ...own] : own;
 }
 
 function readExpectation(d: Directive, args: string): Expectation | undefined {

@@ -23,6 +23,7 @@ import {
   type TradeReqDocument,
   type VariableRef,
 } from './model';
+import { BOUNDS, formatSize } from '../bounds';
 import { jsonParams } from './json';
 
 const CH_SPACE = 32;
@@ -240,7 +241,24 @@ function newBlock(startLine: number, startLineLength: number): BlockState {
   };
 }
 
+/** A file over BOUNDS.fileChars is not read at all: one diagnostic says so. */
+function oversizedDocument(chars: number): TradeReqDocument {
+  const message = `This file has ${chars} characters, more than TradeReq reads (${formatSize(BOUNDS.fileChars)}): nothing in it is checked or sent. Split it into smaller files.`;
+  const diagnostic: Diagnostic = { range: range(0, 0, 0, 0), severity: 'error', message, rule: 'file-too-large' };
+  return {
+    lineCount: 1,
+    variables: NONE,
+    fileDirectives: NONE,
+    requests: NONE,
+    comments: NONE,
+    variableRefs: NONE,
+    diagnostics: [diagnostic],
+    separatorLines: NONE,
+  };
+}
+
 export function parse(text: string): TradeReqDocument {
+  if (text.length > BOUNDS.fileChars) return oversizedDocument(text.length);
   const source: SourceText = { text, starts: lineStarts(text) };
   const lineCount = source.starts.length;
   const diagnostics: Diagnostic[] = [];
@@ -250,7 +268,9 @@ export function parse(text: string): TradeReqDocument {
   const docRefs: VariableRef[] = [];
   const requests: RequestBlock[] = [];
   const names = new Map<string, Token>();
+  const variablesByName = new Map<string, FileVariable>();
   let sawFirstRequestStart = false;
+  let tooManyRequests = false;
   const separatorLines: number[] = [];
 
   const error = (r: Range, message: string, rule: string, severity: Diagnostic['severity'] = 'error'): void => {
@@ -295,7 +315,7 @@ export function parse(text: string): TradeReqDocument {
       });
     } else {
       if (isPreamble) {
-        fileDirectives.push(...block.directives);
+        for (const d of block.directives) fileDirectives.push(d);
         for (const d of block.directives) {
           if (d.name.text === 'name') {
             error(
@@ -338,6 +358,15 @@ export function parse(text: string): TradeReqDocument {
     // `###` always starts a request, even inside an unclosed JSON body, so one typo cannot swallow the file.
     if (c === CH_HASH && line.startsWith('###', first)) {
       finishBlock(i - 1);
+      if (requests.length >= BOUNDS.requestsPerFile) {
+        error(
+          range(i, first, i, line.length),
+          `This file holds more than ${BOUNDS.requestsPerFile} requests: TradeReq reads the first ${BOUNDS.requestsPerFile} and nothing from here on. Split the file.`,
+          'too-many-requests',
+        );
+        tooManyRequests = true;
+        break;
+      }
       block = newBlock(i, contentEnd(line));
       separatorLines.push(i);
       sawFirstRequestStart = true;
@@ -397,7 +426,7 @@ export function parse(text: string): TradeReqDocument {
       while (v < line.length && isSpace(line.charCodeAt(v))) v++;
       const value = tok(sliceTrimEnd(line, v), i, v);
       const variable: FileVariable = { name: tok(rawName, i, nameStart), value, range: whole };
-      const previous = variables.find((x) => x.name.text === rawName);
+      const previous = variablesByName.get(rawName);
       if (previous) {
         error(
           variable.name.range,
@@ -407,6 +436,7 @@ export function parse(text: string): TradeReqDocument {
         );
       }
       variables.push(variable);
+      variablesByName.set(rawName, variable);
       scanRefs(source, line, i, v, line.length, docRefs, diagnostics);
       continue;
     }
@@ -549,7 +579,7 @@ export function parse(text: string): TradeReqDocument {
     );
   }
 
-  finishBlock(lineCount - 1);
+  if (!tooManyRequests) finishBlock(lineCount - 1);
   diagnostics.sort((a, b) => a.range.startLine - b.range.startLine || a.range.startChar - b.range.startChar);
   return {
     lineCount,
@@ -793,7 +823,7 @@ function closeJson(
       rule: 'json-unclosed',
     });
   }
-  diagnostics.push(...found);
+  for (const d of found) diagnostics.push(d);
 }
 
 export type { Method };

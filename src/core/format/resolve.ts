@@ -4,6 +4,8 @@
  * Pure: time and randomness come in through the context.
  */
 import { randomUUID, randomBytes } from 'node:crypto';
+import { BOUNDS, formatSize } from '../bounds';
+import { jsonPath, jsonValueText } from './json-value';
 import type { NamedEnvironment } from '../env/constants';
 import { findEndpoint } from '../spec/endpoints';
 import type { EndpointInfo, RateLimitMode } from '../spec/types';
@@ -74,30 +76,25 @@ export function newClientOrderId(): string {
   return out;
 }
 
-/** A JSON value as text: strings as they are, everything else as JSON. */
-export function jsonValueText(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-}
-
-/** Follows `a.b[0].c` or `a.b.0.c` into a parsed JSON value. */
-export function jsonPath(value: unknown, path: string): unknown {
-  let current: unknown = value;
-  for (const part of path
-    .replace(/\[(\d+)\]/g, '.$1')
-    .split('.')
-    .filter((p) => p.length > 0)) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
-}
-
 type Lookup = { ok: true; value: string } | { ok: false; message: string };
 
-/** Variable lookup shared by resolve and the editor's hover and diagnostics. */
+/** A resolved variable: its value and how many levels of variables it went through. */
+type Resolved = { ok: true; value: string; depth: number } | { ok: false; message: string; transient?: boolean };
+
+/**
+ * Variable lookup shared by resolve and the editor's hover and diagnostics. Each variable is
+ * resolved once per scope (memoised), so variables that repeat each other cost linear time; a
+ * value may grow to BOUNDS.variableChars, a chain may be BOUNDS.variableDepth deep, and all
+ * substitution in the scope may produce BOUNDS.substitutionChars (a shared file is hostile).
+ */
 export class VariableScope {
   private readonly fileValues = new Map<string, string>();
   private readonly timestamp: number;
+  private readonly memo = new Map<string, Resolved>();
+  /** The variables being resolved, outermost first: for cycles and the depth bound. */
+  private readonly resolving: string[] = [];
+  /** Characters produced by substitution in this scope so far. */
+  private produced = 0;
 
   constructor(
     doc: TradeReqDocument,
@@ -121,20 +118,64 @@ export class VariableScope {
     return undefined;
   }
 
-  lookup(name: string, visiting: Set<string> = new Set()): Lookup {
-    if (visiting.has(name))
-      return { ok: false, message: `"${name}" refers to itself through ${[...visiting].join(' → ')}` };
+  lookup(name: string): Lookup {
+    return plain(this.resolve(name));
+  }
+
+  /** Replaces every `{{name}}` in `text`; the first failure is returned. */
+  substitute(text: string, maxChars: number = BOUNDS.variableChars): Lookup {
+    return plain(this.expand(text, maxChars, 'This value'));
+  }
+
+  private resolve(name: string): Resolved {
+    const known = this.memo.get(name);
+    if (known) return known;
+    const cycleAt = this.resolving.indexOf(name);
+    if (cycleAt >= 0) {
+      const chain = [...this.resolving.slice(cycleAt), name].join(' → ');
+      return { ok: false, message: `"${name}" refers to itself through ${chain}` };
+    }
+    const raw = this.rawValue(name);
+    if (raw === undefined) return this.special(name);
+    if (raw.indexOf('{{') < 0) return { ok: true, value: raw, depth: 0 };
+    if (this.resolving.length >= BOUNDS.variableDepth) {
+      const chain = [...this.resolving, name].join(' → ');
+      const message = `{{${this.resolving[0]}}} goes through more than ${BOUNDS.variableDepth} variables (${chain} → …): write its value more directly`;
+      return { ok: false, message, transient: true };
+    }
+    this.resolving.push(name);
+    const r = this.expand(raw, BOUNDS.variableChars, `{{${name}}}`);
+    this.resolving.pop();
+    const result: Resolved =
+      r.ok && r.depth + 1 > BOUNDS.variableDepth
+        ? {
+            ok: false,
+            message: `{{${name}}} goes through more than ${BOUNDS.variableDepth} variables: write its value more directly`,
+          }
+        : r.ok
+          ? { ok: true, value: r.value, depth: r.depth + 1 }
+          : r;
+    if (!(!result.ok && result.transient)) this.memo.set(name, result);
+    return result;
+  }
+
+  /** The file's value, else the environment's, before substitution. */
+  private rawValue(name: string): string | undefined {
     const file = this.fileValues.get(name);
-    if (file !== undefined) return this.substituteNested(name, file, visiting);
+    if (file !== undefined) return file;
     const envVars = this.ctx.environment.variables;
-    if (envVars && Object.hasOwn(envVars, name)) return this.substituteNested(name, String(envVars[name]), visiting);
+    return envVars && Object.hasOwn(envVars, name) ? String(envVars[name]) : undefined;
+  }
+
+  /** System variables (fresh on each use) and response fields; otherwise the reason it is undefined. */
+  private special(name: string): Resolved {
     switch (name) {
       case '$timestamp':
-        return { ok: true, value: String(this.timestamp) };
+        return { ok: true, value: String(this.timestamp), depth: 0 };
       case '$uuid':
-        return { ok: true, value: this.ctx.uuid() };
+        return { ok: true, value: this.ctx.uuid(), depth: 0 };
       case '$clientOrderId':
-        return { ok: true, value: this.ctx.clientOrderId() };
+        return { ok: true, value: this.ctx.clientOrderId(), depth: 0 };
     }
     const response = RESPONSE_REF.exec(name);
     if (response) {
@@ -148,7 +189,7 @@ export class VariableScope {
       const found = jsonPath(body, path!);
       if (found === undefined || found === null)
         return { ok: false, message: `The last response of "${requestName}" has no field ${path}` };
-      return { ok: true, value: jsonValueText(found) };
+      return { ok: true, value: jsonValueText(found), depth: 0 };
     }
     if (name.startsWith('$'))
       return {
@@ -161,30 +202,44 @@ export class VariableScope {
     };
   }
 
-  /** Replaces every `{{name}}` in `text`; the first failure is returned. */
-  substitute(text: string, visiting: Set<string> = new Set()): Lookup {
-    if (text.indexOf('{{') < 0) return { ok: true, value: text };
+  /** `text` with its `{{name}}` replaced, at most `maxChars` long; `what` names it in messages. */
+  private expand(text: string, maxChars: number, what: string): Resolved {
+    if (text.indexOf('{{') < 0) return { ok: true, value: text, depth: 0 };
     let out = '';
+    let depth = 0;
     let last = 0;
-    let p = text.indexOf('{{');
-    while (p >= 0) {
+    for (let p = text.indexOf('{{'); p >= 0; p = text.indexOf('{{', last)) {
       const close = text.indexOf('}}', p + 2);
       if (close < 0) break;
-      const r = this.lookup(text.slice(p + 2, close).trim(), visiting);
+      const r = this.resolve(text.slice(p + 2, close).trim());
       if (!r.ok) return r;
+      if (out.length + (p - last) + r.value.length > maxChars) return tooLong(what, maxChars);
       out += text.slice(last, p) + r.value;
+      depth = Math.max(depth, r.depth);
       last = close + 2;
-      p = text.indexOf('{{', last);
     }
-    return { ok: true, value: out + text.slice(last) };
+    if (out.length + text.length - last > maxChars) return tooLong(what, maxChars);
+    out += text.slice(last);
+    this.produced += out.length;
+    if (this.produced > BOUNDS.substitutionChars) {
+      return {
+        ok: false,
+        message: `Substituting variables here produces more than ${formatSize(BOUNDS.substitutionChars)} in all: TradeReq stops there. Look for variables that repeat each other`,
+      };
+    }
+    return { ok: true, value: out, depth };
   }
+}
 
-  private substituteNested(name: string, raw: string, visiting: Set<string>): Lookup {
-    if (raw.indexOf('{{') < 0) return { ok: true, value: raw };
-    const next = new Set(visiting);
-    next.add(name);
-    return this.substitute(raw, next);
-  }
+function tooLong(what: string, maxChars: number): Resolved {
+  return {
+    ok: false,
+    message: `${what} grows to more than ${formatSize(maxChars)} once its variables are substituted: TradeReq refuses values that large (variables that repeat each other, for example)`,
+  };
+}
+
+function plain(r: Resolved): Lookup {
+  return r.ok ? { ok: true, value: r.value } : { ok: false, message: r.message };
 }
 
 /** Checks every reference of the request and returns a diagnostic for each that cannot be resolved. */
@@ -214,9 +269,10 @@ export function joinUrl(baseUrl: string, path: string): string {
 
 export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx: ResolveContext): ResolveResult {
   const scope = new VariableScope(doc, ctx);
-  const { options, diagnostics: directiveProblems } = readOptions(doc, request);
+  const { options, diagnostics: own, fileDiagnostics } = readOptions(doc, request);
   const diagnostics: Diagnostic[] = [
-    ...directiveProblems.filter((d) => d.severity === 'error'),
+    ...fileDiagnostics.filter((d) => d.severity === 'error'),
+    ...own.filter((d) => d.severity === 'error'),
     ...unresolvedRefs(request.variableRefs, scope),
   ];
   const fail = (range: Range, message: string, rule: string): void => {
@@ -235,12 +291,15 @@ export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx
     fail(request.json.range, 'The JSON body is not closed: add the missing `}`.', 'json-unclosed');
   if (diagnostics.length > 0) return { ok: false, diagnostics };
 
-  const text = (s: string): string => {
-    const r = scope.substitute(s);
+  // A value that cannot be substituted whole (too large, say) is refused: nothing is sent half-resolved.
+  const text = (s: string, at: Range, maxChars?: number): string => {
+    const r = scope.substitute(s, maxChars);
+    if (!r.ok) fail(at, `${r.message}. Nothing is sent until it resolves.`, 'variable-expansion');
     return r.ok ? r.value : s;
   };
 
-  const target = text(request.requestLine.path.text);
+  const target = text(request.requestLine.path.text, request.requestLine.path.range);
+  if (diagnostics.length > 0) return { ok: false, diagnostics };
   let url: string;
   let origin: string;
   let path: string;
@@ -267,10 +326,16 @@ export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx
 
   const params: ResolvedParam[] = request.params
     .filter((p) => p.origin !== 'json')
-    .map((p) => ({ name: text(p.name.text), value: text(p.value.text), placement: p.placement }));
+    .map((p) => ({
+      name: text(p.name.text, p.name.range),
+      value: text(p.value.text, p.value.range),
+      placement: p.placement,
+    }));
+  const headers = request.headers.map((h) => ({ name: h.name.text, value: text(h.value.text, h.value.range) }));
   let json: string | undefined;
-  if (request.json) {
-    json = text(request.json.text);
+  if (request.json) json = text(request.json.text, request.json.range, BOUNDS.substitutionChars);
+  if (diagnostics.length > 0) return { ok: false, diagnostics };
+  if (request.json && json !== undefined) {
     try {
       const parsed: unknown = JSON.parse(json);
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
@@ -283,7 +348,6 @@ export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx
       return { ok: false, diagnostics };
     }
   }
-  const headers = request.headers.map((h) => ({ name: h.name.text, value: text(h.value.text) }));
   const endpoint = findEndpoint(method, path);
   const signed = options.signed ?? endpoint?.signed ?? false;
   return {

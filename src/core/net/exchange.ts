@@ -3,7 +3,8 @@
  * ok, rejected, unknown (5xx, or a failure after the request went out), not-sent (nothing left
  * this machine) or refused (the gate kept it back).
  */
-import { Budget, type BudgetView, type Charge } from '../budget/budget';
+import type { Answer, Budget, BudgetView, Charge, Reservation } from '../budget/budget';
+import { StateUnavailable } from '../budget/state';
 import type { PreparedRequest } from '../request/build';
 import { decodeResponse, UNKNOWN_OUTCOME_TEXT, type Decoded } from '../spec/decode';
 import type { Outcome } from '../spec/types';
@@ -22,6 +23,8 @@ export interface ExchangeReport {
   readonly budget: BudgetView;
   /** One line for a status bar or a terminal. */
   readonly summary: string;
+  /** Something the user must know besides the outcome (the state could not record the answer). */
+  readonly warning?: string;
 }
 
 export interface ExchangeDeps {
@@ -37,40 +40,79 @@ export function chargeOf(prepared: PreparedRequest, account: string | undefined)
 
 export async function exchange(prepared: PreparedRequest, deps: ExchangeDeps): Promise<ExchangeReport> {
   const charge = chargeOf(prepared, deps.account);
-  const gate = deps.budget.gate(charge);
-  if (!gate.ok) {
-    return {
-      outcome: 'refused',
-      prepared,
-      refusal: { reason: gate.reason, message: gate.message, retryAtMs: gate.retryAtMs },
-      budget: deps.budget.view(prepared.origin, deps.account),
-      summary: `refused: ${gate.message}`,
-    };
+  const viewNow = (): BudgetView => deps.budget.view(prepared.origin, deps.account);
+  let reserved: Reservation;
+  try {
+    const r = deps.budget.reserve(charge);
+    if (!r.ok) return refused(prepared, r, viewNow());
+    reserved = r.reservation;
+  } catch (e) {
+    if (!(e instanceof StateUnavailable)) throw e;
+    // A ban or Retry-After the answer may carry could not be remembered: send nothing.
+    const message = `The rate-limit state cannot be kept in ${e.location} (${e.reason}): nothing was sent, since a ban or a Retry-After wait could not be remembered. Make that folder writable, or set TRADEREQ_STATE_DIR to one that is.`;
+    return refused(prepared, { reason: 'state', message }, viewNow());
   }
   const result = await deps.sender.send(prepared);
+  const decoded =
+    result.kind === 'response'
+      ? decodeResponse(result.status, result.bodyText, result.headers['retry-after'])
+      : undefined;
+  const sent = result.kind === 'response' || result.phase === 'exchange';
+  const { budget, warning } = settle(
+    deps.budget,
+    reserved,
+    { sent, status: decoded?.status, retryAfterSeconds: decoded?.retryAfterSeconds },
+    viewNow,
+  );
   if (result.kind === 'failure') {
-    if (result.phase === 'connect') {
-      return {
-        outcome: 'not-sent',
-        prepared,
-        failure: result,
-        budget: deps.budget.view(prepared.origin, deps.account),
-        summary: `not sent: ${describeFailure(result.code, prepared.origin)}`,
-      };
-    }
-    // It may have reached the service: count it, and never call it a failure (§7.1).
-    const budget = deps.budget.record(charge, {});
+    const failure = describeFailure(result.code, prepared.origin);
+    // Connect failures are before a byte went out; anything later may have reached the service (§7.1).
+    return sent
+      ? {
+          outcome: 'unknown',
+          prepared,
+          failure: result,
+          budget,
+          warning,
+          summary: `outcome unknown: ${failure} ${capitalise(UNKNOWN_OUTCOME_TEXT)}.`,
+        }
+      : { outcome: 'not-sent', prepared, failure: result, budget, warning, summary: `not sent: ${failure}` };
+  }
+  return {
+    outcome: decoded!.outcome,
+    prepared,
+    response: result,
+    decoded,
+    budget,
+    warning,
+    summary: summarise(decoded!),
+  };
+}
+
+function refused(
+  prepared: PreparedRequest,
+  refusal: { reason: string; message: string; retryAtMs?: number },
+  budget: BudgetView,
+): ExchangeReport {
+  return { outcome: 'refused', prepared, refusal, budget, summary: `refused: ${refusal.message}` };
+}
+
+/** Settles the reservation; the answer is never lost to a state that cannot be written after sending. */
+function settle(
+  budget: Budget,
+  reserved: Reservation,
+  answer: Answer,
+  viewNow: () => BudgetView,
+): { budget: BudgetView; warning?: string } {
+  try {
+    return { budget: budget.settle(reserved, answer) };
+  } catch (e) {
+    if (!(e instanceof StateUnavailable)) throw e;
     return {
-      outcome: 'unknown',
-      prepared,
-      failure: result,
-      budget,
-      summary: `outcome unknown: ${describeFailure(result.code, prepared.origin)} ${capitalise(UNKNOWN_OUTCOME_TEXT)}.`,
+      budget: viewNow(),
+      warning: `This answer could not be recorded in the rate-limit state (${e.message}): a Retry-After or ban in it is not remembered.`,
     };
   }
-  const decoded = decodeResponse(result.status, result.bodyText, result.headers['retry-after']);
-  const budget = deps.budget.record(charge, { status: result.status, retryAfterSeconds: decoded.retryAfterSeconds });
-  return { outcome: decoded.outcome, prepared, response: result, decoded, budget, summary: summarise(decoded) };
 }
 
 function capitalise(s: string): string {

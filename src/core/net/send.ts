@@ -13,6 +13,8 @@ export interface SendSettings {
   readonly bodyTimeoutMs: number;
   /** Response bytes kept in memory; the rest is read and dropped. */
   readonly maxResponseBytes: number;
+  /** The whole exchange, connection to last byte: a body that trickles in is not waited on for ever. */
+  readonly deadlineMs: number;
 }
 
 export const DEFAULT_SEND_SETTINGS: SendSettings = {
@@ -20,6 +22,7 @@ export const DEFAULT_SEND_SETTINGS: SendSettings = {
   headersTimeoutMs: 15_000,
   bodyTimeoutMs: 15_000,
   maxResponseBytes: 1024 * 1024,
+  deadlineMs: 20_000,
 };
 
 export interface Timings {
@@ -98,6 +101,7 @@ export class Sender {
         headers: Object.fromEntries(p.headers),
         body: p.body.length > 0 ? p.body : undefined,
         dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.settings.deadlineMs),
       });
       firstByte = performance.now() - start;
       const chunks: Buffer[] = [];
@@ -127,9 +131,13 @@ export class Sender {
       };
     } catch (e) {
       const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-      const code = err.code ?? err.cause?.code ?? 'UNKNOWN';
-      // Connect failures happen before a byte of the request is written; anything later may have reached the service.
-      const phase = CONNECT_ERRORS.has(code) && this.connects === connectsBefore ? 'connect' : 'exchange';
+      const code = err.name === 'TimeoutError' ? 'DEADLINE' : (err.code ?? err.cause?.code ?? 'UNKNOWN');
+      // Connect failures happen before a byte of the request is written; anything later may have reached the
+      // service. An invalid argument is refused by undici before it connects.
+      const phase =
+        code === 'UND_ERR_INVALID_ARG' || (CONNECT_ERRORS.has(code) && this.connects === connectsBefore)
+          ? 'connect'
+          : 'exchange';
       return {
         kind: 'failure',
         phase,
@@ -159,6 +167,8 @@ export function describeFailure(code: string, origin: string): string {
       return `The host of ${origin} cannot be found: check the environment's baseUrl.`;
     case 'UND_ERR_CONNECT_TIMEOUT':
       return `Connecting to ${origin} timed out: check the network or raise the connect timeout.`;
+    case 'DEADLINE':
+      return `The exchange with ${origin} took longer than the deadline (the answer came too slowly, or not at all): raise --timeout if the service is slow.`;
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
       return `${origin} did not answer in time after the request was sent: raise the timeout if the service is slow.`;

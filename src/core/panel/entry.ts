@@ -8,7 +8,10 @@ import type { ExchangeReport } from '../net/exchange';
 import type { PipelineResult } from '../request/pipeline';
 import { redactedHeaders } from '../request/build';
 import type { BudgetView } from '../budget/budget';
-import type { BudgetStateT, PanelEntryT } from './protocol';
+import { BOUNDS, clip } from '../bounds';
+import { jsonPath, parseJson, prettyBody } from '../format/json-value';
+import { validOrderRef } from '../request/order-query';
+import type { BudgetStateT, HistoryItemT, PanelEntryT } from './protocol';
 
 /** Markdown hover text as plain text, for a title attribute and a screen reader. */
 export function plainText(markdown: string): string {
@@ -24,12 +27,13 @@ export function budgetState(view: BudgetView): BudgetStateT {
     ip: view.ip,
     uid: view.uid,
     blocked: view.blocked ? { status: view.blocked.status, untilMs: view.blocked.untilMs } : undefined,
+    damaged: view.damaged === undefined ? undefined : clip(view.damaged, BOUNDS.messageChars),
   };
 }
 
 const ORDER_PATHS = new Set(['/api/v3/order', '/api/v3/order/test']);
 
-/** What the one-click query of an order with an unknown outcome looks for, when an id is known. */
+/** What the one-click query of an order with an unknown outcome looks for, when ids of the documented shape are known. */
 function orderRef(
   report: ExchangeReport,
   params: readonly { name: string; value: string }[],
@@ -37,15 +41,48 @@ function orderRef(
 ): PanelEntryT['orderRef'] {
   if (report.outcome !== 'unknown' || !ORDER_PATHS.has(report.prepared.path) || report.prepared.method !== 'POST')
     return undefined;
-  const get = (n: string): string | undefined =>
-    params.find((p) => p.name === n)?.value ??
-    (json && typeof json === 'object' ? (json as Record<string, unknown>)[n]?.toString() : undefined);
-  const symbol = get('symbol');
-  const origClientOrderId = get('newClientOrderId');
-  const body = report.decoded?.json;
-  const orderId = body && typeof body === 'object' && 'orderId' in body ? String(body.orderId) : undefined;
-  if (!symbol || (!origClientOrderId && !orderId)) return undefined;
-  return { symbol, orderId, origClientOrderId };
+  const get = (n: string): unknown => params.find((p) => p.name === n)?.value ?? jsonPath(json, n);
+  return validOrderRef({
+    symbol: get('symbol'),
+    origClientOrderId: get('newClientOrderId'),
+    orderId: jsonPath(report.decoded?.json, 'orderId'),
+  });
+}
+
+/** The one line of a history list, from an entry. */
+export function historyItem(e: PanelEntryT): HistoryItemT {
+  return {
+    id: e.id,
+    at: e.at,
+    title: e.title,
+    outcome: e.outcome,
+    summary: e.summary,
+    method: e.request.method,
+    path: urlPath(e.request.url),
+    status: e.status,
+  };
+}
+
+function urlPath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url.split('?')[0] ?? url;
+  }
+}
+
+/** What an entry keeps of a response: bounded, so a hostile 1 MiB answer stays small in the history and the panel. */
+function responseOf(report: ExchangeReport): PanelEntryT['response'] {
+  const response = report.response;
+  if (!response) return undefined;
+  const body = prettyBody(report.decoded?.json, response.bodyText);
+  return {
+    body: clip(body, BOUNDS.historyBodyChars),
+    isJson: report.decoded?.json !== undefined,
+    truncated: response.truncated || body.length > BOUNDS.historyBodyChars,
+    bytes: response.bodyBytes,
+    headers: Object.entries(response.headers).map(([n, v]) => [n, clip(v, BOUNDS.messageChars)]),
+  };
 }
 
 export function entryFromResult(
@@ -55,30 +92,26 @@ export function entryFromResult(
   const { report, resolved } = result;
   const p = report.prepared;
   const d = report.decoded;
-  const response = report.response;
-  let json: unknown;
-  try {
-    json = resolved.json ? JSON.parse(resolved.json) : undefined;
-  } catch {
-    json = undefined;
-  }
+  const request = (text: string): string => clip(text, BOUNDS.historyRequestChars);
+  const message = (text: string): string => clip(text, BOUNDS.messageChars);
+  const summary = [report.summary, result.note, report.warning].filter(Boolean).join(' ');
   return {
     id: meta.id,
     at: meta.at,
-    title: meta.title,
-    environment: resolved.environment.name,
+    title: message(meta.title),
+    environment: message(resolved.environment.name),
     request: {
       method: p.method,
-      url: p.url,
-      query: p.query,
-      body: p.body,
-      totalParams: p.totalParams,
-      headers: redactedHeaders(p),
+      url: request(p.url),
+      query: request(p.query),
+      body: request(p.body),
+      totalParams: p.totalParams === undefined ? undefined : request(p.totalParams),
+      headers: redactedHeaders(p).map(([n, v]) => [n, message(v)]),
       signed: p.signed,
     },
     outcome: report.outcome,
-    summary: report.summary + (result.note ? ` ${result.note}` : ''),
-    status: response?.status,
+    summary: message(summary),
+    status: report.response?.status,
     statusMeaning: d?.statusInfo.meaning,
     error: d?.error
       ? {
@@ -89,19 +122,15 @@ export function entryFromResult(
           hoverText: plainText(errorCodeMarkdown(d.error, meta.clock)),
         }
       : undefined,
-    msg: d?.msg,
-    response: response
-      ? {
-          body: d?.json !== undefined ? JSON.stringify(d.json, null, 2) : response.bodyText,
-          isJson: d?.json !== undefined,
-          truncated: response.truncated,
-          bytes: response.bodyBytes,
-          headers: Object.entries(response.headers),
-        }
-      : undefined,
-    timings: response?.timings ?? report.failure?.timings,
-    orderRef: orderRef(report, resolved.params, json),
+    msg: d?.msg === undefined ? undefined : message(d.msg),
+    response: responseOf(report),
+    timings: report.response?.timings ?? report.failure?.timings,
+    orderRef: orderRef(report, resolved.params, resolved.json === undefined ? undefined : parseJson(resolved.json)),
     retryAtMs: report.budget.blocked?.untilMs ?? report.refusal?.retryAtMs,
-    expectations: result.expectations.map((e) => ({ ...e })),
+    expectations: result.expectations.map((e) => ({
+      text: message(e.text),
+      passed: e.passed,
+      actual: message(e.actual),
+    })),
   };
 }

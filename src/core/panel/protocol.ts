@@ -4,6 +4,11 @@
  * panel must escape. Messages are validated with zod on both sides; unknown ones are dropped.
  */
 import { z } from 'zod';
+import { BOUNDS, HISTORY_LIMIT } from '../bounds';
+
+// Room for the note clip() appends to a cut text.
+const NOTE = 64;
+const text = (max: number) => z.string().max(max + NOTE);
 
 export const OUTCOMES = ['ok', 'rejected', 'unknown', 'not-sent', 'refused'] as const;
 
@@ -22,6 +27,8 @@ export const BudgetState = z.object({
   uid: Counter.optional(),
   /** A 429 wait or a 418 ban: nothing is sent to the origin until `untilMs`. */
   blocked: z.object({ status: z.number(), untilMs: z.number() }).optional(),
+  /** The rate-limit state could not be read: nothing is sent until it is reset (the message says how). */
+  damaged: text(BOUNDS.messageChars).optional(),
 });
 
 export const ErrorInfo = z.object({
@@ -37,31 +44,31 @@ export const PanelEntry = z.object({
   id: z.string(),
   /** Local time of the send, ms. */
   at: z.number(),
-  title: z.string(),
+  title: text(BOUNDS.messageChars),
   environment: z.string(),
   request: z.object({
     method: z.string(),
     /** Full URL with the query string as sent (the signature is no secret; no key is in it). */
-    url: z.string(),
-    query: z.string(),
-    body: z.string(),
-    totalParams: z.string().optional(),
+    url: text(BOUNDS.historyRequestChars),
+    query: text(BOUNDS.historyRequestChars),
+    body: text(BOUNDS.historyRequestChars),
+    totalParams: text(BOUNDS.historyRequestChars).optional(),
     /** As sent, the API key masked. */
     headers: z.array(z.tuple([z.string(), z.string()])),
     signed: z.boolean(),
   }),
   outcome: z.enum(OUTCOMES),
   /** One line: "200 ok", "400 rejected: 30002 …", "outcome unknown: …", "refused: …". */
-  summary: z.string(),
+  summary: text(BOUNDS.messageChars),
   status: z.number().optional(),
   statusMeaning: z.string().optional(),
   error: ErrorInfo.optional(),
   /** The service's own message (hostile input). */
-  msg: z.string().optional(),
+  msg: text(BOUNDS.messageChars).optional(),
   response: z
     .object({
       /** Pretty-printed when JSON, else as received (hostile input). */
-      body: z.string(),
+      body: text(BOUNDS.historyBodyChars),
       isJson: z.boolean(),
       truncated: z.boolean(),
       bytes: z.number(),
@@ -75,15 +82,30 @@ export const PanelEntry = z.object({
     .optional(),
   /** A Retry-After wait or ban in force after this send (for the countdown). */
   retryAtMs: z.number().optional(),
-  expectations: z.array(z.object({ text: z.string(), passed: z.boolean(), actual: z.string() })).default([]),
+  expectations: z
+    .array(z.object({ text: text(BOUNDS.messageChars), passed: z.boolean(), actual: text(BOUNDS.messageChars) }))
+    .default([]),
+});
+
+/** A send in the history list: what the list shows, not the whole entry (the panel asks for that with `show`). */
+export const HistoryItem = z.object({
+  id: z.string(),
+  at: z.number(),
+  title: text(BOUNDS.messageChars),
+  outcome: z.enum(OUTCOMES),
+  summary: text(BOUNDS.messageChars),
+  method: z.string(),
+  /** The URL's path, without origin or query. */
+  path: z.string(),
+  status: z.number().optional(),
 });
 
 export const PanelState = z.object({
   /** The entry shown; the latest send unless one was picked from the history. */
   current: PanelEntry.optional(),
   budget: BudgetState.optional(),
-  /** The last sends of this workspace, newest first (at most 50), already redacted. */
-  history: z.array(PanelEntry).max(50),
+  /** The last sends of this workspace, newest first, already redacted. */
+  history: z.array(HistoryItem).max(HISTORY_LIMIT),
   /** The extension's clock when the state was made, for countdowns. */
   now: z.number(),
   /** True while a send is under way. */
@@ -93,6 +115,7 @@ export const PanelState = z.object({
 export type PanelEntryT = z.infer<typeof PanelEntry>;
 export type PanelStateT = z.infer<typeof PanelState>;
 export type BudgetStateT = z.infer<typeof BudgetState>;
+export type HistoryItemT = z.infer<typeof HistoryItem>;
 
 /** From the extension to the panel. */
 export const ToPanel = z.discriminatedUnion('type', [z.object({ type: z.literal('state'), state: PanelState })]);

@@ -9,6 +9,7 @@ import type { ResolvedRequest } from '../format/resolve';
 import type { Method } from '../format/model';
 import type { RateLimitMode } from '../spec/types';
 import { encodeParams, type NameValue } from '../signing/encode';
+import { HEADER_VALUE_RULE, headerNameProblem, isHeaderValue } from './headers';
 import { signParts } from '../signing/sign';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
@@ -57,7 +58,22 @@ function setHeader(headers: [string, string][], name: string, value: string): vo
   else headers.push([name, value]);
 }
 
+/** Why the request's headers (or the key that goes in one) cannot be sent, if they cannot. */
+function headersProblem(resolved: ResolvedRequest, key: KeyPair | undefined): string | undefined {
+  for (const h of resolved.headers) {
+    const problem = headerNameProblem(h.name);
+    if (problem) return problem;
+    if (!isHeaderValue(h.value)) return `the value of header ${h.name} cannot be sent: ${HEADER_VALUE_RULE}`;
+  }
+  if (resolved.signed && key && !isHeaderValue(key.apiKey)) {
+    return `the API key of profile "${resolved.keyProfile ?? 'default'}" cannot be sent in a header (${HEADER_VALUE_RULE}): check where the key is stored`;
+  }
+  return undefined;
+}
+
 export function prepareRequest(resolved: ResolvedRequest, options: PrepareOptions): PrepareResult {
+  const problem = headersProblem(resolved, options.key);
+  if (problem) return { ok: false, message: problem };
   const query: NameValue[] = [];
   const form: NameValue[] = [];
   for (const p of resolved.params) (p.placement === 'query' ? query : form).push(p);

@@ -1,5 +1,6 @@
 /** Which requests ask before they go, and how an order is named in the question. */
-import { jsonValueText, type ResolvedRequest } from '../format/resolve';
+import { jsonValueText } from '../format/json-value';
+import type { ResolvedRequest } from '../format/resolve';
 
 /** Whether this request must be confirmed: `# @confirm`, or an order to an environment with "confirm": true. */
 export function needsConfirmation(resolved: ResolvedRequest): boolean {

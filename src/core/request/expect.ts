@@ -1,6 +1,6 @@
 /** `# @expect` checks on a response (format.md, Directives). */
 import type { Expectation } from '../format/directives';
-import { jsonPath, jsonValueText } from '../format/resolve';
+import { jsonPath, jsonValueText } from '../format/json-value';
 import type { Decoded } from '../spec/decode';
 
 export interface ExpectationResult {

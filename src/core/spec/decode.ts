@@ -3,7 +3,9 @@
  * and the decoded error code. 5XX is unknown, never a failure (§7.1).
  */
 import { z } from 'zod';
+import { parseJson } from '../format/json-value';
 import { lookupError } from './errors';
+import { MAX_RETRY_AFTER_S } from './limits';
 import { describeStatus } from './statuses';
 import type { ErrorCodeInfo, HttpStatusInfo, Outcome } from './types';
 
@@ -23,17 +25,10 @@ export interface Decoded {
   readonly retryAfterSeconds?: number;
 }
 
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
+/** Whole seconds of a Retry-After header, capped at the longest ban: 400 digits must not block for ever. */
 export function parseRetryAfter(value: string | undefined): number | undefined {
   if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
-  return Number(value);
+  return Math.min(Number(value), MAX_RETRY_AFTER_S);
 }
 
 export function decodeResponse(status: number, bodyText: string, retryAfter?: string): Decoded {

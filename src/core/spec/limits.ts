@@ -39,5 +39,8 @@ export const LIMITS = {
   signatureHexLength: 64,
 } as const;
 
+/** The longest wait the service can ask for is its longest ban (§8 rule 3): a longer Retry-After is capped. */
+export const MAX_RETRY_AFTER_S = LIMITS.ban.maxMs / 1000;
+
 /** Timestamps below this are seconds, not milliseconds (a 10-digit Unix time). */
 export const MILLISECOND_TIMESTAMP_MIN = 100_000_000_000;

@@ -1,0 +1,51 @@
+/**
+ * TradeReq's own bounds on what comes from outside (request files, tradereq.env.json, server
+ * answers, the state file). Files and answers are hostile: each bound keeps the time and memory
+ * spent on one of them small, and what lies past it gets one clear message. The service's own
+ * limits are in spec/limits.ts.
+ */
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** Sends kept in a workspace's history (and listed in the panel). */
+export const HISTORY_LIMIT = 50;
+
+export const BOUNDS = {
+  /** A .tradereq file longer than this (in characters) is not read: split it. */
+  fileChars: 4 * MiB,
+  /** Requests read from one file; the rest is reported once. */
+  requestsPerFile: 20_000,
+  /** Diagnostics reported for one file; the rest are counted in one last message. */
+  diagnosticsPerFile: 1_000,
+  /** A file variable's value after its {{variables}} are substituted. */
+  variableChars: 64 * KiB,
+  /** Variables that refer to variables that refer to variables…: a chain deeper than this is refused. */
+  variableDepth: 32,
+  /** Characters that substituting variables may produce for one request (or one check of a file). */
+  substitutionChars: 4 * MiB,
+  /** tradereq.env.json is read only up to this size. */
+  envFileBytes: 1 * MiB,
+  /** Above this many characters the editor checks a file in a worker thread, off the typing path. */
+  workerCheckChars: 256 * KiB,
+  /** What a history entry keeps of a response body, and what the panel renders of one at once. */
+  historyBodyChars: 64 * KiB,
+  /** What a history entry keeps of the request's query, body and totalParams. */
+  historyRequestChars: 16 * KiB,
+  /** What a history entry keeps of the service's message and of the one-line summary. */
+  messageChars: 2 * KiB,
+  /** A JSON answer nested deeper than this is shown as text rather than pretty-printed. */
+  prettyJsonDepth: 256,
+} as const;
+
+/** `text` cut to `max` characters, with a note of how much was left out. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters not kept)`;
+}
+
+/** "4 MiB", "64 KiB": a bound as people read it. */
+export function formatSize(chars: number): string {
+  if (chars >= MiB && chars % MiB === 0) return `${chars / MiB} MiB`;
+  if (chars >= KiB && chars % KiB === 0) return `${chars / KiB} KiB`;
+  return `${chars} characters`;
+}

@@ -1,0 +1,58 @@
+/**
+ * JSON values from outside (server answers, response fields read back into requests): parsed,
+ * walked and written out without recursion that a hostile nesting depth could overflow.
+ */
+import { BOUNDS } from '../bounds';
+
+/** The value of JSON text, or undefined when it is not JSON (or too deep for the parser). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Follows `a.b[0].c` or `a.b.0.c` into a parsed JSON value, through own members only. */
+export function jsonPath(value: unknown, path: string): unknown {
+  let current: unknown = value;
+  for (const part of path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter((p) => p.length > 0)) {
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+/** Whether `value` nests deeper than `max` arrays and objects (checked without recursion). */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** A JSON value as text: strings as they are, everything else as JSON (too deep: a note instead). */
+export function jsonValueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (nestsDeeperThan(value, BOUNDS.prettyJsonDepth)) return '(a JSON value nested too deeply to write out)';
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** The parsed body when it can be written out again as JSON, else the text as received. */
+export function jsonOrText(json: unknown, raw: string): unknown {
+  return json === undefined || nestsDeeperThan(json, BOUNDS.prettyJsonDepth) ? raw : json;
+}
+
+/** A body for people: pretty-printed JSON, or the text as received when it is not JSON or nests too deeply. */
+export function prettyBody(json: unknown, raw: string): string {
+  if (json === undefined || nestsDeeperThan(json, BOUNDS.prettyJsonDepth)) return raw;
+  return JSON.stringify(json, null, 2);
+}
