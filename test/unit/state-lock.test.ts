@@ -1,0 +1,44 @@
+/**
+ * Processes that change the shared rate-limit state at once lose none of each other's changes: each
+ * read-modify-write runs under the state's lock file. Real processes, one real state folder.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileStateStore } from '../../src/core/budget/state';
+import { ROOT } from '../support/cli';
+
+/** One process that records a request to its own origin in the state at `dir`. */
+function recordInChild(dir: string, i: number): Promise<number | null> {
+  const script = `
+    const { Budget } = require(${JSON.stringify(join(ROOT, 'src/core/budget/budget.ts'))});
+    const { FileStateStore } = require(${JSON.stringify(join(ROOT, 'src/core/budget/state.ts'))});
+    const budget = new Budget(new FileStateStore(${JSON.stringify(dir)}));
+    for (let k = 0; k < 5; k++) budget.record({ origin: 'https://o${i}-' + k + '.example', mode: 'ip', weight: 1 }, { status: 200 });
+  `;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: ROOT, stdio: 'inherit' });
+    child.on('close', resolve);
+  });
+}
+
+describe('the rate-limit state under concurrent writers', function () {
+  this.timeout(120_000);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tradereq-lock-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('20 processes writing 5 changes each at once: all 100 changes are kept', async () => {
+    const codes = await Promise.all(Array.from({ length: 20 }, (_, i) => recordInChild(dir, i)));
+    assert.deepEqual(
+      codes,
+      Array.from({ length: 20 }, () => 0),
+    );
+    const origins = Object.keys(new FileStateStore(dir).read().origins);
+    assert.equal(origins.length, 100, `kept ${origins.length} of 100`);
+  });
+});
