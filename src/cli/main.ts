@@ -1,5 +1,6 @@
 import { checkCommand } from './check';
 import { errorsCommand } from './errors';
+import { importCommand } from './import';
 import { sandboxCommand } from './sandbox';
 import { sendCommand } from './send';
 import { signCommand } from './sign';
@@ -15,6 +16,7 @@ Commands:
   check FILE... report what the service would reject, before anything is sent
   errors [CODE] explain the service's error codes
   sandbox       run the sandbox exchange on loopback, with demo keys
+  import KIND   turn a cURL command, a Postman collection or a .http file into .tradereq files
 
 Run tradereq COMMAND --help for the options of a command.`;
 
@@ -24,6 +26,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => number | Promise<numb
   check: checkCommand,
   errors: errorsCommand,
   sandbox: sandboxCommand,
+  import: importCommand,
 };
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
