@@ -181,6 +181,15 @@ describe('import curl', () => {
       assert.ok(other.notes.some((n) => /Content-Type text\/plain is not copied/.test(n)));
     });
 
+    it('--url names the URL; -X DELETE with -d puts the data under [body] (DELETE parameters default to the query string)', () => {
+      const out = text(
+        `curl -X DELETE --url 'http://127.0.0.1:8780/api/v3/order' -d 'symbol=BTCUSDT&origClientOrderId=abc'`,
+      );
+      assert.match(out, /^DELETE http:\/\/127\.0\.0\.1:8780\/api\/v3\/order\n\[body\]$/m);
+      assert.deepEqual(paramsOf(out), ['symbol=BTCUSDT [body]', 'origClientOrderId=abc [body]']);
+      assertClean(out);
+    });
+
     it('other headers are kept; -A becomes User-Agent', () => {
       const out = text(`curl -A 'my-bot/1.0' -H 'Accept: application/json' https://api.mexc.com/api/v3/ping`);
       assert.match(

@@ -63,8 +63,12 @@ describe('import http', () => {
       );
       assert.deepEqual(
         result.notes.filter((n) => /^rest-client\.http:\d+:/.test(n)).map((n) => n.split(':').slice(0, 2).join(':')),
-        ['rest-client.http:20', 'rest-client.http:26', 'rest-client.http:27'],
+        ['rest-client.http:20', 'rest-client.http:27'],
       );
+    });
+
+    it('{{$timestamp}} in a timestamp parameter goes with it: no note about seconds', () => {
+      assert.ok(!result.notes.some((n) => /\$timestamp/.test(n)), result.notes.join('\n'));
     });
 
     it('parses and checks without errors', () => assertClean(text));
@@ -180,6 +184,23 @@ describe('import http', () => {
         'price=11 [body]',
       ]);
       assert.match(text, /X-MEXC-APIKEY header is not copied/);
+      assertClean(text);
+    });
+
+    it('# @prompt and other request settings are kept as comments and noted', () => {
+      const r = importHttpFile(
+        '### ask\n# @prompt symbol Which symbol?\n# @timeout 5000\nGET https://h.example.com/api/v3/exchangeInfo\n',
+        { sourceName: 'p.http' },
+      );
+      const text = r.files[0]!.text;
+      assert.match(
+        text,
+        /^# setting with no counterpart in TradeReq: @prompt symbol Which symbol\?\n# setting with no counterpart in TradeReq: @timeout 5000$/m,
+      );
+      assert.ok(
+        r.notes.includes('p.http:2: the setting @prompt has no counterpart and is kept as a comment.'),
+        r.notes.join('\n'),
+      );
       assertClean(text);
     });
 

@@ -116,6 +116,7 @@ describe('import postman', () => {
         /CryptoJS/,
         'the signing script itself is not kept',
       );
+      assert.ok(result.notes.some((n) => /anything else it does .* is not carried over/.test(n)));
     });
 
     it('drops {{timestamp}} and {{signature}} parameters from the signed requests', () => {
@@ -298,6 +299,18 @@ describe('import postman', () => {
       assert.ok(r.notes.some((n) => /no base URL is known/.test(n)));
     });
 
+    it('a base URL variable with no value, next to a url-like variable that has one: that one is the baseUrl, noted', () => {
+      const r = importPostman(
+        collection([request('Ping', 'GET', '{{url}}/api/v3/ping')], {
+          variable: [{ key: 'prod_url', value: 'https://api.example.com/' }],
+        }),
+      );
+      assert.equal(onlyEnvironment(r.environment).baseUrl, 'https://api.example.com');
+      assert.ok(
+        r.notes.some((n) => /the environment's baseUrl is \{\{prod_url\}\} \(https:\/\/api\.example\.com\)/.test(n)),
+      );
+    });
+
     it('a variable defined nowhere is noted', () => {
       const r = importPostman(
         collection([request('Order', 'GET', 'https://x.example.com/api/v3/order?symbol={{sym}}&orderId=1')]),
@@ -327,7 +340,7 @@ describe('import postman', () => {
 
   describe('bad input: one clear message', () => {
     const cases: [string, string, RegExp][] = [
-      ['not JSON', '{"info": ', /The collection is not JSON/],
+      ['not JSON', '{"info": ', /the collection is not JSON/],
       [
         'a v2.0 collection',
         JSON.stringify({

@@ -26,11 +26,11 @@ const WHERE = 'the cURL command';
 /** The words of the command, without a leading prompt `$` and the `curl` word, and the shell variables met. */
 function commandWords(input: string | readonly string[], notes: Notes): { words: string[]; variables: string[] } {
   if (typeof input !== 'string') {
-    checkInputSize('The cURL command', input.join(' '));
+    checkInputSize('the cURL command', input.join(' '));
     const words = /(^|[/\\])curl(\.exe)?$/.test(input[0] ?? '') ? input.slice(1) : [...input];
     return { words, variables: [] };
   }
-  checkInputSize('The cURL command', input);
+  checkInputSize('the cURL command', input);
   const split = shellWords(input);
   if (split.substitutions.length > 0)
     notes.add(`command substitutions cannot run here and are kept as written: ${split.substitutions.join(', ')}`);

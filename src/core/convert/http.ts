@@ -10,6 +10,7 @@ import { profileFromHost, readCurl, type CurlRequest } from './curl';
 import { ConvertError, IMPORT_LIMITS, checkInputSize, type ImportResult } from './result';
 import { apiKeyAdvice, applySigning } from './signing';
 import { Notes } from './values';
+import { secondsNote } from './variables';
 import { renderFile } from './write';
 
 export interface HttpImportOptions {
@@ -42,7 +43,7 @@ function splitBlocks(text: string): Block[] {
 }
 
 export function importHttpFile(text: string, options: HttpImportOptions = {}): ImportResult {
-  checkInputSize('The .http file', text);
+  checkInputSize('the .http file', text);
   const fileName = options.fileName ?? 'imported.tradereq';
   const notes = new Notes();
   const ctx: BlockContext = {
@@ -69,13 +70,11 @@ export function importHttpFile(text: string, options: HttpImportOptions = {}): I
   });
   if (requests.length === 0) throw new ConvertError('the .http file holds no request TradeReq can send');
   hoistVariables(ctx, file, notes);
-  for (const { request, path } of requests)
-    applySigning(
-      request,
-      path ?? variablePath(request, file),
-      `${ctx.sourceName}: "${request.title ?? request.target}"`,
-      notes,
-    );
+  for (const { request, path } of requests) {
+    const where = `${ctx.sourceName}: "${request.title ?? request.target}"`;
+    applySigning(request, path ?? variablePath(request, file), where, notes);
+    secondsNote(request, 'the .http file', where, notes);
+  }
   const apiKeyHeader = [...ctx.apiKeyHeaders][0];
   if (apiKeyHeader) file.comments.push(...apiKeyAdvice(apiKeyHeader, profile ?? profileFor(file, requests)));
   const out = renderFile(file, fileName, notes);

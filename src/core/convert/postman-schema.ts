@@ -149,7 +149,7 @@ function checkVersion(value: unknown): void {
 }
 
 export function readCollection(text: string): PostmanCollection {
-  const value = parseJson('The collection', text);
+  const value = parseJson('the collection', text);
   checkVersion(value);
   const parsed = Collection.safeParse(value);
   if (!parsed.success)
@@ -158,7 +158,7 @@ export function readCollection(text: string): PostmanCollection {
 }
 
 export function readEnvironment(text: string): PostmanEnvironment {
-  const value = parseJson('The environment', text);
+  const value = parseJson('the environment', text);
   const parsed = Environment.safeParse(value);
   if (!parsed.success)
     throw new ConvertError(`the environment is not a Postman environment export (${firstIssue(parsed.error)})`);

@@ -29,6 +29,7 @@ import {
 import { ConvertError, IMPORT_LIMITS, type ImportResult, type ImportedFile } from './result';
 import { apiKeyAdvice, applySigning } from './signing';
 import { Notes, UniqueNames, requestNameFrom, slug } from './values';
+import { secondsNote } from './variables';
 import { renderFile } from './write';
 
 interface InheritedEvent {
@@ -46,6 +47,10 @@ interface Scope {
 interface Entry {
   readonly item: PostmanItem;
   readonly scope: Scope;
+}
+
+function isSigning(e: PostmanEvent): boolean {
+  return e.listen === 'prerequest' && hasScript(e) && isSigningScript(scriptLines(e));
 }
 
 function effectiveAuth(own: PostmanAuth, inherited: PostmanAuth): PostmanAuth {
@@ -121,10 +126,23 @@ function chooseBase(entries: readonly Entry[], vars: VariableSets, notes: Notes)
   if (key === undefined) return {};
   if (!key.startsWith('{{')) return { key, url: key };
   const variable = key.slice(2, -2);
-  const value = lookup(vars, variable)?.trim().replace(/\/+$/, '');
-  if (value !== undefined && /^https?:\/\/[^\s?#]+$/i.test(value)) return { key, variable, url: value };
-  notes.add(`{{${variable}}} stands for the base URL but has no http(s) value in the collection or the environment.`);
-  return { key, variable };
+  const value = baseValue(lookup(vars, variable));
+  if (value !== undefined) return { key, variable, url: value };
+  const other = [...vars.environment, ...vars.collection].find(
+    (v) => /url|host|base/i.test(v.name) && baseValue(v.value) !== undefined,
+  );
+  notes.add(
+    other
+      ? `{{${variable}}} stands for the base URL but has no value; the environment's baseUrl is {{${other.name}}} (${baseValue(other.value)}): change it if another is meant.`
+      : `{{${variable}}} stands for the base URL but has no http(s) value in the collection or the environment.`,
+  );
+  return { key, variable, ...(other ? { url: baseValue(other.value) } : {}) };
+}
+
+/** An http(s) URL without query, trailing slashes removed: what a baseUrl holds. */
+function baseValue(value: string | undefined): string | undefined {
+  const v = value?.trim().replace(/\/+$/, '');
+  return v !== undefined && /^https?:\/\/[^\s?#]+$/i.test(v) ? v : undefined;
 }
 
 function targetFor(base: Base, notes: Notes): RequestContext['target'] {
@@ -185,6 +203,11 @@ export function importPostman(collectionText: string, environmentText?: string):
     notes,
   );
   if (vars.secrets.length > 0 || apiKeyHeader !== undefined) notes.add(keyProfileNote(envName, vars.secrets));
+  const signing = entries.some((e) => [...e.scope.events.map((i) => i.event), ...(e.item.event ?? [])].some(isSigning));
+  if (signing)
+    notes.add(
+      "the signing pre-request script is replaced by TradeReq's signing; anything else it does (choosing a host, setting headers) is not carried over.",
+    );
   if (ctx.counts.examples > 0) notes.add(`${ctx.counts.examples} saved example response(s) are not carried over.`);
   if (ctx.counts.descriptions > 0)
     notes.add(`${ctx.counts.descriptions} parameter description(s) are not carried over.`);
@@ -235,6 +258,7 @@ function draftRequest(e: Entry, file: string, ctx: RequestContext): DraftRequest
   const own = typeof e.item.request === 'string' ? undefined : e.item.request?.auth;
   const { request, path } = convertRequest(e.item, effectiveAuth(own, e.scope.auth), where, ctx);
   applySigning(request, path, where, ctx.notes);
+  secondsNote(request, 'Postman', where, ctx.notes);
   return request;
 }
 
@@ -256,9 +280,7 @@ function fileComments(
   const comments = [`Imported from the Postman collection "${collection.info.name ?? ''}" by tradereq import.`];
   const inherited = [...new Set(group.flatMap((e) => e.scope.events))];
   const own = group.flatMap((e) => e.item.event ?? []);
-  const signing = [...inherited.map((i) => i.event), ...own].some(
-    (ev) => ev.listen === 'prerequest' && hasScript(ev) && isSigningScript(scriptLines(ev)),
-  );
+  const signing = [...inherited.map((i) => i.event), ...own].some(isSigning);
   if (signing)
     comments.push(
       "The collection's pre-request script that signed requests (HMAC SHA256 over the parameters, setting signature and timestamp) is replaced by TradeReq's own signing (spec §5).",
@@ -268,7 +290,7 @@ function fileComments(
   const description = group[0]!.scope.description;
   if (description.length > 0) comments.push(description);
   for (const i of inherited) {
-    if (!hasScript(i.event) || (i.event.listen === 'prerequest' && isSigningScript(scriptLines(i.event)))) continue;
+    if (!hasScript(i.event) || isSigning(i.event)) continue;
     comments.push(scriptComment(i.event, i.owner));
     notes.add(
       `the Postman ${scriptKind(i.event)} script of ${i.owner} has no counterpart and is kept as a comment at the top of its files.`,

@@ -2,6 +2,7 @@
  * `{{...}}` of other tools in TradeReq's terms (format.md, Variables): plain names stay as they
  * are, dynamic variables with a counterpart are renamed, and the rest is kept and noted.
  */
+import { params, type DraftRequest } from './draft';
 import { Notes } from './values';
 
 export type Dialect = 'Postman' | 'the .http file';
@@ -20,10 +21,8 @@ export interface MappedText {
 
 function mapOne(inner: string, dialect: Dialect, where: string, notes: Notes, names: string[]): string {
   if (UUID.has(inner)) return '{{$uuid}}';
-  if (inner === '$timestamp') {
-    notes.add(`${where}: {{$timestamp}} counts seconds in ${dialect} and milliseconds in TradeReq.`);
-    return '{{$timestamp}}';
-  }
+  // Noted by secondsNote once signing has dropped the timestamp parameter that usually holds it.
+  if (inner === '$timestamp') return '{{$timestamp}}';
   const body = RESPONSE_BODY.exec(inner);
   if (body) {
     names.push(`${body[1]}.response.${body[2]}`);
@@ -62,4 +61,16 @@ export function mapVariables(text: string, dialect: Dialect, where: string, note
     last = close + 2;
   }
   return { text: out + text.slice(last), names };
+}
+
+/** `{{$timestamp}}` counts seconds in the other tools; said where a request still uses it after signing. */
+export function secondsNote(request: DraftRequest, dialect: Dialect, where: string, notes: Notes): void {
+  const texts = [
+    request.target,
+    request.json ?? '',
+    ...request.headers.map((h) => h.value),
+    ...params(request).map((p) => p.value),
+  ];
+  if (texts.some((t) => t.includes('{{$timestamp}}')))
+    notes.add(`${where}: {{$timestamp}} counts seconds in ${dialect} and milliseconds in TradeReq.`);
 }
