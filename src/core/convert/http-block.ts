@@ -59,7 +59,8 @@ function splitRequestLine(t: string): { method?: string; url: string } | undefin
   if (m) return { method: m[0], url };
   return /^(https?:\/\/|\{\{)/i.test(url) ? { url } : undefined;
 }
-/** Directives of REST Client, httpYac and JetBrains that TradeReq has no counterpart for. */
+
+/** A `# @word args` / `// @word args` line (REST Client, httpYac, JetBrains); only @name and @note have counterparts. */
 const DIRECTIVE = /^(?:#|\/\/)\s*@([A-Za-z][\w-]*)\s*(.*)$/;
 
 type Phase = 'pre' | 'headers' | 'body';
@@ -71,6 +72,10 @@ export class BlockReader {
   private url = '';
   private readonly body: string[] = [];
   private lastBlank = false;
+  private readonly headers: { name: string; value: string; line: number }[] = [];
+  /** `# @name` and the directives that map (`@note`, `??` assertions), for the request when it is read. */
+  private pendingName?: string;
+  private readonly pendingDirectives: string[] = [];
   private readonly result: BlockResult = { comments: [] };
 
   constructor(
@@ -183,9 +188,6 @@ export class BlockReader {
     this.note(`the setting @${name} has no counterpart and is kept as a comment.`);
   }
 
-  private pendingName?: string;
-  private readonly pendingDirectives: string[] = [];
-
   /** `METHOD URL [HTTP/1.1]` or a bare URL (GET); other protocols are kept as comments. */
   private requestLine(t: string): boolean {
     const line = splitRequestLine(t);
@@ -245,8 +247,6 @@ export class BlockReader {
     this.phase = 'body';
     this.bodyLine(line);
   }
-
-  private readonly headers: { name: string; value: string; line: number }[] = [];
 
   private bodyLine(line: string): void {
     const t = line.trim();
