@@ -1,5 +1,6 @@
 import { checkCommand } from './check';
 import { errorsCommand } from './errors';
+import { importCommand } from './import';
 import { sandboxCommand } from './sandbox';
 import { sendCommand } from './send';
 import { signCommand } from './sign';
@@ -18,6 +19,7 @@ Commands:
   errors [CODE] explain the service's error codes
   sandbox       run the sandbox exchange on loopback, with demo keys
   state         show or reset the rate-limit state (budgets, waits, bans)
+  import KIND   turn a cURL command, a Postman collection or a .http file into .tradereq files
 
 Run tradereq COMMAND --help for the options of a command.`;
 
@@ -28,6 +30,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => number | Promise<numb
   errors: errorsCommand,
   sandbox: sandboxCommand,
   state: stateCommand,
+  import: importCommand,
 };
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {

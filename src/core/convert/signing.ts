@@ -1,0 +1,133 @@
+/**
+ * What every importer does with a signed request: the source's `timestamp` and `signature` go,
+ * since TradeReq adds its own (format.md, Signing), and the notes say what that changes.
+ */
+import { DEFAULT_API_KEY_HEADER } from '../env/constants';
+import { profileEnvPrefix } from '../env/keys';
+import type { Placement } from '../format/model';
+import { findEndpoint } from '../spec/endpoints';
+import { params, type DraftRequest } from './draft';
+import { Notes } from './values';
+
+export const SIGNING_COMMENT =
+  'signature and timestamp are left out: TradeReq adds timestamp and signs the request itself (spec §5).';
+
+const ADDED_BY_SIGNER = new Set(['timestamp', 'signature']);
+
+/** Replaces `{{...}}` by placeholders so that JSON.parse can read the body, and back. */
+function withPlaceholders(json: string): { text: string; restore: (s: string) => string } {
+  const found: string[] = [];
+  let out = '';
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i]!;
+    if (c === '{' && json[i + 1] === '{' && json.indexOf('}}', i + 2) > 0) {
+      const end = json.indexOf('}}', i + 2) + 2;
+      found.push(json.slice(i, end));
+      out += inString ? `__trq${found.length - 1}__` : `"__trq${found.length - 1}__"`;
+      i = end - 1;
+      continue;
+    }
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === '\\') escaped = true;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    out += c;
+  }
+  const restore = (s: string): string =>
+    s.replace(/"__trq(\d+)__"|__trq(\d+)__/g, (_m, a?: string, b?: string) => found[Number(a ?? b)] ?? '');
+  return { text: out, restore };
+}
+
+/** The JSON body without the members named; undefined when the body cannot be read as JSON. */
+function withoutMembers(json: string, names: ReadonlySet<string>): string | undefined {
+  const { text, restore } = withPlaceholders(json);
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const kept = Object.fromEntries(Object.entries(value).filter(([k]) => !names.has(k)));
+    return restore(JSON.stringify(kept));
+  } catch {
+    return undefined;
+  }
+}
+
+function jsonMembers(json: string): string[] {
+  const { text } = withPlaceholders(json);
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Where the source had `timestamp`, and whether it was the last parameter there. */
+function timestampPosition(request: DraftRequest): { placement: Placement | 'json'; last: boolean } | undefined {
+  const list = params(request).filter((p) => p.name !== 'signature');
+  const i = list.findIndex((p) => p.name === 'timestamp');
+  if (i >= 0) {
+    const placement = list[i]!.placement;
+    return { placement, last: !list.slice(i + 1).some((p) => p.placement === placement) };
+  }
+  if (request.json !== undefined && jsonMembers(request.json).includes('timestamp'))
+    return { placement: 'json', last: false };
+  return undefined;
+}
+
+/**
+ * Drops `timestamp` and `signature` from a request that is signed (it has a signature, or the
+ * catalog marks its endpoint signed), adds `# @signed` where the catalog does not know it, and
+ * notes what differs from the source. `path` is the request's path when it is known.
+ */
+export function applySigning(request: DraftRequest, path: string | undefined, where: string, notes: Notes): boolean {
+  const all = params(request);
+  const jsonNames = request.json !== undefined ? jsonMembers(request.json) : [];
+  const hasSignature = all.some((p) => p.name === 'signature') || jsonNames.includes('signature');
+  const endpoint = path ? findEndpoint(request.method, path) : undefined;
+  if (!hasSignature && !endpoint?.signed) return false;
+  const hadTimestamp = all.some((p) => p.name === 'timestamp') || jsonNames.includes('timestamp');
+  const before = timestampPosition(request);
+  const signatureInBody = all.some((p) => p.name === 'signature' && p.placement === 'body');
+  const kept = request.lines.filter((l) => l.kind !== 'param' || !ADDED_BY_SIGNER.has(l.param.name));
+  request.lines.splice(0, request.lines.length, ...kept);
+  if (request.json !== undefined && jsonNames.some((n) => ADDED_BY_SIGNER.has(n))) {
+    const rewritten = withoutMembers(request.json, ADDED_BY_SIGNER);
+    if (rewritten !== undefined) {
+      request.json = rewritten;
+      notes.add(`${where}: the JSON body is written again without timestamp and signature, on one line.`);
+    }
+  }
+  if (hasSignature || hadTimestamp) request.comments.push(SIGNING_COMMENT);
+  if (hasSignature && !endpoint?.signed) request.directives.push('signed');
+  if (signatureInBody)
+    notes.add(
+      `${where}: the signature went in the body; TradeReq appends it to the query string (the safe default, totalParams unchanged). Add "# @signature body" to keep it in the body.`,
+    );
+  const formBody = request.json === undefined && params(request).some((p) => p.placement === 'body');
+  const added: Placement = formBody ? 'body' : 'query';
+  if (before && (before.placement !== added || !before.last))
+    notes.add(
+      `${where}: timestamp stood ${before.last ? 'at the end of' : 'within'} the ${before.placement === 'json' ? 'JSON body' : before.placement}; TradeReq adds it at the end of the ${added === 'body' ? 'form body' : 'query string'}. The service reads parameters in any order (spec §4.1 rule 4), but totalParams is in another order than the source's.`,
+    );
+  return true;
+}
+
+/**
+ * Comment lines telling where the API key comes from instead of the header the source wrote
+ * (never its value): a key profile, and the environment's apiKeyHeader when it is not the default.
+ */
+export function apiKeyAdvice(header: string, profile: string): string[] {
+  const prefix = profileEnvPrefix(profile);
+  const envLine =
+    header.toUpperCase() === DEFAULT_API_KEY_HEADER
+      ? `In tradereq.env.json the environment names the profile: "key": "${profile}".`
+      : `In tradereq.env.json the environment names the profile and the header: "key": "${profile}", "apiKeyHeader": "${header}".`;
+  return [
+    `API key: the ${header} header is not copied into this file. TradeReq sets it from a key profile:`,
+    `"TradeReq: Add API Key" (profile "${profile}") in VS Code, or ${prefix}API_KEY and ${prefix}SECRET_KEY for the command line.`,
+    envLine,
+  ];
+}

@@ -1,0 +1,237 @@
+/**
+ * .http / .rest files → .tradereq (src/core/convert/http.ts), one fixture per client dialect
+ * (REST Client, httpYac, JetBrains HTTP client), in plain Node.
+ */
+import assert from 'node:assert/strict';
+import { ConvertError, IMPORT_LIMITS, importHttpFile } from '../../src/core/convert';
+import { assertClean, fixture, paramsOf } from '../fixtures/convert/harness';
+
+function run(name: string) {
+  const result = importHttpFile(fixture('http', name), {
+    fileName: name.replace('.http', '.tradereq'),
+    sourceName: name,
+  });
+  return { result, text: result.files[0]!.text };
+}
+
+describe('import http', () => {
+  describe('REST Client', () => {
+    const { result, text } = run('rest-client.http');
+
+    it('keeps @variables at the top, ### titles, # @name and {{variables}}', () => {
+      assert.match(text, /^@baseUrl = https:\/\/api\.example-exchange\.com\n@symbol = BTCUSDT$/m);
+      assert.match(text, /^### Place a limit order\n# @name placeOrder\n/m);
+      assert.match(text, /^POST \{\{baseUrl\}\}\/api\/v3\/order$/m);
+    });
+
+    it('a multi-line form body becomes parameter lines in the default placement', () => {
+      assert.deepEqual(paramsOf(text, 1), [
+        'symbol={{symbol}} [body]',
+        'side=BUY [body]',
+        'type=LIMIT [body]',
+        'quantity=0.001 [body]',
+        'price=30000 [body]',
+        'newClientOrderId=restClient1 [body]',
+        'recvWindow=5000 [body]',
+      ]);
+    });
+
+    it('multi-line query strings become parameters; {{name.response.body.$.field}} becomes {{name.response.field}}', () => {
+      assert.deepEqual(paramsOf(text, 2), [
+        'symbol={{symbol}} [query]',
+        'origClientOrderId={{placeOrder.response.clientOrderId}} [query]',
+      ]);
+    });
+
+    it('# @note (confirm before sending) becomes # @confirm; HTTP/1.1 is dropped', () => {
+      assert.match(text, /^# @name placeOrder\n# @confirm$/m);
+      assert.doesNotMatch(text, /^(GET|POST) .*HTTP\/1\.1$/m);
+    });
+
+    it('the API key header (even as {{$dotenv ...}}) is not copied; the timestamp of a signed endpoint is dropped', () => {
+      assert.doesNotMatch(text, /^X-SERVICE-APIKEY/m);
+      assert.doesNotMatch(text, /dotenv|\{\{EXCHANGE_API_KEY/);
+      assert.doesNotMatch(text, /^timestamp =/m);
+      assert.match(text, /key profile/);
+    });
+
+    it('settings and methods with no counterpart are kept as comments and listed, with the source line', () => {
+      assert.match(text, /^# setting with no counterpart in TradeReq: @no-redirect$/m);
+      assert.match(
+        text,
+        /^### Amend it \(the service has no PATCH\)\n# left out \(the service accepts GET, POST, PUT and DELETE \(spec §4\.1\), not PATCH\):\n# \| PATCH/m,
+      );
+      assert.deepEqual(
+        result.notes.filter((n) => /^rest-client\.http:\d+:/.test(n)).map((n) => n.split(':').slice(0, 2).join(':')),
+        ['rest-client.http:20', 'rest-client.http:27'],
+      );
+    });
+
+    it('{{$timestamp}} in a timestamp parameter goes with it: no note about seconds', () => {
+      assert.ok(!result.notes.some((n) => /\$timestamp/.test(n)), result.notes.join('\n'));
+    });
+
+    it('parses and checks without errors', () => assertClean(text));
+  });
+
+  describe('httpYac', () => {
+    const { result, text } = run('httpyac.http');
+
+    it('a region named by its ### line gets that name; a JSON body becomes [json], byte for byte', () => {
+      assert.match(text, /^### buyLimit\n# @name buyLimit$/m);
+      assert.match(text, /^\[json\]\n\{\n {2}"symbol": "ETHUSDT",\n {2}"side": "BUY",\n/m);
+      assert.doesNotMatch(text, /^Content-Type/m, 'TradeReq sends application/json for [json] itself');
+    });
+
+    it('?? status and ?? js response.parsedBody assertions become # @expect where exact; others stay comments', () => {
+      assert.match(text, /^# @expect status 200\n# @expect json symbol == ETHUSDT$/m);
+      assert.match(text, /^# assertion with no counterpart in TradeReq: \?\? duration < 1000$/m);
+    });
+
+    it('{{ }} script blocks, WS and GRPC requests are kept as comments and listed', () => {
+      assert.match(text, /^# httpYac script block \(no counterpart in TradeReq; kept as a comment\):\n# \| \{\{$/m);
+      assert.match(
+        text,
+        /^### trades\n# left out \(WS requests have no counterpart in a \.tradereq file\):\n# \| # @keepStreaming\n# \| WS ws:/m,
+      );
+      assert.match(text, /^### ping over gRPC\n# left out \(GRPC requests/m);
+      for (const what of [/script block/, /WS requests/, /GRPC requests/, /@ref/, /duration|assertion/])
+        assert.ok(
+          result.notes.some((n) => what.test(n)),
+          `${what} in the notes`,
+        );
+    });
+
+    it('a variable that looks like a secret is not copied', () => {
+      assert.doesNotMatch(text, /@apiKey|\{\{API_KEY/);
+      assert.ok(result.notes.some((n) => /@apiKey looks like a secret and is not copied/.test(n)));
+    });
+
+    it('parses and checks without errors', () => assertClean(text));
+  });
+
+  describe('JetBrains HTTP client', () => {
+    const { result, text } = run('jetbrains.http');
+
+    it('> {% %} response handlers and < {% %} pre-request scripts are kept as comments, listed with their first line', () => {
+      assert.match(text, /^# response handler script \(no counterpart in TradeReq; kept as a comment\):\n# \| > \{%$/m);
+      assert.match(text, /^# pre-request script \(no counterpart in TradeReq; kept as a comment\):\n# \| < \{%$/m);
+      assert.ok(
+        result.notes.includes(
+          'jetbrains.http:5: the response handler script has no counterpart and is kept as a comment.',
+        ),
+        result.notes.join('\n'),
+      );
+      assert.ok(
+        result.notes.includes('jetbrains.http:12: the pre-request script has no counterpart and is kept as a comment.'),
+      );
+    });
+
+    it('{{$random.uuid}} becomes {{$uuid}}; a form body becomes parameter lines', () => {
+      assert.deepEqual(paramsOf(text, 1), [
+        'symbol=BTCUSDT [body]',
+        'side=SELL [body]',
+        'type=LIMIT [body]',
+        'quantity=0.002 [body]',
+        'price=31000 [body]',
+        'newClientOrderId={{$uuid}} [body]',
+      ]);
+    });
+
+    it('WEBSOCKET and GRAPHQL requests, >> output files and < ./file bodies are kept as comments and listed', () => {
+      assert.match(text, /^### Stream over WebSocket\n# left out \(WEBSOCKET requests/m);
+      assert.match(text, /^### Query in GraphQL\n# left out \(GRAPHQL requests/m);
+      assert.match(text, /^### Order from a file\n# left out \(a body read from a file has no counterpart\):/m);
+      assert.match(text, /^# no counterpart in TradeReq: >> order-response\.json$/m);
+      assert.equal(result.requestCount, 2);
+    });
+
+    it('parses and checks without errors', () => assertClean(text));
+  });
+
+  describe('more of the dialects', () => {
+    it('a variable defined in a later block moves to the top; a second, different value is noted', () => {
+      const r = importHttpFile(
+        '### a\n@x = 1\nGET https://h.example.com/a?v={{x}}\n\n### b\n@x = 2\nGET https://h.example.com/b\n',
+        { sourceName: 's.http' },
+      );
+      const text = r.files[0]!.text;
+      assert.match(text, /^@x = 1$/m);
+      assert.doesNotMatch(text, /^@x = 2$/m);
+      assert.ok(r.notes.some((n) => /s\.http:6: @x is defined again with another value/.test(n)));
+      assertClean(text);
+    });
+
+    it('a bare URL is a GET; // comments are kept; // @name names the request', () => {
+      const r = importHttpFile('// @name ping\n// the simplest request\nhttps://h.example.com/api/v3/ping\n');
+      assert.match(
+        r.files[0]!.text,
+        /^###\n# @name ping\n# the simplest request\nGET https:\/\/h\.example\.com\/api\/v3\/ping$/m,
+      );
+    });
+
+    it('a cURL command in a block (REST Client reads them) is imported like tradereq import curl', () => {
+      const r = importHttpFile(
+        `### From the docs\ncurl -H "X-MEXC-APIKEY: k" -X POST 'https://api.mexc.com/api/v3/order' -d 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=11&timestamp=1&signature=s'\n`,
+      );
+      const text = r.files[0]!.text;
+      assert.match(text, /^### From the docs\n/m);
+      assert.deepEqual(paramsOf(text), [
+        'symbol=BTCUSDT [body]',
+        'side=BUY [body]',
+        'type=LIMIT [body]',
+        'quantity=1 [body]',
+        'price=11 [body]',
+      ]);
+      assert.match(text, /X-MEXC-APIKEY header is not copied/);
+      assertClean(text);
+    });
+
+    it('# @prompt and other request settings are kept as comments and noted', () => {
+      const r = importHttpFile(
+        '### ask\n# @prompt symbol Which symbol?\n# @timeout 5000\nGET https://h.example.com/api/v3/exchangeInfo\n',
+        { sourceName: 'p.http' },
+      );
+      const text = r.files[0]!.text;
+      assert.match(
+        text,
+        /^# setting with no counterpart in TradeReq: @prompt symbol Which symbol\?\n# setting with no counterpart in TradeReq: @timeout 5000$/m,
+      );
+      assert.ok(
+        r.notes.includes('p.http:2: the setting @prompt has no counterpart and is kept as a comment.'),
+        r.notes.join('\n'),
+      );
+      assertClean(text);
+    });
+
+    it('{{$processEnv NAME}} becomes {{NAME}}, noted', () => {
+      const r = importHttpFile('GET https://h.example.com/api/v3/exchangeInfo?symbol={{$processEnv SYMBOL}}\n');
+      assert.deepEqual(paramsOf(r.files[0]!.text), ['symbol={{SYMBOL}} [query]']);
+      assert.ok(r.notes.some((n) => /\{\{\$processEnv SYMBOL\}\} read SYMBOL/.test(n)));
+    });
+
+    it('a file without any request TradeReq can send is one clear error', () => {
+      assert.throws(
+        () => importHttpFile('# nothing here\n\n### ws\nWS ws://h/ws\n'),
+        (e: unknown) => e instanceof ConvertError && /holds no request TradeReq can send/.test(e.message),
+      );
+    });
+
+    it(`a file over ${IMPORT_LIMITS.maxInputChars} characters is refused`, () => {
+      assert.throws(
+        () => importHttpFile('#'.repeat(IMPORT_LIMITS.maxInputChars + 1)),
+        /more than the \d+ an import reads/,
+      );
+    });
+
+    it('a large file is read in bounded time', () => {
+      const block =
+        '### order\nPOST https://h.example.com/api/v3/order\nContent-Type: application/x-www-form-urlencoded\n\nsymbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=2\n\n';
+      const text = block.repeat(IMPORT_LIMITS.maxRequests - 1);
+      const started = performance.now();
+      const r = importHttpFile(text);
+      assert.equal(r.requestCount, IMPORT_LIMITS.maxRequests - 1);
+      assert.ok(performance.now() - started < 5000, `took ${Math.round(performance.now() - started)} ms`);
+    });
+  });
+});
