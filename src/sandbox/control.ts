@@ -46,6 +46,15 @@ export interface ControlTarget {
   pauseWebSockets(paused: boolean): void;
   /** Sends one text frame that is not valid JSON to every connection; returns how many. */
   sendMalformedFrame(): number;
+  webSockets(): WebSocketState;
+}
+
+export interface WebSocketState {
+  /** Open connections (those being closed by the sandbox not counted). */
+  readonly connections: number;
+  /** Subscriptions over all connections. */
+  readonly subscriptions: number;
+  readonly paused: boolean;
 }
 
 const MAX_OFFSET_MS = 365 * 24 * 60 * 60 * 1000;
@@ -100,6 +109,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
               'POST /_sandbox/latency': '{"ms": N}: every API answer waits N ms',
               'GET /_sandbox/requests':
                 'what reached the API (WebSocket upgrades included): method, path, status, code, time',
+              'GET /_sandbox/ws': 'the WebSocket side now: open connections, subscriptions, whether pushes are paused',
               'POST /_sandbox/ws/drop': 'every WebSocket connection dropped with no close frame (clients see 1006)',
               'POST /_sandbox/ws/pause':
                 'pushes stop (replies to PING and SUBSCRIPTION still go); those due meanwhile are lost',
@@ -155,6 +165,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     },
   ],
   ['/requests', { method: 'GET', run: (target) => ok(JSON.stringify(target.requests())) }],
+  ['/ws', { method: 'GET', run: (target) => ok(JSON.stringify(target.webSockets())) }],
   [
     '/ws/drop',
     { method: 'POST', run: withBody(ResetBody, (target) => ok(JSON.stringify({ dropped: target.dropWebSockets() }))) },

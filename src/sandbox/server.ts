@@ -11,7 +11,14 @@ import type { EndpointInfo } from '../core/spec/types';
 import { DEMO_ACCOUNTS } from '../core/env/demo';
 import { createHandlers, type Handler, type UserStreams } from './api';
 import { KEY_ACCOUNTS, apiKeyOf, authenticate, type KeyAccount } from './auth';
-import { CONTROL_PREFIX, handleControl, type ControlTarget, type Fault, type LogEntry } from './control';
+import {
+  CONTROL_PREFIX,
+  handleControl,
+  type ControlTarget,
+  type Fault,
+  type LogEntry,
+  type WebSocketState,
+} from './control';
 import { Exchange } from './exchange';
 import { RateLimiter } from './limits';
 import { parseParams } from './params';
@@ -182,6 +189,10 @@ export class SandboxServer implements ControlTarget {
 
   sendMalformedFrame(): number {
     return this.hub.sendMalformed();
+  }
+
+  webSockets(): WebSocketState {
+    return this.hub.state();
   }
 
   requests(): readonly LogEntry[] {

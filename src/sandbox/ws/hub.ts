@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { WS_RULES, type ParsedStream } from '../../core/spec/streams';
-import type { LogEntry } from '../control';
+import type { LogEntry, WebSocketState } from '../control';
 import { SlidingCounter, wholeSeconds } from '../limits';
 import { fail, type Reply } from '../replies';
 import { CUTS_BEFORE_BAN, CUT_WINDOW_MS, CutGuard } from './guard';
@@ -275,6 +275,17 @@ export class WsHub {
       conn.ws.terminate();
     }
     return n;
+  }
+
+  state(): WebSocketState {
+    let connections = 0;
+    let subscriptions = 0;
+    for (const conn of this.conns) {
+      if (conn.done) continue;
+      connections++;
+      subscriptions += conn.streams.size;
+    }
+    return { connections, subscriptions, paused: this.paused };
   }
 
   setPaused(paused: boolean): void {
