@@ -12,6 +12,13 @@ import { MAX_BUFFERED_BYTES } from '../../src/sandbox/ws/hub';
 import { WsClient, control, field, limitOrder, signed, type Refused } from './sandbox-ws-support';
 
 const BAN_SCALE = 0.001;
+/** Orders that trade at once against the house's best prices. */
+const CROSSING: readonly ['BUY' | 'SELL', string, string][] = [
+  ['BUY', '30010', 'BTCUSDT'],
+  ['SELL', '29990', 'BTCUSDT'],
+  ['BUY', '2001', 'ETHUSDT'],
+  ['SELL', '1999', 'ETHUSDT'],
+];
 const OTHER_IP = '127.0.0.2';
 
 /** 36 public streams of BTCUSDT and ETHUSDT: deals, bookTicker, 3 depths, 9 klines... each. */
@@ -126,11 +133,8 @@ describe('sandbox WebSocket: slow consumers, limits off', function () {
   this.timeout(30_000);
 
   it('a consumer that does not read its pushes is closed (1008) once over the buffer cap; a reading one is not', async () => {
-    const names = [
-      ...DEPTH_LEVELS.map((levels) => formatStreamName({ kind: 'depth', symbol: 'BTCUSDT', levels })),
-      ...KLINE_INTERVALS.map((interval) => formatStreamName({ kind: 'kline', symbol: 'BTCUSDT', interval })),
-      formatStreamName({ kind: 'deals', symbol: 'BTCUSDT' }),
-    ];
+    // Every public stream of BTCUSDT and ETHUSDT: a trade on either pushes on 14 of them.
+    const names = publicStreams(28);
     const sb = await startSandbox({ port: 0, limits: false });
     try {
       await slowConsumer(sb, names);
@@ -152,16 +156,12 @@ describe('sandbox WebSocket: slow consumers, limits off', function () {
     const deadline = Date.now() + 20_000;
     while (field((await control(sb, '/ws')).json, 'connections') === 2) {
       assert.ok(Date.now() < deadline, `the slow consumer is still open after ${orders} trades`);
+      // Four trades at a time (BUY and SELL on each symbol), so most land in ticks of their own.
       const batch = [];
-      for (let i = 0; i < 20; i++, orders++)
-        batch.push(
-          signed(
-            sb,
-            'POST',
-            '/api/v3/order',
-            limitOrder(orders % 2 === 0 ? 'BUY' : 'SELL', '0.001', orders % 2 === 0 ? '30010' : '29990'),
-          ),
-        );
+      for (let i = 0; i < 4; i++, orders++) {
+        const [side, price, symbol] = CROSSING[orders % 4]!;
+        batch.push(signed(sb, 'POST', '/api/v3/order', limitOrder(side, '0.001', price, symbol)));
+      }
       await Promise.all(batch);
     }
     slow.ws.resume();

@@ -179,7 +179,10 @@ export class MarketFeed implements ExchangeListener {
 
   private flush(): void {
     this.scheduled = false;
-    const t = this.serverTime();
+    this.hub.batch(() => this.publishTick(this.serverTime()));
+  }
+
+  private publishTick(t: number): void {
     for (const [symbol, list] of this.deals) {
       for (let i = 0; i < list.length; i += DEALS_PER_PUSH) {
         const d = `{"e":"${DEALS}","deals":[${list.slice(i, i + DEALS_PER_PUSH).join(',')}]}`;

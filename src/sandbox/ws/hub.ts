@@ -53,9 +53,13 @@ export class Conn {
   life: NodeJS.Timeout | undefined;
   grace: NodeJS.Timeout | undefined;
   done = false;
+  /** Corked for the pushes of one batch, uncorked at its end. */
+  corked = false;
 
   constructor(
     readonly ws: WebSocket,
+    /** The upgraded socket the HTTP server handed over: corked during a batch, so its pushes go in one write. */
+    readonly socket: Duplex,
     readonly ip: string,
     readonly account: string | undefined,
     readonly listenKey: string | undefined,
@@ -74,6 +78,8 @@ export class WsHub {
   private readonly guard: CutGuard;
   private readonly sweep: NodeJS.Timeout;
   private paused = false;
+  private batching = false;
+  private readonly corked: Conn[] = [];
   /** The current state of a depth or bookTicker stream as a push, sent after it is subscribed. */
   snapshot: (stream: ParsedStream) => string | undefined = () => undefined;
 
@@ -114,7 +120,27 @@ export class WsHub {
       this.end(conn, 1008, `slow consumer: over ${MAX_BUFFERED_BYTES / 1024} KiB of pushes not read`);
       return;
     }
+    if (this.batching && !conn.corked) {
+      conn.socket.cork();
+      conn.corked = true;
+      this.corked.push(conn);
+    }
     ws.send(data, TEXT);
+  }
+
+  /** Runs `publish` with each touched socket corked, so a connection's pushes of one tick leave in one write. */
+  batch(publish: () => void): void {
+    this.batching = true;
+    try {
+      publish();
+    } finally {
+      this.batching = false;
+      for (const conn of this.corked) {
+        conn.corked = false;
+        conn.socket.uncork();
+      }
+      this.corked.length = 0;
+    }
   }
 
   /** Sends the current state of `stream` to a new subscriber (depth, bookTicker). */
@@ -197,7 +223,7 @@ export class WsHub {
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       this.o.record({ method: req.method ?? 'GET', path, status: 101, code: null, time: this.o.serverTime() });
-      this.open(new Conn(ws, ip, account, listenKey));
+      this.open(new Conn(ws, socket, ip, account, listenKey));
     });
   }
 
