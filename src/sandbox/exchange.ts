@@ -42,6 +42,8 @@ export interface Order {
   /** What the order still holds: quote asset for a BUY, base asset for a SELL. */
   locked: bigint;
   status: OrderStatus;
+  /** It has rested in the book: a maker (the private orders stream's `m`). */
+  rested: boolean;
   readonly time: number;
   updateTime: number;
 }
@@ -244,6 +246,7 @@ export class Exchange {
       cummulativeQuoteQty: 0n,
       locked: 0n,
       status: 'NEW',
+      rested: false,
       time,
       updateTime: time,
     };
@@ -274,6 +277,7 @@ export class Exchange {
     const book = this.books.get(o.spec.symbol)!;
     (o.side === 'BUY' ? book.bids : book.asks).insert(o);
     o.owner.open.set(o.orderId, o);
+    o.rested = true;
     this.listener?.book(o.spec);
   }
 

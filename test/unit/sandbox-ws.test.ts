@@ -175,6 +175,20 @@ describe('sandbox WebSocket: streams', function () {
     await c.push(ORDERS, (d) => field(d, 'i') === id && field(d, 's') === 4);
     const released = await c.push(ACCOUNT, (d) => field(d, 'o') === 'ENTRUST_CANCEL');
     assert.equal(at(released, 'd.ld'), '-2000.00000000');
+
+    // The account trades with itself: the resting order is the maker (m 1), the other the taker (m 0).
+    const maker = String(
+      field((await signed(sb, 'POST', '/api/v3/order', limitOrder('BUY', '0.1', '29995'))).json, 'orderId'),
+    );
+    const taker = String(
+      field((await signed(sb, 'POST', '/api/v3/order', limitOrder('SELL', '0.1', '29995'))).json, 'orderId'),
+    );
+    const makerDone = await c.push(ORDERS, (d) => field(d, 'i') === maker && field(d, 's') === 2);
+    const takerDone = await c.push(ORDERS, (d) => field(d, 'i') === taker && field(d, 's') === 2);
+    assert.deepEqual([at(makerDone, 'd.m'), at(takerDone, 'd.m')], [1, 0]);
+    const makerFill = await c.push(FILLS, (d) => field(d, 'i') === maker);
+    const takerFill = await c.push(FILLS, (d) => field(d, 'i') === taker);
+    assert.deepEqual([at(makerFill, 'd.m'), at(takerFill, 'd.m'), at(takerFill, 'd.S')], [1, 0, 2]);
   });
 
   it('another account does not see these private pushes', async () => {

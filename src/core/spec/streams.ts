@@ -395,7 +395,7 @@ export const STREAMS: readonly StreamInfo[] = [
       { path: 'ca', type: 'decimal', description: 'Amount filled, in the quote asset.' },
       { path: 'ap', type: 'decimal', description: 'Average fill price.' },
       { path: 's', type: 'code', description: `Status: ${ORDER_STATUS_TEXT}.` },
-      { path: 'm', type: 'code', description: '1 when the order rested in the book (maker), 0 otherwise.' },
+      { path: 'm', type: 'code', description: '1 once the order has rested in the book (a maker), 0 otherwise.' },
       { path: 'O', type: 'timestampMs', description: 'When the order was placed.' },
     ],
     example:

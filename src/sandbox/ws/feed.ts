@@ -66,7 +66,7 @@ export function orderJson(o: Order): string {
   const left = remaining(o);
   const amountLeft = amount - o.cummulativeQuoteQty;
   const avg = o.executedQty > 0n ? (o.cummulativeQuoteQty * SCALE) / o.executedQty : 0n;
-  return `{"i":"${o.orderId}","c":"${o.clientOrderId}","o":${typeCode(o)},"S":${o.side === 'BUY' ? 1 : 2},"p":"${n(o.price)}","v":"${n(o.origQty)}","a":"${n(amount)}","V":"${n(left > 0n ? left : 0n)}","A":"${n(amountLeft > 0n ? amountLeft : 0n)}","cv":"${n(o.executedQty)}","ca":"${n(o.cummulativeQuoteQty)}","ap":"${n(avg)}","s":${statusCode(o)},"m":${o.owner.open.has(o.orderId) ? 1 : 0},"O":${o.time}}`;
+  return `{"i":"${o.orderId}","c":"${o.clientOrderId}","o":${typeCode(o)},"S":${o.side === 'BUY' ? 1 : 2},"p":"${n(o.price)}","v":"${n(o.origQty)}","a":"${n(amount)}","V":"${n(left > 0n ? left : 0n)}","A":"${n(amountLeft > 0n ? amountLeft : 0n)}","cv":"${n(o.executedQty)}","ca":"${n(o.cummulativeQuoteQty)}","ap":"${n(avg)}","s":${statusCode(o)},"m":${o.rested ? 1 : 0},"O":${o.time}}`;
 }
 
 interface Held {
