@@ -334,7 +334,7 @@ describe('sandbox WebSocket: faults and closes', function () {
   });
 
   it('GET /_sandbox/ lists the WebSocket control routes', async () => {
-    const res = await fetch(`${sb.baseUrl}/_sandbox/`);
+    const res = await fetch(`${sb.baseUrl}/_sandbox/`, { headers: { 'Content-Type': 'application/json' } });
     const text = await res.text();
     for (const route of ['/_sandbox/ws/drop', '/_sandbox/ws/pause', '/_sandbox/ws/resume', '/_sandbox/ws/malformed'])
       assert.ok(text.includes(route), route);
