@@ -16,16 +16,27 @@ no account. Runs until Ctrl+C (SIGINT) or SIGTERM.
   --port N        port to listen on (default ${SANDBOX_PORT}; 0 picks a free one)
   --host H        address to listen on (default 127.0.0.1, loopback only)
   --ban-scale F   multiply the IP ban durations (2 minutes up to 3 days) by F, e.g. 0.01
-  --json          print one JSON line first: {"baseUrl", "keys": [{name, apiKey, secretKey, permissions}]}
+  --json          print one JSON line first: {"baseUrl", "wsUrl", "keys": [{name, apiKey, secretKey, permissions}]}
   --no-limits     switch rate limits and bans off (for benchmarks)
   -h, --help      this help
 
 Demo keys: "trade" can read and trade; "readonly" cannot trade (orders answer 700007); "ipbound" is
 bound to an IP that is not loopback (signed requests answer 700006).
 
+WebSocket: ws://HOST:PORT/ws on the same port. Public streams (deals, limit.depth, bookTicker,
+kline) are fed by the sandbox's own trades; private ones (orders, deals, account) need a listen
+key from POST /api/v3/userDataStream, then ws://HOST:PORT/ws?listenKey=KEY. Limits of §8: at most
+30 streams per connection (the 31st is refused); more than 100 messages in one second closes the
+connection (1008); an IP closed so 3 times in 10 minutes is answered 418 with Retry-After (bans
+× --ban-scale). A connection with no subscription for 30 s, or open for 24 h, is closed; one that
+leaves over 256 KiB of pushes unread is closed (1008).
+
 Control surface, loopback clients only: POST /_sandbox/reset, POST /_sandbox/fault
 {"status": 503, "count": 1, "path": "/api/v3/order"}, POST /_sandbox/clock {"offsetMs": N},
-POST /_sandbox/latency {"ms": N}, GET /_sandbox/requests.`;
+POST /_sandbox/latency {"ms": N}, GET /_sandbox/requests; WebSocket: GET /_sandbox/ws (state),
+POST /_sandbox/ws/drop (every connection dropped, 1006), POST /_sandbox/ws/pause and
+/_sandbox/ws/resume (pushes stop and go), POST /_sandbox/ws/malformed (one invalid JSON frame to
+every connection). GET /_sandbox/ lists them.`;
 
 const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/;
 const DECIMAL = /^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
@@ -54,6 +65,7 @@ function banScaleFlag(value: string | undefined): number {
 function describe(sandbox: Sandbox, banScale: number): string {
   const lines = [
     `Sandbox exchange listening on ${sandbox.baseUrl}`,
+    `WebSocket streams on ${sandbox.wsUrl} (private streams: ?listenKey= from POST /api/v3/userDataStream)`,
     '',
     'Demo keys (public, for the sandbox only; header X-SERVICE-APIKEY):',
   ];
@@ -71,6 +83,7 @@ function describe(sandbox: Sandbox, banScale: number): string {
       ? `Rate limits: ${ip.limit} weight per ${ip.intervalMs / 1000} s per IP (unsigned) and per account (signed); bans ×${banScale}.`
       : 'Rate limits: off.',
     'Control (loopback only): POST /_sandbox/reset, /_sandbox/fault, /_sandbox/clock, /_sandbox/latency; GET /_sandbox/requests.',
+    'WebSocket control: GET /_sandbox/ws; POST /_sandbox/ws/drop, /_sandbox/ws/pause, /_sandbox/ws/resume, /_sandbox/ws/malformed.',
     'Stop with Ctrl+C.',
   );
   return lines.join('\n');
@@ -124,7 +137,7 @@ export async function sandboxCommand(args: string[], io: Io, signal?: AbortSigna
     throw e;
   }
 
-  if (values.json) io.out(JSON.stringify({ baseUrl: sandbox.baseUrl, keys: sandbox.keys }));
+  if (values.json) io.out(JSON.stringify({ baseUrl: sandbox.baseUrl, wsUrl: sandbox.wsUrl, keys: sandbox.keys }));
   else io.out(describe(sandbox, banScale));
   if (!isLoopbackAddress(host) && host !== 'localhost') {
     io.err(

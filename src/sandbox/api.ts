@@ -9,7 +9,9 @@ import type { KeyAccount } from './auth';
 import { formatUnits, mulFloor, parseUnits } from './decimal';
 import { Exchange, Refusal, type NewOrder, type Order, type OrderType, type Side, type TimeInForce } from './exchange';
 import { ASSETS, SYMBOLS, SYMBOLS_BY_NAME, SYMBOL_FORMAT, SYMBOL_JSON, type SymbolSpec } from './market';
+import { parseBatchOrders } from './batch';
 import type { RequestParams } from './params';
+import { LISTEN_KEY_FORMAT } from './ws/listen-keys';
 import { EMPTY_OK, fail, ok, type Reply } from './replies';
 
 export interface ApiRequest {
@@ -20,6 +22,16 @@ export interface ApiRequest {
 }
 
 export type Handler = (req: ApiRequest) => Reply;
+
+/** The listen keys of the private streams, by account name (the server's, with its clock). */
+export interface UserStreams {
+  /** A new listen key, or undefined when the account holds the most it may. */
+  open(account: string): string | undefined;
+  keepAlive(account: string, listenKey: string): boolean;
+  /** Closes the key and the connections that use it. */
+  close(account: string, listenKey: string): boolean;
+  readonly maxPerAccount: number;
+}
 
 type Values = Map<string, string>;
 
@@ -297,8 +309,53 @@ function findOrder(exchange: Exchange, req: ApiRequest): Order | Reply {
   return order;
 }
 
+/** POST /api/v3/batchOrders: each order of the list placed or refused on its own, answered in order. */
+function batchOrders(exchange: Exchange, req: ApiRequest): Reply {
+  const text = required(req.params.values, 'batchOrders');
+  if (isReply(text)) return text;
+  const items = parseBatchOrders(text);
+  if (isReply(items)) return items;
+  const account = exchange.account(req.key!.name);
+  const results = items.map((values) => {
+    if (isReply(values)) return values.body;
+    const order = parseOrder(values);
+    if (isReply(order)) return order.body;
+    const placed = exchange.place(account, order, req.serverTime);
+    return placed instanceof Refusal ? refused(placed).body : placedView(placed);
+  });
+  return ok('[' + results.join(',') + ']');
+}
+
+const LAPSED =
+  'The listenKey is unknown, closed or lapsed (60 minutes after its last keep-alive); get one with POST /api/v3/userDataStream.';
+
+function userDataStream(streams: UserStreams): Record<string, Handler> {
+  // The key is a credential: refusals never repeat it.
+  const withKey =
+    (act: (account: string, listenKey: string) => boolean) =>
+    (req: ApiRequest): Reply => {
+      const listenKey = required(req.params.values, 'listenKey');
+      if (isReply(listenKey)) return listenKey;
+      if (!LISTEN_KEY_FORMAT.test(listenKey) || !act(req.key!.name, listenKey)) return fail(730002, LAPSED);
+      return ok(JSON.stringify({ listenKey }));
+    };
+  return {
+    'POST /api/v3/userDataStream': (req) => {
+      const listenKey = streams.open(req.key!.name);
+      if (listenKey === undefined)
+        return fail(
+          730002,
+          `The account holds ${streams.maxPerAccount} listen keys; close one with DELETE /api/v3/userDataStream first.`,
+        );
+      return ok(JSON.stringify({ listenKey }));
+    },
+    'PUT /api/v3/userDataStream': withKey((account, key) => streams.keepAlive(account, key)),
+    'DELETE /api/v3/userDataStream': withKey((account, key) => streams.close(account, key)),
+  };
+}
+
 /** Handlers by "METHOD path", one for every endpoint of the catalog. */
-export function createHandlers(exchange: Exchange): ReadonlyMap<string, Handler> {
+export function createHandlers(exchange: Exchange, streams: UserStreams): ReadonlyMap<string, Handler> {
   const place =
     (test: boolean) =>
     (req: ApiRequest): Reply => {
@@ -315,6 +372,8 @@ export function createHandlers(exchange: Exchange): ReadonlyMap<string, Handler>
     'GET /api/v3/exchangeInfo': exchangeInfo,
     'POST /api/v3/order': place(false),
     'POST /api/v3/order/test': place(true),
+    'POST /api/v3/batchOrders': (req) => batchOrders(exchange, req),
+    ...userDataStream(streams),
     'GET /api/v3/order': (req) => {
       const order = findOrder(exchange, req);
       return isReply(order) ? order : ok(JSON.stringify(orderRecord(order)));

@@ -8,7 +8,7 @@ import { DEMO_ACCOUNTS, type DemoAccount } from '../core/env/demo';
 import { SIGNATURE_FORMAT, signatureMatches } from '../core/signing/hmac';
 import { API_KEY_FORMAT } from '../core/spec/endpoints';
 import { LIMITS, MILLISECOND_TIMESTAMP_MIN } from '../core/spec/limits';
-import type { RequestParams } from './params';
+import { looseEncoding, type RequestParams } from './params';
 import { fail, type Reply } from './replies';
 
 export type Permission = 'read' | 'trade';
@@ -50,6 +50,17 @@ export interface AuthInput {
   readonly params: RequestParams;
   readonly serverTime: number;
   readonly permission: Permission | undefined;
+  /** §5 rule 6: a batch operation's values must arrive strictly percent-encoded, upper-case hex. */
+  readonly strictEncoding?: boolean;
+}
+
+// A listen key is a credential: a message that shows totalParams hides it.
+const LISTEN_KEY_IN_FORM = /(^|&)(listenKey=)[^&]*/g;
+const LISTEN_KEY_IN_JSON = /("listenKey"\s*:\s*")[^"]*/g;
+
+function shownParams(totalParams: string): string {
+  const hidden = totalParams.replace(LISTEN_KEY_IN_FORM, '$1$2<hidden>').replace(LISTEN_KEY_IN_JSON, '$1<hidden>');
+  return hidden.length > MAX_SHOWN ? hidden.slice(0, MAX_SHOWN) + '…' : hidden;
 }
 
 /** The key's account, or the refusal of §5 rule 9-10 the request meets first. */
@@ -110,12 +121,19 @@ export function authenticate(input: AuthInput): KeyAccount | Reply {
     );
   }
 
+  if (input.strictEncoding === true) {
+    const loose = looseEncoding(params.encodedParams);
+    if (loose !== undefined) {
+      return fail(
+        700002,
+        `For a batch operation every special character of a value is signed and sent percent-encoded with upper-case hex (§5 rule 6); here ${loose}.`,
+      );
+    }
+  }
   if (!signatureMatches(account.secretKey, params.totalParams, signature)) {
-    const shown =
-      params.totalParams.length > MAX_SHOWN ? params.totalParams.slice(0, MAX_SHOWN) + '…' : params.totalParams;
     return fail(
       700002,
-      `The sandbox signed totalParams = ${JSON.stringify(shown)} (query string followed directly by the body, signature left out, §5 rule 4).`,
+      `The sandbox signed totalParams = ${JSON.stringify(shownParams(params.totalParams))} (query string followed directly by the body, signature left out, §5 rule 4).`,
     );
   }
 

@@ -40,6 +40,21 @@ export interface ControlTarget {
   setLatency(ms: number): void;
   serverTime(): number;
   requests(): readonly LogEntry[];
+  /** Drops every WebSocket connection with no close frame; returns how many. */
+  dropWebSockets(): number;
+  /** Stops (true) or resumes (false) the pushes of every stream. */
+  pauseWebSockets(paused: boolean): void;
+  /** Sends one text frame that is not valid JSON to every connection; returns how many. */
+  sendMalformedFrame(): number;
+  webSockets(): WebSocketState;
+}
+
+export interface WebSocketState {
+  /** Open connections (those being closed by the sandbox not counted). */
+  readonly connections: number;
+  /** Subscriptions over all connections. */
+  readonly subscriptions: number;
+  readonly paused: boolean;
 }
 
 const MAX_OFFSET_MS = 365 * 24 * 60 * 60 * 1000;
@@ -56,6 +71,7 @@ const FaultBody = z
   .strict();
 const ClockBody = z.object({ offsetMs: z.number().int().min(-MAX_OFFSET_MS).max(MAX_OFFSET_MS) }).strict();
 const LatencyBody = z.object({ ms: z.number().int().min(0).max(60_000) }).strict();
+/** The body of the routes that take none: `{}` or nothing. */
 const ResetBody = z.object({}).strict();
 
 type Route = { readonly method: 'GET' | 'POST'; readonly run: (target: ControlTarget, body: unknown) => Reply };
@@ -86,12 +102,19 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
           JSON.stringify({
             control: {
               'POST /_sandbox/reset':
-                'orders, balances, counters, bans, faults, clock offset, latency and the request log back to start',
+                'orders, balances, counters, bans (REST and WebSocket), faults, clock offset, latency, listen keys, paused pushes and the request log back to start; WebSocket connections dropped',
               'POST /_sandbox/fault':
                 '{"status": 503, "count": 1, "path": "/api/v3/order"}: the next count API requests (to path) are carried out, then answered with status',
               'POST /_sandbox/clock': '{"offsetMs": N}: the server clock runs N ms off',
               'POST /_sandbox/latency': '{"ms": N}: every API answer waits N ms',
-              'GET /_sandbox/requests': 'what reached the API: method, path, status, code, time',
+              'GET /_sandbox/requests':
+                'what reached the API (WebSocket upgrades included): method, path, status, code, time',
+              'GET /_sandbox/ws': 'the WebSocket side now: open connections, subscriptions, whether pushes are paused',
+              'POST /_sandbox/ws/drop': 'every WebSocket connection dropped with no close frame (clients see 1006)',
+              'POST /_sandbox/ws/pause':
+                'pushes stop (replies to PING and SUBSCRIPTION still go); those due meanwhile are lost',
+              'POST /_sandbox/ws/resume': 'pushes go out again',
+              'POST /_sandbox/ws/malformed': 'one text frame that is not valid JSON sent to every WebSocket connection',
             },
           }),
         ),
@@ -142,6 +165,35 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     },
   ],
   ['/requests', { method: 'GET', run: (target) => ok(JSON.stringify(target.requests())) }],
+  ['/ws', { method: 'GET', run: (target) => ok(JSON.stringify(target.webSockets())) }],
+  [
+    '/ws/drop',
+    { method: 'POST', run: withBody(ResetBody, (target) => ok(JSON.stringify({ dropped: target.dropWebSockets() }))) },
+  ],
+  [
+    '/ws/pause',
+    {
+      method: 'POST',
+      run: withBody(ResetBody, (target) => {
+        target.pauseWebSockets(true);
+        return ok('{"paused":true}');
+      }),
+    },
+  ],
+  [
+    '/ws/resume',
+    {
+      method: 'POST',
+      run: withBody(ResetBody, (target) => {
+        target.pauseWebSockets(false);
+        return ok('{"paused":false}');
+      }),
+    },
+  ],
+  [
+    '/ws/malformed',
+    { method: 'POST', run: withBody(ResetBody, (target) => ok(JSON.stringify({ sent: target.sendMalformedFrame() }))) },
+  ],
 ]);
 
 /** A request to the control surface, with what decides whether a web page could have sent it. */

@@ -42,6 +42,8 @@ export interface Order {
   /** What the order still holds: quote asset for a BUY, base asset for a SELL. */
   locked: bigint;
   status: OrderStatus;
+  /** It has rested in the book: a maker (the private orders stream's `m`). */
+  rested: boolean;
   readonly time: number;
   updateTime: number;
 }
@@ -136,7 +138,21 @@ export interface NewOrder {
   readonly clientOrderId?: string;
 }
 
-function remaining(o: Order): bigint {
+/** Why a balance changed, as the private account stream says it. */
+export type BalanceChange = 'ENTRUST_PLACE' | 'ENTRUST_CANCEL' | 'DEAL';
+
+/** What the WebSocket side hears of the exchange (the house account's orders included). */
+export interface ExchangeListener {
+  /** A fill, at the maker's price. */
+  trade(taker: Order, maker: Order, qty: bigint, price: bigint, time: number): void;
+  /** An order was placed, filled in part or whole, or closed. */
+  order(order: Order, time: number): void;
+  /** The book of `spec` changed. */
+  book(spec: SymbolSpec): void;
+  balance(account: Account, asset: string, why: BalanceChange): void;
+}
+
+export function remaining(o: Order): bigint {
   return o.origQty - o.executedQty;
 }
 
@@ -152,6 +168,8 @@ export class Exchange {
   private orders = new Map<string, Order>();
   private closed: string[] = [];
   private closedHead = 0;
+  /** Set by the server when the WebSocket side listens; off during reset's seeding. */
+  listener: ExchangeListener | undefined;
 
   constructor(private readonly accountNames: readonly string[]) {
     this.reset(0);
@@ -159,6 +177,8 @@ export class Exchange {
 
   /** Demo accounts with their start balances, house liquidity around each reference price. */
   reset(time: number): void {
+    const listener = this.listener;
+    this.listener = undefined;
     this.accounts = new Map(this.accountNames.map((n) => [n, new Account(n, (asset) => DEMO_BALANCES[asset] ?? 0n)]));
     this.books = new Map(SYMBOLS.map((s) => [s.symbol, new Book()]));
     this.orders = new Map();
@@ -172,6 +192,25 @@ export class Exchange {
         this.seed(house, spec, 'BUY', spec.referencePrice - step, time);
       }
     }
+    this.listener = listener;
+  }
+
+  /** The best `depth` levels of a side of `spec`'s book, best first: [price, quantity]. */
+  levels(spec: SymbolSpec, side: Side, depth: number): [bigint, bigint][] {
+    const book = this.books.get(spec.symbol)!;
+    const out: [bigint, bigint][] = [];
+    for (const level of (side === 'BUY' ? book.bids : book.asks).levels) {
+      if (out.length >= depth) break;
+      let size = 0n;
+      for (const o of level.orders) size += remaining(o);
+      out.push([level.price, size]);
+    }
+    return out;
+  }
+
+  /** Every user account (not the house). */
+  userAccounts(): IterableIterator<Account> {
+    return this.accounts.values();
   }
 
   private seed(house: Account, spec: SymbolSpec, side: Side, price: bigint, time: number): void {
@@ -207,6 +246,7 @@ export class Exchange {
       cummulativeQuoteQty: 0n,
       locked: 0n,
       status: 'NEW',
+      rested: false,
       time,
       updateTime: time,
     };
@@ -221,6 +261,7 @@ export class Exchange {
     b.free -= amount;
     b.locked += amount;
     o.locked = amount;
+    this.listener?.balance(o.owner, o.side === 'BUY' ? o.spec.quoteAsset : o.spec.baseAsset, 'ENTRUST_PLACE');
   }
 
   private release(o: Order): void {
@@ -229,12 +270,15 @@ export class Exchange {
     b.locked -= o.locked;
     b.free += o.locked;
     o.locked = 0n;
+    this.listener?.balance(o.owner, o.side === 'BUY' ? o.spec.quoteAsset : o.spec.baseAsset, 'ENTRUST_CANCEL');
   }
 
   private rest(o: Order): void {
     const book = this.books.get(o.spec.symbol)!;
     (o.side === 'BUY' ? book.bids : book.asks).insert(o);
     o.owner.open.set(o.orderId, o);
+    o.rested = true;
+    this.listener?.book(o.spec);
   }
 
   private close(o: Order, status: OrderStatus, time: number): void {
@@ -242,6 +286,7 @@ export class Exchange {
     o.status = status;
     o.updateTime = time;
     o.owner.open.delete(o.orderId);
+    this.listener?.order(o, time);
     if (o.owner.name === HOUSE) return;
     this.closed.push(o.orderId);
     if (this.closed.length - this.closedHead > MAX_CLOSED_ORDERS) this.forgetOldest();
@@ -284,6 +329,15 @@ export class Exchange {
       o.cummulativeQuoteQty += amount;
       o.updateTime = time;
     }
+    const listener = this.listener;
+    if (listener !== undefined) {
+      listener.trade(taker, maker, qty, price, time);
+      listener.book(spec);
+      for (const account of [buyer.owner, seller.owner]) {
+        listener.balance(account, spec.baseAsset, 'DEAL');
+        listener.balance(account, spec.quoteAsset, 'DEAL');
+      }
+    }
     return amount;
   }
 
@@ -315,7 +369,10 @@ export class Exchange {
         if (remaining(maker) === 0n) {
           level.orders.shift();
           this.close(maker, 'FILLED', time);
-        } else if (maker.status === 'NEW') maker.status = 'PARTIALLY_FILLED';
+        } else {
+          maker.status = 'PARTIALLY_FILLED';
+          this.listener?.order(maker, time);
+        }
       }
       if (level.orders.length === 0) opposite.levels.shift();
       if (left !== undefined ? left <= 0n : remaining(taker) === 0n) return true;
@@ -403,8 +460,11 @@ export class Exchange {
       if (done) this.close(order, 'FILLED', time);
       else if (req.timeInForce !== 'GTC') this.close(order, 'EXPIRED', time);
       else {
-        if (order.executedQty > 0n) order.status = 'PARTIALLY_FILLED';
         this.rest(order);
+        if (order.executedQty > 0n) {
+          order.status = 'PARTIALLY_FILLED';
+          this.listener?.order(order, time);
+        }
       }
       return order;
     }
@@ -439,6 +499,7 @@ export class Exchange {
   private register(o: Order): void {
     this.orders.set(o.orderId, o);
     o.owner.byClientId.set(o.clientOrderId, o);
+    this.listener?.order(o, o.time);
   }
 
   /** The account's order on `spec` by orderId (preferred) or client order id. */
@@ -459,6 +520,7 @@ export class Exchange {
       return new Refusal(-2011, `Order ${order.orderId} is ${order.status}; only open orders can be cancelled.`);
     const book = this.books.get(order.spec.symbol)!;
     (order.side === 'BUY' ? book.bids : book.asks).remove(order);
+    this.listener?.book(order.spec);
     this.close(order, 'CANCELED', time);
     return order;
   }

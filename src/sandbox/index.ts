@@ -7,6 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { DEMO_ACCOUNTS, type DemoAccount } from '../core/env/demo';
 import { SANDBOX_PORT } from '../core/env/constants';
+import { WS_RULES } from '../core/spec/streams';
 import { SandboxServer } from './server';
 
 export { isLoopbackAddress } from './control';
@@ -24,6 +25,10 @@ export interface SandboxOptions {
   readonly limits?: boolean;
   /** The clock, in Unix milliseconds. Default Date.now. */
   readonly now?: () => number;
+  /** A WebSocket connection with no subscription this long is closed. Default 30 s (WS_RULES.idleMs). */
+  readonly wsIdleMs?: number;
+  /** Every WebSocket connection is closed after this long. Default 24 h (WS_RULES.lifetimeMs). */
+  readonly wsLifetimeMs?: number;
 }
 
 /** A demo key as `tradereq sandbox --json` prints it. Public: the keys are documented. */
@@ -37,6 +42,8 @@ export interface SandboxKey {
 export interface Sandbox {
   /** http://HOST:PORT, with no trailing slash. */
   readonly baseUrl: string;
+  /** ws://HOST:PORT/ws: the WebSocket endpoint (public streams; private ones with ?listenKey=). */
+  readonly wsUrl: string;
   readonly port: number;
   readonly host: string;
   readonly keys: readonly SandboxKey[];
@@ -59,6 +66,16 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+// setTimeout takes at most 2^31 - 1 ms.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function timerOption(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMER_MS)
+    throw new RangeError(`${name} must be a whole number of ms from 1 to ${MAX_TIMER_MS}, not ${value}`);
+  return value;
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const port = options.port ?? SANDBOX_PORT;
   const host = options.host ?? '127.0.0.1';
@@ -68,7 +85,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!Number.isFinite(banScale) || banScale <= 0)
     throw new RangeError(`banScale must be a number above 0, not ${banScale}`);
   const limits = options.limits ?? true;
-  const server = new SandboxServer({ banScale, limits, now: options.now ?? Date.now });
+  const wsIdleMs = timerOption('wsIdleMs', options.wsIdleMs, WS_RULES.idleMs);
+  const wsLifetimeMs = timerOption('wsLifetimeMs', options.wsLifetimeMs, WS_RULES.lifetimeMs);
+  const server = new SandboxServer({ banScale, limits, now: options.now ?? Date.now, wsIdleMs, wsLifetimeMs });
   await new Promise<void>((resolve, reject) => {
     const onError = (e: Error): void => reject(e);
     server.http.once('error', onError);
@@ -81,6 +100,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let closing: Promise<void> | undefined;
   return {
     baseUrl: `http://${urlHost(host)}:${actual}`,
+    wsUrl: `ws://${urlHost(host)}:${actual}${WS_RULES.path}`,
     port: actual,
     host,
     keys: SANDBOX_KEYS,

@@ -135,8 +135,7 @@ export const DEMO_BALANCES: Readonly<Record<string, bigint>> = {
 /** The house account that seeds the books: enough of everything never to run short. */
 export const HOUSE_BALANCE = units('1000000000');
 
-/** A symbol name as the spec writes it (§2.1: upper-case letters); digits allowed for the family's names. */
-export const SYMBOL_FORMAT = /^[A-Z0-9]{2,20}$/;
+export { SYMBOL_FORMAT } from '../core/spec/endpoints';
 
 function symbolJson(s: SymbolSpec): string {
   return JSON.stringify({

@@ -19,6 +19,8 @@ export interface RequestParams {
   readonly illegal: string | undefined;
   /** Raw query string without the signature pair, followed by the raw body without it (§5 rule 4). */
   readonly totalParams: string;
+  /** The percent-encoded part of totalParams: the query string and a form body, not a JSON body (§5 rule 6). */
+  readonly encodedParams: string;
 }
 
 const JSON_CONTENT_TYPE = /^\s*application\/json\s*(;|$)/i;
@@ -36,6 +38,13 @@ function decode(text: string): string {
 interface Collector {
   readonly values: Map<string, string>;
   illegal: string | undefined;
+  /** Names whose values are JSON text (a batch's list): their characters are checked item by item. */
+  readonly free: ReadonlySet<string>;
+}
+
+function checkChars(out: Collector, name: string, value: string): void {
+  if (out.illegal !== undefined) return;
+  if (!SAFE_CHARS.test(name) || (!out.free.has(name) && !SAFE_CHARS.test(value))) out.illegal = name;
 }
 
 /** Adds `name=value` pairs to `out`; returns `raw` without its signature pair, or a 33333 reply. */
@@ -53,7 +62,7 @@ function parseForm(raw: string, fromBody: boolean, out: Collector): string | Rep
       const hasValue = eq !== -1 && eq < end;
       const name = decode(raw.slice(start, hasValue ? eq : end));
       const value = hasValue ? decode(raw.slice(eq + 1, end)) : '';
-      if (out.illegal === undefined && (!SAFE_CHARS.test(name) || !SAFE_CHARS.test(value))) out.illegal = name;
+      checkChars(out, name, value);
       if (fromBody) {
         bodyNames ??= new Set();
         if (bodyNames.has(name)) return duplicate(name, 'body');
@@ -123,8 +132,10 @@ function parseJson(raw: string, out: Collector): string | Reply {
     if (typeof v === 'string') value = v;
     else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') value = String(v);
     else if (v === null) value = '';
+    // A batch's list may be written as a JSON list in a JSON body, not only as text.
+    else if (out.free.has(name) && Array.isArray(v)) value = JSON.stringify(v);
     else return fail(33333, `The JSON value of "${name}" must be a string or a number, not an object or array.`);
-    if (out.illegal === undefined && (!SAFE_CHARS.test(name) || !SAFE_CHARS.test(value))) out.illegal = name;
+    checkChars(out, name, value);
     if (!out.values.has(name)) out.values.set(name, value);
   }
   if (!Object.prototype.hasOwnProperty.call(parsed, 'signature')) return raw;
@@ -138,17 +149,24 @@ function parseJson(raw: string, out: Collector): string | Reply {
   return stripped;
 }
 
-/** The parameters of a request, or a 33333 reply when the request cannot be read at all. */
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * The parameters of a request, or a 33333 reply when the request cannot be read at all. The
+ * values of `jsonValued` names (a batch's list) are not held to SAFE_CHARS: their items are.
+ */
 export function parseParams(
   method: string,
   rawQuery: string,
   body: string,
   contentType: string | undefined,
+  jsonValued: ReadonlySet<string> = NONE,
 ): RequestParams | Reply {
-  const out: Collector = { values: new Map(), illegal: undefined };
+  const out: Collector = { values: new Map(), illegal: undefined, free: jsonValued };
   const query = rawQuery.length > 0 ? parseForm(rawQuery, false, out) : '';
   if (typeof query !== 'string') return query;
   let bodyPart = '';
+  let formBody = true;
   if (body.length > 0) {
     if (method === 'GET')
       return fail(33333, 'A GET request takes its parameters in the query string only, not in a body (§4.1 rule 2).');
@@ -159,6 +177,7 @@ export function parseParams(
       const r = parseJson(body, out);
       if (typeof r !== 'string') return r;
       bodyPart = r;
+      formBody = false;
     } else {
       // §4.1 rule 7 names application/json for every request, so a form body is read whatever the type says.
       const r = parseForm(body, true, out);
@@ -166,5 +185,33 @@ export function parseParams(
       bodyPart = r;
     }
   }
-  return { values: out.values, illegal: out.illegal, totalParams: query + bodyPart };
+  return {
+    values: out.values,
+    illegal: out.illegal,
+    totalParams: query + bodyPart,
+    encodedParams: formBody ? query + bodyPart : query,
+  };
+}
+
+const HEX_UPPER = /^[0-9A-F]{2}$/;
+const PLAIN = /[A-Za-z0-9\-_.~=&]/;
+
+/**
+ * The first place where `encoded` is not strictly percent-encoded (§5 rule 6: special characters
+ * as %XX with upper-case hex), described for a message; undefined when it is strict.
+ */
+export function looseEncoding(encoded: string): string | undefined {
+  for (let i = 0; i < encoded.length; i++) {
+    const c = encoded[i]!;
+    if (PLAIN.test(c)) continue;
+    if (c !== '%') return `${JSON.stringify(c)} at offset ${i} is sent unencoded`;
+    const hex = encoded.slice(i + 1, i + 3);
+    if (!HEX_UPPER.test(hex)) {
+      return /^[0-9a-fA-F]{2}$/.test(hex)
+        ? `"%${hex}" at offset ${i} uses lower-case hex`
+        : `"%" at offset ${i} starts no %XX escape`;
+    }
+    i += 2;
+  }
+  return undefined;
 }

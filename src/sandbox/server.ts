@@ -6,16 +6,26 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { ENDPOINTS } from '../core/spec/endpoints';
+import { ENDPOINTS, isBatchEndpoint } from '../core/spec/endpoints';
 import type { EndpointInfo } from '../core/spec/types';
 import { DEMO_ACCOUNTS } from '../core/env/demo';
-import { createHandlers, type Handler } from './api';
+import { createHandlers, type Handler, type UserStreams } from './api';
 import { KEY_ACCOUNTS, apiKeyOf, authenticate, type KeyAccount } from './auth';
-import { CONTROL_PREFIX, handleControl, type ControlTarget, type Fault, type LogEntry } from './control';
+import {
+  CONTROL_PREFIX,
+  handleControl,
+  type ControlTarget,
+  type Fault,
+  type LogEntry,
+  type WebSocketState,
+} from './control';
 import { Exchange } from './exchange';
 import { RateLimiter } from './limits';
 import { parseParams } from './params';
 import { errorBody, fail, meaningOf, type Reply } from './replies';
+import { MarketFeed } from './ws/feed';
+import { WsHub } from './ws/hub';
+import { ListenKeys, MAX_LISTEN_KEYS_PER_ACCOUNT } from './ws/listen-keys';
 
 /** Bodies above this are answered 413 (hostile or mistaken input). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -31,11 +41,19 @@ export interface ServerOptions {
   readonly banScale: number;
   readonly limits: boolean;
   readonly now: () => number;
+  /** A WebSocket connection with no subscription this long is closed. */
+  readonly wsIdleMs: number;
+  /** Every WebSocket connection is closed after this long. */
+  readonly wsLifetimeMs: number;
 }
 
 interface Route {
   readonly endpoint: EndpointInfo;
   readonly handler: Handler;
+  /** Parameters whose values are JSON text (a batch's list). */
+  readonly jsonValued: ReadonlySet<string>;
+  /** §5 rule 6 holds: a batch operation's values arrive strictly percent-encoded. */
+  readonly strictEncoding: boolean;
 }
 
 function normalisePath(path: string): string {
@@ -70,25 +88,49 @@ export class SandboxServer implements ControlTarget {
   private log: LogEntry[] = [];
   private logHead = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly listenKeys = new ListenKeys();
+  private readonly hub: WsHub;
+  private readonly feed: MarketFeed;
 
   constructor(options: ServerOptions) {
     this.now = options.now;
     this.limits = options.limits;
     this.limiter = new RateLimiter(options.banScale);
-    const handlers = createHandlers(this.exchange);
+    this.hub = new WsHub({
+      now: this.now,
+      serverTime: () => this.serverTime(),
+      limits: options.limits,
+      banScale: options.banScale,
+      idleMs: options.wsIdleMs,
+      lifetimeMs: options.wsLifetimeMs,
+      listenKeys: this.listenKeys,
+      record: (entry) => this.record(entry),
+    });
+    this.feed = new MarketFeed(this.hub, this.exchange, () => this.serverTime());
+    this.hub.snapshot = (stream) => this.feed.snapshot(stream);
+    this.exchange.listener = this.feed;
+    const handlers = createHandlers(this.exchange, this.userStreams());
     for (const endpoint of ENDPOINTS) {
       let byMethod = this.routes.get(endpoint.path);
       if (byMethod === undefined) {
         byMethod = new Map();
         this.routes.set(endpoint.path, byMethod);
       }
-      byMethod.set(endpoint.method, { endpoint, handler: handlers.get(`${endpoint.method} ${endpoint.path}`)! });
+      byMethod.set(endpoint.method, {
+        endpoint,
+        handler: handlers.get(`${endpoint.method} ${endpoint.path}`)!,
+        jsonValued: new Set(endpoint.params.filter((p) => p.type === 'orderList').map((p) => p.name)),
+        strictEncoding: isBatchEndpoint(endpoint),
+      });
     }
     for (const [path, byMethod] of this.routes) this.allowed.set(path, [...byMethod.keys()].join(', '));
     this.exchange.reset(this.serverTime());
     this.http = http.createServer(
       { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 },
       (req, res) => this.onRequest(req, res),
+    );
+    this.http.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) =>
+      this.hub.upgrade(req, socket, head, clientIp(req.socket)),
     );
     this.http.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
       if (!socket.writable) {
@@ -113,7 +155,10 @@ export class SandboxServer implements ControlTarget {
   // ControlTarget
 
   reset(): void {
+    this.hub.reset();
+    this.listenKeys.reset();
     this.exchange.reset(this.serverTime());
+    this.feed.reset();
     this.limiter.reset();
     this.fault = undefined;
     this.clockOffset = 0;
@@ -134,14 +179,44 @@ export class SandboxServer implements ControlTarget {
     this.latencyMs = ms;
   }
 
+  dropWebSockets(): number {
+    return this.hub.dropAll();
+  }
+
+  pauseWebSockets(paused: boolean): void {
+    this.hub.setPaused(paused);
+  }
+
+  sendMalformedFrame(): number {
+    return this.hub.sendMalformed();
+  }
+
+  webSockets(): WebSocketState {
+    return this.hub.state();
+  }
+
   requests(): readonly LogEntry[] {
     return this.logHead === 0 ? this.log : this.log.slice(this.logHead);
   }
 
-  /** Stops latency timers whose answers will never go out. */
+  /** Stops latency timers whose answers will never go out, and drops the WebSocket connections. */
   stopTimers(): void {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    this.hub.close();
+  }
+
+  private userStreams(): UserStreams {
+    return {
+      open: (account) => this.listenKeys.open(account, this.now()),
+      keepAlive: (account, key) => this.listenKeys.keepAlive(account, key, this.now()),
+      close: (account, key) => {
+        if (!this.listenKeys.close(account, key, this.now())) return false;
+        this.hub.closeListenKey(key, 'listenKey closed by DELETE /api/v3/userDataStream');
+        return true;
+      },
+      maxPerAccount: MAX_LISTEN_KEYS_PER_ACCOUNT,
+    };
   }
 
   private record(entry: LogEntry): void {
@@ -295,12 +370,19 @@ export class SandboxServer implements ControlTarget {
     apiKey: string | undefined,
     received: number,
   ): Reply {
-    const params = parseParams(method, rawQuery, body, req.headers['content-type']);
+    const params = parseParams(method, rawQuery, body, req.headers['content-type'], route.jsonValued);
     if ('status' in params) return params;
     const endpoint = route.endpoint;
     let key: KeyAccount | undefined;
     if (endpoint.signed) {
-      const auth = authenticate({ apiKey, ip, params, serverTime: received, permission: endpoint.permission });
+      const auth = authenticate({
+        apiKey,
+        ip,
+        params,
+        serverTime: received,
+        permission: endpoint.permission,
+        strictEncoding: route.strictEncoding,
+      });
       if ('status' in auth) return auth;
       key = auth;
     }

@@ -290,6 +290,53 @@ describe('conformance §5 authentication', function () {
     assert.equal(parenLoose.code, 700002, `parentheses signed loosely: ${describeReply(parenLoose)}`);
   });
 
+  it('§5 rule 6 for a batch operation (POST /api/v3/batchOrders, assumed): the JSON list signed and sent with upper-case percent-encoding is taken; loosely encoded, it is refused with 700002', async () => {
+    const key = trade();
+    const order = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '20000' };
+    // Signature in the query string, every other parameter in the form body: totalParams is the body.
+    const post = (body: string, signedAs = body): Promise<Reply> =>
+      c.send({
+        method: 'POST',
+        path: `/api/v3/batchOrders?signature=${sign(key.secretKey, totalParams('', signedAs))}`,
+        headers: { 'X-SERVICE-APIKEY': key.apiKey, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+    const batch = (list: string, encode: (s: string) => string): string =>
+      `batchOrders=${encode(list)}&timestamp=${Date.now()}`;
+    const lowerHex = (s: string): string => strictEncode(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+
+    // The brackets, braces, quotes, colons and commas of the list are all special characters.
+    const list = JSON.stringify([order, { ...order, price: '20001' }]);
+    assert.ok(strictEncode(list).startsWith('%5B%7B%22symbol%22%3A%22BTCUSDT%22%2C'));
+    // encodeURIComponent leaves parentheses unencoded (service-notes.md).
+    const withParens = JSON.stringify([{ ...order, newClientOrderId: 'A(1)' }]);
+    assert.notEqual(looseEncode(withParens), strictEncode(withParens));
+    const loose: [string, string][] = [
+      ['lower-case hex', batch(list, lowerHex)],
+      ['not encoded', batch(list, (s) => s)],
+      ['encodeURIComponent', batch(withParens, looseEncode)],
+    ];
+    for (const [what, body] of loose) {
+      // Signed exactly as sent: only the encoding is wrong.
+      const r = await post(body);
+      assert.equal(r.code, 700002, `${what}, signed as sent: ${describeReply(r)}`);
+    }
+    // Signed over the strict encoding but sent loosely: refused too.
+    const strictBody = batch(list, strictEncode);
+    const sentLoose = await post(
+      strictBody.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+      strictBody,
+    );
+    assert.equal(sentLoose.code, 700002, `signed strictly, sent with lower-case hex: ${describeReply(sentLoose)}`);
+    const none = await c.signed(key, 'GET', '/api/v3/openOrders', [['symbol', 'BTCUSDT']]);
+    assert.deepEqual(none.json, [], 'no refused batch placed an order');
+
+    const taken = await post(strictBody);
+    assert.equal(taken.status, 200, `signed and sent strictly: ${describeReply(taken)}`);
+    assert.ok(Array.isArray(taken.json) && taken.json.length === 2, describeReply(taken));
+    for (const placed of taken.json as unknown[]) assert.equal(typeof field(placed, 'orderId'), 'string');
+  });
+
   it('§5 rule 7: a signed endpoint requires timestamp, the millisecond Unix time of the request', async () => {
     const key = trade();
     const without = await c.signed(key, 'POST', '/api/v3/order', orderPairs(), { timestamp: null });

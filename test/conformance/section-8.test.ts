@@ -20,6 +20,9 @@ import {
   type DemoKey,
   type Reply,
   field,
+  publicStreamNames,
+  WsProbe,
+  type WsClosed,
 } from './support';
 
 const OTHER_IP = '127.0.0.2';
@@ -386,9 +389,75 @@ describe('conformance §8 limits', function () {
     }
   });
 
+  describe('§8 WebSocket limits (shapes assumed from service-notes.md)', () => {
+    const probes: WsProbe[] = [];
+    const connect = async (from?: string): Promise<WsProbe> => {
+      const p = await WsProbe.connect(c.sandbox.wsUrl, from);
+      probes.push(p);
+      return p;
+    };
+    afterEach(() => {
+      for (const p of probes.splice(0)) p.close();
+    });
+
+    /** Opens a connection and sends 101 PINGs at once: the 101st within a second cuts it. */
+    async function cutOnce(from?: string): Promise<WsClosed> {
+      const p = await connect(from);
+      for (let i = 1; i <= 101; i++) p.send({ method: 'PING', id: i });
+      return p.closed;
+    }
+
+    it('§8 WebSocket streams: at most 30 streams per connection; the 31st is refused (non-zero code, the msg names the limit) and the connection stays', async () => {
+      const p = await connect();
+      const names = publicStreamNames(31);
+      p.send({ method: 'SUBSCRIPTION', params: names.slice(0, 15), id: 1 });
+      p.send({ method: 'SUBSCRIPTION', params: names.slice(15, 30), id: 2 });
+      for (const id of [1, 2]) assert.equal((await p.reply(id)).code, 0, `subscription ${id}`);
+      p.send({ method: 'SUBSCRIPTION', params: [names[30]], id: 3 });
+      const refused = await p.reply(3);
+      assert.notEqual(refused.code, 0, JSON.stringify(refused));
+      assert.match(refused.msg, /30/, 'the msg names the limit');
+      p.send({ method: 'PING', id: 4 });
+      assert.deepEqual(await p.reply(4), { id: 4, code: 0, msg: 'PONG' }, 'the connection stays');
+      // Room again after an unsubscription.
+      p.send({ method: 'UNSUBSCRIPTION', params: [names[0]], id: 5 });
+      assert.equal((await p.reply(5)).code, 0);
+      p.send({ method: 'SUBSCRIPTION', params: [names[30]], id: 6 });
+      assert.equal((await p.reply(6)).code, 0);
+    });
+
+    it('§8 WebSocket message rate: 100 messages per second per connection are served; beyond it the connection is disconnected (1008, the reason names the limit)', async () => {
+      const p = await connect();
+      for (let i = 1; i <= 100; i++) p.send({ method: 'PING', id: i });
+      assert.equal((await p.reply(100)).msg, 'PONG', 'the 100th message is served');
+      p.send({ method: 'PING', id: 101 });
+      const closed = await p.closed;
+      assert.equal(closed.code, 1008, JSON.stringify(closed));
+      assert.match(closed.reason, /100/);
+    });
+
+    it('§8 WebSocket: repeatedly disconnected IPs are banned: after 3 cuts within 10 minutes the next upgrades are answered 418 with Retry-After; other IPs are not', async () => {
+      for (let i = 0; i < 2; i++) assert.equal((await cutOnce(THIRD_IP)).code, 1008);
+      (await connect(THIRD_IP)).close();
+      assert.equal((await cutOnce(THIRD_IP)).code, 1008);
+      const refused = await WsProbe.open(c.sandbox.wsUrl, THIRD_IP);
+      assert.ok(!(refused instanceof WsProbe), 'the banned IP is not let in');
+      assert.equal(refused.status, 418, refused.body);
+      assert.match(refused.retryAfter ?? '', /^\d+$/, 'Retry-After in seconds');
+      assert.ok(await connect(OTHER_IP), 'another IP connects');
+      // The ban (2 minutes × the ban scale) ends: the IP is let in again.
+      const { value } = await pollUntil(
+        () => WsProbe.open(c.sandbox.wsUrl, THIRD_IP),
+        (r) => r instanceof WsProbe || r.status !== 418,
+        10_000,
+        20,
+      );
+      assert.ok(value instanceof WsProbe, JSON.stringify(value));
+      probes.push(value);
+    });
+  });
+
   // §8 rows the sandbox has no surface for.
-  it.skip('§8 WebSocket message rate (100 per second per connection) and streams (at most 30 per connection): the sandbox has no WebSocket side', () =>
-    undefined);
   it.skip('§8 API key groups (at most 30), IPs bound to a key (at most 10), sub-account name (8 to 32 letters and digits): no endpoint for them is shown (§4.2) and the sandbox has none', () =>
     undefined);
 });

@@ -11,8 +11,10 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import { join } from 'node:path';
+import type { IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
 import { Agent } from 'undici';
+import { WebSocket } from 'ws';
 
 // ---------------------------------------------------------------------------------------------
 // Independent signer (spec §5)
@@ -204,6 +206,8 @@ export class SandboxProcess {
   private constructor(
     private readonly child: ChildProcess,
     readonly baseUrl: string,
+    /** The WebSocket endpoint the --json line names. */
+    readonly wsUrl: string,
     readonly keys: readonly DemoKey[],
   ) {}
 
@@ -236,8 +240,8 @@ export class SandboxProcess {
       });
     });
     child.stdout.resume();
-    const info = JSON.parse(line) as { baseUrl: string; keys: DemoKey[] };
-    return new SandboxProcess(child, info.baseUrl, info.keys);
+    const info = JSON.parse(line) as { baseUrl: string; wsUrl: string; keys: DemoKey[] };
+    return new SandboxProcess(child, info.baseUrl, info.wsUrl, info.keys);
   }
 
   key(name: 'trade' | 'readonly' | 'ipbound'): DemoKey {
@@ -511,4 +515,106 @@ export function assertTimingRule(results: readonly TimingResult[]): { accepted: 
     }
   }
   return { accepted, refused };
+}
+
+// ---------------------------------------------------------------------------------------------
+// WebSocket (the `ws` package directly; message shapes assumed from service-notes.md)
+
+export interface WsClosed {
+  readonly code: number;
+  readonly reason: string;
+}
+
+/** An upgrade answered with an HTTP status instead of 101. */
+export interface WsRefused {
+  readonly status: number;
+  readonly retryAfter: string | undefined;
+  readonly body: string;
+}
+
+/** A WebSocket connection that keeps every JSON message it gets. */
+export class WsProbe {
+  private readonly got: unknown[] = [];
+  private waiting: (() => void) | undefined;
+  readonly closed: Promise<WsClosed>;
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data: Buffer) => {
+      try {
+        this.got.push(JSON.parse(data.toString('utf8')));
+      } catch {
+        this.got.push(undefined);
+      }
+      this.waiting?.();
+    });
+    this.closed = new Promise((resolve) =>
+      ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+  }
+
+  /** Opens `url` (from the local address `from`); a refused upgrade resolves with its HTTP answer. */
+  static open(url: string, from = '127.0.0.1'): Promise<WsProbe | WsRefused> {
+    assert.ok(url.startsWith('ws://127.0.0.1:'), 'the suite talks to 127.0.0.1 only');
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { localAddress: from });
+      const probe = new WsProbe(ws);
+      ws.once('open', () => resolve(probe));
+      ws.once('unexpected-response', (_req, res: IncomingMessage) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => {
+          const h = res.headers['retry-after'];
+          resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(h) ? h.join(', ') : h, body });
+        });
+      });
+      ws.once('error', reject);
+    });
+  }
+
+  static async connect(url: string, from?: string): Promise<WsProbe> {
+    const p = await WsProbe.open(url, from);
+    assert.ok(p instanceof WsProbe, `the upgrade was refused: ${JSON.stringify(p)}`);
+    return p;
+  }
+
+  send(message: unknown): void {
+    this.ws.send(JSON.stringify(message));
+  }
+
+  /** The reply `{id, code, msg}` with this id, waited for up to `deadlineMs`. */
+  async reply(id: number, deadlineMs = 5000): Promise<{ id: number; code: number; msg: string }> {
+    const end = Date.now() + deadlineMs;
+    for (;;) {
+      const found = this.got.find((m) => field(m, 'id') === id && typeof field(m, 'code') === 'number');
+      if (found !== undefined) return found as { id: number; code: number; msg: string };
+      const left = end - Date.now();
+      if (left <= 0)
+        assert.fail(`no reply ${id} within ${deadlineMs} ms; got ${JSON.stringify(this.got).slice(0, 500)}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.waiting = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      this.waiting = undefined;
+    }
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+}
+
+/** Public stream names of the family (service-notes.md), written here from the notes, `count` of them. */
+export function publicStreamNames(count: number): string[] {
+  const names: string[] = [];
+  const intervals = ['Min1', 'Min5', 'Min15', 'Min30', 'Min60', 'Hour4', 'Day1', 'Week1', 'Month'];
+  for (const symbol of ['BTCUSDT', 'ETHUSDT', 'LTCBTC', 'ETHBTC']) {
+    names.push(`spot@public.deals.v3.api@${symbol}`, `spot@public.bookTicker.v3.api@${symbol}`);
+    for (const levels of [5, 10, 20]) names.push(`spot@public.limit.depth.v3.api@${symbol}@${levels}`);
+    for (const interval of intervals) names.push(`spot@public.kline.v3.api@${symbol}@${interval}`);
+  }
+  assert.ok(names.length >= count);
+  return names.slice(0, count);
 }

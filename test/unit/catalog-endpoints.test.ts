@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENDPOINTS, describeSource, findEndpoint, findParam } from '../../src/core/spec/endpoints';
+import {
+  BATCH_ORDERS_MAX,
+  ENDPOINTS,
+  describeSource,
+  findEndpoint,
+  findParam,
+  isBatchEndpoint,
+} from '../../src/core/spec/endpoints';
 import { LIMITS } from '../../src/core/spec/limits';
 
 const SPEC = readFileSync(join(__dirname, '../../../shared/spec/service-api.md'), 'utf8');
@@ -54,6 +61,10 @@ describe('catalog: endpoints and limits', () => {
       'DELETE /api/v3/order',
       'GET /api/v3/openOrders',
       'GET /api/v3/account',
+      'POST /api/v3/batchOrders',
+      'POST /api/v3/userDataStream',
+      'PUT /api/v3/userDataStream',
+      'DELETE /api/v3/userDataStream',
     ]) {
       assert.ok(paths.includes(p), p);
     }
@@ -67,6 +78,32 @@ describe('catalog: endpoints and limits', () => {
     assert.equal(describeSource('spec'), 'documented by the service');
   });
 
+  it('the batch and listen-key endpoints (assumed): batchOrders takes a list of up to 20 orders and is the one §5 rule 6 endpoint; the listen key is a parameter of PUT and DELETE', () => {
+    const batch = findEndpoint('POST', '/api/v3/batchOrders')!;
+    assert.equal(batch.weight, 1);
+    assert.equal(batch.permission, 'trade');
+    const list = findParam(batch, 'batchOrders')!;
+    assert.deepEqual([list.type, list.maxItems, list.required], ['orderList', BATCH_ORDERS_MAX, true]);
+    assert.equal(BATCH_ORDERS_MAX, 20);
+    const order = findEndpoint('POST', '/api/v3/order')!;
+    for (const p of list.itemParams!)
+      assert.equal(findParam(order, p.name), p, `${p.name} is the order's own parameter`);
+    assert.ok(
+      list.itemParams!.every((p) => !p.addedBySigner),
+      'no timestamp or signature inside an order',
+    );
+    assert.deepEqual(
+      ENDPOINTS.filter(isBatchEndpoint).map((e) => e.path),
+      ['/api/v3/batchOrders'],
+    );
+    assert.equal(findParam(findEndpoint('POST', '/api/v3/userDataStream')!, 'listenKey'), undefined);
+    for (const method of ['PUT', 'DELETE']) {
+      const e = findEndpoint(method, '/api/v3/userDataStream')!;
+      assert.equal(e.signed, true);
+      assert.equal(findParam(e, 'listenKey')?.type, 'listenKey');
+    }
+  });
+
   it('the limits of §8 are data: 500 per 10 s in each mode, recvWindow 5000/60000, 1000 ms ahead, bans from 2 minutes to 3 days', () => {
     assert.deepEqual(
       [LIMITS.rate.ip.limit, LIMITS.rate.ip.intervalMs, LIMITS.rate.uid.limit, LIMITS.rate.uid.intervalMs],
@@ -78,6 +115,7 @@ describe('catalog: endpoints and limits', () => {
     assert.equal(LIMITS.ban.minMs, 120_000);
     assert.equal(LIMITS.ban.maxMs, 259_200_000);
     assert.equal(LIMITS.webSocket.streamsPerConnection, 30);
+    assert.equal(LIMITS.webSocket.messagesPerSecond, 100);
     assert.equal(LIMITS.ipsPerKey, 10);
   });
 });

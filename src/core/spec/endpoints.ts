@@ -180,6 +180,33 @@ const orderIdParams: ParamInfo[] = [
   ...signedParams,
 ];
 
+/** Orders one batch may hold (the family's limit; the spec shows no batch endpoint). */
+export const BATCH_ORDERS_MAX = 20;
+
+/** The parameters of one order inside a batch: the order's own, without those of the request. */
+const batchItemParams: ParamInfo[] = orderParams.filter((p) => !signedParams.includes(p));
+
+const batchOrders = param({
+  name: 'batchOrders',
+  type: 'orderList',
+  description: `A JSON list of up to ${BATCH_ORDERS_MAX} orders, each an object with the order's parameters (symbol, side, type, quantity, price, …). Each order is placed or refused on its own. Its brackets, braces, quotes, colons and commas are percent-encoded with upper-case hex when signed and sent (§5 rule 6).`,
+  rule: `JSON list of 1 to ${BATCH_ORDERS_MAX} order objects, e.g. [{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"0.001","price":"20000"}]`,
+  required: true,
+  maxItems: BATCH_ORDERS_MAX,
+  itemParams: batchItemParams,
+  source: 'assumed',
+});
+
+const listenKey = param({
+  name: 'listenKey',
+  type: 'listenKey',
+  description:
+    'The key POST /api/v3/userDataStream gave. A credential, like the API key: never written in a file or shared.',
+  rule: '64 hexadecimal characters',
+  required: true,
+  source: 'assumed',
+});
+
 function assumed(e: Omit<EndpointInfo, 'source' | 'weightSource'>): EndpointInfo {
   return { ...e, source: 'assumed', weightSource: 'assumed' };
 }
@@ -298,6 +325,51 @@ export const ENDPOINTS: readonly EndpointInfo[] = [
     params: signedParams,
     permission: 'read',
   }),
+  assumed({
+    method: 'POST',
+    path: '/api/v3/batchOrders',
+    title: 'Place a batch of orders',
+    description: `Places up to ${BATCH_ORDERS_MAX} orders in one request; the answer lists, in order, each order's result or its error {"code", "msg"}. Special characters of the list are percent-encoded with upper-case hex when signing (§5 rule 6).`,
+    signed: true,
+    mode: 'uid',
+    weight: 1,
+    params: [batchOrders, ...signedParams],
+    permission: 'trade',
+  }),
+  assumed({
+    method: 'POST',
+    path: '/api/v3/userDataStream',
+    title: 'Open a listen key',
+    description:
+      'Returns {"listenKey": "..."} for the private WebSocket streams (connect to /ws?listenKey=...); it lapses 60 minutes after the last keep-alive.',
+    signed: true,
+    mode: 'uid',
+    weight: 1,
+    params: signedParams,
+    permission: 'read',
+  }),
+  assumed({
+    method: 'PUT',
+    path: '/api/v3/userDataStream',
+    title: 'Keep a listen key alive',
+    description: 'Extends the listen key by 60 minutes from now; answers {"listenKey": "..."}.',
+    signed: true,
+    mode: 'uid',
+    weight: 1,
+    params: [listenKey, ...signedParams],
+    permission: 'read',
+  }),
+  assumed({
+    method: 'DELETE',
+    path: '/api/v3/userDataStream',
+    title: 'Close a listen key',
+    description: 'Closes the listen key; the connections that use it are closed.',
+    signed: true,
+    mode: 'uid',
+    weight: 1,
+    params: [listenKey, ...signedParams],
+    permission: 'read',
+  }),
 ];
 
 const byKey = new Map<string, EndpointInfo>(ENDPOINTS.map((e) => [e.method + ' ' + e.path, e]));
@@ -327,6 +399,17 @@ function normalisePath(path: string): string {
 export function describeSource(source: Source): string {
   return source === 'spec' ? 'documented by the service' : 'assumed (not documented by the service)';
 }
+
+/** Endpoints whose values §5 rule 6 says are percent-encoded strictly, upper-case hex (batch operations). */
+export function isBatchEndpoint(endpoint: EndpointInfo): boolean {
+  return endpoint.params.some((p) => p.type === 'orderList');
+}
+
+/**
+ * A symbol name (§2.1: upper-case letters); digits allowed, as the family's names have them. The
+ * sandbox refuses other names with 30014; stream names use it too.
+ */
+export const SYMBOL_FORMAT = /^[A-Z0-9]{2,20}$/;
 
 /** The API key format the sandbox enforces (700001); the spec does not show one. */
 export const API_KEY_FORMAT = /^[A-Za-z0-9]{16,64}$/;

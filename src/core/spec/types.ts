@@ -44,7 +44,11 @@ export type ParamType =
   | 'durationMs'
   | 'string'
   | 'clientOrderId'
-  | 'signature';
+  | 'signature'
+  /** A JSON list of order objects (POST /api/v3/batchOrders). */
+  | 'orderList'
+  /** A listen key of the private WebSocket streams: a credential. */
+  | 'listenKey';
 
 export interface EnumValueInfo {
   readonly value: string;
@@ -64,6 +68,10 @@ export interface ParamInfo {
   readonly defaultValue?: string;
   /** Added by the tool when signing (timestamp, signature): never written by hand. */
   readonly addedBySigner?: boolean;
+  /** For an orderList: the most items it may hold. */
+  readonly maxItems?: number;
+  /** For an orderList: the parameters each item takes. */
+  readonly itemParams?: readonly ParamInfo[];
   readonly source: Source;
 }
 

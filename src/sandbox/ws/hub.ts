@@ -1,0 +1,367 @@
+/**
+ * The sandbox's WebSocket endpoint, /ws on the HTTP port (the `ws` server in noServer mode on the
+ * HTTP server's 'upgrade'). It keeps the connections and their subscriptions, answers client
+ * messages (service-notes.md "The WebSocket side"), fans pushes out, and enforces §8: at most 30
+ * streams a connection (the 31st refused, the connection kept), at most 100 client messages in any
+ * second (beyond it: close 1008, and CutGuard's ban), plus the family's idle and 24-hour closes.
+ * A consumer too slow to take its pushes is closed (MAX_BUFFERED_BYTES), so memory stays bounded.
+ */
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { WS_RULES, type ParsedStream } from '../../core/spec/streams';
+import type { LogEntry, WebSocketState } from '../control';
+import { SlidingCounter, wholeSeconds } from '../limits';
+import { fail, type Reply } from '../replies';
+import { CUTS_BEFORE_BAN, CUT_WINDOW_MS, CutGuard } from './guard';
+import type { ListenKeys } from './listen-keys';
+import { handleMessage } from './messages';
+
+/** Unsent bytes past which a connection is a slow consumer and is closed (1008). */
+export const MAX_BUFFERED_BYTES = 256 * 1024;
+/** Connections the sandbox holds at once; more upgrades are answered 503. */
+export const MAX_CONNECTIONS = 1000;
+/** A client message above this is refused by closing the connection (1009, by the ws package). */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+// A connection closed by the server is dropped if its client does not finish the close handshake in this time.
+const CLOSE_GRACE_MS = 2_000;
+// How often lapsed listen keys are looked for (their connections are closed).
+const SWEEP_MS = 10_000;
+const TEXT = { binary: false } as const;
+
+export interface HubOptions {
+  /** Real time (ms): message rate windows, bans, listen keys. */
+  readonly now: () => number;
+  /** The server clock (with the control clock offset): the `t` of pushes. */
+  readonly serverTime: () => number;
+  /** §8 message rate and bans on; off for benchmarks. The 30-stream limit always holds. */
+  readonly limits: boolean;
+  readonly banScale: number;
+  readonly idleMs: number;
+  readonly lifetimeMs: number;
+  readonly listenKeys: ListenKeys;
+  /** Adds an entry to the request log (upgrades are logged without their query string). */
+  readonly record: (entry: LogEntry) => void;
+}
+
+/** One WebSocket connection; `account` is set when it was opened with a listen key. */
+export class Conn {
+  /** Subscribed names → their key in the hub's index. */
+  readonly streams = new Map<string, string>();
+  readonly rate = new SlidingCounter(WS_RULES.messagesPerSecond, 1000);
+  idle: NodeJS.Timeout | undefined;
+  life: NodeJS.Timeout | undefined;
+  grace: NodeJS.Timeout | undefined;
+  done = false;
+  /** Corked for the pushes of one batch, uncorked at its end. */
+  corked = false;
+
+  constructor(
+    readonly ws: WebSocket,
+    /** The upgraded socket the HTTP server handed over: corked during a batch, so its pushes go in one write. */
+    readonly socket: Duplex,
+    readonly ip: string,
+    readonly account: string | undefined,
+    readonly listenKey: string | undefined,
+  ) {}
+}
+
+export class WsHub {
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
+  private readonly conns = new Set<Conn>();
+  private readonly index = new Map<string, Set<Conn>>();
+  private readonly guard: CutGuard;
+  private readonly sweep: NodeJS.Timeout;
+  private paused = false;
+  private batching = false;
+  private readonly corked: Conn[] = [];
+  /** The current state of a depth or bookTicker stream as a push, sent after it is subscribed. */
+  snapshot: (stream: ParsedStream) => string | undefined = () => undefined;
+
+  constructor(private readonly o: HubOptions) {
+    this.guard = new CutGuard(o.banScale);
+    this.sweep = setInterval(() => {
+      for (const key of o.listenKeys.sweep(o.now()))
+        this.closeListenKey(key, 'listenKey lapsed: 60 minutes with no keep-alive');
+    }, SWEEP_MS);
+    this.sweep.unref();
+  }
+
+  get connectionCount(): number {
+    return this.conns.size;
+  }
+
+  /** Whether the listen key `conn` was opened with is still live (not closed nor lapsed). */
+  listenKeyLive(conn: Conn, now: number): boolean {
+    return conn.listenKey !== undefined && this.o.listenKeys.accountOf(conn.listenKey, now) === conn.account;
+  }
+
+  hasSubscribers(key: string): boolean {
+    return this.index.has(key);
+  }
+
+  /** Sends a push to every subscriber of `key` (a stream name, or privateKey()); none while paused. */
+  publish(key: string, text: string): void {
+    const subs = this.index.get(key);
+    if (subs === undefined || this.paused) return;
+    const data = Buffer.from(text, 'utf8');
+    for (const conn of subs) this.sendTo(conn, data);
+  }
+
+  sendTo(conn: Conn, data: Buffer | string): void {
+    const ws = conn.ws;
+    if (conn.done || ws.readyState !== WebSocket.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.end(conn, 1008, `slow consumer: over ${MAX_BUFFERED_BYTES / 1024} KiB of pushes not read`);
+      return;
+    }
+    if (this.batching && !conn.corked) {
+      conn.socket.cork();
+      conn.corked = true;
+      this.corked.push(conn);
+    }
+    ws.send(data, TEXT);
+  }
+
+  /** Runs `publish` with each touched socket corked, so a connection's pushes of one tick leave in one write. */
+  batch(publish: () => void): void {
+    this.batching = true;
+    try {
+      publish();
+    } finally {
+      this.batching = false;
+      for (const conn of this.corked) {
+        conn.corked = false;
+        conn.socket.uncork();
+      }
+      this.corked.length = 0;
+    }
+  }
+
+  /** Sends the current state of `stream` to a new subscriber (depth, bookTicker). */
+  sendSnapshot(conn: Conn, stream: ParsedStream): void {
+    if (this.paused) return;
+    const text = this.snapshot(stream);
+    if (text !== undefined) this.sendTo(conn, text);
+  }
+
+  subscribe(conn: Conn, name: string, key: string): void {
+    conn.streams.set(name, key);
+    let subs = this.index.get(key);
+    if (subs === undefined) {
+      subs = new Set();
+      this.index.set(key, subs);
+    }
+    subs.add(conn);
+    if (conn.idle !== undefined) {
+      clearTimeout(conn.idle);
+      conn.idle = undefined;
+    }
+  }
+
+  unsubscribe(conn: Conn, name: string): void {
+    const key = conn.streams.get(name);
+    if (key === undefined) return;
+    conn.streams.delete(name);
+    const subs = this.index.get(key);
+    subs?.delete(conn);
+    if (subs?.size === 0) this.index.delete(key);
+    if (conn.streams.size === 0 && !conn.done) this.armIdle(conn);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Upgrade and connection life
+
+  /** Answers an upgrade request (the HTTP server's 'upgrade' event). */
+  upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer, ip: string): void {
+    socket.on('error', () => undefined);
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const now = this.o.now();
+    const refuse = (reply: Reply): void => {
+      this.o.record({
+        method: req.method ?? 'GET',
+        path,
+        status: reply.status,
+        code: reply.code,
+        time: this.o.serverTime(),
+      });
+      refuseUpgrade(socket, reply);
+    };
+    if (path !== WS_RULES.path && path !== WS_RULES.path + '/')
+      return refuse(fail(730003, `The WebSocket endpoint is ${WS_RULES.path}, not ${path}.`, { status: 404 }));
+    const banned = this.o.limits ? this.guard.bannedFor(ip, now) : 0;
+    if (banned > 0) {
+      const s = wholeSeconds(banned);
+      return refuse(
+        fail(
+          429,
+          `The IP ${ip} is banned from the WebSocket endpoint for ${s} s (Retry-After): it was cut ${CUTS_BEFORE_BAN} times within ${CUT_WINDOW_MS / 60_000} minutes for sending over ${WS_RULES.messagesPerSecond} messages a second (§8).`,
+          { status: 418, headers: { 'Retry-After': String(s) } },
+        ),
+      );
+    }
+    if (this.conns.size >= MAX_CONNECTIONS)
+      return refuse(fail(503, `The sandbox holds ${MAX_CONNECTIONS} WebSocket connections; close some first.`));
+    const params = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+    const listenKey = params.get('listenKey') ?? undefined;
+    const account = listenKey === undefined ? undefined : this.o.listenKeys.accountOf(listenKey, now);
+    if (listenKey !== undefined && account === undefined) {
+      // The key is a credential: the answer does not repeat it.
+      return refuse(
+        fail(
+          401,
+          'The listenKey is unknown, closed or lapsed (60 minutes after its last keep-alive); get one with POST /api/v3/userDataStream.',
+        ),
+      );
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      this.o.record({ method: req.method ?? 'GET', path, status: 101, code: null, time: this.o.serverTime() });
+      this.open(new Conn(ws, socket, ip, account, listenKey));
+    });
+  }
+
+  private open(conn: Conn): void {
+    const ws = conn.ws;
+    this.conns.add(conn);
+    this.armIdle(conn);
+    conn.life = setTimeout(
+      () => this.end(conn, 1000, `connections are closed after ${durationText(this.o.lifetimeMs)}`),
+      this.o.lifetimeMs,
+    );
+    conn.life.unref();
+    ws.on('message', (data: RawData, isBinary: boolean) => this.onMessage(conn, data, isBinary));
+    ws.on('error', () => undefined);
+    ws.on('close', () => this.forget(conn));
+  }
+
+  private onMessage(conn: Conn, data: RawData, isBinary: boolean): void {
+    if (conn.done) return;
+    const now = this.o.now();
+    if (this.o.limits && conn.rate.take(now, 1) !== 0) {
+      this.end(conn, 1008, `over ${WS_RULES.messagesPerSecond} messages in one second (§8 WebSocket message rate)`);
+      this.guard.cut(conn.ip, now);
+      return;
+    }
+    handleMessage(this, conn, data, isBinary, now);
+  }
+
+  private armIdle(conn: Conn): void {
+    if (conn.idle !== undefined) clearTimeout(conn.idle);
+    conn.idle = setTimeout(
+      () => this.end(conn, 1000, `no subscription for ${durationText(this.o.idleMs)}`),
+      this.o.idleMs,
+    );
+    conn.idle.unref();
+  }
+
+  /** Stops pushes to `conn` at once, sends a close frame, and drops it if the client does not answer. */
+  end(conn: Conn, code: number, reason: string): void {
+    if (conn.done) return;
+    conn.done = true;
+    this.release(conn);
+    conn.ws.close(code, reason);
+    conn.grace = setTimeout(() => conn.ws.terminate(), CLOSE_GRACE_MS);
+    conn.grace.unref();
+  }
+
+  private release(conn: Conn): void {
+    for (const name of [...conn.streams.keys()]) this.unsubscribe(conn, name);
+    clearTimeout(conn.idle);
+    clearTimeout(conn.life);
+  }
+
+  private forget(conn: Conn): void {
+    conn.done = true;
+    this.release(conn);
+    clearTimeout(conn.grace);
+    this.conns.delete(conn);
+  }
+
+  /** Closes the connections opened with `listenKey` (DELETE /api/v3/userDataStream, lapse). */
+  closeListenKey(listenKey: string, reason: string): void {
+    for (const conn of this.conns) if (conn.listenKey === listenKey) this.end(conn, 1000, reason);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Faults and reset (control surface)
+
+  /** Drops every connection with no close frame (the client sees 1006); returns how many. */
+  dropAll(): number {
+    const n = this.conns.size;
+    for (const conn of [...this.conns]) {
+      conn.done = true;
+      this.release(conn);
+      conn.ws.terminate();
+    }
+    return n;
+  }
+
+  state(): WebSocketState {
+    let connections = 0;
+    let subscriptions = 0;
+    for (const conn of this.conns) {
+      if (conn.done) continue;
+      connections++;
+      subscriptions += conn.streams.size;
+    }
+    return { connections, subscriptions, paused: this.paused };
+  }
+
+  setPaused(paused: boolean): void {
+    this.paused = paused;
+  }
+
+  /** Sends one text frame that is not valid JSON to every connection; returns how many. */
+  sendMalformed(): number {
+    let n = 0;
+    for (const conn of this.conns) {
+      if (conn.done || conn.ws.readyState !== WebSocket.OPEN) continue;
+      conn.ws.send('{"c":"spot@public.deals.v3.api@BTCUSDT","d":{"deals":[{"p":', TEXT);
+      n++;
+    }
+    return n;
+  }
+
+  /** Back to start: connections dropped, bans and cuts forgotten, pushes resumed. */
+  reset(): void {
+    this.dropAll();
+    this.guard.reset();
+    this.paused = false;
+  }
+
+  close(): void {
+    clearInterval(this.sweep);
+    this.dropAll();
+    this.wss.close();
+  }
+}
+
+function durationText(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} hours`;
+  if (ms % 1000 === 0) return `${ms / 1000} s`;
+  return `${ms} ms`;
+}
+
+function refuseUpgrade(socket: Duplex, reply: Reply): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const headers = {
+    ...reply.headers,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(reply.body)),
+    Connection: 'close',
+  };
+  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
+  socket.end(
+    `HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n${reply.body}`,
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * Client messages on /ws (service-notes.md): SUBSCRIPTION, UNSUBSCRIPTION and PING, JSON text
+ * checked against the catalog's schema, each answered {"id", "code", "msg"}: code 0 when done,
+ * otherwise the §7.2 code of the refusal with the catalog's meaning and why. A SUBSCRIPTION is
+ * all or nothing: one refused name refuses the message.
+ */
+import type { RawData } from 'ws';
+import {
+  ClientMessageSchema,
+  PONG,
+  WS_RULES,
+  parseStreamName,
+  type ParsedStream,
+  type StreamInfo,
+} from '../../core/spec/streams';
+import { SYMBOLS, SYMBOLS_BY_NAME } from '../market';
+import { meaningOf } from '../replies';
+import type { Conn, WsHub } from './hub';
+
+/** The index key of a private stream: the same name means a different feed per account. */
+export function privateKey(account: string, channel: string): string {
+  return `${account}|${channel}`;
+}
+
+function text(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return (Buffer.isBuffer(data) ? data : Buffer.from(data)).toString('utf8');
+}
+
+function reply(hub: WsHub, conn: Conn, id: number, code: number, msg: string): void {
+  hub.sendTo(conn, JSON.stringify({ id, code, msg }));
+}
+
+function refuse(hub: WsHub, conn: Conn, id: number, code: number, detail: string): void {
+  reply(hub, conn, id, code, `${meaningOf(code)} ${detail}`);
+}
+
+/** The id of a message that failed the schema, when it has a usable one (else 0). */
+function idOf(value: unknown): number {
+  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : 0;
+}
+
+const USAGE = 'send {"method": "SUBSCRIPTION", "params": ["spot@public.deals.v3.api@BTCUSDT"], "id": 1}';
+
+export function handleMessage(hub: WsHub, conn: Conn, data: RawData, isBinary: boolean, now: number): void {
+  if (isBinary) return refuse(hub, conn, 0, 33333, `Send JSON text frames, not binary ones: ${USAGE}.`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text(data));
+  } catch {
+    return refuse(hub, conn, 0, 33333, `The message is not valid JSON: ${USAGE}.`);
+  }
+  const parsed = ClientMessageSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue !== undefined && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    return refuse(
+      hub,
+      conn,
+      idOf(value),
+      33333,
+      `${where}${issue?.message ?? 'unexpected message'}. The methods are SUBSCRIPTION, UNSUBSCRIPTION and PING; ${USAGE}.`,
+    );
+  }
+  const m = parsed.data;
+  const id = m.id ?? 0;
+  if (m.method === 'PING') reply(hub, conn, id, 0, PONG);
+  else if (m.method === 'SUBSCRIPTION') subscribe(hub, conn, id, m.params, now);
+  else unsubscribe(hub, conn, id, m.params);
+}
+
+interface Admitted {
+  readonly name: string;
+  readonly key: string;
+  readonly stream: ParsedStream;
+}
+
+type Refusal = { readonly code: number; readonly detail: string };
+
+/** The index key of a stream this connection may subscribe to, or why not. */
+function admit(
+  hub: WsHub,
+  conn: Conn,
+  name: string,
+  stream: ParsedStream,
+  info: StreamInfo,
+  now: number,
+): string | Refusal {
+  if ('symbol' in stream) {
+    if (SYMBOLS_BY_NAME.has(stream.symbol)) return name;
+    return {
+      code: 10007,
+      detail: `${name}: the sandbox lists ${SYMBOLS.map((s) => s.symbol).join(', ')}; ${stream.symbol} is not one of them.`,
+    };
+  }
+  if (conn.account === undefined)
+    return {
+      code: 401,
+      detail: `${name} is private: connect with a listen key, ${WS_RULES.path}?listenKey=... (POST /api/v3/userDataStream gives one).`,
+    };
+  if (!hub.listenKeyLive(conn, now))
+    return {
+      code: 401,
+      detail: `The listen key of this connection was closed or has lapsed; get another with POST /api/v3/userDataStream and reconnect.`,
+    };
+  return privateKey(conn.account, info.channel);
+}
+
+function subscribe(hub: WsHub, conn: Conn, id: number, params: readonly string[], now: number): void {
+  const names = [...new Set(params)];
+  const admitted: Admitted[] = [];
+  for (const name of names) {
+    const r = parseStreamName(name);
+    if (!r.ok) return refuse(hub, conn, id, 33333, `${JSON.stringify(name)}: ${r.problem.message}`);
+    const key = admit(hub, conn, name, r.stream, r.info, now);
+    if (typeof key !== 'string') return refuse(hub, conn, id, key.code, key.detail);
+    admitted.push({ name, key, stream: r.stream });
+  }
+  const max = WS_RULES.streamsPerConnection;
+  const added = admitted.filter((a) => !conn.streams.has(a.name)).length;
+  if (conn.streams.size + added > max) {
+    return refuse(
+      hub,
+      conn,
+      id,
+      33333,
+      `At most ${max} streams per connection (§8): this connection holds ${conn.streams.size} and the message adds ${added}; unsubscribe some or open another connection.`,
+    );
+  }
+  for (const a of admitted) hub.subscribe(conn, a.name, a.key);
+  reply(hub, conn, id, 0, names.join(','));
+  for (const a of admitted)
+    if (a.stream.kind === 'depth' || a.stream.kind === 'bookTicker') hub.sendSnapshot(conn, a.stream);
+}
+
+function unsubscribe(hub: WsHub, conn: Conn, id: number, params: readonly string[]): void {
+  const names = [...new Set(params)];
+  for (const name of names) {
+    const r = parseStreamName(name);
+    if (!r.ok) return refuse(hub, conn, id, 33333, `${JSON.stringify(name)}: ${r.problem.message}`);
+  }
+  // A name this connection does not hold is already unsubscribed: done, as the message asks.
+  for (const name of names) hub.unsubscribe(conn, name);
+  reply(hub, conn, id, 0, names.join(','));
+}

@@ -1,0 +1,249 @@
+/**
+ * Sandbox WebSocket load: C connections with 30 streams each on loopback, pushes fed by REST
+ * trades, target ≥ 20,000 messages a second delivered in total with the server's memory bounded.
+ * A few extra connections subscribe and never read (slow consumers): the sandbox must close them
+ * (over 256 KiB unread → 1008) rather than hold their pushes. The server runs in a child process
+ * (`tradereq sandbox --port 0 --json --no-limits`: the REST driver would meet the §8 rate limit);
+ * clients and the REST driver run here. Prints figures; it is a benchmark, not a test.
+ * Run: node --require tsx/cjs test/bench/ws.bench.ts [--connections 200] [--trades 12] [--seconds 10] [--slow 4]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { Pool } from 'undici';
+import { WebSocket } from 'ws';
+import { sandboxCommand } from '../../src/cli/sandbox';
+import { processIo } from '../../src/cli/usage';
+
+const SERVE_FLAG = '--serve';
+const STREAMS_PER_CONNECTION = 30;
+const INTERVALS = ['Min1', 'Min5', 'Min15', 'Min30', 'Min60', 'Hour4', 'Day1', 'Week1', 'Month'];
+
+interface Key {
+  readonly name: string;
+  readonly apiKey: string;
+  readonly secretKey: string;
+}
+
+function option(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
+  return Number.isInteger(v) && v >= 0 ? v : fallback;
+}
+
+async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; wsUrl: string; keys: Key[] }> {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', __filename, SERVE_FLAG], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before printing its address`)));
+  });
+  const info = JSON.parse(line) as { baseUrl: string; wsUrl: string; keys: Key[] };
+  return { child, ...info };
+}
+
+/** The server's resident memory in MiB (Linux /proc). */
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m === null ? NaN : Number(m[1]) / 1024;
+}
+
+/** CPU seconds (user + system) the process has used (Linux /proc; clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Every public stream of BTCUSDT and ETHUSDT (14 each), and two of LTCBTC: 30. */
+function streamNames(): string[] {
+  const names: string[] = [];
+  for (const symbol of ['BTCUSDT', 'ETHUSDT']) {
+    names.push(`spot@public.deals.v3.api@${symbol}`, `spot@public.bookTicker.v3.api@${symbol}`);
+    for (const levels of [5, 10, 20]) names.push(`spot@public.limit.depth.v3.api@${symbol}@${levels}`);
+    for (const interval of INTERVALS) names.push(`spot@public.kline.v3.api@${symbol}@${interval}`);
+  }
+  names.push('spot@public.deals.v3.api@LTCBTC', 'spot@public.bookTicker.v3.api@LTCBTC');
+  return names.slice(0, STREAMS_PER_CONNECTION);
+}
+
+interface Tally {
+  messages: number;
+  latencies: number[];
+  measuring: boolean;
+}
+
+/** Opens a connection, subscribes to `names` and counts pushes into `tally` (unless `slow`). */
+async function client(
+  wsUrl: string,
+  names: string[],
+  tally: Tally,
+  slow: boolean,
+): Promise<{ ws: WebSocket; closed: Promise<number> }> {
+  const ws = new WebSocket(wsUrl);
+  const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  const subscribed = new Promise<void>((resolve) => ws.once('message', () => resolve()));
+  ws.send(JSON.stringify({ method: 'SUBSCRIPTION', params: names, id: 1 }));
+  await subscribed;
+  if (slow) {
+    ws.pause();
+    return { ws, closed };
+  }
+  ws.on('message', (data: Buffer) => {
+    if (!tally.measuring) return;
+    const push = JSON.parse(data.toString('utf8')) as { t?: number };
+    tally.messages++;
+    // Every 16th push, to keep the bookkeeping small: receipt time − the push's server time.
+    if (typeof push.t === 'number' && (tally.messages & 15) === 0)
+      tally.latencies.push(performance.timeOrigin + performance.now() - push.t);
+  });
+  return { ws, closed };
+}
+
+/** One signed crossing LIMIT order path: BUY above / SELL below the house's best prices. */
+function orderPath(key: Key, n: number): string {
+  const eth = n % 4 >= 2;
+  const buy = n % 2 === 0;
+  const price = eth ? (buy ? '2001' : '1999') : buy ? '30010' : '29990';
+  const query = `symbol=${eth ? 'ETHUSDT' : 'BTCUSDT'}&side=${buy ? 'BUY' : 'SELL'}&type=LIMIT&quantity=0.001&price=${price}&recvWindow=60000&timestamp=${Date.now()}`;
+  return `/api/v3/order?${query}&signature=${createHmac('sha256', key.secretKey).update(query).digest('hex')}`;
+}
+
+/** Sends `perSecond` trades a second, evenly paced, until `stop()`; returns the count and failures. */
+function drive(pool: Pool, key: Key, perSecond: number): { stop: () => Promise<{ sent: number; failed: number }> } {
+  let sent = 0;
+  let failed = 0;
+  const pending = new Set<Promise<void>>();
+  const timer = setInterval(() => {
+    const p = pool
+      .request({ method: 'POST', path: orderPath(key, sent++), headers: { 'X-SERVICE-APIKEY': key.apiKey } })
+      .then(async (res) => {
+        await res.body.text();
+        if (res.statusCode !== 200) failed++;
+      })
+      .catch(() => {
+        failed++;
+      })
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  }, 1000 / perSecond);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await Promise.all(pending);
+      return { sent, failed };
+    },
+  };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+}
+
+async function main(): Promise<void> {
+  const connections = option('--connections', 200);
+  const tradesPerSecond = option('--trades', 12);
+  const seconds = option('--seconds', 10);
+  const slowCount = option('--slow', 4);
+  const { child, baseUrl, wsUrl, keys } = await startServer();
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const pid = child.pid!;
+  const key = keys.find((k) => k.name === 'trade')!;
+  const pool = new Pool(baseUrl, { connections: 4 });
+  const tally: Tally = { messages: 0, latencies: [], measuring: false };
+  const names = streamNames();
+  try {
+    const rssStart = rssMiB(pid);
+    const clients = [];
+    for (let i = 0; i < connections; i++) clients.push(await client(wsUrl, names, tally, false));
+    const slow = [];
+    for (let i = 0; i < slowCount; i++) slow.push(await client(wsUrl, names, tally, true));
+    const rssConnected = rssMiB(pid);
+    let rssPeak = rssConnected;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB(pid))), 250);
+
+    const driver = drive(pool, key, tradesPerSecond);
+    await new Promise((r) => setTimeout(r, 2000)); // warm-up, not measured
+    tally.measuring = true;
+    const t0 = performance.now();
+    const serverCpu0 = cpuSeconds(pid);
+    const clientCpu0 = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    tally.measuring = false;
+    const elapsed = (performance.now() - t0) / 1000;
+    const serverCpu = (cpuSeconds(pid) - serverCpu0) / elapsed;
+    const used = process.cpuUsage(clientCpu0);
+    const clientCpu = (used.user + used.system) / 1e6 / elapsed;
+    const { sent, failed } = await driver.stop();
+    clearInterval(sampler);
+    const rssEnd = rssMiB(pid);
+
+    for (const s of slow) s.ws.resume();
+    const slowCodes = await Promise.all(
+      slow.map((s) => Promise.race([s.closed, new Promise<string>((r) => setTimeout(() => r('open'), 3000))])),
+    );
+    const open = clients.filter((c) => c.ws.readyState === WebSocket.OPEN).length;
+    report({ connections, open, names: names.length, tradesPerSecond, sent, failed, elapsed, tally, slowCodes });
+    console.log(
+      `ws: CPU during the measured run: server ${(serverCpu * 100).toFixed(0)} % of a core, clients and driver ${(clientCpu * 100).toFixed(0)} %`,
+    );
+    console.log(
+      `ws: server RSS ${rssStart.toFixed(1)} MiB at start, ${rssConnected.toFixed(1)} MiB with ${connections + slowCount} connections, peak ${rssPeak.toFixed(1)} MiB during the run, ${rssEnd.toFixed(1)} MiB after`,
+    );
+    for (const c of clients) c.ws.terminate();
+  } finally {
+    await pool.close();
+    child.kill('SIGTERM');
+    const code = await exited;
+    if (code !== 0) {
+      console.log(`ws: the server exited with ${code} instead of 0 after SIGTERM`);
+      process.exitCode = 1;
+    }
+  }
+}
+
+interface Figures {
+  readonly connections: number;
+  readonly open: number;
+  readonly names: number;
+  readonly tradesPerSecond: number;
+  readonly sent: number;
+  readonly failed: number;
+  readonly elapsed: number;
+  readonly tally: Tally;
+  readonly slowCodes: readonly (number | string)[];
+}
+
+function report(f: Figures): void {
+  const rate = f.tally.messages / f.elapsed;
+  const sorted = [...f.tally.latencies].sort((a, b) => a - b);
+  console.log('ws: server in a child process (tradereq sandbox --no-limits), clients and REST driver in this process');
+  console.log(
+    `ws: ${f.connections} connections × ${f.names} streams; ${f.open} still open at the end; ${f.sent} REST trades at ${f.tradesPerSecond}/s (${f.failed} not 200)`,
+  );
+  console.log(
+    `ws: ${f.tally.messages} pushes delivered in ${f.elapsed.toFixed(2)} s: ${Math.round(rate)} messages/s (target ≥ 20000)${rate >= 20_000 ? '' : '  BELOW TARGET'}`,
+  );
+  console.log(
+    `ws: push latency (receipt − the push's server time t, 1 in 16 sampled): p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms`,
+  );
+  console.log(`ws: ${f.slowCodes.length} slow consumers (never read) ended with: ${f.slowCodes.join(', ') || '-'}`);
+  if (rate < 20_000 || f.failed > 0 || f.open !== f.connections) process.exitCode = 1;
+}
+
+async function serve(): Promise<void> {
+  process.exitCode = await sandboxCommand(['--port', '0', '--json', '--no-limits'], processIo);
+}
+
+if (require.main === module) {
+  (process.argv.includes(SERVE_FLAG) ? serve() : main()).catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+}
