@@ -3,7 +3,12 @@
 // total of the tests that ran. `npm test -- --quick` leaves out the parts that need a real VS Code.
 const { spawn } = require('node:child_process');
 
+const { TARGETS } = require('./harness/setup');
+
 const quick = process.argv.includes('--quick');
+const VSCODE_VERSIONS = Object.values(TARGETS)
+  .map((t) => t.vscode)
+  .join(' and '); // test:vscode runs the suite on each
 
 /** [name, npm script, needs a real VS Code, how its tests are counted] */
 const parts = [
@@ -12,7 +17,7 @@ const parts = [
   ['build', 'build', false, 'none'],
   ['unit, end-to-end and conformance tests (mocha)', 'test:unit', false, 'mocha'],
   ['grammar tests (vscode-tmgrammar-test)', 'test:grammar', false, 'grammar'],
-  ['integration tests in a real VS Code', 'test:vscode', true, 'summary'],
+  [`integration tests in real VS Code ${VSCODE_VERSIONS}`, 'test:vscode', true, 'summary'],
   ['harness self-test (a broken extension must fail)', 'test:harness', true, 'one'],
   ['response panel in Chromium (hostile input, CSP, keyboard)', 'test:webview', true, 'mocha'],
   ['UI tests in Chromium', 'test:ui', true, 'mocha'],
@@ -28,7 +33,8 @@ function runPart(script, counting) {
       let m;
       if (counting === 'mocha' && (m = /^\s*(\d+) passing/.exec(line))) counts.passed += Number(m[1]);
       if (counting === 'mocha' && (m = /^\s*(\d+) failing/.exec(line))) counts.failed += Number(m[1]);
-      if (counting === 'summary' && (m = /^(?:\w+: )?(\d+) passed, (\d+) failed/.exec(line))) {
+      // The last closing line counts: test:vscode ends with its total over both VS Code versions.
+      if (counting === 'summary' && (m = /^(?:[\w ]+: )?(\d+) passed, (\d+) failed/.exec(line))) {
         counts.passed = Number(m[1]);
         counts.failed = Number(m[2]);
       }

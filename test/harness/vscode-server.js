@@ -61,11 +61,32 @@ async function waitForHttp(url, deadline, isDead) {
 }
 
 /**
- * Starts `node out/server-main.js` on 127.0.0.1 with --port 0 (the kernel picks a free port; no race).
- * Resolves once the server answers HTTP. Returns { port, origin, authority, stop(), outputTail() }.
- * options: vscode (from ensureVscodeServer), extraArgs, readyTimeoutMs, onOutput(line).
+ * Makes the unpacked extension at `extensionPath` an installed one: a link named
+ * <publisher>.<name>-<version> in the server's fresh extensions folder, which the server scans at start.
  */
-async function startVscodeServer({ vscode, extraArgs = [], readyTimeoutMs = 60000, onOutput = () => {} }) {
+function linkExtension(extensionsDir, extensionPath) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(extensionPath, 'package.json'), 'utf8'));
+  const id = `${manifest.publisher}.${manifest.name}-${manifest.version}`;
+  fs.symlinkSync(path.resolve(extensionPath), path.join(extensionsDir, id), 'dir');
+}
+
+/**
+ * Starts `node out/server-main.js` (with the target's Node) on 127.0.0.1 with --port 0 (the kernel picks a free port; no race).
+ * Resolves once the server answers HTTP. Returns { port, origin, authority, stop(), outputTail() }.
+ * options: vscode (from ensureVscodeServer), extraArgs, readyTimeoutMs, onOutput(line), developmentPayload
+ * (default true: the workbench will be opened with extensionDevelopmentPath/extensionTestsPath in its
+ * payload; false for a plain workbench with installed extensions only), installExtension (an unpacked
+ * extension folder the server loads as installed: no payload, so on VS Code 1.139 no smoke-test mode,
+ * which hides notification toasts).
+ */
+async function startVscodeServer({
+  vscode,
+  extraArgs = [],
+  readyTimeoutMs = 60000,
+  onOutput = () => {},
+  installExtension,
+  developmentPayload = !installExtension,
+}) {
   const base = mkTemp('tradereq-vscode-server-');
   const dirs = {
     base,
@@ -74,6 +95,7 @@ async function startVscodeServer({ vscode, extraArgs = [], readyTimeoutMs = 6000
     extensions: path.join(base, 'extensions'),
   };
   for (const d of [dirs.userData, dirs.serverData, dirs.extensions]) fs.mkdirSync(d);
+  if (installExtension) linkExtension(dirs.extensions, installExtension);
 
   const args = [
     vscode.serverMain,
@@ -90,10 +112,12 @@ async function startVscodeServer({ vscode, extraArgs = [], readyTimeoutMs = 6000
     dirs.serverData,
     '--extensions-dir',
     dirs.extensions,
+    ...(developmentPayload ? vscode.payloadServerArgs || [] : []),
     ...extraArgs,
   ];
   // detached: own process group, so stop() also reaches the extension host and pty host children.
-  const proc = spawn(process.execPath, args, {
+  // vscode.node: the Node this server's native modules were built for (setup.js).
+  const proc = spawn(vscode.node || process.execPath, args, {
     cwd: vscode.vscodeDir,
     env: cleanEnv(),
     detached: true,

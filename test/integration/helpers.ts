@@ -147,12 +147,27 @@ export async function listedKeyProfiles(): Promise<{ profile: string; origins: s
   return listed!;
 }
 
+/**
+ * Ids VS Code gives the extension's "TradeReq" log output channel: `<extension id>.<name>` in
+ * VS Code 1.100, `<extension id>.<name of its log file>` in 1.139. The test accepts only these two.
+ */
+const LOG_CHANNEL_IDS = [`${EXTENSION_ID}.TradeReq`, `${EXTENSION_ID}.TradeReq.log`];
+
+/** Shows the "TradeReq" log output channel through the command VS Code registers for it. */
+async function showTradereqLog(): Promise<void> {
+  const show = await waitFor('the command that shows the TradeReq output channel', async () => {
+    const commands = new Set(await vscode.commands.getCommands());
+    return LOG_CHANNEL_IDS.map((id) => `workbench.action.output.show.${id}`).find((c) => commands.has(c));
+  });
+  await vscode.commands.executeCommand(show);
+}
+
 /** The text of the "TradeReq" log output channel, once it contains `expected` (shown in the panel to be readable). */
 export async function tradereqLogContaining(expected: string | RegExp): Promise<string> {
-  await vscode.commands.executeCommand(`workbench.action.output.show.${EXTENSION_ID}.TradeReq`);
+  await showTradereqLog();
   return waitFor(`the TradeReq output channel to show ${String(expected)}`, () => {
     const doc = vscode.workspace.textDocuments.find(
-      (d) => d.uri.scheme === 'output' && d.uri.path.endsWith(`${EXTENSION_ID}.TradeReq`),
+      (d) => d.uri.scheme === 'output' && LOG_CHANNEL_IDS.some((id) => d.uri.path.endsWith(id)),
     );
     const text = doc?.getText();
     if (text === undefined) return undefined;
