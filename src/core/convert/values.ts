@@ -1,4 +1,5 @@
 /** Small pieces every importer shares: decoding, names, secrets, and the notes list. */
+import { looksLikeSecret } from '../env/secrets';
 import { percentDecode } from '../format/parser';
 
 /** Notes in the order they were found, each once. */
@@ -53,15 +54,10 @@ export function looksLikeForm(text: string): boolean {
   return segments.length > 0 && segments.every((s) => s.indexOf('=') > 0);
 }
 
-/**
- * Names that hold credentials: never copied into a file the project writes. Wider than the
- * environment schema's own rule (which refuses secret, password, passphrase, private), since an
- * API key is not a secret to the service but still does not belong in a shared file.
- */
-const SECRET_LIKE = /secret|password|passphrase|private|api[-_ ]?key|access[-_ ]?key|token|signature|credential/i;
-
+/** Names that hold credentials (the project's one rule, env/secrets.ts): never copied into a file. */
 export function looksSecret(name: string): boolean {
-  return SECRET_LIKE.test(name);
+  // A signature is derived from a secret key and goes stale at once: not copied either.
+  return looksLikeSecret(name) || /signature/i.test(name);
 }
 
 /** The API key header of the family: `X-SERVICE-APIKEY`, `X-MBX-APIKEY`, `X-MEXC-APIKEY`, … */

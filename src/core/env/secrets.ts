@@ -6,7 +6,7 @@
 
 // Secret keys, passwords, tokens, API and access keys, credentials, signing keys, auth headers.
 const SECRET_NAME =
-  /secret|passw(or)?d|passphrase|pwd|private|token|bearer|credential|auth|api[-_.]?key|access[-_.]?key|signing[-_.]?key|listen[-_.]?key/i;
+  /secret|passw(or)?d|passphrase|pwd|private|token|bearer|credential|auth|api[-_. ]?key|access[-_. ]?key|signing[-_. ]?key|listen[-_. ]?key/i;
 
 export function looksLikeSecret(name: string): boolean {
   return SECRET_NAME.test(name);

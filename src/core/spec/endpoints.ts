@@ -405,11 +405,5 @@ export function isBatchEndpoint(endpoint: EndpointInfo): boolean {
   return endpoint.params.some((p) => p.type === 'orderList');
 }
 
-/**
- * A symbol name (§2.1: upper-case letters); digits allowed, as the family's names have them. The
- * sandbox refuses other names with 30014; stream names use it too.
- */
-export const SYMBOL_FORMAT = /^[A-Z0-9]{2,20}$/;
-
 /** The API key format the sandbox enforces (700001); the spec does not show one. */
 export const API_KEY_FORMAT = /^[A-Za-z0-9]{16,64}$/;

@@ -3,7 +3,10 @@
  * the rest follows the API family (service-notes.md, format.md) and is assumed.
  */
 
-/** A symbol as the family names them: upper-case letters, and digits in some names (assumed). */
+/**
+ * A symbol name (§2.1: upper-case letters); digits allowed, as the family's names have them
+ * (assumed). The sandbox refuses other names with 30014; stream names use it too.
+ */
 export const SYMBOL_FORMAT = /^[A-Z0-9]{2,20}$/;
 
 /** A client order id: at most 32 characters of A-Z a-z 0-9 (format.md). */

@@ -5,7 +5,7 @@
  * the editor (completion, hover, checks), the sandbox and the WebSocket client alike.
  */
 import { z } from 'zod';
-import { SYMBOL_FORMAT } from './endpoints';
+import { SYMBOL_FORMAT } from './formats';
 import { LIMITS } from './limits';
 import type { EnumValueInfo, Source } from './types';
 
