@@ -1,5 +1,5 @@
-import { ERROR_CODES, formatErrorText, lookupError } from '../core/spec/errors';
-import type { ErrorCodeInfo } from '../core/spec/types';
+import { ERROR_CODES, formatErrorText, lookupError } from '../core/catalog/errors';
+import type { ErrorCodeInfo } from '../core/catalog/types';
 import { parseCommand } from './args';
 import { UsageError, type Io } from './usage';
 

@@ -1,11 +1,11 @@
 /** From command-line flags to resolved and prepared requests: shared by `sign` and `send`. */
 import { demoKeyFor, isLoopbackOrigin } from '../core/env/demo';
-import { keysFromEnvironment, profileEnvPrefix, type KeyPair } from '../core/env/keys';
+import { keysFromEnvironment, profileEnvPrefix } from '../core/env/keys';
 import type { NamedEnvironment } from '../core/env/schema';
 import type { RequestBlock } from '../core/format/model';
-import { defaultContext, resolveRequest, type ResolveContext, type ResolvedRequest } from '../core/format/resolve';
-import { prepareRequest, type PreparedRequest } from '../core/request/build';
 import { normaliseOrigin, type KeyBinding } from '../core/request/gate';
+import type { KeySource, PrepareFailure } from '../core/request/prepare';
+import { err, ok } from '../core/result';
 import { readRequestFile, selectEnvironment, selectRequest, type LoadedFile } from './workspace';
 import { UsageError, type Io } from './usage';
 
@@ -62,78 +62,56 @@ export function loadTarget(io: Io, flags: TargetFlags): Target {
   return { file, requests, environment, flagOrigin };
 }
 
-export function resolveOrThrow(
-  target: Target,
-  request: RequestBlock,
-  ctx: Partial<ResolveContext> = {},
-): ResolvedRequest {
-  const resolved = resolveRequest(target.file.doc, request, defaultContext(target.environment, ctx));
-  if (!resolved.ok) {
-    const d = resolved.diagnostics[0]!;
-    throw new UsageError(`${location(target.file, d.range.startLine, d.range.startChar)}: ${d.message}`);
-  }
-  return resolved.value;
-}
-
-export interface KeyChoice {
-  readonly key: KeyPair;
-  readonly binding: KeyBinding;
+/** One line for a request that could not be made ready: the file and position of the first problem, when known. */
+export function failureMessage(file: LoadedFile, failure: PrepareFailure): string {
+  const d = failure.kind === 'bad-input' ? failure.diagnostics[0] : undefined;
+  return d ? `${location(file, d.range.startLine, d.range.startChar)}: ${d.message}` : failure.message;
 }
 
 /**
- * The key for a signed request and the origins it is bound to: TRADEREQ_<PROFILE>_ORIGINS (or
+ * Keys from environment variables, and the origins each may go to: TRADEREQ_<PROFILE>_ORIGINS (or
  * TRADEREQ_ORIGINS for the generic pair); without it only the --base-url origin, never one from a
  * file. The demo key is bound to loopback origins.
  */
-export function keyFor(resolved: ResolvedRequest, target: Target, env: NodeJS.ProcessEnv): KeyChoice {
-  const profile = resolved.keyProfile ?? 'default';
-  const own = resolved.keyProfile
-    ? keysFromEnvironment(resolved.keyProfile, { ...env, TRADEREQ_API_KEY: undefined, TRADEREQ_SECRET_KEY: undefined })
-    : undefined;
-  const generic = own ? undefined : keysFromEnvironment(undefined, env);
-  const key = own ?? generic;
-  if (key) {
-    const variable = own ? profileEnvPrefix(profile) + 'ORIGINS' : 'TRADEREQ_ORIGINS';
-    const listed = env[variable];
-    if (listed !== undefined) {
-      const origins = listed
-        .split(',')
-        .map((o) => o.trim())
-        .filter((o) => o.length > 0)
-        .map((o) => normaliseOrigin(o) ?? o);
-      return { key, binding: { profile, origins, source: variable } };
+export function keySource(target: Target, env: NodeJS.ProcessEnv): KeySource {
+  return (resolved) => {
+    const profile = resolved.keyProfile ?? 'default';
+    const own = resolved.keyProfile
+      ? keysFromEnvironment(resolved.keyProfile, {
+          ...env,
+          TRADEREQ_API_KEY: undefined,
+          TRADEREQ_SECRET_KEY: undefined,
+        })
+      : undefined;
+    const key = own ?? keysFromEnvironment(undefined, env);
+    if (key) {
+      const variable = own ? profileEnvPrefix(profile) + 'ORIGINS' : 'TRADEREQ_ORIGINS';
+      return ok({ key, binding: boundOrigins(env[variable], variable, profile, target) });
     }
-    return {
-      key,
-      binding: {
-        profile,
-        origins: target.flagOrigin ? [target.flagOrigin] : [],
-        source: `--base-url (no ${variable} is set)`,
-      },
-    };
-  }
-  const demo = demoKeyFor(resolved.keyProfile, resolved.origin);
-  if (demo)
-    return {
-      key: demo,
-      binding: {
-        profile,
-        origins: [resolved.origin].filter(isLoopbackOrigin),
-        source: 'the sandbox demo key (loopback only)',
-      },
-    };
-  const prefix = profileEnvPrefix(profile);
-  throw new UsageError(
-    `no key for profile "${profile}": set ${prefix}API_KEY and ${prefix}SECRET_KEY (or TRADEREQ_API_KEY and TRADEREQ_SECRET_KEY) in the environment`,
-  );
+    const demo = demoKeyFor(resolved.keyProfile, resolved.origin);
+    if (demo) {
+      const origins = [resolved.origin].filter(isLoopbackOrigin);
+      return ok({ key: demo, binding: { profile, origins, source: 'the sandbox demo key (loopback only)' } });
+    }
+    const prefix = profileEnvPrefix(profile);
+    return err(
+      `no key for profile "${profile}": set ${prefix}API_KEY and ${prefix}SECRET_KEY (or TRADEREQ_API_KEY and TRADEREQ_SECRET_KEY) in the environment`,
+    );
+  };
 }
 
-export function prepareOrThrow(
-  resolved: ResolvedRequest,
-  key: KeyPair | undefined,
-  timestamp?: number,
-): PreparedRequest {
-  const prepared = prepareRequest(resolved, { key, timestamp });
-  if (!prepared.ok) throw new UsageError(prepared.message);
-  return prepared.value;
+function boundOrigins(listed: string | undefined, variable: string, profile: string, target: Target): KeyBinding {
+  if (listed === undefined) {
+    return {
+      profile,
+      origins: target.flagOrigin ? [target.flagOrigin] : [],
+      source: `--base-url (no ${variable} is set)`,
+    };
+  }
+  const origins = listed
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o.length > 0)
+    .map((o) => normaliseOrigin(o) ?? o);
+  return { profile, origins, source: variable };
 }

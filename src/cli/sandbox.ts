@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { DEMO_ACCOUNTS } from '../core/env/demo';
 import { SANDBOX_PORT } from '../core/env/constants';
-import { LIMITS } from '../core/spec/limits';
+import { LIMITS } from '../core/catalog/limits';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { isLoopbackAddress } from '../sandbox/control';
 import { integerFlag, parseCommand } from './args';

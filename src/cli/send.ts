@@ -5,13 +5,13 @@ import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
 import { jsonOrText, prettyBody } from '../core/format/json-value';
 import type { ResolvedRequest } from '../core/format/resolve';
-import type { ExchangeReport } from '../core/net/exchange';
+import type { RoundTripReport } from '../core/net/round-trip';
 import { DEFAULT_SEND_SETTINGS, Sender } from '../core/net/send';
 import type { ExpectationResult } from '../core/request/expect';
-import { passed, runRequest } from '../core/request/pipeline';
-import { formatErrorText } from '../core/spec/errors';
+import { passed, runRequest, type Sent } from '../core/request/pipeline';
+import { formatErrorText } from '../core/catalog/errors';
 import { parseCommand, integerFlag } from './args';
-import { keyFor, loadTarget, location, type Target } from './prepare';
+import { failureMessage, keySource, loadTarget, type Target } from './prepare';
 import { UsageError, type Io } from './usage';
 
 export const SEND_HELP = `Usage: tradereq send FILE [--request NAME|INDEX | --all] [--env NAME] [--base-url URL] [--json]
@@ -44,7 +44,7 @@ export const EXIT = { ok: 0, rejected: 1, badInput: 2, unknown: 3, refused: 4 } 
 
 type RunResult = {
   exit: number;
-  report?: ExchangeReport;
+  report?: RoundTripReport;
   expectations: ExpectationResult[];
   error?: string;
   resolved?: ResolvedRequest;
@@ -61,18 +61,20 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
+const SEND_OPTIONS = {
+  request: { type: 'string' },
+  all: { type: 'boolean' },
+  env: { type: 'string' },
+  'base-url': { type: 'string' },
+  yes: { type: 'boolean' },
+  'no-clock-sync': { type: 'boolean' },
+  timeout: { type: 'string' },
+  'connect-timeout': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
 export async function sendCommand(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommand('send', args, {
-    request: { type: 'string' },
-    all: { type: 'boolean' },
-    env: { type: 'string' },
-    'base-url': { type: 'string' },
-    yes: { type: 'boolean' },
-    'no-clock-sync': { type: 'boolean' },
-    timeout: { type: 'string' },
-    'connect-timeout': { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  const { values, positionals } = parseCommand('send', args, SEND_OPTIONS);
   if (values.help) {
     io.out(SEND_HELP);
     return 0;
@@ -87,10 +89,7 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     env: values.env,
     baseUrl: values['base-url'],
   });
-
   const store = new FileStateStore(defaultStateDir(io.env));
-  const budget = new Budget(store);
-  const clock = new ClockSync(store);
   const sender = new Sender({
     ...DEFAULT_SEND_SETTINGS,
     connectTimeoutMs: connectTimeout ?? DEFAULT_SEND_SETTINGS.connectTimeoutMs,
@@ -98,30 +97,30 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     bodyTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.bodyTimeoutMs,
     deadlineMs: timeout ?? DEFAULT_SEND_SETTINGS.deadlineMs,
   });
-  const responses = new Map<string, unknown>();
-  let exit = 0;
+  const deps: SendDeps = {
+    budget: new Budget(store),
+    clock: new ClockSync(store),
+    sender,
+    responses: new Map<string, unknown>(),
+    clockSync: !values['no-clock-sync'],
+    yes: values.yes === true,
+  };
   try {
-    for (const request of target.requests) {
-      let result: RunResult;
-      try {
-        result = await sendOne(io, target, request, {
-          budget,
-          clock,
-          sender,
-          responses,
-          clockSync: !values['no-clock-sync'],
-          yes: values.yes === true,
-        });
-      } catch (e) {
-        // With one request, bad input is the command's failure; with --all, the others still go.
-        if (!(e instanceof UsageError) || target.requests.length === 1) throw e;
-        result = { exit: EXIT.badInput, expectations: [], error: e.message };
-      }
-      exit = Math.max(exit, result.exit);
-      print(io, target, request.index, result, values.json === true);
-    }
+    return await sendAll(io, target, deps, values.json === true);
   } finally {
     await sender.close();
+  }
+}
+
+/** Sends the target's requests in order; the exit code is the worst of them. */
+async function sendAll(io: Io, target: Target, deps: SendDeps, json: boolean): Promise<number> {
+  let exit = 0;
+  for (const request of target.requests) {
+    const result = await sendOne(io, target, request, deps);
+    // With one request, bad input is the command's failure: one line on standard error.
+    if (result.exit === EXIT.badInput && target.requests.length === 1) throw new UsageError(result.error ?? '');
+    exit = Math.max(exit, result.exit);
+    print(io, target, request.index, result, json);
   }
   return exit;
 }
@@ -143,51 +142,35 @@ async function sendOne(
 ): Promise<RunResult> {
   const result = await runRequest(target.file.doc, request, target.environment, {
     ...deps,
-    key: (resolved) => keyFor(resolved, target, io.env),
+    key: keySource(target, io.env),
     confirm: async (resolved, order) =>
       deps.yes ||
       (process.stdin.isTTY === true &&
         (await confirm(`Send ${order} to ${resolved.environment.name} (${resolved.origin})?`))),
   });
-  switch (result.kind) {
-    case 'bad-input': {
-      const d = result.diagnostics[0];
-      throw new UsageError(
-        d ? `${location(target.file, d.range.startLine, d.range.startChar)}: ${d.message}` : result.message,
-      );
-    }
-    case 'no-key':
-      throw new UsageError(result.message);
-    case 'refused':
-      return {
-        exit: EXIT.refused,
-        expectations: [],
-        resolved: result.resolved,
-        error:
-          result.reason === 'confirmation'
-            ? `${result.message} Run in a terminal to be asked, or pass --yes.`
-            : result.message,
-      };
-    case 'sent': {
-      const outcome = result.report.outcome;
-      // Unknown and refused outcomes keep their codes; otherwise ok (or a rejection # @expect asked for) with every expectation met.
-      const exit =
-        outcome === 'unknown'
-          ? EXIT.unknown
-          : outcome === 'refused'
-            ? EXIT.refused
-            : passed(result)
-              ? EXIT.ok
-              : EXIT.rejected;
-      return {
-        exit,
-        report: result.report,
-        expectations: [...result.expectations],
-        resolved: result.resolved,
-        note: result.note,
-      };
-    }
-  }
+  if (result.ok) return sentResult(result.value);
+  const failure = result.error;
+  if (failure.kind !== 'refused')
+    return { exit: EXIT.badInput, expectations: [], error: failureMessage(target.file, failure) };
+  const error =
+    failure.reason === 'confirmation'
+      ? `${failure.message} Run in a terminal to be asked, or pass --yes.`
+      : failure.message;
+  return { exit: EXIT.refused, expectations: [], resolved: failure.resolved, error };
+}
+
+/** Unknown and refused outcomes keep their codes; otherwise ok (or a rejection # @expect asked for) with every expectation met. */
+function sentResult(sent: Sent): RunResult {
+  const outcome = sent.report.outcome;
+  const exit =
+    outcome === 'unknown'
+      ? EXIT.unknown
+      : outcome === 'refused'
+        ? EXIT.refused
+        : passed(sent)
+          ? EXIT.ok
+          : EXIT.rejected;
+  return { exit, report: sent.report, expectations: [...sent.expectations], resolved: sent.resolved, note: sent.note };
 }
 
 function print(io: Io, target: Target, index: number, r: RunResult, json: boolean): void {

@@ -1,6 +1,7 @@
 import { parseCommand, integerFlag } from './args';
 import { redactedHeaders } from '../core/request/build';
-import { keyFor, loadTarget, prepareOrThrow, resolveOrThrow } from './prepare';
+import { resolveAndPrepare, signedRequestText } from '../core/request/prepare';
+import { failureMessage, keySource, loadTarget } from './prepare';
 import { UsageError, type Io } from './usage';
 
 export const SIGN_HELP = `Usage: tradereq sign FILE [--request NAME|INDEX] [--env NAME] [--base-url URL] [--timestamp MS] [--json]
@@ -23,7 +24,7 @@ Keys: TRADEREQ_<PROFILE>_API_KEY and TRADEREQ_<PROFILE>_SECRET_KEY (profile uppe
 "_"), else TRADEREQ_API_KEY and TRADEREQ_SECRET_KEY. The built-in sandbox profile has a demo key
 for loopback addresses. The secret key is used for the signature and never printed.`;
 
-export function signCommand(args: string[], io: Io): number {
+export async function signCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand('sign', args, {
     request: { type: 'string' },
     env: { type: 'string' },
@@ -43,39 +44,30 @@ export function signCommand(args: string[], io: Io): number {
     env: values.env,
     baseUrl: values['base-url'],
   });
-  const environment = target.environment;
-  const resolved = resolveOrThrow(target, target.requests[0]!);
   // Signing sends nothing, so the key's origin binding is checked by `send`, not here.
-  const key = resolved.signed ? keyFor(resolved, target, io.env).key : undefined;
-  const keyProfile = resolved.keyProfile;
-  const p = prepareOrThrow(resolved, key, timestamp);
-  const headers = redactedHeaders(p);
-  if (values.json) {
-    io.out(
-      JSON.stringify(
-        {
-          method: p.method,
-          url: p.url,
-          query: p.query,
-          body: p.body,
-          totalParams: p.totalParams ?? null,
-          signature: p.signature ?? null,
-          timestamp: p.timestamp ?? null,
-          headers: Object.fromEntries(headers),
-          signed: p.signed,
-          environment: environment.name,
-          keyProfile: p.signed ? (keyProfile ?? null) : null,
-        },
-        null,
-        2,
-      ),
-    );
+  const ready = await resolveAndPrepare(target.file.doc, target.requests[0]!, target.environment, {
+    key: keySource(target, io.env),
+    timestamp,
+  });
+  if (!ready.ok) throw new UsageError(failureMessage(target.file, ready.error));
+  const { prepared: p, resolved } = ready.value;
+  if (!values.json) {
+    io.out(signedRequestText(p));
     return 0;
   }
-  const lines = [`${p.method} ${p.url}`, ...headers.map(([n, v]) => `${n}: ${v}`), ''];
-  if (p.body.length > 0) lines.push(p.body, '');
-  if (p.signed) lines.push(`# totalParams: ${p.totalParams}`, `# signature: ${p.signature}`);
-  else lines.push('# not signed');
-  io.out(lines.join('\n'));
+  const fields = {
+    method: p.method,
+    url: p.url,
+    query: p.query,
+    body: p.body,
+    totalParams: p.totalParams ?? null,
+    signature: p.signature ?? null,
+    timestamp: p.timestamp ?? null,
+    headers: Object.fromEntries(redactedHeaders(p)),
+    signed: p.signed,
+    environment: target.environment.name,
+    keyProfile: p.signed ? (resolved.keyProfile ?? null) : null,
+  };
+  io.out(JSON.stringify(fields, null, 2));
   return 0;
 }

@@ -1,6 +1,6 @@
 /** `tradereq state`: the rate-limit state shared by the command line and the editor, shown and reset. */
 import { Budget, type BudgetView } from '../core/budget/budget';
-import { defaultStateDir, FileStateStore, StateUnavailable } from '../core/budget/state';
+import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { normaliseOrigin } from '../core/request/gate';
 import { parseCommand } from './args';
 import { budgetText } from './budget-text';
@@ -40,11 +40,9 @@ export function stateCommand(args: string[], io: Io): number {
   const normal = origin === undefined ? undefined : normaliseOrigin(origin);
   if (origin !== undefined && normal === undefined)
     throw new UsageError(`"${origin}" is not an origin such as https://api.example.com`);
-  try {
-    new Budget(store).reset(normal);
-  } catch (e) {
-    if (!(e instanceof StateUnavailable)) throw e;
-    io.err(`tradereq: ${e.message}: nothing was reset`);
+  const done = new Budget(store).reset(normal);
+  if (!done.ok) {
+    io.err(`tradereq: ${done.error}: nothing was reset`);
     return 1;
   }
   io.out(normal ? `The rate-limit state of ${normal} was reset.` : `The rate-limit state was reset: every origin.`);

@@ -1,16 +1,64 @@
 import * as vscode from 'vscode';
-import { normaliseOrigin } from '../core/request/gate';
-import { PROFILE_NAME_PATTERN } from '../core/env/keys';
+import type { DocumentModels } from './documents';
+import { storeDemoKey } from './editor-keys';
 import type { Environments } from './environments';
+import { addApiKey } from './key-wizard';
 import type { KeyStore } from './keys';
 import { lazy } from './lazy';
+import type { PanelPresenter } from './panel-presenter';
 import type { Sending } from './sending';
+import type { SignedDocuments, SignedView } from './signed-view';
+import type { Symbols } from './symbols';
 
 type SandboxHandle = Awaited<ReturnType<ReturnType<typeof lazy>['startSandbox']>>;
 
+/** The embedded sandbox exchange when the user started it from the editor. */
+export class SandboxHolder implements vscode.Disposable {
+  handle: SandboxHandle | undefined;
+  dispose(): void {
+    void this.handle?.close();
+  }
+}
+
+/** What the commands work with. */
+export interface Services {
+  readonly models: DocumentModels;
+  readonly environments: Environments;
+  readonly symbols: Symbols;
+  readonly keys: KeyStore;
+  readonly sending: Sending;
+  readonly signedView: SignedView;
+  readonly signedDocs: SignedDocuments;
+  readonly presenter: PanelPresenter;
+  readonly sandbox: SandboxHolder;
+}
+
+type Handler = (...args: unknown[]) => unknown;
+
+/** Every command, by id: each a named factory (rust-analyzer's habit), registered from this one table. */
+const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
+  'tradereq.sendRequest': sendRequest,
+  'tradereq.sendAll': sendAll,
+  'tradereq.signOnly': signOnly,
+  'tradereq.copyAsCurl': copyAsCurl,
+  'tradereq.showPanel': (s) => () => s.presenter.showLatest(),
+  'tradereq.addApiKey': (s) => (profile, origin) => addApiKey(s.keys, s.environments, profile, origin),
+  'tradereq.removeApiKey': removeApiKey,
+  'tradereq.listApiKeys': listApiKeys,
+  'tradereq.startSandbox': startSandbox,
+  'tradereq.stopSandbox': stopSandbox,
+  'tradereq.resetState': () => resetState,
+  'tradereq.selectEnvironment': selectEnvironment,
+  'tradereq.refreshSymbols': refreshSymbols,
+};
+
+export function registerCommands(services: Services): vscode.Disposable[] {
+  return Object.entries(COMMANDS).map(([id, make]) => vscode.commands.registerCommand(id, make(services)));
+}
+
 /** The document and request a command is about: its arguments (code lens) or the cursor. */
 async function target(
-  sending: Sending,
+  s: Services,
   uri?: unknown,
   index?: unknown,
 ): Promise<{ document: vscode.TextDocument; index: number } | undefined> {
@@ -21,7 +69,7 @@ async function target(
     void vscode.window.showInformationMessage('TradeReq: open a .tradereq file and put the cursor in a request.');
     return undefined;
   }
-  const request = sending.requestAt(editor.document, editor.selection.active.line);
+  const request = s.sending.requestAt(editor.document, editor.selection.active.line);
   if (!request) {
     void vscode.window.showInformationMessage(
       'TradeReq: the cursor is not in a request: put it under a request line such as POST /api/v3/order.',
@@ -31,167 +79,145 @@ async function target(
   return { document: editor.document, index: request.index };
 }
 
-export function registerCommands(
-  context: vscode.ExtensionContext,
-  sending: Sending,
-  keys: KeyStore,
-  environments: Environments,
-  signedDocs: SignedDocuments,
-): vscode.Disposable[] {
-  let sandbox: SandboxHandle | undefined;
-  context.subscriptions.push({ dispose: () => void sandbox?.close() });
+function sendRequest(s: Services): Handler {
+  return async (uri, index) => {
+    const t = await target(s, uri, index);
+    return t ? s.sending.send(t.document, t.index) : undefined;
+  };
+}
 
-  return [
-    vscode.commands.registerCommand('tradereq.sendRequest', async (uri?: unknown, index?: unknown) => {
-      const t = await target(sending, uri, index);
-      return t ? sending.send(t.document, t.index) : undefined;
-    }),
-    vscode.commands.registerCommand('tradereq.sendAll', async (uri?: unknown) => {
-      const document =
-        uri instanceof vscode.Uri
-          ? await vscode.workspace.openTextDocument(uri)
-          : vscode.window.activeTextEditor?.document;
-      if (document?.languageId === 'tradereq') await sending.sendAll(document);
-    }),
-    vscode.commands.registerCommand('tradereq.signOnly', async (uri?: unknown, index?: unknown) => {
-      const t = await target(sending, uri, index);
-      const text = t ? await sending.signOnly(t.document, t.index) : undefined;
-      if (text !== undefined) await signedDocs.show(text);
-      return text;
-    }),
-    vscode.commands.registerCommand('tradereq.copyAsCurl', async (uri?: unknown, index?: unknown) => {
-      const t = await target(sending, uri, index);
-      const text = t ? await sending.curl(t.document, t.index) : undefined;
-      if (text === undefined) return undefined;
-      await vscode.env.clipboard.writeText(text);
-      void vscode.window.showInformationMessage(
-        'TradeReq: copied as cURL. The API key is a shell variable; the signature is valid only within recvWindow of its timestamp.',
-      );
-      return text;
-    }),
-    vscode.commands.registerCommand('tradereq.showPanel', () => sending.showPanel()),
-    vscode.commands.registerCommand('tradereq.addApiKey', async (profileArg?: unknown, originArg?: unknown) => {
-      await environments.ready();
-      const env = environments.current();
-      const profile = await vscode.window.showInputBox({
-        title: 'TradeReq: Add API Key (1/4)',
-        prompt:
-          'Profile name: how request files and environments refer to this key ("key" in tradereq.env.json, # @key)',
-        value: typeof profileArg === 'string' ? profileArg : (env.key ?? 'main'),
-        validateInput: (v) =>
-          PROFILE_NAME_PATTERN.test(v) ? undefined : 'Letters, digits, "-" and "_", starting with a letter or digit.',
-        ignoreFocusOut: true,
-      });
-      if (!profile) return;
-      const defaultOrigin = typeof originArg === 'string' ? originArg : (normaliseOrigin(env.baseUrl) ?? '');
-      const originsText = await vscode.window.showInputBox({
-        title: 'TradeReq: Add API Key (2/4)',
-        prompt:
-          'Origins this key may be sent to (scheme://host:port), comma-separated. A signed request to any other origin is refused.',
-        value: defaultOrigin,
-        validateInput: (v) => {
-          const parts = v
-            .split(',')
-            .map((x) => x.trim())
-            .filter(Boolean);
-          if (parts.length === 0) return 'Name at least one origin, e.g. https://api.example.com';
-          const bad = parts.find((x) => !normaliseOrigin(x));
-          return bad ? `"${bad}" is not an http(s) origin such as https://api.example.com` : undefined;
-        },
-        ignoreFocusOut: true,
-      });
-      if (!originsText) return;
-      const apiKey = await vscode.window.showInputBox({
-        title: 'TradeReq: Add API Key (3/4)',
-        prompt: `API key of "${profile}" (sent in the API key header)`,
-        ignoreFocusOut: true,
-        validateInput: (v) => (/^\S+$/.test(v) ? undefined : 'The API key has no spaces.'),
-      });
-      if (!apiKey) return;
-      const secretKey = await vscode.window.showInputBox({
-        title: 'TradeReq: Add API Key (4/4)',
-        prompt: `Secret key of "${profile}": used only to sign, stored only in VS Code's SecretStorage`,
-        password: true,
-        ignoreFocusOut: true,
-        validateInput: (v) => (/^\S+$/.test(v) ? undefined : 'The secret key has no spaces.'),
-      });
-      if (!secretKey) return;
-      const origins = [
-        ...new Set(
-          originsText
-            .split(',')
-            .map((x) => normaliseOrigin(x.trim()))
-            .filter((x): x is string => x !== undefined),
-        ),
-      ];
-      await keys.store(profile, { apiKey, secretKey, origins });
-      void vscode.window.showInformationMessage(
-        `TradeReq: key profile "${profile}" stored in SecretStorage, bound to ${origins.join(', ')}.`,
-      );
-    }),
-    vscode.commands.registerCommand('tradereq.removeApiKey', async () => {
-      const list = await keys.profiles();
-      if (list.length === 0) return void vscode.window.showInformationMessage('TradeReq: no key profiles are stored.');
-      const picked = await vscode.window.showQuickPick(
-        list.map((k) => ({ label: k.profile, description: k.origins.join(', ') })),
-        { title: 'TradeReq: Remove API Key' },
-      );
-      if (!picked) return;
-      const remove = 'Remove';
-      if (
-        (await vscode.window.showWarningMessage(
-          `Remove key profile "${picked.label}" from SecretStorage?`,
-          { modal: true },
-          remove,
-        )) === remove
-      )
-        await keys.remove(picked.label);
-    }),
-    vscode.commands.registerCommand('tradereq.listApiKeys', async () => {
-      const list = await keys.profiles();
-      if (list.length === 0) {
-        void vscode.window.showInformationMessage('TradeReq: no key profiles are stored. Run "TradeReq: Add API Key".');
-        return list;
-      }
-      // Profiles and origins only: a key's value is never shown.
-      await vscode.window.showQuickPick(
-        list.map((k) => ({ label: k.profile, description: `bound to ${k.origins.join(', ') || 'no origin'}` })),
-        { title: 'TradeReq: stored key profiles (values are never shown)' },
-      );
+function sendAll(s: Services): Handler {
+  return async (uri) => {
+    const document =
+      uri instanceof vscode.Uri
+        ? await vscode.workspace.openTextDocument(uri)
+        : vscode.window.activeTextEditor?.document;
+    if (document?.languageId === 'tradereq') await s.sending.sendAll(document);
+  };
+}
+
+function signOnly(s: Services): Handler {
+  return async (uri, index) => {
+    const t = await target(s, uri, index);
+    const text = t ? await s.signedView.signOnly(t.document, t.index) : undefined;
+    if (text !== undefined) await s.signedDocs.show(text);
+    return text;
+  };
+}
+
+function copyAsCurl(s: Services): Handler {
+  return async (uri, index) => {
+    const t = await target(s, uri, index);
+    const text = t ? await s.signedView.curl(t.document, t.index) : undefined;
+    if (text === undefined) return undefined;
+    await vscode.env.clipboard.writeText(text);
+    void vscode.window.showInformationMessage(
+      'TradeReq: copied as cURL. The API key is a shell variable; the signature is valid only within recvWindow of its timestamp.',
+    );
+    return text;
+  };
+}
+
+function removeApiKey(s: Services): Handler {
+  return async () => {
+    const list = await s.keys.profiles();
+    if (list.length === 0) return void vscode.window.showInformationMessage('TradeReq: no key profiles are stored.');
+    const items = list.map((k) => ({ label: k.profile, description: k.origins.join(', ') }));
+    const picked = await vscode.window.showQuickPick(items, { title: 'TradeReq: Remove API Key' });
+    if (!picked) return;
+    const remove = 'Remove';
+    const question = `Remove key profile "${picked.label}" from SecretStorage?`;
+    if ((await vscode.window.showWarningMessage(question, { modal: true }, remove)) === remove)
+      await s.keys.remove(picked.label);
+  };
+}
+
+function listApiKeys(s: Services): Handler {
+  return async () => {
+    const list = await s.keys.profiles();
+    if (list.length === 0) {
+      void vscode.window.showInformationMessage('TradeReq: no key profiles are stored. Run "TradeReq: Add API Key".');
       return list;
-    }),
-    vscode.commands.registerCommand('tradereq.startSandbox', async () => {
-      if (sandbox)
-        return void vscode.window.showInformationMessage(
-          `TradeReq: the sandbox exchange is running at ${sandbox.baseUrl}.`,
-        );
-      try {
-        sandbox = await lazy().startSandbox({ port: 8780 });
-      } catch (e) {
-        const inUse = (e as NodeJS.ErrnoException).code === 'EADDRINUSE';
-        void vscode.window.showErrorMessage(
-          inUse
-            ? 'TradeReq: port 8780 is in use: is a sandbox already running ("tradereq sandbox")? Requests to the sandbox environment go to it.'
-            : `TradeReq: the sandbox did not start: ${e instanceof Error ? e.message : String(e)}`,
-        );
-        return;
-      }
-      const origin = new URL(sandbox.baseUrl).origin;
-      const stored = await keys.get('sandbox');
-      const store = 'Store Demo Key';
-      const choice = await vscode.window.showInformationMessage(
-        `TradeReq: sandbox exchange running at ${sandbox.baseUrl}. It follows the spec; nothing leaves this machine.${stored ? '' : ' Store its demo key as key profile "sandbox"?'}`,
-        ...(stored ? [] : [store]),
+    }
+    // Profiles and origins only: a key's value is never shown.
+    const items = list.map((k) => ({
+      label: k.profile,
+      description: `bound to ${k.origins.join(', ') || 'no origin'}`,
+    }));
+    await vscode.window.showQuickPick(items, { title: 'TradeReq: stored key profiles (values are never shown)' });
+    return list;
+  };
+}
+
+function startSandbox(s: Services): Handler {
+  return async () => {
+    const running = s.sandbox.handle;
+    if (running)
+      return void vscode.window.showInformationMessage(
+        `TradeReq: the sandbox exchange is running at ${running.baseUrl}.`,
       );
-      if (choice === store) await sending.storeDemoKey(origin);
-      return sandbox.baseUrl;
-    }),
-    vscode.commands.registerCommand('tradereq.resetState', () => resetState()),
-    vscode.commands.registerCommand('tradereq.stopSandbox', async () => {
-      await sandbox?.close();
-      sandbox = undefined;
-    }),
-  ];
+    try {
+      s.sandbox.handle = await lazy().startSandbox({ port: 8780 });
+    } catch (e) {
+      const inUse = (e as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      void vscode.window.showErrorMessage(
+        inUse
+          ? 'TradeReq: port 8780 is in use: is a sandbox already running ("tradereq sandbox")? Requests to the sandbox environment go to it.'
+          : `TradeReq: the sandbox did not start: ${e instanceof Error ? e.message : String(e)}`,
+      );
+      return;
+    }
+    const baseUrl = s.sandbox.handle.baseUrl;
+    const stored = await s.keys.get('sandbox');
+    const store = 'Store Demo Key';
+    const choice = await vscode.window.showInformationMessage(
+      `TradeReq: sandbox exchange running at ${baseUrl}. It follows the spec; nothing leaves this machine.${stored ? '' : ' Store its demo key as key profile "sandbox"?'}`,
+      ...(stored ? [] : [store]),
+    );
+    if (choice === store) await storeDemoKey(s.keys, new URL(baseUrl).origin);
+    return baseUrl;
+  };
+}
+
+function stopSandbox(s: Services): Handler {
+  return async () => {
+    await s.sandbox.handle?.close();
+    s.sandbox.handle = undefined;
+  };
+}
+
+function selectEnvironment(s: Services): Handler {
+  return async () => {
+    const { environments } = s;
+    await environments.ready();
+    const current = environments.current().name;
+    const items = environments.all().map((e) => ({
+      label: e.name,
+      description: e.baseUrl,
+      detail: e.key ? `key profile ${e.key}${e.confirm ? ' · asks before every order' : ''}` : 'no key profile',
+      picked: e.name === current,
+    }));
+    const title = 'TradeReq: environment for sending, completion and checks';
+    const picked = await vscode.window.showQuickPick(items, {
+      title,
+      placeHolder: environments.error() ?? `Current: ${current}`,
+    });
+    if (picked) await environments.select(picked.label);
+  };
+}
+
+function refreshSymbols(s: Services): Handler {
+  return async () => {
+    await s.environments.ready();
+    s.symbols.refresh();
+    const env = s.environments.current();
+    const list = await s.symbols.exchangeInfo(env.baseUrl);
+    void vscode.window.showInformationMessage(
+      list.length > 0
+        ? `TradeReq: ${list.length} symbols from the exchangeInfo of ${env.name}.`
+        : `TradeReq: no symbols from ${env.baseUrl} (see the TradeReq output). Completion uses the tradereq.symbols setting and the workspace's files.`,
+    );
+  };
 }
 
 /**
@@ -204,52 +230,20 @@ async function resetState(): Promise<void> {
   const state = store.read();
   const all = 'All origins';
   const picks = [
-    ...Object.entries(state.origins).map(([origin, s]) => ({
+    ...Object.entries(state.origins).map(([origin, o]) => ({
       label: origin,
-      description: s.damaged ? 'damaged: sending is blocked' : undefined,
+      description: o.damaged ? 'damaged: sending is blocked' : undefined,
     })),
     { label: all, description: state.damaged ? `the state file cannot be read (${state.damaged.reason})` : undefined },
   ];
   const picked = await vscode.window.showQuickPick(picks, { title: 'TradeReq: Reset Rate-Limit State' });
   if (!picked) return;
+  const which = picked.label === all ? 'every origin' : picked.label;
   const reset = 'Reset';
-  const answer = await vscode.window.showWarningMessage(
-    `Forget the rate-limit budget, Retry-After wait and ban of ${picked.label === all ? 'every origin' : picked.label}?`,
-    {
-      modal: true,
-      detail: 'Reset only once you know no ban is in force: sending during a ban extends it (§8 rules 2–3).',
-    },
-    reset,
-  );
-  if (answer !== reset) return;
-  try {
-    new Budget(store).reset(picked.label === all ? undefined : picked.label);
-    void vscode.window.showInformationMessage(
-      `TradeReq: the rate-limit state of ${picked.label === all ? 'every origin' : picked.label} was reset.`,
-    );
-  } catch (e) {
-    void vscode.window.showErrorMessage(`TradeReq: ${e instanceof Error ? e.message : String(e)}; nothing was reset.`);
-  }
-}
-
-/** Read-only documents for "Sign only". */
-export class SignedDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  static readonly scheme = 'tradereq-signed';
-  private readonly contents = new Map<string, string>();
-  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(SignedDocuments.scheme, this);
-  private count = 0;
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.toString()) ?? '';
-  }
-
-  async show(text: string): Promise<void> {
-    const uri = vscode.Uri.from({ scheme: SignedDocuments.scheme, path: `/Signed request ${++this.count}.txt` });
-    this.contents.set(uri.toString(), text);
-    await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
-  }
-
-  dispose(): void {
-    this.registration.dispose();
-  }
+  const detail = 'Reset only once you know no ban is in force: sending during a ban extends it (§8 rules 2–3).';
+  const question = `Forget the rate-limit budget, Retry-After wait and ban of ${which}?`;
+  if ((await vscode.window.showWarningMessage(question, { modal: true, detail }, reset)) !== reset) return;
+  const done = new Budget(store).reset(picked.label === all ? undefined : picked.label);
+  if (done.ok) void vscode.window.showInformationMessage(`TradeReq: the rate-limit state of ${which} was reset.`);
+  else void vscode.window.showErrorMessage(`TradeReq: ${done.error}; nothing was reset.`);
 }

@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { PanelStateT } from '../core/panel/protocol';
+import type { ClockSample } from '../core/clock/clock';
+import type { PanelState } from '../core/panel/protocol';
 import { registerCodeLensSupport } from './codelens';
-import { registerCommands, SignedDocuments } from './commands';
+import { registerCommands, SandboxHolder, type Services } from './commands';
 import { registerCompletionSupport } from './completion';
 import { DiagnosticsManager, registerQuickFixes } from './diagnostics';
 import { DocumentModels } from './documents';
@@ -11,8 +12,11 @@ import { lazy } from './lazy';
 import { History } from './history';
 import { registerHoverSupport } from './hover';
 import { KeyStore } from './keys';
+import { Network } from './network';
 import { ResponsePanel } from './panel';
+import { PanelPresenter } from './panel-presenter';
 import { Sending } from './sending';
+import { SignedDocuments, SignedView } from './signed-view';
 import { StatusBar } from './statusbar';
 import { Symbols } from './symbols';
 
@@ -28,7 +32,7 @@ export interface TradeReqApi {
   readonly loadMs: number;
   readonly activateMs: number;
   /** What the response panel shows now (tests read it; it holds nothing secret). */
-  panelState(): PanelStateT | undefined;
+  panelState(): PanelState | undefined;
   /** Where a document's diagnostics were last computed: in a worker thread (large files) or on the main one. */
   diagnosticsRunner(uri: string): 'worker' | 'main' | undefined;
 }
@@ -36,92 +40,23 @@ export interface TradeReqApi {
 /** Wires services and registers providers; nothing slow happens here (files load on first use). */
 export function activate(context: vscode.ExtensionContext): TradeReqApi {
   const activateStart = performance.now();
-  const log = vscode.window.createOutputChannel('TradeReq', { log: true });
-  const models = new DocumentModels();
-  const environments = new Environments(context.workspaceState, log);
-  const symbols = new Symbols(models, log);
-  // The clock offset for hover on 700003, read from the state the command line shares.
-  const clockSample = () => {
-    const { ClockSync, FileStateStore } = lazy();
-    try {
-      return new ClockSync(new FileStateStore()).sample(new URL(environments.current().baseUrl).origin);
-    } catch {
-      return undefined;
-    }
-  };
-
-  const keys = new KeyStore(context.secrets, log);
-  const history = new History(context.workspaceState);
-  // The panel's handlers reach the sending service, which needs the panel: tied after both exist.
-  const late: { sending?: Sending } = {};
-  const panel = new ResponsePanel(
-    context.extensionUri,
-    {
-      show: (id) => {
-        const entry = history.find(id);
-        if (entry) late.sending?.showEntry(entry);
-      },
-      queryOrder: (id) => void late.sending?.queryOrder(id),
-      copyBody: (id) => {
-        const body = history.find(id)?.response?.body;
-        if (body !== undefined) void vscode.env.clipboard.writeText(body);
-      },
-    },
-    log,
-  );
-  const sending = (late.sending = new Sending(models, environments, keys, history, panel, log));
-  const statusBar = new StatusBar(environments, (origin) => sending.budgetViewIfLoaded(origin));
-  const signedDocs = new SignedDocuments();
-  const diagnostics = new DiagnosticsManager(models, environments, context.extensionUri);
-
+  const s = createServices(context);
+  const diagnostics = new DiagnosticsManager(s.models, s.environments, context.extensionUri);
+  const statusBar = new StatusBar(s.environments, (origin) => s.network.budgetViewIfLoaded(origin));
   context.subscriptions.push(
-    log,
-    models,
-    environments,
-    symbols,
-    panel,
-    sending,
-    statusBar,
-    signedDocs,
-    sending.onDidSend(() => statusBar.refresh()),
-    environments.onDidChange(() => statusBar.refresh()),
-    vscode.window.onDidChangeActiveTextEditor(() => statusBar.refresh()),
-    registerCodeLensSupport(SELECTOR, models),
-    ...registerCommands(context, sending, keys, environments, signedDocs),
+    ...s.disposables,
     diagnostics,
-    registerCompletionSupport(SELECTOR, models, environments, symbols),
-    registerHoverSupport(SELECTOR, models, environments, clockSample),
+    statusBar,
+    s.sending.onDidSend(() => statusBar.refresh()),
+    s.environments.onDidChange(() => statusBar.refresh()),
+    vscode.window.onDidChangeActiveTextEditor(() => statusBar.refresh()),
+    registerCodeLensSupport(SELECTOR, s.models),
+    ...registerCommands(s),
+    registerCompletionSupport(SELECTOR, s.models, s.environments, s.symbols),
+    registerHoverSupport(SELECTOR, s.models, s.environments, () => clockSample(s.environments)),
     registerQuickFixes(SELECTOR),
-    vscode.commands.registerCommand('tradereq.selectEnvironment', async () => {
-      await environments.ready();
-      const current = environments.current().name;
-      const picked = await vscode.window.showQuickPick(
-        environments.all().map((e) => ({
-          label: e.name,
-          description: e.baseUrl,
-          detail: e.key ? `key profile ${e.key}${e.confirm ? ' · asks before every order' : ''}` : 'no key profile',
-          picked: e.name === current,
-        })),
-        {
-          title: 'TradeReq: environment for sending, completion and checks',
-          placeHolder: environments.error() ?? `Current: ${current}`,
-        },
-      );
-      if (picked) await environments.select(picked.label);
-    }),
-    vscode.commands.registerCommand('tradereq.refreshSymbols', async () => {
-      await environments.ready();
-      symbols.refresh();
-      const env = environments.current();
-      const list = await symbols.exchangeInfo(env.baseUrl);
-      void vscode.window.showInformationMessage(
-        list.length > 0
-          ? `TradeReq: ${list.length} symbols from the exchangeInfo of ${env.name}.`
-          : `TradeReq: no symbols from ${env.baseUrl} (see the TradeReq output). Completion uses the tradereq.symbols setting and the workspace's files.`,
-      );
-    }),
   );
-  void environments.ready().then(() => statusBar.refresh());
+  void s.environments.ready().then(() => statusBar.refresh());
   const activateMs = performance.now() - activateStart;
   const loadMs =
     typeof __tradereqLoadStart === 'number' && typeof __tradereqLoadEnd === 'number'
@@ -131,9 +66,66 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     activationMs: loadMs + activateMs,
     loadMs,
     activateMs,
-    panelState: () => panel.current(),
+    panelState: () => s.panel.current(),
     diagnosticsRunner: (uri) => diagnostics.runner(uri),
   };
+}
+
+/** The services the providers and commands share, with everything to dispose of. */
+function createServices(
+  context: vscode.ExtensionContext,
+): Services & { panel: ResponsePanel; network: Network; disposables: vscode.Disposable[] } {
+  const log = vscode.window.createOutputChannel('TradeReq', { log: true });
+  const models = new DocumentModels();
+  const environments = new Environments(context.workspaceState, log);
+  const keys = new KeyStore(context.secrets, log);
+  const history = new History(context.workspaceState);
+  const network = new Network();
+  // The panel's handlers reach the presenter and the sending service, which need the panel: tied after.
+  const late: { presenter?: PanelPresenter; sending?: Sending } = {};
+  const panel = new ResponsePanel(
+    context.extensionUri,
+    {
+      show: (id) => late.presenter?.showHistoryEntry(id),
+      queryOrder: (id) => void late.sending?.queryOrder(id),
+      copyBody: (id) => {
+        const body = history.find(id)?.response?.body;
+        if (body !== undefined) void vscode.env.clipboard.writeText(body);
+      },
+    },
+    log,
+  );
+  const presenter = (late.presenter = new PanelPresenter(panel, history, network));
+  const sending = (late.sending = new Sending({ models, environments, keys, history, presenter, network, log }));
+  const signedView = new SignedView({ models, environments, keys, network, log, response: (n) => sending.response(n) });
+  const symbols = new Symbols(models, log);
+  const signedDocs = new SignedDocuments();
+  const sandbox = new SandboxHolder();
+  const disposables = [log, models, environments, symbols, panel, sending, network, signedDocs, sandbox];
+  return {
+    models,
+    environments,
+    symbols,
+    keys,
+    sending,
+    signedView,
+    signedDocs,
+    presenter,
+    sandbox,
+    panel,
+    network,
+    disposables,
+  };
+}
+
+/** The measured clock offset of the environment's origin, for hover on 700003 (read from the shared state). */
+function clockSample(environments: Environments): ClockSample | undefined {
+  const { ClockSync, FileStateStore } = lazy();
+  try {
+    return new ClockSync(new FileStateStore()).sample(new URL(environments.current().baseUrl).origin);
+  } catch {
+    return undefined;
+  }
 }
 
 export function deactivate(): void {

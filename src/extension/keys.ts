@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { lazy } from './lazy';
-import type { StoredKeyT } from './lazy/keys';
+import type { StoredKey } from './lazy/keys';
 
 const INDEX = 'tradereq.keys';
 const entry = (profile: string): string => `tradereq.key.${profile}`;
@@ -33,7 +33,7 @@ export class KeyStore {
     return out;
   }
 
-  async get(profile: string): Promise<StoredKeyT | undefined> {
+  async get(profile: string): Promise<StoredKey | undefined> {
     try {
       return lazy().parseStoredKey(await this.secrets.get(entry(profile)));
     } catch (e) {
@@ -44,7 +44,7 @@ export class KeyStore {
     }
   }
 
-  async store(profile: string, key: StoredKeyT): Promise<void> {
+  async store(profile: string, key: StoredKey): Promise<void> {
     await this.secrets.store(entry(profile), JSON.stringify(key));
     const index = await this.index();
     if (!index.includes(profile)) await this.secrets.store(INDEX, JSON.stringify([...index, profile].sort()));

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { FromPanelT, PanelStateT } from '../core/panel/protocol';
+import type { FromPanel, PanelState } from '../core/panel/protocol';
 import { panelHtml } from '../webview/html';
 import { newNonce } from '../webview/nonce';
 import { lazy } from './lazy';
@@ -16,7 +16,7 @@ export interface PanelHandlers {
  */
 export class ResponsePanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
-  private state: PanelStateT | undefined;
+  private state: PanelState | undefined;
   private readonly root: vscode.Uri;
 
   constructor(
@@ -28,11 +28,11 @@ export class ResponsePanel implements vscode.Disposable {
   }
 
   /** The last state shown (for tests and for reopening the panel). */
-  current(): PanelStateT | undefined {
+  current(): PanelState | undefined {
     return this.state;
   }
 
-  show(state: PanelStateT, reveal = true): void {
+  show(state: PanelState, reveal = true): void {
     this.state = state;
     if (!this.panel) {
       this.panel = vscode.window.createWebviewPanel(
@@ -62,12 +62,12 @@ export class ResponsePanel implements vscode.Disposable {
   }
 
   private receive(raw: unknown): void {
-    const parsed = lazy().FromPanel.safeParse(raw);
+    const parsed = lazy().FromPanelSchema.safeParse(raw);
     if (!parsed.success) {
       this.log.warn('dropped a message from the response panel that does not fit the protocol');
       return;
     }
-    const m: FromPanelT = parsed.data;
+    const m: FromPanel = parsed.data;
     switch (m.type) {
       case 'ready':
         if (this.state) void this.panel?.webview.postMessage({ type: 'state', state: this.state });

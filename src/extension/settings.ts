@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { lazy } from './lazy';
-import type { SettingsValue } from './lazy/settings';
+import type { Settings } from './lazy/settings';
 
-export type { SettingsValue };
+export type { Settings };
 
-export function readSettings(scope?: vscode.Uri): SettingsValue {
+export function readSettings(scope?: vscode.Uri): Settings {
   const c = vscode.workspace.getConfiguration('tradereq', scope);
   return lazy().parseSettings({
     symbols: c.get('symbols'),

@@ -3,11 +3,11 @@
  * here (after authentication): missing or empty → 44444, malformed → 33333, characters outside
  * SAFE_CHARS → 700008, then the exchange's own conditions (symbols, volumes, balances, book).
  */
-import { ENDPOINTS, findEndpoint, findParam } from '../core/spec/endpoints';
-import { LIMITS } from '../core/spec/limits';
+import { ENDPOINTS, findEndpoint, findParam } from '../core/catalog/endpoints';
+import { LIMITS } from '../core/catalog/limits';
 import type { KeyAccount } from './auth';
 import { formatUnits, mulFloor, parseUnits } from './decimal';
-import { Exchange, Refusal, type NewOrder, type Order, type OrderType, type Side, type TimeInForce } from './exchange';
+import { MatchingEngine, Refusal, type NewOrder, type Order, type OrderType, type Side, type TimeInForce } from './engine';
 import { ASSETS, SYMBOLS, SYMBOLS_BY_NAME, SYMBOL_FORMAT, SYMBOL_JSON, type SymbolSpec } from './market';
 import { parseBatchOrders } from './batch';
 import type { RequestParams } from './params';
@@ -291,7 +291,7 @@ function exchangeInfo(req: ApiRequest): Reply {
 }
 
 /** orderId or origClientOrderId; either sent empty counts as not sent (700004's "both were empty"). */
-function findOrder(exchange: Exchange, req: ApiRequest): Order | Reply {
+function findOrder(engine: MatchingEngine, req: ApiRequest): Order | Reply {
   const values = req.params.values;
   const spec = symbolParam(values);
   if (isReply(spec)) return spec;
@@ -300,7 +300,7 @@ function findOrder(exchange: Exchange, req: ApiRequest): Order | Reply {
   if (orderId === undefined && clientOrderId === undefined) return fail(700004);
   if (orderId !== undefined && !/^\d{1,20}$/.test(orderId))
     return fail(30026, `orderId is the digits the order response gave, as text; got "${orderId}".`);
-  const order = exchange.find(exchange.account(req.key!.name), spec, orderId, clientOrderId);
+  const order = engine.find(engine.account(req.key!.name), spec, orderId, clientOrderId);
   if (order === undefined)
     return fail(
       -2011,
@@ -310,17 +310,17 @@ function findOrder(exchange: Exchange, req: ApiRequest): Order | Reply {
 }
 
 /** POST /api/v3/batchOrders: each order of the list placed or refused on its own, answered in order. */
-function batchOrders(exchange: Exchange, req: ApiRequest): Reply {
+function batchOrders(engine: MatchingEngine, req: ApiRequest): Reply {
   const text = required(req.params.values, 'batchOrders');
   if (isReply(text)) return text;
   const items = parseBatchOrders(text);
   if (isReply(items)) return items;
-  const account = exchange.account(req.key!.name);
+  const account = engine.account(req.key!.name);
   const results = items.map((values) => {
     if (isReply(values)) return values.body;
     const order = parseOrder(values);
     if (isReply(order)) return order.body;
-    const placed = exchange.place(account, order, req.serverTime);
+    const placed = engine.place(account, order, req.serverTime);
     return placed instanceof Refusal ? refused(placed).body : placedView(placed);
   });
   return ok('[' + results.join(',') + ']');
@@ -355,7 +355,7 @@ function userDataStream(streams: UserStreams): Record<string, Handler> {
 }
 
 /** Handlers by "METHOD path", one for every endpoint of the catalog. */
-export function createHandlers(exchange: Exchange, streams: UserStreams): ReadonlyMap<string, Handler> {
+export function createHandlers(engine: MatchingEngine, streams: UserStreams): ReadonlyMap<string, Handler> {
   const place =
     (test: boolean) =>
     (req: ApiRequest): Reply => {
@@ -363,7 +363,7 @@ export function createHandlers(exchange: Exchange, streams: UserStreams): Readon
       if (isReply(order)) return order;
       // service-notes.md: order/test validates without placing and answers {}.
       if (test) return EMPTY_OK;
-      const placed = exchange.place(exchange.account(req.key!.name), order, req.serverTime);
+      const placed = engine.place(engine.account(req.key!.name), order, req.serverTime);
       return placed instanceof Refusal ? refused(placed) : ok(placedView(placed));
     };
   const handlers: Record<string, Handler> = {
@@ -372,26 +372,26 @@ export function createHandlers(exchange: Exchange, streams: UserStreams): Readon
     'GET /api/v3/exchangeInfo': exchangeInfo,
     'POST /api/v3/order': place(false),
     'POST /api/v3/order/test': place(true),
-    'POST /api/v3/batchOrders': (req) => batchOrders(exchange, req),
+    'POST /api/v3/batchOrders': (req) => batchOrders(engine, req),
     ...userDataStream(streams),
     'GET /api/v3/order': (req) => {
-      const order = findOrder(exchange, req);
+      const order = findOrder(engine, req);
       return isReply(order) ? order : ok(JSON.stringify(orderRecord(order)));
     },
     'DELETE /api/v3/order': (req) => {
-      const order = findOrder(exchange, req);
+      const order = findOrder(engine, req);
       if (isReply(order)) return order;
-      const done = exchange.cancel(order, req.serverTime);
+      const done = engine.cancel(order, req.serverTime);
       return done instanceof Refusal ? refused(done) : ok(canceledView(done));
     },
     'GET /api/v3/openOrders': (req) => {
       const spec = symbolParam(req.params.values);
       if (isReply(spec)) return spec;
-      return ok(JSON.stringify(exchange.openOrders(exchange.account(req.key!.name), spec).map(orderRecord)));
+      return ok(JSON.stringify(engine.openOrders(engine.account(req.key!.name), spec).map(orderRecord)));
     },
     'GET /api/v3/account': (req) => {
       const key = req.key!;
-      const account = exchange.account(key.name);
+      const account = engine.account(key.name);
       return ok(
         JSON.stringify({
           makerCommission: 0,

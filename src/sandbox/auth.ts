@@ -6,8 +6,8 @@
  */
 import { DEMO_ACCOUNTS, type DemoAccount } from '../core/env/demo';
 import { SIGNATURE_FORMAT, signatureMatches } from '../core/signing/hmac';
-import { API_KEY_FORMAT } from '../core/spec/endpoints';
-import { LIMITS, MILLISECOND_TIMESTAMP_MIN } from '../core/spec/limits';
+import { API_KEY_FORMAT } from '../core/catalog/endpoints';
+import { LIMITS, MILLISECOND_TIMESTAMP_MIN } from '../core/catalog/limits';
 import { looseEncoding, type RequestParams } from './params';
 import { fail, type Reply } from './replies';
 

@@ -4,7 +4,7 @@
  * numbers. A list that cannot be read is refused whole (33333, or 730002 for its size); each
  * order that can be read is then placed or refused on its own.
  */
-import { BATCH_ORDERS_MAX } from '../core/spec/endpoints';
+import { BATCH_ORDERS_MAX } from '../core/catalog/endpoints';
 import { SAFE_CHARS } from './params';
 import { fail, type Reply } from './replies';
 

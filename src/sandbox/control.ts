@@ -3,7 +3,7 @@
  * It answers loopback clients only, is never rate limited, and its calls are not logged.
  */
 import { z } from 'zod';
-import { KNOWN_PATHS } from '../core/spec/endpoints';
+import { KNOWN_PATHS } from '../core/catalog/endpoints';
 import { errorBody, fail, meaningOf, ok, type Reply } from './replies';
 
 export const CONTROL_PREFIX = '/_sandbox';
@@ -59,7 +59,7 @@ export interface WebSocketState {
 
 const MAX_OFFSET_MS = 365 * 24 * 60 * 60 * 1000;
 
-const FaultBody = z
+const FaultBodySchema = z
   .object({
     status: z.number().int().min(500, 'status must be a 5xx status').max(599, 'status must be a 5xx status'),
     count: z.number().int().min(0).max(1_000_000).default(1),
@@ -69,10 +69,10 @@ const FaultBody = z
       .optional(),
   })
   .strict();
-const ClockBody = z.object({ offsetMs: z.number().int().min(-MAX_OFFSET_MS).max(MAX_OFFSET_MS) }).strict();
-const LatencyBody = z.object({ ms: z.number().int().min(0).max(60_000) }).strict();
+const ClockBodySchema = z.object({ offsetMs: z.number().int().min(-MAX_OFFSET_MS).max(MAX_OFFSET_MS) }).strict();
+const LatencyBodySchema = z.object({ ms: z.number().int().min(0).max(60_000) }).strict();
 /** The body of the routes that take none: `{}` or nothing. */
-const ResetBody = z.object({}).strict();
+const ResetBodySchema = z.object({}).strict();
 
 type Route = { readonly method: 'GET' | 'POST'; readonly run: (target: ControlTarget, body: unknown) => Reply };
 
@@ -124,7 +124,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     '/reset',
     {
       method: 'POST',
-      run: withBody(ResetBody, (target) => {
+      run: withBody(ResetBodySchema, (target) => {
         target.reset();
         return ok('{"reset":true}');
       }),
@@ -134,7 +134,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     '/fault',
     {
       method: 'POST',
-      run: withBody(FaultBody, (target, f) => {
+      run: withBody(FaultBodySchema, (target, f) => {
         const fault: Fault =
           f.path === undefined
             ? { status: f.status, count: f.count }
@@ -148,7 +148,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     '/clock',
     {
       method: 'POST',
-      run: withBody(ClockBody, (target, c) => {
+      run: withBody(ClockBodySchema, (target, c) => {
         target.setClockOffset(c.offsetMs);
         return ok(JSON.stringify({ offsetMs: c.offsetMs, serverTime: target.serverTime() }));
       }),
@@ -158,7 +158,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     '/latency',
     {
       method: 'POST',
-      run: withBody(LatencyBody, (target, l) => {
+      run: withBody(LatencyBodySchema, (target, l) => {
         target.setLatency(l.ms);
         return ok(JSON.stringify({ ms: l.ms }));
       }),
@@ -168,13 +168,13 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ['/ws', { method: 'GET', run: (target) => ok(JSON.stringify(target.webSockets())) }],
   [
     '/ws/drop',
-    { method: 'POST', run: withBody(ResetBody, (target) => ok(JSON.stringify({ dropped: target.dropWebSockets() }))) },
+    { method: 'POST', run: withBody(ResetBodySchema, (target) => ok(JSON.stringify({ dropped: target.dropWebSockets() }))) },
   ],
   [
     '/ws/pause',
     {
       method: 'POST',
-      run: withBody(ResetBody, (target) => {
+      run: withBody(ResetBodySchema, (target) => {
         target.pauseWebSockets(true);
         return ok('{"paused":true}');
       }),
@@ -184,7 +184,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
     '/ws/resume',
     {
       method: 'POST',
-      run: withBody(ResetBody, (target) => {
+      run: withBody(ResetBodySchema, (target) => {
         target.pauseWebSockets(false);
         return ok('{"paused":false}');
       }),
@@ -192,7 +192,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ],
   [
     '/ws/malformed',
-    { method: 'POST', run: withBody(ResetBody, (target) => ok(JSON.stringify({ sent: target.sendMalformedFrame() }))) },
+    { method: 'POST', run: withBody(ResetBodySchema, (target) => ok(JSON.stringify({ sent: target.sendMalformedFrame() }))) },
   ],
 ]);
 

@@ -7,7 +7,7 @@
  * 2 min, 8 min, 32 min, … (×4 per offence) up to 3 days, all × banScale (§8 rules 1-4).
  * Refused requests consume no weight.
  */
-import { LIMITS } from '../core/spec/limits';
+import { LIMITS } from '../core/catalog/limits';
 
 /** The weights of a sliding window, oldest first, in a ring as large as the limit can need. */
 export class SlidingCounter {

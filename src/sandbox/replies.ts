@@ -3,7 +3,7 @@
  * request log. Error bodies are `{"code": N, "msg": "..."}` (service-notes.md), the msg starting
  * with the catalog's meaning of the code (§7.2).
  */
-import { lookupError } from '../core/spec/errors';
+import { lookupError } from '../core/catalog/errors';
 
 export interface Reply {
   readonly status: number;

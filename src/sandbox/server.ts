@@ -6,8 +6,8 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { ENDPOINTS, isBatchEndpoint } from '../core/spec/endpoints';
-import type { EndpointInfo } from '../core/spec/types';
+import { ENDPOINTS, isBatchEndpoint } from '../core/catalog/endpoints';
+import type { EndpointInfo } from '../core/catalog/types';
 import { DEMO_ACCOUNTS } from '../core/env/demo';
 import { createHandlers, type Handler, type UserStreams } from './api';
 import { KEY_ACCOUNTS, apiKeyOf, authenticate, type KeyAccount } from './auth';
@@ -19,7 +19,7 @@ import {
   type LogEntry,
   type WebSocketState,
 } from './control';
-import { Exchange } from './exchange';
+import { MatchingEngine } from './engine';
 import { RateLimiter } from './limits';
 import { parseParams } from './params';
 import { errorBody, fail, meaningOf, type Reply } from './replies';
@@ -76,7 +76,7 @@ function faultReply(status: number): Reply {
 
 export class SandboxServer implements ControlTarget {
   readonly http: http.Server;
-  private readonly exchange = new Exchange(DEMO_ACCOUNTS.map((d) => d.name));
+  private readonly engine = new MatchingEngine(DEMO_ACCOUNTS.map((d) => d.name));
   private readonly limiter: RateLimiter;
   private readonly routes = new Map<string, Map<string, Route>>();
   private readonly allowed = new Map<string, string>();
@@ -106,10 +106,10 @@ export class SandboxServer implements ControlTarget {
       listenKeys: this.listenKeys,
       record: (entry) => this.record(entry),
     });
-    this.feed = new MarketFeed(this.hub, this.exchange, () => this.serverTime());
+    this.feed = new MarketFeed(this.hub, this.engine, () => this.serverTime());
     this.hub.snapshot = (stream) => this.feed.snapshot(stream);
-    this.exchange.listener = this.feed;
-    const handlers = createHandlers(this.exchange, this.userStreams());
+    this.engine.listener = this.feed;
+    const handlers = createHandlers(this.engine, this.userStreams());
     for (const endpoint of ENDPOINTS) {
       let byMethod = this.routes.get(endpoint.path);
       if (byMethod === undefined) {
@@ -124,7 +124,7 @@ export class SandboxServer implements ControlTarget {
       });
     }
     for (const [path, byMethod] of this.routes) this.allowed.set(path, [...byMethod.keys()].join(', '));
-    this.exchange.reset(this.serverTime());
+    this.engine.reset(this.serverTime());
     this.http = http.createServer(
       { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 },
       (req, res) => this.onRequest(req, res),
@@ -157,7 +157,7 @@ export class SandboxServer implements ControlTarget {
   reset(): void {
     this.hub.reset();
     this.listenKeys.reset();
-    this.exchange.reset(this.serverTime());
+    this.engine.reset(this.serverTime());
     this.feed.reset();
     this.limiter.reset();
     this.fault = undefined;

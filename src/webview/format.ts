@@ -1,4 +1,5 @@
 /** Pure formatting for the panel: durations, sizes, times, labels. No DOM. */
+import type { SendOutcome } from '../core/panel/protocol';
 
 /** A wait or ban left, rounded up to the second: "12 s", "1 min 58 s", "2 h 5 min", "3 d 2 h". */
 export function formatWait(ms: number): string {
@@ -54,9 +55,8 @@ export function pathOf(url: string): string {
   }
 }
 
-export type Outcome = 'ok' | 'rejected' | 'unknown' | 'not-sent' | 'refused';
 
-export const OUTCOME_LABEL: Readonly<Record<Outcome, string>> = {
+export const OUTCOME_LABEL: Readonly<Record<SendOutcome, string>> = {
   ok: 'OK',
   rejected: 'Rejected',
   unknown: 'Outcome unknown',
@@ -65,7 +65,7 @@ export const OUTCOME_LABEL: Readonly<Record<Outcome, string>> = {
 };
 
 /** Short form for the history list. */
-export const OUTCOME_SHORT: Readonly<Record<Outcome, string>> = {
+export const OUTCOME_SHORT: Readonly<Record<SendOutcome, string>> = {
   ok: 'OK',
   rejected: 'Rejected',
   unknown: 'Unknown',
@@ -74,7 +74,7 @@ export const OUTCOME_SHORT: Readonly<Record<Outcome, string>> = {
 };
 
 /** A symbol beside the label, so the outcome never rests on colour alone. */
-export const OUTCOME_ICON: Readonly<Record<Outcome, string>> = {
+export const OUTCOME_ICON: Readonly<Record<SendOutcome, string>> = {
   ok: '✔',
   rejected: '✘',
   unknown: '?',

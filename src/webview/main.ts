@@ -5,7 +5,7 @@
  */
 import './zod-config'; // first: zod must not try `new Function` under the panel's CSP
 import { z } from 'zod';
-import { PanelState, ToPanel, type PanelStateT } from '../core/panel/protocol';
+import { PanelStateSchema, ToPanelSchema, type PanelState } from '../core/panel/protocol';
 import { findByAttr, h } from './dom';
 import { bannerKey, renderBanner, renderContent, renderCountdown, renderHistory, type Ticker } from './render';
 import { getSavedState, post, saveState } from './vscode-api';
@@ -38,7 +38,7 @@ const history = h('aside', {
 });
 root.replaceChildren(banner, countdown, content, history);
 
-let state: PanelStateT | undefined;
+let state: PanelState | undefined;
 /** The extension's clock minus ours, taken when a state arrives: countdowns run on the extension's clock. */
 let clockOffset = 0;
 let shownBannerKey: string | undefined;
@@ -97,9 +97,9 @@ function render(): void {
   }
 }
 
-const Saved = z.object({
+const SavedSchema = z.object({
   v: z.literal(1),
-  state: PanelState,
+  state: PanelStateSchema,
   clockOffset: z.number(),
   open: z.record(z.string(), z.boolean()),
 });
@@ -109,7 +109,7 @@ function persist(): void {
   saveState({ v: 1, state, clockOffset, open: Object.fromEntries(openSections) });
 }
 
-function accept(next: PanelStateT, offset: number): void {
+function accept(next: PanelState, offset: number): void {
   // A new send (an id the history did not hold) brings its banner into view, however far the panel was scrolled.
   const id = next.current?.id;
   if (id !== undefined && state !== undefined && id !== state.current?.id && !state.history.some((e) => e.id === id))
@@ -121,7 +121,7 @@ function accept(next: PanelStateT, offset: number): void {
 }
 
 window.addEventListener('message', (event: MessageEvent) => {
-  const parsed = ToPanel.safeParse(event.data);
+  const parsed = ToPanelSchema.safeParse(event.data);
   if (!parsed.success) return; // unknown or malformed: dropped
   const msg = parsed.data;
   switch (msg.type) {
@@ -183,7 +183,7 @@ document.addEventListener(
 );
 
 // After a reload (the panel hidden and shown again) show what was there until the extension answers.
-const saved = Saved.safeParse(getSavedState());
+const saved = SavedSchema.safeParse(getSavedState());
 if (saved.success) {
   for (const [name, isOpen] of Object.entries(saved.data.open)) openSections.set(name, isOpen);
   accept({ ...saved.data.state, busy: false }, saved.data.clockOffset);

@@ -1,10 +1,9 @@
 /**
- * Builds the panel from a PanelState. Every string in the state is hostile text (the service's
+ * Builds the panel from a PanelStateSchema. Every string in the state is hostile text (the service's
  * answer, or a file's content): it only ever enters the page through dom.ts, as text nodes or as
  * values of allow-listed attributes.
  */
-import { HISTORY_LIMIT } from '../core/bounds';
-import type { BudgetStateT, PanelEntryT, PanelStateT } from '../core/panel/protocol';
+import { HISTORY_LIMIT, type BudgetState, type PanelEntry, type PanelState } from '../core/panel/protocol';
 import { append, h, newId, setAttr, srOnly, type Child } from './dom';
 import {
   counterAt,
@@ -25,21 +24,21 @@ export type Ticker = (extNow: number) => boolean;
 
 export const UNKNOWN_SENTENCE = 'The operation may have succeeded: check before retrying.';
 
-type Counter = BudgetStateT['ip'];
-type ErrorInfoT = NonNullable<PanelEntryT['error']>;
+type Counter = BudgetState['ip'];
+type ErrorInfoT = NonNullable<PanelEntry['error']>;
 
 // ---------------------------------------------------------------------------------------------
 // Banner
 
 /** The one-click query needs an id to look the order up by (§7.2 700004: orderId or origClientOrderId). */
-export function canQueryOrder(e: PanelEntryT): boolean {
+export function canQueryOrder(e: PanelEntry): boolean {
   return (
     e.outcome === 'unknown' && e.orderRef !== undefined && Boolean(e.orderRef.orderId || e.orderRef.origClientOrderId)
   );
 }
 
 /** The banner is a live region: it is rebuilt only when what it says changes, so it is announced once. */
-export function bannerKey(state: PanelStateT | undefined): string {
+export function bannerKey(state: PanelState | undefined): string {
   const e = state?.current;
   return JSON.stringify([
     state?.busy ?? false,
@@ -52,7 +51,7 @@ export function bannerKey(state: PanelStateT | undefined): string {
   ]);
 }
 
-export function renderBanner(banner: HTMLElement, state: PanelStateT | undefined): void {
+export function renderBanner(banner: HTMLElement, state: PanelState | undefined): void {
   const e = state?.current;
   const outcome = e?.outcome ?? 'none';
   banner.className = `banner outcome-${outcome}${state?.busy ? ' is-busy' : ''}`;
@@ -208,7 +207,7 @@ function renderAdvice(err: ErrorInfoT | undefined): Child {
   );
 }
 
-function renderOrderRef(e: PanelEntryT): Child {
+function renderOrderRef(e: PanelEntry): Child {
   const ref = e.orderRef;
   if (!ref) return null;
   // Each name stays with its value when the line wraps.
@@ -248,7 +247,7 @@ export interface Wait {
 }
 
 /** The gate's block on the origin first (the budget's view), else the wait recorded on the entry shown. */
-export function waitOf(state: PanelStateT | undefined): Wait | undefined {
+export function waitOf(state: PanelState | undefined): Wait | undefined {
   const blocked = state?.budget?.blocked;
   if (blocked)
     return { kind: blocked.status === 418 ? 'ban' : 'retry', status: blocked.status, untilMs: blocked.untilMs };
@@ -264,7 +263,7 @@ export function countdownText(wait: Wait, extNow: number): string {
 }
 
 /** Fills the countdown area; returns its ticker, or undefined when no wait is in force. */
-export function renderCountdown(host: HTMLElement, state: PanelStateT | undefined, extNow: number): Ticker | undefined {
+export function renderCountdown(host: HTMLElement, state: PanelState | undefined, extNow: number): Ticker | undefined {
   const wait = waitOf(state);
   if (!wait || wait.untilMs <= extNow) {
     host.hidden = true;
@@ -344,7 +343,7 @@ function pairsTable(caption: string, pairs: readonly (readonly [string, string])
 }
 
 export function renderContent(
-  state: PanelStateT | undefined,
+  state: PanelState | undefined,
   opts: ContentOptions,
   tickers: Ticker[],
 ): DocumentFragment {
@@ -372,7 +371,7 @@ export function renderContent(
   return frag;
 }
 
-function renderStatus(e: PanelEntryT): HTMLElement {
+function renderStatus(e: PanelEntry): HTMLElement {
   const testid = { 'data-testid': 'status' };
   if (e.status === undefined) {
     return section(
@@ -402,7 +401,7 @@ function renderStatus(e: PanelEntryT): HTMLElement {
   );
 }
 
-function renderExpectations(e: PanelEntryT): Child {
+function renderExpectations(e: PanelEntry): Child {
   if (e.expectations.length === 0) return null;
   const passed = e.expectations.filter((x) => x.passed).length;
   return section(
@@ -428,7 +427,7 @@ function renderExpectations(e: PanelEntryT): Child {
   );
 }
 
-function renderBudget(budget: BudgetStateT, stateNow: number, extNow: number, tickers: Ticker[]): HTMLElement {
+function renderBudget(budget: BudgetState, stateNow: number, extNow: number, tickers: Ticker[]): HTMLElement {
   const rows = [renderCounter('ip', 'IP', budget.ip, stateNow, extNow, tickers)];
   if (budget.uid) rows.push(renderCounter('uid', 'Account', budget.uid, stateNow, extNow, tickers));
   return section(
@@ -490,7 +489,7 @@ function renderCounter(
   return row;
 }
 
-function renderBody(e: PanelEntryT): Child {
+function renderBody(e: PanelEntry): Child {
   const r = e.response;
   if (!r) return null;
   const meta = h(
@@ -542,7 +541,7 @@ function renderBody(e: PanelEntryT): Child {
   );
 }
 
-function renderTimings(e: PanelEntryT): Child {
+function renderTimings(e: PanelEntry): Child {
   const t = e.timings;
   if (!t) return null;
   const stat = (name: string, ms: number) =>
@@ -568,7 +567,7 @@ function block(name: string, text: string | undefined, testid: string): Child[] 
   ];
 }
 
-function renderRequest(e: PanelEntryT, open: ReadonlyMap<string, boolean>): HTMLElement {
+function renderRequest(e: PanelEntry, open: ReadonlyMap<string, boolean>): HTMLElement {
   const r = e.request;
   return collapsible(
     'request',
@@ -587,7 +586,7 @@ function renderRequest(e: PanelEntryT, open: ReadonlyMap<string, boolean>): HTML
   );
 }
 
-export function renderHistory(state: PanelStateT): DocumentFragment {
+export function renderHistory(state: PanelState): DocumentFragment {
   // Newest first, whatever order arrives (the schema refuses more than HISTORY_LIMIT).
   const entries = [...state.history].sort((a, b) => b.at - a.at).slice(0, HISTORY_LIMIT);
   const currentId = state.current?.id;

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startSandbox, SANDBOX_KEYS, type LogEntry, type Sandbox } from '../../src/sandbox';
 import type { TradeReqApi } from '../../src/extension/extension';
-import type { PanelEntryT, PanelStateT } from '../../src/core/panel/protocol';
+import type { PanelEntry, PanelState } from '../../src/core/panel/protocol';
 import {
   completionsAt,
   fixtureUri,
@@ -83,9 +83,9 @@ suite('sending from the editor, in the real extension host', () => {
     });
     assert.equal(res.status, 200, `POST /_sandbox/${what}: ${await res.text()}`);
   };
-  const send = (file: string, index: number): Thenable<PanelEntryT | undefined> =>
-    vscode.commands.executeCommand<PanelEntryT | undefined>('tradereq.sendRequest', fixtureUri(file), index);
-  const panel = (): PanelStateT => {
+  const send = (file: string, index: number): Thenable<PanelEntry | undefined> =>
+    vscode.commands.executeCommand<PanelEntry | undefined>('tradereq.sendRequest', fixtureUri(file), index);
+  const panel = (): PanelState => {
     const state = api.panelState();
     assert.ok(state, 'the response panel has a state');
     return state;

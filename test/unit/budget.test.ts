@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ok } from '../../src/core/result';
 import { Budget } from '../../src/core/budget/budget';
 import { FileStateStore, MemoryStateStore, accountId, defaultStateDir } from '../../src/core/budget/state';
 import { explainTimestampError, sampleFrom } from '../../src/core/clock/clock';
 import { ClockSync } from '../../src/core/clock/sync';
-import { decodeResponse } from '../../src/core/spec/decode';
+import { decodeResponse } from '../../src/core/net/decode';
 import { checkExpectations } from '../../src/core/request/expect';
 import { parse } from '../../src/core/format/parser';
 import { readOptions } from '../../src/core/format/directives';
@@ -24,14 +25,14 @@ describe('budget (§8)', () => {
     const { budget, clock } = budgetAt();
     for (let i = 0; i < 49; i++) budget.record({ origin: ORIGIN, mode: 'ip', weight: 10 }, { status: 200 });
     assert.equal(budget.view(ORIGIN).ip.remaining, 10);
-    assert.deepEqual(budget.gate({ origin: ORIGIN, mode: 'ip', weight: 10 }), { ok: true });
+    assert.deepEqual(budget.gate({ origin: ORIGIN, mode: 'ip', weight: 10 }), ok(undefined));
     budget.record({ origin: ORIGIN, mode: 'ip', weight: 10 }, { status: 200 });
     const refused = budget.gate({ origin: ORIGIN, mode: 'ip', weight: 1 });
     assert.equal(refused.ok, false);
-    assert.equal(refused.ok ? '' : refused.reason, 'budget');
+    assert.equal(refused.ok ? '' : refused.error.reason, 'budget');
     clock.t += 10_000;
     assert.equal(budget.view(ORIGIN).ip.remaining, 500, 'the window has moved on');
-    assert.deepEqual(budget.gate({ origin: ORIGIN, mode: 'ip', weight: 1 }), { ok: true });
+    assert.deepEqual(budget.gate({ origin: ORIGIN, mode: 'ip', weight: 1 }), ok(undefined));
   });
 
   it('knows when the counter frees up: the oldest request leaves the window first', () => {
@@ -41,7 +42,7 @@ describe('budget (§8)', () => {
     budget.record({ origin: ORIGIN, mode: 'ip', weight: 100 }, { status: 200 });
     assert.equal(budget.view(ORIGIN).ip.freesInMs, 6_000);
     const refused = budget.gate({ origin: ORIGIN, mode: 'ip', weight: 50 });
-    assert.ok(!refused.ok && refused.retryAtMs === clock.t + 6_000);
+    assert.ok(!refused.ok && refused.error.retryAtMs === clock.t + 6_000);
   });
 
   it('counts IP and account (UID) modes independently, each account on its own', () => {
@@ -62,7 +63,7 @@ describe('budget (§8)', () => {
     assert.equal(view.blocked?.status, 429);
     for (const mode of ['ip', 'uid'] as const) {
       const g = budget.gate({ origin: ORIGIN, mode, weight: 1, account: 'x' });
-      assert.ok(!g.ok && g.reason === 'retry-after' && /429/.test(g.message));
+      assert.ok(!g.ok && g.error.reason === 'retry-after' && /429/.test(g.error.message));
     }
     assert.equal(
       budget.gate({ origin: 'https://other.example', mode: 'ip', weight: 1 }).ok,
@@ -80,7 +81,7 @@ describe('budget (§8)', () => {
     const view = budget.record({ origin: ORIGIN, mode: 'ip', weight: 10 }, { status: 418, retryAfterSeconds: 120 });
     assert.equal(view.ip.used, 0);
     const g = budget.gate({ origin: ORIGIN, mode: 'ip', weight: 1 });
-    assert.ok(!g.ok && g.reason === 'ban' && /banned/.test(g.message));
+    assert.ok(!g.ok && g.error.reason === 'ban' && /banned/.test(g.error.message));
   });
 
   it('keeps its state on disk, so another process (the editor, a restart) sees the same budget', () => {

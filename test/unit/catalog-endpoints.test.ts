@@ -8,8 +8,8 @@ import {
   findEndpoint,
   findParam,
   isBatchEndpoint,
-} from '../../src/core/spec/endpoints';
-import { LIMITS } from '../../src/core/spec/limits';
+} from '../../src/core/catalog/endpoints';
+import { LIMITS } from '../../src/core/catalog/limits';
 
 const SPEC = readFileSync(join(__dirname, '../../../shared/spec/service-api.md'), 'utf8');
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { ERROR_CODES, formatErrorText, lookupError } from '../../src/core/spec/errors';
-import { HTTP_STATUSES, describeStatus, outcomeOfStatus } from '../../src/core/spec/statuses';
+import { ERROR_CODES, formatErrorText, lookupError } from '../../src/core/catalog/errors';
+import { HTTP_STATUSES, describeStatus, outcomeOfStatus } from '../../src/core/catalog/statuses';
 
 const SPEC_PATH = path.resolve(__dirname, '../../../shared/spec/service-api.md');
 

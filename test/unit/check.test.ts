@@ -3,7 +3,7 @@ import { checkDocument } from '../../src/core/check/check';
 import { BUILTIN_SANDBOX, type NamedEnvironment } from '../../src/core/env/schema';
 import type { Diagnostic, Range, Severity } from '../../src/core/format/model';
 import { parse } from '../../src/core/format/parser';
-import { lookupError } from '../../src/core/spec/errors';
+import { lookupError } from '../../src/core/catalog/errors';
 
 /** Lines joined with "\n"; line numbers in the tests are 0-based indexes into these arrays. */
 function text(lines: readonly string[]): string {

@@ -14,7 +14,7 @@ import { BUILTIN_SANDBOX } from '../../src/core/env/constants';
 import { parseEnvironmentFile } from '../../src/core/env/schema';
 import { parse } from '../../src/core/format/parser';
 import { defaultContext, resolveRequest } from '../../src/core/format/resolve';
-import { exchange } from '../../src/core/net/exchange';
+import { roundTrip } from '../../src/core/net/round-trip';
 import { Sender } from '../../src/core/net/send';
 import { entryFromResult, historyItem } from '../../src/core/panel/entry';
 import { prepareRequest } from '../../src/core/request/build';
@@ -42,7 +42,7 @@ describe('nothing re-routes or re-shapes a signed request', () => {
     assert.ok(resolved.ok);
     const prepared = prepareRequest(resolved.value, { key: { apiKey: 'k'.repeat(32), secretKey: 's' } });
     assert.equal(prepared.ok, false);
-    assert.match(prepared.ok ? '' : prepared.message, /Host is not for request files/);
+    assert.match(prepared.ok ? '' : prepared.error, /Host is not for request files/);
   });
 
   it('"Query the order" accepts ids of the documented shape only, and builds the request as data', () => {
@@ -99,11 +99,11 @@ describe('history entries are bounded', () => {
     assert.ok(prepared.ok);
     const sender = new Sender();
     try {
-      const report = await exchange(prepared.value, { sender, budget: new Budget(new MemoryStateStore()) });
+      const report = await roundTrip(prepared.value, { sender, budget: new Budget(new MemoryStateStore()) });
       assert.equal(report.outcome, 'unknown');
       assert.ok(report.response!.bodyText.length >= 1024 * 1024);
       const entry = entryFromResult(
-        { kind: 'sent', resolved: resolved.value, report, expectations: [] },
+        { resolved: resolved.value, report, expectations: [] },
         { id: 'e1', at: 0, title: 'hostile' },
       );
       assert.ok(JSON.stringify(entry).length < 100_000, `entry of ${JSON.stringify(entry).length} characters`);

@@ -4,7 +4,7 @@
  * signed and sent percent-encoded with upper-case hex, anything looser refused with 700002.
  */
 import assert from 'node:assert/strict';
-import { BATCH_ORDERS_MAX, findEndpoint } from '../../src/core/spec/endpoints';
+import { BATCH_ORDERS_MAX, findEndpoint } from '../../src/core/catalog/endpoints';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { WsClient, at, control, field, signed, strict } from './sandbox-ws-support';
 

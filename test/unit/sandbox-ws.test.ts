@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { SANDBOX_HELP, sandboxCommand } from '../../src/cli/sandbox';
 import type { Io } from '../../src/cli/usage';
-import { STREAMS, classifyServerMessage, parseStreamName } from '../../src/core/spec/streams';
+import { STREAMS, classifyServerMessage, parseStreamName } from '../../src/core/catalog/streams';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { WsClient, at, control, field, limitOrder, openListenKey, signed, type Refused } from './sandbox-ws-support';
 

@@ -34,9 +34,9 @@ function sign(
   const doc = parse(text);
   const request = doc.requests[options.index ?? 0]!;
   const resolved = resolveRequest(doc, request, context(options.environment));
-  if (!resolved.ok) throw new Error(resolved.diagnostics.map((d) => d.message).join('; '));
+  if (!resolved.ok) throw new Error(resolved.error.map((d) => d.message).join('; '));
   const prepared = prepareRequest(resolved.value, { key: KEY, timestamp: options.timestamp });
-  if (!prepared.ok) throw new Error(prepared.message);
+  if (!prepared.ok) throw new Error(prepared.error);
   return prepared.value;
 }
 
@@ -184,7 +184,7 @@ describe('signer', () => {
     assert.ok(resolved.ok);
     const p = prepareRequest(resolved.value, {});
     assert.equal(p.ok, false);
-    assert.match(p.ok ? '' : p.message, /profile "sandbox"/);
+    assert.match(p.ok ? '' : p.error, /profile "sandbox"/);
   });
 
   it('reports an undefined variable with its range instead of sending', () => {
@@ -192,8 +192,8 @@ describe('signer', () => {
     const resolved = resolveRequest(doc, doc.requests[0]!, context());
     assert.equal(resolved.ok, false);
     if (!resolved.ok) {
-      assert.equal(resolved.diagnostics[0]!.rule, 'undefined-variable');
-      assert.deepEqual(resolved.diagnostics[0]!.range, { startLine: 1, startChar: 11, endLine: 1, endChar: 15 });
+      assert.equal(resolved.error[0]!.rule, 'undefined-variable');
+      assert.deepEqual(resolved.error[0]!.range, { startLine: 1, startChar: 11, endLine: 1, endChar: 15 });
     }
   });
 

@@ -6,9 +6,10 @@
  * A send reserves its weight before it goes, under the state's lock (reserve), and settles it when
  * the answer is in (settle): processes sending at once can never together go over the budget.
  */
-import { LIMITS, MAX_RETRY_AFTER_S } from '../spec/limits';
-import type { RateLimitMode } from '../spec/types';
-import { originState, stateKey, type OriginStateT, type State, type StateStore } from './state';
+import { LIMITS, MAX_RETRY_AFTER_S } from '../catalog/limits';
+import type { RateLimitMode } from '../catalog/types';
+import { err, ok, type Result } from '../result';
+import { originState, stateKey, unavailableMessage, type OriginState, type State, type StateStore } from './state';
 
 export interface CounterView {
   readonly mode: RateLimitMode;
@@ -32,15 +33,16 @@ export interface BudgetView {
   readonly damaged?: string;
 }
 
-export type GateRefusal = {
-  readonly ok: false;
-  readonly reason: 'retry-after' | 'ban' | 'budget' | 'damaged';
+/** Why the gate keeps a request back; nothing is sent. */
+export interface GateRefusal {
+  /** A Retry-After wait, a ban, a full counter, a damaged state, or a state that cannot be kept at all. */
+  readonly reason: 'retry-after' | 'ban' | 'budget' | 'damaged' | 'state';
   readonly message: string;
-  /** When the refusal ends by itself; absent for a damaged state, which only a reset ends. */
+  /** When the refusal ends by itself; absent for a damaged or unusable state, which only the user ends. */
   readonly retryAtMs?: number;
-};
+}
 
-export type GateDecision = { readonly ok: true } | GateRefusal;
+export type GateDecision = Result<void, GateRefusal>;
 
 export interface Charge {
   readonly origin: string;
@@ -115,28 +117,31 @@ export class Budget {
 
   /**
    * Checks `charge` and, when it may go, counts its weight at once, in one step under the state's
-   * lock. Throws StateUnavailable when the state cannot be kept (then nothing may be sent).
+   * lock. A state that cannot be kept refuses too: a ban the answer may bring could not be remembered.
    */
-  reserve(charge: Charge): { readonly ok: true; readonly reservation: Reservation } | GateRefusal {
+  reserve(charge: Charge): Result<Reservation, GateRefusal> {
     const now = this.now();
-    return this.store.update((state) => {
+    const r = this.store.update((state): Result<Reservation, GateRefusal> => {
       const decision = decide(state, charge, now, this.store.location);
       if (!decision.ok) return decision;
       const s = originState(state, stateKey(charge.origin));
       prune(s, now);
       counterOf(s, charge, true)?.push([now, charge.weight]);
-      return { ok: true as const, reservation: { charge, at: now } };
+      return ok({ charge, at: now });
     });
+    if (r.ok) return r.value;
+    const message = `The rate-limit state cannot be kept in ${r.error.location} (${r.error.reason}): nothing was sent, since a ban or a Retry-After wait could not be remembered. Make that folder writable, or set TRADEREQ_STATE_DIR to one that is.`;
+    return err({ reason: 'state', message });
   }
 
   /**
    * Settles a reservation with what happened: a request that never left, or was answered 429 or
    * 418 (not processed by the service), gives its weight back; Retry-After blocks the origin.
    */
-  settle(reservation: Reservation, answer: Answer): BudgetView {
+  settle(reservation: Reservation, answer: Answer): Result<BudgetView, string> {
     const now = this.now();
     const { charge } = reservation;
-    return this.store.update((state) => {
+    const r = this.store.update((state) => {
       const s = originState(state, stateKey(charge.origin));
       const limited = answer.status === 429 || answer.status === 418;
       if (!answer.sent || limited) remove(counterOf(s, charge, false), [reservation.at, charge.weight]);
@@ -144,12 +149,16 @@ export class Budget {
       prune(s, now);
       return buildView(charge.origin, state, s, charge.account, now, this.store.location);
     });
+    return r.ok ? r : err(unavailableMessage(r.error));
   }
 
-  /** Counts a request that went out, and what the service answered (a reserve and settle in one). */
+  /**
+   * Counts a request that went out, and what the service answered (a reserve and settle in one).
+   * When the state cannot be kept, the view says so in `damaged`.
+   */
   record(charge: Charge, answer: { status?: number; retryAfterSeconds?: number }): BudgetView {
     const now = this.now();
-    return this.store.update((state) => {
+    const r = this.store.update((state) => {
       const s = originState(state, stateKey(charge.origin));
       prune(s, now);
       const limited = answer.status === 429 || answer.status === 418;
@@ -157,11 +166,12 @@ export class Budget {
       applyAnswer(s, { sent: true, ...answer }, now);
       return buildView(charge.origin, state, s, charge.account, now, this.store.location);
     });
+    return r.ok ? r.value : { ...this.view(charge.origin, charge.account), damaged: unavailableMessage(r.error) };
   }
 
   /** Forgets the state of `origin` (or of every origin): its counters, waits, bans and damage. */
-  reset(origin?: string): void {
-    this.store.update((state) => {
+  reset(origin?: string): Result<void, string> {
+    const r = this.store.update((state) => {
       if (origin === undefined) {
         state.origins = {};
         delete state.damaged;
@@ -169,44 +179,38 @@ export class Budget {
         delete state.origins[stateKey(origin)];
       }
     });
+    return r.ok ? r : err(unavailableMessage(r.error));
   }
 }
 
 function decide(state: State, charge: Charge, now: number, location: string): GateDecision {
   const s = state.origins[stateKey(charge.origin)];
   const damaged = damageMessage(state, s, charge.origin, location);
-  if (damaged) return { ok: false, reason: 'damaged', message: damaged };
+  if (damaged) return err({ reason: 'damaged', message: damaged });
   if (s?.blocked && s.blocked.until > now) {
     const seconds = Math.ceil((s.blocked.until - now) / 1000);
     const ban = s.blocked.status === 418;
-    return {
-      ok: false,
+    return err({
       reason: ban ? 'ban' : 'retry-after',
       retryAtMs: s.blocked.until,
       message: ban
         ? `The service banned this IP for repeated rate-limit violations (418): nothing is sent to ${charge.origin} for ${seconds} s more. Sending now would extend the ban (§8 rules 2–3).`
         : `The service asked to back off (429): nothing is sent to ${charge.origin} for ${seconds} s more (Retry-After). Sending now would get this IP banned (§8 rule 2).`,
-    };
+    });
   }
   const entries = s ? (counterOf(s, charge, false) ?? []) : [];
   const counter = counterView(charge.mode, entries, now);
-  if (counter.used + charge.weight <= counter.limit) return { ok: true };
+  if (counter.used + charge.weight <= counter.limit) return ok(undefined);
   const wait = waitForRoom(entries, charge.mode, charge.weight, now);
-  return {
-    ok: false,
+  return err({
     reason: 'budget',
     retryAtMs: now + wait,
     message: `The ${charge.mode === 'ip' ? 'IP' : 'account'} budget of ${charge.origin} is used up (${counter.used} of ${counter.limit} weight in 10 s; this request weighs ${charge.weight}): room again in ${Math.ceil(wait / 1000)} s. Sending now would get a 429.`,
-  };
+  });
 }
 
 /** Why nothing may go to `origin` because its state (or the whole file) is damaged, if so. */
-function damageMessage(
-  state: State,
-  s: OriginStateT | undefined,
-  origin: string,
-  location: string,
-): string | undefined {
+function damageMessage(state: State, s: OriginState | undefined, origin: string, location: string): string | undefined {
   const damage = state.damaged ?? s?.damaged;
   if (!damage) return undefined;
   const whole = state.damaged !== undefined;
@@ -215,7 +219,7 @@ function damageMessage(
 }
 
 /** The counter a charge goes to; undefined for an account charge without an account. */
-function counterOf(s: OriginStateT, charge: Charge, create: boolean): Entries | undefined {
+function counterOf(s: OriginState, charge: Charge, create: boolean): Entries | undefined {
   if (charge.mode === 'ip') return s.ip;
   if (!charge.account) return undefined;
   if (create) return (s.accounts[charge.account] ??= []);
@@ -228,7 +232,7 @@ function remove(entries: Entries | undefined, entry: [number, number]): void {
   if (i >= 0) entries.splice(i, 1);
 }
 
-function prune(s: OriginStateT, now: number): void {
+function prune(s: OriginState, now: number): void {
   s.ip = live(s.ip, now, LIMITS.rate.ip.intervalMs);
   for (const [id, entries] of Object.entries(s.accounts)) {
     const kept = live(entries, now, LIMITS.rate.uid.intervalMs);
@@ -238,7 +242,7 @@ function prune(s: OriginStateT, now: number): void {
 }
 
 /** A 429 or 418 blocks the origin for Retry-After (capped at the longest ban); a past block is dropped. */
-function applyAnswer(s: OriginStateT, answer: Answer, now: number): void {
+function applyAnswer(s: OriginState, answer: Answer, now: number): void {
   if (answer.status === 429 || answer.status === 418) {
     // Without a Retry-After, wait the whole window (429) or the shortest ban (418).
     const fallback = answer.status === 418 ? LIMITS.ban.minMs / 1000 : LIMITS.rate.ip.intervalMs / 1000;
@@ -252,7 +256,7 @@ function applyAnswer(s: OriginStateT, answer: Answer, now: number): void {
 function buildView(
   origin: string,
   state: State,
-  s: OriginStateT | undefined,
+  s: OriginState | undefined,
   account: string | undefined,
   now: number,
   location: string,

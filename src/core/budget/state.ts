@@ -23,34 +23,35 @@ import {
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { err, ok, type Result } from '../result';
 
-const Entry = z.tuple([z.number(), z.number()]);
-const Damage = z.object({ reason: z.string(), since: z.number() });
+const EntrySchema = z.tuple([z.number(), z.number()]);
+const DamageSchema = z.object({ reason: z.string(), since: z.number() });
 
-const OriginState = z.object({
+const OriginStateSchema = z.object({
   /** [time ms, weight] of each request counted against the IP (§8: per IP for unsigned endpoints). */
-  ip: z.array(Entry).default([]),
+  ip: z.array(EntrySchema).default([]),
   /** Per account (API key hash): [time ms, weight] (§8: per account for signed endpoints). */
-  accounts: z.record(z.string(), z.array(Entry)).default({}),
+  accounts: z.record(z.string(), z.array(EntrySchema)).default({}),
   /** After a 429 or 418: no request to this origin until `until` (§8 rules 1–4). */
   blocked: z.object({ until: z.number(), status: z.number().int(), since: z.number() }).optional(),
   /** The last measured offset of the server clock (see src/core/clock). */
   clock: z.object({ offsetMs: z.number(), roundTripMs: z.number(), measuredAt: z.number() }).optional(),
   /** This origin's entry could not be read: nothing is sent to it until it is reset. */
-  damaged: Damage.optional(),
+  damaged: DamageSchema.optional(),
 });
 
-const StateShape = z.object({
+const StateFileSchema = z.object({
   version: z.literal(1),
   origins: z.record(z.string(), z.unknown()).default({}),
   /** The file could not be read at all: nothing is sent anywhere until it is reset. */
-  damaged: Damage.optional(),
+  damaged: DamageSchema.optional(),
 });
 
-export type OriginStateT = z.infer<typeof OriginState>;
+export type OriginState = z.infer<typeof OriginStateSchema>;
 export interface State {
   version: 1;
-  origins: Record<string, OriginStateT>;
+  origins: Record<string, OriginState>;
   damaged?: { reason: string; since: number };
 }
 
@@ -58,7 +59,7 @@ export function emptyState(): State {
   return { version: 1, origins: {} };
 }
 
-export function originState(state: State, origin: string): OriginStateT {
+export function originState(state: State, origin: string): OriginState {
   return (state.origins[origin] ??= { ip: [], accounts: {} });
 }
 
@@ -70,12 +71,12 @@ export function parseState(text: string, now: number): State {
   } catch {
     return { ...emptyState(), damaged: { reason: 'the file is not valid JSON (truncated?)', since: now } };
   }
-  const shape = StateShape.safeParse(raw);
+  const shape = StateFileSchema.safeParse(raw);
   if (!shape.success)
     return { ...emptyState(), damaged: { reason: 'the file does not have the expected shape', since: now } };
   const state: State = { version: 1, origins: {}, damaged: shape.data.damaged };
   for (const [origin, value] of Object.entries(shape.data.origins)) {
-    const parsed = OriginState.safeParse(value);
+    const parsed = OriginStateSchema.safeParse(value);
     state.origins[origin] = parsed.success
       ? parsed.data
       : {
@@ -92,15 +93,14 @@ function issueText(error: z.ZodError): string {
   return issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'invalid';
 }
 
-/** The state cannot be read or kept where it lives (not a folder, no permission, lock held too long). */
-export class StateUnavailable extends Error {
-  constructor(
-    readonly location: string,
-    readonly reason: string,
-  ) {
-    super(`the rate-limit state cannot be kept in ${location} (${reason})`);
-    this.name = 'StateUnavailable';
-  }
+/** Why the state cannot be kept where it lives (not a folder, no permission, a lock held too long). */
+export interface StateUnavailable {
+  readonly location: string;
+  readonly reason: string;
+}
+
+export function unavailableMessage(u: StateUnavailable): string {
+  return `the rate-limit state cannot be kept in ${u.location} (${u.reason})`;
 }
 
 /** Storage of the state; a test or the editor can pass its own. */
@@ -110,9 +110,9 @@ export interface StateStore {
   read(): State;
   /**
    * Reads the latest state, applies `change`, writes it back, and returns what `change` returned,
-   * with no other process in between. Throws StateUnavailable when the state cannot be kept.
+   * with no other process in between; or why the state cannot be kept.
    */
-  update<T>(change: (state: State) => T): T;
+  update<T>(change: (state: State) => T): Result<T, StateUnavailable>;
 }
 
 export class MemoryStateStore implements StateStore {
@@ -121,8 +121,8 @@ export class MemoryStateStore implements StateStore {
   read(): State {
     return structuredClone(this.state);
   }
-  update<T>(change: (state: State) => T): T {
-    return change(this.state);
+  update<T>(change: (state: State) => T): Result<T, StateUnavailable> {
+    return ok(change(this.state));
   }
 }
 
@@ -177,31 +177,38 @@ export class FileStateStore implements StateStore {
     return parseState(text, this.now());
   }
 
-  update<T>(change: (state: State) => T): T {
+  update<T>(change: (state: State) => T): Result<T, StateUnavailable> {
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     } catch (e) {
-      throw new StateUnavailable(this.dir, errorCode(e));
+      return err({ location: this.dir, reason: errorCode(e) });
     }
-    const release = this.lock();
+    const lock = this.lock();
+    if (!lock.ok) return lock;
     try {
       const state = this.read();
       const result = change(state);
-      const tmp = `${this.path}.${process.pid}.tmp`;
-      try {
-        writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
-        renameSync(tmp, this.path);
-      } catch (e) {
-        throw new StateUnavailable(this.path, errorCode(e));
-      }
-      return result;
+      const written = this.write(state);
+      return written.ok ? ok(result) : written;
     } finally {
-      release();
+      lock.value();
     }
   }
 
-  /** Takes the lock file (created exclusively); breaks one left by a dead process. */
-  private lock(): () => void {
+  /** Written atomically: to a file of this process, then renamed over the state. */
+  private write(state: State): Result<void, StateUnavailable> {
+    const tmp = `${this.path}.${process.pid}.tmp`;
+    try {
+      writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
+      renameSync(tmp, this.path);
+      return ok(undefined);
+    } catch (e) {
+      return err({ location: this.path, reason: errorCode(e) });
+    }
+  }
+
+  /** Takes the lock file (created exclusively), breaking one left by a dead process; the value releases it. */
+  private lock(): Result<() => void, StateUnavailable> {
     const token = `${process.pid} ${this.now()} ${Math.random()}`;
     const deadline = Date.now() + LOCK_WAIT_MS;
     for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
@@ -209,12 +216,12 @@ export class FileStateStore implements StateStore {
         const fd = openSync(this.lockPath, 'wx', 0o600);
         writeSync(fd, token);
         closeSync(fd);
-        return () => this.unlock(token);
+        return ok(() => this.unlock(token));
       } catch (e) {
-        if (errorCode(e) !== 'EEXIST') throw new StateUnavailable(this.dir, errorCode(e));
+        if (errorCode(e) !== 'EEXIST') return err({ location: this.dir, reason: errorCode(e) });
       }
       if (this.lockIsStale()) continue;
-      if (Date.now() > deadline) throw new StateUnavailable(this.dir, 'another TradeReq process holds its lock');
+      if (Date.now() > deadline) return err({ location: this.dir, reason: 'another TradeReq process holds its lock' });
       sleepSync(wait);
     }
   }

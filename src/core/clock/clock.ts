@@ -2,7 +2,7 @@
  * Clock sync: the offset of the server clock, measured with GET /api/v3/time and corrected by half
  * the round trip, so that timestamps meet §5 rule 9 even when the local clock is off.
  */
-import { LIMITS } from '../spec/limits';
+import { LIMITS } from '../catalog/limits';
 
 export interface ClockSample {
   /** serverTime − local time at the middle of the round trip. Positive: the server is ahead. */

@@ -1,14 +1,14 @@
 import type { Budget } from '../budget/budget';
 import { joinUrl } from '../format/resolve';
-import { exchange } from '../net/exchange';
+import { roundTrip } from '../net/round-trip';
 import type { Sender } from '../net/send';
 import type { PreparedRequest } from '../request/build';
-import { findEndpoint } from '../spec/endpoints';
+import { findEndpoint } from '../catalog/endpoints';
 import { z } from 'zod';
 import { sampleFrom, type ClockSample } from './clock';
 import type { ClockSync } from './sync';
 
-const ServerTime = z.object({ serverTime: z.number().int().nonnegative() });
+const ServerTimeSchema = z.object({ serverTime: z.number().int().nonnegative() });
 
 const TIME = findEndpoint('GET', '/api/v3/time')!;
 
@@ -32,10 +32,10 @@ export async function measureClock(
     mode: TIME.mode,
   };
   const t0 = now();
-  const report = await exchange(prepared, deps);
+  const report = await roundTrip(prepared, deps);
   const t1 = now();
   if (report.outcome !== 'ok' || !report.decoded) return undefined;
-  const parsed = ServerTime.safeParse(report.decoded.json);
+  const parsed = ServerTimeSchema.safeParse(report.decoded.json);
   if (!parsed.success) return undefined;
   const sample = sampleFrom(parsed.data.serverTime, t0, t1);
   deps.clock.record(prepared.origin, sample);

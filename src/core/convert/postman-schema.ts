@@ -6,75 +6,75 @@
 import { z } from 'zod';
 import { ConvertError, IMPORT_LIMITS, checkInputSize } from './result';
 
-const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-const Description = z.union([z.string(), z.object({ content: z.string().nullish() }), z.null()]).optional();
+const ScalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const DescriptionSchema = z.union([z.string(), z.object({ content: z.string().nullish() }), z.null()]).optional();
 
-const KeyValue = z.object({
+const KeyValueSchema = z.object({
   key: z.string().nullish(),
-  value: Scalar.optional(),
+  value: ScalarSchema.optional(),
   disabled: z.boolean().optional(),
   enabled: z.boolean().optional(),
-  description: Description,
+  description: DescriptionSchema,
   type: z.string().nullish(),
 });
-export type PostmanKeyValue = z.infer<typeof KeyValue>;
+export type PostmanKeyValue = z.infer<typeof KeyValueSchema>;
 
-const PathSegment = z.union([z.string(), z.object({ value: z.string().nullish() })]);
-const Url = z.union([
+const PathSegmentSchema = z.union([z.string(), z.object({ value: z.string().nullish() })]);
+const UrlSchema = z.union([
   z.string(),
   z.object({
     raw: z.string().optional(),
     protocol: z.string().optional(),
     host: z.union([z.string(), z.array(z.string())]).optional(),
     port: z.string().optional(),
-    path: z.union([z.string(), z.array(PathSegment)]).optional(),
-    query: z.array(KeyValue).nullish(),
-    variable: z.array(KeyValue).optional(),
+    path: z.union([z.string(), z.array(PathSegmentSchema)]).optional(),
+    query: z.array(KeyValueSchema).nullish(),
+    variable: z.array(KeyValueSchema).optional(),
   }),
 ]);
-export type PostmanUrl = z.infer<typeof Url>;
+export type PostmanUrl = z.infer<typeof UrlSchema>;
 
-const Body = z
+const BodySchema = z
   .object({
     mode: z.string().optional(),
     raw: z.string().optional(),
-    urlencoded: z.array(KeyValue).optional(),
-    formdata: z.array(KeyValue).optional(),
+    urlencoded: z.array(KeyValueSchema).optional(),
+    formdata: z.array(KeyValueSchema).optional(),
     disabled: z.boolean().optional(),
     options: z.object({ raw: z.object({ language: z.string().optional() }).optional() }).optional(),
   })
   .nullish();
-export type PostmanBody = z.infer<typeof Body>;
+export type PostmanBody = z.infer<typeof BodySchema>;
 
-const Event = z.object({
+const EventSchema = z.object({
   listen: z.string(),
   disabled: z.boolean().optional(),
   script: z.object({ exec: z.union([z.string(), z.array(z.string())]).optional() }).optional(),
 });
-export type PostmanEvent = z.infer<typeof Event>;
+export type PostmanEvent = z.infer<typeof EventSchema>;
 
-const Auth = z.object({ type: z.string(), apikey: z.array(KeyValue).optional() }).nullish();
-export type PostmanAuth = z.infer<typeof Auth>;
+const AuthSchema = z.object({ type: z.string(), apikey: z.array(KeyValueSchema).optional() }).nullish();
+export type PostmanAuth = z.infer<typeof AuthSchema>;
 
-const Request = z.union([
+const RequestSchema = z.union([
   z.string(),
   z.object({
     method: z.string().optional(),
-    header: z.union([z.array(KeyValue), z.string()]).nullish(),
-    url: Url.optional(),
-    body: Body,
-    auth: Auth,
-    description: Description,
+    header: z.union([z.array(KeyValueSchema), z.string()]).nullish(),
+    url: UrlSchema.optional(),
+    body: BodySchema,
+    auth: AuthSchema,
+    description: DescriptionSchema,
   }),
 ]);
-export type PostmanRequest = z.infer<typeof Request>;
+export type PostmanRequest = z.infer<typeof RequestSchema>;
 
 export interface PostmanItem {
   name?: string | undefined;
   item?: PostmanItem[] | undefined;
   request?: PostmanRequest | undefined;
   event?: PostmanEvent[] | undefined;
-  description?: z.infer<typeof Description>;
+  description?: z.infer<typeof DescriptionSchema>;
   auth?: PostmanAuth;
   response?: unknown[] | undefined;
 }
@@ -83,27 +83,27 @@ const Item: z.ZodType<PostmanItem> = z.lazy(() =>
   z.object({
     name: z.string().optional(),
     item: z.array(Item).optional(),
-    request: Request.optional(),
-    event: z.array(Event).optional(),
-    description: Description,
-    auth: Auth,
+    request: RequestSchema.optional(),
+    event: z.array(EventSchema).optional(),
+    description: DescriptionSchema,
+    auth: AuthSchema,
     response: z.array(z.unknown()).optional(),
   }),
 );
 
-const Collection = z.object({
-  info: z.object({ name: z.string().optional(), schema: z.string(), description: Description }),
+const CollectionSchema = z.object({
+  info: z.object({ name: z.string().optional(), schema: z.string(), description: DescriptionSchema }),
   item: z.array(Item),
-  event: z.array(Event).optional(),
-  variable: z.array(KeyValue).optional(),
-  auth: Auth,
+  event: z.array(EventSchema).optional(),
+  variable: z.array(KeyValueSchema).optional(),
+  auth: AuthSchema,
 });
-export type PostmanCollection = z.infer<typeof Collection>;
+export type PostmanCollection = z.infer<typeof CollectionSchema>;
 
-const Environment = z.object({ name: z.string().optional(), values: z.array(KeyValue) });
-export type PostmanEnvironment = z.infer<typeof Environment>;
+const EnvironmentSchema = z.object({ name: z.string().optional(), values: z.array(KeyValueSchema) });
+export type PostmanEnvironment = z.infer<typeof EnvironmentSchema>;
 
-const EXPORT_AGAIN = 'export it again from Postman as "Collection v2.1" (… → Export → Collection v2.1)';
+const EXPORT_AGAIN = 'export it again from Postman as "Collection v2.1" (… → Export → CollectionSchema v2.1)';
 
 /** JSON text → value, with the nesting bounded before a recursive schema walks it. */
 function parseJson(what: string, text: string): unknown {
@@ -151,7 +151,7 @@ function checkVersion(value: unknown): void {
 export function readCollection(text: string): PostmanCollection {
   const value = parseJson('the collection', text);
   checkVersion(value);
-  const parsed = Collection.safeParse(value);
+  const parsed = CollectionSchema.safeParse(value);
   if (!parsed.success)
     throw new ConvertError(`the collection does not follow Postman's format v2.1 (${firstIssue(parsed.error)})`);
   return parsed.data;
@@ -159,14 +159,14 @@ export function readCollection(text: string): PostmanCollection {
 
 export function readEnvironment(text: string): PostmanEnvironment {
   const value = parseJson('the environment', text);
-  const parsed = Environment.safeParse(value);
+  const parsed = EnvironmentSchema.safeParse(value);
   if (!parsed.success)
     throw new ConvertError(`the environment is not a Postman environment export (${firstIssue(parsed.error)})`);
   return parsed.data;
 }
 
 /** `description` as text: a string or `{content}`. */
-export function descriptionText(d: z.infer<typeof Description>): string {
+export function descriptionText(d: z.infer<typeof DescriptionSchema>): string {
   if (d === undefined || d === null) return '';
   return typeof d === 'string' ? d : (d.content ?? '');
 }

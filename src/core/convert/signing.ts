@@ -5,7 +5,7 @@
 import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { profileEnvPrefix } from '../env/keys';
 import type { Placement } from '../format/model';
-import { findEndpoint } from '../spec/endpoints';
+import { findEndpoint } from '../catalog/endpoints';
 import { params, type DraftRequest } from './draft';
 import { Notes } from './values';
 

@@ -4,10 +4,10 @@
  */
 import { DIRECTIVES } from '../format/directives';
 import { METHODS, range, requestInBlock, type Range, type RequestBlock, type TradeReqDocument } from '../format/model';
-import { SYSTEM_VARIABLES } from '../format/resolve';
+import { SYSTEM_VARIABLES } from '../format/variables';
 import type { NamedEnvironment } from '../env/constants';
-import { ENDPOINTS, KNOWN_PATHS, findEndpoint } from '../spec/endpoints';
-import type { EndpointInfo, ParamInfo } from '../spec/types';
+import { ENDPOINTS, KNOWN_PATHS, findEndpoint } from '../catalog/endpoints';
+import type { EndpointInfo, ParamInfo } from '../catalog/types';
 import { paramMarkdown } from './markdown';
 
 export type CompletionKind =

@@ -5,10 +5,10 @@
 import type { ClockSample } from '../clock/clock';
 import { DIRECTIVES } from '../format/directives';
 import { contains, range, requestAtLine, type Range, type TradeReqDocument } from '../format/model';
-import { SYSTEM_VARIABLES, VariableScope, type ResolveContext } from '../format/resolve';
+import { SYSTEM_VARIABLES, VariableScope, type ResolveContext } from '../format/variables';
 import type { NamedEnvironment } from '../env/constants';
-import { lookupError } from '../spec/errors';
-import { findEndpoint, findParam } from '../spec/endpoints';
+import { lookupError } from '../catalog/errors';
+import { findEndpoint, findParam } from '../catalog/endpoints';
 import { endpointMarkdown, errorCodeMarkdown, inlineCode, paramMarkdown } from './markdown';
 
 export interface HoverResult {
@@ -115,7 +115,7 @@ function variableHover(doc: TradeReqDocument, name: string, r: Range, ctx: Hover
     };
   }
   const value = scope.lookup(name);
-  if (!value.ok) return { markdown: `**{{${name}}}**: ${value.message}.`, range: r };
+  if (!value.ok) return { markdown: `**{{${name}}}**: ${value.error}.`, range: r };
   const where = origin === 'file' ? 'file variable' : `variable of the environment "${ctx.environment.name}"`;
   return { markdown: `**{{${name}}}** = ${inlineCode(value.value)}\n\n${where}`, range: r };
 }

@@ -1,8 +1,8 @@
 /** Markdown for hovers and the response panel. Every value that comes from a file or a server is escaped. */
 import type { ClockSample } from '../clock/clock';
 import { explainTimestampError } from '../clock/clock';
-import { describeSource } from '../spec/endpoints';
-import type { EndpointInfo, ErrorCodeInfo, ParamInfo } from '../spec/types';
+import { describeSource } from '../catalog/endpoints';
+import type { EndpointInfo, ErrorCodeInfo, ParamInfo } from '../catalog/types';
 
 /** Escapes Markdown and HTML so that text shows as written. */
 export function escapeMarkdown(text: string): string {

@@ -4,6 +4,8 @@
  * Lines and characters are 0-based; characters count UTF-16 code units, as editors do.
  */
 
+import type { RuleId } from '../rules';
+
 export interface Range {
   readonly startLine: number;
   readonly startChar: number;
@@ -22,8 +24,8 @@ export interface Diagnostic {
   readonly range: Range;
   readonly severity: Severity;
   readonly message: string;
-  /** Stable identifier of the rule, for quick fixes and tests ("unknown-param"). */
-  readonly rule: string;
+  /** The rule (src/core/rules.ts): for quick fixes, tests and the README table. */
+  readonly rule: RuleId;
   /** The service error code this diagnostic prevents, when there is one. */
   readonly prevents?: number;
   /** A replacement text that fixes the problem at `range` (quick fix). */
@@ -50,6 +52,9 @@ export interface Directive {
   readonly args?: Token;
   readonly range: Range;
 }
+
+/** A request's `# @name`: letters, digits, `_` and `-`, starting with a letter or `_`. */
+export const REQUEST_NAME = /^[A-Za-z_][\w-]*$/;
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];

@@ -2,6 +2,7 @@
  * Parser of the `.tradereq` format (format.md). One pass over the lines, no backtracking; it
  * never throws: whatever it cannot read becomes a diagnostic with a range.
  */
+import type { RuleId } from '../rules';
 import {
   METHODS,
   lineToken,
@@ -273,7 +274,7 @@ export function parse(text: string): TradeReqDocument {
   let tooManyRequests = false;
   const separatorLines: number[] = [];
 
-  const error = (r: Range, message: string, rule: string, severity: Diagnostic['severity'] = 'error'): void => {
+  const error = (r: Range, message: string, rule: RuleId, severity: Diagnostic['severity'] = 'error'): void => {
     diagnostics.push({ range: r, severity, message, rule });
   };
 

@@ -44,8 +44,8 @@ export type SendResult =
     }
   | {
       readonly kind: 'failure';
-      /** `connect`: nothing was sent. `exchange`: the request may have reached the service. */
-      readonly phase: 'connect' | 'exchange';
+      /** `connect`: nothing was sent. `sent`: the request may have reached the service. */
+      readonly phase: 'connect' | 'sent';
       readonly code: string;
       readonly message: string;
       readonly timings: Timings;
@@ -137,7 +137,7 @@ export class Sender {
       const phase =
         code === 'UND_ERR_INVALID_ARG' || (CONNECT_ERRORS.has(code) && this.connects === connectsBefore)
           ? 'connect'
-          : 'exchange';
+          : 'sent';
       return {
         kind: 'failure',
         phase,

@@ -4,14 +4,14 @@
  */
 import { errorCodeMarkdown } from '../editor/markdown';
 import type { ClockSample } from '../clock/clock';
-import type { ExchangeReport } from '../net/exchange';
-import type { PipelineResult } from '../request/pipeline';
+import type { RoundTripReport } from '../net/round-trip';
+import type { Sent } from '../request/pipeline';
 import { redactedHeaders } from '../request/build';
 import type { BudgetView } from '../budget/budget';
 import { BOUNDS, clip } from '../bounds';
 import { jsonPath, parseJson, prettyBody } from '../format/json-value';
 import { validOrderRef } from '../request/order-query';
-import type { BudgetStateT, HistoryItemT, PanelEntryT } from './protocol';
+import type { BudgetState, HistoryItem, PanelEntry } from './protocol';
 
 /** Markdown hover text as plain text, for a title attribute and a screen reader. */
 export function plainText(markdown: string): string {
@@ -21,7 +21,7 @@ export function plainText(markdown: string): string {
     .replace(/^_(.*)_$/gm, '$1');
 }
 
-export function budgetState(view: BudgetView): BudgetStateT {
+export function budgetState(view: BudgetView): BudgetState {
   return {
     origin: view.origin,
     ip: view.ip,
@@ -35,10 +35,10 @@ const ORDER_PATHS = new Set(['/api/v3/order', '/api/v3/order/test']);
 
 /** What the one-click query of an order with an unknown outcome looks for, when ids of the documented shape are known. */
 function orderRef(
-  report: ExchangeReport,
+  report: RoundTripReport,
   params: readonly { name: string; value: string }[],
   json: unknown,
-): PanelEntryT['orderRef'] {
+): PanelEntry['orderRef'] {
   if (report.outcome !== 'unknown' || !ORDER_PATHS.has(report.prepared.path) || report.prepared.method !== 'POST')
     return undefined;
   const get = (n: string): unknown => params.find((p) => p.name === n)?.value ?? jsonPath(json, n);
@@ -50,7 +50,7 @@ function orderRef(
 }
 
 /** The one line of a history list, from an entry. */
-export function historyItem(e: PanelEntryT): HistoryItemT {
+export function historyItem(e: PanelEntry): HistoryItem {
   return {
     id: e.id,
     at: e.at,
@@ -72,7 +72,7 @@ function urlPath(url: string): string {
 }
 
 /** What an entry keeps of a response: bounded, so a hostile 1 MiB answer stays small in the history and the panel. */
-function responseOf(report: ExchangeReport): PanelEntryT['response'] {
+function responseOf(report: RoundTripReport): PanelEntry['response'] {
   const response = report.response;
   if (!response) return undefined;
   const body = prettyBody(report.decoded?.json, response.bodyText);
@@ -86,9 +86,9 @@ function responseOf(report: ExchangeReport): PanelEntryT['response'] {
 }
 
 export function entryFromResult(
-  result: Extract<PipelineResult, { kind: 'sent' }>,
+  result: Sent,
   meta: { id: string; at: number; title: string; clock?: ClockSample },
-): PanelEntryT {
+): PanelEntry {
   const { report, resolved } = result;
   const p = report.prepared;
   const d = report.decoded;

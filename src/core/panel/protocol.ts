@@ -1,18 +1,22 @@
 /**
- * The response panel's state and its messages, both ways. Everything in PanelState is already
+ * The response panel's state and its messages, both ways. Everything in PanelStateSchema is already
  * redacted (API key masked, no secret anywhere); values from the server are raw strings that the
  * panel must escape. Messages are validated with zod on both sides; unknown ones are dropped.
  */
 import { z } from 'zod';
 import { BOUNDS, HISTORY_LIMIT } from '../bounds';
+import { SEND_OUTCOMES } from '../outcome';
+
+// The panel's code imports this module only: what it needs of the core comes through here.
+export { BOUNDS, HISTORY_LIMIT } from '../bounds';
+export { SEND_OUTCOMES, type SendOutcome } from '../outcome';
 
 // Room for the note clip() appends to a cut text.
 const NOTE = 64;
 const text = (max: number) => z.string().max(max + NOTE);
 
-export const OUTCOMES = ['ok', 'rejected', 'unknown', 'not-sent', 'refused'] as const;
 
-const Counter = z.object({
+const CounterSchema = z.object({
   mode: z.enum(['ip', 'uid']),
   limit: z.number(),
   used: z.number(),
@@ -21,17 +25,17 @@ const Counter = z.object({
   freesInMs: z.number(),
 });
 
-export const BudgetState = z.object({
+export const BudgetStateSchema = z.object({
   origin: z.string(),
-  ip: Counter,
-  uid: Counter.optional(),
+  ip: CounterSchema,
+  uid: CounterSchema.optional(),
   /** A 429 wait or a 418 ban: nothing is sent to the origin until `untilMs`. */
   blocked: z.object({ status: z.number(), untilMs: z.number() }).optional(),
   /** The rate-limit state could not be read: nothing is sent until it is reset (the message says how). */
   damaged: text(BOUNDS.messageChars).optional(),
 });
 
-export const ErrorInfo = z.object({
+export const ErrorInfoSchema = z.object({
   code: z.number(),
   meanings: z.array(z.string()),
   cause: z.string().optional(),
@@ -40,7 +44,7 @@ export const ErrorInfo = z.object({
   hoverText: z.string(),
 });
 
-export const PanelEntry = z.object({
+export const PanelEntrySchema = z.object({
   id: z.string(),
   /** Local time of the send, ms. */
   at: z.number(),
@@ -57,12 +61,12 @@ export const PanelEntry = z.object({
     headers: z.array(z.tuple([z.string(), z.string()])),
     signed: z.boolean(),
   }),
-  outcome: z.enum(OUTCOMES),
+  outcome: z.enum(SEND_OUTCOMES),
   /** One line: "200 ok", "400 rejected: 30002 …", "outcome unknown: …", "refused: …". */
   summary: text(BOUNDS.messageChars),
   status: z.number().optional(),
   statusMeaning: z.string().optional(),
-  error: ErrorInfo.optional(),
+  error: ErrorInfoSchema.optional(),
   /** The service's own message (hostile input). */
   msg: text(BOUNDS.messageChars).optional(),
   response: z
@@ -88,11 +92,11 @@ export const PanelEntry = z.object({
 });
 
 /** A send in the history list: what the list shows, not the whole entry (the panel asks for that with `show`). */
-export const HistoryItem = z.object({
+export const HistoryItemSchema = z.object({
   id: z.string(),
   at: z.number(),
   title: text(BOUNDS.messageChars),
-  outcome: z.enum(OUTCOMES),
+  outcome: z.enum(SEND_OUTCOMES),
   summary: text(BOUNDS.messageChars),
   method: z.string(),
   /** The URL's path, without origin or query. */
@@ -100,28 +104,28 @@ export const HistoryItem = z.object({
   status: z.number().optional(),
 });
 
-export const PanelState = z.object({
+export const PanelStateSchema = z.object({
   /** The entry shown; the latest send unless one was picked from the history. */
-  current: PanelEntry.optional(),
-  budget: BudgetState.optional(),
+  current: PanelEntrySchema.optional(),
+  budget: BudgetStateSchema.optional(),
   /** The last sends of this workspace, newest first, already redacted. */
-  history: z.array(HistoryItem).max(HISTORY_LIMIT),
+  history: z.array(HistoryItemSchema).max(HISTORY_LIMIT),
   /** The extension's clock when the state was made, for countdowns. */
   now: z.number(),
   /** True while a send is under way. */
   busy: z.boolean().default(false),
 });
 
-export type PanelEntryT = z.infer<typeof PanelEntry>;
-export type PanelStateT = z.infer<typeof PanelState>;
-export type BudgetStateT = z.infer<typeof BudgetState>;
-export type HistoryItemT = z.infer<typeof HistoryItem>;
+export type PanelEntry = z.infer<typeof PanelEntrySchema>;
+export type PanelState = z.infer<typeof PanelStateSchema>;
+export type BudgetState = z.infer<typeof BudgetStateSchema>;
+export type HistoryItem = z.infer<typeof HistoryItemSchema>;
 
 /** From the extension to the panel. */
-export const ToPanel = z.discriminatedUnion('type', [z.object({ type: z.literal('state'), state: PanelState })]);
+export const ToPanelSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('state'), state: PanelStateSchema })]);
 
 /** From the panel to the extension. */
-export const FromPanel = z.discriminatedUnion('type', [
+export const FromPanelSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   /** Show an entry of the history. */
   z.object({ type: z.literal('show'), id: z.string().max(100) }),
@@ -131,5 +135,5 @@ export const FromPanel = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copyBody'), id: z.string().max(100) }),
 ]);
 
-export type ToPanelT = z.infer<typeof ToPanel>;
-export type FromPanelT = z.infer<typeof FromPanel>;
+export type ToPanel = z.infer<typeof ToPanelSchema>;
+export type FromPanel = z.infer<typeof FromPanelSchema>;

@@ -7,7 +7,8 @@ import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { maskApiKey, type KeyPair } from '../env/keys';
 import type { ResolvedRequest } from '../format/resolve';
 import type { Method } from '../format/model';
-import type { RateLimitMode } from '../spec/types';
+import type { RateLimitMode } from '../catalog/types';
+import { err, ok, type Result } from '../result';
 import { encodeParams, type NameValue } from '../signing/encode';
 import { HEADER_VALUE_RULE, headerNameProblem, isHeaderValue } from './headers';
 import { signParts } from '../signing/sign';
@@ -42,7 +43,7 @@ export function redactedHeaders(p: PreparedRequest): [string, string][] {
   return p.headers.map(([n, v]) => [n, n.toLowerCase() === key ? maskApiKey(v) : v]);
 }
 
-export type PrepareResult = { ok: true; value: PreparedRequest } | { ok: false; message: string };
+export type PrepareResult = Result<PreparedRequest, string>;
 
 export interface PrepareOptions {
   /** Required for a signed request. */
@@ -71,20 +72,31 @@ function headersProblem(resolved: ResolvedRequest, key: KeyPair | undefined): st
   return undefined;
 }
 
-export function prepareRequest(resolved: ResolvedRequest, options: PrepareOptions): PrepareResult {
-  const problem = headersProblem(resolved, options.key);
-  if (problem) return { ok: false, message: problem };
+/** The parameters split by where they go; timestamp and signature not yet added. */
+interface Parts {
+  readonly query: NameValue[];
+  readonly form: NameValue[];
+  readonly json?: string;
+  readonly headers: [string, string][];
+}
+
+function partsOf(resolved: ResolvedRequest): Parts {
   const query: NameValue[] = [];
   const form: NameValue[] = [];
   for (const p of resolved.params) (p.placement === 'query' ? query : form).push(p);
   const json = resolved.json;
-
   const headers: [string, string][] = [];
   for (const h of resolved.headers) setHeader(headers, h.name, h.value);
   const contentType = json !== undefined ? JSON_CONTENT_TYPE : form.length > 0 ? FORM_CONTENT_TYPE : JSON_CONTENT_TYPE;
   // §4.1 rule 7 names application/json; a form body says what it is.
   if (!headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', contentType]);
+  return { query, form, json, headers };
+}
 
+export function prepareRequest(resolved: ResolvedRequest, options: PrepareOptions): PrepareResult {
+  const problem = headersProblem(resolved, options.key);
+  if (problem) return err(problem);
+  const parts = partsOf(resolved);
   const base = {
     method: resolved.method,
     origin: resolved.origin,
@@ -92,55 +104,58 @@ export function prepareRequest(resolved: ResolvedRequest, options: PrepareOption
     weight: resolved.weight,
     mode: resolved.mode,
   };
-
   if (!resolved.signed) {
-    const q = encodeParams(query);
-    const body = json ?? encodeParams(form);
-    return {
-      ok: true,
-      value: { ...base, url: q ? `${resolved.url}?${q}` : resolved.url, query: q, body, headers, signed: false },
-    };
-  }
-
-  if (!options.key) {
-    return { ok: false, message: `a key is needed to sign this request (profile "${resolved.keyProfile ?? 'none'}")` };
-  }
-  const placement = resolved.options.signaturePlacement;
-  if (placement === 'body' && (json !== undefined || form.length === 0)) {
-    return {
-      ok: false,
-      message: '`# @signature body` needs a form body: add a [body] section with parameters, or remove the directive',
-    };
-  }
-
-  const written = resolved.request.params.some((p) => p.name.text === 'timestamp');
-  let timestamp: string | undefined;
-  if (written) {
-    timestamp =
-      resolved.params.find((p) => p.name === 'timestamp')?.value ??
-      resolved.request.params.find((p) => p.name.text === 'timestamp')?.value.text;
-  } else {
-    timestamp = String(options.timestamp ?? resolved.now);
-    // format.md: at the end of the form body when it holds form parameters, else of the query string.
-    (form.length > 0 ? form : query).push({ name: 'timestamp', value: timestamp });
-  }
-
-  const signed = signParts(encodeParams(query), json ?? encodeParams(form), options.key.secretKey, placement);
-  const apiKeyHeader = resolved.environment.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
-  setHeader(headers, apiKeyHeader, options.key.apiKey);
-  return {
-    ok: true,
-    value: {
+    const q = encodeParams(parts.query);
+    const body = parts.json ?? encodeParams(parts.form);
+    return ok({
       ...base,
-      url: `${resolved.url}?${signed.query}`,
-      query: signed.query,
-      body: signed.body,
-      headers,
-      signed: true,
-      apiKeyHeader,
-      totalParams: signed.totalParams,
-      signature: signed.signature,
-      timestamp,
-    },
-  };
+      url: q ? `${resolved.url}?${q}` : resolved.url,
+      query: q,
+      body,
+      headers: parts.headers,
+      signed: false,
+    });
+  }
+  if (!options.key) return err(`a key is needed to sign this request (profile "${resolved.keyProfile ?? 'none'}")`);
+  const placement = resolved.options.signaturePlacement;
+  if (placement === 'body' && (parts.json !== undefined || parts.form.length === 0)) {
+    return err('`# @signature body` needs a form body: add a [body] section with parameters, or remove the directive');
+  }
+  const timestamp = addTimestamp(resolved, parts, options.timestamp);
+  const signed = signParts(
+    encodeParams(parts.query),
+    parts.json ?? encodeParams(parts.form),
+    options.key.secretKey,
+    placement,
+  );
+  const apiKeyHeader = resolved.environment.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
+  setHeader(parts.headers, apiKeyHeader, options.key.apiKey);
+  return ok({
+    ...base,
+    url: `${resolved.url}?${signed.query}`,
+    query: signed.query,
+    body: signed.body,
+    headers: parts.headers,
+    signed: true,
+    apiKeyHeader,
+    totalParams: signed.totalParams,
+    signature: signed.signature,
+    timestamp,
+  });
+}
+
+/**
+ * The request's own timestamp when it writes one; else now, added at the end of the form body when
+ * it holds form parameters, else at the end of the query string (format.md, Signing).
+ */
+function addTimestamp(resolved: ResolvedRequest, parts: Parts, fixed: number | undefined): string | undefined {
+  if (resolved.request.params.some((p) => p.name.text === 'timestamp')) {
+    return (
+      resolved.params.find((p) => p.name === 'timestamp')?.value ??
+      resolved.request.params.find((p) => p.name.text === 'timestamp')?.value.text
+    );
+  }
+  const timestamp = String(fixed ?? resolved.now);
+  (parts.form.length > 0 ? parts.form : parts.query).push({ name: 'timestamp', value: timestamp });
+  return timestamp;
 }

@@ -1,7 +1,7 @@
 /** `# @expect` checks on a response (format.md, Directives). */
 import type { Expectation } from '../format/directives';
 import { jsonPath, jsonValueText } from '../format/json-value';
-import type { Decoded } from '../spec/decode';
+import type { Decoded } from '../net/decode';
 
 export interface ExpectationResult {
   readonly text: string;

@@ -3,6 +3,7 @@
  * approved, so a shared file or environment cannot redirect a key to a host of someone else's
  * choosing. A refused request sends nothing at all.
  */
+import { err, ok, type Result } from '../result';
 
 /** The scheme, host and port of a URL, as `new URL().origin` writes them; undefined when invalid. */
 export function normaliseOrigin(url: string): string | undefined {
@@ -22,14 +23,11 @@ export interface KeyBinding {
   readonly source: string;
 }
 
-export type BindingDecision = { readonly ok: true } | { readonly ok: false; readonly message: string };
-
-export function checkBinding(origin: string, binding: KeyBinding): BindingDecision {
-  if (binding.origins.includes(origin)) return { ok: true };
-  const bound =
-    binding.origins.length > 0 ? `it is bound to ${binding.origins.join(', ')}` : 'it is bound to no origin';
-  return {
-    ok: false,
-    message: `Refused: key profile "${binding.profile}" may not be sent to ${origin} (${bound}, from ${binding.source}). Nothing was sent. Bind the profile to ${origin} if you trust it.`,
-  };
+/** Whether `binding` allows its key to go to `origin`; the refusal says why and what to do. */
+export function checkBinding(origin: string, binding: KeyBinding): Result<void, string> {
+  if (binding.origins.includes(origin)) return ok(undefined);
+  const bound = binding.origins.length > 0 ? `it is bound to ${binding.origins.join(', ')}` : 'it is bound to no origin';
+  return err(
+    `Refused: key profile "${binding.profile}" may not be sent to ${origin} (${bound}, from ${binding.source}). Nothing was sent. Bind the profile to ${origin} if you trust it.`,
+  );
 }

@@ -4,7 +4,7 @@
  * (a request model), never as request text that an id with a line break could add lines to.
  */
 import { lineToken, range, type Param, type RequestBlock, type TradeReqDocument } from '../format/model';
-import { CLIENT_ORDER_ID_FORMAT, ORDER_ID_FORMAT, SYMBOL_FORMAT } from '../spec/formats';
+import { CLIENT_ORDER_ID_FORMAT, ORDER_ID_FORMAT, SYMBOL_FORMAT } from '../catalog/formats';
 import { normaliseOrigin } from './gate';
 
 export interface OrderRef {

@@ -9,21 +9,18 @@ import { accountId } from '../budget/state';
 import { explainTimestampError } from '../clock/clock';
 import { measureClock } from '../clock/measure';
 import type { ClockSync } from '../clock/sync';
-import type { KeyPair } from '../env/keys';
 import type { NamedEnvironment } from '../env/constants';
-import type { Diagnostic, RequestBlock, TradeReqDocument } from '../format/model';
-import { defaultContext, resolveRequest, type ResolvedRequest } from '../format/resolve';
-import { exchange, type ExchangeReport } from '../net/exchange';
+import type { RequestBlock, TradeReqDocument } from '../format/model';
+import type { ResolvedRequest } from '../format/resolve';
+import { roundTrip, type RoundTripReport } from '../net/round-trip';
 import type { Sender } from '../net/send';
-import { prepareRequest } from './build';
+import { err, ok, type Result } from '../result';
 import { describeOrder, needsConfirmation } from './confirm';
-import { checkBinding, type KeyBinding } from './gate';
 import { checkExpectations, type ExpectationResult } from './expect';
+import { checkBinding } from './gate';
+import { build, keyOf, resolveIn, type KeyChoice, type KeySource, type PrepareFailure, type Ready } from './prepare';
 
-export interface KeyChoice {
-  readonly key: KeyPair;
-  readonly binding: KeyBinding;
-}
+export type { KeyChoice } from './prepare';
 
 export interface PipelineDeps {
   readonly sender: Sender;
@@ -32,31 +29,37 @@ export interface PipelineDeps {
   readonly clockSync: boolean;
   /** Responses of named requests sent earlier, for {{NAME.response.PATH}}. */
   readonly responses: Map<string, unknown>;
-  /** The key of a signed request; undefined when there is none (nothing is sent then). */
-  key(resolved: ResolvedRequest): Promise<KeyChoice | undefined> | KeyChoice | undefined;
-  /** Asked when the key is not bound to the origin; true when the user bound it (explicitly). */
-  allowOrigin?(resolved: ResolvedRequest, choice: KeyChoice, message: string): Promise<boolean>;
+  /** The key of a signed request, or why there is none (nothing is sent then). */
+  readonly key: KeySource;
+  /**
+   * Told when the key is not bound to the request's origin. The request is refused and nothing is
+   * sent; the shell may offer to bind the profile, and send again itself once the user has.
+   */
+  onUnboundOrigin?(resolved: ResolvedRequest, choice: KeyChoice, message: string): void;
   /** Asked for `# @confirm` and orders to a `confirm` environment; false sends nothing. */
   confirm(resolved: ResolvedRequest, order: string): Promise<boolean> | boolean;
 }
 
-export type PipelineResult =
-  | { readonly kind: 'bad-input'; readonly diagnostics: readonly Diagnostic[]; readonly message: string }
-  | { readonly kind: 'no-key'; readonly resolved: ResolvedRequest; readonly message: string }
+/** Why nothing was sent, before the gate: bad input, no key, or a refusal of the shell or the user. */
+export type PipelineFailure =
+  | PrepareFailure
   | {
       readonly kind: 'refused';
       readonly resolved: ResolvedRequest;
       readonly reason: 'origin' | 'confirmation';
       readonly message: string;
-    }
-  | {
-      readonly kind: 'sent';
-      readonly resolved: ResolvedRequest;
-      readonly report: ExchangeReport;
-      readonly expectations: readonly ExpectationResult[];
-      /** For 700003: the timing rule and the measured clock offset. */
-      readonly note?: string;
     };
+
+/** A request that reached the gate: sent (and answered, or not), or refused by the rate-limit gate. */
+export interface Sent {
+  readonly resolved: ResolvedRequest;
+  readonly report: RoundTripReport;
+  readonly expectations: readonly ExpectationResult[];
+  /** For 700003: the timing rule and the measured clock offset. */
+  readonly note?: string;
+}
+
+export type PipelineResult = Result<Sent, PipelineFailure>;
 
 export async function runRequest(
   doc: TradeReqDocument,
@@ -65,67 +68,65 @@ export async function runRequest(
   deps: PipelineDeps,
 ): Promise<PipelineResult> {
   const response = (name: string): unknown => deps.responses.get(name);
-  const resolve = (now?: () => number): ResolvedRequest | PipelineResult => {
-    const r = resolveRequest(doc, request, defaultContext(environment, now ? { response, now } : { response }));
-    return r.ok ? r.value : { kind: 'bad-input', diagnostics: r.diagnostics, message: r.diagnostics[0]!.message };
-  };
-
   // First resolve: where it goes and whether it is signed. Nothing is sent before the binding is checked.
-  let resolved = resolve();
-  if ('kind' in resolved) return resolved;
-  const choice = resolved.signed ? await deps.key(resolved) : undefined;
-  if (resolved.signed && !choice)
-    return {
-      kind: 'no-key',
-      resolved,
-      message: `No key for profile "${resolved.keyProfile ?? '(none)'}"; nothing was sent.`,
-    };
-  if (choice) {
-    const binding = checkBinding(resolved.origin, choice.binding);
-    if (!binding.ok && !(await deps.allowOrigin?.(resolved, choice, binding.message))) {
-      return { kind: 'refused', resolved, reason: 'origin', message: binding.message };
-    }
-  }
-  if (resolved.signed && deps.clockSync) {
-    const origin = resolved.origin;
-    if (deps.clock.stale(origin))
-      await measureClock(environment.baseUrl.startsWith(origin) ? environment.baseUrl : origin, deps);
-    const again = resolve(() => deps.clock.correctedNow(origin));
-    if ('kind' in again) return again;
-    resolved = again;
-  }
-  if (needsConfirmation(resolved)) {
-    const order = describeOrder(resolved);
-    if (!(await deps.confirm(resolved, order))) {
-      const why = resolved.options.confirm
-        ? '# @confirm'
-        : `environment "${resolved.environment.name}" has "confirm": true`;
-      return {
-        kind: 'refused',
-        resolved,
-        reason: 'confirmation',
-        message: `Not sent: ${order} needs confirmation (${why}).`,
-      };
-    }
-  }
-  const prepared = prepareRequest(resolved, { key: choice?.key });
-  if (!prepared.ok) return { kind: 'bad-input', diagnostics: [], message: prepared.message };
-  const report = await exchange(prepared.value, {
-    sender: deps.sender,
-    budget: deps.budget,
-    account: choice ? accountId(choice.key.apiKey) : undefined,
-  });
-  if (resolved.options.name && report.decoded?.json !== undefined)
-    deps.responses.set(resolved.options.name, report.decoded.json);
+  const first = resolveIn(doc, request, environment, { response });
+  if (!first.ok) return first;
+  const choice = await boundKey(first.value, deps);
+  if (!choice.ok) return choice;
+  const resolved = await withSyncedClock(first.value, deps, () =>
+    resolveIn(doc, request, environment, { response, now: () => deps.clock.correctedNow(first.value.origin) }),
+  );
+  if (!resolved.ok) return resolved;
+  const confirmed = await confirmIfAsked(resolved.value, deps);
+  if (!confirmed.ok) return confirmed;
+  const ready = build(resolved.value, choice.value);
+  return ready.ok ? ok(await send(ready.value, deps)) : ready;
+}
+
+/** The key of a signed request, refused when it is not bound to the request's origin. */
+async function boundKey(resolved: ResolvedRequest, deps: PipelineDeps): Promise<Result<KeyChoice | undefined, PipelineFailure>> {
+  const choice = await keyOf(resolved, deps.key);
+  if (!choice.ok || !choice.value) return choice;
+  const binding = checkBinding(resolved.origin, choice.value.binding);
+  if (binding.ok) return choice;
+  deps.onUnboundOrigin?.(resolved, choice.value, binding.error);
+  return err({ kind: 'refused', resolved, reason: 'origin', message: binding.error });
+}
+
+/** Measures the server clock when a signed request needs it (§5 rule 9), then resolves again with it. */
+async function withSyncedClock(
+  resolved: ResolvedRequest,
+  deps: PipelineDeps,
+  again: () => Result<ResolvedRequest, PrepareFailure>,
+): Promise<Result<ResolvedRequest, PrepareFailure>> {
+  if (!resolved.signed || !deps.clockSync) return ok(resolved);
+  const origin = resolved.origin;
+  const baseUrl = resolved.environment.baseUrl;
+  if (deps.clock.stale(origin)) await measureClock(baseUrl.startsWith(origin) ? baseUrl : origin, deps);
+  return again();
+}
+
+async function confirmIfAsked(resolved: ResolvedRequest, deps: PipelineDeps): Promise<Result<void, PipelineFailure>> {
+  if (!needsConfirmation(resolved)) return ok(undefined);
+  const order = describeOrder(resolved);
+  if (await deps.confirm(resolved, order)) return ok(undefined);
+  const why = resolved.options.confirm ? '# @confirm' : `environment "${resolved.environment.name}" has "confirm": true`;
+  return err({ kind: 'refused', resolved, reason: 'confirmation', message: `Not sent: ${order} needs confirmation (${why}).` });
+}
+
+/** gate → send → decode → record, then the response kept for chaining and the `# @expect` lines checked. */
+async function send({ resolved, prepared, choice }: Ready, deps: PipelineDeps): Promise<Sent> {
+  const account = choice ? accountId(choice.key.apiKey) : undefined;
+  const report = await roundTrip(prepared, { sender: deps.sender, budget: deps.budget, account });
+  if (resolved.options.name && report.decoded?.json !== undefined) deps.responses.set(resolved.options.name, report.decoded.json);
   const expectations = checkExpectations(resolved.options.expectations, report.decoded);
   const recvWindow = Number(resolved.params.find((p) => p.name === 'recvWindow')?.value) || undefined;
-  const note =
-    report.decoded?.code === 700003 ? explainTimestampError(deps.clock.sample(resolved.origin), recvWindow) : undefined;
-  return { kind: 'sent', resolved, report, expectations, note };
+  const note = report.decoded?.code === 700003 ? explainTimestampError(deps.clock.sample(resolved.origin), recvWindow) : undefined;
+  return { resolved, report, expectations, note };
 }
 
 /** Whether the result counts as what the user wanted: ok, or rejected exactly as `# @expect` said. */
-export function passed(result: Extract<PipelineResult, { kind: 'sent' }>): boolean {
+export function passed(result: Sent): boolean {
   const expected = result.resolved.options.expectations.length > 0;
   const outcomeOk = result.report.outcome === 'ok' || (expected && result.report.outcome === 'rejected');
   return outcomeOk && result.expectations.every((e) => e.passed);

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 
 /** A key profile as kept in SecretStorage: the keys and the origins its owner approved. */
-const StoredKey = z.object({
+const StoredKeySchema = z.object({
   apiKey: z.string().min(1),
   secretKey: z.string().min(1),
   origins: z.array(z.string()),
 });
 
-export type StoredKeyT = z.infer<typeof StoredKey>;
+export type StoredKey = z.infer<typeof StoredKeySchema>;
 
-export function parseStoredKey(text: string | undefined): StoredKeyT | undefined {
+export function parseStoredKey(text: string | undefined): StoredKey | undefined {
   if (text === undefined) return undefined;
   try {
-    const r = StoredKey.safeParse(JSON.parse(text));
+    const r = StoredKeySchema.safeParse(JSON.parse(text));
     return r.success ? r.data : undefined;
   } catch {
     return undefined;

@@ -11,17 +11,17 @@ import {
   formatStreamName,
   streamInfo,
   type ParsedStream,
-} from '../../core/spec/streams';
+} from '../../core/catalog/streams';
 import { SCALE, formatUnits, mulFloor } from '../decimal';
 import {
   HOUSE,
   remaining,
   type Account,
   type BalanceChange,
-  type Exchange,
+  type MatchingEngine,
   type ExchangeListener,
   type Order,
-} from '../exchange';
+} from '../engine';
 import { SYMBOLS, SYMBOLS_BY_NAME, type SymbolSpec } from '../market';
 import type { WsHub } from './hub';
 import { privateKey } from './messages';
@@ -88,7 +88,7 @@ export class MarketFeed implements ExchangeListener {
 
   constructor(
     private readonly hub: WsHub,
-    private readonly exchange: Exchange,
+    private readonly engine: MatchingEngine,
     private readonly serverTime: () => number,
   ) {
     this.reset();
@@ -104,7 +104,7 @@ export class MarketFeed implements ExchangeListener {
     this.tops = new Map();
     this.changed = new Map();
     this.pushed = new Map();
-    for (const account of this.exchange.userAccounts()) {
+    for (const account of this.engine.userAccounts()) {
       const held = new Map<string, Held>();
       for (const [asset, b] of account.balances) held.set(asset, { free: b.free, locked: b.locked });
       this.pushed.set(account.name, held);
@@ -165,8 +165,8 @@ export class MarketFeed implements ExchangeListener {
     return this.depthPush(
       spec,
       stream.levels,
-      this.exchange.levels(spec, 'BUY', stream.levels),
-      this.exchange.levels(spec, 'SELL', stream.levels),
+      this.engine.levels(spec, 'BUY', stream.levels),
+      this.engine.levels(spec, 'SELL', stream.levels),
       t,
     );
   }
@@ -211,8 +211,8 @@ export class MarketFeed implements ExchangeListener {
   }
 
   private top(spec: SymbolSpec): string {
-    const [bid] = this.exchange.levels(spec, 'BUY', 1);
-    const [ask] = this.exchange.levels(spec, 'SELL', 1);
+    const [bid] = this.engine.levels(spec, 'BUY', 1);
+    const [ask] = this.engine.levels(spec, 'SELL', 1);
     const q = (v: bigint | undefined): string => (v === undefined ? 'null' : `"${n(v)}"`);
     return `{"b":${q(bid?.[0])},"B":${q(bid?.[1])},"a":${q(ask?.[0])},"A":${q(ask?.[1])}}`;
   }
@@ -222,8 +222,8 @@ export class MarketFeed implements ExchangeListener {
     this.versions.set(symbol, this.versions.get(symbol)! + 1);
     const wanted = DEPTH_LEVELS.filter((levels) => this.hub.hasSubscribers(`${DEPTH}@${symbol}@${levels}`));
     if (wanted.length > 0) {
-      const bids = this.exchange.levels(spec, 'BUY', MAX_DEPTH);
-      const asks = this.exchange.levels(spec, 'SELL', MAX_DEPTH);
+      const bids = this.engine.levels(spec, 'BUY', MAX_DEPTH);
+      const asks = this.engine.levels(spec, 'SELL', MAX_DEPTH);
       for (const levels of wanted)
         this.hub.publish(`${DEPTH}@${symbol}@${levels}`, this.depthPush(spec, levels, bids, asks, t));
     }

@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { WS_RULES, type ParsedStream } from '../../core/spec/streams';
+import { WS_RULES, type ParsedStream } from '../../core/catalog/streams';
 import type { LogEntry, WebSocketState } from '../control';
 import { SlidingCounter, wholeSeconds } from '../limits';
 import { fail, type Reply } from '../replies';

@@ -3,7 +3,7 @@
  * and interval, rolled over when a trade falls past its end. Times are UTC; a week starts on
  * Monday 00:00 and a month on the first (assumed, as the whole stream catalog).
  */
-import { KLINE_INTERVALS, KLINE_INTERVAL_MS, type KlineInterval } from '../../core/spec/streams';
+import { KLINE_INTERVALS, KLINE_INTERVAL_MS, type KlineInterval } from '../../core/catalog/streams';
 import { formatUnits, mulFloor } from '../decimal';
 
 // 1970-01-05, the first Monday after the Unix epoch.

@@ -12,7 +12,7 @@ import {
   parseStreamName,
   type ParsedStream,
   type StreamInfo,
-} from '../../core/spec/streams';
+} from '../../core/catalog/streams';
 import { SYMBOLS, SYMBOLS_BY_NAME } from '../market';
 import { meaningOf } from '../replies';
 import type { Conn, WsHub } from './hub';

@@ -160,7 +160,7 @@ function isOpen(o: Order): boolean {
   return o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
 }
 
-export class Exchange {
+export class MatchingEngine {
   // Order ids keep counting across resets, so an id from before a reset never names a new order.
   private nextId = 1_000_001;
   private accounts = new Map<string, Account>();

@@ -4,12 +4,12 @@
  */
 import { z } from 'zod';
 import { parseJson } from '../format/json-value';
-import { lookupError } from './errors';
-import { MAX_RETRY_AFTER_S } from './limits';
-import { describeStatus } from './statuses';
-import type { ErrorCodeInfo, HttpStatusInfo, Outcome } from './types';
+import { lookupError } from '../catalog/errors';
+import { MAX_RETRY_AFTER_S } from '../catalog/limits';
+import { describeStatus } from '../catalog/statuses';
+import type { ErrorCodeInfo, HttpStatusInfo, Outcome } from '../catalog/types';
 
-const ErrorBody = z.object({ code: z.number().int(), msg: z.string().optional() }).passthrough();
+const ErrorBodySchema = z.object({ code: z.number().int(), msg: z.string().optional() }).passthrough();
 
 export interface Decoded {
   readonly outcome: Outcome;
@@ -34,7 +34,7 @@ export function parseRetryAfter(value: string | undefined): number | undefined {
 export function decodeResponse(status: number, bodyText: string, retryAfter?: string): Decoded {
   const statusInfo = describeStatus(status);
   const json = parseJson(bodyText);
-  const body = ErrorBody.safeParse(json);
+  const body = ErrorBodySchema.safeParse(json);
   // A 2xx body with a code field is data, not an error (e.g. an order record).
   const carriesError = body.success && status >= 400;
   const code = carriesError ? body.data.code : undefined;

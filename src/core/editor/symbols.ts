@@ -2,13 +2,13 @@
 import { z } from 'zod';
 import type { Budget } from '../budget/budget';
 import { joinUrl } from '../format/resolve';
-import { exchange } from '../net/exchange';
+import { roundTrip } from '../net/round-trip';
 import type { Sender } from '../net/send';
 import type { PreparedRequest } from '../request/build';
-import { findEndpoint } from '../spec/endpoints';
+import { findEndpoint } from '../catalog/endpoints';
 import type { SymbolEntry } from './completion';
 
-const ExchangeInfo = z.object({
+const ExchangeInfoSchema = z.object({
   symbols: z
     .array(
       z
@@ -41,9 +41,9 @@ export async function fetchSymbols(baseUrl: string, deps: { sender: Sender; budg
     weight: EXCHANGE_INFO.weight,
     mode: EXCHANGE_INFO.mode,
   };
-  const report = await exchange(prepared, deps);
+  const report = await roundTrip(prepared, deps);
   if (report.outcome !== 'ok' || !report.decoded) return { ok: false, message: report.summary };
-  const parsed = ExchangeInfo.safeParse(report.decoded.json);
+  const parsed = ExchangeInfoSchema.safeParse(report.decoded.json);
   if (!parsed.success)
     return { ok: false, message: 'exchangeInfo did not have the expected shape ({"symbols": [{"symbol": ...}]})' };
   return {

@@ -21,8 +21,9 @@ export interface ErrorCodeInfo {
 export type ErrorCategory =
   'auth' | 'timing' | 'limits' | 'order' | 'parameters' | 'account' | 'transfer' | 'subaccount' | 'apikey' | 'system';
 
-/** What the client can conclude about the operation from the status. */
-export type Outcome = 'ok' | 'rejected' | 'unknown';
+import type { Outcome } from '../outcome';
+
+export type { Outcome };
 
 export interface HttpStatusInfo {
   /** A status (401) or a class written as in §7.1 ('4XX', '5XX'). */

@@ -70,23 +70,23 @@ const side = z.union([z.literal(1), z.literal(2)]);
 const flag = z.union([z.literal(0), z.literal(1)]);
 const level = z.object({ p: decimalText, v: decimalText });
 
-export const DealsData = z.object({
+export const DealsDataSchema = z.object({
   e: z.literal('spot@public.deals.v3.api'),
   deals: z.array(z.object({ p: decimalText, v: decimalText, S: side, t: timeMs })).max(10_000),
 });
-export const DepthData = z.object({
+export const DepthDataSchema = z.object({
   e: z.literal('spot@public.limit.depth.v3.api'),
   r: z.string().max(20),
   bids: z.array(level).max(20),
   asks: z.array(level).max(20),
 });
-export const BookTickerData = z.object({
+export const BookTickerDataSchema = z.object({
   b: decimalText.nullable(),
   B: decimalText.nullable(),
   a: decimalText.nullable(),
   A: decimalText.nullable(),
 });
-export const KlineData = z.object({
+export const KlineDataSchema = z.object({
   e: z.literal('spot@public.kline.v3.api'),
   k: z.object({
     t: z.number().int(),
@@ -100,7 +100,7 @@ export const KlineData = z.object({
     a: decimalText,
   }),
 });
-export const OrderData = z.object({
+export const OrderDataSchema = z.object({
   i: z.string().max(64),
   c: z.string().max(64),
   o: z.number().int(),
@@ -117,7 +117,7 @@ export const OrderData = z.object({
   m: flag,
   O: timeMs,
 });
-export const PrivateDealData = z.object({
+export const PrivateDealDataSchema = z.object({
   p: decimalText,
   v: decimalText,
   a: decimalText,
@@ -130,7 +130,7 @@ export const PrivateDealData = z.object({
   n: decimalText,
   N: z.string().max(20),
 });
-export const AccountData = z.object({
+export const AccountDataSchema = z.object({
   a: z.string().max(20),
   c: timeMs,
   f: decimalText,
@@ -302,7 +302,7 @@ export const STREAMS: readonly StreamInfo[] = [
     ],
     example:
       '{"c":"spot@public.deals.v3.api@BTCUSDT","s":"BTCUSDT","t":1700000000000,"d":{"e":"spot@public.deals.v3.api","deals":[{"p":"30010.00000000","v":"0.00100000","S":1,"t":1700000000000}]}}',
-    data: DealsData,
+    data: DealsDataSchema,
     source: 'assumed',
   },
   {
@@ -325,7 +325,7 @@ export const STREAMS: readonly StreamInfo[] = [
     ],
     example:
       '{"c":"spot@public.limit.depth.v3.api@BTCUSDT@5","s":"BTCUSDT","t":1700000000000,"d":{"e":"spot@public.limit.depth.v3.api","r":"42","bids":[{"p":"29990.00000000","v":"2.00000000"}],"asks":[{"p":"30010.00000000","v":"1.99900000"}]}}',
-    data: DepthData,
+    data: DepthDataSchema,
     source: 'assumed',
   },
   {
@@ -344,7 +344,7 @@ export const STREAMS: readonly StreamInfo[] = [
     ],
     example:
       '{"c":"spot@public.bookTicker.v3.api@BTCUSDT","s":"BTCUSDT","t":1700000000000,"d":{"b":"29990.00000000","B":"2.00000000","a":"30010.00000000","A":"1.99900000"}}',
-    data: BookTickerData,
+    data: BookTickerDataSchema,
     source: 'assumed',
   },
   {
@@ -369,7 +369,7 @@ export const STREAMS: readonly StreamInfo[] = [
     ],
     example:
       '{"c":"spot@public.kline.v3.api@BTCUSDT@Min1","s":"BTCUSDT","t":1700000000000,"d":{"e":"spot@public.kline.v3.api","k":{"t":1699999980,"T":1700000040,"i":"Min1","o":"30010.00000000","c":"30010.00000000","h":"30010.00000000","l":"30010.00000000","v":"0.00100000","a":"30.01000000"}}}',
-    data: KlineData,
+    data: KlineDataSchema,
     source: 'assumed',
   },
   {
@@ -400,7 +400,7 @@ export const STREAMS: readonly StreamInfo[] = [
     ],
     example:
       '{"c":"spot@private.orders.v3.api","s":"BTCUSDT","t":1700000000000,"d":{"i":"1000001","c":"sbx1000001","o":1,"S":1,"p":"20000.00000000","v":"0.00100000","a":"20.00000000","V":"0.00100000","A":"20.00000000","cv":"0.00000000","ca":"0.00000000","ap":"0.00000000","s":1,"m":1,"O":1700000000000}}',
-    data: OrderData,
+    data: OrderDataSchema,
     source: 'assumed',
   },
   {
@@ -426,7 +426,7 @@ export const STREAMS: readonly StreamInfo[] = [
     ],
     example:
       '{"c":"spot@private.deals.v3.api","s":"BTCUSDT","t":1700000000000,"d":{"p":"30010.00000000","v":"0.00100000","a":"30.01000000","S":1,"T":1700000000000,"t":"1","c":"sbx1000001","i":"1000001","m":0,"n":"0.00000000","N":"USDT"}}',
-    data: PrivateDealData,
+    data: PrivateDealDataSchema,
     source: 'assumed',
   },
   {
@@ -452,7 +452,7 @@ export const STREAMS: readonly StreamInfo[] = [
     ],
     example:
       '{"c":"spot@private.account.v3.api","t":1700000000000,"d":{"a":"USDT","c":1700000000000,"f":"999980.00000000","fd":"-20.00000000","l":"20.00000000","ld":"20.00000000","o":"ENTRUST_PLACE"}}',
-    data: AccountData,
+    data: AccountDataSchema,
     source: 'assumed',
   },
 ];

@@ -1,0 +1,113 @@
+/** What the check step says about a request as a whole: its endpoint, signing, headers and placements. */
+import { endpointsAtPath, findEndpoint } from '../catalog/endpoints';
+import type { EndpointInfo } from '../catalog/types';
+import { DEFAULT_API_KEY_HEADER, type NamedEnvironment } from '../env/constants';
+import type { RequestOptions } from '../format/directives';
+import type { Param, RequestBlock, TradeReqDocument } from '../format/model';
+import { responseRequestName } from '../format/variables';
+import { HEADER_VALUE_RULE, headerNameProblem, isHeaderValue } from '../request/headers';
+import { answers, Findings } from './findings';
+
+/** Response references resolve at send time; here it is enough that the named request exists. */
+export function checkResponseRefs(request: RequestBlock, names: ReadonlySet<string>, out: Findings): void {
+  for (const ref of request.variableRefs) {
+    const name = responseRequestName(ref.name);
+    if (name === undefined || names.has(name)) continue;
+    const message = `No request in this file is named "${name}": add \`# @name ${name}\` to the request whose response this reads.`;
+    out.add('undefined-variable', ref.nameRange, message);
+  }
+}
+
+/** The catalog's endpoint for the request line, when its path is known (not hidden in a variable). */
+export function checkEndpoint(request: RequestBlock, out: Findings): EndpointInfo | undefined {
+  const method = request.requestLine.method.text.toUpperCase();
+  const text = request.requestLine.path.text;
+  const path = text.includes('{{') ? undefined : text.startsWith('/') ? text : safePathname(text);
+  const endpoint = path ? findEndpoint(method, path) : undefined;
+  if (path && !endpoint) {
+    const others = endpointsAtPath(path);
+    const message =
+      others.length > 0
+        ? `${method} ${path} is not a known endpoint: this path is known with ${others.map((e) => e.method).join(', ')}.`
+        : `${path} is not in TradeReq's endpoint catalog: parameters are not checked. Say how to send it with # @signed or # @unsigned, and its rate limit with # @weight N and # @mode ip|uid.`;
+    out.add('unknown-endpoint', request.requestLine.path.range, message);
+  }
+  return endpoint;
+}
+
+function safePathname(url: string): string | undefined {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `# @unsigned` on a signed endpoint, and `# @signature body` without a form body. */
+export function checkSigning(
+  doc: TradeReqDocument,
+  request: RequestBlock,
+  endpoint: EndpointInfo | undefined,
+  options: RequestOptions,
+  out: Findings,
+): void {
+  if (endpoint?.signed && options.signed === false) {
+    const message = `${endpoint.method} ${endpoint.path} is a signed endpoint: with # @unsigned it goes without API key and signature${answers(400)}.`;
+    out.add('unsigned-signed-endpoint', request.requestLine.range, message);
+  }
+  const formBody = request.params.some((p) => p.placement === 'body' && p.origin !== 'json');
+  if (options.signaturePlacement !== 'body' || (!request.json && formBody)) return;
+  const d = [...request.directives, ...doc.fileDirectives].find((x) => x.name.text === 'signature');
+  const message =
+    '`# @signature body` needs a form body ([body] parameters): the signature is put at the end of the query string otherwise.';
+  if (d) out.add('signature-placement', d.range, message);
+}
+
+/** A GET sends all parameters in the query string (§4.1 rule 2): the first body parameter is reported. */
+export function checkGetBody(request: RequestBlock, out: Findings): void {
+  if (request.requestLine.method.text.toUpperCase() !== 'GET') return;
+  const p = request.params.find((x) => x.placement === 'body');
+  if (!p) return;
+  const message =
+    'GET sends all parameters in the query string (spec §4.1 rule 2): put them under [query] or remove the section line.';
+  out.add('get-body', p.origin === 'json' ? request.json!.range : p.range, message);
+}
+
+/** Connection headers, header values HTTP cannot carry, and an API key header written by hand. */
+export function checkHeaders(request: RequestBlock, environment: NamedEnvironment, out: Findings): void {
+  const apiKeyHeaders = new Set([
+    (environment.apiKeyHeader ?? DEFAULT_API_KEY_HEADER).toLowerCase(),
+    DEFAULT_API_KEY_HEADER.toLowerCase(),
+  ]);
+  for (const h of request.headers) {
+    const problem = headerNameProblem(h.name.text);
+    if (problem) out.add('forbidden-header', h.range, `${problem}.`);
+    else if (!isHeaderValue(h.value.text)) {
+      out.add('header-value', h.value.range, `The value of ${h.name.text} cannot be sent: ${HEADER_VALUE_RULE}.`);
+    }
+    if (apiKeyHeaders.has(h.name.text.toLowerCase())) {
+      const message = `Do not write the API key header by hand: TradeReq sets ${h.name.text} from the key profile, and a key written here is shared with the file. Remove this line and use # @key PROFILE or the environment's "key".`;
+      out.add('api-key-header', h.range, message);
+    }
+  }
+}
+
+/** A name twice in one place (both are signed), and a name in both the query and the body (§4.1 rule 5). */
+export function checkPlacements(request: RequestBlock, out: Findings): void {
+  const seen = new Map<string, Param>();
+  for (const p of request.params) {
+    const key = p.placement + ' ' + p.name.text;
+    const previous = seen.get(key);
+    if (!previous) seen.set(key, p);
+    else {
+      const message = `"${p.name.text}" is already in the ${p.placement} (line ${previous.range.startLine + 1}): both are sent and signed; remove one.`;
+      out.add('duplicate-param', p.name.range, message);
+    }
+  }
+  for (const p of request.params) {
+    const other = p.placement === 'body' ? seen.get('query ' + p.name.text) : undefined;
+    if (!other) continue;
+    const message = `"${p.name.text}" is also in the query string (line ${other.range.startLine + 1}): the service uses the query value (spec §4.1 rule 5).`;
+    out.add('query-and-body', p.name.range, message);
+  }
+}

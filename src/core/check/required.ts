@@ -1,0 +1,55 @@
+/** Parameters an endpoint and an order type need (§4.2, service-notes.md): missing ones are errors. */
+import type { EndpointInfo } from '../catalog/types';
+import type { Param, RequestBlock } from '../format/model';
+import type { VariableScope } from '../format/variables';
+import { answers, Findings } from './findings';
+import { effectiveValue } from './values';
+
+export function checkRequired(
+  request: RequestBlock,
+  endpoint: EndpointInfo,
+  scope: VariableScope,
+  out: Findings,
+): void {
+  const present = new Map<string, Param>();
+  for (const p of request.params) present.set(p.name.text, p);
+  const where = request.requestLine.range;
+  const name = `${endpoint.method} ${endpoint.path}`;
+  for (const p of endpoint.params) {
+    if (p.required && !p.addedBySigner && !present.has(p.name)) {
+      out.add('missing-param', where, `${name} needs "${p.name}"${answers(44444)}.`, { prevents: 44444 });
+    }
+  }
+  for (const group of endpoint.anyOf ?? []) {
+    if (!group.some((n) => present.has(n))) {
+      out.add('missing-param', where, `${name} needs ${group.join(' or ')}${answers(700004)}.`, { prevents: 700004 });
+    }
+  }
+  const typeParam = present.get('type');
+  if (typeParam) checkTypeRequirements(typeParam, present, endpoint, scope, out);
+}
+
+/** What the order type needs (LIMIT: quantity and price), reported on the type's value. */
+function checkTypeRequirements(
+  typeParam: Param,
+  present: ReadonlyMap<string, Param>,
+  endpoint: EndpointInfo,
+  scope: VariableScope,
+  out: Findings,
+): void {
+  const type = effectiveValue(typeParam, scope)?.value;
+  const requirement = type ? endpoint.typeRequirements?.find((t) => t.type === type) : undefined;
+  if (!requirement) return;
+  const at = typeParam.value.range;
+  for (const n of requirement.required) {
+    if (!present.has(n))
+      out.add('missing-param', at, `A ${type} order needs "${n}"${answers(44444)}.`, { prevents: 44444 });
+  }
+  for (const group of requirement.anyOf ?? []) {
+    if (!group.some((n) => present.has(n))) {
+      out.add('missing-param', at, `A ${type} order needs ${group.join(' or ')}${answers(44444)}.`, {
+        prevents: 44444,
+      });
+    }
+  }
+}

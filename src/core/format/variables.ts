@@ -1,0 +1,234 @@
+/**
+ * Variables (format.md, Variables): `{{name}}` from the file, then the environment, then the
+ * system variables and fields of earlier responses. Used by resolve, check and hover alike.
+ * Pure: time and randomness come in through the context.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { BOUNDS, formatSize } from '../bounds';
+import type { NamedEnvironment } from '../env/constants';
+import { err, ok, type Result } from '../result';
+import { jsonPath, jsonValueText } from './json-value';
+import { REQUEST_NAME, type Diagnostic, type TradeReqDocument, type VariableRef } from './model';
+
+export interface ResolveContext {
+  readonly environment: NamedEnvironment;
+  /** Milliseconds, already corrected by the measured server-clock offset when clock sync is on. */
+  now(): number;
+  uuid(): string;
+  clientOrderId(): string;
+  /** The parsed body of the last response of the request named `name`, when there is one. */
+  response?(name: string): unknown;
+}
+
+export const SYSTEM_VARIABLES: readonly { name: string; description: string }[] = [
+  { name: '$timestamp', description: 'Now in milliseconds (clock-corrected).' },
+  { name: '$uuid', description: 'A random UUID.' },
+  { name: '$clientOrderId', description: 'A fresh client order id: 32 characters of A-Z a-z 0-9.' },
+];
+
+// {{NAME.response.PATH}}: a field of the last response of the request named NAME.
+const RESPONSE_REF = new RegExp(`^(${REQUEST_NAME.source.slice(1, -1)})\\.response\\.(.+)$`);
+
+/** A context with the real clock and randomness, for the shells. */
+export function defaultContext(environment: NamedEnvironment, extra: Partial<ResolveContext> = {}): ResolveContext {
+  return { environment, now: () => Date.now(), uuid: () => randomUUID(), clientOrderId: newClientOrderId, ...extra };
+}
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** 32 characters of A-Za-z0-9, within the limit format.md gives for client order ids. */
+export function newClientOrderId(): string {
+  const bytes = randomBytes(32);
+  let out = '';
+  for (const b of bytes) out += ALNUM[b % ALNUM.length];
+  return out;
+}
+
+/** A resolved variable: its value and how many levels of variables it went through. */
+type Resolved = Result<
+  { readonly value: string; readonly depth: number },
+  { readonly message: string; readonly transient?: true }
+>;
+
+const found = (value: string, depth = 0): Resolved => ok({ value, depth });
+const failed = (message: string): Resolved => err({ message });
+
+/**
+ * Variable lookup shared by resolve and the editor's hover and diagnostics. Each variable is
+ * resolved once per scope (memoised), so variables that repeat each other cost linear time; a
+ * value may grow to BOUNDS.variableChars, a chain may be BOUNDS.variableDepth deep, and all
+ * substitution in the scope may produce BOUNDS.substitutionChars (a shared file is hostile).
+ */
+export class VariableScope {
+  private readonly fileValues = new Map<string, string>();
+  private readonly timestamp: number;
+  private readonly memo = new Map<string, Resolved>();
+  /** The variables being resolved, outermost first: for cycles and the depth bound. */
+  private readonly resolving: string[] = [];
+  /** Characters produced by substitution in this scope so far. */
+  private produced = 0;
+
+  constructor(
+    doc: TradeReqDocument,
+    private readonly ctx: ResolveContext,
+  ) {
+    for (const v of doc.variables) this.fileValues.set(v.name.text, v.value.text);
+    // One clock reading per request, so {{$timestamp}} and the added timestamp agree.
+    this.timestamp = ctx.now();
+  }
+
+  get now(): number {
+    return this.timestamp;
+  }
+
+  /** Where a name would come from, without resolving nested references. */
+  origin(name: string): 'file' | 'environment' | 'system' | 'response' | undefined {
+    if (this.fileValues.has(name)) return 'file';
+    if (this.ctx.environment.variables && Object.hasOwn(this.ctx.environment.variables, name)) return 'environment';
+    if (SYSTEM_VARIABLES.some((s) => s.name === name)) return 'system';
+    if (RESPONSE_REF.test(name)) return 'response';
+    return undefined;
+  }
+
+  /** The value of `{{name}}`, or why it has none. */
+  lookup(name: string): Result<string, string> {
+    return plain(this.resolve(name));
+  }
+
+  /** `text` with every `{{name}}` replaced; the first failure is returned. */
+  substitute(text: string, maxChars: number = BOUNDS.variableChars): Result<string, string> {
+    return plain(this.expand(text, maxChars, 'This value'));
+  }
+
+  private resolve(name: string): Resolved {
+    const known = this.memo.get(name);
+    if (known) return known;
+    const cycleAt = this.resolving.indexOf(name);
+    if (cycleAt >= 0)
+      return failed(`"${name}" refers to itself through ${[...this.resolving.slice(cycleAt), name].join(' → ')}`);
+    const raw = this.rawValue(name);
+    if (raw === undefined) return this.special(name);
+    if (raw.indexOf('{{') < 0) return found(raw);
+    if (this.resolving.length >= BOUNDS.variableDepth) return this.tooDeep(name);
+    this.resolving.push(name);
+    const r = this.expand(raw, BOUNDS.variableChars, `{{${name}}}`);
+    this.resolving.pop();
+    const result =
+      r.ok && r.value.depth + 1 > BOUNDS.variableDepth
+        ? failed(deepMessage(name))
+        : r.ok
+          ? found(r.value.value, r.value.depth + 1)
+          : r;
+    // A chain cut at the depth bound is not this variable's fault on its own: not remembered.
+    if (result.ok || !result.error.transient) this.memo.set(name, result);
+    return result;
+  }
+
+  private tooDeep(name: string): Resolved {
+    const chain = [...this.resolving, name].join(' → ');
+    const message = `{{${this.resolving[0]}}} goes through more than ${BOUNDS.variableDepth} variables (${chain} → …): write its value more directly`;
+    return err({ message, transient: true });
+  }
+
+  /** The file's value, else the environment's, before substitution. */
+  private rawValue(name: string): string | undefined {
+    const file = this.fileValues.get(name);
+    if (file !== undefined) return file;
+    const envVars = this.ctx.environment.variables;
+    return envVars && Object.hasOwn(envVars, name) ? String(envVars[name]) : undefined;
+  }
+
+  /** System variables (fresh on each use) and response fields; otherwise the reason it is undefined. */
+  private special(name: string): Resolved {
+    switch (name) {
+      case '$timestamp':
+        return found(String(this.timestamp));
+      case '$uuid':
+        return found(this.ctx.uuid());
+      case '$clientOrderId':
+        return found(this.ctx.clientOrderId());
+    }
+    const response = RESPONSE_REF.exec(name);
+    if (response) return this.responseField(name, response[1]!, response[2]!);
+    if (name.startsWith('$'))
+      return failed(`Unknown system variable {{${name}}}: known are ${SYSTEM_VARIABLES.map((s) => s.name).join(', ')}`);
+    return failed(
+      `Undefined variable {{${name}}}: define it with \`@${name} = value\` at the top of the file or in the environment "${this.ctx.environment.name}" of tradereq.env.json`,
+    );
+  }
+
+  private responseField(name: string, requestName: string, path: string): Resolved {
+    const body = this.ctx.response?.(requestName);
+    if (body === undefined)
+      return failed(`{{${name}}} needs a response of the request named "${requestName}": send that request first`);
+    const value = jsonPath(body, path);
+    if (value === undefined || value === null)
+      return failed(`The last response of "${requestName}" has no field ${path}`);
+    return found(jsonValueText(value));
+  }
+
+  /** `text` with its `{{name}}` replaced, at most `maxChars` long; `what` names it in messages. */
+  private expand(text: string, maxChars: number, what: string): Resolved {
+    if (text.indexOf('{{') < 0) return found(text);
+    let out = '';
+    let depth = 0;
+    let last = 0;
+    for (let p = text.indexOf('{{'); p >= 0; p = text.indexOf('{{', last)) {
+      const close = text.indexOf('}}', p + 2);
+      if (close < 0) break;
+      const r = this.resolve(text.slice(p + 2, close).trim());
+      if (!r.ok) return r;
+      if (out.length + (p - last) + r.value.value.length > maxChars) return failed(tooLongMessage(what, maxChars));
+      out += text.slice(last, p) + r.value.value;
+      depth = Math.max(depth, r.value.depth);
+      last = close + 2;
+    }
+    if (out.length + text.length - last > maxChars) return failed(tooLongMessage(what, maxChars));
+    out += text.slice(last);
+    this.produced += out.length;
+    if (this.produced > BOUNDS.substitutionChars) {
+      return failed(
+        `Substituting variables here produces more than ${formatSize(BOUNDS.substitutionChars)} in all: TradeReq stops there. Look for variables that repeat each other`,
+      );
+    }
+    return found(out, depth);
+  }
+}
+
+function deepMessage(name: string): string {
+  return `{{${name}}} goes through more than ${BOUNDS.variableDepth} variables: write its value more directly`;
+}
+
+function tooLongMessage(what: string, maxChars: number): string {
+  return `${what} grows to more than ${formatSize(maxChars)} once its variables are substituted: TradeReq refuses values that large (variables that repeat each other, for example)`;
+}
+
+function plain(r: Resolved): Result<string, string> {
+  return r.ok ? ok(r.value.value) : err(r.error.message);
+}
+
+/** Whether `name` reads a field of an earlier response ({{NAME.response.PATH}}); its request's name when so. */
+export function responseRequestName(name: string): string | undefined {
+  return RESPONSE_REF.exec(name)?.[1];
+}
+
+/** Checks every reference and returns a diagnostic for each that cannot be resolved. */
+export function unresolvedRefs(
+  refs: readonly VariableRef[],
+  scope: VariableScope,
+  options: { skipResponses?: boolean } = {},
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const ref of refs) {
+    if (options.skipResponses && RESPONSE_REF.test(ref.name)) continue;
+    const r = scope.lookup(ref.name);
+    if (!r.ok)
+      out.push({
+        range: ref.nameRange,
+        severity: 'error',
+        message: `${r.error}. Nothing is sent until it resolves.`,
+        rule: 'undefined-variable',
+      });
+  }
+  return out;
+}

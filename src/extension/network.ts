@@ -1,0 +1,48 @@
+import type * as vscode from 'vscode';
+import type { Budget, BudgetView } from '../core/budget/budget';
+import type { ClockSync } from '../core/clock/sync';
+import type { Sender } from '../core/net/send';
+import { lazy } from './lazy';
+
+export interface Net {
+  readonly sender: Sender;
+  readonly budget: Budget;
+  readonly clock: ClockSync;
+}
+
+/**
+ * undici, the rate-limit budget and the clock, loaded on the first send (not at activation) and
+ * shared by everything in the editor that sends.
+ */
+export class Network implements vscode.Disposable {
+  private net: Net | undefined;
+  /** The account of the last signed send to each origin, so a budget view shows its counter too. */
+  private readonly accounts = new Map<string, string>();
+
+  get(): Net {
+    if (!this.net) {
+      const { Sender, Budget, ClockSync, FileStateStore, DEFAULT_SEND_SETTINGS } = lazy();
+      const store = new FileStateStore();
+      this.net = { sender: new Sender(DEFAULT_SEND_SETTINGS), budget: new Budget(store), clock: new ClockSync(store) };
+    }
+    return this.net;
+  }
+
+  rememberAccount(origin: string, account: string | undefined): void {
+    if (account) this.accounts.set(origin, account);
+  }
+
+  /** The budget of `origin` now (loads the network parts). */
+  budgetView(origin: string): BudgetView {
+    return this.get().budget.view(origin, this.accounts.get(origin));
+  }
+
+  /** The budget of `origin`, once something was sent (the status bar does not load undici by itself). */
+  budgetViewIfLoaded(origin: string): BudgetView | undefined {
+    return this.net ? this.budgetView(origin) : undefined;
+  }
+
+  dispose(): void {
+    void this.net?.sender.close();
+  }
+}

@@ -1,0 +1,83 @@
+import * as vscode from 'vscode';
+import type { PreparedRequest } from '../core/request/build';
+import type { DocumentModels } from './documents';
+import { editorKeySource } from './editor-keys';
+import type { Environments } from './environments';
+import type { KeyStore } from './keys';
+import { lazy } from './lazy';
+import type { Network } from './network';
+import { requireTrust } from './trust';
+
+export interface SignedViewParts {
+  readonly models: DocumentModels;
+  readonly environments: Environments;
+  readonly keys: KeyStore;
+  readonly network: Network;
+  readonly log: vscode.LogOutputChannel;
+  /** Responses of earlier sends, for {{NAME.response.PATH}}. */
+  response(name: string): unknown;
+}
+
+/**
+ * Sign only and Copy as cURL: the request exactly as it would be sent, signed with the clock the
+ * next send would use, nothing sent. The text comes from the core, as `tradereq sign` prints it.
+ */
+export class SignedView {
+  constructor(private readonly parts: SignedViewParts) {}
+
+  /** The request exactly as it would be sent, the API key masked. */
+  async signOnly(document: vscode.TextDocument, index: number): Promise<string | undefined> {
+    const ready = await this.prepare(document, index);
+    return ready ? lazy().signedRequestText(ready.prepared) : undefined;
+  }
+
+  /** A curl command: the API key as a shell variable, never the secret. */
+  async curl(document: vscode.TextDocument, index: number): Promise<string | undefined> {
+    const ready = await this.prepare(document, index);
+    return ready ? lazy().curlCommand(ready.prepared, ready.profile) : undefined;
+  }
+
+  private async prepare(
+    document: vscode.TextDocument,
+    index: number,
+  ): Promise<{ prepared: PreparedRequest; profile?: string } | undefined> {
+    const { models, environments, keys, network, log } = this.parts;
+    if (!requireTrust(log)) return undefined;
+    await environments.ready();
+    const doc = models.get(document);
+    const request = doc.requests[index];
+    if (!request) return undefined;
+    const environment = environments.current();
+    const origin = new URL(environment.baseUrl).origin;
+    const ready = await lazy().resolveAndPrepare(doc, request, environment, {
+      key: editorKeySource(keys),
+      context: { response: (n) => this.parts.response(n), now: () => network.get().clock.correctedNow(origin) },
+    });
+    if (ready.ok) return { prepared: ready.value.prepared, profile: ready.value.resolved.keyProfile };
+    // Without a key the key source has already said so.
+    if (ready.error.kind === 'bad-input') void vscode.window.showErrorMessage(`TradeReq: ${ready.error.message}`);
+    return undefined;
+  }
+}
+
+/** Read-only documents for "Sign only". */
+export class SignedDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  static readonly scheme = 'tradereq-signed';
+  private readonly contents = new Map<string, string>();
+  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(SignedDocuments.scheme, this);
+  private count = 0;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.toString()) ?? '';
+  }
+
+  async show(text: string): Promise<void> {
+    const uri = vscode.Uri.from({ scheme: SignedDocuments.scheme, path: `/Signed request ${++this.count}.txt` });
+    this.contents.set(uri.toString(), text);
+    await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+  }
+}
