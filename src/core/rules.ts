@@ -40,14 +40,36 @@ export const RULES = {
   'method-case': rule('a method not in capitals (quick fix)', ['error'], [], { fix: true, stage: 'parse' }),
   'unknown-method': rule('a method other than GET, POST, PUT and DELETE (§4.1)', ['error'], [], PARSE),
   'bad-target': rule('a request target that is neither a path starting with `/` nor an http(s) URL', ['error']),
-  'unknown-section': rule('a section other than `[query]`, `[body]` and `[json]`', ['error'], [], PARSE),
+  'unknown-section': rule(
+    'a section other than `[query]`, `[body]`, `[json]`, `[subscribe]` and `[message]`',
+    ['error'],
+    [],
+    PARSE,
+  ),
+  'ws-section': rule(
+    '`[subscribe]` or `[message]` in an HTTP request, or an HTTP section in a WebSocket one',
+    ['error'],
+    [],
+    PARSE,
+  ),
+  'ws-line': rule('a WebSocket request line outside `[subscribe]` and `[message]`', ['error'], [], PARSE),
   'json-twice': rule('a second `[json]` section', ['error'], [], PARSE),
   'json-and-body': rule('`[json]` and `[body]` in one request (a request has one body)', ['error'], [], PARSE),
   'json-expected': rule('something other than one JSON object under `[json]`', ['error'], [], PARSE),
   'json-unclosed': rule('a JSON body that is not closed', ['error'], [], PARSE),
   'json-trailing': rule('text after the end of the JSON body', ['error'], [], PARSE),
-  'json-invalid': rule('a JSON body that is not valid JSON (before or after substituting variables)', ['error'], [], PARSE),
-  'misplaced-header': rule('a header below a parameter or section (headers go under the request line)', ['error'], [], PARSE),
+  'json-invalid': rule(
+    'a JSON body that is not valid JSON (before or after substituting variables)',
+    ['error'],
+    [],
+    PARSE,
+  ),
+  'misplaced-header': rule(
+    'a header below a parameter or section (headers go under the request line)',
+    ['error'],
+    [],
+    PARSE,
+  ),
   'missing-name': rule('a parameter line without a name', ['error'], [], PARSE),
   'bad-variable': rule('a file variable not written `@name = value`', ['error'], [], PARSE),
   'misplaced-variable': rule('a file variable below the first request', ['error'], [], PARSE),
@@ -105,10 +127,7 @@ export const RULES = {
   'timestamp-fixed': rule('a fixed timestamp on a signed request', ['information'], [700003]),
   'client-order-id': rule('a client order id of more than 32 letters and digits', ['warning'], [700008]),
   // The report itself.
-  'too-many-problems': rule('more than 1,000 problems in a file (one line counts the rest)', [
-    'error',
-    'information',
-  ]),
+  'too-many-problems': rule('more than 1,000 problems in a file (one line counts the rest)', ['error', 'information']),
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleId = keyof typeof RULES;

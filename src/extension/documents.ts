@@ -1,17 +1,22 @@
 import * as vscode from 'vscode';
-import { parse } from '../core/format/parser';
+import { BOUNDS } from '../core/bounds';
 import type { TradeReqDocument } from '../core/format/model';
+import { parse, reparse, type ParsedDocument } from '../core/format/parser';
 
 /**
- * One parse per document version, shared by completion, hover, diagnostics and code lenses:
- * no feature parses again.
+ * One model per document version, shared by completion, hover, diagnostics and code lenses: no
+ * feature parses again. An edit re-parses only the blocks it touched (the others are kept and
+ * moved), so the first answer after typing does not wait for a whole large file.
  */
 export class DocumentModels implements vscode.Disposable {
-  private readonly models = new Map<string, { version: number; doc: TradeReqDocument }>();
-  private readonly subscription: vscode.Disposable;
+  private readonly models = new Map<string, { version: number; doc: ParsedDocument }>();
+  private readonly subscriptions: vscode.Disposable[];
 
   constructor() {
-    this.subscription = vscode.workspace.onDidCloseTextDocument((d) => this.models.delete(d.uri.toString()));
+    this.subscriptions = [
+      vscode.workspace.onDidCloseTextDocument((d) => this.models.delete(d.uri.toString())),
+      vscode.workspace.onDidChangeTextDocument((e) => this.update(e)),
+    ];
   }
 
   get(document: vscode.TextDocument): TradeReqDocument {
@@ -23,10 +28,33 @@ export class DocumentModels implements vscode.Disposable {
     return doc;
   }
 
+  /** Follows an edit of a document whose model is kept: one change re-parses its blocks; anything else parses anew later. */
+  private update(e: vscode.TextDocumentChangeEvent): void {
+    const key = e.document.uri.toString();
+    const cached = this.models.get(key);
+    if (!cached) return;
+    const change = e.contentChanges.length === 1 ? e.contentChanges[0]! : undefined;
+    const size = e.document.offsetAt(new vscode.Position(e.document.lineCount, 0));
+    if (!change || cached.version !== e.document.version - 1 || size > BOUNDS.fileChars) {
+      this.models.delete(key);
+      return;
+    }
+    const fromLine = change.range.start.line;
+    const lineChange = { fromLine, oldToLine: change.range.end.line, newToLine: fromLine + newlines(change.text) };
+    const lines = (from: number, to: number): string => e.document.getText(new vscode.Range(from, 0, to, 0));
+    this.models.set(key, { version: e.document.version, doc: reparse(cached.doc, lineChange, lines) });
+  }
+
   dispose(): void {
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
     this.models.clear();
   }
+}
+
+function newlines(text: string): number {
+  let n = 0;
+  for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) n++;
+  return n;
 }
 
 export function toRange(r: { startLine: number; startChar: number; endLine: number; endChar: number }): vscode.Range {

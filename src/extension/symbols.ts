@@ -3,6 +3,7 @@ import type { SymbolEntry } from '../core/editor/completion';
 import type { NamedEnvironment } from '../core/env/constants';
 import { lazy } from './lazy';
 import { parse } from '../core/format/parser';
+import type { TradeReqDocument } from '../core/format/model';
 import type { DocumentModels } from './documents';
 import { readSettings } from './settings';
 
@@ -111,7 +112,7 @@ export class Symbols implements vscode.Disposable {
   }
 }
 
-function symbolsOf(doc: ReturnType<typeof parse>): string[] {
+function symbolsOf(doc: TradeReqDocument): string[] {
   const out = new Set<string>();
   for (const v of doc.variables) if (/symbol/i.test(v.name.text) && SYMBOL.test(v.value.text)) out.add(v.value.text);
   for (const r of doc.requests)

@@ -7,7 +7,15 @@ import { ENDPOINTS, findEndpoint, findParam } from '../core/catalog/endpoints';
 import { LIMITS } from '../core/catalog/limits';
 import type { KeyAccount } from './auth';
 import { formatUnits, mulFloor, parseUnits } from './decimal';
-import { MatchingEngine, Refusal, type NewOrder, type Order, type OrderType, type Side, type TimeInForce } from './engine';
+import {
+  MatchingEngine,
+  Refusal,
+  type NewOrder,
+  type Order,
+  type OrderType,
+  type Side,
+  type TimeInForce,
+} from './engine';
 import { ASSETS, SYMBOLS, SYMBOLS_BY_NAME, SYMBOL_FORMAT, SYMBOL_JSON, type SymbolSpec } from './market';
 import { parseBatchOrders } from './batch';
 import type { RequestParams } from './params';

@@ -168,7 +168,10 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ['/ws', { method: 'GET', run: (target) => ok(JSON.stringify(target.webSockets())) }],
   [
     '/ws/drop',
-    { method: 'POST', run: withBody(ResetBodySchema, (target) => ok(JSON.stringify({ dropped: target.dropWebSockets() }))) },
+    {
+      method: 'POST',
+      run: withBody(ResetBodySchema, (target) => ok(JSON.stringify({ dropped: target.dropWebSockets() }))),
+    },
   ],
   [
     '/ws/pause',
@@ -192,7 +195,10 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   ],
   [
     '/ws/malformed',
-    { method: 'POST', run: withBody(ResetBodySchema, (target) => ok(JSON.stringify({ sent: target.sendMalformedFrame() }))) },
+    {
+      method: 'POST',
+      run: withBody(ResetBodySchema, (target) => ok(JSON.stringify({ sent: target.sendMalformedFrame() }))),
+    },
   ],
 ]);
 

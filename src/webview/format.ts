@@ -55,7 +55,6 @@ export function pathOf(url: string): string {
   }
 }
 
-
 export const OUTCOME_LABEL: Readonly<Record<SendOutcome, string>> = {
   ok: 'OK',
   rejected: 'Rejected',

@@ -4,7 +4,7 @@
  * is parsed once more at the end, and whatever the parser still refuses is reported too.
  */
 import { jsonParams } from '../format/json';
-import { METHODS, range } from '../format/model';
+import { METHODS, lineToken, range } from '../format/model';
 import { defaultPlacement, parse } from '../format/parser';
 import { isRequest, type DraftFile, type DraftLine, type DraftRequest } from './draft';
 import { Notes, REQUEST_NAME, oneLine, shown } from './values';
@@ -79,7 +79,7 @@ function paramSection(request: DraftRequest, where: string, notes: Notes): strin
 
 function jsonSection(json: string, where: string, notes: Notes): string[] {
   const text = json.trim();
-  const { diagnostics } = jsonParams({ text, range: range(0, 0, 0, 0), closed: true });
+  const { diagnostics } = jsonParams({ text, range: range(0, 0, 0, 0), closed: true }, 0, { token: lineToken, range });
   const bad = diagnostics.find((d) => d.severity === 'error');
   if (bad || /^\s*###/m.test(text)) {
     notes.add(

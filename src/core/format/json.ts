@@ -3,7 +3,7 @@
  * string content may stand) that also yields the top-level members with ranges, so checks and
  * completion treat JSON parameters like `name = value` lines.
  */
-import { lineToken, range, type Diagnostic, type JsonBody, type Param, type Range, type Token } from './model';
+import type { Diagnostic, JsonBody, Param, Range, Token } from './model';
 
 class JsonError extends Error {
   constructor(
@@ -201,6 +201,12 @@ class Scanner {
   }
 }
 
+/** Makes tokens and ranges at lines of the body's block (the parser's Positions). */
+export interface PositionMaker {
+  token(text: string, line: number, startChar: number): Token;
+  range(startLine: number, startChar: number, endLine: number, endChar: number): Range;
+}
+
 /** Maps offsets of the body text to document positions. */
 class BodyPositions {
   private readonly lineStarts: number[];
@@ -208,6 +214,7 @@ class BodyPositions {
     readonly text: string,
     private readonly startLine: number,
     private readonly startChar: number,
+    private readonly pos: PositionMaker,
   ) {
     this.lineStarts = [0];
     for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) this.lineStarts.push(k + 1);
@@ -228,11 +235,11 @@ class BodyPositions {
   span(s: number, e: number): Range {
     const ls = this.lineIndex(s);
     const le = this.lineIndex(e);
-    return range(this.startLine + ls, this.char(s, ls), this.startLine + le, this.char(e, le));
+    return this.pos.range(this.startLine + ls, this.char(s, ls), this.startLine + le, this.char(e, le));
   }
   token(s: number, e: number): Token {
     const l = this.lineIndex(s);
-    if (this.lineIndex(e) === l) return lineToken(this.text.slice(s, e), this.startLine + l, this.char(s, l));
+    if (this.lineIndex(e) === l) return this.pos.token(this.text.slice(s, e), this.startLine + l, this.char(s, l));
     return { text: this.text.slice(s, e), range: this.span(s, e) };
   }
 }
@@ -274,9 +281,16 @@ class JsonParam implements Param {
   }
 }
 
-/** Validates the body and returns its top-level members as body parameters. */
-export function jsonParams(json: JsonBody): { params: Param[]; diagnostics: Diagnostic[] } {
-  const positions = new BodyPositions(json.text, json.range.startLine, json.range.startChar);
+/**
+ * Validates the body and returns its top-level members as body parameters. `line` is the body's
+ * first line as `pos` numbers lines (the block's own numbering).
+ */
+export function jsonParams(
+  json: JsonBody,
+  line: number,
+  pos: PositionMaker,
+): { params: Param[]; diagnostics: Diagnostic[] } {
+  const positions = new BodyPositions(json.text, line, json.range.startChar, pos);
   const scanner = new Scanner(json.text);
   const diagnostics: Diagnostic[] = [];
   try {

@@ -56,8 +56,12 @@ export interface Directive {
 /** A request's `# @name`: letters, digits, `_` and `-`, starting with a letter or `_`. */
 export const REQUEST_NAME = /^[A-Za-z_][\w-]*$/;
 
+/** The HTTP methods the service accepts (§4.1). */
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+/** The request line method of a WebSocket request (format.md, WebSocket requests). */
+export const WS_METHOD = 'WS';
 
 export interface RequestLine {
   readonly range: Range;
@@ -79,7 +83,8 @@ export interface Header {
 }
 
 export type Placement = 'query' | 'body';
-export type SectionKind = 'query' | 'body' | 'json';
+/** `[query]`, `[body]`, `[json]` for HTTP requests; `[subscribe]`, `[message]` for WebSocket ones. */
+export type SectionKind = 'query' | 'body' | 'json' | 'subscribe' | 'message';
 
 /**
  * Where a parameter was written: inline on the request line, under a section line, with no
@@ -128,6 +133,15 @@ export interface RequestBlock {
   readonly params: readonly Param[];
   readonly json?: JsonBody;
   readonly variableRefs: readonly VariableRef[];
+  /** A WebSocket request: the stream names under `[subscribe]`, one a line, as written. */
+  readonly streams: readonly Token[];
+  /** A WebSocket request: each `[message]` JSON object, in order. */
+  readonly messages: readonly JsonBody[];
+}
+
+/** Whether `request` is a WebSocket request (`WS PATH`). */
+export function isWebSocket(request: RequestBlock): boolean {
+  return request.requestLine.method.text === WS_METHOD;
 }
 
 export interface TradeReqDocument {
@@ -143,6 +157,11 @@ export interface TradeReqDocument {
   readonly diagnostics: readonly Diagnostic[];
   /** The line of every `###`, in order: the blocks' boundaries, also of blocks without a request line. */
   readonly separatorLines: readonly number[];
+}
+
+/** Diagnostics in the order of their positions in the file. */
+export function byPosition(a: Diagnostic, b: Diagnostic): number {
+  return a.range.startLine - b.range.startLine || a.range.startChar - b.range.startChar;
 }
 
 export function range(startLine: number, startChar: number, endLine: number, endChar: number): Range {

@@ -13,6 +13,7 @@ import type { RuleId } from '../rules';
 import { readOptions, type RequestOptions } from './directives';
 import { METHODS, type Diagnostic, type Method, type Placement, type Range, type RequestBlock } from './model';
 import type { TradeReqDocument } from './model';
+import { UNCLOSED_JSON_MESSAGE, unknownMethodMessage } from './messages';
 import { VariableScope, unresolvedRefs, type ResolveContext } from './variables';
 
 export { defaultContext, newClientOrderId, SYSTEM_VARIABLES, type ResolveContext } from './variables';
@@ -51,13 +52,6 @@ export type ResolveResult = Result<ResolvedRequest, Diagnostic[]>;
 export function joinUrl(baseUrl: string, path: string): string {
   return baseUrl.replace(/\/+$/, '') + path;
 }
-
-/** "The service accepts GET, POST, PUT and DELETE …": the parser and resolve say it alike. */
-export function unknownMethodMessage(method: string): string {
-  return `The service accepts GET, POST, PUT and DELETE (spec §4.1), not ${method}.`;
-}
-
-export const UNCLOSED_JSON_MESSAGE = 'The JSON body is not closed: add the missing `}`.';
 
 /** Collects the diagnostics of one resolution. */
 class Problems {

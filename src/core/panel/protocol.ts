@@ -15,7 +15,6 @@ export { SEND_OUTCOMES, type SendOutcome } from '../outcome';
 const NOTE = 64;
 const text = (max: number) => z.string().max(max + NOTE);
 
-
 const CounterSchema = z.object({
   mode: z.enum(['ip', 'uid']),
   limit: z.number(),
@@ -122,7 +121,9 @@ export type BudgetState = z.infer<typeof BudgetStateSchema>;
 export type HistoryItem = z.infer<typeof HistoryItemSchema>;
 
 /** From the extension to the panel. */
-export const ToPanelSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('state'), state: PanelStateSchema })]);
+export const ToPanelSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('state'), state: PanelStateSchema }),
+]);
 
 /** From the panel to the extension. */
 export const FromPanelSchema = z.discriminatedUnion('type', [

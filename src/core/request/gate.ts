@@ -26,7 +26,8 @@ export interface KeyBinding {
 /** Whether `binding` allows its key to go to `origin`; the refusal says why and what to do. */
 export function checkBinding(origin: string, binding: KeyBinding): Result<void, string> {
   if (binding.origins.includes(origin)) return ok(undefined);
-  const bound = binding.origins.length > 0 ? `it is bound to ${binding.origins.join(', ')}` : 'it is bound to no origin';
+  const bound =
+    binding.origins.length > 0 ? `it is bound to ${binding.origins.join(', ')}` : 'it is bound to no origin';
   return err(
     `Refused: key profile "${binding.profile}" may not be sent to ${origin} (${bound}, from ${binding.source}). Nothing was sent. Bind the profile to ${origin} if you trust it.`,
   );

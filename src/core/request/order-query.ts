@@ -62,6 +62,8 @@ export function orderQueryDocument(origin: string, ref: OrderRef, title: string)
     sections: [],
     params: [param('symbol', valid.symbol, 2), param(id[0], id[1], 3)],
     variableRefs: [],
+    streams: [],
+    messages: [],
   };
   return {
     lineCount: 4,

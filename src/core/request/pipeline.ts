@@ -84,7 +84,10 @@ export async function runRequest(
 }
 
 /** The key of a signed request, refused when it is not bound to the request's origin. */
-async function boundKey(resolved: ResolvedRequest, deps: PipelineDeps): Promise<Result<KeyChoice | undefined, PipelineFailure>> {
+async function boundKey(
+  resolved: ResolvedRequest,
+  deps: PipelineDeps,
+): Promise<Result<KeyChoice | undefined, PipelineFailure>> {
   const choice = await keyOf(resolved, deps.key);
   if (!choice.ok || !choice.value) return choice;
   const binding = checkBinding(resolved.origin, choice.value.binding);
@@ -110,18 +113,27 @@ async function confirmIfAsked(resolved: ResolvedRequest, deps: PipelineDeps): Pr
   if (!needsConfirmation(resolved)) return ok(undefined);
   const order = describeOrder(resolved);
   if (await deps.confirm(resolved, order)) return ok(undefined);
-  const why = resolved.options.confirm ? '# @confirm' : `environment "${resolved.environment.name}" has "confirm": true`;
-  return err({ kind: 'refused', resolved, reason: 'confirmation', message: `Not sent: ${order} needs confirmation (${why}).` });
+  const why = resolved.options.confirm
+    ? '# @confirm'
+    : `environment "${resolved.environment.name}" has "confirm": true`;
+  return err({
+    kind: 'refused',
+    resolved,
+    reason: 'confirmation',
+    message: `Not sent: ${order} needs confirmation (${why}).`,
+  });
 }
 
 /** gate → send → decode → record, then the response kept for chaining and the `# @expect` lines checked. */
 async function send({ resolved, prepared, choice }: Ready, deps: PipelineDeps): Promise<Sent> {
   const account = choice ? accountId(choice.key.apiKey) : undefined;
   const report = await roundTrip(prepared, { sender: deps.sender, budget: deps.budget, account });
-  if (resolved.options.name && report.decoded?.json !== undefined) deps.responses.set(resolved.options.name, report.decoded.json);
+  if (resolved.options.name && report.decoded?.json !== undefined)
+    deps.responses.set(resolved.options.name, report.decoded.json);
   const expectations = checkExpectations(resolved.options.expectations, report.decoded);
   const recvWindow = Number(resolved.params.find((p) => p.name === 'recvWindow')?.value) || undefined;
-  const note = report.decoded?.code === 700003 ? explainTimestampError(deps.clock.sample(resolved.origin), recvWindow) : undefined;
+  const note =
+    report.decoded?.code === 700003 ? explainTimestampError(deps.clock.sample(resolved.origin), recvWindow) : undefined;
   return { resolved, report, expectations, note };
 }
 

@@ -1,0 +1,51 @@
+/** `[query]`, `[body]`, `[json]` (HTTP) and `[subscribe]`, `[message]` (WebSocket): where the lines below go. */
+import type { SectionKind } from '../model';
+import { append, type Block } from './block';
+import { contentEnd } from './source';
+
+const HTTP_SECTIONS: ReadonlySet<string> = new Set(['query', 'body', 'json']);
+const WS_SECTIONS: ReadonlySet<string> = new Set(['subscribe', 'message']);
+
+export function section(b: Block, line: string, i: number, first: number): void {
+  const close = line.indexOf(']', first);
+  const inner = line
+    .slice(first + 1, close < 0 ? line.length : close)
+    .trim()
+    .toLowerCase();
+  const r = b.pos.range(i, first, i, contentEnd(line));
+  if (!b.requestLine) {
+    b.strayBeforeRequest = append(b.strayBeforeRequest, r);
+    return;
+  }
+  const ws = b.isWebSocket();
+  if (!HTTP_SECTIONS.has(inner) && !WS_SECTIONS.has(inner)) {
+    const known = ws ? '[subscribe] or [message]' : '[query], [body] or [json]';
+    b.error(r, `Unknown section "${line.slice(first).trim()}": use ${known}.`, 'unknown-section');
+    b.section = undefined;
+    return;
+  }
+  if (ws !== WS_SECTIONS.has(inner)) {
+    const message = ws
+      ? `A WebSocket request takes [subscribe] (one stream a line) and [message] (a JSON message), not [${inner}].`
+      : `[${inner}] belongs to WebSocket requests (WS /ws): an HTTP request takes [query], [body] or [json].`;
+    b.error(r, message, 'ws-section');
+    b.section = undefined;
+    return;
+  }
+  checkBodies(b, inner, r);
+  b.sections = append(b.sections, { kind: inner as SectionKind, range: r });
+  b.section = inner as SectionKind;
+  b.headersClosed = true;
+}
+
+/** A request has one body: one `[json]`, and never `[json]` with `[body]`. */
+function checkBodies(b: Block, inner: string, r: ReturnType<Block['pos']['range']>): void {
+  const has = (kind: SectionKind): boolean => b.sections.some((s) => s.kind === kind);
+  if (inner === 'json' && (b.json || has('json'))) {
+    b.error(r, 'A request has one JSON body: remove the second [json] section.', 'json-twice');
+  } else if ((inner === 'json' && has('body')) || (inner === 'body' && has('json'))) {
+    const message =
+      'A request has at most one body: [json] and [body] do not mix. Move these parameters into the JSON object or into [query].';
+    b.error(r, message, 'json-and-body');
+  }
+}
