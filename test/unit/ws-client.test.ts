@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { inspect } from 'node:util';
+import { WebSocketServer } from 'ws';
 import { Budget } from '../../src/core/budget/budget';
 import { MemoryStateStore } from '../../src/core/budget/state';
 import { DEPTH_LEVELS, KLINE_INTERVALS, formatStreamName } from '../../src/core/spec/streams';
@@ -328,6 +329,26 @@ describe('WebSocket client core against the sandbox', function () {
     });
   });
 
+  it('close() does not wait for ever on a server that never answers the close: after the grace the socket is let go (1006)', async () => {
+    // The sandbox always answers a close frame; a `ws` server that stops reading stands in for one that does not.
+    const stuck = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    stuck.on('connection', (_ws, req) => req.socket.pause());
+    await new Promise<void>((r) => stuck.once('listening', r));
+    try {
+      const c = connection({ closeGraceMs: 300 });
+      const r = await c.connect(`ws://127.0.0.1:${(stuck.address() as { port: number }).port}/ws`);
+      assert.ok(r.ok, JSON.stringify(r));
+      const started = Date.now();
+      await c.close();
+      assert.ok(Date.now() - started >= 290, 'the grace was waited for');
+      assert.equal(c.state.code, 1006);
+      assert.match(c.state.message ?? '', /^Closed by the client: no close frame from the server within 0\.3 s\.$/);
+    } finally {
+      for (const ws of stuck.clients) ws.terminate();
+      await new Promise((r) => stuck.close(r));
+    }
+  });
+
   it('the upgrade refused with 404 (wrong path) says to check wsUrl; nothing listening says so', async () => {
     const c = connection();
     const r = await c.connect(sb.baseUrl.replace('http', 'ws') + '/stream');
@@ -395,6 +416,19 @@ describe('WebSocket client core against the sandbox', function () {
     assert.equal(calls.at(-1), 'DELETE', 'closed at the end');
     const after = await signed(sb, 'PUT', '/api/v3/userDataStream', `listenKey=${key}`);
     assert.notEqual(after.status, 200, 'the key is closed');
+  });
+
+  it('close() while connecting aborts the connect: nothing opens, and a listen key already obtained is closed', async () => {
+    const calls: string[] = [];
+    const c = connection();
+    const connecting = c.connect(sb.wsUrl, { listenKey: listenKeyApi(sb, calls, []), envWsUrl: sb.wsUrl });
+    const closed = c.close();
+    const r = await connecting;
+    assert.ok(!r.ok);
+    assert.equal(r.failure.kind, 'aborted');
+    await closed;
+    assert.deepEqual(calls, ['POST', 'DELETE']);
+    assert.equal(field((await control(sb, '/ws')).json, 'connections'), 0);
   });
 
   it('# @listenKey: a failed keep-alive is reported with the key masked, even when the failure names it', async () => {

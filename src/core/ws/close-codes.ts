@@ -9,6 +9,8 @@ import { bytesText } from './frames';
 export function closeMessage(code: number, reason: string, byClient: boolean, hardFrameBytes?: number): string {
   const why = reason.length > 0 ? `: ${reason}` : '';
   if (byClient && (code === 1000 || code === 1005)) return 'Closed by the client.';
+  // Closing, the server's close frame did not come: the client let the socket go.
+  if (byClient && code === 1006) return `Closed by the client${why}.`;
   switch (code) {
     case 1000:
       return `The server closed the connection${why}.`;

@@ -23,7 +23,7 @@ import {
 } from '../spec/streams';
 import { closeMessage } from './close-codes';
 import { WsEmitter } from './emitter';
-import { MAX_FRAME_BYTES, bytesText, readFrame } from './frames';
+import { MAX_FRAME_BYTES, bytesText, readFrame, serverText } from './frames';
 import { ListenKeyLease, type ListenKeyApi } from './listen-key';
 import { MessagePacer, PACING, PacerError } from './pacer';
 import { PendingReplies, pending, sentMessage, type Pending } from './requests';
@@ -43,7 +43,6 @@ import {
   gateUpgrade,
   noteUpgrade,
   recordRefusedUpgrade,
-  serverText,
   type UpgradeAnswer,
 } from './upgrade';
 import { checkListenKeyDestination, maskListenKey, parseWsUrl, upgradeOrigin } from './url';
@@ -131,6 +130,7 @@ export class WsConnection extends WsEmitter {
   #state: ConnectionState = { status: 'idle' };
   #ws: WebSocket | undefined;
   #agent: Agent | undefined;
+  #answer: UpgradeAnswer | undefined;
   #lease: ListenKeyLease | undefined;
   #pingTimer: NodeJS.Timeout | undefined;
   #sweepTimer: NodeJS.Timeout | undefined;
@@ -199,7 +199,7 @@ export class WsConnection extends WsEmitter {
       const failure = await this.#obtainLease(u, options);
       if (failure !== undefined) return this.#fail(failure);
     }
-    if (this.#closeRequested) return this.#fail({ kind: 'usage', message: 'Closed before the connection opened.' });
+    if (this.#closeRequested) return this.#fail({ kind: 'aborted', message: 'Closed before the connection opened.' });
     return this.#open(u, origin);
   }
 
@@ -222,6 +222,7 @@ export class WsConnection extends WsEmitter {
 
   #open(u: URL, origin: string): Promise<ConnectResult> {
     const answer: UpgradeAnswer = { body: '' };
+    this.#answer = answer;
     const agent = new Agent({
       connect: { timeout: this.#o.connectTimeoutMs },
       webSocket: { maxPayloadSize: this.#o.maxFrameBytes * HARD_FRAME_FACTOR },
@@ -253,7 +254,7 @@ export class WsConnection extends WsEmitter {
   }
 
   #notOpened(answer: UpgradeAnswer, origin: string, timedOut: boolean): ConnectResult {
-    if (this.#closeRequested) return this.#fail({ kind: 'usage', message: 'Closed before the connection opened.' });
+    if (this.#closeRequested) return this.#fail({ kind: 'aborted', message: 'Closed before the connection opened.' });
     if (answer.status !== undefined && answer.status !== 101) {
       const f = this.#redactFailure(describeRefusedUpgrade(answer, origin, this.#lease !== undefined));
       if (f.kind === 'upgrade' && (f.status === 418 || f.status === 429)) {
@@ -298,10 +299,10 @@ export class WsConnection extends WsEmitter {
       this.#pacer.close('the connection is closing');
       const valid = code === 1000 || (code >= 3000 && code <= 4999);
       this.#ws?.close(valid ? code : 1000, Buffer.byteLength(reason) <= 123 ? reason : undefined);
-      this.#graceTimer = setTimeout(
-        () => this.#closed(1006, `no close frame from the server within ${this.#o.closeGraceMs / 1000} s`),
-        this.#o.closeGraceMs,
-      );
+      this.#graceTimer = setTimeout(() => {
+        this.#closed(1006, `no close frame from the server within ${this.#o.closeGraceMs / 1000} s`);
+        this.#answer?.socket?.destroy();
+      }, this.#o.closeGraceMs);
     }
     return this.#finished;
   }
@@ -320,7 +321,7 @@ export class WsConnection extends WsEmitter {
 
   /** A connect that never opened: the failure reported, the connection closed. */
   #fail(failure: WsFailure): ConnectResult {
-    this.emit({ type: 'error', failure });
+    if (failure.kind !== 'aborted') this.emit({ type: 'error', failure });
     this.#finalise({ ...this.#state, status: 'closed', closedAt: this.#now(), message: failure.message, failure });
     return { ok: false, failure };
   }

@@ -3,9 +3,9 @@
  * large, binary, not JSON, not a message the catalog knows). Frames are hostile: their size is
  * checked before they are parsed, and nothing here throws.
  */
+import { BOUNDS, clip } from '../bounds';
 import { classifyServerMessage, type Push, type Reply, type StreamKind } from '../spec/streams';
 import type { FrameProblem } from './types';
-import { serverText } from './upgrade';
 
 /** Frames above this are dropped unparsed (counted); the service's pushes are a few KiB at most. */
 export const MAX_FRAME_BYTES = 1024 * 1024;
@@ -16,6 +16,12 @@ export type Frame =
   | { readonly type: 'reply'; readonly reply: Reply }
   | { readonly type: 'push'; readonly push: Push; readonly kind: StreamKind; readonly json: unknown }
   | { readonly type: 'problem'; readonly problem: FrameProblem; readonly why: string; readonly sample?: string };
+
+/** Text from the server for a message: clipped, control characters shown as spaces. */
+export function serverText(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed
+  return clip(text.replace(/[\u0000-\u001f\u007f]/g, ' ').trim(), BOUNDS.messageChars);
+}
 
 /** "1 MiB", "16 KiB", "300 bytes": a size in bytes as people read it. */
 export function bytesText(bytes: number): string {

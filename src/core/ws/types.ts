@@ -27,6 +27,8 @@ export type WsFailure =
   | { readonly kind: 'state'; readonly message: string }
   /** A subscription got no reply in time. */
   | { readonly kind: 'reply-timeout'; readonly message: string }
+  /** close() was called before the connection opened. */
+  | { readonly kind: 'aborted'; readonly message: string }
   /** The caller asked for something the connection cannot do (bad URL, not open, bad message). */
   | { readonly kind: 'usage'; readonly message: string };
 

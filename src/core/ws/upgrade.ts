@@ -11,11 +11,13 @@
  * the IP): then nothing at all goes out.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { BOUNDS, clip } from '../bounds';
+import { BOUNDS } from '../bounds';
 import { StateUnavailable } from '../budget/state';
 import type { Budget, BudgetView } from '../budget/budget';
 import { parseRetryAfter } from '../spec/decode';
+import { serverText } from './frames';
 import type { WsFailure } from './types';
 
 /** What the server answered to the upgrade request, as far as it got. */
@@ -26,6 +28,8 @@ export interface UpgradeAnswer {
   body: string;
   /** The code of a failure below HTTP (ECONNREFUSED, UND_ERR_CONNECT_TIMEOUT, ...). */
   errorCode?: string;
+  /** The upgraded socket, so a server that never answers a close can be let go of (the WHATWG API has no terminate). */
+  socket?: Duplex;
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -40,6 +44,7 @@ export function noteUpgrade(answer: UpgradeAnswer): Dispatcher.DispatcherCompose
       onRequestStart: (c, context: unknown) => handler.onRequestStart?.(c, context),
       onRequestUpgrade: (c, status, headers, socket) => {
         answer.status = status;
+        answer.socket = socket;
         handler.onRequestUpgrade?.(c, status, headers, socket);
       },
       onResponseStart: (c, status, headers, message) => {
@@ -64,12 +69,6 @@ function errorCode(error: unknown): string {
   const e = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
   const code = typeof e?.code === 'string' ? e.code : e?.cause?.code;
   return typeof code === 'string' ? code : 'UNKNOWN';
-}
-
-/** Text from the server for a message: clipped, control characters shown as spaces. */
-export function serverText(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is removed
-  return clip(text.replace(/[\u0000-\u001f\u007f]/g, ' ').trim(), BOUNDS.messageChars);
 }
 
 /** The service's msg of a JSON refusal body, if it has one. */
