@@ -1,0 +1,626 @@
+/**
+ * One WebSocket connection to the service (spec §6, §8; service-notes.md "The WebSocket side"),
+ * over undici's WebSocket client: the upgrade gated by the rate-limit state, an optional listen key
+ * held for the connection, subscriptions grouped into SUBSCRIPTION messages, messages typed by the
+ * user, replies matched by id, pushes validated by the catalog, per-stream figures, and keep-alive
+ * PINGs, every client message paced under §8's rate. Used alike by `tradereq listen` and the
+ * editor's stream view; it never reconnects by itself: a reconnect is a new WsConnection, through
+ * the same gate.
+ */
+import { inspect } from 'node:util';
+import { Agent, WebSocket } from 'undici';
+import { BOUNDS, clip } from '../bounds';
+import type { Budget } from '../budget/budget';
+import { normaliseOrigin } from '../request/gate';
+import {
+  ClientMessageSchema,
+  PING_MESSAGE,
+  PONG,
+  WS_RULES,
+  parseStreamName,
+  subscriptionMessage,
+  type Reply,
+} from '../spec/streams';
+import { closeMessage } from './close-codes';
+import { WsEmitter } from './emitter';
+import { MAX_FRAME_BYTES, bytesText, readFrame, serverText } from './frames';
+import { ListenKeyLease, type ListenKeyApi } from './listen-key';
+import { MessagePacer, PACING, PacerError } from './pacer';
+import { PendingReplies, pending, sentMessage, type Pending } from './requests';
+import { StreamTable } from './stream-table';
+import type {
+  ConnectionSnapshot,
+  ConnectionState,
+  Counts,
+  MessageOrigin,
+  SendOutcome,
+  SubscriptionOutcome,
+  WsFailure,
+} from './types';
+import {
+  describeNetworkFailure,
+  describeRefusedUpgrade,
+  gateUpgrade,
+  noteUpgrade,
+  recordRefusedUpgrade,
+  type UpgradeAnswer,
+} from './upgrade';
+import { checkListenKeyDestination, maskListenKey, parseWsUrl, upgradeOrigin } from './url';
+
+export const WS_DEFAULTS = {
+  connectTimeoutMs: 10_000,
+  /** A SUBSCRIPTION or UNSUBSCRIPTION with no reply this long is reported and given up. */
+  replyTimeoutMs: 10_000,
+  /** A PING goes when nothing else was sent this long (assumed: the family closes quiet connections). */
+  pingAfterMs: 20_000,
+  /** A message typed by the user is at most this long (the service's own bound is not shown). */
+  maxMessageBytes: 16 * 1024,
+  /** After close(), the server's close frame is waited for this long. */
+  closeGraceMs: 3_000,
+  /** Streams one connection holds or asks for; §8 allows 30, the server refuses the rest, the client refuses past this. */
+  maxHeldStreams: WS_RULES.maxParamsPerMessage,
+} as const;
+
+/** Streams in one SUBSCRIPTION: at most the catalog's per-message cap, and no more than a connection may hold. */
+const GROUP = Math.min(WS_RULES.maxParamsPerMessage, WS_RULES.streamsPerConnection);
+/** undici stops reading a frame past this many times the drop cap and fails the connection (1009 sent, 1006 seen). */
+const HARD_FRAME_FACTOR = 4;
+
+export interface WsConnectionOptions {
+  /** The rate-limit state shared with REST: its bans and Retry-After waits hold the upgrade back. */
+  readonly budget: Budget;
+  /** The environment's REST base URL: a ban of its origin holds the upgrade back too (§8 bans an IP). */
+  readonly restBaseUrl?: string;
+  readonly connectTimeoutMs?: number;
+  readonly replyTimeoutMs?: number;
+  /** 0: no keep-alive PINGs. */
+  readonly pingAfterMs?: number;
+  /** Frames above this are dropped with a count. */
+  readonly maxFrameBytes?: number;
+  readonly maxMessageBytes?: number;
+  readonly closeGraceMs?: number;
+  readonly pacing?: { readonly messages?: number; readonly windowMs?: number; readonly maxQueued?: number };
+  /** Unix ms for event times and ages. Default Date.now. */
+  readonly now?: () => number;
+}
+
+export interface ConnectOptions {
+  /** `# @listenKey`: obtain a listen key with these signed calls, connect with it, keep it alive, close it at the end. */
+  readonly listenKey?: ListenKeyApi;
+  /** The environment's wsUrl: the only origin the listen key goes to (required with listenKey). */
+  readonly envWsUrl?: string;
+  /** Keep-alive interval of the listen key; default 30 minutes. */
+  readonly keepAliveMs?: number;
+}
+
+export type ConnectResult = { readonly ok: true } | { readonly ok: false; readonly failure: WsFailure };
+
+type MutableCounts = { -readonly [K in keyof Counts]: Counts[K] };
+
+function reasonOf(e: unknown): string {
+  return e instanceof PacerError ? e.message : `Not sent: ${e instanceof Error ? e.message : String(e)}.`;
+}
+
+export class WsConnection extends WsEmitter {
+  readonly #budget: Budget;
+  readonly #restBaseUrl: string | undefined;
+  readonly #o: {
+    connectTimeoutMs: number;
+    replyTimeoutMs: number;
+    pingAfterMs: number;
+    maxFrameBytes: number;
+    maxMessageBytes: number;
+    closeGraceMs: number;
+  };
+  readonly #now: () => number;
+  readonly #pacer: MessagePacer;
+  readonly #pace: string;
+  readonly #streams = new StreamTable();
+  readonly #pending = new PendingReplies();
+  readonly #counts: MutableCounts = {
+    pushes: 0,
+    replies: 0,
+    pongs: 0,
+    sent: 0,
+    notJson: 0,
+    binary: 0,
+    unknown: 0,
+    tooLarge: 0,
+  };
+  #state: ConnectionState = { status: 'idle' };
+  #ws: WebSocket | undefined;
+  #agent: Agent | undefined;
+  #answer: UpgradeAnswer | undefined;
+  #lease: ListenKeyLease | undefined;
+  #pingTimer: NodeJS.Timeout | undefined;
+  #sweepTimer: NodeJS.Timeout | undefined;
+  #graceTimer: NodeJS.Timeout | undefined;
+  #closeRequested = false;
+  #finalised = false;
+  readonly #finished: Promise<void>;
+  #resolveFinished: () => void = () => undefined;
+
+  constructor(options: WsConnectionOptions) {
+    super();
+    this.#budget = options.budget;
+    this.#restBaseUrl = options.restBaseUrl;
+    this.#o = {
+      connectTimeoutMs: options.connectTimeoutMs ?? WS_DEFAULTS.connectTimeoutMs,
+      replyTimeoutMs: options.replyTimeoutMs ?? WS_DEFAULTS.replyTimeoutMs,
+      pingAfterMs: options.pingAfterMs ?? WS_DEFAULTS.pingAfterMs,
+      maxFrameBytes: options.maxFrameBytes ?? MAX_FRAME_BYTES,
+      maxMessageBytes: options.maxMessageBytes ?? WS_DEFAULTS.maxMessageBytes,
+      closeGraceMs: options.closeGraceMs ?? WS_DEFAULTS.closeGraceMs,
+    };
+    this.#now = options.now ?? Date.now;
+    this.#pacer = new MessagePacer(options.pacing);
+    const p = options.pacing;
+    this.#pace = `at most ${p?.messages ?? PACING.messages} in ${p?.windowMs ?? PACING.windowMs} ms`;
+    this.#finished = new Promise((resolve) => (this.#resolveFinished = resolve));
+  }
+
+  get state(): ConnectionState {
+    return this.#state;
+  }
+
+  /** Resolves once the connection is closed and its listen key (if any) closed too. */
+  get finished(): Promise<void> {
+    return this.#finished;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Opening
+
+  /**
+   * Opens the connection: the gate first (a ban or Retry-After wait in force: nothing goes out),
+   * then the listen key (with `options.listenKey`), then the upgrade. Called once per connection.
+   */
+  async connect(url: string, options: ConnectOptions = {}): Promise<ConnectResult> {
+    if (this.#state.status !== 'idle')
+      return {
+        ok: false,
+        failure: {
+          kind: 'usage',
+          message: 'A WsConnection connects once: make a new one to connect again (it goes through the same gate).',
+        },
+      };
+    const u = parseWsUrl(url);
+    if (u === undefined)
+      return this.#fail({
+        kind: 'usage',
+        message: 'The WebSocket URL is not a ws:// or wss:// URL (user:password in it is not allowed).',
+      });
+    const origin = upgradeOrigin(u.href)!;
+    const rest = this.#restBaseUrl === undefined ? undefined : normaliseOrigin(this.#restBaseUrl);
+    const refused = gateUpgrade(this.#budget, rest === undefined || rest === origin ? [origin] : [origin, rest]);
+    if (refused !== undefined) return this.#fail(refused);
+    this.#setState({ status: 'connecting', url: displayUrl(u) });
+    if (options.listenKey !== undefined) {
+      const failure = await this.#obtainLease(u, options);
+      if (failure !== undefined) return this.#fail(failure);
+    }
+    if (this.#closeRequested) return this.#fail({ kind: 'aborted', message: 'Closed before the connection opened.' });
+    return this.#open(u, origin);
+  }
+
+  async #obtainLease(u: URL, options: ConnectOptions): Promise<WsFailure | undefined> {
+    if (options.envWsUrl === undefined)
+      return {
+        kind: 'listen-key',
+        message: "A listen key needs the environment's wsUrl, the only origin it may go to.",
+      };
+    const destination = checkListenKeyDestination(u.href, options.envWsUrl);
+    if (!destination.ok) return { kind: 'listen-key', message: destination.message };
+    const lease = await ListenKeyLease.open(options.listenKey!, {
+      keepAliveMs: options.keepAliveMs,
+      onError: (failure) => this.emit({ type: 'error', failure }),
+    });
+    if (!(lease instanceof ListenKeyLease)) return lease;
+    this.#lease = lease;
+    return undefined;
+  }
+
+  #open(u: URL, origin: string): Promise<ConnectResult> {
+    const answer: UpgradeAnswer = { body: '' };
+    this.#answer = answer;
+    const agent = new Agent({
+      connect: { timeout: this.#o.connectTimeoutMs },
+      webSocket: { maxPayloadSize: this.#o.maxFrameBytes * HARD_FRAME_FACTOR },
+    });
+    this.#agent = agent;
+    const ws = new WebSocket(this.#lease?.urlFor(u) ?? u.href, { dispatcher: agent.compose(noteUpgrade(answer)) });
+    ws.binaryType = 'arraybuffer';
+    this.#ws = ws;
+    return new Promise((resolve) => {
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        ws.close();
+      }, this.#o.connectTimeoutMs);
+      ws.addEventListener('open', () => {
+        clearTimeout(timer);
+        this.#opened();
+        resolve({ ok: true });
+      });
+      ws.addEventListener('close', (ev) => {
+        clearTimeout(timer);
+        if (this.#state.status === 'connecting') resolve(this.#notOpened(answer, origin, timedOut));
+        else this.#closed(ev.code, ev.reason);
+      });
+      ws.addEventListener('message', (ev: { data: unknown }) => this.#onFrame(ev.data));
+      // Every error is followed by a close event, which says what happened.
+      ws.addEventListener('error', () => undefined);
+    });
+  }
+
+  #notOpened(answer: UpgradeAnswer, origin: string, timedOut: boolean): ConnectResult {
+    if (this.#closeRequested) return this.#fail({ kind: 'aborted', message: 'Closed before the connection opened.' });
+    if (answer.status !== undefined && answer.status !== 101) {
+      const f = this.#redactFailure(describeRefusedUpgrade(answer, origin, this.#lease !== undefined));
+      if (f.kind === 'upgrade' && (f.status === 418 || f.status === 429)) {
+        const recorded = recordRefusedUpgrade(this.#budget, origin, f);
+        return this.#fail(recorded.failure ?? f);
+      }
+      return this.#fail(f);
+    }
+    if (timedOut)
+      return this.#fail({
+        kind: 'timeout',
+        message: `The WebSocket to ${origin} did not open within ${this.#o.connectTimeoutMs / 1000} s: check the network and the environment's wsUrl.`,
+      });
+    return this.#fail(describeNetworkFailure(answer.errorCode, origin));
+  }
+
+  #opened(): void {
+    this.#setState({ ...this.#state, status: 'open', openedAt: this.#now() });
+    this.#sweepTimer = setInterval(() => this.#expireReplies(), 1000);
+    this.#sweepTimer.unref();
+    if (this.#o.pingAfterMs > 0) {
+      this.#pingTimer = setTimeout(() => this.#ping(), this.#o.pingAfterMs);
+      this.#pingTimer.unref();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Closing
+
+  /** Closes the connection (idempotent) and resolves once it is closed and its listen key closed. */
+  close(code = 1000, reason = 'closed by the client'): Promise<void> {
+    if (this.#closeRequested || this.#finalised) return this.#finished;
+    this.#closeRequested = true;
+    const status = this.#state.status;
+    if (status === 'idle') {
+      this.#finalise({ status: 'closed', closedAt: this.#now(), message: 'Closed before connecting.' });
+    } else if (status === 'connecting') {
+      // The handshake fails and connect() resolves with "closed before the connection opened".
+      this.#ws?.close();
+    } else if (status === 'open') {
+      this.#setState({ ...this.#state, status: 'closing' });
+      this.#pacer.close('the connection is closing');
+      const valid = code === 1000 || (code >= 3000 && code <= 4999);
+      this.#ws?.close(valid ? code : 1000, Buffer.byteLength(reason) <= 123 ? reason : undefined);
+      this.#graceTimer = setTimeout(() => {
+        this.#closed(1006, `no close frame from the server within ${this.#o.closeGraceMs / 1000} s`);
+        this.#answer?.socket?.destroy();
+      }, this.#o.closeGraceMs);
+    }
+    return this.#finished;
+  }
+
+  #closed(code: number, reason: string): void {
+    const shown = this.#redact(serverText(reason));
+    this.#finalise({
+      ...this.#state,
+      status: 'closed',
+      closedAt: this.#now(),
+      code,
+      reason: shown,
+      message: closeMessage(code, shown, this.#closeRequested, this.#o.maxFrameBytes * HARD_FRAME_FACTOR),
+    });
+  }
+
+  /** A connect that never opened: the failure reported, the connection closed. */
+  #fail(failure: WsFailure): ConnectResult {
+    if (failure.kind !== 'aborted') this.emit({ type: 'error', failure });
+    this.#finalise({ ...this.#state, status: 'closed', closedAt: this.#now(), message: failure.message, failure });
+    return { ok: false, failure };
+  }
+
+  #finalise(state: ConnectionState): void {
+    if (this.#finalised) return;
+    this.#finalised = true;
+    clearTimeout(this.#pingTimer);
+    clearInterval(this.#sweepTimer);
+    clearTimeout(this.#graceTimer);
+    this.#pacer.close('the connection is closed');
+    for (const p of this.#pending.clear()) this.#giveUp(p, 'the connection closed before the reply came');
+    this.#setState(state);
+    void this.#release().then(this.#resolveFinished);
+  }
+
+  async #release(): Promise<void> {
+    const failure = await this.#lease?.close();
+    if (failure !== undefined) this.emit({ type: 'error', failure });
+    await this.#agent?.close().catch(() => undefined);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Client messages
+
+  /**
+   * Subscribes `streams` (§8: at most 30 a connection; the server refuses the rest), grouped into
+   * SUBSCRIPTION messages through the pacer. Resolves with what became of each stream; never rejects.
+   */
+  subscribe(streams: readonly string[]): Promise<SubscriptionOutcome[]> {
+    const names = [...new Set(streams)];
+    const local = new Map<string, SubscriptionOutcome>();
+    const fresh: string[] = [];
+    for (const name of names) {
+      const check = this.#check(name, fresh.length);
+      if (check === 'held') local.set(name, { stream: name, ok: true, msg: 'already subscribed or on its way' });
+      else if (check !== 'send') local.set(name, this.#refuseLocally(name, check.refused));
+      else fresh.push(name);
+    }
+    const groups = groupStreams(fresh, WS_RULES.streamsPerConnection - this.#streams.used());
+    for (const name of fresh) this.#streams.pending(name);
+    const sent = groups.map((group) => {
+      const id = this.#pending.allocate();
+      return this.#request(subscriptionMessage('SUBSCRIPTION', group, id), 'SUBSCRIPTION', id, group);
+    });
+    return Promise.all(sent).then((outcomes) => {
+      const byName = new Map(outcomes.flat().map((o) => [o.stream, o]));
+      return names.map((n) => local.get(n) ?? byName.get(n)!);
+    });
+  }
+
+  /** Whether `name` goes in a SUBSCRIPTION, is already held, or is refused here (and why). */
+  #check(name: string, adding: number): 'send' | 'held' | { readonly refused: string } {
+    if (this.#state.status !== 'open') return { refused: 'Not sent: the connection is not open.' };
+    const parsed = parseStreamName(name);
+    if (!parsed.ok) return { refused: parsed.problem.message };
+    if (this.#streams.holds(name)) return 'held';
+    if (this.#streams.used() + adding >= WS_DEFAULTS.maxHeldStreams)
+      return {
+        refused: `Not sent: this connection already holds or asks for ${WS_DEFAULTS.maxHeldStreams} streams (§8 allows ${WS_RULES.streamsPerConnection}).`,
+      };
+    return 'send';
+  }
+
+  #refuseLocally(stream: string, msg: string): SubscriptionOutcome {
+    if (this.#state.status === 'open' || this.#state.status === 'closing') this.#streams.refuse(stream, undefined, msg);
+    const outcome = { stream, ok: false, msg };
+    this.emit({ type: 'subscription', outcome, change: 'subscribe' });
+    return outcome;
+  }
+
+  /** Unsubscribes one stream (UNSUBSCRIPTION through the pacer); resolves with the outcome. */
+  async unsubscribe(stream: string): Promise<SubscriptionOutcome> {
+    if (this.#state.status !== 'open') return { stream, ok: false, msg: 'Not sent: the connection is not open.' };
+    if (this.#streams.status(stream) !== 'subscribed')
+      return { stream, ok: false, msg: 'Not sent: this connection is not subscribed to it.' };
+    this.#streams.set(stream, 'unsubscribing');
+    const id = this.#pending.allocate();
+    const [outcome] = await this.#request(subscriptionMessage('UNSUBSCRIPTION', [stream], id), 'UNSUBSCRIPTION', id, [
+      stream,
+    ]);
+    return outcome!;
+  }
+
+  #request(
+    text: string,
+    method: string,
+    id: number,
+    streams: readonly string[],
+  ): Promise<readonly SubscriptionOutcome[]> {
+    return new Promise((resolve) => {
+      this.#pacer
+        .submit(() => this.#transmit(text, 'client', pending(method, id, 'client', this.#now(), streams, resolve)))
+        .catch((e: unknown) => resolve(this.#settleWithout(method, streams, reasonOf(e))));
+    });
+  }
+
+  /**
+   * Sends one JSON message as written (`[message]`, or typed in the stream view), through the same
+   * pacer. A SUBSCRIPTION or UNSUBSCRIPTION in it is tracked like the client's own.
+   */
+  async send(text: string): Promise<SendOutcome> {
+    if (this.#state.status !== 'open') return { ok: false, message: 'Not sent: the connection is not open.' };
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > this.#o.maxMessageBytes)
+      return {
+        ok: false,
+        message: `Not sent: the message has ${bytes} bytes, over the client's cap of ${bytesText(this.#o.maxMessageBytes)}.`,
+      };
+    let json: unknown;
+    try {
+      json = JSON.parse(text) as unknown;
+    } catch (e) {
+      return { ok: false, message: `Not sent: the message is not valid JSON (${clip(String(e), 200)}).` };
+    }
+    if (json === null || typeof json !== 'object' || Array.isArray(json))
+      return { ok: false, message: 'Not sent: a message is a JSON object, such as {"method": "PING"}.' };
+    const p = this.#trackUserMessage(json as Record<string, unknown>);
+    try {
+      await this.#pacer.submit(() => this.#transmit(text, 'user', p));
+      return { ok: true, id: p.id };
+    } catch (e) {
+      if (p.streams !== undefined) this.#settleWithout(p.method, p.streams, reasonOf(e));
+      return { ok: false, message: reasonOf(e) };
+    }
+  }
+
+  /** The table entry of a user's message; its streams marked as on their way. */
+  #trackUserMessage(json: Record<string, unknown>): Pending {
+    const rawId = json['id'];
+    const id = typeof rawId === 'number' && Number.isSafeInteger(rawId) && rawId >= 0 ? rawId : 0;
+    const parsed = ClientMessageSchema.safeParse(json);
+    const method = typeof json['method'] === 'string' ? clip(json['method'], 40) : '(no method)';
+    if (!parsed.success || parsed.data.method === 'PING') return pending(method, id, 'user', this.#now());
+    const m = parsed.data;
+    const streams = [...new Set(m.params)];
+    for (const s of streams) {
+      if (m.method === 'SUBSCRIPTION' && !this.#streams.holds(s)) this.#streams.pending(s);
+      if (m.method === 'UNSUBSCRIPTION' && this.#streams.status(s) === 'subscribed')
+        this.#streams.set(s, 'unsubscribing');
+    }
+    return pending(m.method, id, 'user', this.#now(), streams);
+  }
+
+  #ping(): void {
+    if (this.#state.status !== 'open') return;
+    this.#pacer
+      .submit(() => this.#transmit(PING_MESSAGE, 'ping', pending('PING', 0, 'ping', this.#now())))
+      .catch(() => this.#pingTimer?.refresh());
+  }
+
+  /** Puts one message on the wire; the pacer calls it when the pace allows. */
+  #transmit(text: string, origin: MessageOrigin, p: Pending): void {
+    const ws = this.#ws;
+    if (ws === undefined || this.#state.status !== 'open' || ws.readyState !== WebSocket.OPEN)
+      throw new Error('the connection is not open');
+    this.#pending.add({ ...p, sentAt: this.#now() });
+    ws.send(text);
+    this.#counts.sent++;
+    this.#pingTimer?.refresh();
+    this.emit({ type: 'sent', text: this.#redact(text), origin, at: this.#now() });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Server messages
+
+  #onFrame(data: unknown): void {
+    if (this.#finalised) return;
+    const f = readFrame(data, this.#o.maxFrameBytes);
+    const at = this.#now();
+    if (f.type === 'reply') return this.#onReply({ ...f.reply, msg: this.#redact(f.reply.msg) }, at);
+    if (f.type === 'push') {
+      this.#counts.pushes++;
+      this.#streams.push(f.push.c, at);
+      this.emit({ type: 'push', stream: f.push.c, kind: f.kind, push: f.push, json: f.json, at });
+      return;
+    }
+    const key = ({ 'not-json': 'notJson', binary: 'binary', unknown: 'unknown', 'too-large': 'tooLarge' } as const)[
+      f.problem
+    ];
+    const count = ++this.#counts[key];
+    const sample = f.sample === undefined ? undefined : this.#redact(f.sample);
+    this.emit({ type: 'frame', problem: f.problem, why: this.#redact(f.why), ...(sample && { sample }), count });
+  }
+
+  #onReply(reply: Reply, at: number): void {
+    this.#counts.replies++;
+    if (reply.code === 0 && reply.msg === PONG) this.#counts.pongs++;
+    const p = this.#pending.take(reply);
+    this.emit({ type: 'reply', reply, ...(p && { request: sentMessage(p) }), at });
+    if (p?.streams === undefined) return;
+    const ok = reply.code === 0;
+    const change = p.method === 'UNSUBSCRIPTION' ? 'unsubscribe' : 'subscribe';
+    const outcomes = p.streams.map((stream) => {
+      if (change === 'subscribe') {
+        if (ok) this.#streams.set(stream, 'subscribed');
+        else this.#streams.refuse(stream, reply.code, reply.msg);
+      } else if (ok) this.#streams.remove(stream);
+      else this.#streams.set(stream, 'subscribed');
+      const outcome: SubscriptionOutcome = ok ? { stream, ok } : { stream, ok, code: reply.code, msg: reply.msg };
+      this.emit({ type: 'subscription', outcome, change });
+      return outcome;
+    });
+    p.settle?.(outcomes);
+  }
+
+  #expireReplies(): void {
+    const s = this.#o.replyTimeoutMs / 1000;
+    for (const p of this.#pending.expire(this.#now() - this.#o.replyTimeoutMs)) {
+      if (p.streams === undefined) continue;
+      const message = `No reply to ${p.method} ${p.streams.join(', ')} (id ${p.id}) within ${s} s.`;
+      this.emit({ type: 'error', failure: { kind: 'reply-timeout', message } });
+      this.#giveUp(p, `no reply within ${s} s`);
+    }
+  }
+
+  #giveUp(p: Pending, why: string): void {
+    if (p.streams !== undefined) p.settle?.(this.#settleWithout(p.method, p.streams, `Unknown: ${why}.`));
+  }
+
+  /** What becomes of streams whose message went unanswered or unsent. */
+  #settleWithout(method: string, streams: readonly string[], msg: string): SubscriptionOutcome[] {
+    return streams.map((stream) => {
+      if (method === 'UNSUBSCRIPTION') {
+        if (this.#streams.status(stream) === 'unsubscribing') this.#streams.set(stream, 'subscribed');
+      } else if (this.#streams.status(stream) === 'pending') this.#streams.refuse(stream, undefined, msg);
+      const outcome = { stream, ok: false, msg };
+      this.emit({ type: 'subscription', outcome, change: method === 'UNSUBSCRIPTION' ? 'unsubscribe' : 'subscribe' });
+      return outcome;
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Views
+
+  /** Everything the stream view shows, as plain data. */
+  snapshot(): ConnectionSnapshot {
+    const now = this.#now();
+    const s = this.#state;
+    return {
+      state: s,
+      ageMs: s.openedAt === undefined ? undefined : (s.closedAt ?? now) - s.openedAt,
+      meters: {
+        streams: { used: this.#streams.used(), limit: WS_RULES.streamsPerConnection },
+        messages: {
+          lastSecond: this.#pacer.inLastSecond(),
+          limit: WS_RULES.messagesPerSecond,
+          pace: this.#pace,
+          queued: this.#pacer.queued,
+        },
+      },
+      streams: this.#streams.view(now),
+      counts: { ...this.#counts },
+      ...(this.#lease && { listenKey: this.#lease.masked }),
+    };
+  }
+
+  #setState(state: ConnectionState): void {
+    this.#state = state;
+    this.emit({ type: 'state', state });
+  }
+
+  #redact(text: string): string {
+    return this.#lease?.redact(text) ?? text;
+  }
+
+  #redactFailure(f: WsFailure): WsFailure {
+    return { ...f, message: this.#redact(f.message) };
+  }
+
+  override toString(): string {
+    return `WsConnection(${this.#state.status}${this.#state.url !== undefined ? ` ${this.#state.url}` : ''})`;
+  }
+
+  toJSON(): ConnectionSnapshot {
+    return this.snapshot();
+  }
+
+  [inspect.custom](): string {
+    return this.toString();
+  }
+}
+
+/** Streams into SUBSCRIPTION groups: the first fills the room left under §8's 30, so a refusal past it takes no others. */
+export function groupStreams(names: readonly string[], room: number): string[][] {
+  const groups: string[][] = [];
+  let i = 0;
+  if (room > 0 && room < names.length) {
+    groups.push(names.slice(0, room));
+    i = room;
+  }
+  for (; i < names.length; i += GROUP) groups.push(names.slice(i, i + GROUP));
+  return groups;
+}
+
+/** The URL for showing: a listenKey in its query masked. */
+function displayUrl(u: URL): string {
+  const shown = new URL(u.href);
+  const key = shown.searchParams.get('listenKey');
+  if (key !== null) shown.searchParams.set('listenKey', maskListenKey(key));
+  return clip(shown.href, BOUNDS.messageChars);
+}

@@ -1,0 +1,65 @@
+/**
+ * One frame from the server, told apart: a reply, a push of a known stream, or a problem (too
+ * large, binary, not JSON, not a message the catalog knows). Frames are hostile: their size is
+ * checked before they are parsed, and nothing here throws.
+ */
+import { BOUNDS, clip } from '../bounds';
+import { classifyServerMessage, type Push, type Reply, type StreamKind } from '../spec/streams';
+import type { FrameProblem } from './types';
+
+/** Frames above this are dropped unparsed (counted); the service's pushes are a few KiB at most. */
+export const MAX_FRAME_BYTES = 1024 * 1024;
+/** What a problem event shows of the frame. */
+const SAMPLE_CHARS = 200;
+
+export type Frame =
+  | { readonly type: 'reply'; readonly reply: Reply }
+  | { readonly type: 'push'; readonly push: Push; readonly kind: StreamKind; readonly json: unknown }
+  | { readonly type: 'problem'; readonly problem: FrameProblem; readonly why: string; readonly sample?: string };
+
+/** Text from the server for a message: clipped, control characters shown as spaces. */
+export function serverText(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed
+  return clip(text.replace(/[\u0000-\u001f\u007f]/g, ' ').trim(), BOUNDS.messageChars);
+}
+
+/** "1 MiB", "16 KiB", "300 bytes": a size in bytes as people read it. */
+export function bytesText(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+function sample(text: string): string {
+  return serverText(text.slice(0, SAMPLE_CHARS));
+}
+
+/** `data` as undici's WebSocket delivers it: a string for a text frame, an ArrayBuffer for a binary one. */
+export function readFrame(data: unknown, maxBytes: number = MAX_FRAME_BYTES): Frame {
+  if (typeof data !== 'string') {
+    const bytes = data instanceof ArrayBuffer ? data.byteLength : 0;
+    return {
+      type: 'problem',
+      problem: 'binary',
+      why: `a binary frame of ${bytes} bytes; the service sends JSON text: dropped`,
+    };
+  }
+  // Each UTF-16 unit is at most 3 UTF-8 bytes: most frames need no count.
+  const bytes = data.length * 3 <= maxBytes ? data.length : Buffer.byteLength(data, 'utf8');
+  if (bytes > maxBytes)
+    return {
+      type: 'problem',
+      problem: 'too-large',
+      why: `a frame of ${bytes} bytes, over the client's cap of ${bytesText(maxBytes)}: dropped unparsed`,
+    };
+  let json: unknown;
+  try {
+    json = JSON.parse(data) as unknown;
+  } catch {
+    return { type: 'problem', problem: 'not-json', why: 'a text frame that is not valid JSON', sample: sample(data) };
+  }
+  const m = classifyServerMessage(json);
+  if (m.type === 'reply') return { type: 'reply', reply: { ...m.reply, msg: serverText(m.reply.msg) } };
+  if (m.type === 'push') return { type: 'push', push: m.push, kind: m.info.kind, json };
+  return { type: 'problem', problem: 'unknown', why: serverText(m.why), sample: sample(data) };
+}

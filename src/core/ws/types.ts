@@ -1,0 +1,159 @@
+/**
+ * The data the WebSocket client hands to its front ends (the command line's `tradereq listen`, the
+ * editor's live stream view): plain, JSON-serialisable values, every text from the server clipped
+ * and every listen key masked.
+ */
+import type { GateRefusal } from '../budget/budget';
+import type { Push, Reply, StreamKind } from '../spec/streams';
+
+/** Why a connect, a send or the connection failed. */
+export type WsFailure =
+  /** The rate-limit state holds the upgrade back (a ban, a Retry-After wait, a damaged state). */
+  | {
+      readonly kind: 'gate';
+      readonly reason: GateRefusal['reason'];
+      readonly message: string;
+      readonly retryAtMs?: number;
+    }
+  /** The server answered the upgrade with an HTTP status other than 101. */
+  | { readonly kind: 'upgrade'; readonly status: number; readonly message: string; readonly retryAfterSeconds?: number }
+  /** No answer to the upgrade: refused, unreachable, reset. */
+  | { readonly kind: 'network'; readonly message: string; readonly code?: string }
+  /** The connection did not open within the connect timeout. */
+  | { readonly kind: 'timeout'; readonly message: string }
+  /** A listen key could not be had, kept alive or closed, or may not go to that URL. */
+  | { readonly kind: 'listen-key'; readonly message: string }
+  /** The rate-limit state could not record a ban or wait. */
+  | { readonly kind: 'state'; readonly message: string }
+  /** A subscription got no reply in time. */
+  | { readonly kind: 'reply-timeout'; readonly message: string }
+  /** close() was called before the connection opened. */
+  | { readonly kind: 'aborted'; readonly message: string }
+  /** The caller asked for something the connection cannot do (bad URL, not open, bad message). */
+  | { readonly kind: 'usage'; readonly message: string };
+
+export type ConnectionStatus = 'idle' | 'connecting' | 'open' | 'closing' | 'closed';
+
+export interface ConnectionState {
+  readonly status: ConnectionStatus;
+  /** The URL, its listen key masked. */
+  readonly url?: string;
+  /** Unix ms. */
+  readonly openedAt?: number;
+  readonly closedAt?: number;
+  /** The close code (1000 normal, 1006 dropped with no close frame, 1008 policy: §8 cut, ...). */
+  readonly code?: number;
+  /** The close reason from the server, clipped, any listen key masked. */
+  readonly reason?: string;
+  /** What happened, for people: the close explained, or why it never opened. */
+  readonly message?: string;
+  /** When it never opened: why. */
+  readonly failure?: WsFailure;
+}
+
+/** Who wrote a client message: the client (subscriptions, keep-alive PINGs) or the user. */
+export type MessageOrigin = 'client' | 'ping' | 'user';
+
+/** A client message awaiting its reply. */
+export interface SentMessage {
+  readonly method: string;
+  readonly id: number;
+  readonly streams?: readonly string[];
+  readonly origin: MessageOrigin;
+  /** Unix ms. */
+  readonly sentAt: number;
+}
+
+export type StreamStatus = 'pending' | 'subscribed' | 'refused' | 'unsubscribing';
+
+/** One stream of the connection, for the stream view. */
+export interface StreamView {
+  readonly stream: string;
+  readonly status: StreamStatus;
+  readonly kind?: StreamKind;
+  readonly pushes: number;
+  /** Unix ms of the last push. */
+  readonly lastPushAt?: number;
+  /** Pushes a second over the last 10 s. */
+  readonly ratePerSecond: number;
+  /** A refusal's code (undefined: refused by the client before sending) and message. */
+  readonly code?: number;
+  readonly msg?: string;
+}
+
+export interface SubscriptionOutcome {
+  readonly stream: string;
+  readonly ok: boolean;
+  readonly code?: number;
+  readonly msg?: string;
+}
+
+export type SendOutcome = { readonly ok: true; readonly id: number } | { readonly ok: false; readonly message: string };
+
+export type FrameProblem = 'not-json' | 'binary' | 'unknown' | 'too-large';
+
+export type WsEvent =
+  | { readonly type: 'state'; readonly state: ConnectionState }
+  | {
+      readonly type: 'push';
+      readonly stream: string;
+      readonly kind: StreamKind;
+      /** Validated by the catalog's schema (unknown members of the envelope dropped). */
+      readonly push: Push;
+      /** The frame as parsed JSON, for @expect message and for showing. */
+      readonly json: unknown;
+      readonly at: number;
+    }
+  | { readonly type: 'reply'; readonly reply: Reply; readonly request?: SentMessage; readonly at: number }
+  | {
+      readonly type: 'subscription';
+      readonly outcome: SubscriptionOutcome;
+      readonly change: 'subscribe' | 'unsubscribe';
+    }
+  | { readonly type: 'sent'; readonly text: string; readonly origin: MessageOrigin; readonly at: number }
+  | {
+      readonly type: 'frame';
+      readonly problem: FrameProblem;
+      readonly why: string;
+      /** The start of the frame, clipped, control characters as spaces. */
+      readonly sample?: string;
+      /** Frames with this problem so far on this connection. */
+      readonly count: number;
+    }
+  | { readonly type: 'error'; readonly failure: WsFailure };
+
+export type WsEventType = WsEvent['type'];
+export type WsEventOf<T extends WsEventType> = Extract<WsEvent, { type: T }>;
+
+export interface Counts {
+  readonly pushes: number;
+  readonly replies: number;
+  readonly pongs: number;
+  readonly sent: number;
+  readonly notJson: number;
+  readonly binary: number;
+  readonly unknown: number;
+  readonly tooLarge: number;
+}
+
+/** Everything the stream view shows of one connection, at one moment. */
+export interface ConnectionSnapshot {
+  readonly state: ConnectionState;
+  /** Ms since it opened (until it closed). */
+  readonly ageMs?: number;
+  readonly meters: {
+    /** §8: streams held (subscribed or awaiting a reply) of at most 30. */
+    readonly streams: { readonly used: number; readonly limit: number };
+    /** §8: client messages in the last second, of at most 100; the client's own pace, and sends waiting. */
+    readonly messages: {
+      readonly lastSecond: number;
+      readonly limit: number;
+      readonly pace: string;
+      readonly queued: number;
+    };
+  };
+  readonly streams: readonly StreamView[];
+  readonly counts: Counts;
+  /** The listen key in use, masked, when the connection has one. */
+  readonly listenKey?: string;
+}

@@ -1,0 +1,181 @@
+/**
+ * The opening handshake and its gate. undici's WebSocket follows the WHATWG API, which hides the
+ * HTTP answer of a refused upgrade (an 'error' event and close 1006, nothing else). The client
+ * therefore hands the WebSocket its own dispatcher (the `dispatcher` option of undici's
+ * WebSocketInit) composed with an interceptor (Dispatcher.compose) that notes the status, the
+ * Retry-After header and the start of the body of the one upgrade request it carries. So a 418 or
+ * 429 on the upgrade (§7.1, §8 rules 1-4) is known with its Retry-After, from the same request.
+ *
+ * Before connecting, the rate-limit state is asked (Budget.gate) whether a ban or a Retry-After wait
+ * is in force for the upgrade's origin (and the REST origin of the environment, since a ban is of
+ * the IP): then nothing at all goes out.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { BOUNDS } from '../bounds';
+import { StateUnavailable } from '../budget/state';
+import type { Budget, BudgetView } from '../budget/budget';
+import { parseRetryAfter } from '../spec/decode';
+import { serverText } from './frames';
+import type { WsFailure } from './types';
+
+/** What the server answered to the upgrade request, as far as it got. */
+export interface UpgradeAnswer {
+  status?: number;
+  retryAfter?: string;
+  /** The start of a refusal's body (BOUNDS.messageChars), as text. */
+  body: string;
+  /** The code of a failure below HTTP (ECONNREFUSED, UND_ERR_CONNECT_TIMEOUT, ...). */
+  errorCode?: string;
+  /** The upgraded socket, so a server that never answers a close can be let go of (the WHATWG API has no terminate). */
+  socket?: Duplex;
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** An interceptor that notes the answer to the upgrade in `answer` and passes everything on unchanged. */
+export function noteUpgrade(answer: UpgradeAnswer): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (options, handler) =>
+    dispatch(options, {
+      onRequestStart: (c, context: unknown) => handler.onRequestStart?.(c, context),
+      onRequestUpgrade: (c, status, headers, socket) => {
+        answer.status = status;
+        answer.socket = socket;
+        handler.onRequestUpgrade?.(c, status, headers, socket);
+      },
+      onResponseStart: (c, status, headers, message) => {
+        answer.status = status;
+        answer.retryAfter = header(headers, 'retry-after');
+        handler.onResponseStart?.(c, status, headers, message);
+      },
+      onResponseData: (c, chunk) => {
+        if (answer.body.length < BOUNDS.messageChars)
+          answer.body += chunk.toString('utf8', 0, Math.min(chunk.length, BOUNDS.messageChars));
+        handler.onResponseData?.(c, chunk);
+      },
+      onResponseEnd: (c, trailers) => handler.onResponseEnd?.(c, trailers),
+      onResponseError: (c, error) => {
+        answer.errorCode = errorCode(error);
+        handler.onResponseError?.(c, error);
+      },
+    });
+}
+
+function errorCode(error: unknown): string {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = typeof e?.code === 'string' ? e.code : e?.cause?.code;
+  return typeof code === 'string' ? code : 'UNKNOWN';
+}
+
+/** The service's msg of a JSON refusal body, if it has one. */
+function msgOf(body: string): string | undefined {
+  try {
+    const json = JSON.parse(body) as unknown;
+    const msg = json !== null && typeof json === 'object' ? (json as { msg?: unknown }).msg : undefined;
+    return typeof msg === 'string' ? serverText(msg) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a refused upgrade means and what to do, as a failure; the ban or wait is not recorded here. */
+export function describeRefusedUpgrade(answer: UpgradeAnswer, origin: string, withListenKey: boolean): WsFailure {
+  const status = answer.status ?? 0;
+  const said = msgOf(answer.body);
+  const tail = said !== undefined ? ` The service said: ${said}` : '';
+  const seconds = parseRetryAfter(answer.retryAfter);
+  switch (status) {
+    case 418:
+    case 429: {
+      const s = seconds ?? (status === 418 ? 120 : 10);
+      const what =
+        status === 418
+          ? `The service banned this IP for repeated limit violations (418): no connection to ${origin} for ${s} s (Retry-After). Connecting again earlier would extend the ban (§8 rules 2-3).`
+          : `The service asked to back off (429): no connection to ${origin} for ${s} s (Retry-After). Connecting again earlier would get this IP banned (§8 rule 2).`;
+      return { kind: 'upgrade', status, message: what + tail, retryAfterSeconds: seconds };
+    }
+    case 401:
+      return {
+        kind: 'upgrade',
+        status,
+        message:
+          (withListenKey
+            ? `The WebSocket endpoint ${origin} refused the listen key (401): it is unknown, closed or lapsed (60 minutes after its last keep-alive). Connect again to get a new one.`
+            : `The WebSocket endpoint ${origin} refused the connection (401): it wants authentication; private streams need # @listenKey.`) +
+          tail,
+      };
+    case 404:
+      return {
+        kind: 'upgrade',
+        status,
+        message: `There is no WebSocket endpoint at that path on ${origin} (404): check the environment's wsUrl (by default the base URL with ws:// or wss:// and /ws).${tail}`,
+      };
+    default:
+      return {
+        kind: 'upgrade',
+        status,
+        message: `${origin} answered HTTP ${status} instead of opening the WebSocket (101 Switching Protocols).${tail}`,
+      };
+  }
+}
+
+/** A failure below HTTP (no answer to the upgrade), naming what to check. */
+export function describeNetworkFailure(code: string | undefined, origin: string): WsFailure {
+  const message = ((): string => {
+    switch (code) {
+      case 'ECONNREFUSED':
+        return `Nothing answers at ${origin}: is the server running? For the sandbox, start it with "tradereq sandbox".`;
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return `The host of ${origin} cannot be found: check the environment's wsUrl.`;
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return `Connecting to ${origin} timed out: check the network, or the environment's wsUrl.`;
+      case 'ECONNRESET':
+      case 'UND_ERR_SOCKET':
+        return `The connection to ${origin} was closed before the WebSocket opened.`;
+      default:
+        return `The WebSocket connection to ${origin} failed before it opened${code !== undefined ? ` (${code})` : ''}.`;
+    }
+  })();
+  return { kind: 'network', message, code };
+}
+
+/**
+ * Asks the rate-limit state whether the upgrade may go to each of `origins` (weight 0: the upgrade is
+ * no REST request, but a ban or a Retry-After wait of the IP holds it back).
+ */
+export function gateUpgrade(budget: Budget, origins: readonly string[]): WsFailure | undefined {
+  for (const origin of origins) {
+    const d = budget.gate({ origin, mode: 'ip', weight: 0 });
+    if (!d.ok && d.reason !== 'budget')
+      return { kind: 'gate', reason: d.reason, message: d.message, retryAtMs: d.retryAtMs };
+  }
+  return undefined;
+}
+
+/** Records a 418 or 429 on the upgrade, so that the gate holds the next connect back; a failure when it cannot. */
+export function recordRefusedUpgrade(
+  budget: Budget,
+  origin: string,
+  failure: Extract<WsFailure, { kind: 'upgrade' }>,
+): { view?: BudgetView; failure?: WsFailure } {
+  try {
+    const view = budget.record(
+      { origin, mode: 'ip', weight: 0 },
+      { status: failure.status, retryAfterSeconds: failure.retryAfterSeconds },
+    );
+    return { view };
+  } catch (e) {
+    if (!(e instanceof StateUnavailable)) throw e;
+    return {
+      failure: {
+        kind: 'state',
+        message: `${failure.message} This could not be remembered in ${e.location} (${e.reason}): do not connect again before the Retry-After has passed.`,
+      },
+    };
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Where the WebSocket side lives and where a listen key may go. service-notes.md: one endpoint,
+ * /ws, next to the REST base URL by default; an environment may name its own wsUrl (the real
+ * service runs it on a host of its own). A listen key is a credential: it is sent only to the
+ * environment's WebSocket origin, and shown only masked.
+ */
+import { z } from 'zod';
+import { maskApiKey } from '../env/keys';
+import { WS_RULES } from '../spec/streams';
+
+/** `http://h:p/base` → `ws://h:p/ws`, `https://…` → `wss://…/ws`; undefined when not an http(s) URL. */
+export function defaultWsUrl(baseUrl: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(baseUrl.trim());
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  return `${u.protocol === 'https:' ? 'wss' : 'ws'}://${u.host}${WS_RULES.path}`;
+}
+
+/** A ws:// or wss:// URL, parsed; undefined otherwise (or with user:password in it). */
+export function parseWsUrl(url: string): URL | undefined {
+  try {
+    const u = new URL(url.trim());
+    if (u.protocol !== 'ws:' && u.protocol !== 'wss:') return undefined;
+    if (u.username !== '' || u.password !== '') return undefined;
+    u.hash = '';
+    return u;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `ws://h:p`: the scheme, host and port a listen key may be sent to. */
+export function wsOrigin(url: string): string | undefined {
+  const u = parseWsUrl(url);
+  return u === undefined ? undefined : `${u.protocol}//${u.host}`;
+}
+
+/**
+ * The origin whose rate-limit state (bans, Retry-After) the upgrade is gated on: the WebSocket
+ * origin in its HTTP form, since the upgrade is an HTTP request and a ban (§8) is of the IP. When
+ * the WebSocket side shares the REST host (the default wsUrl, the sandbox), a REST ban and a
+ * WebSocket ban are one entry.
+ */
+export function upgradeOrigin(url: string): string | undefined {
+  const u = parseWsUrl(url);
+  return u === undefined ? undefined : `${u.protocol === 'wss:' ? 'https' : 'http'}://${u.host}`;
+}
+
+export type DestinationDecision = { readonly ok: true } | { readonly ok: false; readonly message: string };
+
+/** Whether a listen key may be sent to `url`: only to the environment's WebSocket origin (`envWsUrl`). */
+export function checkListenKeyDestination(url: string, envWsUrl: string): DestinationDecision {
+  const to = wsOrigin(url);
+  const allowed = wsOrigin(envWsUrl);
+  if (allowed === undefined)
+    return {
+      ok: false,
+      message: `Refused: the environment's wsUrl "${envWsUrl}" is not a ws:// or wss:// URL, so no listen key is sent anywhere. Fix wsUrl in tradereq.env.json.`,
+    };
+  if (to === allowed) return { ok: true };
+  return {
+    ok: false,
+    message: `Refused: a listen key is sent only to the environment's WebSocket origin ${allowed}, not to ${to ?? 'this URL'}. Nothing was sent. Connect to ${allowed} or change the environment's wsUrl.`,
+  };
+}
+
+/** A listen key as the service may give one: unreserved URL characters only, so it goes in a query string as it is. */
+export const LISTEN_KEY_FORMAT = /^[A-Za-z0-9._~-]{1,256}$/;
+
+/** The answer to POST /api/v3/userDataStream (service-notes.md). */
+export const ListenKeyAnswer = z.object({ listenKey: z.string().regex(LISTEN_KEY_FORMAT) });
+
+/** The listen key of a POST /api/v3/userDataStream answer, or undefined when it has none usable. */
+export function listenKeyOf(json: unknown): string | undefined {
+  const r = ListenKeyAnswer.safeParse(json);
+  return r.success ? r.data.listenKey : undefined;
+}
+
+/** Shown like an API key: its last 4 characters. */
+export function maskListenKey(listenKey: string): string {
+  return maskApiKey(listenKey);
+}
+
+/** `url` with `?listenKey=KEY` set (service-notes.md: /ws?listenKey=...). */
+export function withListenKey(url: URL, listenKey: string): string {
+  const u = new URL(url.href);
+  u.searchParams.set('listenKey', listenKey);
+  return u.href;
+}
+
+/** `text` with every occurrence of `secret` masked; for anything shown that could hold it. */
+export function redact(text: string, secret: string | undefined): string {
+  if (secret === undefined || secret.length === 0) return text;
+  return text.split(secret).join(maskListenKey(secret));
+}
