@@ -9,7 +9,7 @@ import { inspect } from 'node:util';
 import { WebSocketServer } from 'ws';
 import { Budget } from '../../src/core/budget/budget';
 import { MemoryStateStore } from '../../src/core/budget/state';
-import { DEPTH_LEVELS, KLINE_INTERVALS, formatStreamName } from '../../src/core/spec/streams';
+import { DEPTH_LEVELS, KLINE_INTERVALS, formatStreamName } from '../../src/core/catalog/streams';
 import {
   MessageExpectations,
   WsConnection,

@@ -20,7 +20,7 @@ import {
   parseStreamName,
   subscriptionMessage,
   type Reply,
-} from '../spec/streams';
+} from '../catalog/streams';
 import { closeMessage } from './close-codes';
 import { WsEmitter } from './emitter';
 import { MAX_FRAME_BYTES, bytesText, readFrame, serverText } from './frames';

@@ -4,7 +4,7 @@
  * checked before they are parsed, and nothing here throws.
  */
 import { BOUNDS, clip } from '../bounds';
-import { classifyServerMessage, type Push, type Reply, type StreamKind } from '../spec/streams';
+import { classifyServerMessage, type Push, type Reply, type StreamKind } from '../catalog/streams';
 import type { FrameProblem } from './types';
 
 /** Frames above this are dropped unparsed (counted); the service's pushes are a few KiB at most. */

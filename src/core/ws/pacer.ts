@@ -8,7 +8,7 @@
  * any second, and the window is stretched by 250 ms so that two bursts a window apart, which the
  * network may deliver closer together than they were sent, still count under 100 at the server.
  */
-import { LIMITS } from '../spec/limits';
+import { LIMITS } from '../catalog/limits';
 
 export const PACING = {
   /** Messages in one window: 80, a margin of 20 below §8's 100 a second. */

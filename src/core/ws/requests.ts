@@ -4,7 +4,7 @@
  * answers in order, so messages sharing an id wait in a FIFO. Entries expire after the reply
  * timeout, so the table stays as small as the messages of the last few seconds (the pacer bounds those).
  */
-import { PONG, type Reply } from '../spec/streams';
+import { PONG, type Reply } from '../catalog/streams';
 import type { MessageOrigin, SentMessage, SubscriptionOutcome } from './types';
 
 /** The client's own ids start here, so the small ids people write in [message] sections do not collide. */

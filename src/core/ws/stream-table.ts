@@ -3,7 +3,7 @@
  * rate over the last 10 s. Memory is bounded: at most the streams held (§8: 30, more only while
  * the server is refusing them) and the last MAX_REFUSED refusals.
  */
-import { parseStreamName, type StreamKind } from '../spec/streams';
+import { parseStreamName, type StreamKind } from '../catalog/streams';
 import type { StreamStatus, StreamView } from './types';
 
 /** Refused streams kept for the view; older refusals are forgotten. */

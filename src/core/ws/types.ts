@@ -4,7 +4,7 @@
  * and every listen key masked.
  */
 import type { GateRefusal } from '../budget/budget';
-import type { Push, Reply, StreamKind } from '../spec/streams';
+import type { Push, Reply, StreamKind } from '../catalog/streams';
 
 /** Why a connect, a send or the connection failed. */
 export type WsFailure =

@@ -14,9 +14,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { BOUNDS } from '../bounds';
-import { StateUnavailable } from '../budget/state';
 import type { Budget, BudgetView } from '../budget/budget';
-import { parseRetryAfter } from '../spec/decode';
+import { parseRetryAfter } from '../net/decode';
 import { serverText } from './frames';
 import type { WsFailure } from './types';
 
@@ -151,8 +150,8 @@ export function describeNetworkFailure(code: string | undefined, origin: string)
 export function gateUpgrade(budget: Budget, origins: readonly string[]): WsFailure | undefined {
   for (const origin of origins) {
     const d = budget.gate({ origin, mode: 'ip', weight: 0 });
-    if (!d.ok && d.reason !== 'budget')
-      return { kind: 'gate', reason: d.reason, message: d.message, retryAtMs: d.retryAtMs };
+    if (!d.ok && d.error.reason !== 'budget')
+      return { kind: 'gate', reason: d.error.reason, message: d.error.message, retryAtMs: d.error.retryAtMs };
   }
   return undefined;
 }
@@ -163,19 +162,11 @@ export function recordRefusedUpgrade(
   origin: string,
   failure: Extract<WsFailure, { kind: 'upgrade' }>,
 ): { view?: BudgetView; failure?: WsFailure } {
-  try {
-    const view = budget.record(
-      { origin, mode: 'ip', weight: 0 },
-      { status: failure.status, retryAfterSeconds: failure.retryAfterSeconds },
-    );
-    return { view };
-  } catch (e) {
-    if (!(e instanceof StateUnavailable)) throw e;
-    return {
-      failure: {
-        kind: 'state',
-        message: `${failure.message} This could not be remembered in ${e.location} (${e.reason}): do not connect again before the Retry-After has passed.`,
-      },
-    };
-  }
+  const view = budget.record(
+    { origin, mode: 'ip', weight: 0 },
+    { status: failure.status, retryAfterSeconds: failure.retryAfterSeconds },
+  );
+  if (view.damaged === undefined) return { view };
+  const message = `${failure.message} This could not be remembered (${view.damaged}): do not connect again before the Retry-After has passed.`;
+  return { failure: { kind: 'state', message } };
 }

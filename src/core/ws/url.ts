@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { maskApiKey } from '../env/keys';
-import { WS_RULES } from '../spec/streams';
+import { WS_RULES } from '../catalog/streams';
 
 /** `http://h:p/base` → `ws://h:p/ws`, `https://…` → `wss://…/ws`; undefined when not an http(s) URL. */
 export function defaultWsUrl(baseUrl: string): string | undefined {
