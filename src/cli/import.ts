@@ -7,14 +7,8 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { basename, join, resolve } from 'node:path';
 import { PROFILE_NAME_PATTERN } from '../core/env/keys';
 import { ENV_FILE_NAME } from '../core/env/constants';
-import {
-  ConvertError,
-  IMPORT_LIMITS,
-  importCurl,
-  importHttpFile,
-  importPostman,
-  type ImportResult,
-} from '../core/convert';
+import type { Result } from '../core/result';
+import { IMPORT_LIMITS, importCurl, importHttpFile, importPostman, type ImportResult } from '../core/convert';
 import { parseCommand } from './args';
 import { UsageError, type Io } from './usage';
 
@@ -53,20 +47,15 @@ export async function importCommand(args: string[], io: Io): Promise<number> {
     io.out(IMPORT_HELP);
     return 0;
   }
-  try {
-    switch (kind) {
-      case 'curl':
-        return await importCurlCommand(rest, io);
-      case 'postman':
-        return importPostmanCommand(rest, io);
-      case 'http':
-        return importHttpCommand(rest, io);
-      default:
-        throw new UsageError(`cannot import "${kind}": use curl, postman or http. See: tradereq import --help`);
-    }
-  } catch (e) {
-    if (e instanceof ConvertError) throw new UsageError(e.message);
-    throw e;
+  switch (kind) {
+    case 'curl':
+      return await importCurlCommand(rest, io);
+    case 'postman':
+      return importPostmanCommand(rest, io);
+    case 'http':
+      return importHttpCommand(rest, io);
+    default:
+      throw new UsageError(`cannot import "${kind}": use curl, postman or http. See: tradereq import --help`);
   }
 }
 
@@ -91,7 +80,7 @@ async function importCurlCommand(args: string[], io: Io): Promise<number> {
   if (values.key !== undefined && !PROFILE_NAME_PATTERN.test(values.key))
     throw new UsageError('--key names a key profile: letters, digits, "-" and "_"');
   const input = dashes >= 0 ? args.slice(dashes + 1) : await readStdin();
-  const result = importCurl(input, { baseUrl, keyProfile: values.key });
+  const result = converted(undefined, importCurl(input, { baseUrl, keyProfile: values.key }));
   io.out(result.files[0]!.text);
   report(io, result, 'Imported 1 request from the cURL command.');
   return 0;
@@ -146,14 +135,10 @@ function readInput(path: string, io: Io): string {
   }
 }
 
-/** Runs an importer on a file, naming the file in its one-line error. */
-function convert<T>(path: string, run: () => T): T {
-  try {
-    return run();
-  } catch (e) {
-    if (e instanceof ConvertError) throw new UsageError(`${path}: ${e.message}`);
-    throw e;
-  }
+/** An import's result, or its failure as one line of bad input (naming the file, when there is one). */
+function converted(path: string | undefined, result: Result<ImportResult, string>): ImportResult {
+  if (result.ok) return result.value;
+  throw new UsageError(path === undefined ? result.error : `${path}: ${result.error}`);
 }
 
 function importPostmanCommand(args: string[], io: Io): number {
@@ -176,8 +161,8 @@ function importPostmanCommand(args: string[], io: Io): number {
   const environment = envPath !== undefined ? readInput(envPath, io) : undefined;
   const result =
     environment === undefined
-      ? convert(collectionPath, () => importPostman(collection))
-      : convert(`${collectionPath} with ${envPath!}`, () => importPostman(collection, environment));
+      ? converted(collectionPath, importPostman(collection))
+      : converted(`${collectionPath} with ${envPath!}`, importPostman(collection, environment));
   const files = [...result.files];
   if (result.environment && Object.keys(result.environment).length > 0)
     files.push({ path: ENV_FILE_NAME, text: JSON.stringify(result.environment, null, 2) + '\n' });
@@ -202,7 +187,7 @@ function importHttpCommand(args: string[], io: Io): number {
   const text = readInput(path, io);
   const fileName =
     values.out !== undefined ? basename(values.out) : basename(path).replace(/\.(http|rest)$/i, '') + '.tradereq';
-  const result = convert(path, () => importHttpFile(text, { fileName, sourceName: basename(path) }));
+  const result = converted(path, importHttpFile(text, { fileName, sourceName: basename(path) }));
   if (values.out === undefined) {
     io.out(result.files[0]!.text);
     report(io, result, `Imported ${result.requestCount} requests from ${path}.`);

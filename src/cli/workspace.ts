@@ -72,10 +72,10 @@ export function selectEnvironment(
     );
   }
   const parsed = parseEnvironmentFile(readFileSync(envPath, 'utf8'));
-  if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.message}`);
-  const names = Object.keys(parsed.environments);
+  if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.error}`);
+  const names = Object.keys(parsed.value);
   const chosen = name ?? (names.length === 1 ? names[0]! : 'sandbox');
-  const env = parsed.environments[chosen];
+  const env = parsed.value[chosen];
   if (env) return { name: chosen, ...env };
   if (chosen === BUILTIN_SANDBOX.name) return BUILTIN_SANDBOX;
   throw new UsageError(`no environment "${chosen}" in ${envPath}: choose one of ${names.join(', ')} with --env`);

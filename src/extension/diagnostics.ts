@@ -6,6 +6,7 @@ import { toRange } from './documents';
 import type { Environments } from './environments';
 import { BOUNDS } from '../core/bounds';
 import { OffloadedChecker } from '../core/check/offload';
+import type { QuickFixes } from './quick-fixes';
 import { readSettings } from './settings';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
@@ -14,15 +15,6 @@ const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   information: vscode.DiagnosticSeverity.Information,
   hint: vscode.DiagnosticSeverity.Hint,
 };
-
-type Fix = NonNullable<Diagnostic['fix']>;
-
-/** The quick fixes of each document, by rule and range: code actions get copies of the diagnostics, not the objects. */
-const FIXES = new Map<string, Map<string, Fix>>();
-
-function fixKey(rule: string | number | undefined, r: vscode.Range): string {
-  return `${String(rule)}@${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
-}
 
 /**
  * Owns the diagnostic collection: runs the core's pure check step on open, on change (debounced
@@ -44,6 +36,7 @@ export class DiagnosticsManager implements vscode.Disposable {
   constructor(
     private readonly models: DocumentModels,
     private readonly environments: Environments,
+    private readonly fixes: QuickFixes,
     extensionUri: vscode.Uri,
   ) {
     this.worker = new OffloadedChecker(vscode.Uri.joinPath(extensionUri, 'dist', 'check-worker.js').fsPath);
@@ -71,7 +64,7 @@ export class DiagnosticsManager implements vscode.Disposable {
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.collection.delete(uri);
-    FIXES.delete(key);
+    this.fixes.forget(uri);
     clearTimeout(this.timers.get(key));
     this.runners.delete(key);
   }
@@ -124,18 +117,17 @@ export class DiagnosticsManager implements vscode.Disposable {
   }
 
   private publish(document: vscode.TextDocument, found: readonly Diagnostic[], runner: 'worker' | 'main'): void {
-    const fixes = new Map<string, Fix>();
+    const shown = found.map((d) => ({ rule: d.rule, range: toRange(d.range), fix: d.fix, d }));
     this.collection.set(
       document.uri,
-      found.map((d) => {
-        const diagnostic = new vscode.Diagnostic(toRange(d.range), d.message, SEVERITY[d.severity]);
+      shown.map(({ range, d }) => {
+        const diagnostic = new vscode.Diagnostic(range, d.message, SEVERITY[d.severity]);
         diagnostic.source = 'tradereq';
         diagnostic.code = d.rule;
-        if (d.fix) fixes.set(fixKey(d.rule, diagnostic.range), d.fix);
         return diagnostic;
       }),
     );
-    FIXES.set(document.uri.toString(), fixes);
+    this.fixes.remember(document.uri, shown);
     this.runners.set(document.uri.toString(), runner);
   }
 
@@ -144,29 +136,4 @@ export class DiagnosticsManager implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
     void this.worker.dispose();
   }
-}
-
-export function registerQuickFixes(selector: vscode.DocumentSelector): vscode.Disposable {
-  return vscode.languages.registerCodeActionsProvider(
-    selector,
-    {
-      provideCodeActions(document, _range, context) {
-        const actions: vscode.CodeAction[] = [];
-        const fixes = FIXES.get(document.uri.toString());
-        for (const diagnostic of context.diagnostics) {
-          const code = typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code;
-          const fix = diagnostic.source === 'tradereq' ? fixes?.get(fixKey(code, diagnostic.range)) : undefined;
-          if (!fix) continue;
-          const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
-          action.edit = new vscode.WorkspaceEdit();
-          action.edit.replace(document.uri, diagnostic.range, fix.replacement);
-          action.diagnostics = [diagnostic];
-          action.isPreferred = true;
-          actions.push(action);
-        }
-        return actions;
-      },
-    },
-    { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
-  );
 }

@@ -63,12 +63,12 @@ export class Environments implements vscode.Disposable {
     }
     const parsed = lazy().parseEnvironmentFile(text);
     if (!parsed.ok) {
-      this.problem = `${ENV_FILE_NAME}: ${parsed.message}`;
+      this.problem = `${ENV_FILE_NAME}: ${parsed.error}`;
       this.log.warn(`${this.problem}; using the built-in sandbox environment until it is fixed`);
       this.environments = [BUILTIN_SANDBOX];
       return;
     }
-    const list = Object.entries(parsed.environments).map(([name, env]) => ({ name, ...env }));
+    const list = Object.entries(parsed.value).map(([name, env]) => ({ name, ...env }));
     this.environments = list.some((e) => e.name === BUILTIN_SANDBOX.name) ? list : [...list, BUILTIN_SANDBOX];
   }
 

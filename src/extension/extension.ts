@@ -5,7 +5,8 @@ import type { PanelState } from '../core/panel/protocol';
 import { registerCodeLensSupport } from './codelens';
 import { registerCommands, SandboxHolder, type Services } from './commands';
 import { registerCompletionSupport } from './completion';
-import { DiagnosticsManager, registerQuickFixes } from './diagnostics';
+import { DiagnosticsManager } from './diagnostics';
+import { QuickFixes, registerQuickFixes } from './quick-fixes';
 import { DocumentModels } from './documents';
 import { Environments } from './environments';
 import { lazy } from './lazy';
@@ -41,7 +42,8 @@ export interface TradeReqApi {
 export function activate(context: vscode.ExtensionContext): TradeReqApi {
   const activateStart = performance.now();
   const s = createServices(context);
-  const diagnostics = new DiagnosticsManager(s.models, s.environments, context.extensionUri);
+  const fixes = new QuickFixes();
+  const diagnostics = new DiagnosticsManager(s.models, s.environments, fixes, context.extensionUri);
   const statusBar = new StatusBar(s.environments, (origin) => s.network.budgetViewIfLoaded(origin));
   context.subscriptions.push(
     ...s.disposables,
@@ -54,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     ...registerCommands(s),
     registerCompletionSupport(SELECTOR, s.models, s.environments, s.symbols),
     registerHoverSupport(SELECTOR, s.models, s.environments, () => clockSample(s.environments)),
-    registerQuickFixes(SELECTOR),
+    registerQuickFixes(SELECTOR, fixes),
   );
   void s.environments.ready().then(() => statusBar.refresh());
   const activateMs = performance.now() - activateStart;

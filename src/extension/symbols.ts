@@ -74,13 +74,13 @@ export class Symbols implements vscode.Disposable {
           const r = await fetchSymbols(baseUrl, { sender, budget: new Budget(new FileStateStore()) });
           if (!r.ok) {
             this.log.info(
-              `exchangeInfo of ${baseUrl}: ${r.message}; symbols come from the tradereq.symbols setting and the workspace`,
+              `exchangeInfo of ${baseUrl}: ${r.error}; symbols come from the tradereq.symbols setting and the workspace`,
             );
             this.fetched.delete(baseUrl);
             return [];
           }
-          this.log.info(`exchangeInfo of ${baseUrl}: ${r.symbols.length} symbols`);
-          return r.symbols;
+          this.log.info(`exchangeInfo of ${baseUrl}: ${r.value.length} symbols`);
+          return r.value;
         } finally {
           await sender.close();
         }

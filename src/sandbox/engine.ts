@@ -6,6 +6,7 @@
  */
 import { SCALE, formatUnits, mulCeil, mulFloor } from './decimal';
 import { ASSETS, DEMO_BALANCES, HOUSE_BALANCE, SYMBOLS, type SymbolSpec } from './market';
+import { err, ok, type Result } from '../core/result';
 
 export type Side = 'BUY' | 'SELL';
 export type OrderType = 'LIMIT' | 'MARKET';
@@ -117,11 +118,13 @@ class Book {
 }
 
 /** A refusal with the §7.2 code of the condition met. */
-export class Refusal {
-  constructor(
-    readonly code: number,
-    readonly detail: string,
-  ) {}
+export interface Refusal {
+  readonly code: number;
+  readonly detail: string;
+}
+
+function refuse(code: number, detail: string): Result<never, Refusal> {
+  return err({ code, detail });
 }
 
 export interface NewOrder {
@@ -427,15 +430,15 @@ export class MatchingEngine {
   }
 
   /** Places an order for `account`; `time` is the server time. */
-  place(account: Account, req: NewOrder, time: number): Order | Refusal {
+  place(account: Account, req: NewOrder, time: number): Result<Order, Refusal> {
     const spec = req.spec;
     if (account.open.size >= MAX_OPEN_ORDERS) {
-      return new Refusal(30029, `The account holds ${MAX_OPEN_ORDERS} open orders; cancel some first.`);
+      return refuse(30029, `The account holds ${MAX_OPEN_ORDERS} open orders; cancel some first.`);
     }
     if (req.clientOrderId !== undefined) {
       const previous = account.byClientId.get(req.clientOrderId);
       if (previous !== undefined && isOpen(previous)) {
-        return new Refusal(
+        return refuse(
           33333,
           `newClientOrderId "${req.clientOrderId}" is already used by open order ${previous.orderId}; query that order instead of placing it again.`,
         );
@@ -448,12 +451,12 @@ export class MatchingEngine {
       const qty = req.quantity!;
       const need = req.side === 'BUY' ? mulCeil(qty, req.price) : qty;
       const refusal = this.checkFree(req.side, req.side === 'BUY' ? quote : base, need, spec);
-      if (refusal !== undefined) return refusal;
+      if (refusal !== undefined) return err(refusal);
       order = this.newOrder(account, req, time);
       this.register(order);
       if (req.timeInForce === 'FOK' && this.available(spec, req.side, req.price, qty) < qty) {
         this.close(order, 'EXPIRED', time);
-        return order;
+        return ok(order);
       }
       this.lock(order, need);
       const done = this.match(order, req.price, undefined, time);
@@ -466,11 +469,11 @@ export class MatchingEngine {
           this.listener?.order(order, time);
         }
       }
-      return order;
+      return ok(order);
     }
     // §7.2 30025: a MARKET order needs an order on the other side.
     if (!this.hasOpposite(spec, req.side)) {
-      return new Refusal(
+      return refuse(
         30025,
         `The ${spec.symbol} book has no ${req.side === 'BUY' ? 'SELL' : 'BUY'} orders; place a LIMIT order that can rest instead.`,
       );
@@ -479,21 +482,21 @@ export class MatchingEngine {
     if (req.side === 'BUY') need = req.quantity !== undefined ? this.costOf(spec, req.quantity) : req.quoteOrderQty!;
     else need = req.quantity !== undefined ? req.quantity : this.baseFor(spec, req.quoteOrderQty!);
     const refusal = this.checkFree(req.side, req.side === 'BUY' ? quote : base, need, spec);
-    if (refusal !== undefined) return refusal;
+    if (refusal !== undefined) return err(refusal);
     order = this.newOrder(account, req, time);
     this.register(order);
     const done = this.match(order, undefined, req.quoteOrderQty, time);
     if (req.quoteOrderQty !== undefined) order.origQty = order.executedQty;
     this.close(order, done && order.executedQty > 0n ? 'FILLED' : 'EXPIRED', time);
-    return order;
+    return ok(order);
   }
 
   private checkFree(side: Side, balance: Balance, need: bigint, spec: SymbolSpec): Refusal | undefined {
     if (balance.free >= need) return undefined;
     // BUY spends the quote asset (10101 insufficient balance); SELL the base asset (30004 insufficient position).
     return side === 'BUY'
-      ? new Refusal(10101, `The order needs ${fmt(need)} ${spec.quoteAsset}; ${fmt(balance.free)} is free.`)
-      : new Refusal(30004, `The order sells ${fmt(need)} ${spec.baseAsset}; ${fmt(balance.free)} is free.`);
+      ? { code: 10101, detail: `The order needs ${fmt(need)} ${spec.quoteAsset}; ${fmt(balance.free)} is free.` }
+      : { code: 30004, detail: `The order sells ${fmt(need)} ${spec.baseAsset}; ${fmt(balance.free)} is free.` };
   }
 
   private register(o: Order): void {
@@ -515,14 +518,14 @@ export class MatchingEngine {
     return o;
   }
 
-  cancel(order: Order, time: number): Order | Refusal {
+  cancel(order: Order, time: number): Result<Order, Refusal> {
     if (!isOpen(order))
-      return new Refusal(-2011, `Order ${order.orderId} is ${order.status}; only open orders can be cancelled.`);
+      return refuse(-2011, `Order ${order.orderId} is ${order.status}; only open orders can be cancelled.`);
     const book = this.books.get(order.spec.symbol)!;
     (order.side === 'BUY' ? book.bids : book.asks).remove(order);
     this.listener?.book(order.spec);
     this.close(order, 'CANCELED', time);
-    return order;
+    return ok(order);
   }
 
   openOrders(account: Account, spec: SymbolSpec): Order[] {

@@ -4,7 +4,7 @@
  * percent-decoded, the query string's value used when a name is in both. totalParams is the raw
  * query string followed directly by the raw body, the signature pair taken out of either.
  */
-import { fail, type Reply } from './replies';
+import { refusal, value, type Answer } from './replies';
 
 /**
  * Characters a decoded parameter name or value may hold; anything else is 700008. Symbols and
@@ -48,7 +48,7 @@ function checkChars(out: Collector, name: string, value: string): void {
 }
 
 /** Adds `name=value` pairs to `out`; returns `raw` without its signature pair, or a 33333 reply. */
-function parseForm(raw: string, fromBody: boolean, out: Collector): string | Reply {
+function parseForm(raw: string, fromBody: boolean, out: Collector): Answer<string> {
   let bodyNames: Set<string> | undefined;
   let sigStart = -1;
   let sigEnd = -1;
@@ -80,13 +80,15 @@ function parseForm(raw: string, fromBody: boolean, out: Collector): string | Rep
     }
     start = end + 1;
   }
-  if (sigStart === -1) return raw;
+  if (sigStart === -1) return value(raw);
   // The pair goes with the "&" that joined it to its neighbour (§5 rule 4: "without the signature parameter").
-  return sigStart > 0 ? raw.slice(0, sigStart - 1) + raw.slice(sigEnd) : raw.slice(0, sigStart) + raw.slice(sigEnd + 1);
+  return value(
+    sigStart > 0 ? raw.slice(0, sigStart - 1) + raw.slice(sigEnd) : raw.slice(0, sigStart) + raw.slice(sigEnd + 1),
+  );
 }
 
-function duplicate(name: string, place: string): Reply {
-  return fail(
+function duplicate(name: string, place: string): Answer<never> {
+  return refusal(
     33333,
     `"${name}" is sent twice in the ${place}; send each parameter once (the query string's value wins only over the body's, §4.1 rule 5).`,
   );
@@ -117,36 +119,36 @@ function stripJsonSignature(raw: string): string | undefined {
   return raw.slice(0, s) + raw.slice(e);
 }
 
-function parseJson(raw: string, out: Collector): string | Reply {
+function parseJson(raw: string, out: Collector): Answer<string> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
-    return fail(33333, 'The body is not valid JSON; send one JSON object with string or number values.');
+    return refusal(33333, 'The body is not valid JSON; send one JSON object with string or number values.');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return fail(33333, 'The JSON body must be one object of parameters, such as {"symbol": "BTCUSDT"}.');
+    return refusal(33333, 'The JSON body must be one object of parameters, such as {"symbol": "BTCUSDT"}.');
   }
   for (const [name, v] of Object.entries(parsed)) {
-    let value: string;
-    if (typeof v === 'string') value = v;
-    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') value = String(v);
-    else if (v === null) value = '';
+    let text: string;
+    if (typeof v === 'string') text = v;
+    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') text = String(v);
+    else if (v === null) text = '';
     // A batch's list may be written as a JSON list in a JSON body, not only as text.
-    else if (out.free.has(name) && Array.isArray(v)) value = JSON.stringify(v);
-    else return fail(33333, `The JSON value of "${name}" must be a string or a number, not an object or array.`);
-    checkChars(out, name, value);
-    if (!out.values.has(name)) out.values.set(name, value);
+    else if (out.free.has(name) && Array.isArray(v)) text = JSON.stringify(v);
+    else return refusal(33333, `The JSON value of "${name}" must be a string or a number, not an object or array.`);
+    checkChars(out, name, text);
+    if (!out.values.has(name)) out.values.set(name, text);
   }
-  if (!Object.prototype.hasOwnProperty.call(parsed, 'signature')) return raw;
+  if (!Object.prototype.hasOwnProperty.call(parsed, 'signature')) return value(raw);
   const stripped = stripJsonSignature(raw);
   if (stripped === undefined) {
-    return fail(
+    return refusal(
       33333,
       'Write the signature once, as "signature": "<hex>" in the JSON body, or better in the query string.',
     );
   }
-  return stripped;
+  return value(stripped);
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -161,36 +163,40 @@ export function parseParams(
   body: string,
   contentType: string | undefined,
   jsonValued: ReadonlySet<string> = NONE,
-): RequestParams | Reply {
+): Answer<RequestParams> {
   const out: Collector = { values: new Map(), illegal: undefined, free: jsonValued };
-  const query = rawQuery.length > 0 ? parseForm(rawQuery, false, out) : '';
-  if (typeof query !== 'string') return query;
-  let bodyPart = '';
-  let formBody = true;
-  if (body.length > 0) {
-    if (method === 'GET')
-      return fail(33333, 'A GET request takes its parameters in the query string only, not in a body (§4.1 rule 2).');
-    const first = body.trimStart()[0];
-    const isJsonType = contentType !== undefined && JSON_CONTENT_TYPE.test(contentType);
-    if (first === '{') {
-      if (!isJsonType) return fail(33333, 'A JSON body needs the header Content-Type: application/json (§4.1 rule 3).');
-      const r = parseJson(body, out);
-      if (typeof r !== 'string') return r;
-      bodyPart = r;
-      formBody = false;
-    } else {
-      // §4.1 rule 7 names application/json for every request, so a form body is read whatever the type says.
-      const r = parseForm(body, true, out);
-      if (typeof r !== 'string') return r;
-      bodyPart = r;
-    }
-  }
-  return {
+  const query = rawQuery.length > 0 ? parseForm(rawQuery, false, out) : value('');
+  if (!query.ok) return query;
+  const bodyPart = parseBody(method, body, contentType, out);
+  if (!bodyPart.ok) return bodyPart;
+  const { text, form } = bodyPart.value;
+  return value({
     values: out.values,
     illegal: out.illegal,
-    totalParams: query + bodyPart,
-    encodedParams: formBody ? query + bodyPart : query,
-  };
+    totalParams: query.value + text,
+    encodedParams: form ? query.value + text : query.value,
+  });
+}
+
+/** The body without its signature pair, and whether it is a form (percent-encoded) body. */
+function parseBody(
+  method: string,
+  body: string,
+  contentType: string | undefined,
+  out: Collector,
+): Answer<{ text: string; form: boolean }> {
+  if (body.length === 0) return value({ text: '', form: true });
+  if (method === 'GET')
+    return refusal(33333, 'A GET request takes its parameters in the query string only, not in a body (§4.1 rule 2).');
+  if (body.trimStart()[0] === '{') {
+    if (contentType === undefined || !JSON_CONTENT_TYPE.test(contentType))
+      return refusal(33333, 'A JSON body needs the header Content-Type: application/json (§4.1 rule 3).');
+    const r = parseJson(body, out);
+    return r.ok ? value({ text: r.value, form: false }) : r;
+  }
+  // §4.1 rule 7 names application/json for every request, so a form body is read whatever the type says.
+  const r = parseForm(body, true, out);
+  return r.ok ? value({ text: r.value, form: true }) : r;
 }
 
 const HEX_UPPER = /^[0-9A-F]{2}$/;

@@ -3,6 +3,7 @@
  * request log. Error bodies are `{"code": N, "msg": "..."}` (service-notes.md), the msg starting
  * with the catalog's meaning of the code (§7.2).
  */
+import type { Result } from '../core/result';
 import { lookupError } from '../core/catalog/errors';
 
 export interface Reply {
@@ -63,3 +64,14 @@ export function ok(body: string): Reply {
 }
 
 export const EMPTY_OK: Reply = ok('{}');
+
+/** A value on the way to an answer, or the refusal that ends the request (its answer). */
+export type Answer<T> = Result<T, Reply>;
+
+export function value<T>(v: T): Answer<T> {
+  return { ok: true, value: v };
+}
+
+export function refusal(code: number, detail?: string, options?: FailOptions): Answer<never> {
+  return { ok: false, error: fail(code, detail, options) };
+}

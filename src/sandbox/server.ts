@@ -371,28 +371,28 @@ export class SandboxServer implements ControlTarget {
     received: number,
   ): Reply {
     const params = parseParams(method, rawQuery, body, req.headers['content-type'], route.jsonValued);
-    if ('status' in params) return params;
+    if (!params.ok) return params.error;
     const endpoint = route.endpoint;
     let key: KeyAccount | undefined;
     if (endpoint.signed) {
       const auth = authenticate({
         apiKey,
         ip,
-        params,
+        params: params.value,
         serverTime: received,
         permission: endpoint.permission,
         strictEncoding: route.strictEncoding,
       });
-      if ('status' in auth) return auth;
-      key = auth;
+      if (!auth.ok) return auth.error;
+      key = auth.value;
     }
-    if (params.illegal !== undefined) {
+    if (params.value.illegal !== undefined) {
       return fail(
         700008,
-        `"${params.illegal}" holds a character outside letters, digits and . _ - , (percent-decoded).`,
+        `"${params.value.illegal}" holds a character outside letters, digits and . _ - , (percent-decoded).`,
       );
     }
-    return route.handler({ params, key, serverTime: received });
+    return route.handler({ params: params.value, key, serverTime: received });
   }
 }
 

@@ -3,14 +3,16 @@
  * (REST Client, httpYac, JetBrains HTTP client), in plain Node.
  */
 import assert from 'node:assert/strict';
-import { ConvertError, IMPORT_LIMITS, importHttpFile } from '../../src/core/convert';
-import { assertClean, fixture, paramsOf } from '../fixtures/convert/harness';
+import { IMPORT_LIMITS, importHttpFile } from '../../src/core/convert';
+import { assertClean, assertRefused, fixture, imported, paramsOf } from '../fixtures/convert/harness';
 
 function run(name: string) {
-  const result = importHttpFile(fixture('http', name), {
-    fileName: name.replace('.http', '.tradereq'),
-    sourceName: name,
-  });
+  const result = imported(
+    importHttpFile(fixture('http', name), {
+      fileName: name.replace('.http', '.tradereq'),
+      sourceName: name,
+    }),
+  );
   return { result, text: result.files[0]!.text };
 }
 
@@ -151,9 +153,11 @@ describe('import http', () => {
 
   describe('more of the dialects', () => {
     it('a variable defined in a later block moves to the top; a second, different value is noted', () => {
-      const r = importHttpFile(
-        '### a\n@x = 1\nGET https://h.example.com/a?v={{x}}\n\n### b\n@x = 2\nGET https://h.example.com/b\n',
-        { sourceName: 's.http' },
+      const r = imported(
+        importHttpFile(
+          '### a\n@x = 1\nGET https://h.example.com/a?v={{x}}\n\n### b\n@x = 2\nGET https://h.example.com/b\n',
+          { sourceName: 's.http' },
+        ),
       );
       const text = r.files[0]!.text;
       assert.match(text, /^@x = 1$/m);
@@ -163,7 +167,7 @@ describe('import http', () => {
     });
 
     it('a bare URL is a GET; // comments are kept; // @name names the request', () => {
-      const r = importHttpFile('// @name ping\n// the simplest request\nhttps://h.example.com/api/v3/ping\n');
+      const r = imported(importHttpFile('// @name ping\n// the simplest request\nhttps://h.example.com/api/v3/ping\n'));
       assert.match(
         r.files[0]!.text,
         /^###\n# @name ping\n# the simplest request\nGET https:\/\/h\.example\.com\/api\/v3\/ping$/m,
@@ -171,8 +175,10 @@ describe('import http', () => {
     });
 
     it('a cURL command in a block (REST Client reads them) is imported like tradereq import curl', () => {
-      const r = importHttpFile(
-        `### From the docs\ncurl -H "X-MEXC-APIKEY: k" -X POST 'https://api.mexc.com/api/v3/order' -d 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=11&timestamp=1&signature=s'\n`,
+      const r = imported(
+        importHttpFile(
+          `### From the docs\ncurl -H "X-MEXC-APIKEY: k" -X POST 'https://api.mexc.com/api/v3/order' -d 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=11&timestamp=1&signature=s'\n`,
+        ),
       );
       const text = r.files[0]!.text;
       assert.match(text, /^### From the docs\n/m);
@@ -188,9 +194,11 @@ describe('import http', () => {
     });
 
     it('# @prompt and other request settings are kept as comments and noted', () => {
-      const r = importHttpFile(
-        '### ask\n# @prompt symbol Which symbol?\n# @timeout 5000\nGET https://h.example.com/api/v3/exchangeInfo\n',
-        { sourceName: 'p.http' },
+      const r = imported(
+        importHttpFile(
+          '### ask\n# @prompt symbol Which symbol?\n# @timeout 5000\nGET https://h.example.com/api/v3/exchangeInfo\n',
+          { sourceName: 'p.http' },
+        ),
       );
       const text = r.files[0]!.text;
       assert.match(
@@ -205,23 +213,19 @@ describe('import http', () => {
     });
 
     it('{{$processEnv NAME}} becomes {{NAME}}, noted', () => {
-      const r = importHttpFile('GET https://h.example.com/api/v3/exchangeInfo?symbol={{$processEnv SYMBOL}}\n');
+      const r = imported(
+        importHttpFile('GET https://h.example.com/api/v3/exchangeInfo?symbol={{$processEnv SYMBOL}}\n'),
+      );
       assert.deepEqual(paramsOf(r.files[0]!.text), ['symbol={{SYMBOL}} [query]']);
       assert.ok(r.notes.some((n) => /\{\{\$processEnv SYMBOL\}\} read SYMBOL/.test(n)));
     });
 
     it('a file without any request TradeReq can send is one clear error', () => {
-      assert.throws(
-        () => importHttpFile('# nothing here\n\n### ws\nWS ws://h/ws\n'),
-        (e: unknown) => e instanceof ConvertError && /holds no request TradeReq can send/.test(e.message),
-      );
+      assertRefused(importHttpFile('# nothing here\n\n### ws\nWS ws://h/ws\n'), /holds no request TradeReq can send/);
     });
 
     it(`a file over ${IMPORT_LIMITS.maxInputChars} characters is refused`, () => {
-      assert.throws(
-        () => importHttpFile('#'.repeat(IMPORT_LIMITS.maxInputChars + 1)),
-        /more than the \d+ an import reads/,
-      );
+      assertRefused(importHttpFile('#'.repeat(IMPORT_LIMITS.maxInputChars + 1)), /more than the \d+ an import reads/);
     });
 
     it('a large file is read in bounded time', () => {
@@ -229,7 +233,7 @@ describe('import http', () => {
         '### order\nPOST https://h.example.com/api/v3/order\nContent-Type: application/x-www-form-urlencoded\n\nsymbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=2\n\n';
       const text = block.repeat(IMPORT_LIMITS.maxRequests - 1);
       const started = performance.now();
-      const r = importHttpFile(text);
+      const r = imported(importHttpFile(text));
       assert.equal(r.requestCount, IMPORT_LIMITS.maxRequests - 1);
       assert.ok(performance.now() - started < 5000, `took ${Math.round(performance.now() - started)} ms`);
     });

@@ -19,7 +19,7 @@ describe('environments and keys', () => {
       JSON.stringify({ live: { baseUrl: 'https://api.example.com', variables: { secretKey: 'x' } } }),
     );
     assert.equal(r.ok, false);
-    assert.match(r.ok ? '' : r.message, /variables\.secretKey: .*holds no secret.*Add API Key/);
+    assert.match(r.ok ? '' : r.error, /variables\.secretKey: .*holds no secret.*Add API Key/);
   });
 
   it('refuses unknown fields, a base URL that is not http(s), and invalid JSON, naming the field', () => {

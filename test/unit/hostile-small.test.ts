@@ -156,7 +156,7 @@ describe('names that look like secrets: one rule for request files and tradereq.
         JSON.stringify({ live: { baseUrl: 'https://api.example.com', variables: { [name]: 'x' } } }),
       );
       assert.equal(r.ok, false, name);
-      assert.match(r.ok ? '' : r.message, /holds no secret.*Add API Key/);
+      assert.match(r.ok ? '' : r.error, /holds no secret.*Add API Key/);
     }
   });
 });

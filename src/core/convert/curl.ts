@@ -134,7 +134,7 @@ export function readCurl(input: string | readonly string[], options: CurlOptions
   return { request, origin: url.origin, profile, ...(apiKeyHeader !== undefined ? { apiKeyHeader } : {}) };
 }
 
-export function importCurl(input: string | readonly string[], options: CurlOptions = {}): ImportResult {
+export function curlImport(input: string | readonly string[], options: CurlOptions = {}): ImportResult {
   const notes = new Notes();
   const { request, origin, profile, apiKeyHeader } = readCurl(input, options, notes);
   const comments = ['Imported from a cURL command by tradereq import.'];

@@ -42,7 +42,7 @@ function splitBlocks(text: string): Block[] {
   return blocks;
 }
 
-export function importHttpFile(text: string, options: HttpImportOptions = {}): ImportResult {
+export function httpImport(text: string, options: HttpImportOptions = {}): ImportResult {
   checkInputSize('the .http file', text);
   const fileName = options.fileName ?? 'imported.tradereq';
   const notes = new Notes();

@@ -162,7 +162,7 @@ function targetFor(base: Base, notes: Notes): RequestContext['target'] {
   };
 }
 
-export function importPostman(collectionText: string, environmentText?: string): ImportResult {
+export function postmanImport(collectionText: string, environmentText?: string): ImportResult {
   const notes = new Notes();
   const collection = readCollection(collectionText);
   const environment = environmentText !== undefined ? readEnvironment(environmentText) : undefined;

@@ -1,5 +1,6 @@
 /** Symbols of an environment from GET /api/v3/exchangeInfo (shape of service-notes.md; hostile input). */
 import { z } from 'zod';
+import { err, ok, type Result } from '../result';
 import type { Budget } from '../budget/budget';
 import { joinUrl } from '../format/resolve';
 import { roundTrip } from '../net/round-trip';
@@ -25,7 +26,7 @@ const ExchangeInfoSchema = z.object({
 
 const EXCHANGE_INFO = findEndpoint('GET', '/api/v3/exchangeInfo')!;
 
-export type SymbolsResult = { ok: true; symbols: SymbolEntry[] } | { ok: false; message: string };
+export type SymbolsResult = Result<SymbolEntry[], string>;
 
 export async function fetchSymbols(baseUrl: string, deps: { sender: Sender; budget: Budget }): Promise<SymbolsResult> {
   const url = joinUrl(baseUrl, EXCHANGE_INFO.path);
@@ -42,13 +43,11 @@ export async function fetchSymbols(baseUrl: string, deps: { sender: Sender; budg
     mode: EXCHANGE_INFO.mode,
   };
   const report = await roundTrip(prepared, deps);
-  if (report.outcome !== 'ok' || !report.decoded) return { ok: false, message: report.summary };
+  if (report.outcome !== 'ok' || !report.decoded) return err(report.summary);
   const parsed = ExchangeInfoSchema.safeParse(report.decoded.json);
-  if (!parsed.success)
-    return { ok: false, message: 'exchangeInfo did not have the expected shape ({"symbols": [{"symbol": ...}]})' };
-  return {
-    ok: true,
-    symbols: parsed.data.symbols.map((s) => ({
+  if (!parsed.success) return err('exchangeInfo did not have the expected shape ({"symbols": [{"symbol": ...}]})');
+  return ok(
+    parsed.data.symbols.map((s) => ({
       symbol: s.symbol,
       detail:
         [s.baseAsset && s.quoteAsset ? `${s.baseAsset}/${s.quoteAsset}` : undefined, s.status]
@@ -56,5 +55,5 @@ export async function fetchSymbols(baseUrl: string, deps: { sender: Sender; budg
           .join(' · ') || undefined,
       source: 'exchangeInfo' as const,
     })),
-  };
+  );
 }

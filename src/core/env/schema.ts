@@ -3,6 +3,7 @@
  * (format.md, Environments). The JSON schema the editor contributes is generated from this.
  */
 import { z } from 'zod';
+import { err, ok, type Result } from '../result';
 import { PROFILE_NAME_PATTERN } from './keys';
 import { looksLikeSecret, secretNameMessage } from './secrets';
 
@@ -69,21 +70,17 @@ export {
   type NamedEnvironment,
 } from './constants';
 
-export type EnvFileResult = { ok: true; environments: EnvironmentFile } | { ok: false; message: string };
-
-/** Validates the text of a tradereq.env.json; the message says where and what to fix. */
-export function parseEnvironmentFile(text: string): EnvFileResult {
+/** Validates the text of a tradereq.env.json; the failure says where and what to fix. */
+export function parseEnvironmentFile(text: string): Result<EnvironmentFile, string> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    return { ok: false, message: `not valid JSON (${e instanceof Error ? e.message : String(e)})` };
+    return err(`not valid JSON (${e instanceof Error ? e.message : String(e)})`);
   }
   const result = EnvironmentFileSchema.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue && issue.path.length > 0 ? issue.path.join('.') + ': ' : '';
-    return { ok: false, message: where + (issue?.message ?? 'invalid') };
-  }
-  return { ok: true, environments: result.data };
+  if (result.success) return ok(result.data);
+  const issue = result.error.issues[0];
+  const where = issue && issue.path.length > 0 ? issue.path.join('.') + ': ' : '';
+  return err(where + (issue?.message ?? 'invalid'));
 }

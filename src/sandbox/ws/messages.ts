@@ -13,6 +13,8 @@ import {
   type ParsedStream,
   type StreamInfo,
 } from '../../core/catalog/streams';
+import { err, ok, type Result } from '../../core/result';
+import type { Refusal } from '../engine';
 import { SYMBOLS, SYMBOLS_BY_NAME } from '../market';
 import { meaningOf } from '../replies';
 import type { Conn, WsHub } from './hub';
@@ -76,8 +78,6 @@ interface Admitted {
   readonly stream: ParsedStream;
 }
 
-type Refusal = { readonly code: number; readonly detail: string };
-
 /** The index key of a stream this connection may subscribe to, or why not. */
 function admit(
   hub: WsHub,
@@ -86,25 +86,25 @@ function admit(
   stream: ParsedStream,
   info: StreamInfo,
   now: number,
-): string | Refusal {
+): Result<string, Refusal> {
   if ('symbol' in stream) {
-    if (SYMBOLS_BY_NAME.has(stream.symbol)) return name;
-    return {
+    if (SYMBOLS_BY_NAME.has(stream.symbol)) return ok(name);
+    return err({
       code: 10007,
       detail: `${name}: the sandbox lists ${SYMBOLS.map((s) => s.symbol).join(', ')}; ${stream.symbol} is not one of them.`,
-    };
+    });
   }
   if (conn.account === undefined)
-    return {
+    return err({
       code: 401,
       detail: `${name} is private: connect with a listen key, ${WS_RULES.path}?listenKey=... (POST /api/v3/userDataStream gives one).`,
-    };
+    });
   if (!hub.listenKeyLive(conn, now))
-    return {
+    return err({
       code: 401,
       detail: `The listen key of this connection was closed or has lapsed; get another with POST /api/v3/userDataStream and reconnect.`,
-    };
-  return privateKey(conn.account, info.channel);
+    });
+  return ok(privateKey(conn.account, info.channel));
 }
 
 function subscribe(hub: WsHub, conn: Conn, id: number, params: readonly string[], now: number): void {
@@ -114,8 +114,8 @@ function subscribe(hub: WsHub, conn: Conn, id: number, params: readonly string[]
     const r = parseStreamName(name);
     if (!r.ok) return refuse(hub, conn, id, 33333, `${JSON.stringify(name)}: ${r.problem.message}`);
     const key = admit(hub, conn, name, r.stream, r.info, now);
-    if (typeof key !== 'string') return refuse(hub, conn, id, key.code, key.detail);
-    admitted.push({ name, key, stream: r.stream });
+    if (!key.ok) return refuse(hub, conn, id, key.error.code, key.error.detail);
+    admitted.push({ name, key: key.value, stream: r.stream });
   }
   const max = WS_RULES.streamsPerConnection;
   const added = admitted.filter((a) => !conn.streams.has(a.name)).length;
