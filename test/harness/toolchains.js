@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The toolchains the "Copy as code" tests run the generated programs with: python3 (and a python3
-// that imports `requests`), go, curl and openssl. Idempotent, like setup.js for Chromium: when
+// that imports `requests`), go (and gofmt), bash, curl, openssl, and shellcheck to lint the scripts. Idempotent, like setup.js for Chromium: when
 // something is missing and we run as root, Debian's packages are installed (apt-get update once,
 // then apt-get install of the missing ones); otherwise it prints the apt-get line and fails.
 // Usage: node test/harness/toolchains.js   (prints what it found, as JSON)
@@ -22,8 +22,11 @@ const PACKAGE_OF = {
   python3: 'python3',
   requests: 'python3-requests',
   go: 'golang-go',
+  gofmt: 'golang-go',
+  bash: 'bash',
   curl: 'curl',
   openssl: 'openssl',
+  shellcheck: 'shellcheck',
 };
 
 class ToolchainError extends Error {}
@@ -68,15 +71,18 @@ function findToolchains() {
     python3,
     pythonRequests: pythonWithRequests(python3),
     go: which('go'),
+    gofmt: which('gofmt'),
+    bash: which('bash'),
     curl: which('curl'),
     openssl: which('openssl'),
+    shellcheck: which('shellcheck'),
   };
   const missing = [];
   if (!found.python3) missing.push(PACKAGE_OF.python3);
   if (!found.pythonRequests) missing.push(PACKAGE_OF.requests);
-  if (!found.go) missing.push(PACKAGE_OF.go);
-  if (!found.curl) missing.push(PACKAGE_OF.curl);
-  if (!found.openssl) missing.push(PACKAGE_OF.openssl);
+  for (const tool of ['go', 'gofmt', 'bash', 'curl', 'openssl', 'shellcheck']) {
+    if (!found[tool] && !missing.includes(PACKAGE_OF[tool])) missing.push(PACKAGE_OF[tool]);
+  }
   const versions = {
     node: process.version,
     python3: found.python3 && runs(found.python3, ['--version']),
@@ -87,8 +93,10 @@ function findToolchains() {
         'import sys, requests; print(sys.version.split()[0], "requests", requests.__version__)',
       ]),
     go: found.go && runs(found.go, ['version']),
+    bash: found.bash && (runs(found.bash, ['--version']) || '').split('\n')[0],
     curl: found.curl && (runs(found.curl, ['--version']) || '').split('\n')[0],
     openssl: found.openssl && runs(found.openssl, ['version']),
+    shellcheck: found.shellcheck && (runs(found.shellcheck, ['--version']) || '').split('\n')[1],
   };
   return { ...found, versions, missing };
 }
