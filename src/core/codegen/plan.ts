@@ -45,7 +45,9 @@ export const CONNECT_TIMEOUT_SECONDS = 5;
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE']);
 const PARAMETER_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+// Upper case, as POSIX names the environment's variables: the shell variant reads the keys into
+// lower-case variables before anything else, which no such name can shadow.
+const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
 // RFC 3986 path characters: a path is sent as written, so it must already be a valid one.
 const PATH = /^(\/[A-Za-z0-9\-._~!$&'()*+,;=:@%]*)+$/;
 
@@ -95,7 +97,9 @@ function checkRequest(request: CodeRequest): Set<string> {
     fail(`the method ${JSON.stringify(request.method)} is not GET, POST, PUT or DELETE`);
   if (!PATH.test(request.path)) fail(`the path ${JSON.stringify(request.path)} is not a URL path starting with /`);
   for (const name of [request.keyEnv.apiKey, request.keyEnv.secretKey]) {
-    if (!ENV_NAME.test(name)) fail(`${JSON.stringify(name)} is not an environment variable name`);
+    if (!ENV_NAME.test(name)) {
+      fail(`${JSON.stringify(name)} is not an environment variable name: upper-case letters, digits and _`);
+    }
   }
   if (request.signed && request.keyEnv.apiKey === request.keyEnv.secretKey) {
     fail('the API key and the secret key must come from two different environment variables');

@@ -68,6 +68,22 @@ function shPairs(name: string, list: readonly NamedValue[], index: ParameterInde
   return [`  local ${name}=(`, ...list.map((p) => `    ${shString(p.name)} ${shValue(p.value, index)}`), '  )'];
 }
 
+/**
+ * The keys, read before anything else (no variable of the script exists yet to shadow an
+ * upper-case name) and taken out of the environment, so that no command the script runs inherits them.
+ */
+function readKeys(plan: Plan): string[] {
+  const { apiKey, secretKey } = plan.request.keyEnv;
+  if (!plan.request.signed) return [];
+  return [
+    '# The keys: read first, then taken out of the environment, so that no command this script runs',
+    '# (curl, openssl, od...) inherits them. They are never in a command line, where ps would show them.',
+    `api_key="\${${apiKey}}"`,
+    `secret_key="\${${secretKey}}"`,
+    `unset -v ${apiKey} ${secretKey}`,
+  ];
+}
+
 /** curl infers POST from a body and GET without one, and warns when told what it infers. */
 function needsMethodOption(plan: Plan): boolean {
   return plan.request.method !== (plan.sendsBody ? 'POST' : 'GET');
@@ -169,12 +185,8 @@ read_arguments() {
   done
 }`;
 
-const KEYS = String.raw`# The keys from the environment, never printed and taken out of it, so that curl and openssl do not
-# inherit them. Sets api_key and secret_key.
-read_keys() {
-  api_key="$(printenv -- "$API_KEY_ENV" || true)"
-  secret_key="$(printenv -- "$SECRET_KEY_ENV" || true)"
-  unset -v "$API_KEY_ENV" "$SECRET_KEY_ENV" 2>/dev/null || true
+const KEYS = String.raw`# The keys were read at the top; they are never printed.
+check_keys() {
   if [[ -z "$api_key" || -z "$secret_key" ]]; then
     fail "set the environment variables $API_KEY_ENV (the API key) and $SECRET_KEY_ENV (the secret key): this program holds no key"
   fi
@@ -293,7 +305,7 @@ function build(plan: Plan): string[] {
   const index: ParameterIndex = new Map(r.parameters.map((p, i) => [p.name, i]));
   const lines: string[] = [];
   if (r.parameters.length > 0) lines.push('  read_arguments "$@"');
-  if (r.signed) lines.push('  read_keys');
+  if (r.signed) lines.push('  check_keys');
   if (plan.usesTimestamp) lines.push('  now_ms');
   if (plan.usesClientOrderId) lines.push('  new_client_order_id');
   if (plan.usesUuid) lines.push('  new_uuid');
@@ -352,6 +364,7 @@ export function generateShell(plan: Plan): string {
     ['#!/usr/bin/env bash', ...commentBlock(aboutLines(plan, 'shell'), '#')].join('\n'),
     [
       'set -eo pipefail',
+      ...readKeys(plan),
       '# Bytes, not characters: the encoding and the HMAC work on UTF-8 bytes.',
       'export LC_ALL=C',
     ].join('\n'),
