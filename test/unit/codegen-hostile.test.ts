@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import type { CodeRequest } from '../../src/core/codegen';
 import { encodeParams } from '../../src/core/signing/encode';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
-import { CHAIN, codeRequest, JSON_TYPE, pairs, value } from '../fixtures/codegen/cases';
+import { CHAIN, codeRequest, HOSTILE, HOSTILE_LINE, JSON_TYPE, pairs, value } from '../fixtures/codegen/cases';
 import {
   DEMO,
   DEMO_KEYS,
@@ -34,27 +34,6 @@ import {
   type Recorder,
   type Toolchains,
 } from '../fixtures/codegen/support';
-
-/**
- * Text that would create a file pwned-N in the working folder (the programs run there) if any part
- * of it escaped its comment (the first lines: a line break, then a line of each language, short
- * enough to come before a comment is cut) or its string literal (the rest).
- */
-const HOSTILE = [
-  '',
-  'touch pwned-1',
-  'import os;os.system("touch pwned-2")#',
-  'import("node:child_process").then((m)=>m.execSync("touch pwned-3"))//',
-  'func init(){panic(1)}//',
-  `"'\`$(touch pwned-4)\`'"; $(touch pwned-5) \`touch pwned-6\` \${IFS} '; touch pwned-7; '`,
-  `"); import os; os.system("touch pwned-8") #`,
-  `"; import("node:child_process").then((m) => m.execSync("touch pwned-9")); //`,
-  `"; exec.Command("touch", "pwned-10").Run(); //`,
-  `""" ''' */ \\ \\" \\' % %41 %% é € 😀 \u2028 \u202e \x01 \x1b[31m red \r\rtouch pwned-11\r end`,
-].join('\n');
-
-/** One line of the same, without control characters: what a header value can carry. */
-const HOSTILE_LINE = `'"\`$(touch pwned-12)\`\${HOME}; \\" é`;
 
 describe('Copy as code: hostile strings stay strings', function () {
   this.timeout(600_000);

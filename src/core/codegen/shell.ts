@@ -150,11 +150,6 @@ base_url() {
   [[ "$url" =~ ^https?://[^[:space:]]+$ ]] || fail '${BASE_URL_ENV} must be an http:// or https:// URL'
   while [[ "$url" == */ ]]; do url="${'${url%/}'}"; done
   printf '%s' "$url"
-}
-
-# The bytes of standard input as hexadecimal digits, with no spaces.
-to_hex() {
-  od -An -v -tx1 | tr -d ' \n'
 }`;
 
 const ARGUMENTS = String.raw`usage() {
@@ -191,6 +186,11 @@ check_keys() {
     fail "set the environment variables $API_KEY_ENV (the API key) and $SECRET_KEY_ENV (the secret key): this program holds no key"
   fi
   [[ "$api_key" =~ ^[!-~]+$ ]] || fail "the API key in $API_KEY_ENV is not one word of printable ASCII: check how it was set"
+}
+
+# The bytes of standard input as hexadecimal digits, with no spaces.
+to_hex() {
+  od -An -v -tx1 | tr -d ' \n'
 }
 
 # HMAC-SHA256 (RFC 2104) of $1 with secret_key, as lower-case hex; openssl only hashes. Sets SIGNATURE.
