@@ -116,7 +116,7 @@ describe('Copy as code: hostile strings stay strings', function () {
     }
   });
 
-  it('in a JSON body, with its escapes and quotes: sent byte for byte, signed, nothing run', async () => {
+  it('in a JSON body, with its escapes and quotes, under a title that looks like a coding line: sent byte for byte, nothing run', async () => {
     const h = HOSTILE;
     const json = JSON.stringify({
       symbol: 'BTCUSDT',
@@ -126,7 +126,9 @@ describe('Copy as code: hostile strings stay strings', function () {
       price: '30000',
       newClientOrderId: h,
     });
-    const request = codeRequest(proxy.baseUrl, { title: h, json: value(json), contentType: JSON_TYPE });
+    // A title that would be a directive at the top of the file: a Go build constraint, a Python coding line.
+    const title = '+build ignore -*- coding: utf-7 -*-';
+    const request = codeRequest(proxy.baseUrl, { title, json: value(json), contentType: JSON_TYPE });
     for (const language of LANGUAGES) {
       const program = prepare(tools, dir, 'hostile-json', request, language);
       proxy.requests.length = 0;

@@ -80,6 +80,16 @@ describe('Copy as code: generateCode', () => {
     }
   });
 
+  it('a title cannot act as a directive: Python declares UTF-8 on line 2, Go opens with its package clause', () => {
+    const request = codeRequest(BASE, { title: '+build ignore -*- coding: utf-7 -*-' });
+    for (const language of ['python', 'python-requests'] as const) {
+      const lines = generateCode(request, language).split('\n');
+      assert.deepEqual(lines.slice(0, 2), ['#!/usr/bin/env python3', '# -*- coding: utf-8 -*-']);
+    }
+    // go build reads build constraints (`// +build`) only from the comments before the package clause.
+    assert.equal(generateCode(request, 'go').split('\n')[0], 'package main');
+  });
+
   it('a signed program names its key variables and holds no key; an unsigned one neither reads keys nor signs', () => {
     const signed = RUN_CASES.find((c) => c.name === 'buy')!.build(BASE);
     const unsigned = RUN_CASES.find((c) => c.name === 'ping')!.build(BASE);

@@ -3,7 +3,7 @@
  * aligned blocks, imports sorted, tabs.
  */
 import type { NamedValue, Value } from './model';
-import { BASE_URL_ENV, DEADLINE_SECONDS, MAX_RESPONSE_BYTES, TIMESTAMP_ENV, type Plan } from './plan';
+import { BASE_URL_ENV, DEADLINE_SECONDS, MAX_RESPONSE_BYTES, UNKNOWN_OUTCOME, TIMESTAMP_ENV, type Plan } from './plan';
 import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii } from './text';
 
 /**
@@ -51,9 +51,6 @@ function goPairs(name: string, list: readonly NamedValue[]): string[] {
   return [`\t${name} := []param{`, ...list.map((p) => `\t\t{${goString(p.name)}, ${goValue(p.value)}},`), '\t}'];
 }
 
-const UNKNOWN_NOTE =
-  '"the outcome is unknown: the request may have been carried out. Check (for an order: GET /api/v3/openOrders) before sending it again; this program never retries."';
-
 function constants(plan: Plan): string[] {
   const r = plan.request;
   const lines = [
@@ -67,7 +64,7 @@ function constants(plan: Plan): string[] {
       `const secretKeyEnv = ${goString(r.keyEnv.secretKey)}`,
     );
   }
-  lines.push(`const maxResponseBytes = ${MAX_RESPONSE_BYTES}`, `const unknownNote = ${UNKNOWN_NOTE}`);
+  lines.push(`const maxResponseBytes = ${MAX_RESPONSE_BYTES}`, `const unknownNote = ${goString(UNKNOWN_OUTCOME)}`);
   if (r.parameters.length > 0) {
     lines.push('', 'var parameters = [][2]string{');
     for (const p of r.parameters) lines.push(`\t{${goString(p.name)}, ${goString(commentText(p.description))}},`);

@@ -5,7 +5,10 @@
  * here: the program reads its keys from environment variables.
  */
 
-/** One piece of a value. */
+/**
+ * One piece of a value. The run-time pieces (timestamp, clientOrderId, uuid) are made once per run
+ * and are the same wherever they appear, as TradeReq resolves each variable once per request.
+ */
 export type Piece =
   | { readonly kind: 'text'; readonly text: string }
   /** Now in milliseconds, read when the program runs ({{$timestamp}}). */
@@ -27,9 +30,13 @@ export interface NamedValue {
 
 /** A value the program takes on its command line (or from an environment variable of that name). */
 export interface ProgramParameter {
-  /** An identifier safe in every target language: letters, digits and `_`, starting with a letter. */
+  /**
+   * An identifier safe in every target language: letters, digits and `_`, starting with a letter,
+   * at most 64 characters, and not a variable the program reads itself (TRADEREQ_BASE_URL,
+   * TRADEREQ_TIMESTAMP, the key variables).
+   */
   readonly name: string;
-  /** What to pass, e.g. "orderId from the response of the request named buy". */
+  /** What to pass, e.g. "orderId from the response of the request named buy"; shown as one line. */
   readonly description: string;
 }
 
@@ -47,7 +54,10 @@ export interface CodeRequest {
   readonly form: readonly NamedValue[];
   /** A JSON body sent byte for byte as written (after its pieces are joined). */
   readonly json?: Value;
-  /** Headers besides Content-Type and the API key header, in order. */
+  /**
+   * Headers besides the API key header, in order, as the request writes them (a written
+   * Content-Type replaces `contentType`; a name written twice keeps its last value, as send does).
+   */
   readonly headers: readonly NamedValue[];
   /** Content-Type to send: application/json for a JSON body or no body, the form type for a form body. */
   readonly contentType: string;
@@ -62,7 +72,10 @@ export interface CodeRequest {
   readonly timestampWritten: boolean;
   /** The header that carries the API key, e.g. X-SERVICE-APIKEY. */
   readonly apiKeyHeader: string;
-  /** Environment variables the program reads the keys from (names only, never values). */
+  /**
+   * Environment variables the program reads the keys from (names only, never values): upper-case
+   * letters, digits and `_` (TRADEREQ_<PROFILE>_API_KEY and _SECRET_KEY, format.md), two different ones.
+   */
   readonly keyEnv: { readonly apiKey: string; readonly secretKey: string };
   /** Values of earlier responses the program takes as parameters, in order. */
   readonly parameters: readonly ProgramParameter[];

@@ -4,7 +4,7 @@
  * leaves ! ' ( ) * as they are).
  */
 import type { NamedValue, Value } from './model';
-import { BASE_URL_ENV, DEADLINE_SECONDS, MAX_RESPONSE_BYTES, TIMESTAMP_ENV, type Plan } from './plan';
+import { BASE_URL_ENV, DEADLINE_SECONDS, MAX_RESPONSE_BYTES, UNKNOWN_OUTCOME, TIMESTAMP_ENV, type Plan } from './plan';
 import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii } from './text';
 
 /** A JavaScript string literal holding exactly `text`, in printable ASCII. */
@@ -49,9 +49,6 @@ function jsPairs(name: string, list: readonly NamedValue[]): string[] {
   return [`const ${name} = [`, ...list.map((p) => `  [${jsString(p.name)}, ${jsValue(p.value)}],`), '];'];
 }
 
-const UNKNOWN_NOTE =
-  '"the outcome is unknown: the request may have been carried out. Check (for an order: GET /api/v3/openOrders) before sending it again; this program never retries."';
-
 function constants(plan: Plan): string[] {
   const r = plan.request;
   const lines = [
@@ -70,7 +67,7 @@ function constants(plan: Plan): string[] {
     for (const p of r.parameters) lines.push(`  [${jsString(p.name)}, ${jsString(commentText(p.description))}],`);
     lines.push('];');
   }
-  lines.push(`const MAX_RESPONSE_BYTES = ${MAX_RESPONSE_BYTES};`, `const UNKNOWN_NOTE = ${UNKNOWN_NOTE};`);
+  lines.push(`const MAX_RESPONSE_BYTES = ${MAX_RESPONSE_BYTES};`, `const UNKNOWN_NOTE = ${jsString(UNKNOWN_OUTCOME)};`);
   return lines;
 }
 

@@ -42,6 +42,9 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 /** The whole exchange, connection to last byte, as `tradereq send`'s deadline. */
 export const DEADLINE_SECONDS = 20;
 export const CONNECT_TIMEOUT_SECONDS = 5;
+/** What a program says after a 5xx or no answer (spec §7.1: the outcome of a 5xx is unknown). */
+export const UNKNOWN_OUTCOME =
+  'the outcome is unknown: the request may have been carried out. Check (for an order: GET /api/v3/openOrders) before sending it again; this program never retries.';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE']);
 const PARAMETER_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;

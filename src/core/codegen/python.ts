@@ -7,6 +7,7 @@ import {
   DEADLINE_SECONDS,
   CONNECT_TIMEOUT_SECONDS,
   MAX_RESPONSE_BYTES,
+  UNKNOWN_OUTCOME,
   TIMESTAMP_ENV,
   BASE_URL_ENV,
   type Plan,
@@ -72,6 +73,7 @@ function constants(plan: Plan): string[] {
   }
   lines.push(
     `MAX_RESPONSE_BYTES = ${MAX_RESPONSE_BYTES}`,
+    `UNKNOWN_NOTE = ${pyString(UNKNOWN_OUTCOME)}`,
     'UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~")',
   );
   return lines;
@@ -153,9 +155,6 @@ const CLIENT_ORDER_ID = String.raw`def new_client_order_id():
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
     return "".join(secrets.choice(alphabet) for _ in range(32))`;
 
-const UNKNOWN_NOTE =
-  '"the outcome is unknown: the request may have been carried out. Check (for an order: GET /api/v3/openOrders) before sending it again; this program never retries."';
-
 function sendStdlib(): string {
   return String.raw`class NoRedirect(urllib.request.HTTPRedirectHandler):
     """A redirect is an answer to print, never followed: it could carry the key to another host."""
@@ -174,7 +173,7 @@ def send(url, headers, body):
         with error:
             return error.code, error.read(MAX_RESPONSE_BYTES)
     except (OSError, ValueError, http.client.HTTPException) as error:
-        fail("no answer from " + url.split("?")[0] + " (" + str(error) + "): " + ${UNKNOWN_NOTE}, 3)`;
+        fail("no answer from " + url.split("?")[0] + " (" + str(error) + "): " + UNKNOWN_NOTE, 3)`;
 }
 
 function sendRequests(): string {
@@ -184,7 +183,7 @@ function sendRequests(): string {
                               timeout=(${CONNECT_TIMEOUT_SECONDS}, ${DEADLINE_SECONDS})) as response:
             return response.status_code, response.raw.read(MAX_RESPONSE_BYTES, decode_content=True)
     except requests.RequestException as error:
-        fail("no answer from " + url.split("?")[0] + " (" + str(error) + "): " + ${UNKNOWN_NOTE}, 3)`;
+        fail("no answer from " + url.split("?")[0] + " (" + str(error) + "): " + UNKNOWN_NOTE, 3)`;
 }
 
 function signing(plan: Plan): string[] {
@@ -239,7 +238,7 @@ function main(plan: Plan): string[] {
     '    if 200 <= status < 300:',
     '        sys.exit(0)',
     '    if status >= 500:',
-    `        sys.stderr.write("status " + str(status) + ": " + ${UNKNOWN_NOTE} + "\\n")`,
+    `        sys.stderr.write("status " + str(status) + ": " + UNKNOWN_NOTE + "\\n")`,
     '        sys.exit(3)',
     '    sys.exit(1)',
   ];

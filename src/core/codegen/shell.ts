@@ -11,6 +11,7 @@ import {
   CONNECT_TIMEOUT_SECONDS,
   DEADLINE_SECONDS,
   MAX_RESPONSE_BYTES,
+  UNKNOWN_OUTCOME,
   TIMESTAMP_ENV,
   type Plan,
 } from './plan';
@@ -102,10 +103,7 @@ function constants(plan: Plan): string[] {
     for (const p of r.parameters) lines.push(`  ${shString(commentText(p.description))}`);
     lines.push(')');
   }
-  lines.push(
-    `MAX_RESPONSE_BYTES=${MAX_RESPONSE_BYTES}`,
-    "UNKNOWN_NOTE='the outcome is unknown: the request may have been carried out. Check (for an order: GET /api/v3/openOrders) before sending it again; this program never retries.'",
-  );
+  lines.push(`MAX_RESPONSE_BYTES=${MAX_RESPONSE_BYTES}`, `UNKNOWN_NOTE=${shString(UNKNOWN_OUTCOME)}`);
   return lines;
 }
 

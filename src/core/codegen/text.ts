@@ -5,14 +5,7 @@
  * `\uXXXX` so nothing can end the comment or reorder what a reader sees.
  */
 import { CODE_LANGUAGES, type CodeLanguage } from './model';
-import {
-  BASE_URL_ENV,
-  CONNECT_TIMEOUT_SECONDS,
-  DEADLINE_SECONDS,
-  MAX_RESPONSE_BYTES,
-  TIMESTAMP_ENV,
-  type Plan,
-} from './plan';
+import { BASE_URL_ENV, DEADLINE_SECONDS, MAX_RESPONSE_BYTES, TIMESTAMP_ENV, type Plan } from './plan';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -97,7 +90,7 @@ export function aboutLines(plan: Plan, language: CodeLanguage): string[] {
     `Prints the HTTP status on the first line, then the body (at most ${MAX_RESPONSE_BYTES} bytes).`,
     'Exit code: 0 for 2xx; 1 for 4xx and any other answer (rejected); 2 for bad input (a missing key',
     'or argument); 3 for 5xx or no answer: the outcome is unknown (an order may have been placed),',
-    `so check before sending again. It never retries. Timeouts: ${CONNECT_TIMEOUT_SECONDS} s to connect, ${DEADLINE_SECONDS} s in all.`,
+    `so check before sending again. It never retries, and gives up after about ${DEADLINE_SECONDS} s without an answer.`,
   );
   return lines;
 }
