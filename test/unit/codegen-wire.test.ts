@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CodeRequest } from '../../src/core/codegen';
@@ -93,12 +93,12 @@ function layouts(): VectorLayout[] {
 
 const withoutSignature = (s: string): string => s.replace(/(^|&)signature=[0-9a-f]{64}$/, '');
 
-/** The signature sent is HMAC-SHA256 (demo secret) of the query string and body as sent, without it. */
-function signedRight(r: Recorded): boolean {
+/** The signature sent is HMAC-SHA256 (with `secret`) of the query string and body as sent, without it. */
+function signedRight(r: Recorded, secret: string = DEMO.secretKey): boolean {
   const query = rawQuery(r.target);
   const body = r.body.toString('utf8');
   const signature = /signature=([0-9a-f]{64})$/.exec(query)?.[1] ?? /signature=([0-9a-f]{64})$/.exec(body)?.[1] ?? '';
-  return signatureMatches(DEMO.secretKey, withoutSignature(query) + withoutSignature(body), signature);
+  return signatureMatches(secret, withoutSignature(query) + withoutSignature(body), signature);
 }
 
 function header(r: Recorded, name: string): string | undefined {
@@ -133,7 +133,7 @@ describe('Copy as code: the bytes on the wire', function () {
   ) {
     const program = prepare(tools, dir, name, request, language);
     recorder.requests.length = 0;
-    const r = await run(program, { env: { TRADEREQ_BASE_URL: recorder.baseUrl, ...env } });
+    const r = await run(program, { env: { TRADEREQ_BASE_URL: recorder.baseUrl, ...env }, cwd: dir });
     assert.equal(r.exit, 0, describeRun(program, r));
     assert.equal(recorder.requests.length, 1, describeRun(program, r));
     return recorder.requests[0]!;
@@ -155,6 +155,27 @@ describe('Copy as code: the bytes on the wire', function () {
       }
     });
   }
+
+  it('signs with any secret key: one byte, longer than a SHA-256 block (hashed first), quotes, spaces, non-ASCII', async () => {
+    const secrets = [
+      'k',
+      'x'.repeat(64),
+      'y'.repeat(65),
+      'é'.repeat(40),
+      `'"\`$(touch pwned) \\ %41 ${'z'.repeat(100)}`,
+    ];
+    const request = codeRequest(NOWHERE, { query: pairs([['symbol', 'BTCUSDT']]), form: pairs([['side', 'BUY']]) });
+    for (const language of LANGUAGES) {
+      for (const [i, secret] of secrets.entries()) {
+        const got = await sent(request, `secret-${i}`, language, {
+          [KEY_ENV.apiKey]: 'someApiKey',
+          [KEY_ENV.secretKey]: secret,
+        });
+        assert.ok(signedRight(got, secret), `${language}, secret ${i}`);
+      }
+    }
+    assert.ok(!existsSync(join(dir, 'pwned')), 'a secret key ran as code');
+  });
 
   it('every request of requests.tradereq: each program sends the bytes `tradereq send` sends, given its timestamp', async () => {
     const build = spawnSync(process.execPath, [join(ROOT, 'esbuild.js')], { cwd: ROOT, encoding: 'utf8' });
