@@ -1,0 +1,39 @@
+/**
+ * "Copy as code" and `tradereq code`: a complete program that sends one request the way
+ * `tradereq send` does (format.md, Signing), signing at run time with keys read from the
+ * environment. Pure: text in, text out.
+ */
+import { generateGo } from './go';
+import { CODE_LANGUAGES, type CodeLanguage, type CodeRequest } from './model';
+import { generateNode } from './node';
+import { planProgram } from './plan';
+import { generatePython } from './python';
+import { generateShell } from './shell';
+
+export { CODE_LANGUAGES, type CodeLanguage, type CodeRequest } from './model';
+export type { NamedValue, Piece, ProgramParameter, Value } from './model';
+export { CodegenError, BASE_URL_ENV, TIMESTAMP_ENV } from './plan';
+
+export function isCodeLanguage(id: string): id is CodeLanguage {
+  return CODE_LANGUAGES.some((l) => l.id === id);
+}
+
+/**
+ * The program's source text in `language`. Throws a CodegenError when the request cannot become
+ * a program (a name that is not an identifier, a header that cannot be sent, and so on).
+ */
+export function generateCode(request: CodeRequest, language: CodeLanguage): string {
+  const plan = planProgram(request);
+  switch (language) {
+    case 'python':
+      return generatePython(plan, false);
+    case 'python-requests':
+      return generatePython(plan, true);
+    case 'node':
+      return generateNode(plan);
+    case 'go':
+      return generateGo(plan);
+    case 'shell':
+      return generateShell(plan);
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * JavaScript for Node 18 or later, as an ES module: the built-in fetch and node:crypto, nothing to
+ * install. The query and body are built with a strict encoder of its own (encodeURIComponent
+ * leaves ! ' ( ) * as they are).
+ */
+import type { NamedValue, Value } from './model';
+import { BASE_URL_ENV, DEADLINE_SECONDS, MAX_RESPONSE_BYTES, UNKNOWN_OUTCOME, TIMESTAMP_ENV, type Plan } from './plan';
+import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii } from './text';
+
+/** A JavaScript string literal holding exactly `text`, in printable ASCII. */
+export function jsString(text: string): string {
+  let out = '"';
+  for (const c of codePoints(text)) {
+    if (c === 0x5c) out += '\\\\';
+    else if (c === 0x22) out += '\\"';
+    else if (isPlainAscii(c)) out += String.fromCharCode(c);
+    else if (c === 0x0a) out += '\\n';
+    else if (c === 0x0d) out += '\\r';
+    else if (c === 0x09) out += '\\t';
+    else if (c <= 0xff) out += '\\x' + hex(c, 2);
+    else if (c <= 0xffff) out += '\\u' + hex(c, 4);
+    else out += '\\u{' + hex(c, 1) + '}';
+  }
+  return out + '"';
+}
+
+function jsValue(value: Value): string {
+  if (value.length === 0) return '""';
+  return value
+    .map((p) => {
+      switch (p.kind) {
+        case 'text':
+          return jsString(p.text);
+        case 'timestamp':
+          return 'timestamp';
+        case 'clientOrderId':
+          return 'clientOrderId';
+        case 'uuid':
+          return 'requestUuid';
+        case 'parameter':
+          return `args.get(${jsString(p.parameter)})`;
+      }
+    })
+    .join(' + ');
+}
+
+function jsPairs(name: string, list: readonly NamedValue[]): string[] {
+  if (list.length === 0) return [`const ${name} = [];`];
+  return [`const ${name} = [`, ...list.map((p) => `  [${jsString(p.name)}, ${jsValue(p.value)}],`), '];'];
+}
+
+function constants(plan: Plan): string[] {
+  const r = plan.request;
+  const lines = [
+    `const BASE_URL = ${jsString(plan.baseUrl)};`,
+    `const METHOD = ${jsString(r.method)};`,
+    `const PATH = ${jsString(r.path)};`,
+  ];
+  if (r.signed) {
+    lines.push(
+      `const API_KEY_ENV = ${jsString(r.keyEnv.apiKey)};`,
+      `const SECRET_KEY_ENV = ${jsString(r.keyEnv.secretKey)};`,
+    );
+  }
+  if (r.parameters.length > 0) {
+    lines.push('const PARAMETERS = [');
+    for (const p of r.parameters) lines.push(`  [${jsString(p.name)}, ${jsString(commentText(p.description))}],`);
+    lines.push('];');
+  }
+  lines.push(`const MAX_RESPONSE_BYTES = ${MAX_RESPONSE_BYTES};`, `const UNKNOWN_NOTE = ${jsString(UNKNOWN_OUTCOME)};`);
+  return lines;
+}
+
+const HELPERS = String.raw`function fail(message, exitCode = 2) {
+  process.stderr.write("error: " + message + "\n");
+  process.exit(exitCode);
+}
+
+/** Strict percent-encoding: every UTF-8 byte outside A-Z a-z 0-9 - _ . ~ as %XX, upper-case hex. */
+function encode(text) {
+  let out = "";
+  for (const b of Buffer.from(text, "utf8")) {
+    const unreserved =
+      (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) ||
+      b === 0x2d || b === 0x5f || b === 0x2e || b === 0x7e;
+    out += unreserved ? String.fromCharCode(b) : "%" + b.toString(16).toUpperCase().padStart(2, "0");
+  }
+  return out;
+}
+
+function encodeParams(params) {
+  return params.map(([name, value]) => encode(name) + "=" + encode(value)).join("&");
+}
+
+function withPair(text, pair) {
+  return text === "" ? pair : text + "&" + pair;
+}
+
+function baseUrl() {
+  const url = process.env["${BASE_URL_ENV}"] || BASE_URL;
+  if (!/^https?:\/\/\S+$/.test(url)) fail("${BASE_URL_ENV} must be an http:// or https:// URL");
+  return url.replace(/\/+$/, "");
+}
+
+/** The answer as text; control characters other than line feed and tab shown as "?". */
+function shown(data) {
+  return data.toString("utf8").replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "?");
+}`;
+
+const ARGUMENTS = String.raw`function usage() {
+  const lines = ["usage: " + basename(process.argv[1] ?? "program") + " " + PARAMETERS.map(([name]) => name).join(" ")];
+  for (const [name, description] of PARAMETERS) lines.push("  " + name + ": " + description);
+  process.stderr.write(lines.join("\n") + "\n");
+  process.exit(2);
+}
+
+/** The program's parameters, in order, from the command line or else the environment. */
+function readArguments() {
+  const given = process.argv.slice(2);
+  if (given.length > PARAMETERS.length) usage();
+  const values = new Map();
+  PARAMETERS.forEach(([name], i) => {
+    const value = i < given.length ? given[i] : process.env[name] ?? "";
+    if (value === "") usage();
+    values.set(name, value);
+  });
+  return values;
+}`;
+
+const KEYS = String.raw`/** The keys from the environment; they are never printed. */
+function readKeys() {
+  const apiKey = process.env[API_KEY_ENV] ?? "";
+  const secretKey = process.env[SECRET_KEY_ENV] ?? "";
+  if (apiKey === "" || secretKey === "") {
+    fail("set the environment variables " + API_KEY_ENV + " (the API key) and " + SECRET_KEY_ENV +
+      " (the secret key): this program holds no key");
+  }
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) {
+    fail("the API key in " + API_KEY_ENV + " is not one word of printable ASCII: check how it was set");
+  }
+  return [apiKey, secretKey];
+}`;
+
+const TIMESTAMP = String.raw`/** Now in milliseconds; ${TIMESTAMP_ENV} fixes it, for tests only. */
+function nowMs() {
+  const fixed = process.env["${TIMESTAMP_ENV}"] ?? "";
+  if (fixed !== "") {
+    if (!/^[0-9]{1,16}$/.test(fixed)) fail("${TIMESTAMP_ENV} must be a whole number of milliseconds");
+    return fixed;
+  }
+  return String(Date.now());
+}`;
+
+const CLIENT_ORDER_ID = String.raw`/** 32 random characters of A-Z a-z 0-9, as TradeReq's {{$clientOrderId}}. */
+function newClientOrderId() {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  let id = "";
+  for (let i = 0; i < 32; i++) id += alphabet[randomInt(alphabet.length)];
+  return id;
+}`;
+
+const SEND = String.raw`/** One exchange: a redirect is an answer to print, never followed (it could carry the key elsewhere). */
+async function send(url, headers, body) {
+  try {
+    const response = await fetch(url, {
+      method: METHOD,
+      headers,
+      body: body === "" ? undefined : body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(${DEADLINE_SECONDS * 1000}),
+    });
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of response.body ?? []) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= MAX_RESPONSE_BYTES) break;
+    }
+    return [response.status, Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES)];
+  } catch (error) {
+    const why = error?.cause?.message ?? error?.message ?? String(error);
+    return fail("no answer from " + url.split("?")[0] + " (" + why + "): " + UNKNOWN_NOTE, 3);
+  }
+}`;
+
+function signing(plan: Plan): string[] {
+  if (!plan.request.signed) return [];
+  const target = plan.request.signaturePlacement === 'body' ? 'body' : 'queryString';
+  return [
+    '// totalParams: the query string followed by the body, no separator (spec §5 rule 4).',
+    'const totalParams = queryString + body;',
+    'const signature = createHmac("sha256", secretKey).update(totalParams, "utf8").digest("hex");',
+    `${target} = withPair(${target}, "signature=" + signature);`,
+  ];
+}
+
+function build(plan: Plan): string[] {
+  const r = plan.request;
+  const lines: string[] = [];
+  if (r.parameters.length > 0) lines.push('const args = readArguments();');
+  if (r.signed) lines.push('const [apiKey, secretKey] = readKeys();');
+  if (plan.usesTimestamp) lines.push('const timestamp = nowMs();');
+  if (plan.usesClientOrderId) lines.push('const clientOrderId = newClientOrderId();');
+  if (plan.usesUuid) lines.push('const requestUuid = randomUUID();');
+  lines.push(...jsPairs('query', r.query));
+  if (plan.body === 'form') lines.push(...jsPairs('form', r.form));
+  if (plan.addTimestamp) {
+    lines.push('// The timestamp goes last in the form body when it has parameters, else in the query string.');
+    lines.push(`${plan.addTimestamp}.push(["timestamp", timestamp]);`);
+  }
+  lines.push('let queryString = encodeParams(query);');
+  if (plan.body === 'form') lines.push('let body = encodeParams(form);');
+  else if (plan.body === 'json')
+    lines.push('// The JSON body is sent byte for byte as written.', `let body = ${jsValue(r.json ?? [])};`);
+  else lines.push('let body = "";');
+  lines.push(...signing(plan), 'const headers = [');
+  for (const h of plan.headers)
+    lines.push(`  [${jsString(h.name)}, ${h.value === 'apiKey' ? 'apiKey' : jsValue(h.value)}],`);
+  lines.push('];');
+  return lines;
+}
+
+const MAIN = `const url = baseUrl() + PATH + (queryString === "" ? "" : "?" + queryString);
+const [status, data] = await send(url, headers, body);
+process.stdout.write(status + "\\n" + shown(data) + "\\n");
+if (status >= 200 && status < 300) {
+  process.exitCode = 0;
+} else if (status >= 500) {
+  process.stderr.write("status " + status + ": " + UNKNOWN_NOTE + "\\n");
+  process.exitCode = 3;
+} else {
+  process.exitCode = 1;
+}`;
+
+function imports(plan: Plan): string[] {
+  const crypto: string[] = [];
+  if (plan.request.signed) crypto.push('createHmac');
+  if (plan.usesClientOrderId) crypto.push('randomInt');
+  if (plan.usesUuid) crypto.push('randomUUID');
+  const lines = ['import { Buffer } from "node:buffer";'];
+  if (crypto.length > 0) lines.push(`import { ${crypto.join(', ')} } from "node:crypto";`);
+  if (plan.request.parameters.length > 0) lines.push('import { basename } from "node:path";');
+  lines.push('import process from "node:process";');
+  return lines;
+}
+
+export function generateNode(plan: Plan): string {
+  const r = plan.request;
+  const functions = [HELPERS];
+  if (r.parameters.length > 0) functions.push(ARGUMENTS);
+  if (r.signed) functions.push(KEYS);
+  if (plan.usesTimestamp) functions.push(TIMESTAMP);
+  if (plan.usesClientOrderId) functions.push(CLIENT_ORDER_ID);
+  functions.push(SEND);
+  const parts = [
+    ['#!/usr/bin/env node', ...commentBlock(aboutLines(plan, 'node'), '//')].join('\n'),
+    imports(plan).join('\n'),
+    constants(plan).join('\n'),
+    ...functions,
+    [...build(plan), MAIN].join('\n'),
+  ];
+  return parts.join('\n\n') + '\n';
+}

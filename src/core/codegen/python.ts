@@ -1,0 +1,285 @@
+/**
+ * Python 3 programs: standard library only (urllib), or with `requests`. Both build the query and
+ * body themselves (strict percent-encoding, not urllib.parse's helpers) and sign at run time.
+ */
+import type { NamedValue, Value } from './model';
+import {
+  DEADLINE_SECONDS,
+  CONNECT_TIMEOUT_SECONDS,
+  MAX_RESPONSE_BYTES,
+  UNKNOWN_OUTCOME,
+  TIMESTAMP_ENV,
+  BASE_URL_ENV,
+  type Plan,
+} from './plan';
+import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii } from './text';
+
+/** A Python string literal holding exactly `text`, in printable ASCII. */
+export function pyString(text: string): string {
+  let out = '"';
+  for (const c of codePoints(text)) {
+    if (c === 0x5c) out += '\\\\';
+    else if (c === 0x22) out += '\\"';
+    else if (isPlainAscii(c)) out += String.fromCharCode(c);
+    else if (c === 0x0a) out += '\\n';
+    else if (c === 0x0d) out += '\\r';
+    else if (c === 0x09) out += '\\t';
+    else if (c <= 0xff) out += '\\x' + hex(c, 2);
+    else if (c <= 0xffff) out += '\\u' + hex(c, 4);
+    else out += '\\U' + hex(c, 8);
+  }
+  return out + '"';
+}
+
+function pyValue(value: Value): string {
+  if (value.length === 0) return '""';
+  return value
+    .map((p) => {
+      switch (p.kind) {
+        case 'text':
+          return pyString(p.text);
+        case 'timestamp':
+          return 'timestamp';
+        case 'clientOrderId':
+          return 'client_order_id';
+        case 'uuid':
+          return 'request_uuid';
+        case 'parameter':
+          return `args[${pyString(p.parameter)}]`;
+      }
+    })
+    .join(' + ');
+}
+
+function pyPairs(name: string, list: readonly NamedValue[]): string[] {
+  if (list.length === 0) return [`    ${name} = []`];
+  return [`    ${name} = [`, ...list.map((p) => `        (${pyString(p.name)}, ${pyValue(p.value)}),`), '    ]'];
+}
+
+function constants(plan: Plan): string[] {
+  const r = plan.request;
+  const lines = [
+    `BASE_URL = ${pyString(plan.baseUrl)}`,
+    `METHOD = ${pyString(r.method)}`,
+    `PATH = ${pyString(r.path)}`,
+  ];
+  if (r.signed) {
+    lines.push(`API_KEY_ENV = ${pyString(r.keyEnv.apiKey)}`, `SECRET_KEY_ENV = ${pyString(r.keyEnv.secretKey)}`);
+  }
+  if (r.parameters.length > 0) {
+    lines.push('PARAMETERS = [');
+    for (const p of r.parameters) lines.push(`    (${pyString(p.name)}, ${pyString(commentText(p.description))}),`);
+    lines.push(']');
+  }
+  lines.push(
+    `MAX_RESPONSE_BYTES = ${MAX_RESPONSE_BYTES}`,
+    `UNKNOWN_NOTE = ${pyString(UNKNOWN_OUTCOME)}`,
+    'UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~")',
+  );
+  return lines;
+}
+
+const HELPERS = String.raw`def fail(message, exit_code=2):
+    sys.stderr.write("error: " + message + "\n")
+    sys.exit(exit_code)
+
+
+def encode(text):
+    """Strict percent-encoding: every UTF-8 byte outside A-Z a-z 0-9 - _ . ~ as %XX, upper-case hex."""
+    data = text.encode("utf-8", "surrogateescape")
+    return "".join(chr(b) if b in UNRESERVED else "%%%02X" % b for b in data)
+
+
+def encode_params(params):
+    return "&".join(encode(name) + "=" + encode(value) for name, value in params)
+
+
+def with_pair(text, pair):
+    return text + "&" + pair if text else pair
+
+
+def base_url():
+    url = os.environ.get("${BASE_URL_ENV}", "") or BASE_URL
+    if not re.match(r"https?://[^\s]+$", url):
+        fail("${BASE_URL_ENV} must be an http:// or https:// URL")
+    return url.rstrip("/")
+
+
+def shown(data):
+    """The answer as text; control characters other than line feed and tab shown as "?"."""
+    text = data[:MAX_RESPONSE_BYTES].decode("utf-8", "replace")
+    return re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", "?", text)`;
+
+const ARGUMENTS = String.raw`def usage():
+    lines = ["usage: " + os.path.basename(sys.argv[0]) + " " + " ".join(name for name, _ in PARAMETERS)]
+    lines += ["  " + name + ": " + description for name, description in PARAMETERS]
+    sys.stderr.write("\n".join(lines) + "\n")
+    sys.exit(2)
+
+
+def arguments():
+    """The program's parameters, in order, from the command line or else the environment."""
+    given = sys.argv[1:]
+    if len(given) > len(PARAMETERS):
+        usage()
+    values = {}
+    for i, (name, _) in enumerate(PARAMETERS):
+        value = given[i] if i < len(given) else os.environ.get(name, "")
+        if value == "":
+            usage()
+        values[name] = value
+    return values`;
+
+const KEYS = String.raw`def keys():
+    """The keys from the environment; they are never printed."""
+    api_key = os.environ.get(API_KEY_ENV, "")
+    secret_key = os.fsencode(os.environ.get(SECRET_KEY_ENV, ""))
+    if api_key == "" or secret_key == b"":
+        fail("set the environment variables " + API_KEY_ENV + " (the API key) and " + SECRET_KEY_ENV
+             + " (the secret key): this program holds no key")
+    if not re.fullmatch(r"[\x21-\x7e]+", api_key):
+        fail("the API key in " + API_KEY_ENV + " is not one word of printable ASCII: check how it was set")
+    return api_key, secret_key`;
+
+const TIMESTAMP = String.raw`def now_ms():
+    """Now in milliseconds; ${TIMESTAMP_ENV} fixes it, for tests only."""
+    fixed = os.environ.get("${TIMESTAMP_ENV}", "")
+    if fixed != "":
+        if not re.fullmatch(r"[0-9]{1,16}", fixed):
+            fail("${TIMESTAMP_ENV} must be a whole number of milliseconds")
+        return fixed
+    return str(time.time_ns() // 1000000)`;
+
+const CLIENT_ORDER_ID = String.raw`def new_client_order_id():
+    """32 random characters of A-Z a-z 0-9, as TradeReq's {{$clientOrderId}}."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    return "".join(secrets.choice(alphabet) for _ in range(32))`;
+
+function sendStdlib(): string {
+  return String.raw`class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A redirect is an answer to print, never followed: it could carry the key to another host."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+def send(url, headers, body):
+    opener = urllib.request.build_opener(NoRedirect)
+    request = urllib.request.Request(url, data=body, headers=headers, method=METHOD)
+    try:
+        with opener.open(request, timeout=${DEADLINE_SECONDS}) as response:
+            return response.status, response.read(MAX_RESPONSE_BYTES)
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, error.read(MAX_RESPONSE_BYTES)
+    except (OSError, ValueError, http.client.HTTPException) as error:
+        fail("no answer from " + url.split("?")[0] + " (" + str(error) + "): " + UNKNOWN_NOTE, 3)`;
+}
+
+function sendRequests(): string {
+  return String.raw`def send(url, headers, body):
+    try:
+        with requests.request(METHOD, url, headers=headers, data=body, allow_redirects=False, stream=True,
+                              timeout=(${CONNECT_TIMEOUT_SECONDS}, ${DEADLINE_SECONDS})) as response:
+            return response.status_code, response.raw.read(MAX_RESPONSE_BYTES, decode_content=True)
+    except requests.RequestException as error:
+        fail("no answer from " + url.split("?")[0] + " (" + str(error) + "): " + UNKNOWN_NOTE, 3)`;
+}
+
+function signing(plan: Plan): string[] {
+  const r = plan.request;
+  if (!r.signed) return [];
+  const target = r.signaturePlacement === 'body' ? 'body' : 'query_string';
+  return [
+    '    # totalParams: the query string followed by the body, no separator (spec §5 rule 4).',
+    '    total_params = query_string + body',
+    '    signature = hmac.new(secret_key, total_params.encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()',
+    `    ${target} = with_pair(${target}, "signature=" + signature)`,
+  ];
+}
+
+function build(plan: Plan): string[] {
+  const r = plan.request;
+  const lines: string[] = [];
+  if (r.parameters.length > 0) lines.push('    args = arguments()');
+  if (r.signed) lines.push('    api_key, secret_key = keys()');
+  if (plan.usesTimestamp) lines.push('    timestamp = now_ms()');
+  if (plan.usesClientOrderId) lines.push('    client_order_id = new_client_order_id()');
+  if (plan.usesUuid) lines.push('    request_uuid = str(uuid.uuid4())');
+  lines.push(...pyPairs('query', r.query));
+  if (plan.body === 'form') lines.push(...pyPairs('form', r.form));
+  if (plan.addTimestamp) {
+    lines.push('    # The timestamp goes last in the form body when it has parameters, else in the query string.');
+    lines.push(`    ${plan.addTimestamp}.append(("timestamp", timestamp))`);
+  }
+  lines.push('    query_string = encode_params(query)');
+  if (plan.body === 'form') lines.push('    body = encode_params(form)');
+  else if (plan.body === 'json')
+    lines.push('    # The JSON body is sent byte for byte as written.', `    body = ${pyValue(r.json ?? [])}`);
+  else lines.push('    body = ""');
+  lines.push(...signing(plan));
+  lines.push('    headers = {');
+  for (const h of plan.headers) {
+    lines.push(`        ${pyString(h.name)}: ${h.value === 'apiKey' ? 'api_key' : pyValue(h.value)},`);
+  }
+  lines.push('    }');
+  return lines;
+}
+
+function main(plan: Plan): string[] {
+  const body = plan.sendsBody ? 'body.encode("utf-8", "surrogateescape")' : 'None';
+  return [
+    'def main():',
+    ...build(plan),
+    '    url = base_url() + PATH + ("?" + query_string if query_string else "")',
+    `    status, data = send(url, headers, ${body})`,
+    '    sys.stdout.buffer.write((str(status) + "\\n" + shown(data) + "\\n").encode("utf-8"))',
+    '    sys.stdout.flush()',
+    '    if 200 <= status < 300:',
+    '        sys.exit(0)',
+    '    if status >= 500:',
+    `        sys.stderr.write("status " + str(status) + ": " + UNKNOWN_NOTE + "\\n")`,
+    '        sys.exit(3)',
+    '    sys.exit(1)',
+  ];
+}
+
+function imports(plan: Plan, withRequests: boolean): string[] {
+  const names = ['os', 're', 'sys'];
+  if (plan.request.signed) names.push('hashlib', 'hmac');
+  if (plan.usesClientOrderId) names.push('secrets');
+  if (plan.usesTimestamp) names.push('time');
+  if (plan.usesUuid) names.push('uuid');
+  if (!withRequests) names.push('http.client', 'urllib.error', 'urllib.request');
+  const lines = names.sort().map((n) => `import ${n}`);
+  if (withRequests) lines.push('', 'import requests');
+  return lines;
+}
+
+export function generatePython(plan: Plan, withRequests: boolean): string {
+  const r = plan.request;
+  const parts: string[][] = [
+    // Python reads a coding declaration on line 1 or 2: this one, so a title there cannot choose another.
+    [
+      '#!/usr/bin/env python3',
+      '# -*- coding: utf-8 -*-',
+      ...commentBlock(aboutLines(plan, withRequests ? 'python-requests' : 'python'), '#'),
+    ],
+    imports(plan, withRequests),
+    constants(plan),
+  ];
+  const functions = [HELPERS];
+  if (r.parameters.length > 0) functions.push(ARGUMENTS);
+  if (r.signed) functions.push(KEYS);
+  if (plan.usesTimestamp) functions.push(TIMESTAMP);
+  if (plan.usesClientOrderId) functions.push(CLIENT_ORDER_ID);
+  functions.push(withRequests ? sendRequests() : sendStdlib());
+  functions.push(main(plan).join('\n'));
+  return (
+    [
+      ...parts.map((p) => p.join('\n')),
+      ...functions.map((f) => '\n' + f),
+      '\nif __name__ == "__main__":\n    main()',
+    ].join('\n\n') + '\n'
+  );
+}

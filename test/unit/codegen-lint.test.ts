@@ -1,0 +1,89 @@
+/**
+ * Every generated program passes its own language's checker as a user would run it: gofmt (the
+ * file is already formatted), shellcheck (no warning, quoting included), Python's compiler and
+ * `node --check`, for the requests of the run tests and for one made of hostile strings.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateCode, type CodeLanguage, type CodeRequest } from '../../src/core/codegen';
+import { CHAIN, codeRequest, HOSTILE, HOSTILE_LINE, pairs, RUN_CASES } from '../fixtures/codegen/cases';
+import { ensureToolchains, LANGUAGES, type Toolchains } from '../fixtures/codegen/support';
+
+const BASE = 'http://127.0.0.1:8780';
+
+const REQUESTS: [string, CodeRequest][] = [
+  ...RUN_CASES.map((c): [string, CodeRequest] => [c.name, c.build(BASE)]),
+  ['query', CHAIN.byOrderId(BASE, 'GET')],
+  ['cancel', CHAIN.byOrderId(BASE, 'DELETE')],
+  [
+    'hostile',
+    codeRequest(BASE, {
+      title: HOSTILE,
+      query: pairs([[HOSTILE, HOSTILE]]),
+      form: pairs([['note', { kind: 'parameter', parameter: 'note' }]]),
+      headers: pairs([['X-Note', HOSTILE_LINE]]),
+      parameters: [{ name: 'note', description: HOSTILE }],
+    }),
+  ],
+  ['uuid', codeRequest(BASE, { form: pairs([['id', { kind: 'uuid' }]]), signed: false })],
+];
+
+/** The checker's command for a file; it must exit 0 and print nothing. */
+function checker(tools: Toolchains, language: CodeLanguage, file: string): [string, string[]] {
+  switch (language) {
+    case 'python':
+      return [tools.python3, ['-c', 'import sys; compile(open(sys.argv[1], "rb").read(), sys.argv[1], "exec")', file]];
+    case 'python-requests':
+      return [
+        tools.pythonRequests,
+        ['-c', 'import sys; compile(open(sys.argv[1], "rb").read(), sys.argv[1], "exec")', file],
+      ];
+    case 'node':
+      return [tools.node, ['--check', file]];
+    case 'go':
+      return [tools.gofmt, ['-l', file]];
+    case 'shell':
+      return [tools.shellcheck, ['--shell=bash', file]];
+  }
+}
+
+describe('Copy as code: every program passes its language checker', function () {
+  this.timeout(300_000);
+  let tools: Toolchains;
+  let dir: string;
+
+  before(() => {
+    tools = ensureToolchains();
+    dir = mkdtempSync(join(tmpdir(), 'tradereq-codegen-lint-'));
+  });
+
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const language of LANGUAGES) {
+    const what = {
+      python: 'compiles',
+      'python-requests': 'compiles',
+      node: 'node --check',
+      go: 'gofmt -l',
+      shell: 'shellcheck',
+    };
+    it(`${language}: ${what[language]} is clean for ${REQUESTS.length} programs`, () => {
+      for (const [name, request] of REQUESTS) {
+        const file = join(
+          dir,
+          `${name}-${language}.${language === 'go' ? 'go' : language === 'node' ? 'mjs' : language === 'shell' ? 'sh' : 'py'}`,
+        );
+        writeFileSync(file, generateCode(request, language));
+        const [command, args] = checker(tools, language, file);
+        const r = spawnSync(command, args, { encoding: 'utf8', timeout: 60_000 });
+        assert.equal(r.status, 0, `${name}: ${r.stdout}${r.stderr}`);
+        assert.equal(r.stdout.trim(), '', `${name}: ${r.stdout}`);
+      }
+    });
+  }
+});

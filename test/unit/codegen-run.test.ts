@@ -1,0 +1,192 @@
+/**
+ * "Copy as code" for real: every generated program (Python with the standard library and with
+ * requests, Node, Go, bash with curl and openssl) is run with its real toolchain against the
+ * sandbox, and must get the answer `tradereq send` gets for the same request in a .tradereq file.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { describeRun as describeCli, ROOT, tradereq } from '../support/cli';
+import { CHAIN, RUN_CASES } from '../fixtures/codegen/cases';
+import {
+  DEMO_KEYS,
+  LANGUAGES,
+  describeRun,
+  ensureToolchains,
+  prepare,
+  run,
+  type Toolchains,
+} from '../fixtures/codegen/support';
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'codegen');
+
+interface SendLine {
+  status: number | null;
+  code: number | null;
+  exit: number;
+  outcome: string;
+  body: unknown;
+}
+
+// Fields that differ between two runs of the same request.
+const VOLATILE = new Set(['orderId', 'clientOrderId', 'origClientOrderId', 'transactTime', 'time', 'updateTime']);
+
+function normalise(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(normalise);
+  if (body === null || typeof body !== 'object') return body;
+  return Object.fromEntries(Object.entries(body).filter(([k]) => !VOLATILE.has(k)));
+}
+
+function codeOf(body: unknown): number | null {
+  const code = body !== null && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
+  return typeof code === 'number' ? code : null;
+}
+
+describe('Copy as code: each program gets the answer `tradereq send` gets from the sandbox', function () {
+  this.timeout(600_000);
+  let tools: Toolchains;
+  let sandbox: Sandbox;
+  let dir: string;
+
+  before(async () => {
+    tools = ensureToolchains();
+    const built = spawnSync(process.execPath, [join(ROOT, 'esbuild.js')], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(built.status, 0, built.stderr);
+    sandbox = await startSandbox({ port: 0, banScale: 0.001 });
+    dir = mkdtempSync(join(tmpdir(), 'tradereq-codegen-'));
+    for (const f of ['requests.tradereq', 'chain.tradereq']) copyFileSync(join(FIXTURES, f), join(dir, f));
+  });
+
+  after(async () => {
+    await sandbox?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function control(path: string, body: object = {}): Promise<void> {
+    const res = await fetch(`${sandbox.baseUrl}/_sandbox/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    assert.equal(res.status, 200, await res.text());
+  }
+
+  async function reached(): Promise<string[]> {
+    const log = (await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as {
+      method: string;
+      path: string;
+    }[];
+    return log.map((e) => `${e.method} ${e.path}`);
+  }
+
+  async function send(file: string, args: string[]): Promise<SendLine[]> {
+    const r = await tradereq(['send', file, '--base-url', sandbox.baseUrl, '--json', ...args], {
+      cwd: dir,
+      env: { TRADEREQ_STATE_DIR: join(dir, 'state') },
+    });
+    const lines = r.stdout.trim().split('\n');
+    try {
+      return lines.map((l) => JSON.parse(l) as SendLine);
+    } catch {
+      assert.fail(describeCli(r));
+    }
+  }
+
+  for (const c of RUN_CASES) {
+    const expected = `${c.expected.status}${c.expected.code === null ? '' : ` ${c.expected.code}`}`;
+    it(`${c.name}: the five programs get the answer of \`tradereq send\` (${expected})`, async () => {
+      await control('reset');
+      const [reference] = await send('requests.tradereq', ['--request', c.name]);
+      assert.deepEqual([reference!.status, reference!.code], [c.expected.status, c.expected.code], 'the fixture');
+      const request = c.build(sandbox.baseUrl);
+      const ids = new Set<string>();
+      for (const language of LANGUAGES) {
+        const program = prepare(tools, dir, c.name, request, language);
+        await control('reset');
+        const r = await run(program, { env: DEMO_KEYS });
+        const why = describeRun(program, r);
+        assert.equal(r.status, reference!.status, why);
+        assert.equal(codeOf(r.body), reference!.code, why);
+        assert.deepEqual(normalise(r.body), normalise(reference!.body), why);
+        assert.equal(r.exit, reference!.exit, why);
+        if (c.name === 'clientOrderId') ids.add((r.body as { clientOrderId: string }).clientOrderId);
+      }
+      if (c.name === 'clientOrderId') {
+        assert.equal(ids.size, LANGUAGES.length, 'a fresh id on each run');
+        for (const id of ids) assert.match(id, /^[A-Za-z0-9]{32}$/);
+      }
+    });
+  }
+
+  it('a response field is a program parameter: buy, then query (argument) and cancel (environment) by its orderId', async () => {
+    await control('reset');
+    const reference = await send('chain.tradereq', ['--all']);
+    assert.deepEqual(
+      reference.map((l) => l.status),
+      [200, 200, 200],
+    );
+    for (const language of LANGUAGES) {
+      const buy = prepare(tools, dir, 'chain-buy', CHAIN.buy(sandbox.baseUrl), language);
+      const query = prepare(tools, dir, 'chain-query', CHAIN.byOrderId(sandbox.baseUrl, 'GET'), language);
+      const cancel = prepare(tools, dir, 'chain-cancel', CHAIN.byOrderId(sandbox.baseUrl, 'DELETE'), language);
+      await control('reset');
+      const bought = await run(buy, { env: DEMO_KEYS });
+      assert.equal(bought.status, 200, describeRun(buy, bought));
+      const orderId = String((bought.body as { orderId: string }).orderId);
+      const queried = await run(query, { env: DEMO_KEYS, args: [orderId] });
+      assert.equal(queried.status, 200, describeRun(query, queried));
+      assert.equal(String((queried.body as { orderId: string }).orderId), orderId);
+      assert.deepEqual(normalise(queried.body), normalise(reference[1]!.body));
+      const cancelled = await run(cancel, { env: { ...DEMO_KEYS, buy_orderId: orderId } });
+      assert.equal(cancelled.status, 200, describeRun(cancel, cancelled));
+      assert.deepEqual(normalise(cancelled.body), normalise(reference[2]!.body));
+      assert.equal((cancelled.body as { status: string }).status, 'CANCELED');
+    }
+  });
+
+  it('exit 2 with a usage line, nothing sent, when a parameter is missing; exit 2 naming the variables when the keys are', async () => {
+    for (const language of LANGUAGES) {
+      const query = prepare(tools, dir, 'usage-query', CHAIN.byOrderId(sandbox.baseUrl, 'GET'), language);
+      await control('reset');
+      const noArgument = await run(query, { env: DEMO_KEYS });
+      assert.equal(noArgument.exit, 2, describeRun(query, noArgument));
+      assert.match(
+        noArgument.stderr,
+        /usage: \S+ buy_orderId\n {2}buy_orderId: orderId from the response of the request named buy/,
+      );
+      const tooMany = await run(query, { env: DEMO_KEYS, args: ['1', '2'] });
+      assert.equal(tooMany.exit, 2, describeRun(query, tooMany));
+      const noKeys = await run(query, { args: ['1'] });
+      assert.equal(noKeys.exit, 2, describeRun(query, noKeys));
+      assert.match(
+        noKeys.stderr,
+        /TRADEREQ_SANDBOX_API_KEY \(the API key\) and TRADEREQ_SANDBOX_SECRET_KEY \(the secret key\)/,
+      );
+      assert.equal(noKeys.stdout, '');
+      assert.deepEqual(await reached(), [], `${language} sent nothing`);
+    }
+  });
+
+  it('exit 3 on a 5xx after the order was carried out, as send: the outcome is unknown, the program does not retry', async () => {
+    const fault = { status: 503, count: 1, path: '/api/v3/order' };
+    await control('reset');
+    await control('fault', fault);
+    const [reference] = await send('requests.tradereq', ['--request', 'buy']);
+    assert.deepEqual([reference!.status, reference!.exit, reference!.outcome], [503, 3, 'unknown']);
+    const request = RUN_CASES.find((c) => c.name === 'buy')!.build(sandbox.baseUrl);
+    for (const language of LANGUAGES) {
+      const program = prepare(tools, dir, 'fault', request, language);
+      await control('reset');
+      await control('fault', fault);
+      const r = await run(program, { env: DEMO_KEYS });
+      assert.equal(r.status, 503, describeRun(program, r));
+      assert.equal(r.exit, 3, describeRun(program, r));
+      assert.equal(codeOf(r.body), reference!.code);
+      assert.match(r.stderr, /outcome is unknown: the request may have been carried out/);
+      assert.deepEqual(await reached(), ['POST /api/v3/order'], `${language} sent once`);
+    }
+  });
+});
