@@ -25,6 +25,13 @@ export default tseslint.config(
     rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }] },
   },
   { files: ['**/*.mjs'], languageOptions: { sourceType: 'module' } },
+  // Rooms one can hold in mind: no function of the product longer than a screen (ARCHITECTURE.md).
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
   // Code that Playwright runs inside the page (page.evaluate callbacks) sees the browser's globals.
   { files: ['test/webview/**/*.js', 'test/ui/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
 );

@@ -89,6 +89,33 @@ function describe(sandbox: Sandbox, banScale: number): string {
   return lines.join('\n');
 }
 
+/** What to do when the sandbox cannot listen, for the errors a user can fix; undefined for the rest. */
+function listenFailure(code: string | undefined, port: number, host: string): string | undefined {
+  const another = 'choose another with --port N, or --port 0 for a free one';
+  if (code === 'EADDRINUSE')
+    return `tradereq: port ${port} on ${host} is already in use (another sandbox?); ${another}`;
+  if (code === 'EACCES') return `tradereq: not allowed to listen on port ${port} on ${host}; ${another}`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `tradereq: cannot listen on host ${host} (${code}); use an address of this machine, such as the default 127.0.0.1`;
+  return undefined;
+}
+
+/** Resolves on SIGINT, SIGTERM or `signal`'s abort. */
+function stopped(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop);
+  });
+}
+
 /** Runs until SIGINT or SIGTERM (or `signal`, for tests), then closes and returns 0. */
 export async function sandboxCommand(args: string[], io: Io, signal?: AbortSignal): Promise<number> {
   const { values } = parseCommand(
@@ -115,26 +142,10 @@ export async function sandboxCommand(args: string[], io: Io, signal?: AbortSigna
   try {
     sandbox = await startSandbox({ port, host, banScale, limits: !values['no-limits'] });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') {
-      io.err(
-        `tradereq: port ${port} on ${host} is already in use (another sandbox?); choose another with --port N, or --port 0 for a free one`,
-      );
-      return 1;
-    }
-    if (code === 'EACCES') {
-      io.err(
-        `tradereq: not allowed to listen on port ${port} on ${host}; choose another with --port N, or --port 0 for a free one`,
-      );
-      return 1;
-    }
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-      io.err(
-        `tradereq: cannot listen on host ${host} (${code}); use an address of this machine, such as the default 127.0.0.1`,
-      );
-      return 1;
-    }
-    throw e;
+    const why = listenFailure((e as NodeJS.ErrnoException).code, port, host);
+    if (why === undefined) throw e;
+    io.err(why);
+    return 1;
   }
 
   if (values.json) io.out(JSON.stringify({ baseUrl: sandbox.baseUrl, wsUrl: sandbox.wsUrl, keys: sandbox.keys }));
@@ -144,19 +155,7 @@ export async function sandboxCommand(args: string[], io: Io, signal?: AbortSigna
       `tradereq: warning: listening on ${host}: other machines can reach the sandbox, whose demo keys are public (the /_sandbox/ control surface still answers loopback only)`,
     );
   }
-
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    if (signal?.aborted) stop();
-    else signal?.addEventListener('abort', stop);
-  });
+  await stopped(signal);
   await sandbox.close();
   return 0;
 }

@@ -5,6 +5,7 @@ import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
 import { jsonOrText, prettyBody } from '../core/format/json-value';
 import type { ResolvedRequest } from '../core/format/resolve';
+import type { RequestBlock } from '../core/format/model';
 import type { RoundTripReport } from '../core/net/round-trip';
 import { DEFAULT_SEND_SETTINGS, Sender } from '../core/net/send';
 import type { ExpectationResult } from '../core/request/expect';
@@ -176,73 +177,75 @@ function sentResult(sent: Sent): RunResult {
 function print(io: Io, target: Target, index: number, r: RunResult, json: boolean): void {
   const request = target.file.doc.requests[index]!;
   const label = `${index + 1}${request.name ? ` (${request.name.text})` : ''}`;
-  const report = r.report;
   if (json) {
-    const d = report?.decoded;
-    io.out(
-      JSON.stringify({
-        request: label,
-        name: request.name?.text ?? null,
-        method: report?.prepared.method ?? r.resolved?.method ?? null,
-        url: report?.prepared.url ?? r.resolved?.url ?? null,
-        outcome: report?.outcome ?? (r.exit === EXIT.refused ? 'refused' : 'bad-input'),
-        exit: r.exit,
-        status: report?.response?.status ?? null,
-        statusMeaning: d?.statusInfo.meaning ?? null,
-        code: d?.code ?? null,
-        meanings: d?.error?.meanings ?? null,
-        msg: d?.msg ?? null,
-        cause: d?.error?.cause ?? null,
-        action: d?.error?.action ?? null,
-        retryAfter: d?.retryAfterSeconds ?? null,
-        body: d && report?.response ? jsonOrText(d.json, report.response.bodyText) : null,
-        headers: report?.response?.headers ?? null,
-        timings: report?.response?.timings ?? report?.failure?.timings ?? null,
-        budget: report?.budget ?? null,
-        summary: report?.summary ?? r.error ?? null,
-        warning: report?.warning ?? null,
-        note: r.note ?? null,
-        expectations: r.expectations,
-      }),
-    );
+    io.out(JSON.stringify(jsonRecord(label, request, r)));
     return;
   }
-  const lines: string[] = [];
-  lines.push(
-    `### ${label}: ${report ? `${report.prepared.method} ${report.prepared.url.split('?')[0]}` : r.resolved ? `${r.resolved.method} ${r.resolved.url}` : request.requestLine.target.text}`,
-  );
-  if (!report) {
-    lines.push(`→ ${r.exit === EXIT.refused ? 'refused' : 'not sent'}: ${r.error ?? ''}`);
-  } else {
-    lines.push(`→ ${report.summary}`);
-    const d = report.decoded;
-    if (d?.error)
-      lines.push(
-        ...formatErrorText(d.error)
-          .split('\n')
-          .slice(1)
-          .map((l) => '  ' + l),
-      );
-    if (d?.msg) lines.push(`  Message from the service: ${d.msg}`);
-    if (r.note) lines.push('  ' + r.note);
-    if (report.outcome === 'unknown' && !d?.error)
-      lines.push(
-        `  Do not send it again blindly: query the order first (GET /api/v3/order with orderId or origClientOrderId).`,
-      );
-    if (report.response) {
-      const body = report.response.bodyText;
-      const pretty = prettyBody(d?.json, body);
-      if (pretty.length > 0)
-        lines.push(
-          pretty + (report.response.truncated ? `\n… (${report.response.bodyBytes} bytes; the rest was not kept)` : ''),
-        );
-      const t = report.response.timings;
-      lines.push(`timings: connect ${t.connectMs} ms · first byte ${t.firstByteMs} ms · total ${t.totalMs} ms`);
-    }
-    lines.push(`budget: ${budgetText(report.budget)}`);
-    if (report.warning) lines.push(`warning: ${report.warning}`);
-  }
+  const report = r.report;
+  const line = report
+    ? `${report.prepared.method} ${report.prepared.url.split('?')[0]}`
+    : r.resolved
+      ? `${r.resolved.method} ${r.resolved.url}`
+      : request.requestLine.target.text;
+  const lines = [`### ${label}: ${line}`];
+  if (!report) lines.push(`→ ${r.exit === EXIT.refused ? 'refused' : 'not sent'}: ${r.error ?? ''}`);
+  else for (const l of reportLines(report, r.note)) lines.push(l);
   for (const e of r.expectations)
     lines.push(`${e.passed ? '✔' : '✘'} ${e.text}${e.passed ? '' : ` (got ${e.actual})`}`);
   (r.exit === EXIT.badInput ? io.err : io.out)(lines.join('\n') + '\n');
+}
+
+/** One line of `--json` output per request: every field always present, null when it does not apply. */
+function jsonRecord(label: string, request: RequestBlock, r: RunResult): Record<string, unknown> {
+  const report = r.report;
+  const d = report?.decoded;
+  return {
+    request: label,
+    name: request.name?.text ?? null,
+    method: report?.prepared.method ?? r.resolved?.method ?? null,
+    url: report?.prepared.url ?? r.resolved?.url ?? null,
+    outcome: report?.outcome ?? (r.exit === EXIT.refused ? 'refused' : 'bad-input'),
+    exit: r.exit,
+    status: report?.response?.status ?? null,
+    statusMeaning: d?.statusInfo.meaning ?? null,
+    code: d?.code ?? null,
+    meanings: d?.error?.meanings ?? null,
+    msg: d?.msg ?? null,
+    cause: d?.error?.cause ?? null,
+    action: d?.error?.action ?? null,
+    retryAfter: d?.retryAfterSeconds ?? null,
+    body: d && report?.response ? jsonOrText(d.json, report.response.bodyText) : null,
+    headers: report?.response?.headers ?? null,
+    timings: report?.response?.timings ?? report?.failure?.timings ?? null,
+    budget: report?.budget ?? null,
+    summary: report?.summary ?? r.error ?? null,
+    warning: report?.warning ?? null,
+    note: r.note ?? null,
+    expectations: r.expectations,
+  };
+}
+
+/** The summary, the decoded error, the body, timings and budget of a request that went out. */
+function reportLines(report: RoundTripReport, note: string | undefined): string[] {
+  const lines = [`→ ${report.summary}`];
+  const d = report.decoded;
+  if (d?.error) for (const l of formatErrorText(d.error).split('\n').slice(1)) lines.push('  ' + l);
+  if (d?.msg) lines.push(`  Message from the service: ${d.msg}`);
+  if (note) lines.push('  ' + note);
+  if (report.outcome === 'unknown' && !d?.error)
+    lines.push(
+      `  Do not send it again blindly: query the order first (GET /api/v3/order with orderId or origClientOrderId).`,
+    );
+  if (report.response) {
+    const pretty = prettyBody(d?.json, report.response.bodyText);
+    if (pretty.length > 0)
+      lines.push(
+        pretty + (report.response.truncated ? `\n… (${report.response.bodyBytes} bytes; the rest was not kept)` : ''),
+      );
+    const t = report.response.timings;
+    lines.push(`timings: connect ${t.connectMs} ms · first byte ${t.firstByteMs} ms · total ${t.totalMs} ms`);
+  }
+  lines.push(`budget: ${budgetText(report.budget)}`);
+  if (report.warning) lines.push(`warning: ${report.warning}`);
+  return lines;
 }

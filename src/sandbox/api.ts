@@ -182,6 +182,31 @@ function userDataStream(streams: UserStreams): Record<string, Handler> {
   };
 }
 
+/** GET /api/v3/account: balances, and the key's permissions (what decides 700007 in the sandbox). */
+function account(engine: MatchingEngine, req: ApiRequest): Reply {
+  const key = req.key!;
+  const held = engine.account(key.name);
+  return ok(
+    JSON.stringify({
+      makerCommission: 0,
+      takerCommission: 0,
+      buyerCommission: 0,
+      sellerCommission: 0,
+      canTrade: key.permissions.has('trade'),
+      canWithdraw: false,
+      canDeposit: false,
+      updateTime: req.serverTime,
+      accountType: 'SPOT',
+      balances: ASSETS.map((asset) => {
+        const b = held.balance(asset);
+        return { asset, free: formatUnits(b.free), locked: formatUnits(b.locked) };
+      }),
+      // §5 rule 12 names no permissions; these are the sandbox's.
+      permissions: [...key.permissions],
+    }),
+  );
+}
+
 /** Handlers by "METHOD path", one for every endpoint of the catalog. */
 export function createHandlers(engine: MatchingEngine, streams: UserStreams): ReadonlyMap<string, Handler> {
   const place =
@@ -217,29 +242,7 @@ export function createHandlers(engine: MatchingEngine, streams: UserStreams): Re
       if (!spec.ok) return spec.error;
       return ok(JSON.stringify(engine.openOrders(engine.account(req.key!.name), spec.value).map(orderRecord)));
     },
-    'GET /api/v3/account': (req) => {
-      const key = req.key!;
-      const account = engine.account(key.name);
-      return ok(
-        JSON.stringify({
-          makerCommission: 0,
-          takerCommission: 0,
-          buyerCommission: 0,
-          sellerCommission: 0,
-          canTrade: key.permissions.has('trade'),
-          canWithdraw: false,
-          canDeposit: false,
-          updateTime: req.serverTime,
-          accountType: 'SPOT',
-          balances: ASSETS.map((asset) => {
-            const b = account.balance(asset);
-            return { asset, free: formatUnits(b.free), locked: formatUnits(b.locked) };
-          }),
-          // The key's permissions: what decides 700007 in the sandbox (§5 rule 12 names none).
-          permissions: [...key.permissions],
-        }),
-      );
-    },
+    'GET /api/v3/account': (req) => account(engine, req),
   };
   const map = new Map(Object.entries(handlers));
   for (const e of ENDPOINTS) {

@@ -22,7 +22,7 @@ import {
 import { MatchingEngine } from './engine';
 import { RateLimiter } from './limits';
 import { parseParams } from './params';
-import { errorBody, fail, meaningOf, type Reply } from './replies';
+import { errorBody, fail, meaningOf, refusal, value, type Answer, type Reply } from './replies';
 import { MarketFeed } from './ws/feed';
 import { WsHub } from './ws/hub';
 import { ListenKeys, MAX_LISTEN_KEYS_PER_ACCOUNT } from './ws/listen-keys';
@@ -298,66 +298,59 @@ export class SandboxServer implements ControlTarget {
     body: string,
     received: number,
   ): { reply: Reply; weight: string | undefined } {
-    const normal = normalisePath(path);
-    const byMethod = this.routes.get(normal);
-    if (byMethod === undefined) {
-      return {
-        reply: fail(730003, `The sandbox has no endpoint ${path}; it answers ${[...this.routes.keys()].join(', ')}.`, {
-          status: 404,
-        }),
-        weight: undefined,
-      };
-    }
-    const route = byMethod.get(method);
-    if (route === undefined) {
-      const allow = this.allowed.get(normal)!;
-      return {
-        reply: fail(26, `${path} takes ${allow}, not ${method}.`, { status: 405, headers: { Allow: allow } }),
-        weight: undefined,
-      };
-    }
-    const endpoint = route.endpoint;
+    const route = this.route(method, path);
+    if (!route.ok) return { reply: route.error, weight: undefined };
+    const endpoint = route.value.endpoint;
     const ip = clientIp(req.socket);
     const apiKey = endpoint.signed ? apiKeyOf(req.headers['x-service-apikey']) : undefined;
+    const weight = this.limits ? this.meter(endpoint, ip, apiKey) : value(undefined);
+    if (!weight.ok) return { reply: weight.error, weight: undefined };
 
-    let weight: string | undefined;
-    if (this.limits) {
-      const known = apiKey === undefined ? undefined : KEY_ACCOUNTS.get(apiKey);
-      // §8: UID mode counts per account; a signed request without a known key is counted on its IP.
-      const counter = endpoint.mode === 'uid' && known !== undefined ? 'uid:' + known.name : 'ip:' + ip;
-      const gate = this.limiter.gate(ip, counter, endpoint.weight, this.now());
-      if (gate.kind === 'limited') {
-        const reply = fail(
-          429,
-          `The ${counter.startsWith('uid:') ? 'account' : 'IP'} used its 500 weight of the last 10 s; wait ${gate.retryAfterS} s (Retry-After). Sending during the wait bans the IP (§8 rules 1-2).`,
-          {
-            status: 429,
-            headers: { 'Retry-After': String(gate.retryAfterS) },
-          },
-        );
-        return { reply, weight: undefined };
-      }
-      if (gate.kind === 'banned') {
-        const reply = fail(
-          429,
-          `The IP ${ip} is banned for ${gate.retryAfterS} s (Retry-After) for sending after a 429; bans grow with repeat offences (§8 rules 2-3).`,
-          {
-            status: 418,
-            headers: { 'Retry-After': String(gate.retryAfterS) },
-          },
-        );
-        return { reply, weight: undefined };
-      }
-      weight = String(gate.used);
-    }
-
-    let reply = this.carryOut(req, route, method, rawQuery, body, ip, apiKey, received);
+    let reply = this.carryOut(req, route.value, method, rawQuery, body, ip, apiKey, received);
     const fault = this.fault;
     if (fault !== undefined && (fault.path === undefined || fault.path === endpoint.path)) {
       if (--fault.remaining <= 0) this.fault = undefined;
       reply = faultReply(fault.status);
     }
-    return { reply, weight };
+    return { reply, weight: weight.value };
+  }
+
+  /** The route of `method` and `path`: 404 for an unknown path, 405 for a method it does not take. */
+  private route(method: string, path: string): Answer<Route> {
+    const normal = normalisePath(path);
+    const byMethod = this.routes.get(normal);
+    if (byMethod === undefined) {
+      const known = [...this.routes.keys()].join(', ');
+      return refusal(730003, `The sandbox has no endpoint ${path}; it answers ${known}.`, { status: 404 });
+    }
+    const route = byMethod.get(method);
+    if (route !== undefined) return value(route);
+    const allow = this.allowed.get(normal)!;
+    return refusal(26, `${path} takes ${allow}, not ${method}.`, { status: 405, headers: { Allow: allow } });
+  }
+
+  /** §8: counts the request's weight; the weight used so far (the header's value), or the 429/418 answer. */
+  private meter(endpoint: Route['endpoint'], ip: string, apiKey: string | undefined): Answer<string> {
+    const known = apiKey === undefined ? undefined : KEY_ACCOUNTS.get(apiKey);
+    // §8: UID mode counts per account; a signed request without a known key is counted on its IP.
+    const counter = endpoint.mode === 'uid' && known !== undefined ? 'uid:' + known.name : 'ip:' + ip;
+    const gate = this.limiter.gate(ip, counter, endpoint.weight, this.now());
+    if (gate.kind === 'limited') {
+      const who = counter.startsWith('uid:') ? 'account' : 'IP';
+      return refusal(
+        429,
+        `The ${who} used its 500 weight of the last 10 s; wait ${gate.retryAfterS} s (Retry-After). Sending during the wait bans the IP (§8 rules 1-2).`,
+        { status: 429, headers: { 'Retry-After': String(gate.retryAfterS) } },
+      );
+    }
+    if (gate.kind === 'banned') {
+      return refusal(
+        429,
+        `The IP ${ip} is banned for ${gate.retryAfterS} s (Retry-After) for sending after a 429; bans grow with repeat offences (§8 rules 2-3).`,
+        { status: 418, headers: { 'Retry-After': String(gate.retryAfterS) } },
+      );
+    }
+    return value(String(gate.used));
   }
 
   private carryOut(

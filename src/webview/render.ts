@@ -25,7 +25,7 @@ export type Ticker = (extNow: number) => boolean;
 export const UNKNOWN_SENTENCE = 'The operation may have succeeded: check before retrying.';
 
 type Counter = BudgetState['ip'];
-type ErrorInfoT = NonNullable<PanelEntry['error']>;
+type ErrorInfo = NonNullable<PanelEntry['error']>;
 
 // ---------------------------------------------------------------------------------------------
 // Banner
@@ -57,35 +57,34 @@ export function renderBanner(banner: HTMLElement, state: PanelState | undefined)
   banner.className = `banner outcome-${outcome}${state?.busy ? ' is-busy' : ''}`;
   setAttr(banner, 'data-outcome', outcome);
   setAttr(banner, 'data-busy', state?.busy ? 'true' : undefined);
-
   const frag = document.createDocumentFragment();
-  if (state?.busy) {
-    frag.append(
-      h(
-        'p',
-        { class: 'busy', 'data-testid': 'busy' },
-        h('span', { class: 'spinner', 'aria-hidden': 'true' }),
-        'Sending…',
-      ),
-    );
-    if (e) frag.append(h('p', { class: 'previous-note' }, 'Until the answer arrives, the last result:'));
-  }
-  if (!e) {
-    if (!state?.busy) {
-      append(frag, [
-        h('p', { class: 'banner-title', 'data-testid': 'outcome' }, 'No request sent yet'),
-        h(
-          'p',
-          { class: 'banner-text' },
-          'Send a request from a .tradereq file: its outcome, the response and the rate limit budget show here.',
-        ),
-      ]);
-    }
-    banner.replaceChildren(frag);
-    return;
-  }
+  if (state?.busy) append(frag, busyLines(e !== undefined));
+  if (e) append(frag, [bannerHead(e), bannerMeta(e, state?.now ?? e.at), ...outcomeLines(e)]);
+  else if (!state?.busy) append(frag, nothingSent());
+  banner.replaceChildren(frag);
+}
 
-  const head = h(
+function busyLines(hasPrevious: boolean): Child[] {
+  const spinner = h('span', { class: 'spinner', 'aria-hidden': 'true' });
+  return [
+    h('p', { class: 'busy', 'data-testid': 'busy' }, spinner, 'Sending…'),
+    hasPrevious ? h('p', { class: 'previous-note' }, 'Until the answer arrives, the last result:') : null,
+  ];
+}
+
+function nothingSent(): Child[] {
+  return [
+    h('p', { class: 'banner-title', 'data-testid': 'outcome' }, 'No request sent yet'),
+    h(
+      'p',
+      { class: 'banner-text' },
+      'Send a request from a .tradereq file: its outcome, the response and the rate limit budget show here.',
+    ),
+  ];
+}
+
+function bannerHead(e: PanelEntry): HTMLElement {
+  return h(
     'div',
     { class: 'banner-head' },
     h(
@@ -105,45 +104,44 @@ export function renderBanner(banner: HTMLElement, state: PanelState | undefined)
       h('span', { class: 'path' }, pathOf(e.request.url)),
     ),
   );
-  const meta = h(
+}
+
+function bannerMeta(e: PanelEntry, now: number): HTMLElement {
+  const sep = (): HTMLElement => h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · ');
+  return h(
     'p',
     { class: 'banner-meta' },
     h('span', { class: 'entry-title' }, e.title),
-    h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · '),
+    sep(),
     h('span', { class: 'environment' }, e.environment),
-    h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · '),
-    h('time', { datetime: isoTime(e.at) }, formatTime(e.at, state?.now ?? e.at)),
+    sep(),
+    h('time', { datetime: isoTime(e.at) }, formatTime(e.at, now)),
   );
-  append(frag, [head, meta]);
+}
 
+/** What the banner says under its head: the decoded error, the unknown-outcome sentence, the reason not sent. */
+function outcomeLines(e: PanelEntry): Child[] {
   switch (e.outcome) {
     case 'ok':
-      break;
+      return [];
     case 'rejected':
-      append(frag, [
+      return [
         e.error ? renderErrorCode(e.error) : h('p', { class: 'banner-text' }, e.statusMeaning ?? e.summary),
         renderServiceMessage(e.msg),
         renderAdvice(e.error),
-      ]);
-      break;
+      ];
     case 'unknown':
-      append(frag, [
+      return [
         h('p', { class: 'unknown-sentence', 'data-testid': 'unknown-sentence' }, UNKNOWN_SENTENCE),
         renderOrderRef(e),
         e.error ? renderErrorCode(e.error) : null,
         renderServiceMessage(e.msg),
         renderAdvice(e.error),
-      ]);
-      break;
+      ];
     case 'not-sent':
     case 'refused':
-      append(frag, [
-        h('p', { class: 'banner-text', 'data-testid': 'summary' }, e.summary),
-        renderServiceMessage(e.msg),
-      ]);
-      break;
+      return [h('p', { class: 'banner-text', 'data-testid': 'summary' }, e.summary), renderServiceMessage(e.msg)];
   }
-  banner.replaceChildren(frag);
 }
 
 /**
@@ -151,7 +149,7 @@ export function renderBanner(banner: HTMLElement, state: PanelState | undefined)
  * that code; pressing it shows that text in place (for keyboard and touch, where a title never
  * shows). Then every meaning the spec gives for the code (§7.2).
  */
-function renderErrorCode(err: ErrorInfoT): HTMLElement {
+function renderErrorCode(err: ErrorInfo): HTMLElement {
   const descId = newId('hover');
   // hidden, not visually hidden: still the button's description, but not read twice in the live region.
   const desc = h('div', { id: descId, class: 'hover-text', hidden: true, 'data-testid': 'hover-text' }, err.hoverText);
@@ -195,7 +193,7 @@ function renderServiceMessage(msg: string | undefined): Child {
   );
 }
 
-function renderAdvice(err: ErrorInfoT | undefined): Child {
+function renderAdvice(err: ErrorInfo | undefined): Child {
   if (!err || (!err.cause && !err.action)) return null;
   return h(
     'dl',

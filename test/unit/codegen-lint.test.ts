@@ -8,9 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateCode, type CodeLanguage, type CodeRequest } from '../../src/core/codegen';
+import type { CodeLanguage, CodeRequest } from '../../src/core/codegen';
 import { CHAIN, codeRequest, HOSTILE, HOSTILE_LINE, pairs, RUN_CASES } from '../fixtures/codegen/cases';
-import { ensureToolchains, LANGUAGES, type Toolchains } from '../fixtures/codegen/support';
+import { ensureToolchains, generated, LANGUAGES, type Toolchains } from '../fixtures/codegen/support';
 
 const BASE = 'http://127.0.0.1:8780';
 
@@ -78,7 +78,7 @@ describe('Copy as code: every program passes its language checker', function () 
           dir,
           `${name}-${language}.${language === 'go' ? 'go' : language === 'node' ? 'mjs' : language === 'shell' ? 'sh' : 'py'}`,
         );
-        writeFileSync(file, generateCode(request, language));
+        writeFileSync(file, generated(request, language));
         const [command, args] = checker(tools, language, file);
         const r = spawnSync(command, args, { encoding: 'utf8', timeout: 60_000 });
         assert.equal(r.status, 0, `${name}: ${r.stdout}${r.stderr}`);

@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import {
   CODE_LANGUAGES,
-  CodegenError,
   generateCode,
   isCodeLanguage,
   type CodeLanguage,
@@ -14,7 +13,7 @@ import {
 } from '../../src/core/codegen';
 import { planProgram } from '../../src/core/codegen/plan';
 import { CHAIN, codeRequest, JSON_TYPE, pairs, RUN_CASES, value } from '../fixtures/codegen/cases';
-import { DEMO, KEY_ENV, LANGUAGES } from '../fixtures/codegen/support';
+import { DEMO, generated, KEY_ENV, LANGUAGES } from '../fixtures/codegen/support';
 
 const BASE = 'http://127.0.0.1:8780';
 
@@ -26,10 +25,8 @@ function codeLines(source: string, language: CodeLanguage): string[] {
 
 function refuses(request: CodeRequest, pattern: RegExp): void {
   for (const language of LANGUAGES) {
-    assert.throws(
-      () => generateCode(request, language),
-      (e: unknown) => e instanceof CodegenError && pattern.test(e.message),
-    );
+    const r = generateCode(request, language);
+    assert.ok(!r.ok && pattern.test(r.error), r.ok ? `${language}: generated` : r.error);
   }
 }
 
@@ -54,14 +51,14 @@ describe('Copy as code: generateCode', () => {
 
   it('is a pure function: the same request gives the same text', () => {
     for (const request of ALL) {
-      for (const language of LANGUAGES) assert.equal(generateCode(request, language), generateCode(request, language));
+      for (const language of LANGUAGES) assert.equal(generated(request, language), generated(request, language));
     }
   });
 
   it('every string from the model is a literal in printable ASCII: no code line holds a raw control or non-ASCII character', () => {
     for (const request of ALL) {
       for (const language of LANGUAGES) {
-        for (const line of codeLines(generateCode(request, language), language)) {
+        for (const line of codeLines(generated(request, language), language)) {
           const bad = [...line].filter((c) => c !== '\t' && (c < ' ' || c > '~'));
           assert.deepEqual(bad, [], `${language}: ${JSON.stringify(line)}`);
         }
@@ -72,7 +69,7 @@ describe('Copy as code: generateCode', () => {
   it('a title with a line break, a bidirectional override or a separator stays one comment line', () => {
     const request = codeRequest(BASE, { title: 'one\ntwo\r\u2028three\u202efour\u0085five' });
     for (const language of LANGUAGES) {
-      const source = generateCode(request, language);
+      const source = generated(request, language);
       assert.ok(
         source.includes('one\\u000Atwo\\u000D\\u2028three\\u202Efour\\u0085five'),
         `${language} shows the title escaped, on one line`,
@@ -83,21 +80,21 @@ describe('Copy as code: generateCode', () => {
   it('a title cannot act as a directive: Python declares UTF-8 on line 2, Go opens with its package clause', () => {
     const request = codeRequest(BASE, { title: '+build ignore -*- coding: utf-7 -*-' });
     for (const language of ['python', 'python-requests'] as const) {
-      const lines = generateCode(request, language).split('\n');
+      const lines = generated(request, language).split('\n');
       assert.deepEqual(lines.slice(0, 2), ['#!/usr/bin/env python3', '# -*- coding: utf-8 -*-']);
     }
     // go build reads build constraints (`// +build`) only from the comments before the package clause.
-    assert.equal(generateCode(request, 'go').split('\n')[0], 'package main');
+    assert.equal(generated(request, 'go').split('\n')[0], 'package main');
   });
 
   it('a signed program names its key variables and holds no key; an unsigned one neither reads keys nor signs', () => {
     const signed = RUN_CASES.find((c) => c.name === 'buy')!.build(BASE);
     const unsigned = RUN_CASES.find((c) => c.name === 'ping')!.build(BASE);
     for (const language of LANGUAGES) {
-      const s = generateCode(signed, language);
+      const s = generated(signed, language);
       assert.ok(s.includes(KEY_ENV.apiKey) && s.includes(KEY_ENV.secretKey), language);
       assert.ok(!s.includes(DEMO.apiKey) && !s.includes(DEMO.secretKey), language);
-      const u = generateCode(unsigned, language);
+      const u = generated(unsigned, language);
       assert.ok(!u.includes(KEY_ENV.apiKey) && !/hmac|signature=/i.test(codeLines(u, language).join('\n')), language);
     }
   });
@@ -105,7 +102,7 @@ describe('Copy as code: generateCode', () => {
   it('the shell script has no eval, no backtick and no $(...) but around fixed commands', () => {
     // Plain values: what the script itself writes, around them (hostile values are in codegen-hostile).
     for (const request of RUN_CASES.map((c) => c.build(BASE))) {
-      const lines = codeLines(generateCode(request, 'shell'), 'shell');
+      const lines = codeLines(generated(request, 'shell'), 'shell');
       for (const line of lines) {
         assert.ok(!/\beval\b|`/.test(line), line);
         // Command substitutions run fixed commands (od, openssl, printenv, mktemp, date, base_url, send).

@@ -156,8 +156,9 @@ describe('WebSocket client parts: URLs and the listen key', () => {
       keepAlive: () => Promise.resolve(),
       close: (k) => Promise.resolve(void closes.push(k)),
     };
-    const lease = await ListenKeyLease.open(api);
-    assert.ok(lease instanceof ListenKeyLease);
+    const opened = await ListenKeyLease.open(api);
+    assert.ok(opened.ok);
+    const lease = opened.value;
     for (const text of [String(lease), JSON.stringify(lease), inspect(lease, { showHidden: true, depth: 5 })]) {
       assert.ok(!text.includes(key), text);
       assert.match(text, /\*\*\*\*beef/);
@@ -167,11 +168,12 @@ describe('WebSocket client parts: URLs and the listen key', () => {
     assert.deepEqual([a, b, closes], [undefined, undefined, [key]]);
 
     const bad = await ListenKeyLease.open({ ...api, create: () => Promise.resolve('not url safe&') });
-    assert.ok(!(bad instanceof ListenKeyLease));
-    assert.equal(bad.kind, 'listen-key');
-    assert.ok(!bad.message.includes('not url safe'));
+    assert.ok(!bad.ok);
+    assert.equal(bad.error.kind, 'listen-key');
+    assert.ok(!bad.error.message.includes('not url safe'));
     const failing = await ListenKeyLease.open({ ...api, create: () => Promise.reject(new Error('401 no authority')) });
-    assert.match((failing as { message: string }).message, /No listen key could be had.*401 no authority/);
+    assert.ok(!failing.ok);
+    assert.match(failing.error.message, /No listen key could be had.*401 no authority/);
   });
 });
 

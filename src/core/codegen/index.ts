@@ -6,23 +6,34 @@
 import { generateGo } from './go';
 import { CODE_LANGUAGES, type CodeLanguage, type CodeRequest } from './model';
 import { generateNode } from './node';
-import { planProgram } from './plan';
+import { CodegenError, planProgram } from './plan';
+import { err, ok, type Result } from '../result';
 import { generatePython } from './python';
 import { generateShell } from './shell';
 
 export { CODE_LANGUAGES, type CodeLanguage, type CodeRequest } from './model';
 export type { NamedValue, Piece, ProgramParameter, Value } from './model';
-export { CodegenError, BASE_URL_ENV, TIMESTAMP_ENV } from './plan';
+export { BASE_URL_ENV, TIMESTAMP_ENV } from './plan';
 
 export function isCodeLanguage(id: string): id is CodeLanguage {
   return CODE_LANGUAGES.some((l) => l.id === id);
 }
 
 /**
- * The program's source text in `language`. Throws a CodegenError when the request cannot become
- * a program (a name that is not an identifier, a header that cannot be sent, and so on).
+ * The program's source text in `language`, or why the request cannot become a program (a name
+ * that is not an identifier, a header that cannot be sent, and so on).
  */
-export function generateCode(request: CodeRequest, language: CodeLanguage): string {
+export function generateCode(request: CodeRequest, language: CodeLanguage): Result<string, string> {
+  try {
+    return ok(program(request, language));
+  } catch (e) {
+    // The planner unwinds with CodegenError from deep inside; the refusal becomes a value here.
+    if (e instanceof CodegenError) return err(e.message);
+    throw e;
+  }
+}
+
+function program(request: CodeRequest, language: CodeLanguage): string {
   const plan = planProgram(request);
   switch (language) {
     case 'python':

@@ -1,6 +1,6 @@
 /** Directives (format.md): what each `# @word args` means for a request, and what is wrong with one. */
 import { PROFILE_NAME_PATTERN } from '../env/keys';
-import type { Diagnostic, Directive, RequestBlock, TradeReqDocument } from './model';
+import { REQUEST_NAME, type Diagnostic, type Directive, type RequestBlock, type TradeReqDocument } from './model';
 
 export type Expectation =
   | { readonly kind: 'status'; readonly status: number; readonly directive: Directive }
@@ -19,50 +19,114 @@ export interface RequestOptions {
   readonly expectations: readonly Expectation[];
 }
 
+/** Options as directives set them, before the request's name is added. */
+type Draft = { -readonly [K in keyof Omit<RequestOptions, 'name' | 'expectations'>]: RequestOptions[K] } & {
+  expectations: readonly Expectation[];
+};
+
+/**
+ * What a directive does to the options: undefined when its arguments are right, else the message
+ * that says how to write it. `own` collects the request's expectations.
+ */
+type Apply = (draft: Draft, args: string, d: Directive, own: Expectation[]) => string | undefined;
+
 export interface DirectiveInfo {
   readonly name: string;
   readonly usage: string;
   readonly description: string;
+  readonly apply: Apply;
 }
+
+const set =
+  (change: (draft: Draft) => void): Apply =>
+  (draft) => {
+    change(draft);
+    return undefined;
+  };
 
 export const DIRECTIVES: readonly DirectiveInfo[] = [
   {
     name: 'name',
     usage: '@name NAME',
     description: 'Names the request, for chaining ({{NAME.response.PATH}}) and for `tradereq sign --request NAME`.',
+    apply: (_draft, args) =>
+      REQUEST_NAME.test(args) ? undefined : 'Write `# @name NAME` with a name of letters, digits, `_` and `-`.',
   },
   {
     name: 'signed',
     usage: '@signed',
     description: 'Signs the request even if the endpoint catalog does not mark it signed.',
+    apply: set((draft) => (draft.signed = true)),
   },
-  { name: 'unsigned', usage: '@unsigned', description: 'Sends the request without timestamp, signature and API key.' },
-  { name: 'key', usage: '@key PROFILE', description: "Uses this key profile instead of the environment's." },
-  { name: 'weight', usage: '@weight N', description: 'Rate-limit weight of an endpoint the catalog does not know.' },
+  {
+    name: 'unsigned',
+    usage: '@unsigned',
+    description: 'Sends the request without timestamp, signature and API key.',
+    apply: set((draft) => (draft.signed = false)),
+  },
+  {
+    name: 'key',
+    usage: '@key PROFILE',
+    description: "Uses this key profile instead of the environment's.",
+    apply: (draft, args) => {
+      if (!PROFILE_NAME_PATTERN.test(args))
+        return 'Write `# @key PROFILE` with the name of a key profile (letters, digits, `_` and `-`), never the key itself.';
+      draft.keyProfile = args;
+      return undefined;
+    },
+  },
+  {
+    name: 'weight',
+    usage: '@weight N',
+    description: 'Rate-limit weight of an endpoint the catalog does not know.',
+    apply: (draft, args) => {
+      if (!/^\d+$/.test(args) || Number(args) <= 0) return 'Write `# @weight N` with a positive whole number.';
+      draft.weight = Number(args);
+      return undefined;
+    },
+  },
   {
     name: 'mode',
     usage: '@mode ip | @mode uid',
     description: 'Rate-limit counter of an endpoint the catalog does not know: per IP or per account.',
+    apply: (draft, args) => {
+      if (args !== 'ip' && args !== 'uid')
+        return 'Write `# @mode ip` (counted per IP) or `# @mode uid` (counted per account).';
+      draft.mode = args;
+      return undefined;
+    },
   },
-  { name: 'confirm', usage: '@confirm', description: 'Always asks before sending this request.' },
+  {
+    name: 'confirm',
+    usage: '@confirm',
+    description: 'Always asks before sending this request.',
+    apply: set((draft) => (draft.confirm = true)),
+  },
   {
     name: 'signature',
     usage: '@signature body',
     description: 'Puts the signature at the end of the form body instead of the query string.',
+    apply: (draft, args) => {
+      if (args !== 'body' && args !== 'query')
+        return 'Write `# @signature body` to put the signature at the end of the form body (the query string is the default).';
+      draft.signaturePlacement = args;
+      return undefined;
+    },
   },
   {
     name: 'expect',
     usage: '@expect status 200 | @expect code 30002 | @expect json PATH == VALUE',
     description: 'A check on the response; the command line exits non-zero when one fails.',
+    apply: (_draft, args, d, own) => {
+      const e = readExpectation(d, args);
+      if (!e) return 'Write `# @expect status 200`, `# @expect code 30002` or `# @expect json PATH == VALUE`.';
+      own.push(e);
+      return undefined;
+    },
   },
 ];
 
-const KNOWN = new Set(DIRECTIVES.map((d) => d.name));
-
-/** Options as directives set them, before the request's name is added. */
-type Draft = { -readonly [K in keyof Omit<RequestOptions, 'name' | 'expectations'>]: RequestOptions[K] } & {
-  expectations: readonly Expectation[];
-};
+const BY_NAME: ReadonlyMap<string, DirectiveInfo> = new Map(DIRECTIVES.map((d) => [d.name, d]));
 
 const FILE_OPTIONS = new WeakMap<TradeReqDocument, { draft: Readonly<Draft>; diagnostics: readonly Diagnostic[] }>();
 
@@ -98,67 +162,20 @@ export function readOptions(
 /** Applies `directives` in order onto `draft`; expectations are added to a new list, never to a shared one. */
 function applyDirectives(draft: Draft, directives: readonly Directive[], diagnostics: Diagnostic[]): void {
   const own: Expectation[] = [];
-  const bad = (d: Directive, message: string): void => {
-    diagnostics.push({ range: d.range, severity: 'error', message, rule: 'bad-directive' });
-  };
   for (const d of directives) {
-    const args = d.args?.text ?? '';
-    switch (d.name.text) {
-      case 'name':
-        if (!/^[A-Za-z_][\w-]*$/.test(args))
-          bad(d, 'Write `# @name NAME` with a name of letters, digits, `_` and `-`.');
-        break;
-      case 'signed':
-        draft.signed = true;
-        break;
-      case 'unsigned':
-        draft.signed = false;
-        break;
-      case 'key':
-        if (PROFILE_NAME_PATTERN.test(args)) draft.keyProfile = args;
-        else
-          bad(
-            d,
-            'Write `# @key PROFILE` with the name of a key profile (letters, digits, `_` and `-`), never the key itself.',
-          );
-        break;
-      case 'weight': {
-        const n = Number(args);
-        if (/^\d+$/.test(args) && n > 0) draft.weight = n;
-        else bad(d, 'Write `# @weight N` with a positive whole number.');
-        break;
-      }
-      case 'mode':
-        if (args === 'ip' || args === 'uid') draft.mode = args;
-        else bad(d, 'Write `# @mode ip` (counted per IP) or `# @mode uid` (counted per account).');
-        break;
-      case 'confirm':
-        draft.confirm = true;
-        break;
-      case 'signature':
-        if (args === 'body' || args === 'query') draft.signaturePlacement = args;
-        else
-          bad(
-            d,
-            'Write `# @signature body` to put the signature at the end of the form body (the query string is the default).',
-          );
-        break;
-      case 'expect': {
-        const e = readExpectation(d, args);
-        if (e) own.push(e);
-        else bad(d, 'Write `# @expect status 200`, `# @expect code 30002` or `# @expect json PATH == VALUE`.');
-        break;
-      }
-      default:
-        if (!KNOWN.has(d.name.text)) {
-          diagnostics.push({
-            range: d.name.range,
-            severity: 'warning',
-            message: `Unknown directive @${d.name.text}: known are ${DIRECTIVES.map((x) => '@' + x.name).join(', ')}. Write a plain comment without "@".`,
-            rule: 'unknown-directive',
-          });
-        }
+    const info = BY_NAME.get(d.name.text);
+    if (info === undefined) {
+      diagnostics.push({
+        range: d.name.range,
+        severity: 'warning',
+        message: `Unknown directive @${d.name.text}: known are ${DIRECTIVES.map((x) => '@' + x.name).join(', ')}. Write a plain comment without "@".`,
+        rule: 'unknown-directive',
+      });
+      continue;
     }
+    const problem = info.apply(draft, d.args?.text ?? '', d, own);
+    if (problem !== undefined)
+      diagnostics.push({ range: d.range, severity: 'error', message: problem, rule: 'bad-directive' });
   }
   if (own.length > 0) draft.expectations = draft.expectations.length > 0 ? [...draft.expectations, ...own] : own;
 }

@@ -215,8 +215,8 @@ export class WsConnection extends WsEmitter {
       keepAliveMs: options.keepAliveMs,
       onError: (failure) => this.emit({ type: 'error', failure }),
     });
-    if (!(lease instanceof ListenKeyLease)) return lease;
-    this.#lease = lease;
+    if (!lease.ok) return lease.error;
+    this.#lease = lease.value;
     return undefined;
   }
 

@@ -12,6 +12,7 @@ import { inspect } from 'node:util';
 import { BOUNDS, clip } from '../bounds';
 import { WS_RULES } from '../catalog/streams';
 import type { WsFailure } from './types';
+import { err, ok, type Result } from '../result';
 import { LISTEN_KEY_FORMAT, maskListenKey, redact, withListenKey } from './url';
 
 /** The signed REST calls of a listen key, made by the caller's send pipeline. */
@@ -56,22 +57,25 @@ export class ListenKeyLease {
   }
 
   /** Obtains a listen key and starts keeping it alive; a failure says why none could be had. */
-  static async open(api: ListenKeyApi, options: LeaseOptions = {}): Promise<ListenKeyLease | WsFailure> {
+  static async open(api: ListenKeyApi, options: LeaseOptions = {}): Promise<Result<ListenKeyLease, WsFailure>> {
     let key: unknown;
     try {
       key = await api.create();
     } catch (e) {
-      return { kind: 'listen-key', message: `No listen key could be had (POST /api/v3/userDataStream): ${reason(e)}` };
+      return err({
+        kind: 'listen-key',
+        message: `No listen key could be had (POST /api/v3/userDataStream): ${reason(e)}`,
+      });
     }
     if (typeof key !== 'string' || !LISTEN_KEY_FORMAT.test(key)) {
       // Never shown: a malformed key could still be a credential.
       if (typeof key === 'string') void api.close(key).catch(() => undefined);
-      return {
+      return err({
         kind: 'listen-key',
         message: 'POST /api/v3/userDataStream gave no usable listenKey (URL-safe characters, at most 256).',
-      };
+      });
     }
-    return new ListenKeyLease(key, api, options);
+    return ok(new ListenKeyLease(key, api, options));
   }
 
   /** The key masked to its last 4 characters. */
