@@ -2,7 +2,7 @@
  * TradeReq's own bounds on what comes from outside (request files, tradereq.env.json, server
  * answers, the state file). Files and answers are hostile: each bound keeps the time and memory
  * spent on one of them small, and what lies past it gets one clear message. The service's own
- * limits are in spec/limits.ts.
+ * limits are in catalog/limits.ts.
  */
 
 const KiB = 1024;

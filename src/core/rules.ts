@@ -132,10 +132,6 @@ export const RULES = {
 
 export type RuleId = keyof typeof RULES;
 
-export function ruleInfo(id: RuleId): RuleInfo {
-  return RULES[id];
-}
-
 /** The README's "What check reports" table, generated from RULES. */
 export function rulesTable(): string {
   const rows = Object.entries(RULES).map(([id, r]: [string, RuleInfo]) => {

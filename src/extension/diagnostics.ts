@@ -7,7 +7,7 @@ import type { Environments } from './environments';
 import { BOUNDS } from '../core/bounds';
 import { OffloadedChecker } from '../core/check/offload';
 import type { QuickFixes } from './quick-fixes';
-import { readSettings } from './settings';
+import type { SettingsCache } from './settings';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -30,31 +30,22 @@ export class DiagnosticsManager implements vscode.Disposable {
   private readonly inWorker = new Map<string, { again: boolean }>();
   /** Where each document was last checked (the integration tests read it). */
   private readonly runners = new Map<string, 'worker' | 'main'>();
-  /** tradereq.diagnostics.delay, read on first need and again when it changes (not per keystroke). */
-  private delayMs: number | undefined;
 
   constructor(
     private readonly models: DocumentModels,
     private readonly environments: Environments,
     private readonly fixes: QuickFixes,
+    private readonly settings: SettingsCache,
     extensionUri: vscode.Uri,
   ) {
     this.worker = new OffloadedChecker(vscode.Uri.joinPath(extensionUri, 'dist', 'check-worker.js').fsPath);
     this.disposables.push(
-      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 0)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, this.delay())),
+      vscode.workspace.onDidOpenTextDocument((d) => this.schedule(d, 'now')),
+      vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document, 'typing')),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
-      // The setting is read when it changes, not on every keystroke.
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('tradereq.diagnostics.delay')) this.delayMs = undefined;
-      }),
       environments.onDidChange(() => this.checkAll()),
     );
     this.checkAll();
-  }
-
-  private delay(): number {
-    return (this.delayMs ??= readSettings().diagnosticsDelay);
   }
 
   runner(uri: string): 'worker' | 'main' | undefined {
@@ -70,11 +61,13 @@ export class DiagnosticsManager implements vscode.Disposable {
   }
 
   private checkAll(): void {
-    for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
+    for (const d of vscode.workspace.textDocuments) this.schedule(d, 'now');
   }
 
-  private schedule(document: vscode.TextDocument, delayMs: number): void {
+  /** Checks `document` now, or after the typing delay; any other language is left at once. */
+  private schedule(document: vscode.TextDocument, when: 'now' | 'typing'): void {
     if (document.languageId !== 'tradereq') return;
+    const delayMs = when === 'now' ? 0 : this.settings.get().diagnosticsDelay;
     const key = document.uri.toString();
     clearTimeout(this.timers.get(key));
     this.timers.set(
@@ -112,7 +105,7 @@ export class DiagnosticsManager implements vscode.Disposable {
       state.again = !document.isClosed;
     } finally {
       this.inWorker.delete(key);
-      if (state.again && !document.isClosed) this.schedule(document, this.delay());
+      if (state.again && !document.isClosed) this.schedule(document, 'typing');
     }
   }
 

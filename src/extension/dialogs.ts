@@ -20,7 +20,8 @@ export function offerBinding(
       const detail = `It is bound to ${choice.binding.origins.join(', ') || 'no origin'} now. Whoever can edit this request file or tradereq.env.json chooses where a request goes: allow only an origin you trust with this key.`;
       const question = `Allow key profile "${choice.binding.profile}" to be sent to ${resolved.origin}?`;
       if ((await vscode.window.showWarningMessage(question, { modal: true, detail }, allow)) !== allow) return;
-      await keys.bind(choice.binding.profile, resolved.origin);
+      // Not bound (storage failed, already told): nothing is sent.
+      if (!(await keys.bind(choice.binding.profile, resolved.origin))) return;
       log.info(`key profile "${choice.binding.profile}" bound to ${resolved.origin} after confirmation`);
       await resend();
     });

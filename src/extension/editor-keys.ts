@@ -34,7 +34,7 @@ export function editorKeySource(keys: KeyStore): KeySource {
 /** Stores the sandbox's public demo key as profile "sandbox", bound to `origin`. */
 export async function storeDemoKey(keys: KeyStore, origin: string): Promise<void> {
   const demo = lazy().DEMO_ACCOUNTS[0]!;
-  await keys.store('sandbox', { apiKey: demo.apiKey, secretKey: demo.secretKey, origins: [origin] });
+  if (!(await keys.store('sandbox', { apiKey: demo.apiKey, secretKey: demo.secretKey, origins: [origin] }))) return;
   void vscode.window.showInformationMessage(
     `TradeReq: stored the sandbox's demo key (${maskApiKey(demo.apiKey)}) as profile "sandbox", bound to ${origin}.`,
   );

@@ -19,6 +19,7 @@ import { PanelPresenter } from './panel-presenter';
 import { Sending } from './sending';
 import { SignedDocuments, SignedView } from './signed-view';
 import { StatusBar } from './statusbar';
+import { SettingsCache } from './settings';
 import { Symbols } from './symbols';
 
 const SELECTOR: vscode.DocumentSelector = { language: 'tradereq' };
@@ -43,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
   const activateStart = performance.now();
   const s = createServices(context);
   const fixes = new QuickFixes();
-  const diagnostics = new DiagnosticsManager(s.models, s.environments, fixes, context.extensionUri);
+  const diagnostics = new DiagnosticsManager(s.models, s.environments, fixes, s.settings, context.extensionUri);
   const statusBar = new StatusBar(s.environments, (origin) => s.network.budgetViewIfLoaded(origin));
   context.subscriptions.push(
     ...s.disposables,
@@ -76,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
 /** The services the providers and commands share, with everything to dispose of. */
 function createServices(
   context: vscode.ExtensionContext,
-): Services & { panel: ResponsePanel; network: Network; disposables: vscode.Disposable[] } {
+): Services & { panel: ResponsePanel; network: Network; settings: SettingsCache; disposables: vscode.Disposable[] } {
   const log = vscode.window.createOutputChannel('TradeReq', { log: true });
   const models = new DocumentModels();
   const environments = new Environments(context.workspaceState, log);
@@ -100,10 +101,11 @@ function createServices(
   const presenter = (late.presenter = new PanelPresenter(panel, history, network));
   const sending = (late.sending = new Sending({ models, environments, keys, history, presenter, network, log }));
   const signedView = new SignedView({ models, environments, keys, network, log, response: (n) => sending.response(n) });
-  const symbols = new Symbols(models, log);
+  const settings = new SettingsCache();
+  const symbols = new Symbols(models, log, settings);
   const signedDocs = new SignedDocuments();
   const sandbox = new SandboxHolder();
-  const disposables = [log, models, environments, symbols, panel, sending, network, signedDocs, sandbox];
+  const disposables = [log, settings, models, environments, symbols, panel, sending, network, signedDocs, sandbox];
   return {
     models,
     environments,
@@ -116,6 +118,7 @@ function createServices(
     sandbox,
     panel,
     network,
+    settings,
     disposables,
   };
 }

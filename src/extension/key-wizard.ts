@@ -30,7 +30,7 @@ export async function addApiKey(
     true,
   );
   if (!secretKey) return;
-  await keys.store(profile, { apiKey, secretKey, origins });
+  if (!(await keys.store(profile, { apiKey, secretKey, origins }))) return;
   void vscode.window.showInformationMessage(
     `TradeReq: key profile "${profile}" stored in SecretStorage, bound to ${origins.join(', ')}.`,
   );

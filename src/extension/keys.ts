@@ -44,22 +44,48 @@ export class KeyStore {
     }
   }
 
-  async store(profile: string, key: StoredKey): Promise<void> {
-    await this.secrets.store(entry(profile), JSON.stringify(key));
-    const index = await this.index();
-    if (!index.includes(profile)) await this.secrets.store(INDEX, JSON.stringify([...index, profile].sort()));
+  /** Stores the profile; false (logged and shown, never the values) when SecretStorage fails. */
+  async store(profile: string, key: StoredKey): Promise<boolean> {
+    try {
+      await this.secrets.store(entry(profile), JSON.stringify(key));
+      const index = await this.index();
+      if (!index.includes(profile)) await this.secrets.store(INDEX, JSON.stringify([...index, profile].sort()));
+    } catch (e) {
+      this.failed('store', profile, e);
+      return false;
+    }
     this.log.info(`stored key profile "${profile}" bound to ${key.origins.join(', ') || 'no origin'}`);
+    return true;
   }
 
-  async bind(profile: string, origin: string): Promise<void> {
+  /** Adds `origin` to the profile's approved origins; false when the profile is gone or storing failed. */
+  async bind(profile: string, origin: string): Promise<boolean> {
     const k = await this.get(profile);
-    if (!k) return;
-    if (!k.origins.includes(origin)) await this.store(profile, { ...k, origins: [...k.origins, origin] });
+    if (!k) return false;
+    if (k.origins.includes(origin)) return true;
+    return this.store(profile, { ...k, origins: [...k.origins, origin] });
   }
 
-  async remove(profile: string): Promise<void> {
-    await this.secrets.delete(entry(profile));
-    await this.secrets.store(INDEX, JSON.stringify((await this.index()).filter((p) => p !== profile)));
+  /** Removes the profile; false (logged and shown) when SecretStorage fails. */
+  async remove(profile: string): Promise<boolean> {
+    try {
+      await this.secrets.delete(entry(profile));
+      await this.secrets.store(INDEX, JSON.stringify((await this.index()).filter((p) => p !== profile)));
+    } catch (e) {
+      this.failed('remove', profile, e);
+      return false;
+    }
     this.log.info(`removed key profile "${profile}"`);
+    return true;
+  }
+
+  /** Only the error's name is told: a storage error's message could quote what was being stored. */
+  private failed(action: 'store' | 'remove', profile: string, e: unknown): void {
+    const name = e instanceof Error ? e.name : 'error';
+    this.log.error(`could not ${action} key profile "${profile}" in SecretStorage: ${name}`);
+    void vscode.window.showErrorMessage(
+      `TradeReq: could not ${action} key profile "${profile}" in VS Code's secret storage (${name}). ` +
+        'On Linux it needs a running keyring (such as gnome-keyring); see the TradeReq output for details.',
+    );
   }
 }

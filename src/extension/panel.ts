@@ -1,8 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { FromPanel, PanelState } from '../core/panel/protocol';
 import { panelHtml } from '../webview/html';
-import { newNonce } from '../webview/nonce';
 import { lazy } from './lazy';
+
+/** A fresh nonce for each render of the page: 128 bits from a CSPRNG. */
+function newNonce(): string {
+  return randomBytes(16).toString('base64');
+}
 
 export interface PanelHandlers {
   show(id: string): void;

@@ -4,11 +4,27 @@ import type { Settings } from './lazy/settings';
 
 export type { Settings };
 
-export function readSettings(scope?: vscode.Uri): Settings {
-  const c = vscode.workspace.getConfiguration('tradereq', scope);
+function readSettings(): Settings {
+  const c = vscode.workspace.getConfiguration('tradereq');
   return lazy().parseSettings({
     symbols: c.get('symbols'),
     diagnosticsDelay: c.get('diagnostics.delay'),
     fetchExchangeInfo: c.get('exchangeInfo.fetch'),
   });
+}
+
+/** The tradereq.* settings, read (and validated) on first need and again only after they change. */
+export class SettingsCache implements vscode.Disposable {
+  private current: Settings | undefined;
+  private readonly subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('tradereq')) this.current = undefined;
+  });
+
+  get(): Settings {
+    return (this.current ??= readSettings());
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
 }

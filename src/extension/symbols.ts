@@ -5,7 +5,7 @@ import { lazy } from './lazy';
 import { parse } from '../core/format/parser';
 import type { TradeReqDocument } from '../core/format/model';
 import type { DocumentModels } from './documents';
-import { readSettings } from './settings';
+import type { SettingsCache } from './settings';
 
 const MAX_FILES = 500;
 const SYMBOL = /^[A-Z0-9]{2,40}$/;
@@ -24,6 +24,7 @@ export class Symbols implements vscode.Disposable {
   constructor(
     private readonly models: DocumentModels,
     private readonly log: vscode.LogOutputChannel,
+    private readonly settings: SettingsCache,
   ) {
     this.disposables.push(
       vscode.workspace.onDidSaveTextDocument((d) => {
@@ -35,7 +36,7 @@ export class Symbols implements vscode.Disposable {
 
   /** Everything known now; starts loading what is not, and waits for it at most `waitMs`. */
   async list(environment: NamedEnvironment, waitMs = 1500): Promise<SymbolEntry[]> {
-    const settings = readSettings();
+    const settings = this.settings.get();
     const fromSettings: SymbolEntry[] = settings.symbols.map((symbol) => ({ symbol, source: 'setting' }));
     const pending: Promise<unknown>[] = [(this.scanning ??= this.scan())];
     let fromExchange: SymbolEntry[] = [];

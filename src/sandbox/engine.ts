@@ -431,7 +431,6 @@ export class MatchingEngine {
 
   /** Places an order for `account`; `time` is the server time. */
   place(account: Account, req: NewOrder, time: number): Result<Order, Refusal> {
-    const spec = req.spec;
     if (account.open.size >= MAX_OPEN_ORDERS) {
       return refuse(30029, `The account holds ${MAX_OPEN_ORDERS} open orders; cancel some first.`);
     }
@@ -444,33 +443,38 @@ export class MatchingEngine {
         );
       }
     }
-    const base = account.balance(spec.baseAsset);
-    const quote = account.balance(spec.quoteAsset);
-    let order: Order;
-    if (req.type === 'LIMIT') {
-      const qty = req.quantity!;
-      const need = req.side === 'BUY' ? mulCeil(qty, req.price) : qty;
-      const refusal = this.checkFree(req.side, req.side === 'BUY' ? quote : base, need, spec);
-      if (refusal !== undefined) return err(refusal);
-      order = this.newOrder(account, req, time);
-      this.register(order);
-      if (req.timeInForce === 'FOK' && this.available(spec, req.side, req.price, qty) < qty) {
-        this.close(order, 'EXPIRED', time);
-        return ok(order);
-      }
-      this.lock(order, need);
-      const done = this.match(order, req.price, undefined, time);
-      if (done) this.close(order, 'FILLED', time);
-      else if (req.timeInForce !== 'GTC') this.close(order, 'EXPIRED', time);
-      else {
-        this.rest(order);
-        if (order.executedQty > 0n) {
-          order.status = 'PARTIALLY_FILLED';
-          this.listener?.order(order, time);
-        }
-      }
+    return req.type === 'LIMIT' ? this.placeLimit(account, req, time) : this.placeMarket(account, req, time);
+  }
+
+  private placeLimit(account: Account, req: NewOrder, time: number): Result<Order, Refusal> {
+    const spec = req.spec;
+    const qty = req.quantity!;
+    const need = req.side === 'BUY' ? mulCeil(qty, req.price) : qty;
+    const balance = account.balance(req.side === 'BUY' ? spec.quoteAsset : spec.baseAsset);
+    const refusal = this.checkFree(req.side, balance, need, spec);
+    if (refusal !== undefined) return err(refusal);
+    const order = this.newOrder(account, req, time);
+    this.register(order);
+    if (req.timeInForce === 'FOK' && this.available(spec, req.side, req.price, qty) < qty) {
+      this.close(order, 'EXPIRED', time);
       return ok(order);
     }
+    this.lock(order, need);
+    const done = this.match(order, req.price, undefined, time);
+    if (done) this.close(order, 'FILLED', time);
+    else if (req.timeInForce !== 'GTC') this.close(order, 'EXPIRED', time);
+    else {
+      this.rest(order);
+      if (order.executedQty > 0n) {
+        order.status = 'PARTIALLY_FILLED';
+        this.listener?.order(order, time);
+      }
+    }
+    return ok(order);
+  }
+
+  private placeMarket(account: Account, req: NewOrder, time: number): Result<Order, Refusal> {
+    const spec = req.spec;
     // §7.2 30025: a MARKET order needs an order on the other side.
     if (!this.hasOpposite(spec, req.side)) {
       return refuse(
@@ -481,9 +485,10 @@ export class MatchingEngine {
     let need: bigint;
     if (req.side === 'BUY') need = req.quantity !== undefined ? this.costOf(spec, req.quantity) : req.quoteOrderQty!;
     else need = req.quantity !== undefined ? req.quantity : this.baseFor(spec, req.quoteOrderQty!);
-    const refusal = this.checkFree(req.side, req.side === 'BUY' ? quote : base, need, spec);
+    const balance = account.balance(req.side === 'BUY' ? spec.quoteAsset : spec.baseAsset);
+    const refusal = this.checkFree(req.side, balance, need, spec);
     if (refusal !== undefined) return err(refusal);
-    order = this.newOrder(account, req, time);
+    const order = this.newOrder(account, req, time);
     this.register(order);
     const done = this.match(order, undefined, req.quoteOrderQty, time);
     if (req.quoteOrderQty !== undefined) order.origQty = order.executedQty;

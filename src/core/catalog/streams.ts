@@ -465,10 +465,6 @@ export function streamInfo(kind: StreamKind): StreamInfo {
 }
 
 /** The stream whose fixed part is `channel` (`spot@public.deals.v3.api`), if any. */
-export function findStreamByChannel(channel: string): StreamInfo | undefined {
-  return byChannel.get(channel);
-}
-
 /** The name of a stream, as subscribed and as the `c` of its pushes. */
 export function formatStreamName(s: ParsedStream): string {
   const info = streamInfo(s.kind);

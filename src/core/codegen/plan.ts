@@ -4,7 +4,7 @@
  * the program must make. The language files only render this plan.
  */
 import { headerNameProblem, isHeaderValue, HEADER_VALUE_RULE } from '../request/headers';
-import type { CodeRequest, NamedValue, Piece, ProgramParameter, Value } from './model';
+import type { CodeRequest, NamedValue, Piece, Value } from './model';
 
 /** The model cannot become a program; the message says what to change. */
 export class CodegenError extends Error {
@@ -182,9 +182,4 @@ export function planProgram(request: CodeRequest): Plan {
     usesClientOrderId: pieces.some((p) => p.kind === 'clientOrderId'),
     usesUuid: pieces.some((p) => p.kind === 'uuid'),
   };
-}
-
-/** The parameters in declaration order, for usage lines. */
-export function usageNames(parameters: readonly ProgramParameter[]): string {
-  return parameters.map((p) => p.name).join(' ');
 }

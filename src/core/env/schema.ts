@@ -62,13 +62,7 @@ export const EnvironmentFileSchema = z
 export type Environment = z.infer<typeof EnvironmentSchema>;
 export type EnvironmentFile = z.infer<typeof EnvironmentFileSchema>;
 
-export {
-  BUILTIN_SANDBOX,
-  DEFAULT_API_KEY_HEADER,
-  ENV_FILE_NAME,
-  SANDBOX_PORT,
-  type NamedEnvironment,
-} from './constants';
+export { BUILTIN_SANDBOX, ENV_FILE_NAME, type NamedEnvironment } from './constants';
 
 /** Validates the text of a tradereq.env.json; the failure says where and what to fix. */
 export function parseEnvironmentFile(text: string): Result<EnvironmentFile, string> {

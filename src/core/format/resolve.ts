@@ -16,7 +16,7 @@ import type { TradeReqDocument } from './model';
 import { UNCLOSED_JSON_MESSAGE, unknownMethodMessage } from './messages';
 import { VariableScope, unresolvedRefs, type ResolveContext } from './variables';
 
-export { defaultContext, newClientOrderId, SYSTEM_VARIABLES, type ResolveContext } from './variables';
+export { defaultContext, type ResolveContext } from './variables';
 
 export interface ResolvedParam {
   readonly name: string;

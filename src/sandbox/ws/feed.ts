@@ -1,5 +1,5 @@
 /**
- * The pushes of the sandbox's streams, fed by its own matching engine (exchange.ts). Public
+ * The pushes of the sandbox's streams, fed by its own matching engine (engine.ts). Public
  * streams are batched per event-loop tick: the tick's trades in one deals push, one depth
  * snapshot per changed book and level count, a bookTicker push when the best bid or ask changed,
  * the open candle of every interval of a traded symbol. Private order and fill pushes go out as

@@ -56,11 +56,6 @@ export function sliceTrimEnd(line: string, from: number): string {
   return line.slice(from, contentEnd(line, from));
 }
 
-/** `###` at `first`: a separator, which always starts a request, even inside an unclosed JSON body. */
-export function isSeparator(line: string, first: number): boolean {
-  return line.charCodeAt(first) === CH_HASH && line.startsWith('###', first);
-}
-
 /** Whether line `n` of the source is a separator, read in place (the split pass allocates nothing). */
 export function isSeparatorLine(source: SourceText, n: number): boolean {
   const text = source.text;

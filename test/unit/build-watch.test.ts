@@ -1,0 +1,56 @@
+/**
+ * `npm run watch` produces the same complete dist/ as `npm run build`: every file (the panel's
+ * stylesheet included) and the command line executable. Both are built into temporary folders.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const TARGETS = 5; // the bundles esbuild.js builds; each reports "[watch] build finished" once
+
+function listing(dir: string): string[] {
+  const files: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else files.push(`${relative(dir, p)} ${(statSync(p).mode & 0o111) !== 0 ? 'x' : '-'}`);
+    }
+  };
+  walk(dir);
+  return files.sort();
+}
+
+describe('build: watch mode', function () {
+  this.timeout(120_000);
+  let tmp: string;
+  before(() => (tmp = mkdtempSync(join(tmpdir(), 'tradereq-watch-'))));
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('npm run watch writes the same files as npm run build, panel.css and an executable cli.js included', async () => {
+    const built = join(tmp, 'build');
+    const r = spawnSync(process.execPath, ['esbuild.js', `--outdir=${built}`], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+
+    const watched = join(tmp, 'watch');
+    const child = spawn(process.execPath, ['esbuild.js', '--watch', `--outdir=${watched}`], { cwd: ROOT });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.split('[watch] build finished').length - 1 >= TARGETS) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`watch exited with ${code}: ${out}`)));
+      });
+    } finally {
+      child.kill();
+    }
+    const expected = listing(built);
+    assert.ok(expected.includes('webview/panel.css -') && expected.includes('cli.js x'), expected.join('\n'));
+    assert.deepEqual(listing(watched), expected);
+  });
+});
