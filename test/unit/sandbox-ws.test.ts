@@ -432,11 +432,10 @@ describe('stream catalog', () => {
   it('parseStreamName gives the kind and parameters, or a precise problem with its place in the name', () => {
     assert.deepEqual(parseStreamName('spot@public.limit.depth.v3.api@ETHUSDT@10'), {
       ok: true,
-      stream: { kind: 'depth', symbol: 'ETHUSDT', levels: 10 },
-      info: STREAMS[1],
+      value: { stream: { kind: 'depth', symbol: 'ETHUSDT', levels: 10 }, info: STREAMS[1] },
     });
     const ok = parseStreamName('spot@private.account.v3.api');
-    assert.ok(ok.ok && ok.stream.kind === 'account');
+    assert.ok(ok.ok && ok.value.stream.kind === 'account');
     const cases: [string, string, number, number, string?][] = [
       ['spot@public.deals.v3.api@btcusdt', 'bad-symbol', 25, 32, 'spot@public.deals.v3.api@BTCUSDT'],
       ['spot@public.limit.depth.v3.api@BTCUSDT@15', 'bad-levels', 39, 41],
@@ -451,12 +450,8 @@ describe('stream catalog', () => {
     for (const [name, kind, start, end, suggestion] of cases) {
       const r = parseStreamName(name);
       assert.ok(!r.ok, name);
-      assert.deepEqual(
-        [r.problem.kind, r.problem.start, r.problem.end],
-        [kind, start, end],
-        `${name}: ${r.problem.message}`,
-      );
-      if (suggestion !== undefined) assert.equal(r.problem.suggestion, suggestion);
+      assert.deepEqual([r.error.kind, r.error.start, r.error.end], [kind, start, end], `${name}: ${r.error.message}`);
+      if (suggestion !== undefined) assert.equal(r.error.suggestion, suggestion);
     }
   });
 });

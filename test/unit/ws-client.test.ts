@@ -29,6 +29,12 @@ const ORDERS = 'spot@private.orders.v3.api';
 const ACCOUNT = 'spot@private.account.v3.api';
 
 /** `count` public stream names of three symbols (14 a symbol). */
+/** Why a message was not sent; fails the test when it was. */
+function failure(sent: { ok: true } | { ok: false; error: string }): string {
+  assert.ok(!sent.ok, 'the message was sent');
+  return sent.error;
+}
+
 function publicStreams(count: number): string[] {
   const names: string[] = [];
   for (const symbol of ['BTCUSDT', 'ETHUSDT', 'LTCBTC']) {
@@ -223,7 +229,7 @@ describe('WebSocket client core against the sandbox', function () {
     const text = `{"method": "SUBSCRIPTION", "params": ["${DEALS}"], "id": 5}`;
     const reply = c.waitFor('reply', (e) => e.reply.id === 5);
     const sent = c.waitFor('sent', (e) => e.origin === 'user');
-    assert.deepEqual(await c.send(text), { ok: true, id: 5 });
+    assert.deepEqual(await c.send(text), { ok: true, value: { id: 5 } });
     assert.equal((await sent).text, text, 'sent as written');
     const r = await reply;
     assert.equal(r.reply.code, 0);
@@ -231,12 +237,9 @@ describe('WebSocket client core against the sandbox', function () {
     assert.equal(r.request?.origin, 'user');
     assert.equal(c.snapshot().streams[0]?.status, 'subscribed', "a user SUBSCRIPTION is tracked like the client's");
     const before = c.snapshot().counts.sent;
-    assert.match(((await c.send('{"method": ')) as { message: string }).message, /not valid JSON/);
-    assert.match(((await c.send('[1, 2]')) as { message: string }).message, /JSON object/);
-    assert.match(
-      ((await c.send(`{"x": "${'y'.repeat(300)}"}`)) as { message: string }).message,
-      /over the client's cap/,
-    );
+    assert.match(failure(await c.send('{"method": ')), /not valid JSON/);
+    assert.match(failure(await c.send('[1, 2]')), /JSON object/);
+    assert.match(failure(await c.send(`{"x": "${'y'.repeat(300)}"}`)), /over the client's cap/);
     assert.equal(c.snapshot().counts.sent, before, 'nothing refused went out');
   });
 
@@ -325,7 +328,7 @@ describe('WebSocket client core against the sandbox', function () {
     assert.equal(c.state.code, 1000);
     assert.deepEqual(await c.send('{"method":"PING"}'), {
       ok: false,
-      message: 'Not sent: the connection is not open.',
+      error: 'Not sent: the connection is not open.',
     });
   });
 
@@ -353,13 +356,13 @@ describe('WebSocket client core against the sandbox', function () {
     const c = connection();
     const r = await c.connect(sb.baseUrl.replace('http', 'ws') + '/stream');
     assert.ok(!r.ok);
-    assert.equal(r.failure.kind, 'upgrade');
-    assert.match(r.failure.message, /404.*wsUrl/);
+    assert.equal(r.error.kind, 'upgrade');
+    assert.match(r.error.message, /404.*wsUrl/);
     const port = await freePort();
     const n = await connection().connect(`ws://127.0.0.1:${port}/ws`);
     assert.ok(!n.ok);
-    assert.deepEqual([n.failure.kind, (n.failure as { code?: string }).code], ['network', 'ECONNREFUSED']);
-    assert.match(n.failure.message, /Nothing answers/);
+    assert.deepEqual([n.error.kind, (n.error as { code?: string }).code], ['network', 'ECONNREFUSED']);
+    assert.match(n.error.message, /Nothing answers/);
   });
 
   it('a server that never answers the upgrade fails the connect after the connect timeout', async () => {
@@ -371,7 +374,7 @@ describe('WebSocket client core against the sandbox', function () {
       const c = connection({ connectTimeoutMs: 300 });
       const r = await c.connect(`ws://127.0.0.1:${port(silent)}/ws`);
       assert.ok(!r.ok);
-      assert.equal(r.failure.kind, 'timeout');
+      assert.equal(r.error.kind, 'timeout');
       assert.equal(c.state.status, 'closed');
     } finally {
       for (const s of sockets) s.destroy();
@@ -425,7 +428,7 @@ describe('WebSocket client core against the sandbox', function () {
     const closed = c.close();
     const r = await connecting;
     assert.ok(!r.ok);
-    assert.equal(r.failure.kind, 'aborted');
+    assert.equal(r.error.kind, 'aborted');
     await closed;
     assert.deepEqual(calls, ['POST', 'DELETE']);
     assert.equal(field((await control(sb, '/ws')).json, 'connections'), 0);
@@ -453,8 +456,8 @@ describe('WebSocket client core against the sandbox', function () {
     const other = sb.wsUrl.replace('127.0.0.1', 'localhost');
     const r = await c.connect(other, { listenKey: listenKeyApi(sb, calls, []), envWsUrl: sb.wsUrl });
     assert.ok(!r.ok);
-    assert.equal(r.failure.kind, 'listen-key');
-    assert.match(r.failure.message, /only to the environment's WebSocket origin/);
+    assert.equal(r.error.kind, 'listen-key');
+    assert.match(r.error.message, /only to the environment's WebSocket origin/);
     assert.deepEqual(calls, [], 'no key was asked for');
 
     const made = 'ab'.repeat(32);
@@ -467,8 +470,8 @@ describe('WebSocket client core against the sandbox', function () {
     const u = connection();
     const refused = await u.connect(sb.wsUrl, { listenKey: fake, envWsUrl: sb.wsUrl });
     assert.ok(!refused.ok);
-    assert.equal((refused.failure as { status?: number }).status, 401);
-    assert.match(refused.failure.message, /refused the listen key \(401\)/);
+    assert.equal((refused.error as { status?: number }).status, 401);
+    assert.match(refused.error.message, /refused the listen key \(401\)/);
     assert.ok(!JSON.stringify(refused).includes(made));
     await u.finished;
     assert.deepEqual(closed, [made], 'the key is closed even though the connection never opened');
@@ -503,8 +506,8 @@ describe('WebSocket client core: the upgrade gate and bans', function () {
     const first = new WsConnection({ budget: b, restBaseUrl: sb.baseUrl });
     const r = await first.connect(sb.wsUrl);
     assert.ok(!r.ok);
-    assert.deepEqual([r.failure.kind, (r.failure as { status?: number }).status], ['upgrade', 418]);
-    assert.match(r.failure.message, /banned this IP.*for 2 s \(Retry-After\)/);
+    assert.deepEqual([r.error.kind, (r.error as { status?: number }).status], ['upgrade', 418]);
+    assert.match(r.error.message, /banned this IP.*for 2 s \(Retry-After\)/);
     const blocked = b.view(sb.baseUrl).blocked;
     assert.equal(blocked?.status, 418, 'the ban is in the rate-limit state, under the HTTP form of the origin');
 
@@ -512,14 +515,14 @@ describe('WebSocket client core: the upgrade gate and bans', function () {
     const second = new WsConnection({ budget: b, restBaseUrl: sb.baseUrl });
     const g = await second.connect(sb.wsUrl);
     assert.ok(!g.ok);
-    assert.equal(g.failure.kind, 'gate');
-    assert.equal((g.failure as { reason?: string }).reason, 'ban');
-    assert.equal((g.failure as { retryAtMs?: number }).retryAtMs, blocked.untilMs);
+    assert.equal(g.error.kind, 'gate');
+    assert.equal((g.error as { reason?: string }).reason, 'ban');
+    assert.equal((g.error as { retryAtMs?: number }).retryAtMs, blocked.untilMs);
     assert.equal(await upgradesLogged(sb), logged, 'the refused connect sent no upgrade');
 
     await until(() => b.gate({ origin: sb.baseUrl, mode: 'ip', weight: 0 }).ok, 'the Retry-After passes', 5_000);
     const third = new WsConnection({ budget: b, restBaseUrl: sb.baseUrl });
-    assert.deepEqual(await third.connect(sb.wsUrl), { ok: true });
+    assert.deepEqual(await third.connect(sb.wsUrl), { ok: true, value: undefined });
     await third.close();
   });
 
@@ -531,8 +534,8 @@ describe('WebSocket client core: the upgrade gate and bans', function () {
     const c = new WsConnection({ budget: b, restBaseUrl: sb.baseUrl });
     const r = await c.connect('wss://stream.sandbox.invalid/ws');
     assert.ok(!r.ok);
-    assert.equal(r.failure.kind, 'gate');
-    assert.match(r.failure.message, /banned this IP.*\(418\)/);
+    assert.equal(r.error.kind, 'gate');
+    assert.match(r.error.message, /banned this IP.*\(418\)/);
     assert.equal(c.state.status, 'closed');
     assert.equal(await upgradesLogged(sb), logged);
   });

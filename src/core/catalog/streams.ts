@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { SYMBOL_FORMAT } from './formats';
 import { LIMITS } from './limits';
 import type { EnumValueInfo, Source } from './types';
+import { err, ok, type Result } from '../result';
 
 /** The rules of the WebSocket side: the §8 limits (spec) and the family's timings (assumed). */
 export const WS_RULES = {
@@ -196,16 +197,16 @@ export function classifyServerMessage(value: unknown): ServerMessage {
   const push = PushSchema.safeParse(value);
   if (!push.success) return { type: 'unknown', why: 'neither a reply {id, code, msg} nor a push {c, t, d}' };
   const parsed = parseStreamName(push.data.c);
-  if (!parsed.ok) return { type: 'unknown', why: `push of an unknown stream: ${parsed.problem.message}` };
-  const data = parsed.info.data.safeParse(push.data.d);
+  if (!parsed.ok) return { type: 'unknown', why: `push of an unknown stream: ${parsed.error.message}` };
+  const data = parsed.value.info.data.safeParse(push.data.d);
   if (!data.success) {
     const issue = data.error.issues[0];
     return {
       type: 'unknown',
-      why: `push of ${parsed.info.channel} with an unexpected d.${issue?.path.join('.') ?? ''}`,
+      why: `push of ${parsed.value.info.channel} with an unexpected d.${issue?.path.join('.') ?? ''}`,
     };
   }
-  return { type: 'push', push: push.data, stream: parsed.stream, info: parsed.info };
+  return { type: 'push', push: push.data, stream: parsed.value.stream, info: parsed.value.info };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -499,9 +500,7 @@ export interface StreamProblem {
   readonly suggestion?: string;
 }
 
-export type StreamParse =
-  | { readonly ok: true; readonly stream: ParsedStream; readonly info: StreamInfo }
-  | { readonly ok: false; readonly problem: StreamProblem };
+export type StreamParse = Result<{ readonly stream: ParsedStream; readonly info: StreamInfo }, StreamProblem>;
 
 // Characters a stream name may hold at all; anything else (spaces, quotes, controls) is malformed.
 const NAME_CHARS = /^[A-Za-z0-9@._-]*$/;
@@ -513,7 +512,7 @@ function problem(
   end: number,
   extra: { expected?: readonly string[]; suggestion?: string } = {},
 ): StreamParse {
-  return { ok: false, problem: { kind, message, start, end, ...extra } };
+  return err({ kind, message, start, end, ...extra });
 }
 
 /** The kind of `name` and its parameters, or the first precise problem with it. */
@@ -551,7 +550,7 @@ export function parseStreamName(name: string): StreamParse {
       name.length,
     );
   }
-  if (wanted === 0) return { ok: true, stream: { kind: info.kind as 'orders' | 'privateDeals' | 'account' }, info };
+  if (wanted === 0) return ok({ stream: { kind: info.kind as 'orders' | 'privateDeals' | 'account' }, info });
   return parsePublic(info, name, spans);
 }
 
@@ -603,7 +602,7 @@ function parsePublic(info: StreamInfo, name: string, spans: readonly Span[]): St
       return problem('bad-levels', `The depth levels are 5, 10 or 20, not "${lv.text}".`, lv.start, lv.end, {
         expected: DEPTH_LEVELS.map(String),
       });
-    return { ok: true, stream: { kind: 'depth', symbol, levels }, info };
+    return ok({ stream: { kind: 'depth', symbol, levels }, info });
   }
   if (info.kind === 'kline') {
     const iv = spans[1]!;
@@ -620,7 +619,7 @@ function parsePublic(info: StreamInfo, name: string, spans: readonly Span[]): St
           : { expected: KLINE_INTERVALS },
       );
     }
-    return { ok: true, stream: { kind: 'kline', symbol, interval }, info };
+    return ok({ stream: { kind: 'kline', symbol, interval }, info });
   }
-  return { ok: true, stream: { kind: info.kind as 'deals' | 'bookTicker', symbol }, info };
+  return ok({ stream: { kind: info.kind as 'deals' | 'bookTicker', symbol }, info });
 }

@@ -12,6 +12,7 @@ import { Agent, WebSocket } from 'undici';
 import { BOUNDS, clip } from '../bounds';
 import type { Budget } from '../budget/budget';
 import { normaliseOrigin } from '../request/gate';
+import { err, ok, type Result } from '../result';
 import {
   ClientMessageSchema,
   PING_MESSAGE,
@@ -33,7 +34,7 @@ import type {
   ConnectionState,
   Counts,
   MessageOrigin,
-  SendOutcome,
+  MessageSent,
   SubscriptionOutcome,
   WsFailure,
 } from './types';
@@ -93,7 +94,8 @@ export interface ConnectOptions {
   readonly keepAliveMs?: number;
 }
 
-export type ConnectResult = { readonly ok: true } | { readonly ok: false; readonly failure: WsFailure };
+/** The connection opened, or the failure that kept it from opening. */
+export type ConnectResult = Result<void, WsFailure>;
 
 type MutableCounts = { -readonly [K in keyof Counts]: Counts[K] };
 
@@ -177,13 +179,10 @@ export class WsConnection extends WsEmitter {
    */
   async connect(url: string, options: ConnectOptions = {}): Promise<ConnectResult> {
     if (this.#state.status !== 'idle')
-      return {
-        ok: false,
-        failure: {
-          kind: 'usage',
-          message: 'A WsConnection connects once: make a new one to connect again (it goes through the same gate).',
-        },
-      };
+      return err({
+        kind: 'usage',
+        message: 'A WsConnection connects once: make a new one to connect again (it goes through the same gate).',
+      });
     const u = parseWsUrl(url);
     if (u === undefined)
       return this.#fail({
@@ -210,7 +209,7 @@ export class WsConnection extends WsEmitter {
         message: "A listen key needs the environment's wsUrl, the only origin it may go to.",
       };
     const destination = checkListenKeyDestination(u.href, options.envWsUrl);
-    if (!destination.ok) return { kind: 'listen-key', message: destination.message };
+    if (!destination.ok) return { kind: 'listen-key', message: destination.error };
     const lease = await ListenKeyLease.open(options.listenKey!, {
       keepAliveMs: options.keepAliveMs,
       onError: (failure) => this.emit({ type: 'error', failure }),
@@ -240,7 +239,7 @@ export class WsConnection extends WsEmitter {
       ws.addEventListener('open', () => {
         clearTimeout(timer);
         this.#opened();
-        resolve({ ok: true });
+        resolve(ok(undefined));
       });
       ws.addEventListener('close', (ev) => {
         clearTimeout(timer);
@@ -323,7 +322,7 @@ export class WsConnection extends WsEmitter {
   #fail(failure: WsFailure): ConnectResult {
     if (failure.kind !== 'aborted') this.emit({ type: 'error', failure });
     this.#finalise({ ...this.#state, status: 'closed', closedAt: this.#now(), message: failure.message, failure });
-    return { ok: false, failure };
+    return err(failure);
   }
 
   #finalise(state: ConnectionState): void {
@@ -377,7 +376,7 @@ export class WsConnection extends WsEmitter {
   #check(name: string, adding: number): 'send' | 'held' | { readonly refused: string } {
     if (this.#state.status !== 'open') return { refused: 'Not sent: the connection is not open.' };
     const parsed = parseStreamName(name);
-    if (!parsed.ok) return { refused: parsed.problem.message };
+    if (!parsed.ok) return { refused: parsed.error.message };
     if (this.#streams.holds(name)) return 'held';
     if (this.#streams.used() + adding >= WS_DEFAULTS.maxHeldStreams)
       return {
@@ -423,29 +422,28 @@ export class WsConnection extends WsEmitter {
    * Sends one JSON message as written (`[message]`, or typed in the stream view), through the same
    * pacer. A SUBSCRIPTION or UNSUBSCRIPTION in it is tracked like the client's own.
    */
-  async send(text: string): Promise<SendOutcome> {
-    if (this.#state.status !== 'open') return { ok: false, message: 'Not sent: the connection is not open.' };
+  async send(text: string): Promise<MessageSent> {
+    if (this.#state.status !== 'open') return err('Not sent: the connection is not open.');
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes > this.#o.maxMessageBytes)
-      return {
-        ok: false,
-        message: `Not sent: the message has ${bytes} bytes, over the client's cap of ${bytesText(this.#o.maxMessageBytes)}.`,
-      };
+      return err(
+        `Not sent: the message has ${bytes} bytes, over the client's cap of ${bytesText(this.#o.maxMessageBytes)}.`,
+      );
     let json: unknown;
     try {
       json = JSON.parse(text) as unknown;
     } catch (e) {
-      return { ok: false, message: `Not sent: the message is not valid JSON (${clip(String(e), 200)}).` };
+      return err(`Not sent: the message is not valid JSON (${clip(String(e), 200)}).`);
     }
     if (json === null || typeof json !== 'object' || Array.isArray(json))
-      return { ok: false, message: 'Not sent: a message is a JSON object, such as {"method": "PING"}.' };
+      return err('Not sent: a message is a JSON object, such as {"method": "PING"}.');
     const p = this.#trackUserMessage(json as Record<string, unknown>);
     try {
       await this.#pacer.submit(() => this.#transmit(text, 'user', p));
-      return { ok: true, id: p.id };
+      return ok({ id: p.id });
     } catch (e) {
       if (p.streams !== undefined) this.#settleWithout(p.method, p.streams, reasonOf(e));
-      return { ok: false, message: reasonOf(e) };
+      return err(reasonOf(e));
     }
   }
 

@@ -69,7 +69,7 @@ export class StreamTable {
     this.entries.delete(stream);
     this.entries.set(stream, {
       status: 'pending',
-      kind: parsed.ok ? parsed.stream.kind : undefined,
+      kind: parsed.ok ? parsed.value.stream.kind : undefined,
       pushes: 0,
       rate: new RateBuckets(),
     });

@@ -4,6 +4,7 @@
  * and every listen key masked.
  */
 import type { GateRefusal } from '../budget/budget';
+import type { Result } from '../result';
 import type { Push, Reply, StreamKind } from '../catalog/streams';
 
 /** Why a connect, a send or the connection failed. */
@@ -88,7 +89,8 @@ export interface SubscriptionOutcome {
   readonly msg?: string;
 }
 
-export type SendOutcome = { readonly ok: true; readonly id: number } | { readonly ok: false; readonly message: string };
+/** A message sent on the socket: its id, or why it was not sent. */
+export type MessageSent = Result<{ readonly id: number }, string>;
 
 export type FrameProblem = 'not-json' | 'binary' | 'unknown' | 'too-large';
 

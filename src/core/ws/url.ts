@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { maskApiKey } from '../env/keys';
 import { WS_RULES } from '../catalog/streams';
+import { err, ok, type Result } from '../result';
 
 /** `http://h:p/base` → `ws://h:p/ws`, `https://…` → `wss://…/ws`; undefined when not an http(s) URL. */
 export function defaultWsUrl(baseUrl: string): string | undefined {
@@ -50,22 +51,21 @@ export function upgradeOrigin(url: string): string | undefined {
   return u === undefined ? undefined : `${u.protocol === 'wss:' ? 'https' : 'http'}://${u.host}`;
 }
 
-export type DestinationDecision = { readonly ok: true } | { readonly ok: false; readonly message: string };
+/** Whether a listen key may go there; why not, as a message, when it may not. */
+export type DestinationDecision = Result<void, string>;
 
 /** Whether a listen key may be sent to `url`: only to the environment's WebSocket origin (`envWsUrl`). */
 export function checkListenKeyDestination(url: string, envWsUrl: string): DestinationDecision {
   const to = wsOrigin(url);
   const allowed = wsOrigin(envWsUrl);
   if (allowed === undefined)
-    return {
-      ok: false,
-      message: `Refused: the environment's wsUrl "${envWsUrl}" is not a ws:// or wss:// URL, so no listen key is sent anywhere. Fix wsUrl in tradereq.env.json.`,
-    };
-  if (to === allowed) return { ok: true };
-  return {
-    ok: false,
-    message: `Refused: a listen key is sent only to the environment's WebSocket origin ${allowed}, not to ${to ?? 'this URL'}. Nothing was sent. Connect to ${allowed} or change the environment's wsUrl.`,
-  };
+    return err(
+      `Refused: the environment's wsUrl "${envWsUrl}" is not a ws:// or wss:// URL, so no listen key is sent anywhere. Fix wsUrl in tradereq.env.json.`,
+    );
+  if (to === allowed) return ok(undefined);
+  return err(
+    `Refused: a listen key is sent only to the environment's WebSocket origin ${allowed}, not to ${to ?? 'this URL'}. Nothing was sent. Connect to ${allowed} or change the environment's wsUrl.`,
+  );
 }
 
 /** A listen key as the service may give one: unreserved URL characters only, so it goes in a query string as it is. */

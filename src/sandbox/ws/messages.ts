@@ -112,10 +112,10 @@ function subscribe(hub: WsHub, conn: Conn, id: number, params: readonly string[]
   const admitted: Admitted[] = [];
   for (const name of names) {
     const r = parseStreamName(name);
-    if (!r.ok) return refuse(hub, conn, id, 33333, `${JSON.stringify(name)}: ${r.problem.message}`);
-    const key = admit(hub, conn, name, r.stream, r.info, now);
+    if (!r.ok) return refuse(hub, conn, id, 33333, `${JSON.stringify(name)}: ${r.error.message}`);
+    const key = admit(hub, conn, name, r.value.stream, r.value.info, now);
     if (!key.ok) return refuse(hub, conn, id, key.error.code, key.error.detail);
-    admitted.push({ name, key: key.value, stream: r.stream });
+    admitted.push({ name, key: key.value, stream: r.value.stream });
   }
   const max = WS_RULES.streamsPerConnection;
   const added = admitted.filter((a) => !conn.streams.has(a.name)).length;
@@ -138,7 +138,7 @@ function unsubscribe(hub: WsHub, conn: Conn, id: number, params: readonly string
   const names = [...new Set(params)];
   for (const name of names) {
     const r = parseStreamName(name);
-    if (!r.ok) return refuse(hub, conn, id, 33333, `${JSON.stringify(name)}: ${r.problem.message}`);
+    if (!r.ok) return refuse(hub, conn, id, 33333, `${JSON.stringify(name)}: ${r.error.message}`);
   }
   // A name this connection does not hold is already unsubscribed: done, as the message asks.
   for (const name of names) hub.unsubscribe(conn, name);
