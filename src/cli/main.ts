@@ -1,4 +1,5 @@
 import { checkCommand } from './check';
+import { codeCommand } from './code';
 import { errorsCommand } from './errors';
 import { importCommand } from './import';
 import { sandboxCommand } from './sandbox';
@@ -20,6 +21,7 @@ Commands:
   sandbox       run the sandbox exchange on loopback, with demo keys
   state         show or reset the rate-limit state (budgets, waits, bans)
   import KIND   turn a cURL command, a Postman collection or a .http file into .tradereq files
+  code FILE     print a program (Python, Node, Go, shell) that signs and sends a request
 
 Run tradereq COMMAND --help for the options of a command.`;
 
@@ -31,6 +33,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => number | Promise<numb
   sandbox: sandboxCommand,
   state: stateCommand,
   import: importCommand,
+  code: codeCommand,
 };
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {

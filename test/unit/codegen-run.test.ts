@@ -14,8 +14,10 @@ import { CHAIN, RUN_CASES } from '../fixtures/codegen/cases';
 import {
   DEMO_KEYS,
   LANGUAGES,
+  codeOf,
   describeRun,
   ensureToolchains,
+  normalise,
   prepare,
   run,
   type Toolchains,
@@ -29,20 +31,6 @@ interface SendLine {
   exit: number;
   outcome: string;
   body: unknown;
-}
-
-// Fields that differ between two runs of the same request.
-const VOLATILE = new Set(['orderId', 'clientOrderId', 'origClientOrderId', 'transactTime', 'time', 'updateTime']);
-
-function normalise(body: unknown): unknown {
-  if (Array.isArray(body)) return body.map(normalise);
-  if (body === null || typeof body !== 'object') return body;
-  return Object.fromEntries(Object.entries(body).filter(([k]) => !VOLATILE.has(k)));
-}
-
-function codeOf(body: unknown): number | null {
-  const code = body !== null && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
-  return typeof code === 'number' ? code : null;
 }
 
 describe('Copy as code: each program gets the answer `tradereq send` gets from the sandbox', function () {
