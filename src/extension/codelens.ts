@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DocumentModels } from './documents';
 
-/** Send · Sign only · Copy as cURL above every request. */
+/** Send · Sign only · Copy as cURL · Copy as Code above every request. */
 export function registerCodeLensSupport(selector: vscode.DocumentSelector, models: DocumentModels): vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
   const provider = vscode.languages.registerCodeLensProvider(selector, {
@@ -29,6 +29,13 @@ export function registerCodeLensSupport(selector: vscode.DocumentSelector, model
             title: 'Copy as cURL',
             tooltip: 'Copy a curl command; the API key as a shell variable, never the secret',
             command: 'tradereq.copyAsCurl',
+            arguments: args,
+          }),
+          new vscode.CodeLens(range, {
+            title: 'Copy as Code',
+            tooltip:
+              'Copy a program (Python, Node, Go, shell) that signs when it runs, with keys from environment variables',
+            command: 'tradereq.copyAsCode',
             arguments: args,
           }),
         );

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import { copyAsCode } from './copy-as-code';
 import type { DocumentModels } from './documents';
 import { storeDemoKey } from './editor-keys';
 import type { Environments } from './environments';
+import { importFromCurl, importHttpFile, importPostmanCollection } from './import-commands';
 import { addApiKey } from './key-wizard';
 import type { KeyStore } from './keys';
 import { lazy } from './lazy';
@@ -41,6 +43,10 @@ const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
   'tradereq.sendAll': sendAll,
   'tradereq.signOnly': signOnly,
   'tradereq.copyAsCurl': copyAsCurl,
+  'tradereq.copyAsCode': copyAsCodeCommand,
+  'tradereq.importCurl': (s) => (input) => importFromCurl(s, input),
+  'tradereq.importPostman': () => importPostmanCollection,
+  'tradereq.importHttp': () => importHttpFile,
   'tradereq.showPanel': (s) => () => s.presenter.showLatest(),
   'tradereq.addApiKey': (s) => (profile, origin) => addApiKey(s.keys, s.environments, profile, origin),
   'tradereq.removeApiKey': removeApiKey,
@@ -115,6 +121,13 @@ function copyAsCurl(s: Services): Handler {
       'TradeReq: copied as cURL. The API key is a shell variable; the signature is valid only within recvWindow of its timestamp.',
     );
     return text;
+  };
+}
+
+function copyAsCodeCommand(s: Services): Handler {
+  return async (uri, index, language) => {
+    const t = await target(s, uri, index);
+    return t ? copyAsCode(s, t.document, t.index, language) : undefined;
   };
 }
 

@@ -11,6 +11,7 @@ import { DocumentModels } from './documents';
 import { Environments } from './environments';
 import { lazy } from './lazy';
 import { History } from './history';
+import { registerCurlPaste } from './import-commands';
 import { registerHoverSupport } from './hover';
 import { KeyStore } from './keys';
 import { Network } from './network';
@@ -58,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     registerCompletionSupport(SELECTOR, s.models, s.environments, s.symbols),
     registerHoverSupport(SELECTOR, s.models, s.environments, () => clockSample(s.environments)),
     registerQuickFixes(SELECTOR, fixes),
+    registerCurlPaste(SELECTOR, s.environments),
   );
   void s.environments.ready().then(() => statusBar.refresh());
   const activateMs = performance.now() - activateStart;

@@ -19,3 +19,5 @@ export { DEMO_ACCOUNTS } from '../../core/env/demo';
 export { parseSettings } from './settings';
 export { parseStoredKey, parseProfileIndex } from './keys';
 export { parseHistory } from './history';
+export { CODE_LANGUAGES, codeRequestFrom, generateCode, isCodeLanguage, programNeeds } from '../../core/codegen';
+export { importCurl, importHttpFile, importPostman } from '../../core/convert';
