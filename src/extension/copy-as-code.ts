@@ -34,6 +34,13 @@ export async function copyAsCode(
   index: number,
   language?: unknown,
 ): Promise<string | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    // The program carries the user's keys to the base URL it holds, which an untrusted file could choose.
+    void vscode.window.showWarningMessage(
+      'TradeReq: Copy as Code needs a trusted workspace: an untrusted request file or tradereq.env.json could point the program anywhere.',
+    );
+    return undefined;
+  }
   await parts.environments.ready();
   const doc = parts.models.get(document);
   const request = doc.requests[index];
