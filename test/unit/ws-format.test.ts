@@ -182,7 +182,7 @@ describe('environments: wsUrl', () => {
       JSON.stringify({ live: { baseUrl: 'https://api.example.com', wsUrl: 'wss://stream.example.com/ws' } }),
     );
     assert.ok(file.ok);
-    assert.equal(environmentWsUrl({ ...file.value['live']!, name: 'live' }), 'wss://stream.example.com/ws');
+    assert.equal(environmentWsUrl(file.value['live']!), 'wss://stream.example.com/ws');
     assert.equal(environmentWsUrl({ baseUrl: 'http://127.0.0.1:8780/prefix' }), 'ws://127.0.0.1:8780/ws');
     assert.equal(environmentWsUrl(BUILTIN_SANDBOX), 'ws://127.0.0.1:8780/ws');
     for (const wsUrl of ['https://stream.example.com/ws', 'wss://user@host/ws', 'wss://h/ws?x=1', 'ws://']) {
