@@ -22,6 +22,7 @@ import {
   normalise,
   programOf,
   run,
+  sandboxControl,
   type Program,
   type Toolchains,
 } from '../fixtures/codegen/support';
@@ -65,12 +66,8 @@ describe('tradereq code: programs from a request file, run against the sandbox',
   });
 
   async function reset(): Promise<void> {
-    const res = await fetch(`${sandbox.baseUrl}/_sandbox/reset`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    });
-    assert.equal(res.status, 200, await res.text());
+    const r = await sandboxControl(sandbox.baseUrl, 'reset', {});
+    assert.equal(r.status, 200, r.text);
   }
 
   /** `tradereq code FILE --request NAME --lang LANGUAGE --out …`, then written and built as a program. */

@@ -20,6 +20,7 @@ import {
   normalise,
   prepare,
   run,
+  sandboxControl,
   type Toolchains,
 } from '../fixtures/codegen/support';
 
@@ -54,16 +55,12 @@ describe('Copy as code: each program gets the answer `tradereq send` gets from t
   });
 
   async function control(path: string, body: object = {}): Promise<void> {
-    const res = await fetch(`${sandbox.baseUrl}/_sandbox/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    assert.equal(res.status, 200, await res.text());
+    const r = await sandboxControl(sandbox.baseUrl, path, body);
+    assert.equal(r.status, 200, r.text);
   }
 
   async function reached(): Promise<string[]> {
-    const log = (await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as {
+    const log = JSON.parse((await sandboxControl(sandbox.baseUrl, 'requests')).text) as {
       method: string;
       path: string;
     }[];
