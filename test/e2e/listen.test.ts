@@ -197,7 +197,7 @@ describe('tradereq listen against the sandbox', function () {
     assert.ok((await reached()).includes('DELETE /api/v3/userDataStream 200'), 'the listen key was closed');
   });
 
-  it('exit 2: bad input (not a WebSocket request, a variable that does not resolve, bad flags) and nothing is sent', async () => {
+  it('exit 2: bad input (not a WebSocket request, a variable that does not resolve, bad flags, no key for the profile) and nothing is sent', async () => {
     const rest = await run([file('r.tradereq', 'GET /api/v3/time\n')]);
     assert.equal(rest.status, 2, describeRun(rest));
     assert.match(
@@ -210,6 +210,9 @@ describe('tradereq listen against the sandbox', function () {
     const flag = await run([file('m.tradereq', `WS /ws\n[subscribe]\n${BOOK}\n`), '--count', '0']);
     assert.equal(flag.status, 2, describeRun(flag));
     assert.match(flag.stderr, /--count takes a whole number of at least 1/);
+    const noKey = await run([file('k.tradereq', `# @listenKey\n# @key nobody\nWS /ws\n[subscribe]\n${ORDERS}\n`)]);
+    assert.equal(noKey.status, 2, describeRun(noKey));
+    assert.match(noKey.stderr, /no key for profile "nobody": set TRADEREQ_NOBODY_API_KEY/);
     assert.deepEqual(await reached(), []);
   });
 
