@@ -2,6 +2,7 @@ import { checkCommand } from './check';
 import { codeCommand } from './code';
 import { errorsCommand } from './errors';
 import { importCommand } from './import';
+import { listenCommand } from './listen';
 import { sandboxCommand } from './sandbox';
 import { sendCommand } from './send';
 import { signCommand } from './sign';
@@ -15,6 +16,7 @@ Craft, sign and check requests to the trading service from .tradereq files.
 
 Commands:
   send FILE     sign and send requests; print the decoded answer and the budget left
+  listen FILE   connect a WebSocket request (WS /ws), print its pushes, check its expectations
   sign FILE     print a request exactly as it would be sent (signed), without sending it
   check FILE... report what the service would reject, before anything is sent
   errors [CODE] explain the service's error codes
@@ -34,6 +36,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => number | Promise<numb
   state: stateCommand,
   import: importCommand,
   code: codeCommand,
+  listen: listenCommand,
 };
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
