@@ -5,6 +5,7 @@ import { sandboxCommand } from './sandbox';
 import { sendCommand } from './send';
 import { signCommand } from './sign';
 import { stateCommand } from './state';
+import { testCommand } from './test';
 import { exitQuietlyOnClosedPipe, safeIo } from './terminal';
 import { UsageError, processIo, type Io } from './usage';
 
@@ -16,6 +17,7 @@ Commands:
   send FILE     sign and send requests; print the decoded answer and the budget left
   sign FILE     print a request exactly as it would be sent (signed), without sending it
   check FILE... report what the service would reject, before anything is sent
+  test [PATH]   run request files as tests (CI: --sandbox, --reporter junit)
   errors [CODE] explain the service's error codes
   sandbox       run the sandbox exchange on loopback, with demo keys
   state         show or reset the rate-limit state (budgets, waits, bans)
@@ -31,6 +33,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => number | Promise<numb
   sandbox: sandboxCommand,
   state: stateCommand,
   import: importCommand,
+  test: testCommand,
 };
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
