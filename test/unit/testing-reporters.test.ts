@@ -33,11 +33,11 @@ const failed: CaseResult = {
   case: testCase(1, 'Cancel without an id'),
   verdict: 'failed',
   reason: 'expectation',
-  summary: "400 rejected: 700004 Mandatory parameter 'orderId' or 'origClientOrderId' was not sent",
+  summary: '400 rejected: 700004 origClientOrderId or orderId must be sent, both were empty',
   expectations: [{ text: '@expect code 30002', passed: false, actual: 'code 700004', range: range(6, 0, 6, 20) }],
   outcome: 'rejected',
   status: 400,
-  error: { code: 700004, meanings: ["Mandatory parameter 'orderId' or 'origClientOrderId' was not sent"] },
+  error: { code: 700004, meanings: ['origClientOrderId or orderId must be sent, both were empty'] },
   request: 'DELETE http://127.0.0.1:8780/api/v3/order?symbol=BTCUSDT',
   response: `400 Bad request\n\n{"code": 700004, "msg": "${HOSTILE}"}`,
   durationMs: 1500,
@@ -111,7 +111,7 @@ describe('test reports: JUnit XML', () => {
     assert.equal(cancel.failure?.message, 'expected @expect code 30002, got code 700004');
     assert.match(
       cancel.failure?.text ?? '',
-      /^expected @expect code 30002, got code 700004\n400 rejected: 700004 Mandatory parameter/,
+      /^expected @expect code 30002, got code 700004\n400 rejected: 700004 origClientOrderId or orderId must be sent/,
     );
     assert.match(
       cancel.systemOut ?? '',
