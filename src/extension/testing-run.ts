@@ -228,12 +228,11 @@ function report(parts: RunParts, run: vscode.TestRun, item: vscode.TestItem, uri
   const messages = unmet.length
     ? unmet.map((e) => ({ text: `Expected ${e.text}, got ${e.actual}\n${r.summary}${answer}`, location: at(e.range) }))
     : [{ text: failureLines(r).join('\n') + answer, location: at(r.problemRange) }];
-  const output = [
-    `${r.case.label}: ${r.summary}`,
-    r.request && `Request:\n${r.request}`,
-    r.response && `Response:\n${r.response}`,
-  ];
-  run.appendOutput(output.filter(Boolean).join('\n\n').replace(/\r?\n/g, '\r\n') + '\r\n\r\n', at(undefined), item);
+  // The summary beside the request in the editor; the request and the answer in the test's output.
+  const crlf = (text: string): string => text.replace(/\r?\n/g, '\r\n');
+  run.appendOutput(crlf(`${r.case.label}: ${r.summary}`) + '\r\n', at(undefined), item);
+  const detail = [r.request && `Request:\n${r.request}`, r.response && `Response:\n${r.response}`].filter(Boolean);
+  if (detail.length > 0) run.appendOutput(crlf(detail.join('\n\n')) + '\r\n\r\n', undefined, item);
   const state =
     r.verdict === 'passed' || r.verdict === 'skipped' ? r.verdict : r.verdict === 'failed' ? 'failed' : 'errored';
   record(

@@ -160,7 +160,7 @@ export class Testing implements vscode.Disposable {
     const id = uri.toString();
     let item = this.controller.items.get(id);
     if (!item) {
-      item = this.controller.createTestItem(id, vscode.workspace.asRelativePath(uri, true), uri);
+      item = this.controller.createTestItem(id, vscode.workspace.asRelativePath(uri), uri);
       this.controller.items.add(item);
     }
     return item;

@@ -133,7 +133,8 @@ function copyWorkspace(workspace, folders, into) {
     return { folder: into };
   }
   const names = [path.basename(workspace), ...folders.map((f) => path.basename(f))];
-  if (new Set(names).size !== names.length) throw new Error(`workspace folders need distinct names: ${names.join(', ')}`);
+  if (new Set(names).size !== names.length)
+    throw new Error(`workspace folders need distinct names: ${names.join(', ')}`);
   [workspace, ...folders].forEach((f, i) => fs.cpSync(f, path.join(into, names[i]), { recursive: true }));
   const file = path.join(into, 'suite.code-workspace');
   fs.writeFileSync(file, JSON.stringify({ folders: names.map((name) => ({ path: name })), settings: {} }, null, 2));

@@ -101,7 +101,7 @@ suite('Testing view: request files as tests in a multi-root workspace', () => {
       children(market).map((c) => [c.id, c.label, c.range?.start.line, c.range?.end.line]),
       [
         ['#1', 'Connectivity', 2, 4],
-        ['name:time', 'Server time', 6, 9],
+        ['name:time', 'Server time', 6, 8],
         ['#3', 'Symbols', 10, 11],
       ],
     );
