@@ -7,6 +7,7 @@ import { sandboxCommand } from './sandbox';
 import { sendCommand } from './send';
 import { signCommand } from './sign';
 import { stateCommand } from './state';
+import { testCommand } from './test';
 import { exitQuietlyOnClosedPipe, safeIo } from './terminal';
 import { UsageError, processIo, type Io } from './usage';
 
@@ -19,6 +20,7 @@ Commands:
   listen FILE   connect a WebSocket request (WS /ws), print its pushes, check its expectations
   sign FILE     print a request exactly as it would be sent (signed), without sending it
   check FILE... report what the service would reject, before anything is sent
+  test [PATH]   run request files as tests (CI: --sandbox, --reporter junit)
   errors [CODE] explain the service's error codes
   sandbox       run the sandbox exchange on loopback, with demo keys
   state         show or reset the rate-limit state (budgets, waits, bans)
@@ -37,6 +39,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => number | Promise<numb
   import: importCommand,
   code: codeCommand,
   listen: listenCommand,
+  test: testCommand,
 };
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {

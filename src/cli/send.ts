@@ -52,7 +52,7 @@ type RunResult = {
   note?: string;
 };
 
-async function confirm(question: string): Promise<boolean> {
+export async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await rl.question(`${question} [y/N] `);

@@ -36,6 +36,8 @@ export const BOUNDS = {
   messageChars: 2 * KiB,
   /** A JSON answer nested deeper than this is shown as text rather than pretty-printed. */
   prettyJsonDepth: 256,
+  /** Request files one test run takes (tradereq test, the editor's Testing view); the rest are named in one message. */
+  testFiles: 10_000,
 } as const;
 
 /** `text` cut to `max` characters, with a note of how much was left out. */

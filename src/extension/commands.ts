@@ -199,24 +199,9 @@ function stopSandbox(s: Services): Handler {
   };
 }
 
+/** The picker lists the environments of every tradereq.env.json, with the folder each comes from. */
 function selectEnvironment(s: Services): Handler {
-  return async () => {
-    const { environments } = s;
-    await environments.ready();
-    const current = environments.current().name;
-    const items = environments.all().map((e) => ({
-      label: e.name,
-      description: e.baseUrl,
-      detail: e.key ? `key profile ${e.key}${e.confirm ? ' · asks before every order' : ''}` : 'no key profile',
-      picked: e.name === current,
-    }));
-    const title = 'TradeReq: environment for sending, completion and checks';
-    const picked = await vscode.window.showQuickPick(items, {
-      title,
-      placeHolder: environments.error() ?? `Current: ${current}`,
-    });
-    if (picked) await environments.select(picked.label);
-  };
+  return () => s.environments.pick();
 }
 
 function refreshSymbols(s: Services): Handler {

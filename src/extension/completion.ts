@@ -29,8 +29,8 @@ export function registerCompletionSupport(
     selector,
     {
       async provideCompletionItems(document, position) {
-        await environments.ready();
-        const environment = environments.current();
+        await environments.ready(document.uri);
+        const environment = environments.current(document.uri);
         const lineText = document.lineAt(position.line).text;
         const doc = models.get(document);
         // Symbols are looked up only where a symbol is being written (a value, a stream name).

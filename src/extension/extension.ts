@@ -22,6 +22,7 @@ import { SignedDocuments, SignedView } from './signed-view';
 import { StatusBar } from './statusbar';
 import { SettingsCache } from './settings';
 import { Symbols } from './symbols';
+import { Testing } from './testing';
 
 const SELECTOR: vscode.DocumentSelector = { language: 'tradereq' };
 
@@ -38,6 +39,10 @@ export interface TradeReqApi {
   panelState(): PanelState | undefined;
   /** Where a document's diagnostics were last computed: in a worker thread (large files) or on the main one. */
   diagnosticsRunner(uri: string): 'worker' | 'main' | undefined;
+  /** The Testing view's controller, its run profiles and what the last run reported (tests read them). */
+  readonly testing: Testing;
+  /** The environment picker's items: each environment with the folder of its tradereq.env.json. */
+  environmentChoices(): Promise<readonly { label: string; description?: string }[]>;
 }
 
 /** Wires services and registers providers; nothing slow happens here (files load on first use). */
@@ -49,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
   const statusBar = new StatusBar(s.environments, (origin) => s.network.budgetViewIfLoaded(origin));
   context.subscriptions.push(
     ...s.disposables,
+    s.testing,
     diagnostics,
     statusBar,
     s.sending.onDidSend(() => statusBar.refresh()),
@@ -73,13 +79,21 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     activateMs,
     panelState: () => s.panel.current(),
     diagnosticsRunner: (uri) => diagnostics.runner(uri),
+    testing: s.testing,
+    environmentChoices: () => s.environments.choices(),
   };
 }
 
 /** The services the providers and commands share, with everything to dispose of. */
-function createServices(
-  context: vscode.ExtensionContext,
-): Services & { panel: ResponsePanel; network: Network; settings: SettingsCache; disposables: vscode.Disposable[] } {
+interface Shell extends Services {
+  readonly panel: ResponsePanel;
+  readonly network: Network;
+  readonly settings: SettingsCache;
+  readonly testing: Testing;
+  readonly disposables: vscode.Disposable[];
+}
+
+function createServices(context: vscode.ExtensionContext): Shell {
   const log = vscode.window.createOutputChannel('TradeReq', { log: true });
   const models = new DocumentModels();
   const environments = new Environments(context.workspaceState, log);
@@ -107,6 +121,7 @@ function createServices(
   const symbols = new Symbols(models, log, settings);
   const signedDocs = new SignedDocuments();
   const sandbox = new SandboxHolder();
+  const testing = new Testing(models, { environments, keys, network, sandbox, log });
   const disposables = [log, settings, models, environments, symbols, panel, sending, network, signedDocs, sandbox];
   return {
     models,
@@ -121,6 +136,7 @@ function createServices(
     panel,
     network,
     settings,
+    testing,
     disposables,
   };
 }

@@ -15,6 +15,8 @@ export { entryFromResult, budgetState, historyItem } from '../../core/panel/entr
 export { orderQueryDocument } from '../../core/request/order-query';
 export { FromPanelSchema } from '../../core/panel/protocol';
 export { startSandbox } from '../../sandbox';
+export { runCases } from '../../core/testing/run';
+export { sandboxEnvironment, sandboxKeys } from '../../core/testing/sandbox';
 export { DEMO_ACCOUNTS } from '../../core/env/demo';
 export { parseSettings } from './settings';
 export { parseStoredKey, parseProfileIndex } from './keys';
