@@ -7,7 +7,8 @@ import { jsonOrText, prettyBody } from '../core/format/json-value';
 import type { ResolvedRequest } from '../core/format/resolve';
 import type { RequestBlock } from '../core/format/model';
 import type { RoundTripReport } from '../core/net/round-trip';
-import { DEFAULT_SEND_SETTINGS, Sender } from '../core/net/send';
+import { NodeHttpSender } from '../core/net/node-http-sender';
+import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
 import type { ExpectationResult } from '../core/request/expect';
 import { passed, runRequest, type Sent } from '../core/request/pipeline';
 import { formatErrorText } from '../core/catalog/errors';
@@ -91,7 +92,7 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     baseUrl: values['base-url'],
   });
   const store = new FileStateStore(defaultStateDir(io.env));
-  const sender = new Sender({
+  const sender = new NodeHttpSender({
     ...DEFAULT_SEND_SETTINGS,
     connectTimeoutMs: connectTimeout ?? DEFAULT_SEND_SETTINGS.connectTimeoutMs,
     headersTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.headersTimeoutMs,
