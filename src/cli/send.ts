@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { Budget } from '../core/budget/budget';
 import { budgetText } from './budget-text';
 import { defaultStateDir, FileStateStore } from '../core/budget/state';
@@ -16,7 +15,9 @@ import { parseCommand, integerFlag } from './args';
 import { failureMessage, keySource, loadTarget, type Target } from './prepare';
 import { UsageError, type Io } from './usage';
 
-export const SEND_HELP = `Usage: tradereq send FILE [--request NAME|INDEX | --all] [--env NAME] [--base-url URL] [--json]
+/** The help, made when asked for: it names the state folder, which is not worked out otherwise. */
+export function sendHelp(): string {
+  return `Usage: tradereq send FILE [--request NAME|INDEX | --all] [--env NAME] [--base-url URL] [--json]
 
 Signs and sends requests of FILE, and prints for each the status, the outcome, the decoded error
 code, the response, the rate-limit budget left and the timings, and checks its # @expect lines.
@@ -41,6 +42,7 @@ Exit codes: 0 all ok; 1 a request was rejected, not sent, or an expectation fail
 
 Rate-limit budget, Retry-After waits and clock offsets are kept in ${defaultStateDir()}
 (TRADEREQ_STATE_DIR overrides), shared with the VS Code extension.`;
+}
 
 export const EXIT = { ok: 0, rejected: 1, badInput: 2, unknown: 3, refused: 4 } as const;
 
@@ -54,6 +56,8 @@ type RunResult = {
 };
 
 async function confirm(question: string): Promise<boolean> {
+  // Loaded only when there is something to ask: most sends never ask.
+  const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await rl.question(`${question} [y/N] `);
@@ -78,7 +82,7 @@ const SEND_OPTIONS = {
 export async function sendCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand('send', args, SEND_OPTIONS);
   if (values.help) {
-    io.out(SEND_HELP);
+    io.out(sendHelp());
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError('send takes one FILE. See: tradereq send --help');
