@@ -10,7 +10,8 @@ import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
 import { isWebSocket } from '../core/format/model';
 import { defaultContext } from '../core/format/variables';
-import { DEFAULT_SEND_SETTINGS, Sender } from '../core/net/send';
+import { NodeHttpSender } from '../core/net/node-http-sender';
+import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
 import { MessageExpectations, WsConnection, restListenKeyApi } from '../core/ws';
 import type { ListenKeyCallFailure, ResolvedWsRequest, WsFailure } from '../core/ws';
 import type { ListenBound } from '../core/ws/request';
@@ -68,7 +69,7 @@ export async function listenCommand(args: string[], io: Io): Promise<number> {
     count !== undefined || seconds !== undefined
       ? { count, durationMs: seconds === undefined ? undefined : seconds * 1000 }
       : resolved.listen;
-  const sender = new Sender(DEFAULT_SEND_SETTINGS);
+  const sender = new NodeHttpSender(DEFAULT_SEND_SETTINGS);
   try {
     return await listen(io, target, resolved, bound, { sender, json: values.json === true });
   } finally {

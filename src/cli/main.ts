@@ -1,15 +1,10 @@
-import { checkCommand } from './check';
-import { codeCommand } from './code';
-import { errorsCommand } from './errors';
-import { importCommand } from './import';
-import { listenCommand } from './listen';
-import { sandboxCommand } from './sandbox';
-import { sendCommand } from './send';
-import { signCommand } from './sign';
-import { stateCommand } from './state';
-import { testCommand } from './test';
+/**
+ * `tradereq`: the help and the table of commands. Each command's module is loaded only when that
+ * command runs (in the build, a bundle of its own: dist/cli/<command>.js), so that `--help` and a
+ * quick command do not pay for the others.
+ */
 import { exitQuietlyOnClosedPipe, safeIo } from './terminal';
-import { UsageError, processIo, type Io } from './usage';
+import { isUsageError, processIo, UsageError, type Io } from './usage';
 
 const HELP = `Usage: tradereq COMMAND [options]
 
@@ -29,17 +24,20 @@ Commands:
 
 Run tradereq COMMAND --help for the options of a command.`;
 
-const COMMANDS: Record<string, (args: string[], io: Io) => number | Promise<number>> = {
-  sign: signCommand,
-  send: sendCommand,
-  check: checkCommand,
-  errors: errorsCommand,
-  sandbox: sandboxCommand,
-  state: stateCommand,
-  import: importCommand,
-  code: codeCommand,
-  listen: listenCommand,
-  test: testCommand,
+type Command = (args: string[], io: Io) => number | Promise<number>;
+
+/** One row per command: `require` of its file, which esbuild.js turns into a bundle of its own. */
+const COMMANDS: Record<string, () => Command> = {
+  sign: () => (require('./sign') as typeof import('./sign')).signCommand,
+  send: () => (require('./send') as typeof import('./send')).sendCommand,
+  check: () => (require('./check') as typeof import('./check')).checkCommand,
+  errors: () => (require('./errors') as typeof import('./errors')).errorsCommand,
+  sandbox: () => (require('./sandbox') as typeof import('./sandbox')).sandboxCommand,
+  state: () => (require('./state') as typeof import('./state')).stateCommand,
+  import: () => (require('./import') as typeof import('./import')).importCommand,
+  code: () => (require('./code') as typeof import('./code')).codeCommand,
+  listen: () => (require('./listen') as typeof import('./listen')).listenCommand,
+  test: () => (require('./test') as typeof import('./test')).testCommand,
 };
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
@@ -49,17 +47,17 @@ export async function main(argv: string[], rawIo: Io = processIo): Promise<numbe
     io.out(HELP);
     return 0;
   }
-  const run = command === undefined ? undefined : COMMANDS[command];
+  const load = command === undefined || !Object.hasOwn(COMMANDS, command) ? undefined : COMMANDS[command];
   try {
     if (command === undefined)
       throw new UsageError(`a command is needed: ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`);
-    if (!run)
+    if (!load)
       throw new UsageError(
         `unknown command "${command}": use ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`,
       );
-    return await run(rest, io);
+    return await load()(rest, io);
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (isUsageError(e)) {
       io.err(`tradereq: ${e.message}`);
       return 2;
     }

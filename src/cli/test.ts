@@ -5,7 +5,8 @@ import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
 import type { NamedEnvironment } from '../core/env/constants';
 import { range } from '../core/format/model';
-import { DEFAULT_SEND_SETTINGS, Sender } from '../core/net/send';
+import { NodeHttpSender } from '../core/net/node-http-sender';
+import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
 import { matchesGrep, testCases, type TestCase } from '../core/testing/cases';
 import { prettyFile, report } from '../core/testing/reporters';
 import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/result';
@@ -109,7 +110,7 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
     throw new UsageError(`--grep takes a regular expression, and "${values.grep}" is not one`);
   }
   const files = findRequestFiles(positionals.length > 0 ? positionals : ['.'], io.cwd);
-  const sender = new Sender({
+  const sender = new NodeHttpSender({
     ...DEFAULT_SEND_SETTINGS,
     connectTimeoutMs: connectTimeout ?? DEFAULT_SEND_SETTINGS.connectTimeoutMs,
     headersTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.headersTimeoutMs,

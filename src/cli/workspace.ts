@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from '../core/format/parser';
 import type { RequestBlock, TradeReqDocument } from '../core/format/model';
-import { parseEnvironmentFile, type NamedEnvironment } from '../core/env/schema';
+import type { NamedEnvironment } from '../core/env/constants';
 import { chooseEnvironment, envFileCandidates } from '../core/env/lookup';
 import { BOUNDS, formatSize } from '../core/bounds';
 import { UsageError } from './usage';
@@ -64,6 +64,8 @@ export function selectEnvironment(
       `${envPath} is larger than TradeReq reads (${formatSize(BOUNDS.envFileBytes)}): it names environments and should be small`,
     );
   }
+  // The schema (and zod with it) loads only when there is a file to validate: a bundle of its own.
+  const { parseEnvironmentFile } = require('../core/env/schema') as typeof import('../core/env/schema');
   const parsed = parseEnvironmentFile(readFileSync(envPath, 'utf8'));
   if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.error}`);
   const chosen = chooseEnvironment(parsed.value, name, envPath);

@@ -42,20 +42,27 @@ describe('the npm tarball of the command line', function () {
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it('holds the built CLI, the README and the licence, and nothing else (no sources, tests, maps or .vsix)', () => {
-    assert.deepEqual([...tgzEntries(tarball).keys()].sort(), [
-      'package/LICENSE',
-      'package/README.md',
-      'package/dist/cli.js',
-      'package/package.json',
-    ]);
+  it('holds the built CLI (entry and command bundles), the README and the licence, and nothing else (no sources, tests, maps or .vsix)', () => {
+    // The entry and one bundle per command (dist/cli/), loaded when that command runs.
+    const commands = readdirSync(join(ROOT, 'dist', 'cli')).filter((f) => f.endsWith('.js'));
+    assert.ok(commands.includes('send.js') && commands.includes('test.js'), String(commands));
+    assert.deepEqual(
+      [...tgzEntries(tarball).keys()].sort(),
+      [
+        'package/LICENSE',
+        'package/README.md',
+        'package/dist/cli.js',
+        ...commands.map((f) => `package/dist/cli/${f}`),
+        'package/package.json',
+      ].sort(),
+    );
   });
 
   it('is publishable: not private, with files, bin, engines, repository and keywords, and no runtime dependency', () => {
     const m = manifestOf(tgzEntries(tarball).get('package/package.json'));
     assert.equal(m.name, 'tradereq');
     assert.equal(m.private, undefined);
-    assert.deepEqual(m.files, ['dist/cli.js']);
+    assert.deepEqual(m.files, ['dist/cli.js', 'dist/cli/*.js']);
     assert.deepEqual(m.bin, { tradereq: 'dist/cli.js' });
     assert.equal(m.engines?.['node'], '>=20');
     assert.match(m.repository?.url ?? '', /^git\+https:\/\//);

@@ -13,7 +13,8 @@ import { ClockSync } from '../../src/core/clock/sync';
 import { DEMO_ACCOUNTS } from '../../src/core/env/demo';
 import type { NamedEnvironment } from '../../src/core/env/constants';
 import { parse } from '../../src/core/format/parser';
-import { Sender } from '../../src/core/net/send';
+import type { Sender } from '../../src/core/net/send';
+import { UndiciSender } from '../../src/core/net/undici-sender';
 import type { KeySource } from '../../src/core/request/prepare';
 import { ok } from '../../src/core/result';
 import { caseTitle, matchesGrep, testCases, WEBSOCKET_SKIP } from '../../src/core/testing/cases';
@@ -120,7 +121,7 @@ describe('request files as tests: running against the sandbox', function () {
   before(async () => {
     sandbox = await startSandbox({ port: 0 });
     origin = new URL(sandbox.baseUrl).origin;
-    sender = new Sender();
+    sender = new UndiciSender();
   });
   after(async () => {
     await sender.close();
@@ -316,7 +317,7 @@ describe('request files as tests: an answer that repeats the API key', function 
   it('masks it everywhere in the result: summary, response, expectations', async () => {
     const doc = parse('# @expect json echo == 1\nGET /api/v3/account');
     const store = new MemoryStateStore();
-    const sender = new Sender();
+    const sender = new UndiciSender();
     const environment: NamedEnvironment = { name: 'hostile', baseUrl, key: 'k' };
     try {
       const [r] = await runCases(doc, testCases(doc), {
