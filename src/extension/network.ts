@@ -23,7 +23,11 @@ export class Network implements vscode.Disposable {
     if (!this.net) {
       const { UndiciSender, Budget, ClockSync, FileStateStore, DEFAULT_SEND_SETTINGS } = lazy();
       const store = new FileStateStore();
-      this.net = { sender: new UndiciSender(DEFAULT_SEND_SETTINGS), budget: new Budget(store), clock: new ClockSync(store) };
+      this.net = {
+        sender: new UndiciSender(DEFAULT_SEND_SETTINGS),
+        budget: new Budget(store),
+        clock: new ClockSync(store),
+      };
     }
     return this.net;
   }
