@@ -9,7 +9,8 @@ import { parse, reparse, type ParsedDocument } from '../core/format/parser';
  * moved), so the first answer after typing does not wait for a whole large file.
  */
 export class DocumentModels implements vscode.Disposable {
-  private readonly models = new Map<string, { version: number; doc: ParsedDocument }>();
+  /** `chars`: the text's length, followed edit by edit (asking VS Code for it walks the lines). */
+  private readonly models = new Map<string, { version: number; doc: ParsedDocument; chars: number }>();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor() {
@@ -23,8 +24,9 @@ export class DocumentModels implements vscode.Disposable {
     const key = document.uri.toString();
     const cached = this.models.get(key);
     if (cached && cached.version === document.version) return cached.doc;
-    const doc = parse(document.getText());
-    this.models.set(key, { version: document.version, doc });
+    const text = document.getText();
+    const doc = parse(text);
+    this.models.set(key, { version: document.version, doc, chars: text.length });
     return doc;
   }
 
@@ -34,15 +36,15 @@ export class DocumentModels implements vscode.Disposable {
     const cached = this.models.get(key);
     if (!cached) return;
     const change = e.contentChanges.length === 1 ? e.contentChanges[0]! : undefined;
-    const size = e.document.offsetAt(new vscode.Position(e.document.lineCount, 0));
-    if (!change || cached.version !== e.document.version - 1 || size > BOUNDS.fileChars) {
+    const chars = change ? cached.chars + change.text.length - change.rangeLength : 0;
+    if (!change || cached.version !== e.document.version - 1 || chars > BOUNDS.fileChars) {
       this.models.delete(key);
       return;
     }
     const fromLine = change.range.start.line;
     const lineChange = { fromLine, oldToLine: change.range.end.line, newToLine: fromLine + newlines(change.text) };
     const lines = (from: number, to: number): string => e.document.getText(new vscode.Range(from, 0, to, 0));
-    this.models.set(key, { version: e.document.version, doc: reparse(cached.doc, lineChange, lines) });
+    this.models.set(key, { version: e.document.version, doc: reparse(cached.doc, lineChange, lines), chars });
   }
 
   dispose(): void {

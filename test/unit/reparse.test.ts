@@ -54,6 +54,30 @@ function model(doc: ParsedDocument): unknown {
   return JSON.parse(JSON.stringify(rest));
 }
 
+/** The new text's lines [from, to) as the extension gives them (VS Code's getText of a line range keeps the last line break). */
+function linesOf(next: readonly string[], withBreak: boolean): (from: number, to: number) => string {
+  return (from, to) => next.slice(from, to).join('\n') + (withBreak && to < next.length ? '\n' : '');
+}
+
+/** Replaces lines [fromLine, oldToLine] of `text` with `inserted`, reparses, and compares with a full parse. */
+function expectSameAsFullParse(text: string, fromLine: number, oldToLine: number, inserted: string[]): ParsedDocument {
+  let result: ParsedDocument | undefined;
+  for (const withBreak of [false, true]) {
+    const doc = parse(text);
+    const lines = text.split('\n');
+    const next = [...lines.slice(0, fromLine), ...inserted, ...lines.slice(oldToLine + 1)];
+    const change = { fromLine, oldToLine, newToLine: fromLine + inserted.length - 1 };
+    const incremental = reparse(doc, change, linesOf(next, withBreak));
+    assert.deepEqual(
+      model(incremental),
+      model(parse(next.join('\n'))),
+      `${JSON.stringify(change)}, break ${withBreak}`,
+    );
+    result = incremental;
+  }
+  return result!;
+}
+
 function applyEdit(lines: string[], random: (n: number) => number): { next: string[]; change: LineChange } {
   const fromLine = random(lines.length);
   const oldToLine = Math.min(lines.length - 1, fromLine + random(4));
@@ -72,7 +96,7 @@ describe('incremental parsing gives what a full parse gives', () => {
       let doc = parse(lines.join('\n'));
       for (let edit = 0; edit < 20; edit++) {
         const { next, change } = applyEdit(lines, random);
-        const incremental = reparse(doc, change, (from, to) => next.slice(from, to).join('\n'));
+        const incremental = reparse(doc, change, linesOf(next, edit % 2 === 1));
         const full = parse(next.join('\n'));
         assert.deepEqual(
           model(incremental),
@@ -102,5 +126,54 @@ describe('incremental parsing gives what a full parse gives', () => {
     assert.equal(after.requests[6]!.requestLine.range.startLine, 6 * 4 + 1 + 1);
     assert.notEqual(after.requests[5], doc.requests[5]);
     assert.equal(after.requests[5]!.params.length, 3);
+  });
+
+  describe('edits at the places that decide which blocks are parsed again', () => {
+    const FILE = [
+      '@symbol = BTCUSDT',
+      '### first',
+      '# @name a',
+      'POST /api/v3/order',
+      'symbol = {{symbol}}',
+      '[json]',
+      '### second',
+      '# @name b',
+      'GET /api/v3/openOrders',
+      'symbol = ETHUSDT',
+      '',
+      '### third',
+      'POST /api/v3/order',
+      'side = BUY',
+    ].join('\n');
+
+    it('inside one block: a value typed, a line added, a line removed', () => {
+      expectSameAsFullParse(FILE, 9, 9, ['symbol = ETHBTC']);
+      expectSameAsFullParse(FILE, 9, 9, ['symbol = ETHUSDT', 'limit = 5']);
+      expectSameAsFullParse(FILE, 9, 10, ['symbol = ETHUSDT']);
+    });
+
+    it('across block boundaries: a `###` removed, added, and an edit over two blocks', () => {
+      expectSameAsFullParse(FILE, 6, 6, ['# second, no longer a separator']);
+      expectSameAsFullParse(FILE, 4, 4, ['symbol = {{symbol}}', '### inserted', 'GET /api/v3/time']);
+      expectSameAsFullParse(FILE, 4, 12, ['side = SELL']);
+      expectSameAsFullParse(FILE, 5, 5, ['[json]', '{"symbol": "BTCUSDT",']);
+    });
+
+    it('at the ends of the file: its first line, a line appended, the last lines removed', () => {
+      expectSameAsFullParse(FILE, 0, 0, ['@symbol = ETHUSDT', '@qty = 1']);
+      expectSameAsFullParse(FILE, 0, 1, ['GET /api/v3/time']);
+      expectSameAsFullParse(FILE, 13, 13, ['side = BUY', 'quantity = 1', '### fourth']);
+      expectSameAsFullParse(FILE, 11, 13, ['']);
+      expectSameAsFullParse(FILE, 0, 13, ['']);
+    });
+
+    it('a model an edit was already applied to is parsed whole again, not moved twice', () => {
+      const doc = parse(FILE);
+      const lines = FILE.split('\n');
+      const added = [...lines.slice(0, 2), '# note', ...lines.slice(2)];
+      reparse(doc, { fromLine: 1, oldToLine: 1, newToLine: 2 }, linesOf(added, true));
+      const again = reparse(doc, { fromLine: 1, oldToLine: 1, newToLine: 2 }, linesOf(added, true));
+      assert.deepEqual(model(again), model(parse(added.join('\n'))));
+    });
   });
 });

@@ -10,6 +10,7 @@ import {
   requestInBlock,
   type Range,
   type RequestBlock,
+  type Token,
   type TradeReqDocument,
 } from '../format/model';
 import { SYSTEM_VARIABLES } from '../format/variables';
@@ -265,15 +266,33 @@ function variableCompletions(
   }
   for (const s of SYSTEM_VARIABLES) add(s.name, 'system variable', s.description, '2');
   for (const r2 of doc.requests) {
-    if (r2.name)
-      add(
-        `${r2.name.text}.response.`,
-        `a field of the last response of "${r2.name.text}"`,
-        'e.g. `orderId`, `symbol`; deeper paths with `a.b[0]`',
-        '3',
-      );
+    if (!r2.name) continue;
+    const t = responseVariable(r2.name);
+    out.push({
+      label: t.label,
+      kind: 'variable',
+      insertText: t.label + closing,
+      detail: t.detail,
+      documentation: RESPONSE_DOC,
+      range: r,
+      sortText: t.sortText,
+    });
   }
   return out;
+}
+
+const RESPONSE_DOC = 'e.g. `orderId`, `symbol`; deeper paths with `a.b[0]`';
+/** A named request's entry text, made once per name: reparse keeps the requests an edit did not touch. */
+const responseVariables = new WeakMap<Token, { label: string; detail: string; sortText: string }>();
+
+function responseVariable(name: Token): { label: string; detail: string; sortText: string } {
+  let t = responseVariables.get(name);
+  if (!t) {
+    const label = `${name.text}.response.`;
+    t = { label, detail: `a field of the last response of "${name.text}"`, sortText: '3' + label };
+    responseVariables.set(name, t);
+  }
+  return t;
 }
 
 /** In a `[json]` body: member names of the endpoint, and values for the member being written. */

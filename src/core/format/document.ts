@@ -1,8 +1,8 @@
 /**
  * A parsed file as blocks, and the document model assembled from them: requests in order with
  * their indexes, the file's variables and directives (from its first block), names checked to be
- * unique, every diagnostic in order. Assembling is linear in the number of blocks, so an edit that
- * re-parses one block costs little more than that block.
+ * unique, every diagnostic in order. Assembling a whole file is linear in its blocks; after an edit
+ * the model is spliced (parser.ts, reparse), so the first answer costs little more than that block.
  */
 import { BOUNDS } from '../bounds';
 import { byPosition, type Diagnostic, type Range, type RequestBlock, type Token, type TradeReqDocument } from './model';
@@ -20,37 +20,79 @@ export function assemble(
   extra: readonly Diagnostic[] = [],
 ): ParsedDocument {
   const requests: ParsedRequest[] = [];
-  const comments: Range[] = [];
   const separatorLines: number[] = [];
-  const diagnostics: Diagnostic[] = [];
   for (const b of blocks) {
     if (b.request) {
       b.request.index = requests.length;
       requests.push(b.request);
     }
     if (b.separator) separatorLines.push(b.separator.startLine);
-    for (const c of b.comments) comments.push(c);
-    for (const d of b.diagnostics) diagnostics.push(d);
   }
+  return documentOf(blocks, requests, separatorLines, lineCount, extra);
+}
+
+/**
+ * The model from its parts. Comments and diagnostics, which completion and hover never read, are
+ * gathered from the blocks on first use: the first answer after an edit does no whole-file work.
+ */
+export function documentOf(
+  blocks: readonly Block[],
+  requests: readonly ParsedRequest[],
+  separatorLines: readonly number[],
+  lineCount: number,
+  extra: readonly Diagnostic[],
+): ParsedDocument {
+  const first = blocks[0];
+  let comments: Range[] | undefined;
+  let diagnostics: Diagnostic[] | undefined;
+  return {
+    lineCount,
+    variables: first?.variables ?? [],
+    fileDirectives: first?.fileDirectives ?? [],
+    requests,
+    get comments(): Range[] {
+      return (comments ??= this.blocks.flatMap((b) => b.comments));
+    },
+    variableRefs: first?.variableRefs ?? [],
+    get diagnostics(): Diagnostic[] {
+      return (diagnostics ??= gatherDiagnostics(this.blocks, this.requests, extra));
+    },
+    separatorLines,
+    blocks,
+    truncated: extra.some((d) => d.rule === 'too-many-requests'),
+  };
+}
+
+/**
+ * Before an edit's model takes over the lists of `prev` (reparse splices them in place), `prev`
+ * gets copies: a Send All or a test run that holds it across the edit keeps the requests it had.
+ * The copies are short-lived; the long-lived lists are never copied (large garbage, long pauses).
+ */
+export function handOver(prev: ParsedDocument): void {
+  const lists = prev as {
+    blocks: readonly Block[];
+    requests: readonly ParsedRequest[];
+    separatorLines: readonly number[];
+  };
+  lists.blocks = prev.blocks.slice();
+  lists.requests = prev.requests.slice();
+  lists.separatorLines = prev.separatorLines.slice();
+}
+
+function gatherDiagnostics(
+  blocks: readonly Block[],
+  requests: readonly RequestBlock[],
+  extra: readonly Diagnostic[],
+): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const b of blocks) for (const d of b.diagnostics) diagnostics.push(d);
   const late = [...duplicateNames(requests), ...extra];
   // Blocks are in order and each block's diagnostics sorted: only added ones need a sort.
   if (late.length > 0) {
     for (const d of late) diagnostics.push(d);
     diagnostics.sort(byPosition);
   }
-  const first = blocks[0];
-  return {
-    lineCount,
-    variables: first?.variables ?? [],
-    fileDirectives: first?.fileDirectives ?? [],
-    requests,
-    comments,
-    variableRefs: first?.variableRefs ?? [],
-    diagnostics,
-    separatorLines,
-    blocks,
-    truncated: extra.some((d) => d.rule === 'too-many-requests'),
-  };
+  return diagnostics;
 }
 
 /** A `# @name` used before: a warning on the later one (names are for chaining and --request). */

@@ -5,9 +5,9 @@
  * keeps the others, moved by the lines the edit added or removed (reparse).
  */
 import { BOUNDS, formatSize } from '../bounds';
-import { assemble, tooManyRequests, type ParsedDocument } from './document';
+import { assemble, documentOf, handOver, tooManyRequests, type ParsedDocument } from './document';
 import { range, type Diagnostic } from './model';
-import { parseBlock, type Block } from './parse/block';
+import { parseBlock, type Block, type ParsedRequest } from './parse/block';
 
 import { firstVisible, isSeparatorLine, lineAt, sourceOf, type SourceText } from './parse/source';
 
@@ -70,10 +70,16 @@ export interface LineChange {
   readonly newToLine: number;
 }
 
+/** Models an edit has been applied to: their blocks below the edit have moved, so they are not reparsed again. */
+const consumed = new WeakSet<ParsedDocument>();
+
 /**
  * The document after `change`, from `prev` and the new text's lines [from, to) (joined with
- * `\n`). Only the blocks the edit touched are parsed again; the blocks below it keep their
- * objects and are moved by the lines the edit added or removed.
+ * `\n`; a trailing `\n` is allowed). Only the blocks the edit touched are parsed again; the blocks
+ * below it keep their objects and are moved by the lines the edit added or removed. The lists of
+ * the model are spliced, nothing is parsed or gathered block by block, so the cost hardly grows
+ * with the file. `prev` is given up: its blocks and lists now belong to the new document (a second
+ * edit of `prev` parses the whole text).
  */
 export function reparse(
   prev: ParsedDocument,
@@ -83,22 +89,51 @@ export function reparse(
   const delta = change.newToLine - change.oldToLine;
   const lineCount = prev.lineCount + delta;
   const blocks = prev.blocks;
-  if (prev.truncated || blocks.length === 0) return parse(lines(0, lineCount));
+  if (prev.truncated || blocks.length === 0 || consumed.has(prev)) return parse(lines(0, lineCount));
   const startOf = (k: number): number => blocks[k]!.startLine + blocks[k]!.pos.delta;
   let f = blockAt(blocks, startOf, change.fromLine);
   // An edit on a `###` line may join its block to the one above.
   if (f > 0 && change.fromLine === startOf(f)) f--;
   const l = blockAt(blocks, startOf, change.oldToLine);
   const from = startOf(f);
-  const to = l + 1 < blocks.length ? startOf(l + 1) + delta : lineCount;
-  const requestsBefore = blocks.slice(0, f).filter((b) => b.request).length;
-  const region = parseRegion(sourceOf(lines(from, to)), 0, to - from, from, f === 0, requestsBefore);
-  const after = blocks.slice(l + 1);
-  for (const b of after) b.pos.delta += delta;
-  const next = [...blocks.slice(0, f), ...region.blocks, ...after];
-  const total = next.filter((b) => b.request).length;
-  if (region.extra.length > 0 || total > BOUNDS.requestsPerFile) return parse(lines(0, lineCount));
-  return assemble(next, lineCount);
+  const oldTo = l + 1 < blocks.length ? startOf(l + 1) : prev.lineCount;
+  const to = l + 1 < blocks.length ? oldTo + delta : lineCount;
+  // The requests and `###` lines of the touched blocks, found by position (old lines, before moving).
+  const rf = firstFrom(prev.requests, (r) => r.range.startLine, from);
+  const rl = firstFrom(prev.requests, (r) => r.range.startLine, oldTo);
+  const sf = firstFrom(prev.separatorLines, (n) => n, from);
+  const sl = firstFrom(prev.separatorLines, (n) => n, oldTo);
+  const region = parseRegion(sourceOf(lines(from, to)), 0, to - from, from, f === 0, rf);
+  const made = region.blocks.flatMap((b) => (b.request ? [b.request] : []));
+  const total = prev.requests.length - (rl - rf) + made.length;
+  // At the limit a `###` below the last request read is reported: the whole file decides.
+  if (region.extra.length > 0 || total >= BOUNDS.requestsPerFile) return parse(lines(0, lineCount));
+  consumed.add(prev);
+  const requests = prev.requests as ParsedRequest[];
+  const separatorLines = prev.separatorLines as number[];
+  const next = blocks as Block[];
+  handOver(prev);
+  for (let k = l + 1; k < next.length; k++) next[k]!.pos.delta += delta;
+  requests.splice(rf, rl - rf, ...made);
+  // Indexes move only when the number of requests changed.
+  const moved = made.length !== rl - rf ? requests.length : rf + made.length;
+  for (let k = rf; k < moved; k++) requests[k]!.index = k;
+  if (delta !== 0) for (let k = sl; k < separatorLines.length; k++) separatorLines[k]! += delta;
+  separatorLines.splice(sf, sl - sf, ...region.blocks.flatMap((b) => (b.separator ? [b.separator.startLine] : [])));
+  next.splice(f, l - f + 1, ...region.blocks);
+  return documentOf(next, requests, separatorLines, lineCount, []);
+}
+
+/** The index of the first item whose position is at least `line` (items are in order). */
+function firstFrom<T>(items: readonly T[], position: (item: T) => number, line: number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (position(items[mid]!) < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The index of the block that holds absolute line `line` (blocks are in order). */
