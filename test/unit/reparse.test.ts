@@ -167,6 +167,19 @@ describe('incremental parsing gives what a full parse gives', () => {
       expectSameAsFullParse(FILE, 0, 13, ['']);
     });
 
+    it('the model an edit was applied to keeps its own lists (a Send All holding it sees the requests it had)', () => {
+      const doc = parse(FILE);
+      const requests = [...doc.requests];
+      const separators = [...doc.separatorLines];
+      const lines = FILE.split('\n');
+      const next = [...lines.slice(0, 5), '### inserted', 'GET /api/v3/time', ...lines.slice(5)];
+      const after = reparse(doc, { fromLine: 4, oldToLine: 4, newToLine: 6 }, linesOf(next, true));
+      assert.equal(after.requests.length, requests.length + 1);
+      assert.deepEqual(doc.requests, requests, 'the same request objects, in the same order');
+      assert.deepEqual(doc.separatorLines, separators);
+      assert.equal(doc.blocks.length, requests.length + 1);
+    });
+
     it('a model an edit was already applied to is parsed whole again, not moved twice', () => {
       const doc = parse(FILE);
       const lines = FILE.split('\n');
