@@ -198,7 +198,11 @@ export class LiveView {
   }
 
   private onClick(e: MouseEvent): void {
-    const el = e.target instanceof Element ? e.target.closest('button[data-action]') : null;
+    const target = e.target instanceof Element ? e.target : null;
+    const line = target?.closest('li.push');
+    // A click on a line shows the whole push (or one line of it again): local only.
+    if (line) return void line.classList.toggle('expanded');
+    const el = target?.closest('button[data-action]');
     if (!(el instanceof HTMLButtonElement) || el.disabled) return;
     const id = this.id;
     switch (el.getAttribute('data-action')) {

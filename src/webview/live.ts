@@ -63,6 +63,7 @@ export class LivePanel {
       this.entries.set(m.connection.id, e);
       this.tabs.append(tab);
       this.host.append(view.root);
+      this.show();
     }
     e.store.apply(m);
     if (m.select) this.select(m.connection.id);
