@@ -8,6 +8,11 @@ import { h, newId, setAttr } from './dom';
 import { formatClock, formatCount, formatRate, shortStream } from './format';
 import type { KeptLine } from './live-store';
 
+/** Sets an element's text only when it changed: an unchanged number is not laid out again. */
+export function setText(el: Element, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 /** Levels a book table shows on each side. */
 export const BOOK_ROWS = 10;
 
@@ -40,8 +45,8 @@ export function meter(testid: string, name: string): Meter {
   return {
     root,
     update(used, limit, label, text) {
-      count.textContent = label;
-      note.textContent = text;
+      setText(count, label);
+      setText(note, text);
       // The warning colour from 80 % of the limit on (a meter's "high").
       setAttr(el, 'max', limit);
       setAttr(el, 'high', limit * 0.8);
@@ -106,10 +111,10 @@ export function streamRow(s: LiveStream): StreamRow {
     update(v, open) {
       setAttr(tr, 'data-status', v.status);
       const why = v.status === 'refused' ? `: ${v.code !== undefined ? `${v.code} ` : ''}${v.msg ?? ''}` : '';
-      status.textContent = STATUS_LABEL[v.status] + why;
-      pushes.textContent = formatCount(v.pushes);
-      rate.textContent = formatRate(v.ratePerSecond);
-      last.textContent = v.lastPushAt === undefined ? '–' : formatClock(v.lastPushAt);
+      setText(status, STATUS_LABEL[v.status] + why);
+      setText(pushes, formatCount(v.pushes));
+      setText(rate, formatRate(v.ratePerSecond));
+      setText(last, v.lastPushAt === undefined ? '–' : formatClock(v.lastPushAt));
       button.disabled = !open || v.status !== 'subscribed';
     },
   };
@@ -175,7 +180,7 @@ export function bookView(stream: string): BookView {
       for (let i = 0; i < n; i++) {
         const values = cells(i);
         const row = tbody.rows[i]!;
-        for (let j = 0; j < 4; j++) row.cells[j]!.textContent = values[j]!;
+        for (let j = 0; j < 4; j++) setText(row.cells[j]!, values[j]!);
       }
       if (n === 0) tbody.append(h('tr', null, h('td', { colspan: 4, class: 'muted' }, 'The book is empty.')));
     },
@@ -185,7 +190,11 @@ export function bookView(stream: string): BookView {
 // ---------------------------------------------------------------------------------------------
 // Log lines and notes
 
-const lineSeq = new WeakMap<Element, number>();
+const lineOf = new WeakMap<Element, KeptLine>();
+/** What a line shows of a push until it is opened: enough for one line, and cheap to lay out. */
+const LINE_CHARS = 200;
+
+const oneLine = (text: string): string => (text.length > LINE_CHARS ? `${text.slice(0, LINE_CHARS)}…` : text);
 
 export function logLine(k: KeptLine): HTMLElement {
   const l = k.line;
@@ -195,15 +204,23 @@ export function logLine(k: KeptLine): HTMLElement {
     h('time', { class: 'push-time' }, formatClock(l.at)),
     h('span', { class: 'push-stream', title: l.stream }, shortStream(l.stream)),
     l.summary !== undefined ? h('span', { class: 'push-summary' }, l.summary) : null,
-    l.text !== undefined ? h('code', { class: 'push-text' }, l.text) : null,
+    l.text !== undefined ? h('code', { class: 'push-text' }, oneLine(l.text)) : null,
   );
-  lineSeq.set(li, k.seq);
+  lineOf.set(li, k);
   return li;
 }
 
 /** The number of the push a log line shows. */
 export function seqOf(el: Element): number {
-  return lineSeq.get(el) ?? 0;
+  return lineOf.get(el)?.seq ?? 0;
+}
+
+/** Opens a log line to the whole push, or closes it to one line again. */
+export function toggleLine(li: Element): void {
+  const text = lineOf.get(li)?.line.text;
+  const open = li.classList.toggle('expanded');
+  const code = li.querySelector('code.push-text');
+  if (code !== null && text !== undefined) code.textContent = open ? text : oneLine(text);
 }
 
 export function noteItem(n: LiveNote): HTMLElement {

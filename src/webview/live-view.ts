@@ -14,12 +14,16 @@ import {
   noteItem,
   seqOf,
   streamRow,
+  toggleLine,
   updateMeters,
   type BookView,
   type Meter,
   type StreamRow,
 } from './live-parts';
 import type { LiveStore } from './live-store';
+
+/** Log lines on the page while pushes flow: enough to read, few enough to draw every frame. */
+export const LIVE_ROWS = 100;
 
 export interface LiveViewHost {
   post(m: FromPanel): void;
@@ -201,7 +205,7 @@ export class LiveView {
     const target = e.target instanceof Element ? e.target : null;
     const line = target?.closest('li.push');
     // A click on a line shows the whole push (or one line of it again): local only.
-    if (line) return void line.classList.toggle('expanded');
+    if (line) return toggleLine(line);
     const el = target?.closest('button[data-action]');
     if (!(el instanceof HTMLButtonElement) || el.disabled) return;
     const id = this.id;
@@ -217,7 +221,7 @@ export class LiveView {
         return;
       case 'pause':
         this.store.setPaused(!this.store.paused);
-        this.rebuildLog = !this.store.paused;
+        this.rebuildLog = true;
         return this.host.redraw();
       case 'clear':
         this.store.clear();
@@ -268,17 +272,19 @@ export class LiveView {
         row.tr.remove();
         this.rows.delete(name);
       }
-    for (const s of c.streams) {
+    this.streamBody.querySelector('tr.empty')?.remove();
+    c.streams.forEach((s, i) => {
       let row = this.rows.get(s.stream);
       if (row === undefined) {
         row = streamRow(s);
         this.rows.set(s.stream, row);
       }
       row.update(s, open);
-      this.streamBody.append(row.tr); // in the connection's order
-    }
-    if (c.streams.length === 0 && this.streamBody.rows.length === 0) this.streamBody.append(emptyRow());
-    else this.streamBody.querySelector('tr.empty')?.remove();
+      // In the connection's order; a row already in place is not moved (that would lay it out again).
+      const at = this.streamBody.rows[i];
+      if (at !== row.tr) this.streamBody.insertBefore(row.tr, at ?? null);
+    });
+    if (c.streams.length === 0) this.streamBody.append(emptyRow());
   }
 
   private drawNotes(c: LiveConnection): void {
@@ -317,21 +323,27 @@ export class LiveView {
     }
   }
 
+  /** While live, the newest LIVE_ROWS lines; paused, every line kept (to scroll through at leisure). */
   private drawLog(): void {
     const s = this.store;
     if (s.paused && !this.rebuildLog) return this.drawLogCounts();
-    if (this.rebuildLog || s.lastSeq - this.drawn.seq > s.lines.capacity) {
+    const max = s.paused ? s.lines.capacity : LIVE_ROWS;
+    if (this.rebuildLog || s.lastSeq - this.drawn.seq > max) {
       const frag = document.createDocumentFragment();
-      for (const k of s.shown()) frag.append(logLine(k));
+      for (const k of s.shown(max)) frag.append(logLine(k));
       this.log.replaceChildren(frag);
       this.rebuildLog = false;
     } else if (s.lastSeq > this.drawn.seq) {
       const frag = document.createDocumentFragment();
       for (const k of s.newerThan(this.drawn.seq)) frag.append(logLine(k));
       this.log.prepend(frag);
-      // Lines no longer kept leave the page too.
+      // Past the window, or no longer kept: the line leaves the page.
       const oldest = s.oldestSeq;
-      for (let el = this.log.lastElementChild; el !== null && seqOf(el) < oldest; el = this.log.lastElementChild)
+      for (
+        let el = this.log.lastElementChild;
+        el !== null && (this.log.childElementCount > max || seqOf(el) < oldest);
+        el = this.log.lastElementChild
+      )
         el.remove();
     }
     this.drawn.seq = s.lastSeq;
@@ -345,7 +357,10 @@ export class LiveView {
     setAttr(this.logCounts, 'data-kept', s.lines.length);
     setAttr(this.logCounts, 'data-dropped', s.dropped);
     setAttr(this.logCounts, 'data-received', s.received);
+    const shown = this.log.childElementCount;
     const parts = [`${formatCount(s.lines.length)} kept (the newest ${formatCount(s.lines.capacity)})`];
+    if (shown < s.lines.length) parts.unshift(`${formatCount(shown)} shown${s.paused ? '' : ' (Pause to see all)'}`);
+    setAttr(this.logCounts, 'data-shown', shown);
     if (s.dropped > 0) parts.push(`${formatCount(s.dropped)} older not kept`);
     if (s.skipped > 0) parts.push(`${formatCount(s.skipped)} skipped`);
     if (s.cleared > 0) parts.push(`${formatCount(s.cleared)} cleared`);

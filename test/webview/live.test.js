@@ -15,6 +15,7 @@ const DEALS_ETH = 'spot@public.deals.v3.api@ETHUSDT';
 const DEPTH = 'spot@public.limit.depth.v3.api@BTCUSDT@5';
 const HOSTILE = '<img src=x onerror=alert(1)></script><script>alert(2)</script>';
 const CAP = 5000;
+const LIVE_ROWS = 100; // LIVE_ROWS of src/webview/live-view.ts
 
 function stream(name, over = {}) {
   return { stream: name, status: 'subscribed', kind: 'deals', pushes: 0, ratePerSecond: 0, ...over };
@@ -245,7 +246,7 @@ describe('the stream view, in a browser', function () {
     assert.equal(await page.getByTestId('pause').getAttribute('aria-pressed'), 'true');
     await post(page, live({ pushes: [deal(), deal()] }));
     assert.equal(await page.getByTestId('push-log').locator('li').count(), 3, 'paused: the log stands still');
-    assert.match(await page.getByTestId('log-counts').textContent(), /^Paused: 2 new · 5 kept/);
+    assert.match(await page.getByTestId('log-counts').textContent(), /^Paused: 2 new · 3 shown · 5 kept/);
     await page.getByTestId('pause').click();
     await nextFrame(page);
     assert.equal(await page.getByTestId('push-log').locator('li').count(), 5, 'resumed: the pushes meanwhile appear');
@@ -270,7 +271,7 @@ describe('the stream view, in a browser', function () {
     assert.equal((await logLines(page)).length, 1, 'pushes after Clear show');
   });
 
-  it(`keeps the newest ${CAP} pushes and counts the rest: those dropped here and those the extension skipped`, async () => {
+  it(`keeps the newest ${CAP} pushes and counts the rest; live it draws the newest ${LIVE_ROWS}, paused all it keeps`, async () => {
     const { page } = await open();
     await post(page, live({ select: true }));
     const first = seq + 1;
@@ -281,17 +282,29 @@ describe('the stream view, in a browser', function () {
     assert.equal(await counts.getAttribute('data-kept'), String(CAP));
     assert.equal(await counts.getAttribute('data-dropped'), '1000');
     assert.equal(await counts.getAttribute('data-received'), '6250');
-    assert.equal(await counts.textContent(), '5,000 kept (the newest 5,000) · 1,000 older not kept · 250 skipped');
+    assert.equal(
+      await counts.textContent(),
+      `${LIVE_ROWS} shown (Pause to see all) · 5,000 kept (the newest 5,000) · 1,000 older not kept · 250 skipped`,
+    );
     const rows = page.getByTestId('push-log').locator('li');
-    assert.equal(await rows.count(), CAP, 'the page holds no more lines than it keeps');
-    const time = (s) => new Date(NOW + s).toISOString().slice(11, 23);
-    assert.ok((await rows.first().textContent()).includes(time(seq).slice(9)), 'the newest first');
-    assert.ok((await rows.last().textContent()).includes(time(first + 1000).slice(9)), 'the oldest kept last');
+    assert.equal(await rows.count(), LIVE_ROWS, 'while pushes flow, only the newest are drawn');
+    const time = (s) => new Date(NOW + s).toISOString().slice(20, 23);
+    const millis = async (row) => (await row.textContent()).slice(9, 12);
+    assert.equal(await millis(rows.first()), time(seq), 'the newest first');
 
-    // More pushes: the oldest leave the page as they leave memory.
+    await page.getByTestId('pause').click();
+    await nextFrame(page);
+    assert.equal(await rows.count(), CAP, 'paused, every push kept is on the page');
+    assert.equal(await millis(rows.last()), time(first + 1000), 'the oldest kept last');
+    await page.getByTestId('pause').click();
+    await nextFrame(page);
+    assert.equal(await rows.count(), LIVE_ROWS);
+
+    // More pushes: the oldest leave memory, and are counted.
     await post(page, live({ pushes: Array.from({ length: 10 }, () => deal()) }));
-    assert.equal(await rows.count(), CAP);
+    assert.equal(await rows.count(), LIVE_ROWS);
     assert.equal(await counts.getAttribute('data-dropped'), '1010');
+    assert.equal(await millis(rows.first()), time(seq));
   });
 
   it('a depth stream shows a live table of the best bids and asks, updated in place', async () => {
