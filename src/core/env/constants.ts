@@ -1,3 +1,5 @@
+import { WS_RULES } from '../catalog/stream-names';
+
 /**
  * Environment facts that need no validation code, kept apart from the zod schema so that what
  * loads at activation stays small.
@@ -5,6 +7,8 @@
 export interface NamedEnvironment {
   readonly name: string;
   readonly baseUrl: string;
+  /** The WebSocket endpoint; when absent, the base URL with ws:// or wss:// and /ws (ws/url.ts environmentWsUrl). */
+  readonly wsUrl?: string;
   readonly key?: string;
   readonly confirm?: boolean;
   readonly apiKeyHeader?: string;
@@ -19,5 +23,6 @@ export const SANDBOX_PORT = 8780;
 export const BUILTIN_SANDBOX: NamedEnvironment = {
   name: 'sandbox',
   baseUrl: `http://127.0.0.1:${SANDBOX_PORT}`,
+  wsUrl: `ws://127.0.0.1:${SANDBOX_PORT}${WS_RULES.path}`,
   key: 'sandbox',
 };

@@ -16,6 +16,16 @@ export const EnvironmentSchema = z
         'baseUrl must be an http:// or https:// URL such as https://api.example.com',
       )
       .describe('Base URL the request paths are joined to, e.g. https://api.example.com.'),
+    wsUrl: z
+      .string()
+      .regex(
+        /^wss?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/,
+        'wsUrl must be a ws:// or wss:// URL such as wss://stream.example.com/ws',
+      )
+      .optional()
+      .describe(
+        'WebSocket endpoint of the WS requests, e.g. wss://stream.example.com/ws; a listen key is sent to its origin only. Default: the base URL with ws:// or wss:// and the path /ws.',
+      ),
     key: z
       .string()
       .regex(PROFILE_NAME_PATTERN, 'key names a key profile: letters, digits, "-" and "_"')

@@ -1,11 +1,21 @@
 /** Directives (format.md): what each `# @word args` means for a request, and what is wrong with one. */
+import { WS_RULES } from '../catalog/stream-names';
 import { PROFILE_NAME_PATTERN } from '../env/keys';
 import { REQUEST_NAME, type Diagnostic, type Directive, type RequestBlock, type TradeReqDocument } from './model';
 
 export type Expectation =
   | { readonly kind: 'status'; readonly status: number; readonly directive: Directive }
   | { readonly kind: 'code'; readonly code: number; readonly directive: Directive }
-  | { readonly kind: 'json'; readonly path: string; readonly value: string; readonly directive: Directive };
+  | { readonly kind: 'json'; readonly path: string; readonly value: string; readonly directive: Directive }
+  /** `# @expect message PATH == VALUE`: passes when one push of a WebSocket request matches (ws/expect.ts). */
+  | { readonly kind: 'message'; readonly path: string; readonly value: string; readonly directive: Directive };
+
+/** `# @listen`: when a run from the command line ends (the first bound reached). */
+export interface ListenOption {
+  /** Pushes received. */
+  readonly count?: number;
+  readonly durationMs?: number;
+}
 
 export interface RequestOptions {
   readonly name?: string;
@@ -17,6 +27,9 @@ export interface RequestOptions {
   readonly confirm: boolean;
   readonly signaturePlacement: 'query' | 'body';
   readonly expectations: readonly Expectation[];
+  /** `# @listenKey`: a WebSocket request obtains a listen key before it connects. */
+  readonly listenKey: boolean;
+  readonly listen: ListenOption;
 }
 
 /** Options as directives set them, before the request's name is added. */
@@ -115,16 +128,55 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
   },
   {
     name: 'expect',
-    usage: '@expect status 200 | @expect code 30002 | @expect json PATH == VALUE',
-    description: 'A check on the response; the command line exits non-zero when one fails.',
+    usage: '@expect status 200 | @expect code 30002 | @expect json PATH == VALUE | @expect message PATH == VALUE',
+    description:
+      'A check on the response (`status`, `code`, `json`) or, for a WebSocket request, on its pushes (`message`: passes when one push matches); the command line exits non-zero when one fails.',
     apply: (_draft, args, d, own) => {
       const e = readExpectation(d, args);
-      if (!e) return 'Write `# @expect status 200`, `# @expect code 30002` or `# @expect json PATH == VALUE`.';
+      if (!e)
+        return 'Write `# @expect status 200`, `# @expect code 30002`, `# @expect json PATH == VALUE` or, for a WebSocket request, `# @expect message PATH == VALUE`.';
       own.push(e);
       return undefined;
     },
   },
+  {
+    name: 'listenKey',
+    usage: '@listenKey',
+    description:
+      "WebSocket request: obtains a listen key first (signed POST /api/v3/userDataStream with the request's key profile), connects with it, keeps it alive while connected and closes it at the end. Needed by the private streams.",
+    apply: (draft, args) => {
+      if (args !== '')
+        return 'Write `# @listenKey` alone: the key is obtained when connecting, never written in the file.';
+      draft.listenKey = true;
+      return undefined;
+    },
+  },
+  {
+    name: 'listen',
+    usage: '@listen 30s | @listen 50',
+    description:
+      'WebSocket request: when `tradereq listen` stops, after a duration (500ms, 30s, 2m, 1h) or a number of pushes; its own --duration and --count flags override it.',
+    apply: (draft, args) => {
+      const bound = readListenBound(args);
+      if (bound === undefined)
+        return `Write \`# @listen 30s\` (a duration: 500ms, 30s, 2m or 1h, at most ${WS_RULES.lifetimeMs / 3_600_000} h) or \`# @listen 50\` (a number of pushes).`;
+      draft.listen = { ...draft.listen, ...bound };
+      return undefined;
+    },
+  },
 ];
+
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `30s` → a duration, `50` → a count of pushes; undefined when it is neither (or past a connection's lifetime). */
+function readListenBound(args: string): ListenOption | undefined {
+  const m = /^(\d{1,9})(ms|s|m|h)?$/.exec(args);
+  if (!m || Number(m[1]) <= 0) return undefined;
+  if (m[2] === undefined) return { count: Number(m[1]) };
+  const durationMs = Number(m[1]) * UNIT_MS[m[2]]!;
+  // The family closes every connection after 24 hours (WS_RULES.lifetimeMs).
+  return durationMs <= WS_RULES.lifetimeMs ? { durationMs } : undefined;
+}
 
 const BY_NAME: ReadonlyMap<string, DirectiveInfo> = new Map(DIRECTIVES.map((d) => [d.name, d]));
 
@@ -134,7 +186,13 @@ const FILE_OPTIONS = new WeakMap<TradeReqDocument, { draft: Readonly<Draft>; dia
 function fileOptions(doc: TradeReqDocument): { draft: Readonly<Draft>; diagnostics: readonly Diagnostic[] } {
   let cached = FILE_OPTIONS.get(doc);
   if (!cached) {
-    const draft: Draft = { confirm: false, signaturePlacement: 'query', expectations: [] };
+    const draft: Draft = {
+      confirm: false,
+      signaturePlacement: 'query',
+      expectations: [],
+      listenKey: false,
+      listen: {},
+    };
     const diagnostics: Diagnostic[] = [];
     applyDirectives(draft, doc.fileDirectives, diagnostics);
     cached = { draft, diagnostics };
@@ -187,7 +245,7 @@ function readExpectation(d: Directive, args: string): Expectation | undefined {
       ? { kind: 'status', status: Number(m[2]), directive: d }
       : { kind: 'code', code: Number(m[2]), directive: d };
   }
-  const j = /^json\s+(\S+)\s*==\s*(.*)$/.exec(args);
-  if (j) return { kind: 'json', path: j[1]!, value: j[2]!.trim(), directive: d };
+  const j = /^(json|message)\s+(\S+)\s*==\s*(.*)$/.exec(args);
+  if (j) return { kind: j[1] as 'json' | 'message', path: j[2]!, value: j[3]!.trim(), directive: d };
   return undefined;
 }

@@ -53,8 +53,8 @@ export function joinUrl(baseUrl: string, path: string): string {
   return baseUrl.replace(/\/+$/, '') + path;
 }
 
-/** Collects the diagnostics of one resolution. */
-class Problems {
+/** Collects the diagnostics of one resolution (of an HTTP request here, of a WebSocket one in ws/request.ts). */
+export class Problems {
   readonly list: Diagnostic[] = [];
   add(range: Range, message: string, rule: RuleId): void {
     this.list.push({ range, severity: 'error', message, rule });
@@ -64,13 +64,23 @@ class Problems {
   }
 }
 
-export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx: ResolveContext): ResolveResult {
+/** The start of every resolution: the variable scope, the options, and the errors of directives and variables. */
+export function beginResolve(
+  doc: TradeReqDocument,
+  request: RequestBlock,
+  ctx: ResolveContext,
+): { scope: VariableScope; options: RequestOptions; problems: Problems } {
   const scope = new VariableScope(doc, ctx);
   const { options, diagnostics, fileDiagnostics } = readOptions(doc, request);
   const problems = new Problems();
   for (const d of [...fileDiagnostics, ...diagnostics, ...unresolvedRefs(request.variableRefs, scope)]) {
     if (d.severity === 'error') problems.list.push(d);
   }
+  return { scope, options, problems };
+}
+
+export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx: ResolveContext): ResolveResult {
+  const { scope, options, problems } = beginResolve(doc, request, ctx);
   checkShape(request, problems);
   if (problems.any) return err(problems.list);
   const text = substituter(scope, problems);
@@ -105,7 +115,10 @@ function checkShape(request: RequestBlock, problems: Problems): void {
 }
 
 /** Substitutes a text of the request; a failure is recorded at `at` and the text kept (it is never sent). */
-function substituter(scope: VariableScope, problems: Problems): (s: string, at: Range, maxChars?: number) => string {
+export function substituter(
+  scope: VariableScope,
+  problems: Problems,
+): (s: string, at: Range, maxChars?: number) => string {
   return (s, at, maxChars) => {
     const r = scope.substitute(s, maxChars);
     if (r.ok) return r.value;
@@ -151,14 +164,15 @@ function safeUrl(text: string): URL | undefined {
   }
 }
 
-function checkJsonObject(json: string, at: Range, problems: Problems): void {
+/** Records a problem when `json` (a body or a `[message]`, named by `what`) is not one JSON object. */
+export function checkJsonObject(json: string, at: Range, problems: Problems, what = 'The JSON body'): void {
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
   } catch (e) {
     problems.add(
       at,
-      `The JSON body is not a valid JSON object after substituting variables (${e instanceof Error ? e.message : String(e)}).`,
+      `${what} is not a valid JSON object after substituting variables (${e instanceof Error ? e.message : String(e)}).`,
       'json-invalid',
     );
     return;
@@ -166,7 +180,7 @@ function checkJsonObject(json: string, at: Range, problems: Problems): void {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     problems.add(
       at,
-      'The JSON body is not a valid JSON object after substituting variables (not an object).',
+      `${what} is not a valid JSON object after substituting variables (not an object).`,
       'json-invalid',
     );
   }

@@ -34,6 +34,9 @@ export function checkExpectations(
           e.value.length >= 2 && e.value.startsWith('"') && e.value.endsWith('"') ? e.value.slice(1, -1) : e.value;
         return { text, passed: found !== undefined && actual === wanted, actual: `${e.path} = ${actual}` };
       }
+      case 'message':
+        // A check on WebSocket pushes (tradereq listen); an HTTP response has none.
+        return { text, passed: false, actual: 'an HTTP response, not WebSocket pushes' };
     }
   });
 }

@@ -1,17 +1,22 @@
 /**
  * A WebSocket request of a `.tradereq` file (format.md, "WebSocket requests") once its variables
- * are resolved: what `tradereq listen` and the editor's stream view connect with. The resolver
- * (resolveWsRequest) lives beside this type; the shells only read it.
+ * are resolved: what `tradereq listen` and the editor's stream view connect with. Variables and
+ * directives are resolved exactly as for an HTTP request (format/resolve.ts beginResolve); the
+ * URL is the environment's wsUrl, or the request line's path on its origin, or a ws(s):// URL.
  */
+import { BOUNDS } from '../bounds';
+import { WS_RULES } from '../catalog/stream-names';
 import type { NamedEnvironment } from '../env/constants';
+import type { Expectation, ListenOption } from '../format/directives';
+import { isWebSocket, type Diagnostic, type RequestBlock, type TradeReqDocument } from '../format/model';
+import { UNCLOSED_JSON_MESSAGE } from '../format/messages';
+import { beginResolve, checkJsonObject, substituter, type Problems } from '../format/resolve';
+import type { ResolveContext } from '../format/variables';
+import { err, ok, type Result } from '../result';
 import type { MessageExpectation } from './expect';
+import { environmentWsUrl, parseWsUrl } from './url';
 
-export interface ListenBound {
-  /** `# @listen 50`: stop after this many pushes. */
-  readonly count?: number;
-  /** `# @listen 30s`: stop after this long. */
-  readonly durationMs?: number;
-}
+export type ListenBound = ListenOption;
 
 export interface ResolvedWsRequest {
   /** The request's title (`### title`), else its request line. */
@@ -34,4 +39,109 @@ export interface ResolvedWsRequest {
   readonly keyProfile?: string;
   readonly listen: ListenBound;
   readonly expectations: readonly MessageExpectation[];
+}
+
+/** A WebSocket request that cannot be resolved: what is wrong, with ranges (as resolveRequest). */
+export type WsResolveResult = Result<ResolvedWsRequest, Diagnostic[]>;
+
+/** `request` (a `WS PATH` request) with its variables substituted, against `context.environment`. */
+export function resolveWsRequest(
+  doc: TradeReqDocument,
+  request: RequestBlock,
+  context: ResolveContext,
+): WsResolveResult {
+  const rl = request.requestLine;
+  if (!isWebSocket(request))
+    return err([
+      {
+        range: rl.method.range,
+        severity: 'error',
+        message: `${rl.method.text} ${rl.target.text} is not a WebSocket request: a WebSocket request line is WS PATH.`,
+        rule: 'unknown-method',
+      },
+    ]);
+  const { options, scope, problems } = beginResolve(doc, request, context);
+  for (const m of request.messages) if (!m.closed) problems.add(m.range, UNCLOSED_JSON_MESSAGE, 'json-unclosed');
+  if (problems.any) return err(problems.list);
+  const text = substituter(scope, problems);
+  const env = context.environment;
+  const envWsUrl = environmentWsUrl(env);
+  const url = wsTarget(text(rl.target.text, rl.target.range), envWsUrl, request, problems);
+  const streams = [...new Set(request.streams.map((s) => text(s.text, s.range)))];
+  const messages = request.messages.map((m) => {
+    const json = text(m.text, m.range, BOUNDS.substitutionChars);
+    if (!problems.any) checkJsonObject(json, m.range, problems, 'The [message]');
+    return json;
+  });
+  if (problems.any || url === undefined || envWsUrl === undefined) return err(problems.list);
+  return ok({
+    title: request.title?.text || `${rl.method.text} ${rl.target.text}`,
+    name: options.name,
+    environment: env,
+    url,
+    envWsUrl,
+    restBaseUrl: env.baseUrl,
+    streams,
+    messages,
+    listenKey: options.listenKey,
+    keyProfile: options.keyProfile ?? env.key,
+    listen: options.listen,
+    expectations: options.expectations.filter(isMessageExpectation).map((e) => ({
+      path: e.path,
+      value: e.value,
+      text: e.directive.args?.text,
+    })),
+  });
+}
+
+function isMessageExpectation(e: Expectation): e is Extract<Expectation, { kind: 'message' }> {
+  return e.kind === 'message';
+}
+
+/**
+ * The URL of the (substituted) request target: a ws:// or wss:// URL as written; `/ws`, the
+ * family's one endpoint, is the environment's wsUrl whatever its path; another path goes on the
+ * wsUrl's origin. A listenKey written in it is refused: it is a credential (`# @listenKey` gets one).
+ */
+function wsTarget(
+  target: string,
+  envWsUrl: string | undefined,
+  request: RequestBlock,
+  problems: Problems,
+): string | undefined {
+  const at = request.requestLine.target.range;
+  if (problems.any) return undefined;
+  if (envWsUrl === undefined || parseWsUrl(envWsUrl) === undefined) {
+    problems.add(
+      at,
+      `The environment has no usable wsUrl ("${envWsUrl ?? ''}"): set "wsUrl": "wss://…/ws" in tradereq.env.json.`,
+      'bad-target',
+    );
+    return undefined;
+  }
+  const u = /^wss?:\/\//i.test(target)
+    ? parseWsUrl(target)
+    : target.startsWith('/')
+      ? parseWsUrl(pathOn(envWsUrl, target))
+      : undefined;
+  if (u === undefined) {
+    problems.add(at, `"${target}" is not a path starting with / or a ws:// or wss:// URL.`, 'bad-target');
+    return undefined;
+  }
+  if (u.searchParams.has('listenKey')) {
+    const message =
+      'A listen key is a credential: never write it in a file. Remove ?listenKey= and add `# @listenKey`, which obtains one when connecting.';
+    problems.add(at, message, 'bad-target');
+    return undefined;
+  }
+  return u.href;
+}
+
+/** `path` (with its query) on the origin of `wsUrl`; `/ws` is `wsUrl` itself (with the query added). */
+function pathOn(wsUrl: string, path: string): string {
+  const q = path.indexOf('?');
+  const pathname = q < 0 ? path : path.slice(0, q);
+  const base = new URL(wsUrl);
+  if (pathname === WS_RULES.path) return q < 0 ? base.href : base.origin + base.pathname + path.slice(q);
+  return base.origin + path;
 }

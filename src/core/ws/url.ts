@@ -5,6 +5,7 @@
  * environment's WebSocket origin, and shown only masked.
  */
 import { z } from 'zod';
+import type { NamedEnvironment } from '../env/constants';
 import { maskApiKey } from '../env/keys';
 import { WS_RULES } from '../catalog/streams';
 import { err, ok, type Result } from '../result';
@@ -19,6 +20,11 @@ export function defaultWsUrl(baseUrl: string): string | undefined {
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
   return `${u.protocol === 'https:' ? 'wss' : 'ws'}://${u.host}${WS_RULES.path}`;
+}
+
+/** The environment's WebSocket endpoint: its wsUrl, else defaultWsUrl of its base URL. */
+export function environmentWsUrl(environment: Pick<NamedEnvironment, 'baseUrl' | 'wsUrl'>): string | undefined {
+  return environment.wsUrl ?? defaultWsUrl(environment.baseUrl);
 }
 
 /** A ws:// or wss:// URL, parsed; undefined otherwise (or with user:password in it). */
