@@ -19,3 +19,6 @@ export { DEMO_ACCOUNTS } from '../../core/env/demo';
 export { parseSettings } from './settings';
 export { parseStoredKey, parseProfileIndex } from './keys';
 export { parseHistory } from './history';
+export { WsConnection, resolveWsRequest, restListenKeyApi } from '../../core/ws';
+export { defaultContext } from '../../core/format/variables';
+export { LiveFeed } from '../../core/panel/live';
