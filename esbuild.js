@@ -10,6 +10,70 @@ const watch = process.argv.includes('--watch');
 const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
 const out = (file) => path.join(outdir, file);
 
+/** The source of a relative import: the file itself, with .ts, or the folder's index.ts. */
+function sourceOf(absolute) {
+  for (const p of [absolute, `${absolute}.ts`, path.join(absolute, 'index.ts')]) {
+    if (fs.existsSync(p) && fs.statSync(p).isFile()) return p;
+  }
+  return undefined;
+}
+
+const CLI_DIR = path.join(__dirname, 'src', 'cli');
+const CLI_MAIN = path.join(CLI_DIR, 'main.ts');
+
+/**
+ * The parts of the command line loaded only when they run: every `require('./x')` (or '../x') in a
+ * file of src/cli/, such as the rows of main.ts's COMMANDS table, gets a bundle of its own,
+ * dist/cli/<name>.js (src/cli/send.ts → cli/send.js, src/core/env/schema.ts → cli/core-env-schema.js).
+ * Read from the sources, so a new command needs no change here. Static imports are bundled in.
+ */
+function cliChunks() {
+  const chunks = new Map(); // source file → name
+  for (const file of fs.readdirSync(CLI_DIR).filter((f) => f.endsWith('.ts'))) {
+    const text = fs.readFileSync(path.join(CLI_DIR, file), 'utf8');
+    for (const m of text.matchAll(/\brequire\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)) {
+      const source = sourceOf(path.resolve(CLI_DIR, m[1]));
+      if (!source) throw new Error(`src/cli/${file}: require('${m[1]}') names no source file`);
+      const name = path
+        .relative(CLI_DIR, source)
+        .replace(/\.ts$/, '')
+        .replace(/^(\.\.\/)+/, '')
+        .replaceAll('/', '-');
+      chunks.set(source, name);
+    }
+  }
+  return chunks;
+}
+
+const CLI_CHUNKS = cliChunks();
+
+const CODE_CACHE = path.join(CLI_DIR, 'code-cache.ts');
+
+/**
+ * Turns each lazy require of the command line into a load of the bundle it names, through V8's code
+ * cache (src/cli/code-cache.ts), with the path from the requiring bundle: dist/cli.js loads
+ * dist/cli/<name>.js, and the bundles in dist/cli/ load their neighbours.
+ */
+function cliChunkPlugin(chunks) {
+  return {
+    name: 'cli-chunks',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind !== 'require-call') return undefined;
+        const name = chunks.get(sourceOf(path.resolve(args.resolveDir, args.path)));
+        if (name === undefined) return undefined;
+        const file = args.importer === CLI_MAIN ? `cli/${name}.js` : `${name}.js`;
+        return { path: file, namespace: 'cli-chunk' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'cli-chunk' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(CODE_CACHE)}).loadBundle(require('node:path').join(__dirname, ${JSON.stringify(args.path)}));`,
+        resolveDir: CLI_DIR,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
@@ -46,11 +110,19 @@ const targets = [
   { ...common, entryPoints: ['src/extension/lazy/index.ts'], outfile: out('lazy.js'), external: ['vscode'] },
   // The check step in a worker thread: the editor checks large files there, off the typing path.
   { ...common, entryPoints: ['src/core/check/worker.ts'], outfile: out('check-worker.js') },
+  // The command line: dist/cli.js, and a bundle per command and per lazily loaded part (cliChunks).
   {
     ...common,
-    entryPoints: ['src/cli/main.ts'],
-    outfile: out('cli.js'),
+    entryPoints: {
+      cli: CLI_MAIN,
+      ...Object.fromEntries([...CLI_CHUNKS].map(([source, name]) => [`cli/${name}`, source])),
+    },
+    outdir,
     banner: { js: '#!/usr/bin/env node' },
+    // import() becomes require(): the bundles run through the code cache's vm.Script (src/cli/code-cache.ts),
+    // where Node 20 has no dynamic import without a flag.
+    supported: { 'dynamic-import': false },
+    plugins: [cliChunkPlugin(CLI_CHUNKS)],
   },
 ];
 
@@ -107,7 +179,8 @@ function finisher(target) {
     name: 'finish',
     setup(build) {
       build.onEnd(async (result) => {
-        if (result.errors.length === 0) await FINISH[target.outfile]?.();
+        // The command line's target has an outdir (a bundle per command); its FINISH entry is under cli.js.
+        if (result.errors.length === 0) await FINISH[target.outfile ?? out('cli.js')]?.();
       });
     },
   };
@@ -125,13 +198,13 @@ async function main() {
   await writeEnvSchema();
   if (watch) {
     const contexts = await Promise.all(
-      targets.map((t) => esbuild.context({ ...t, plugins: [finisher(t), watchReporter] })),
+      targets.map((t) => esbuild.context({ ...t, plugins: [...(t.plugins ?? []), finisher(t), watchReporter] })),
     );
     await Promise.all(contexts.map((c) => c.watch()));
     watchPanelStyles();
     return;
   }
-  await Promise.all(targets.map((t) => esbuild.build({ ...t, plugins: [finisher(t)] })));
+  await Promise.all(targets.map((t) => esbuild.build({ ...t, plugins: [...(t.plugins ?? []), finisher(t)] })));
 }
 
 main().catch((e) => {

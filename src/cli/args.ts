@@ -11,6 +11,8 @@ export function parseCommand<T extends Options>(command: string, args: string[],
       options: { ...options, help: { type: 'boolean', short: 'h' } },
       allowPositionals,
       strict: true,
+      // In the order given: `tradereq test` pairs each --output with the --reporter before it.
+      tokens: true,
     });
   } catch (e) {
     // Node appends advice about "--" to unknown options; the first sentence is the message.

@@ -1,12 +1,10 @@
-import { checkCommand } from './check';
-import { errorsCommand } from './errors';
-import { importCommand } from './import';
-import { sandboxCommand } from './sandbox';
-import { sendCommand } from './send';
-import { signCommand } from './sign';
-import { stateCommand } from './state';
+/**
+ * `tradereq`: the help and the table of commands. Each command's module is loaded only when that
+ * command runs (in the build, a bundle of its own: dist/cli/<command>.js), so that `--help` and a
+ * quick command do not pay for the others.
+ */
 import { exitQuietlyOnClosedPipe, safeIo } from './terminal';
-import { UsageError, processIo, type Io } from './usage';
+import { isUsageError, processIo, UsageError, type Io } from './usage';
 
 const HELP = `Usage: tradereq COMMAND [options]
 
@@ -14,23 +12,32 @@ Craft, sign and check requests to the trading service from .tradereq files.
 
 Commands:
   send FILE     sign and send requests; print the decoded answer and the budget left
+  listen FILE   connect a WebSocket request (WS /ws), print its pushes, check its expectations
   sign FILE     print a request exactly as it would be sent (signed), without sending it
   check FILE... report what the service would reject, before anything is sent
+  test [PATH]   run request files as tests (CI: --sandbox, --reporter junit)
   errors [CODE] explain the service's error codes
   sandbox       run the sandbox exchange on loopback, with demo keys
   state         show or reset the rate-limit state (budgets, waits, bans)
   import KIND   turn a cURL command, a Postman collection or a .http file into .tradereq files
+  code FILE     print a program (Python, Node, Go, shell) that signs and sends a request
 
 Run tradereq COMMAND --help for the options of a command.`;
 
-const COMMANDS: Record<string, (args: string[], io: Io) => number | Promise<number>> = {
-  sign: signCommand,
-  send: sendCommand,
-  check: checkCommand,
-  errors: errorsCommand,
-  sandbox: sandboxCommand,
-  state: stateCommand,
-  import: importCommand,
+type Command = (args: string[], io: Io) => number | Promise<number>;
+
+/** One row per command: `require` of its file, which esbuild.js turns into a bundle of its own. */
+const COMMANDS: Record<string, () => Command> = {
+  sign: () => (require('./sign') as typeof import('./sign')).signCommand,
+  send: () => (require('./send') as typeof import('./send')).sendCommand,
+  check: () => (require('./check') as typeof import('./check')).checkCommand,
+  errors: () => (require('./errors') as typeof import('./errors')).errorsCommand,
+  sandbox: () => (require('./sandbox') as typeof import('./sandbox')).sandboxCommand,
+  state: () => (require('./state') as typeof import('./state')).stateCommand,
+  import: () => (require('./import') as typeof import('./import')).importCommand,
+  code: () => (require('./code') as typeof import('./code')).codeCommand,
+  listen: () => (require('./listen') as typeof import('./listen')).listenCommand,
+  test: () => (require('./test') as typeof import('./test')).testCommand,
 };
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
@@ -40,17 +47,17 @@ export async function main(argv: string[], rawIo: Io = processIo): Promise<numbe
     io.out(HELP);
     return 0;
   }
-  const run = command === undefined ? undefined : COMMANDS[command];
+  const load = command === undefined || !Object.hasOwn(COMMANDS, command) ? undefined : COMMANDS[command];
   try {
     if (command === undefined)
       throw new UsageError(`a command is needed: ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`);
-    if (!run)
+    if (!load)
       throw new UsageError(
         `unknown command "${command}": use ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`,
       );
-    return await run(rest, io);
+    return await load()(rest, io);
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (isUsageError(e)) {
       io.err(`tradereq: ${e.message}`);
       return 2;
     }

@@ -73,7 +73,7 @@ export function failureMessage(file: LoadedFile, failure: PrepareFailure): strin
  * TRADEREQ_ORIGINS for the generic pair); without it only the --base-url origin, never one from a
  * file. The demo key is bound to loopback origins.
  */
-export function keySource(target: Target, env: NodeJS.ProcessEnv): KeySource {
+export function keySource(target: Pick<Target, 'flagOrigin'>, env: NodeJS.ProcessEnv): KeySource {
   return (resolved) => {
     const profile = resolved.keyProfile ?? 'default';
     const own = resolved.keyProfile
@@ -100,7 +100,12 @@ export function keySource(target: Target, env: NodeJS.ProcessEnv): KeySource {
   };
 }
 
-function boundOrigins(listed: string | undefined, variable: string, profile: string, target: Target): KeyBinding {
+function boundOrigins(
+  listed: string | undefined,
+  variable: string,
+  profile: string,
+  target: Pick<Target, 'flagOrigin'>,
+): KeyBinding {
   if (listed === undefined) {
     return {
       profile,

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { Budget } from '../core/budget/budget';
 import { budgetText } from './budget-text';
 import { defaultStateDir, FileStateStore } from '../core/budget/state';
@@ -7,7 +6,8 @@ import { jsonOrText, prettyBody } from '../core/format/json-value';
 import type { ResolvedRequest } from '../core/format/resolve';
 import type { RequestBlock } from '../core/format/model';
 import type { RoundTripReport } from '../core/net/round-trip';
-import { DEFAULT_SEND_SETTINGS, Sender } from '../core/net/send';
+import { NodeHttpSender } from '../core/net/node-http-sender';
+import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
 import type { ExpectationResult } from '../core/request/expect';
 import { passed, runRequest, type Sent } from '../core/request/pipeline';
 import { formatErrorText } from '../core/catalog/errors';
@@ -15,7 +15,9 @@ import { parseCommand, integerFlag } from './args';
 import { failureMessage, keySource, loadTarget, type Target } from './prepare';
 import { UsageError, type Io } from './usage';
 
-export const SEND_HELP = `Usage: tradereq send FILE [--request NAME|INDEX | --all] [--env NAME] [--base-url URL] [--json]
+/** The help, made when asked for: it names the state folder, which is not worked out otherwise. */
+export function sendHelp(): string {
+  return `Usage: tradereq send FILE [--request NAME|INDEX | --all] [--env NAME] [--base-url URL] [--json]
 
 Signs and sends requests of FILE, and prints for each the status, the outcome, the decoded error
 code, the response, the rate-limit budget left and the timings, and checks its # @expect lines.
@@ -40,6 +42,7 @@ Exit codes: 0 all ok; 1 a request was rejected, not sent, or an expectation fail
 
 Rate-limit budget, Retry-After waits and clock offsets are kept in ${defaultStateDir()}
 (TRADEREQ_STATE_DIR overrides), shared with the VS Code extension.`;
+}
 
 export const EXIT = { ok: 0, rejected: 1, badInput: 2, unknown: 3, refused: 4 } as const;
 
@@ -52,7 +55,9 @@ type RunResult = {
   note?: string;
 };
 
-async function confirm(question: string): Promise<boolean> {
+export async function confirm(question: string): Promise<boolean> {
+  // Loaded only when there is something to ask: most sends never ask.
+  const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await rl.question(`${question} [y/N] `);
@@ -77,7 +82,7 @@ const SEND_OPTIONS = {
 export async function sendCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand('send', args, SEND_OPTIONS);
   if (values.help) {
-    io.out(SEND_HELP);
+    io.out(sendHelp());
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError('send takes one FILE. See: tradereq send --help');
@@ -91,7 +96,7 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     baseUrl: values['base-url'],
   });
   const store = new FileStateStore(defaultStateDir(io.env));
-  const sender = new Sender({
+  const sender = new NodeHttpSender({
     ...DEFAULT_SEND_SETTINGS,
     connectTimeoutMs: connectTimeout ?? DEFAULT_SEND_SETTINGS.connectTimeoutMs,
     headersTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.headersTimeoutMs,

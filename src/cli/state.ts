@@ -6,7 +6,9 @@ import { parseCommand } from './args';
 import { budgetText } from './budget-text';
 import { UsageError, type Io } from './usage';
 
-export const STATE_HELP = `Usage: tradereq state [show] [--json]
+/** The help, made when asked for: it names the state folder, which is not worked out otherwise. */
+export function stateHelp(): string {
+  return `Usage: tradereq state [show] [--json]
        tradereq state reset [ORIGIN]
 
 The rate-limit state that every tradereq command and the VS Code extension share: per origin, the
@@ -23,11 +25,12 @@ nothing to the origins concerned until it is reset, so that a ban or a Retry-Aft
 lifted by accident. Reset only once you know no ban is in force.
 
 The state lives in ${defaultStateDir()} (TRADEREQ_STATE_DIR overrides).`;
+}
 
 export function stateCommand(args: string[], io: Io): number {
   const { values, positionals } = parseCommand('state', args, { json: { type: 'boolean' } });
   if (values.help) {
-    io.out(STATE_HELP);
+    io.out(stateHelp());
     return 0;
   }
   const [action = 'show', origin, ...extra] = positionals;

@@ -6,6 +6,11 @@ export class UsageError extends Error {
   }
 }
 
+/** A UsageError, also one from another bundle of the command line (each command has its own copy of this class). */
+export function isUsageError(e: unknown): e is UsageError {
+  return e instanceof Error && e.name === 'UsageError';
+}
+
 export interface Io {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;

@@ -3,7 +3,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from '../core/format/parser';
 import type { RequestBlock, TradeReqDocument } from '../core/format/model';
-import { BUILTIN_SANDBOX, ENV_FILE_NAME, parseEnvironmentFile, type NamedEnvironment } from '../core/env/schema';
+import type { NamedEnvironment } from '../core/env/constants';
+import { chooseEnvironment, envFileCandidates } from '../core/env/lookup';
 import { BOUNDS, formatSize } from '../core/bounds';
 import { UsageError } from './usage';
 
@@ -39,14 +40,7 @@ export function readRequestFile(path: string, cwd: string): LoadedFile {
 
 /** The nearest tradereq.env.json in the file's folder or above it. */
 export function findEnvironmentFile(fromDir: string): string | undefined {
-  let dir = resolve(fromDir);
-  for (;;) {
-    const candidate = join(dir, ENV_FILE_NAME);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+  return envFileCandidates(resolve(fromDir), dirname, join).find((candidate) => existsSync(candidate));
 }
 
 /**
@@ -61,24 +55,22 @@ export function selectEnvironment(
   const envPath = findEnvironmentFile(dirname(requestPath));
   const name = wanted ?? envVars['TRADEREQ_ENV'];
   if (!envPath) {
-    if (name === undefined || name === BUILTIN_SANDBOX.name) return BUILTIN_SANDBOX;
-    throw new UsageError(
-      `no environment "${name}": there is no ${ENV_FILE_NAME} beside ${requestPath} or above it, and only the built-in "sandbox" exists`,
-    );
+    const builtin = chooseEnvironment(undefined, name, requestPath);
+    if (builtin.ok) return builtin.value;
+    throw new UsageError(builtin.error);
   }
   if (statSync(envPath).size > BOUNDS.envFileBytes) {
     throw new UsageError(
       `${envPath} is larger than TradeReq reads (${formatSize(BOUNDS.envFileBytes)}): it names environments and should be small`,
     );
   }
+  // The schema (and zod with it) loads only when there is a file to validate: a bundle of its own.
+  const { parseEnvironmentFile } = require('../core/env/schema') as typeof import('../core/env/schema');
   const parsed = parseEnvironmentFile(readFileSync(envPath, 'utf8'));
   if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.error}`);
-  const names = Object.keys(parsed.value);
-  const chosen = name ?? (names.length === 1 ? names[0]! : 'sandbox');
-  const env = parsed.value[chosen];
-  if (env) return { name: chosen, ...env };
-  if (chosen === BUILTIN_SANDBOX.name) return BUILTIN_SANDBOX;
-  throw new UsageError(`no environment "${chosen}" in ${envPath}: choose one of ${names.join(', ')} with --env`);
+  const chosen = chooseEnvironment(parsed.value, name, envPath);
+  if (chosen.ok) return chosen.value;
+  throw new UsageError(`${chosen.error} with --env`);
 }
 
 /** --request NAME or a 1-based INDEX; without it the file must hold exactly one request. */

@@ -46,6 +46,8 @@ export const BOUNDS = {
   streamViewNotes: 30,
   /** A message typed in the stream view, as the panel hands it over (the connection caps its bytes). */
   liveMessageChars: 16 * KiB,
+  /** Request files one test run takes (tradereq test, the editor's Testing view); the rest are named in one message. */
+  testFiles: 10_000,
 } as const;
 
 /** `text` cut to `max` characters, with a note of how much was left out. */

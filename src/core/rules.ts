@@ -103,7 +103,7 @@ export const RULES = {
   'header-value': rule('a header value that is not one line of Latin-1', ['error']),
   // Parameters (§2.1, §5, service-notes.md).
   'missing-param': rule(
-    'a parameter the endpoint or the order type needs is missing (LIMIT: quantity and price)',
+    'a parameter the endpoint or the order type needs is missing (LIMIT: quantity and price), also in an order of `batchOrders`',
     ['error'],
     [44444, 700004],
   ),
@@ -126,6 +126,39 @@ export const RULES = {
   'timestamp-seconds': rule('a timestamp in seconds (quick fix)', ['error'], [700003], { fix: true }),
   'timestamp-fixed': rule('a fixed timestamp on a signed request', ['information'], [700003]),
   'client-order-id': rule('a client order id of more than 32 letters and digits', ['warning'], [700008]),
+  // WebSocket requests (format.md, WebSocket requests; §6, §8, service-notes.md).
+  'ws-streams': rule('more than 30 streams in one WebSocket request (§8: the service refuses those past the 30th)', [
+    'error',
+  ]),
+  'ws-message-rate': rule(
+    'a `[message]` list that, with its SUBSCRIPTION messages, passes 100 messages a second from the client (§8: the connection is cut, and IPs cut repeatedly are banned)',
+    ['error'],
+  ),
+  'unknown-stream': rule(
+    'an unknown stream kind, or a malformed stream name (parameters, depth levels, kline interval, characters): the subscription is refused',
+    ['warning'],
+  ),
+  'stream-symbol-case': rule(
+    'a symbol in a stream name not in upper-case (quick fix): the subscription is refused',
+    ['error'],
+    [],
+    { fix: true },
+  ),
+  'private-stream': rule(
+    'a private stream (`spot@private.…`) without `# @listenKey`: the subscription is refused without a listen key',
+    ['error'],
+  ),
+  'ws-directive': rule(
+    'a WebSocket directive (`@listenKey`, `@listen`, `@expect message`) on an HTTP request, or an HTTP one on a WebSocket request (it is ignored)',
+    ['warning'],
+  ),
+  // Batch orders (POST /api/v3/batchOrders, assumed).
+  'batch-size': rule('a `batchOrders` list of no order or more than 20', ['error'], [730002]),
+  'batch-list': rule(
+    '`batchOrders` that is not a JSON list of order objects whose values are text or numbers',
+    ['error'],
+    [33333],
+  ),
   // The report itself.
   'too-many-problems': rule('more than 1,000 problems in a file (one line counts the rest)', ['error', 'information']),
 } as const satisfies Record<string, RuleInfo>;

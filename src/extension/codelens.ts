@@ -9,7 +9,7 @@ export interface LensConnections {
   readonly onDidChange: vscode.Event<void>;
 }
 
-/** Send · Sign only · Copy as cURL above every HTTP request; Connect, or Disconnect while connected, above a WebSocket one. */
+/** Send · Sign only · Copy as cURL · Copy as Code above every HTTP request; Connect, or Disconnect while connected, above a WebSocket one. */
 export function registerCodeLensSupport(
   selector: vscode.DocumentSelector,
   models: DocumentModels,
@@ -53,6 +53,11 @@ function httpLenses(): Omit<vscode.Command, 'arguments'>[] {
       title: 'Copy as cURL',
       tooltip: 'Copy a curl command; the API key as a shell variable, never the secret',
       command: 'tradereq.copyAsCurl',
+    },
+    {
+      title: 'Copy as Code',
+      tooltip: 'Copy a program (Python, Node, Go, shell) that signs when it runs, with keys from environment variables',
+      command: 'tradereq.copyAsCode',
     },
   ];
 }

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import { isWebSocket } from '../core/format/model';
+import { copyAsCode } from './copy-as-code';
 import type { DocumentModels } from './documents';
 import { storeDemoKey } from './editor-keys';
 import type { Environments } from './environments';
+import { importFromCurl, importHttpFile, importPostmanCollection } from './import-commands';
 import { addApiKey } from './key-wizard';
 import type { KeyStore } from './keys';
 import { lazy } from './lazy';
@@ -44,6 +46,10 @@ const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
   'tradereq.sendAll': sendAll,
   'tradereq.signOnly': signOnly,
   'tradereq.copyAsCurl': copyAsCurl,
+  'tradereq.copyAsCode': copyAsCodeCommand,
+  'tradereq.importCurl': (s) => (input) => importFromCurl(s, input),
+  'tradereq.importPostman': () => importPostmanCollection,
+  'tradereq.importHttp': () => importHttpFile,
   'tradereq.showPanel': (s) => () => s.presenter.showLatest(),
   'tradereq.addApiKey': (s) => (profile, origin) => addApiKey(s.keys, s.environments, profile, origin),
   'tradereq.removeApiKey': removeApiKey,
@@ -186,6 +192,13 @@ function copyAsCurl(s: Services): Handler {
   };
 }
 
+function copyAsCodeCommand(s: Services): Handler {
+  return async (uri, index, language) => {
+    const t = await target(s, uri, index);
+    return t ? copyAsCode(s, t.document, t.index, language) : undefined;
+  };
+}
+
 function removeApiKey(s: Services): Handler {
   return async () => {
     const list = await s.keys.profiles();
@@ -254,24 +267,9 @@ function stopSandbox(s: Services): Handler {
   };
 }
 
+/** The picker lists the environments of every tradereq.env.json, with the folder each comes from. */
 function selectEnvironment(s: Services): Handler {
-  return async () => {
-    const { environments } = s;
-    await environments.ready();
-    const current = environments.current().name;
-    const items = environments.all().map((e) => ({
-      label: e.name,
-      description: e.baseUrl,
-      detail: e.key ? `key profile ${e.key}${e.confirm ? ' · asks before every order' : ''}` : 'no key profile',
-      picked: e.name === current,
-    }));
-    const title = 'TradeReq: environment for sending, completion and checks';
-    const picked = await vscode.window.showQuickPick(items, {
-      title,
-      placeHolder: environments.error() ?? `Current: ${current}`,
-    });
-    if (picked) await environments.select(picked.label);
-  };
+  return () => s.environments.pick();
 }
 
 function refreshSymbols(s: Services): Handler {

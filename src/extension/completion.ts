@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { completionsAt, type CompletionKind } from '../core/editor/completion';
+import { completionsAt, wantsSymbols, type CompletionKind } from '../core/editor/completion';
 import type { DocumentModels } from './documents';
 import { toRange } from './documents';
 import type { Environments } from './environments';
@@ -29,13 +29,13 @@ export function registerCompletionSupport(
     selector,
     {
       async provideCompletionItems(document, position) {
-        await environments.ready();
-        const environment = environments.current();
+        await environments.ready(document.uri);
+        const environment = environments.current(document.uri);
         const lineText = document.lineAt(position.line).text;
         const doc = models.get(document);
-        // Symbols are looked up only where a symbol value is being written.
-        const wantsSymbols = /(^|["\s])symbol"?\s*[=:]\s*"?[\w]*$/.test(lineText.slice(0, position.character));
-        const list = wantsSymbols ? await symbols.list(environment) : [];
+        // Symbols are looked up only where a symbol is being written (a value, a stream name).
+        const wanted = wantsSymbols(doc, lineText, position.line, position.character);
+        const list = wanted ? await symbols.list(environment) : [];
         return completionsAt(doc, lineText, position.line, position.character, { environment, symbols: list }).map(
           (e) => {
             const item = new vscode.CompletionItem(e.label, KINDS[e.kind]);
@@ -45,8 +45,8 @@ export function registerCompletionSupport(
             if (e.documentation) item.documentation = new vscode.MarkdownString(e.documentation);
             item.sortText = e.sortText;
             item.range = toRange(e.range);
-            // Keep the list open after a name: its value comes next.
-            if (e.kind === 'parameter' && e.insertText?.endsWith('= '))
+            // Keep the list open after a name (its value comes next) or a stream kind (its symbol comes next).
+            if (e.retrigger || (e.kind === 'parameter' && e.insertText?.endsWith('= ')))
               item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest values' };
             return item;
           },

@@ -81,8 +81,8 @@ export class DiagnosticsManager implements vscode.Disposable {
 
   private async check(document: vscode.TextDocument): Promise<void> {
     if (document.isClosed) return;
-    await this.environments.ready();
-    const environment = this.environments.current();
+    await this.environments.ready(document.uri);
+    const environment = this.environments.current(document.uri);
     const key = document.uri.toString();
     const size = document.offsetAt(new vscode.Position(document.lineCount, 0));
     if (size <= BOUNDS.workerCheckChars) {

@@ -11,6 +11,7 @@ import { DocumentModels } from './documents';
 import { Environments } from './environments';
 import { lazy } from './lazy';
 import { History } from './history';
+import { registerCurlPaste } from './import-commands';
 import { registerHoverSupport } from './hover';
 import { KeyStore } from './keys';
 import { Network } from './network';
@@ -22,6 +23,7 @@ import { SignedDocuments, SignedView } from './signed-view';
 import { StatusBar } from './statusbar';
 import { SettingsCache } from './settings';
 import { Symbols } from './symbols';
+import { Testing } from './testing';
 
 const SELECTOR: vscode.DocumentSelector = { language: 'tradereq' };
 
@@ -40,6 +42,10 @@ export interface TradeReqApi {
   streamsState(): StreamsState;
   /** Where a document's diagnostics were last computed: in a worker thread (large files) or on the main one. */
   diagnosticsRunner(uri: string): 'worker' | 'main' | undefined;
+  /** The Testing view's controller, its run profiles and what the last run reported (tests read them). */
+  readonly testing: Testing;
+  /** The environment picker's items: each environment with the folder of its tradereq.env.json. */
+  environmentChoices(): Promise<readonly { label: string; description?: string }[]>;
 }
 
 /** Wires services and registers providers; nothing slow happens here (files load on first use). */
@@ -51,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
   const statusBar = new StatusBar(s.environments, (origin) => s.network.budgetViewIfLoaded(origin));
   context.subscriptions.push(
     ...s.disposables,
+    s.testing,
     diagnostics,
     statusBar,
     s.sending.onDidSend(() => statusBar.refresh()),
@@ -61,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     registerCompletionSupport(SELECTOR, s.models, s.environments, s.symbols),
     registerHoverSupport(SELECTOR, s.models, s.environments, () => clockSample(s.environments)),
     registerQuickFixes(SELECTOR, fixes),
+    registerCurlPaste(SELECTOR, s.environments),
   );
   void s.environments.ready().then(() => statusBar.refresh());
   const activateMs = performance.now() - activateStart;
@@ -75,13 +83,21 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     panelState: () => s.panel.current(),
     streamsState: () => s.streams.state(),
     diagnosticsRunner: (uri) => diagnostics.runner(uri),
+    testing: s.testing,
+    environmentChoices: () => s.environments.choices(),
   };
 }
 
 /** The services the providers and commands share, with everything to dispose of. */
-function createServices(
-  context: vscode.ExtensionContext,
-): Services & { panel: ResponsePanel; network: Network; settings: SettingsCache; disposables: vscode.Disposable[] } {
+interface Shell extends Services {
+  readonly panel: ResponsePanel;
+  readonly network: Network;
+  readonly settings: SettingsCache;
+  readonly testing: Testing;
+  readonly disposables: vscode.Disposable[];
+}
+
+function createServices(context: vscode.ExtensionContext): Shell {
   const log = vscode.window.createOutputChannel('TradeReq', { log: true });
   const models = new DocumentModels();
   const environments = new Environments(context.workspaceState, log);
@@ -107,6 +123,7 @@ function createServices(
   const symbols = new Symbols(models, log, settings);
   const signedDocs = new SignedDocuments();
   const sandbox = new SandboxHolder();
+  const testing = new Testing(models, { environments, keys, network, sandbox, log });
   const disposables = [
     log,
     settings,
@@ -134,6 +151,7 @@ function createServices(
     panel,
     network,
     settings,
+    testing,
     disposables,
   };
 }

@@ -12,13 +12,13 @@ export function registerHoverSupport(
 ): vscode.Disposable {
   return vscode.languages.registerHoverProvider(selector, {
     async provideHover(document, position) {
-      await environments.ready();
+      await environments.ready(document.uri);
       const result = hoverAt(
         models.get(document),
         document.lineAt(position.line).text,
         position.line,
         position.character,
-        { environment: environments.current(), clock: clock() },
+        { environment: environments.current(document.uri), clock: clock() },
       );
       if (!result) return undefined;
       // Hover text is built from escaped values; it never runs commands or renders HTML.

@@ -21,9 +21,13 @@ export class Network implements vscode.Disposable {
 
   get(): Net {
     if (!this.net) {
-      const { Sender, Budget, ClockSync, FileStateStore, DEFAULT_SEND_SETTINGS } = lazy();
+      const { UndiciSender, Budget, ClockSync, FileStateStore, DEFAULT_SEND_SETTINGS } = lazy();
       const store = new FileStateStore();
-      this.net = { sender: new Sender(DEFAULT_SEND_SETTINGS), budget: new Budget(store), clock: new ClockSync(store) };
+      this.net = {
+        sender: new UndiciSender(DEFAULT_SEND_SETTINGS),
+        budget: new Budget(store),
+        clock: new ClockSync(store),
+      };
     }
     return this.net;
   }

@@ -36,6 +36,7 @@ export class QuickFixes {
     switch (code) {
       case 'method-case':
       case 'symbol-case':
+      case 'stream-symbol-case':
       case 'enum-value':
       case 'timestamp-seconds':
         return this.byDocument.get(uri.toString())?.get(key(code, diagnostic.range));

@@ -81,8 +81,8 @@ export class Sending implements vscode.Disposable {
     document?: vscode.TextDocument,
   ): Promise<PanelEntry | undefined> {
     const { environments, keys, log, network, presenter } = this.parts;
-    await environments.ready();
-    const environment = environments.current();
+    await environments.ready(document?.uri);
+    const environment = environments.current(document?.uri);
     presenter.setBusy(true);
     try {
       const result = await lazy().runRequest(doc, request, environment, {

@@ -43,11 +43,11 @@ export class SignedView {
   ): Promise<{ prepared: PreparedRequest; profile?: string } | undefined> {
     const { models, environments, keys, network, log } = this.parts;
     if (!requireTrust(log)) return undefined;
-    await environments.ready();
+    await environments.ready(document.uri);
     const doc = models.get(document);
     const request = doc.requests[index];
     if (!request) return undefined;
-    const environment = environments.current();
+    const environment = environments.current(document.uri);
     const origin = new URL(environment.baseUrl).origin;
     const ready = await lazy().resolveAndPrepare(doc, request, environment, {
       key: editorKeySource(keys),

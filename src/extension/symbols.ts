@@ -63,8 +63,8 @@ export class Symbols implements vscode.Disposable {
     if (!p) {
       p = (async () => {
         // undici and the budget load only now, not at activation.
-        const { fetchSymbols, Sender, Budget, FileStateStore } = lazy();
-        const sender = new Sender({
+        const { fetchSymbols, UndiciSender, Budget, FileStateStore } = lazy();
+        const sender = new UndiciSender({
           connectTimeoutMs: 2000,
           headersTimeoutMs: 5000,
           bodyTimeoutMs: 5000,

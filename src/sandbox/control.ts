@@ -2,7 +2,7 @@
  * The control surface under /_sandbox/, for tests and for users who want to see failure modes.
  * It answers loopback clients only, is never rate limited, and its calls are not logged.
  */
-import { z } from 'zod';
+import * as z from '../core/zod-mini';
 import { KNOWN_PATHS } from '../core/catalog/endpoints';
 import { errorBody, fail, meaningOf, ok, type Reply } from './replies';
 
@@ -59,20 +59,19 @@ export interface WebSocketState {
 
 const MAX_OFFSET_MS = 365 * 24 * 60 * 60 * 1000;
 
-const FaultBodySchema = z
-  .object({
-    status: z.number().int().min(500, 'status must be a 5xx status').max(599, 'status must be a 5xx status'),
-    count: z.number().int().min(0).max(1_000_000).default(1),
-    path: z
+const FaultBodySchema = z.strictObject({
+  status: z.int().check(z.gte(500, 'status must be a 5xx status'), z.lte(599, 'status must be a 5xx status')),
+  count: z._default(z.int().check(z.gte(0), z.lte(1_000_000)), 1),
+  path: z.optional(
+    z
       .string()
-      .refine((p) => KNOWN_PATHS.includes(p), { message: `path must be one of ${KNOWN_PATHS.join(', ')}` })
-      .optional(),
-  })
-  .strict();
-const ClockBodySchema = z.object({ offsetMs: z.number().int().min(-MAX_OFFSET_MS).max(MAX_OFFSET_MS) }).strict();
-const LatencyBodySchema = z.object({ ms: z.number().int().min(0).max(60_000) }).strict();
+      .check(z.refine((p) => KNOWN_PATHS.includes(p), { message: `path must be one of ${KNOWN_PATHS.join(', ')}` })),
+  ),
+});
+const ClockBodySchema = z.strictObject({ offsetMs: z.int().check(z.gte(-MAX_OFFSET_MS), z.lte(MAX_OFFSET_MS)) });
+const LatencyBodySchema = z.strictObject({ ms: z.int().check(z.gte(0), z.lte(60_000)) });
 /** The body of the routes that take none: `{}` or nothing. */
-const ResetBodySchema = z.object({}).strict();
+const ResetBodySchema = z.strictObject({});
 
 type Route = { readonly method: 'GET' | 'POST'; readonly run: (target: ControlTarget, body: unknown) => Reply };
 
@@ -80,7 +79,7 @@ function invalid(message: string): Reply {
   return { status: 400, body: errorBody(730002, `${meaningOf(730002)} ${message}`), code: 730002 };
 }
 
-function withBody<T>(schema: z.ZodType<T>, act: (target: ControlTarget, value: T) => Reply): Route['run'] {
+function withBody<T>(schema: z.ZodMiniType<T>, act: (target: ControlTarget, value: T) => Reply): Route['run'] {
   return (target, body) => {
     const r = schema.safeParse(body);
     if (!r.success) {

@@ -17,13 +17,23 @@ const DEFAULTS = {
   tests: path.join(REPO, 'out', 'test', 'integration', 'index.js'),
   workspace: path.join(REPO, 'test', 'fixtures', 'workspace'),
 };
+/**
+ * The integration suite runs in a multi-root workspace: the fixture workspace first (tests use
+ * workspaceFolders[0]), then these folders, each with its own tradereq.env.json.
+ */
+const SUITE_FOLDERS = ['alpha', 'beta'].map((f) => path.join(REPO, 'test', 'fixtures', 'multi-root', f));
 const EXIT = { failed: 1, timeout: 124, SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 const SUMMARY_RE = /^(?:\w+: )?\d+ passed, \d+ failed(?:, \d+ skipped)?$/; // the suite's plain closing line
 const HOST_RE = /^host: VS Code ([^,\s]+), Node ([^,\s]+)/; // printed by the entry module from inside the extension host
 const USAGE = '[--target minimum|newest|all] [--extension PATH] [--tests PATH] [--workspace PATH] [--verbose]';
 
 function parseArgs(argv) {
-  const opts = { ...DEFAULTS, verbose: process.env.TRADEREQ_VSCODE_VERBOSE === '1', targets: targetsFromArg('all') };
+  const opts = {
+    ...DEFAULTS,
+    folders: SUITE_FOLDERS,
+    verbose: process.env.TRADEREQ_VSCODE_VERBOSE === '1',
+    targets: targetsFromArg('all'),
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const key = { '--extension': 'extension', '--tests': 'tests', '--workspace': 'workspace' }[a];
@@ -114,11 +124,29 @@ async function wireWorkbench(page, { verbose, muted, onLine, onCrash }) {
 }
 
 /**
+ * Copies the workspace into `into`: alone, it is the folder to open; with more `folders`, each is
+ * copied beside it and a .code-workspace file lists them all, the workspace first.
+ */
+function copyWorkspace(workspace, folders, into) {
+  if (folders.length === 0) {
+    fs.cpSync(workspace, into, { recursive: true });
+    return { folder: into };
+  }
+  const names = [path.basename(workspace), ...folders.map((f) => path.basename(f))];
+  if (new Set(names).size !== names.length)
+    throw new Error(`workspace folders need distinct names: ${names.join(', ')}`);
+  [workspace, ...folders].forEach((f, i) => fs.cpSync(f, path.join(into, names[i]), { recursive: true }));
+  const file = path.join(into, 'suite.code-workspace');
+  fs.writeFileSync(file, JSON.stringify({ folders: names.map((name) => ({ path: name })), settings: {} }, null, 2));
+  return { workspace: file };
+}
+
+/**
  * Runs the tests module in a real VS Code extension host, on one target's server (setup.js).
  * Resolves to { code (0 = suite passed), summary (the suite's closing line or null), host ({ vscode, node } or null) }.
  * Server and browser are stopped before it resolves: on success, failure, deadline, SIGINT/SIGTERM/SIGHUP.
  * options: target ('minimum' | 'newest'; default TRADEREQ_VSCODE_TARGET, else minimum), extension, tests,
- * workspace (paths), verbose, timeoutMs.
+ * workspace (paths), folders (more workspace folders: a multi-root workspace), verbose, timeoutMs.
  */
 async function runOnTarget(options = {}) {
   const opts = {
@@ -223,10 +251,10 @@ async function runOnTarget(options = {}) {
 
     // A fresh copy of the workspace per run: tests may write files (tradereq.env.json) into it.
     workspaceCopy = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'tradereq-workspace-'));
-    fs.cpSync(opts.workspace, workspaceCopy, { recursive: true });
+    const opened = copyWorkspace(opts.workspace, opts.folders ?? [], workspaceCopy);
     hostEntry = writeHostEntry(opts.tests);
     const url = workbenchUrl(server, {
-      folder: workspaceCopy,
+      ...opened,
       extensionDevelopmentPath: opts.extension,
       extensionTestsPath: hostEntry,
     });

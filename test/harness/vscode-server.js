@@ -242,10 +242,11 @@ function remoteUri(authority, absPath) {
 }
 
 /**
- * Workbench URL for the server; with extensionTestsPath it runs that tests module in the extension host.
+ * Workbench URL for the server, opening a folder or a .code-workspace file; with extensionTestsPath it runs that
+ * tests module in the extension host.
  * extensionDevelopmentPath loads an unpacked extension from disk.
  */
-function workbenchUrl(server, { folder, extensionDevelopmentPath, extensionTestsPath } = {}) {
+function workbenchUrl(server, { folder, workspace, extensionDevelopmentPath, extensionTestsPath } = {}) {
   const payload = [['skipWelcome', 'true']];
   if (extensionDevelopmentPath)
     payload.push(['extensionDevelopmentPath', remoteUri(server.authority, path.resolve(extensionDevelopmentPath))]);
@@ -253,6 +254,8 @@ function workbenchUrl(server, { folder, extensionDevelopmentPath, extensionTests
     payload.push(['extensionTestsPath', remoteUri(server.authority, path.resolve(extensionTestsPath))]);
   const query = [];
   if (folder) query.push(`folder=${encodeURIComponent(path.resolve(folder))}`);
+  // A .code-workspace file: a multi-root workspace.
+  if (workspace) query.push(`workspace=${encodeURIComponent(path.resolve(workspace))}`);
   query.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
   return `${server.origin}/?${query.join('&')}`;
 }

@@ -14,10 +14,13 @@ import { CHAIN, RUN_CASES } from '../fixtures/codegen/cases';
 import {
   DEMO_KEYS,
   LANGUAGES,
+  codeOf,
   describeRun,
   ensureToolchains,
+  normalise,
   prepare,
   run,
+  sandboxControl,
   type Toolchains,
 } from '../fixtures/codegen/support';
 
@@ -29,20 +32,6 @@ interface SendLine {
   exit: number;
   outcome: string;
   body: unknown;
-}
-
-// Fields that differ between two runs of the same request.
-const VOLATILE = new Set(['orderId', 'clientOrderId', 'origClientOrderId', 'transactTime', 'time', 'updateTime']);
-
-function normalise(body: unknown): unknown {
-  if (Array.isArray(body)) return body.map(normalise);
-  if (body === null || typeof body !== 'object') return body;
-  return Object.fromEntries(Object.entries(body).filter(([k]) => !VOLATILE.has(k)));
-}
-
-function codeOf(body: unknown): number | null {
-  const code = body !== null && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
-  return typeof code === 'number' ? code : null;
 }
 
 describe('Copy as code: each program gets the answer `tradereq send` gets from the sandbox', function () {
@@ -66,16 +55,12 @@ describe('Copy as code: each program gets the answer `tradereq send` gets from t
   });
 
   async function control(path: string, body: object = {}): Promise<void> {
-    const res = await fetch(`${sandbox.baseUrl}/_sandbox/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    assert.equal(res.status, 200, await res.text());
+    const r = await sandboxControl(sandbox.baseUrl, path, body);
+    assert.equal(r.status, 200, r.text);
   }
 
   async function reached(): Promise<string[]> {
-    const log = (await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as {
+    const log = JSON.parse((await sandboxControl(sandbox.baseUrl, 'requests')).text) as {
       method: string;
       path: string;
     }[];

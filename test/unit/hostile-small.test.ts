@@ -15,11 +15,11 @@ import { parseEnvironmentFile } from '../../src/core/env/schema';
 import { parse } from '../../src/core/format/parser';
 import { defaultContext, resolveRequest } from '../../src/core/format/resolve';
 import { roundTrip } from '../../src/core/net/round-trip';
-import { Sender } from '../../src/core/net/send';
 import { entryFromResult, historyItem } from '../../src/core/panel/entry';
 import { prepareRequest } from '../../src/core/request/build';
 import { orderQueryDocument, validOrderRef } from '../../src/core/request/order-query';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { SENDERS } from '../support/senders';
 
 const ENV = BUILTIN_SANDBOX;
 
@@ -91,28 +91,29 @@ describe('history entries are bounded', () => {
     return new Promise((resolve) => server.close(resolve));
   });
 
-  it('a hostile 1 MiB answer makes an entry of at most about 100 KB, and a history item of a few hundred bytes', async () => {
-    const doc = parse(`### hostile\nGET ${origin}/api/v3/ping\n`);
-    const resolved = resolveRequest(doc, doc.requests[0]!, defaultContext(ENV));
-    assert.ok(resolved.ok);
-    const prepared = prepareRequest(resolved.value, {});
-    assert.ok(prepared.ok);
-    const sender = new Sender();
-    try {
-      const report = await roundTrip(prepared.value, { sender, budget: new Budget(new MemoryStateStore()) });
-      assert.equal(report.outcome, 'unknown');
-      assert.ok(report.response!.bodyText.length >= 1024 * 1024);
-      const entry = entryFromResult(
-        { resolved: resolved.value, report, expectations: [] },
-        { id: 'e1', at: 0, title: 'hostile' },
-      );
-      assert.ok(JSON.stringify(entry).length < 100_000, `entry of ${JSON.stringify(entry).length} characters`);
-      assert.ok(entry.response!.truncated);
-      assert.ok(JSON.stringify(historyItem(entry)).length < 3_000);
-    } finally {
-      await sender.close();
-    }
-  });
+  for (const [name, make] of SENDERS)
+    it(`a hostile 1 MiB answer makes an entry of at most about 100 KB, and a history item of a few hundred bytes (${name})`, async () => {
+      const doc = parse(`### hostile\nGET ${origin}/api/v3/ping\n`);
+      const resolved = resolveRequest(doc, doc.requests[0]!, defaultContext(ENV));
+      assert.ok(resolved.ok);
+      const prepared = prepareRequest(resolved.value, {});
+      assert.ok(prepared.ok);
+      const sender = make();
+      try {
+        const report = await roundTrip(prepared.value, { sender, budget: new Budget(new MemoryStateStore()) });
+        assert.equal(report.outcome, 'unknown');
+        assert.ok(report.response!.bodyText.length >= 1024 * 1024);
+        const entry = entryFromResult(
+          { resolved: resolved.value, report, expectations: [] },
+          { id: 'e1', at: 0, title: 'hostile' },
+        );
+        assert.ok(JSON.stringify(entry).length < 100_000, `entry of ${JSON.stringify(entry).length} characters`);
+        assert.ok(entry.response!.truncated);
+        assert.ok(JSON.stringify(historyItem(entry)).length < 3_000);
+      } finally {
+        await sender.close();
+      }
+    });
 });
 
 describe('the sandbox control surface cannot be driven by a web page', () => {

@@ -8,6 +8,7 @@ import type { NamedEnvironment } from '../../src/core/env/constants';
 import { BUILTIN_SANDBOX } from '../../src/core/env/constants';
 import { parseEnvironmentFile } from '../../src/core/env/schema';
 import { DIRECTIVES, readOptions } from '../../src/core/format/directives';
+import { resolveRequest } from '../../src/core/format/resolve';
 import type { Diagnostic, Range } from '../../src/core/format/model';
 import { parse } from '../../src/core/format/parser';
 import type { ResolveContext } from '../../src/core/format/variables';
@@ -173,6 +174,19 @@ describe('resolveWsRequest', () => {
     assert.equal(problems('# @listen forever\nWS /ws')[0]!.rule, 'bad-directive');
     assert.equal(problems('WS /ws\n[message]\n{"a": 1')[0]!.rule, 'json-unclosed');
     assert.equal(problems('GET /api/v3/time')[0]!.rule, 'unknown-method');
+  });
+});
+
+describe('resolveRequest (HTTP) on a WebSocket request', () => {
+  it('refuses it, naming tradereq listen', () => {
+    const doc = parse('WS /ws\n[subscribe]\nspot@public.deals.v3.api@BTCUSDT');
+    const r = resolveRequest(doc, doc.requests[0]!, context());
+    assert.ok(!r.ok);
+    assert.deepEqual(
+      r.error.map((d) => [d.rule, at(d.range)]),
+      [['unknown-method', '0:0-0:2']],
+    );
+    assert.match(r.error[0]!.message, /not sent as an HTTP request: run it with `tradereq listen`/);
   });
 });
 

@@ -8,7 +8,8 @@ import { Budget } from '../../src/core/budget/budget';
 import { MemoryStateStore } from '../../src/core/budget/state';
 import { ClockSync } from '../../src/core/clock/sync';
 import { demoKeyFor } from '../../src/core/env/demo';
-import { Sender } from '../../src/core/net/send';
+import type { Sender } from '../../src/core/net/send';
+import { UndiciSender } from '../../src/core/net/undici-sender';
 import type { KeySource } from '../../src/core/request/prepare';
 import { ok } from '../../src/core/result';
 import { LISTEN_KEY_FORMAT, restListenKeyApi, type ListenKeyCallFailure } from '../../src/core/ws';
@@ -59,7 +60,7 @@ describe('restListenKeyApi: the listen key calls through the send pipeline', fun
   });
   beforeEach(async () => {
     assert.equal((await control(sb, '/reset')).status, 200);
-    sender = new Sender();
+    sender = new UndiciSender();
     store = new MemoryStateStore();
     budget = new Budget(store);
     failures = [];

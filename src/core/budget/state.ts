@@ -20,32 +20,34 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from '../zod-mini';
 import { err, ok, type Result } from '../result';
+import { defaultStateDir } from './state-dir';
+
+export { defaultStateDir } from './state-dir';
 
 const EntrySchema = z.tuple([z.number(), z.number()]);
 const DamageSchema = z.object({ reason: z.string(), since: z.number() });
 
 const OriginStateSchema = z.object({
   /** [time ms, weight] of each request counted against the IP (§8: per IP for unsigned endpoints). */
-  ip: z.array(EntrySchema).default([]),
+  ip: z._default(z.array(EntrySchema), []),
   /** Per account (API key hash): [time ms, weight] (§8: per account for signed endpoints). */
-  accounts: z.record(z.string(), z.array(EntrySchema)).default({}),
+  accounts: z._default(z.record(z.string(), z.array(EntrySchema)), {}),
   /** After a 429 or 418: no request to this origin until `until` (§8 rules 1–4). */
-  blocked: z.object({ until: z.number(), status: z.number().int(), since: z.number() }).optional(),
+  blocked: z.optional(z.object({ until: z.number(), status: z.int(), since: z.number() })),
   /** The last measured offset of the server clock (see src/core/clock). */
-  clock: z.object({ offsetMs: z.number(), roundTripMs: z.number(), measuredAt: z.number() }).optional(),
+  clock: z.optional(z.object({ offsetMs: z.number(), roundTripMs: z.number(), measuredAt: z.number() })),
   /** This origin's entry could not be read: nothing is sent to it until it is reset. */
-  damaged: DamageSchema.optional(),
+  damaged: z.optional(DamageSchema),
 });
 
 const StateFileSchema = z.object({
   version: z.literal(1),
-  origins: z.record(z.string(), z.unknown()).default({}),
+  origins: z._default(z.record(z.string(), z.unknown()), {}),
   /** The file could not be read at all: nothing is sent anywhere until it is reset. */
-  damaged: DamageSchema.optional(),
+  damaged: z.optional(DamageSchema),
 });
 
 export type OriginState = z.infer<typeof OriginStateSchema>;
@@ -88,7 +90,7 @@ export function parseState(text: string, now: number): State {
   return state;
 }
 
-function issueText(error: z.ZodError): string {
+function issueText(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   return issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'invalid';
 }
@@ -124,17 +126,6 @@ export class MemoryStateStore implements StateStore {
   update<T>(change: (state: State) => T): Result<T, StateUnavailable> {
     return ok(change(this.state));
   }
-}
-
-/** `TRADEREQ_STATE_DIR`, else the platform's state folder. */
-export function defaultStateDir(
-  env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
-): string {
-  if (env['TRADEREQ_STATE_DIR']) return env['TRADEREQ_STATE_DIR'];
-  if (platform === 'win32') return join(env['LOCALAPPDATA'] ?? join(homedir(), 'AppData', 'Local'), 'TradeReq');
-  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'TradeReq');
-  return join(env['XDG_STATE_HOME'] ?? join(homedir(), '.local', 'state'), 'tradereq');
 }
 
 /** A lock older than this was left by a process that died while holding it (a hold lasts milliseconds). */

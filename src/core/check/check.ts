@@ -7,7 +7,8 @@ import { BOUNDS } from '../bounds';
 import type { NamedEnvironment } from '../env/constants';
 import { looksLikeSecret, secretNameMessage } from '../env/secrets';
 import { readOptions } from '../format/directives';
-import type { Diagnostic, RequestBlock, TradeReqDocument } from '../format/model';
+import { findParam } from '../catalog/endpoints';
+import { isWebSocket, type Diagnostic, type RequestBlock, type TradeReqDocument } from '../format/model';
 import { VariableScope, unresolvedRefs } from '../format/variables';
 import { Findings } from './findings';
 import { checkParam } from './param-rules';
@@ -21,6 +22,8 @@ import {
 } from './request-rules';
 import { checkRequired } from './required';
 import { checkContext } from './values';
+import { checkOrderList } from './batch-rules';
+import { checkDirectiveKinds, checkWsRequest } from './ws-rules';
 
 export interface CheckOptions {
   readonly environment: NamedEnvironment;
@@ -56,13 +59,19 @@ function checkRequest(doc: TradeReqDocument, request: RequestBlock, ctx: Request
   out.addAll(diagnostics);
   checkResponseRefs(request, ctx.names, out);
   out.addAll(unresolvedRefs(request.variableRefs, ctx.scope, { skipResponses: true }));
+  checkDirectiveKinds(request, out);
+  if (isWebSocket(request)) return checkWsRequest(request, options, ctx.scope, out);
   const endpoint = checkEndpoint(request, out);
   checkSigning(doc, request, endpoint, options, out);
   checkGetBody(request, out);
   checkHeaders(request, ctx.environment, out);
   checkPlacements(request, out);
   const signed = options.signed ?? endpoint?.signed ?? false;
-  for (const p of request.params) checkParam(p, endpoint, ctx.scope, signed, out);
+  for (const p of request.params) {
+    checkParam(p, endpoint, ctx.scope, signed, out);
+    const info = endpoint && findParam(endpoint, p.name.text);
+    if (info?.type === 'orderList') checkOrderList(p, info, ctx.scope, out);
+  }
   if (endpoint) checkRequired(request, endpoint, ctx.scope, out);
 }
 

@@ -29,8 +29,13 @@ export interface CheckedValue {
 
 /** The value to check: the literal, or the substituted value when it uses variables. */
 export function effectiveValue(p: Param, scope: VariableScope): CheckedValue | undefined {
-  if (p.value.text.indexOf('{{') < 0) return { value: p.value.text, literal: true };
-  const r = scope.substitute(p.value.text);
+  return effectiveText(p.value.text, scope);
+}
+
+/** A text to check (a value, a stream name): as written, or substituted when it uses variables. */
+export function effectiveText(text: string, scope: VariableScope): CheckedValue | undefined {
+  if (text.indexOf('{{') < 0) return { value: text, literal: true };
+  const r = scope.substitute(text);
   // An unclosed `{{` is reported by the parser; the half-typed value is not checked.
   return r.ok && !r.value.includes(RESPONSE_PLACEHOLDER) && !r.value.includes('{{')
     ? { value: r.value, literal: false }

@@ -4,11 +4,12 @@ import { roundTrip } from '../net/round-trip';
 import type { Sender } from '../net/send';
 import type { PreparedRequest } from '../request/build';
 import { findEndpoint } from '../catalog/endpoints';
-import { z } from 'zod';
+import * as z from '../zod-mini';
 import { sampleFrom, type ClockSample } from './clock';
 import type { ClockSync } from './sync';
 
-const ServerTimeSchema = z.object({ serverTime: z.number().int().nonnegative() });
+// Made on the first measurement: most signed sends find a recent offset and measure nothing.
+const ServerTimeSchema = z.onFirstUse(() => z.object({ serverTime: z.int().check(z.nonnegative()) }));
 
 const TIME = findEndpoint('GET', '/api/v3/time')!;
 
@@ -35,7 +36,7 @@ export async function measureClock(
   const report = await roundTrip(prepared, deps);
   const t1 = now();
   if (report.outcome !== 'ok' || !report.decoded) return undefined;
-  const parsed = ServerTimeSchema.safeParse(report.decoded.json);
+  const parsed = ServerTimeSchema().safeParse(report.decoded.json);
   if (!parsed.success) return undefined;
   const sample = sampleFrom(parsed.data.serverTime, t0, t1);
   deps.clock.record(prepared.origin, sample);

@@ -14,6 +14,7 @@ import { generateShell } from './shell';
 export { CODE_LANGUAGES, type CodeLanguage, type CodeRequest } from './model';
 export type { NamedValue, Piece, ProgramParameter, Value } from './model';
 export { BASE_URL_ENV, TIMESTAMP_ENV } from './plan';
+export { codeRequestFrom, keyEnvironment, programNeeds } from './adapter';
 
 export function isCodeLanguage(id: string): id is CodeLanguage {
   return CODE_LANGUAGES.some((l) => l.id === id);

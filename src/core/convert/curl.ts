@@ -102,7 +102,7 @@ function target(url: Url, baseUrl: string | undefined, notes: Notes): string {
   const base = baseUrl.replace(/\/+$/, '');
   if (full.toLowerCase().startsWith(base.toLowerCase() + '/')) return full.slice(base.length);
   if (full.toLowerCase() === base.toLowerCase()) return '/';
-  notes.add(`the URL is not under --base-url ${base}; the request line keeps the full URL ${full}.`);
+  notes.add(`the URL is not under the base URL ${base}; the request line keeps the full URL ${full}.`);
   return full;
 }
 

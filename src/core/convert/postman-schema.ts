@@ -3,65 +3,65 @@
  * validated at the boundary. Fields the import does not use are stripped; unknown versions get
  * one clear message before anything is read.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini';
 import { ConvertError, IMPORT_LIMITS, checkInputSize } from './result';
 
 const ScalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-const DescriptionSchema = z.union([z.string(), z.object({ content: z.string().nullish() }), z.null()]).optional();
+const DescriptionSchema = z.optional(z.union([z.string(), z.object({ content: z.nullish(z.string()) }), z.null()]));
 
 const KeyValueSchema = z.object({
-  key: z.string().nullish(),
-  value: ScalarSchema.optional(),
-  disabled: z.boolean().optional(),
-  enabled: z.boolean().optional(),
+  key: z.nullish(z.string()),
+  value: z.optional(ScalarSchema),
+  disabled: z.optional(z.boolean()),
+  enabled: z.optional(z.boolean()),
   description: DescriptionSchema,
-  type: z.string().nullish(),
+  type: z.nullish(z.string()),
 });
 export type PostmanKeyValue = z.infer<typeof KeyValueSchema>;
 
-const PathSegmentSchema = z.union([z.string(), z.object({ value: z.string().nullish() })]);
+const PathSegmentSchema = z.union([z.string(), z.object({ value: z.nullish(z.string()) })]);
 const UrlSchema = z.union([
   z.string(),
   z.object({
-    raw: z.string().optional(),
-    protocol: z.string().optional(),
-    host: z.union([z.string(), z.array(z.string())]).optional(),
-    port: z.string().optional(),
-    path: z.union([z.string(), z.array(PathSegmentSchema)]).optional(),
-    query: z.array(KeyValueSchema).nullish(),
-    variable: z.array(KeyValueSchema).optional(),
+    raw: z.optional(z.string()),
+    protocol: z.optional(z.string()),
+    host: z.optional(z.union([z.string(), z.array(z.string())])),
+    port: z.optional(z.string()),
+    path: z.optional(z.union([z.string(), z.array(PathSegmentSchema)])),
+    query: z.nullish(z.array(KeyValueSchema)),
+    variable: z.optional(z.array(KeyValueSchema)),
   }),
 ]);
 export type PostmanUrl = z.infer<typeof UrlSchema>;
 
-const BodySchema = z
-  .object({
-    mode: z.string().optional(),
-    raw: z.string().optional(),
-    urlencoded: z.array(KeyValueSchema).optional(),
-    formdata: z.array(KeyValueSchema).optional(),
-    disabled: z.boolean().optional(),
-    options: z.object({ raw: z.object({ language: z.string().optional() }).optional() }).optional(),
-  })
-  .nullish();
+const BodySchema = z.nullish(
+  z.object({
+    mode: z.optional(z.string()),
+    raw: z.optional(z.string()),
+    urlencoded: z.optional(z.array(KeyValueSchema)),
+    formdata: z.optional(z.array(KeyValueSchema)),
+    disabled: z.optional(z.boolean()),
+    options: z.optional(z.object({ raw: z.optional(z.object({ language: z.optional(z.string()) })) })),
+  }),
+);
 export type PostmanBody = z.infer<typeof BodySchema>;
 
 const EventSchema = z.object({
   listen: z.string(),
-  disabled: z.boolean().optional(),
-  script: z.object({ exec: z.union([z.string(), z.array(z.string())]).optional() }).optional(),
+  disabled: z.optional(z.boolean()),
+  script: z.optional(z.object({ exec: z.optional(z.union([z.string(), z.array(z.string())])) })),
 });
 export type PostmanEvent = z.infer<typeof EventSchema>;
 
-const AuthSchema = z.object({ type: z.string(), apikey: z.array(KeyValueSchema).optional() }).nullish();
+const AuthSchema = z.nullish(z.object({ type: z.string(), apikey: z.optional(z.array(KeyValueSchema)) }));
 export type PostmanAuth = z.infer<typeof AuthSchema>;
 
 const RequestSchema = z.union([
   z.string(),
   z.object({
-    method: z.string().optional(),
-    header: z.union([z.array(KeyValueSchema), z.string()]).nullish(),
-    url: UrlSchema.optional(),
+    method: z.optional(z.string()),
+    header: z.nullish(z.union([z.array(KeyValueSchema), z.string()])),
+    url: z.optional(UrlSchema),
     body: BodySchema,
     auth: AuthSchema,
     description: DescriptionSchema,
@@ -79,28 +79,28 @@ export interface PostmanItem {
   response?: unknown[] | undefined;
 }
 
-const Item: z.ZodType<PostmanItem> = z.lazy(() =>
+const Item: z.ZodMiniType<PostmanItem> = z.lazy(() =>
   z.object({
-    name: z.string().optional(),
-    item: z.array(Item).optional(),
-    request: RequestSchema.optional(),
-    event: z.array(EventSchema).optional(),
+    name: z.optional(z.string()),
+    item: z.optional(z.array(Item)),
+    request: z.optional(RequestSchema),
+    event: z.optional(z.array(EventSchema)),
     description: DescriptionSchema,
     auth: AuthSchema,
-    response: z.array(z.unknown()).optional(),
+    response: z.optional(z.array(z.unknown())),
   }),
 );
 
 const CollectionSchema = z.object({
-  info: z.object({ name: z.string().optional(), schema: z.string(), description: DescriptionSchema }),
+  info: z.object({ name: z.optional(z.string()), schema: z.string(), description: DescriptionSchema }),
   item: z.array(Item),
-  event: z.array(EventSchema).optional(),
-  variable: z.array(KeyValueSchema).optional(),
+  event: z.optional(z.array(EventSchema)),
+  variable: z.optional(z.array(KeyValueSchema)),
   auth: AuthSchema,
 });
 export type PostmanCollection = z.infer<typeof CollectionSchema>;
 
-const EnvironmentSchema = z.object({ name: z.string().optional(), values: z.array(KeyValueSchema) });
+const EnvironmentSchema = z.object({ name: z.optional(z.string()), values: z.array(KeyValueSchema) });
 export type PostmanEnvironment = z.infer<typeof EnvironmentSchema>;
 
 const EXPORT_AGAIN = 'export it again from Postman as "Collection v2.1" (… → Export → CollectionSchema v2.1)';
@@ -123,7 +123,7 @@ function parseJson(what: string, text: string): unknown {
   return value;
 }
 
-function firstIssue(error: z.ZodError): string {
+function firstIssue(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   return issue ? `${issue.path.join('.') || 'top level'}: ${issue.message}` : 'invalid';
 }

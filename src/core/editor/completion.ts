@@ -3,57 +3,23 @@
  * and the file. Pure and fast: it reads the one request around the cursor, never the whole file.
  */
 import { DIRECTIVES } from '../format/directives';
-import { METHODS, range, requestInBlock, type Range, type RequestBlock, type TradeReqDocument } from '../format/model';
+import {
+  METHODS,
+  isWebSocket,
+  range,
+  requestInBlock,
+  type Range,
+  type RequestBlock,
+  type TradeReqDocument,
+} from '../format/model';
 import { SYSTEM_VARIABLES } from '../format/variables';
-import type { NamedEnvironment } from '../env/constants';
-import { ENDPOINTS, KNOWN_PATHS, findEndpoint } from '../catalog/endpoints';
-import type { EndpointInfo, ParamInfo } from '../catalog/types';
+import { ENDPOINTS, KNOWN_PATHS, findEndpoint, findParam } from '../catalog/endpoints';
+import type { EndpointInfo } from '../catalog/types';
 import { paramMarkdown } from './markdown';
+import { orderListCompletions, streamSymbolAt, wsCompletions } from './stream-completion';
+import { valuesFor, wordRange, wordStart, type CompletionContext, type CompletionEntry } from './completion-values';
 
-export type CompletionKind =
-  'parameter' | 'value' | 'symbol' | 'variable' | 'directive' | 'method' | 'path' | 'section' | 'snippet';
-
-export interface CompletionEntry {
-  readonly label: string;
-  readonly kind: CompletionKind;
-  /** Text to insert; `snippet` says whether it uses snippet syntax ($1, ${1:x}). */
-  readonly insertText?: string;
-  readonly snippet?: boolean;
-  readonly detail?: string;
-  /** Markdown. */
-  readonly documentation?: string;
-  readonly sortText?: string;
-  /** What the entry replaces (the word being typed). */
-  readonly range: Range;
-}
-
-export interface SymbolEntry {
-  readonly symbol: string;
-  readonly detail?: string;
-  readonly source: 'exchangeInfo' | 'setting' | 'workspace';
-}
-
-export interface CompletionContext {
-  readonly environment: NamedEnvironment;
-  /** Symbols from exchangeInfo, the tradereq.symbols setting and other files, most trusted first. */
-  readonly symbols: readonly SymbolEntry[];
-}
-
-const WORD_CHAR = /[\w.$-]/;
-
-/** Start of the word that ends at `character` (letters, digits and `_ . $ -`). */
-function wordStart(lineText: string, character: number): number {
-  let s = character;
-  while (s > 0 && WORD_CHAR.test(lineText[s - 1]!)) s--;
-  return s;
-}
-
-function wordRange(line: number, lineText: string, character: number): Range {
-  // The word may continue after the cursor: replace it whole.
-  let e = character;
-  while (e < lineText.length && WORD_CHAR.test(lineText[e]!)) e++;
-  return range(line, wordStart(lineText, character), line, e);
-}
+export type { CompletionContext, CompletionEntry, CompletionKind, SymbolEntry } from './completion-values';
 
 export function completionsAt(
   doc: TradeReqDocument,
@@ -85,6 +51,7 @@ export function completionsAt(
     return [];
   }
   if (line === request.requestLine.range.startLine) return requestLineCompletions(request, lineText, line, character);
+  if (isWebSocket(request)) return wsCompletions(request, lineText, line, character, ctx);
 
   const endpoint = findEndpoint(request.requestLine.method.text, request.requestLine.path.text.split('?')[0]!);
 
@@ -105,6 +72,8 @@ export function completionsAt(
     return [];
   }
   const name = before.slice(0, eq).trim();
+  if (endpoint && findParam(endpoint, name)?.type === 'orderList')
+    return orderListCompletions(endpoint, before.slice(eq + 1), 'line', line, character, ctx) ?? [];
   return valueCompletions(endpoint, name, line, lineText, character, ctx);
 }
 
@@ -142,6 +111,15 @@ function requestLineCompletions(
 ): CompletionEntry[] {
   const rl = request.requestLine;
   if (character <= rl.method.range.endChar) return methodCompletions(line, lineText, character);
+  if (isWebSocket(request)) {
+    const r = range(
+      line,
+      Math.min(rl.target.range.startChar, character),
+      line,
+      Math.max(character, rl.path.range.endChar),
+    );
+    return [{ label: '/ws', kind: 'path', detail: "the environment's WebSocket endpoint (its wsUrl)", range: r }];
+  }
   const q = lineText.indexOf('?', rl.target.range.startChar);
   if (q >= 0 && character > q) {
     // Inline query: parameter names after ? or &.
@@ -238,64 +216,6 @@ function valueCompletions(
   return valuesFor(info, name, r, ctx);
 }
 
-function valuesFor(info: ParamInfo | undefined, name: string, r: Range, ctx: CompletionContext): CompletionEntry[] {
-  if (info?.enumValues) {
-    return info.enumValues.map((v, i) => ({
-      label: v.value,
-      kind: 'value',
-      detail: v.source === 'spec' ? 'documented by the service' : 'assumed',
-      documentation: v.description,
-      range: r,
-      sortText: String(i).padStart(2, '0'),
-    }));
-  }
-  if (name === 'symbol' || info?.type === 'symbol') return symbolCompletions(r, ctx);
-  switch (name) {
-    case 'recvWindow':
-      return [
-        { label: '5000', kind: 'value', detail: 'the default; 5000 or less is recommended (spec §5 rule 8)', range: r },
-      ];
-    case 'newClientOrderId':
-      return [
-        { label: '{{$clientOrderId}}', kind: 'variable', detail: 'a fresh client order id for each send', range: r },
-      ];
-    case 'timestamp':
-      return [
-        {
-          label: '{{$timestamp}}',
-          kind: 'variable',
-          detail: 'now in milliseconds; or leave timestamp out and TradeReq adds it',
-          range: r,
-        },
-      ];
-  }
-  return [];
-}
-
-function symbolCompletions(r: Range, ctx: CompletionContext): CompletionEntry[] {
-  const seen = new Set<string>();
-  const out: CompletionEntry[] = [];
-  const order = { exchangeInfo: 0, setting: 1, workspace: 2 } as const;
-  for (const s of ctx.symbols) {
-    if (seen.has(s.symbol)) continue;
-    seen.add(s.symbol);
-    const from =
-      s.source === 'exchangeInfo'
-        ? `exchangeInfo of ${ctx.environment.name}`
-        : s.source === 'setting'
-          ? 'tradereq.symbols setting'
-          : 'used in the workspace';
-    out.push({
-      label: s.symbol,
-      kind: 'symbol',
-      detail: s.detail ? `${s.detail} · ${from}` : from,
-      range: r,
-      sortText: `${order[s.source]}${s.symbol}`,
-    });
-  }
-  return out;
-}
-
 function directiveCompletions(line: number, lineText: string, character: number): CompletionEntry[] {
   const r = wordRange(line, lineText, character);
   return DIRECTIVES.map((d, i) => ({
@@ -366,6 +286,8 @@ function jsonCompletions(
   ctx: CompletionContext,
 ): CompletionEntry[] {
   const before = lineText.slice(0, character);
+  const inOrder = orderListCompletions(endpoint, jsonBefore(request, before, line), 'json', line, character, ctx);
+  if (inOrder) return inOrder;
   const value = /"([\w.-]+)"\s*:\s*"([\w.-]*)$/.exec(before);
   if (value) {
     const info = endpoint?.params.find((p) => p.name === value[1]);
@@ -387,4 +309,22 @@ function jsonCompletions(
       }));
   }
   return [];
+}
+
+/** The `[json]` body from its `{` to the cursor: its lines above the cursor's, then the cursor's line up to it. */
+function jsonBefore(request: RequestBlock, before: string, line: number): string {
+  const json = request.json!;
+  const k = line - json.range.startLine;
+  const above = json.text.split('\n', k);
+  return [...above, k === 0 ? before.slice(json.range.startChar) : before].join('\n');
+}
+
+/**
+ * Whether symbols are wanted at the cursor: after `symbol =` or `"symbol": "` (also in an order of
+ * batchOrders), or where a symbol goes in a stream name. The editor loads them only then.
+ */
+export function wantsSymbols(doc: TradeReqDocument, lineText: string, line: number, character: number): boolean {
+  if (/(^|["\s])symbol"?\s*[=:]\s*"?[\w]*$/.test(lineText.slice(0, character))) return true;
+  const request = requestInBlock(doc, line);
+  return request !== undefined && isWebSocket(request) && streamSymbolAt(request, lineText, line, character);
 }

@@ -4,12 +4,28 @@
  */
 import type { ClockSample } from '../clock/clock';
 import { DIRECTIVES } from '../format/directives';
-import { contains, range, requestAtLine, type Range, type TradeReqDocument } from '../format/model';
+import { readStreamName } from '../catalog/stream-names';
+import {
+  contains,
+  isWebSocket,
+  range,
+  requestAtLine,
+  type Range,
+  type RequestBlock,
+  type TradeReqDocument,
+} from '../format/model';
 import { SYSTEM_VARIABLES, VariableScope, type ResolveContext } from '../format/variables';
 import type { NamedEnvironment } from '../env/constants';
 import { lookupError } from '../catalog/errors';
 import { findEndpoint, findParam } from '../catalog/endpoints';
-import { endpointMarkdown, errorCodeMarkdown, inlineCode, paramMarkdown } from './markdown';
+import {
+  endpointMarkdown,
+  errorCodeMarkdown,
+  escapeMarkdown,
+  inlineCode,
+  paramMarkdown,
+  streamMarkdown,
+} from './markdown';
 
 export interface HoverResult {
   readonly markdown: string;
@@ -63,6 +79,7 @@ export function hoverAt(
     };
   }
   if (!request) return undefined;
+  if (isWebSocket(request)) return wsHover(doc, request, line, character, ctx);
 
   const rl = request.requestLine;
   const endpoint = findEndpoint(rl.method.text, rl.path.text);
@@ -97,16 +114,47 @@ export function hoverAt(
   return undefined;
 }
 
+/** A WebSocket request: its request line, and each stream name (what it pushes, public or private). */
+function wsHover(
+  doc: TradeReqDocument,
+  request: RequestBlock,
+  line: number,
+  character: number,
+  ctx: HoverContext,
+): HoverResult | undefined {
+  const rl = request.requestLine;
+  if (contains(rl.range, line, character)) {
+    const where = ctx.environment.wsUrl ?? 'the base URL with ws:// or wss:// and the path /ws';
+    return {
+      markdown: `**WebSocket request**: connects to the WebSocket endpoint of the environment "${ctx.environment.name}" (its wsUrl: ${inlineCode(where)}), subscribes the \`[subscribe]\` streams and sends each \`[message]\`. \`/ws\` is that endpoint; another path goes on its host, a ws:// or wss:// URL is used as written.\n\n_The stream names and messages are assumed (not documented by the service, §6); §8 limits a connection to 30 streams and 100 client messages a second._`,
+      range: rl.range,
+    };
+  }
+  const token = request.streams.find((s) => contains(s.range, line, character));
+  if (!token) return undefined;
+  const name = token.text.includes('{{') ? substituted(doc, token.text, ctx) : token.text;
+  const parsed = readStreamName(name);
+  return {
+    markdown: parsed.ok
+      ? streamMarkdown(parsed.value.info, name)
+      : `${inlineCode(name)}: ${escapeMarkdown(parsed.error.message)}`,
+    range: token.range,
+  };
+}
+
+function substituted(doc: TradeReqDocument, text: string, ctx: HoverContext): string {
+  const r = new VariableScope(doc, hoverContext(ctx)).substitute(text);
+  return r.ok ? r.value : text;
+}
+
+function hoverContext(ctx: HoverContext): ResolveContext {
+  return { environment: ctx.environment, now: () => Date.now(), uuid: () => '', clientOrderId: () => '' };
+}
+
 function variableHover(doc: TradeReqDocument, name: string, r: Range, ctx: HoverContext): HoverResult {
   const system = SYSTEM_VARIABLES.find((s) => s.name === name);
   if (system) return { markdown: `**{{${name}}}**: ${system.description} Made when the request is sent.`, range: r };
-  const resolveCtx: ResolveContext = {
-    environment: ctx.environment,
-    now: () => Date.now(),
-    uuid: () => '',
-    clientOrderId: () => '',
-  };
-  const scope = new VariableScope(doc, resolveCtx);
+  const scope = new VariableScope(doc, hoverContext(ctx));
   const origin = scope.origin(name);
   if (origin === 'response') {
     return {

@@ -2,6 +2,7 @@
 import type { ClockSample } from '../clock/clock';
 import { explainTimestampError } from '../clock/clock';
 import { describeSource } from '../catalog/endpoints';
+import type { StreamDescription } from '../catalog/stream-names';
 import type { EndpointInfo, ErrorCodeInfo, ParamInfo } from '../catalog/types';
 
 /** Escapes Markdown and HTML so that text shows as written. */
@@ -72,6 +73,32 @@ export function endpointMarkdown(e: EndpointInfo): string {
     '',
     `_${capitalise(describeSource(e.source))}._`,
   ].join('\n');
+}
+
+/** What a stream pushes, whether it needs a listen key, its parameters and push fields; `name` as written (escaped). */
+export function streamMarkdown(info: StreamDescription, name?: string): string {
+  const lines = [
+    `**${info.title}** (${info.visibility} stream): ${inlineCode(name ?? info.template)}`,
+    '',
+    info.description,
+    '',
+    info.visibility === 'private'
+      ? 'Private: the connection needs a listen key. Add `# @listenKey` to the request; TradeReq obtains one with its key profile, keeps it alive and closes it.'
+      : 'Public: no key needed.',
+  ];
+  if (info.params.length > 0)
+    lines.push('', ...info.params.map((p) => `- **${p.name}**: ${p.description} (${p.rule})`));
+  lines.push(
+    '',
+    '**Each push** `{"c", "s", "t", "d"}`; in `d`:',
+    '',
+    ...info.fields.map((f) => `- \`${f.path}\` (${f.type}): ${f.description}`),
+  );
+  lines.push(
+    '',
+    `_${capitalise(describeSource(info.source))}: §6 shows no stream names; this follows the API family._`,
+  );
+  return lines.join('\n');
 }
 
 function capitalise(s: string): string {

@@ -11,9 +11,17 @@ import type { NamedEnvironment } from '../env/constants';
 import { err, ok, type Result } from '../result';
 import type { RuleId } from '../rules';
 import { readOptions, type RequestOptions } from './directives';
-import { METHODS, type Diagnostic, type Method, type Placement, type Range, type RequestBlock } from './model';
+import {
+  METHODS,
+  WS_METHOD,
+  type Diagnostic,
+  type Method,
+  type Placement,
+  type Range,
+  type RequestBlock,
+} from './model';
 import type { TradeReqDocument } from './model';
-import { UNCLOSED_JSON_MESSAGE, unknownMethodMessage } from './messages';
+import { UNCLOSED_JSON_MESSAGE, WS_NOT_HTTP_MESSAGE, unknownMethodMessage } from './messages';
 import { VariableScope, unresolvedRefs, type ResolveContext } from './variables';
 
 export { defaultContext, type ResolveContext } from './variables';
@@ -108,7 +116,9 @@ export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx
 /** What the parser may have let through but nothing can be sent with. */
 function checkShape(request: RequestBlock, problems: Problems): void {
   const method = request.requestLine.method.text;
-  if (!(METHODS as readonly string[]).includes(method)) {
+  if (method === WS_METHOD) {
+    problems.add(request.requestLine.method.range, WS_NOT_HTTP_MESSAGE, 'unknown-method');
+  } else if (!(METHODS as readonly string[]).includes(method)) {
     problems.add(request.requestLine.method.range, unknownMethodMessage(method), 'unknown-method');
   }
   if (request.json && !request.json.closed) problems.add(request.json.range, UNCLOSED_JSON_MESSAGE, 'json-unclosed');

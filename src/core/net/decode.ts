@@ -2,14 +2,14 @@
  * The decode step: from a status and a body (hostile input) to the outcome, the status meaning
  * and the decoded error code. 5XX is unknown, never a failure (§7.1).
  */
-import { z } from 'zod';
+import * as z from '../zod-mini';
 import { parseJson } from '../format/json-value';
 import { lookupError } from '../catalog/errors';
 import { MAX_RETRY_AFTER_S } from '../catalog/limits';
 import { describeStatus } from '../catalog/statuses';
 import type { ErrorCodeInfo, HttpStatusInfo, Outcome } from '../catalog/types';
 
-const ErrorBodySchema = z.object({ code: z.number().int(), msg: z.string().optional() }).passthrough();
+const ErrorBodySchema = z.looseObject({ code: z.int(), msg: z.optional(z.string()) });
 
 export interface Decoded {
   readonly outcome: Outcome;

@@ -1,10 +1,10 @@
 /**
- * The send step: one HTTP exchange with undici through a shared Agent, with connect, headers and
- * body timeouts, a cap on the response size kept in memory, and timings. It never retries: a
- * request that may have reached the service is not sent twice.
+ * The send step: one HTTP exchange with connect, headers and body timeouts, an overall deadline, a
+ * cap on the response size kept in memory, and timings. It never retries: a request that may have
+ * reached the service is not sent twice. Two senders answer alike: undici's (undici-sender.ts, the
+ * extension's) and node:http's (node-http-sender.ts, the command line's: it starts in a fraction of
+ * the time). The pipeline and its tests see only this interface.
  */
-import { performance } from 'node:perf_hooks';
-import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import type { PreparedRequest } from '../request/build';
 
 export interface SendSettings {
@@ -51,13 +51,33 @@ export type SendResult =
       readonly timings: Timings;
     };
 
+/** One HTTP exchange at a time per call, connections kept alive between calls until close(). */
+export interface Sender {
+  readonly settings: SendSettings;
+  send(p: PreparedRequest): Promise<SendResult>;
+  close(): Promise<void>;
+}
+
+/** The codes every sender gives its own failures (undici's names, which messages and logs already use). */
+export const FAILURE_CODES = {
+  deadline: 'DEADLINE',
+  connectTimeout: 'UND_ERR_CONNECT_TIMEOUT',
+  headersTimeout: 'UND_ERR_HEADERS_TIMEOUT',
+  bodyTimeout: 'UND_ERR_BODY_TIMEOUT',
+  /** The request cannot be written as it is (a header value, the URL): refused before connecting. */
+  invalidRequest: 'UND_ERR_INVALID_ARG',
+  /** The connection was closed before the whole answer came. */
+  closed: 'ECONNRESET',
+} as const;
+
+/** Failures of opening the connection: when no connection was made, no byte of the request went out. */
 const CONNECT_ERRORS = new Set([
   'ECONNREFUSED',
   'ENOTFOUND',
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
+  FAILURE_CODES.connectTimeout,
   'ECONNABORTED',
   'CERT_HAS_EXPIRED',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -65,95 +85,16 @@ const CONNECT_ERRORS = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
 ]);
 
-/** A shared Agent whose connector records how long each new connection took. */
-export class Sender {
-  private readonly agent: Dispatcher;
-  private connects = 0;
-  private lastConnectMs = 0;
-
-  constructor(readonly settings: SendSettings = DEFAULT_SEND_SETTINGS) {
-    const connector = buildConnector({ timeout: settings.connectTimeoutMs });
-    this.agent = new Agent({
-      headersTimeout: settings.headersTimeoutMs,
-      bodyTimeout: settings.bodyTimeoutMs,
-      connect: (options, callback) => {
-        const start = performance.now();
-        connector(options, (err, socket) => {
-          if (!err) {
-            this.connects++;
-            this.lastConnectMs = performance.now() - start;
-          }
-          // undici's callback overloads differ only in which argument is null.
-          (callback as (e: Error | null, s: unknown) => void)(err, socket);
-        });
-      },
-    });
-  }
-
-  async send(p: PreparedRequest): Promise<SendResult> {
-    const start = performance.now();
-    const connectsBefore = this.connects;
-    const connectMs = (): number => (this.connects > connectsBefore ? round(this.lastConnectMs) : 0);
-    let firstByte = 0;
-    try {
-      const response = await request(p.url, {
-        method: p.method,
-        headers: Object.fromEntries(p.headers),
-        body: p.body.length > 0 ? p.body : undefined,
-        dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.settings.deadlineMs),
-      });
-      firstByte = performance.now() - start;
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      let total = 0;
-      for await (const chunk of response.body) {
-        const buf = chunk as Buffer;
-        total += buf.length;
-        if (kept < this.settings.maxResponseBytes) {
-          const part = buf.subarray(0, this.settings.maxResponseBytes - kept);
-          chunks.push(part);
-          kept += part.length;
-        }
-      }
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-      }
-      return {
-        kind: 'response',
-        status: response.statusCode,
-        headers,
-        bodyText: Buffer.concat(chunks).toString('utf8'),
-        bodyBytes: total,
-        truncated: total > kept,
-        timings: { connectMs: connectMs(), firstByteMs: round(firstByte), totalMs: round(performance.now() - start) },
-      };
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-      const code = err.name === 'TimeoutError' ? 'DEADLINE' : (err.code ?? err.cause?.code ?? 'UNKNOWN');
-      // Connect failures happen before a byte of the request is written; anything later may have reached the
-      // service. An invalid argument is refused by undici before it connects.
-      const phase =
-        code === 'UND_ERR_INVALID_ARG' || (CONNECT_ERRORS.has(code) && this.connects === connectsBefore)
-          ? 'connect'
-          : 'sent';
-      return {
-        kind: 'failure',
-        phase,
-        code,
-        message: err.message,
-        timings: { connectMs: connectMs(), firstByteMs: round(firstByte), totalMs: round(performance.now() - start) },
-      };
-    }
-  }
-
-  async close(): Promise<void> {
-    await this.agent.close();
-  }
+/**
+ * `connect` when nothing can have been written: the request was refused as invalid, or opening the
+ * connection failed and none was made for it. Anything later may have reached the service (§7.1).
+ */
+export function failurePhase(code: string, connected: boolean): 'connect' | 'sent' {
+  return code === FAILURE_CODES.invalidRequest || (CONNECT_ERRORS.has(code) && !connected) ? 'connect' : 'sent';
 }
 
-function round(ms: number): number {
+/** Milliseconds to one decimal, as timings are shown. */
+export function roundMs(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
 
@@ -165,15 +106,15 @@ export function describeFailure(code: string, origin: string): string {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return `The host of ${origin} cannot be found: check the environment's baseUrl.`;
-    case 'UND_ERR_CONNECT_TIMEOUT':
+    case FAILURE_CODES.connectTimeout:
       return `Connecting to ${origin} timed out: check the network or raise the connect timeout.`;
-    case 'DEADLINE':
+    case FAILURE_CODES.deadline:
       return `The exchange with ${origin} took longer than the deadline (the answer came too slowly, or not at all): raise --timeout if the service is slow.`;
-    case 'UND_ERR_HEADERS_TIMEOUT':
-    case 'UND_ERR_BODY_TIMEOUT':
+    case FAILURE_CODES.headersTimeout:
+    case FAILURE_CODES.bodyTimeout:
       return `${origin} did not answer in time after the request was sent: raise the timeout if the service is slow.`;
     case 'UND_ERR_SOCKET':
-    case 'ECONNRESET':
+    case FAILURE_CODES.closed:
       return `The connection to ${origin} was closed before the answer came.`;
     default:
       return `The exchange with ${origin} failed (${code}).`;

@@ -1,0 +1,121 @@
+/**
+ * What `tradereq listen` prints: readable lines (pushes and progress on standard output, problems
+ * on standard error), or with --json one JSON object a line on standard output. Every text goes
+ * through the terminal writer the command gets (safeIo), so a push cannot rewrite the terminal;
+ * URLs and snapshots come from the client core with any listen key already masked.
+ */
+import type { Reply } from '../core/catalog/streams';
+import type { MessageExpectationResult } from '../core/ws/expect';
+import type { ListenBound } from '../core/ws/request';
+import type { ConnectionSnapshot, SubscriptionOutcome, WsEventOf, WsFailure } from '../core/ws/types';
+import type { Io } from './usage';
+
+/** Why a run ended: its bound (count, duration, a signal), the server closed it, or it never opened. */
+export type EndReason = 'count' | 'duration' | 'signal' | 'closed' | 'failed';
+
+export interface End {
+  readonly reason: EndReason;
+  readonly pushes: number;
+  readonly ms: number;
+  readonly bound?: ListenBound;
+  /** When the server closed the connection: its close code and reason, and what they mean. */
+  readonly code?: number;
+  readonly closeReason?: string;
+  readonly message?: string;
+  readonly expectations: readonly MessageExpectationResult[];
+  readonly exit: number;
+}
+
+/** "12:00:01.250": the time a push came, UTC. */
+function clock(ms: number): string {
+  return new Date(ms).toISOString().slice(11, 23);
+}
+
+export class ListenOutput {
+  constructor(
+    private readonly io: Io,
+    private readonly json: boolean,
+  ) {}
+
+  private record(value: Record<string, unknown>): void {
+    this.io.out(JSON.stringify(value));
+  }
+
+  connected(s: ConnectionSnapshot): void {
+    if (this.json) return this.record({ type: 'connected', url: s.state.url ?? null, listenKey: s.listenKey ?? null });
+    this.io.out(`→ connected to ${s.state.url ?? ''}${s.listenKey ? ` with listen key ${s.listenKey}` : ''}`);
+  }
+
+  subscription(o: SubscriptionOutcome): void {
+    if (this.json)
+      return this.record({
+        type: 'subscription',
+        stream: o.stream,
+        ok: o.ok,
+        code: o.code ?? null,
+        msg: o.msg ?? null,
+      });
+    if (o.ok) this.io.out(`→ subscribed ${o.stream}`);
+    else this.io.err(`✘ not subscribed ${o.stream}: ${o.code !== undefined ? `code ${o.code}: ` : ''}${o.msg ?? ''}`);
+  }
+
+  push(e: WsEventOf<'push'>): void {
+    if (this.json) return this.record({ type: 'push', stream: e.stream, kind: e.kind, at: e.at, push: e.push });
+    this.io.out(`${clock(e.at)} ${e.stream} ${JSON.stringify(e.push.d)}`);
+  }
+
+  reply(reply: Reply): void {
+    if (this.json) return this.record({ type: 'reply', reply });
+    this.io.out(`← reply ${JSON.stringify(reply)}`);
+  }
+
+  frame(e: WsEventOf<'frame'>): void {
+    const text = `a frame was dropped (${e.count} so far): ${e.why}${e.sample !== undefined ? `: ${e.sample}` : ''}`;
+    if (this.json) return this.record({ type: 'error', kind: e.problem, message: text });
+    this.io.err(`! ${text}`);
+  }
+
+  error(f: WsFailure): void {
+    if (this.json) return this.record({ type: 'error', kind: f.kind, message: f.message });
+    this.io.err(`✘ ${f.message}`);
+  }
+
+  end(e: End): void {
+    if (this.json)
+      return this.record({
+        type: 'end',
+        reason: e.reason,
+        pushes: e.pushes,
+        ms: e.ms,
+        code: e.code ?? null,
+        closeReason: e.closeReason ?? null,
+        message: e.message ?? null,
+        expectations: e.expectations,
+        exit: e.exit,
+      });
+    if (e.reason === 'failed') this.io.err(`✘ not connected: ${e.message ?? ''}`);
+    else if (e.reason === 'closed') {
+      const why = e.closeReason ? `, reason "${e.closeReason}"` : '';
+      this.io.err(`✘ the connection was closed (code ${e.code ?? 'none'}${why}): ${e.message ?? ''}`);
+    }
+    if (e.reason !== 'failed')
+      this.io.out(
+        `→ closed after ${e.pushes} push${e.pushes === 1 ? '' : 'es'} in ${(e.ms / 1000).toFixed(1)} s${ending(e)}`,
+      );
+    for (const x of e.expectations)
+      this.io.out(`${x.passed ? '✔' : '✘'} ${x.text}${x.passed ? '' : ` (got ${x.actual})`}`);
+  }
+}
+
+function ending(e: End): string {
+  switch (e.reason) {
+    case 'count':
+      return `: the count of ${e.bound?.count ?? e.pushes} reached`;
+    case 'duration':
+      return `: the ${(e.bound?.durationMs ?? e.ms) / 1000} s passed`;
+    case 'signal':
+      return ': interrupted';
+    default:
+      return '';
+  }
+}

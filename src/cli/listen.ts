@@ -1,0 +1,247 @@
+/**
+ * `tradereq listen`: connects a WebSocket request of a file (format.md, "WebSocket requests") with
+ * the WebSocket client core, subscribes its streams, sends its messages, prints each push until
+ * its bound (flags, else `# @listen`, else Ctrl-C or SIGTERM) and checks its `# @expect message`
+ * lines. Pushes are hostile: everything printed goes through the terminal writer, and a listen key
+ * is shown only masked.
+ */
+import { Budget } from '../core/budget/budget';
+import { defaultStateDir, FileStateStore } from '../core/budget/state';
+import { ClockSync } from '../core/clock/sync';
+import { isWebSocket } from '../core/format/model';
+import { defaultContext } from '../core/format/variables';
+import { NodeHttpSender } from '../core/net/node-http-sender';
+import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
+import { MessageExpectations, WsConnection, restListenKeyApi } from '../core/ws';
+import type { ListenKeyCallFailure, ResolvedWsRequest, WsFailure } from '../core/ws';
+import type { ListenBound } from '../core/ws/request';
+import { resolveWsRequest } from '../core/ws/request';
+import { integerFlag, parseCommand } from './args';
+import { ListenOutput, type EndReason } from './listen-output';
+import { keySource, loadTarget, location, type Target } from './prepare';
+import { EXIT } from './send';
+import { UsageError, type Io } from './usage';
+
+export const LISTEN_HELP = `Usage: tradereq listen FILE [--request NAME|INDEX] [--env NAME] [--count N] [--duration S] [--json]
+
+Connects a WebSocket request of FILE (WS /ws) to the environment's wsUrl, subscribes its
+[subscribe] streams, sends its [message] sections, prints each push as it comes and checks its
+# @expect message lines at the end. With # @listenKey it first obtains a listen key (signed
+POST /api/v3/userDataStream), keeps it alive and closes it at the end; the key is shown masked.
+
+  --request NAME|INDEX  the request named by "# @name NAME", or its position (1 is the first)
+  --env NAME            environment of tradereq.env.json (default as for send)
+  --count N             stop after N pushes
+  --duration S          stop after S seconds
+                        (without either: the request's # @listen, else until Ctrl-C or SIGTERM)
+  --json                one JSON object a line: connected, subscription, push, reply, error, end
+  -h, --help            this help
+
+Each push is printed as TIME STREAM DATA (control characters escaped), or with --json as
+{"type":"push","stream",...,"push":{"c","s","t","d"}}.
+
+Exit codes: 0 the run reached its bound and every expectation passed; 1 an expectation failed, a
+subscription or message was refused, or the connection failed or was closed by the server (its
+close code and reason are printed); 2 bad input (nothing sent); 4 refused by the gate (a ban or
+Retry-After wait in the rate-limit state, a key not bound to the origin of the listen key).`;
+
+const LISTEN_OPTIONS = {
+  request: { type: 'string' },
+  env: { type: 'string' },
+  count: { type: 'string' },
+  duration: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+export async function listenCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommand('listen', args, LISTEN_OPTIONS);
+  if (values.help) {
+    io.out(LISTEN_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError('listen takes one FILE. See: tradereq listen --help');
+  const count = integerFlag('count', values.count, 1);
+  const seconds = integerFlag('duration', values.duration, 1);
+  const target = loadTarget(io, { file: positionals[0]!, request: values.request, env: values.env });
+  const resolved = resolveTarget(target);
+  // The command line's flags override the request's # @listen.
+  const bound: ListenBound =
+    count !== undefined || seconds !== undefined
+      ? { count, durationMs: seconds === undefined ? undefined : seconds * 1000 }
+      : resolved.listen;
+  const sender = new NodeHttpSender(DEFAULT_SEND_SETTINGS);
+  try {
+    return await listen(io, target, resolved, bound, { sender, json: values.json === true });
+  } finally {
+    await sender.close();
+  }
+}
+
+/** The one WebSocket request of the target, resolved; bad input is a usage error (exit 2). */
+function resolveTarget(target: Target): ResolvedWsRequest {
+  const request = target.requests[0]!;
+  const file = target.file;
+  const rl = request.requestLine;
+  if (!isWebSocket(request))
+    throw new UsageError(
+      `${location(file, rl.range.startLine, rl.range.startChar)}: ${rl.method.text} ${rl.target.text} is not a WebSocket request (WS /ws): send it with tradereq send`,
+    );
+  const r = resolveWsRequest(file.doc, request, defaultContext(target.environment));
+  if (r.ok) return r.value;
+  const d = r.error[0]!;
+  throw new UsageError(`${location(file, d.range.startLine, d.range.startChar)}: ${d.message}`);
+}
+
+interface ListenDeps {
+  readonly sender: Sender;
+  readonly json: boolean;
+}
+
+async function listen(
+  io: Io,
+  target: Target,
+  r: ResolvedWsRequest,
+  bound: ListenBound,
+  deps: ListenDeps,
+): Promise<number> {
+  const store = new FileStateStore(defaultStateDir(io.env));
+  const budget = new Budget(store);
+  const keyFailures: ListenKeyCallFailure[] = [];
+  const listenKey = r.listenKey
+    ? restListenKeyApi({
+        environment: r.environment,
+        keyProfile: r.keyProfile,
+        key: keySource(target, io.env),
+        sender: deps.sender,
+        budget,
+        clock: new ClockSync(store),
+        clockSync: true,
+        onFailure: (f) => keyFailures.push(f),
+      })
+    : undefined;
+  const conn = new WsConnection({ budget, restBaseUrl: r.restBaseUrl });
+  const run = new ListenRun(conn, new ListenOutput(io, deps.json), r, bound);
+  const connected = await conn.connect(r.url, listenKey && { listenKey, envWsUrl: r.envWsUrl });
+  if (!connected.ok) return run.failedToConnect(connected.error, connectExit(connected.error, keyFailures[0]));
+  return run.listen();
+}
+
+/** The exit code of a connection that never opened. */
+function connectExit(f: WsFailure, key: ListenKeyCallFailure | undefined): number {
+  if (f.kind === 'gate') return EXIT.refused;
+  if (f.kind === 'usage') return EXIT.badInput;
+  if (f.kind === 'listen-key' && key !== undefined) {
+    if (key.kind === 'refused') return EXIT.refused;
+    if (key.kind === 'bad-input' || key.kind === 'no-key') return EXIT.badInput;
+  }
+  return EXIT.rejected;
+}
+
+/** One run over an open connection: pushes counted and checked, until its bound or the server's close. */
+class ListenRun {
+  private readonly expectations: MessageExpectations;
+  private pushes = 0;
+  private failed = false;
+  private ended = false;
+  private finish: (reason: EndReason) => void = () => undefined;
+  private readonly end: Promise<EndReason>;
+  private readonly started = Date.now();
+
+  constructor(
+    private readonly conn: WsConnection,
+    private readonly out: ListenOutput,
+    private readonly r: ResolvedWsRequest,
+    private readonly bound: ListenBound,
+  ) {
+    this.expectations = new MessageExpectations(r.expectations);
+    this.end = new Promise((resolve) => (this.finish = resolve));
+    this.watch();
+  }
+
+  /** Events of the connection, printed as they come; the end is told by the count or the close. */
+  private watch(): void {
+    const c = this.conn;
+    c.on('push', (e) => {
+      if (this.ended) return;
+      this.pushes++;
+      this.expectations.observe(e.json);
+      this.out.push(e);
+      if (this.bound.count !== undefined && this.pushes >= this.bound.count) this.stop('count');
+    });
+    c.on('reply', (e) => {
+      if (e.request?.origin === 'user') this.out.reply(e.reply);
+    });
+    c.on('subscription', (e) => {
+      if (e.change !== 'subscribe' || this.ended) return;
+      this.out.subscription(e.outcome);
+      if (!e.outcome.ok) this.failed = true;
+    });
+    c.on('frame', (e) => this.out.frame(e));
+    c.on('error', (e) => this.out.error(e.failure));
+    c.on('state', (e) => {
+      if (e.state.status === 'closed') this.stop('closed');
+    });
+  }
+
+  private stop(reason: EndReason): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.finish(reason);
+  }
+
+  failedToConnect(f: WsFailure, exit: number): number {
+    this.out.end({ reason: 'failed', pushes: 0, ms: 0, message: f.message, expectations: [], exit });
+    return exit;
+  }
+
+  async listen(): Promise<number> {
+    this.out.connected(this.conn.snapshot());
+    const timer =
+      this.bound.durationMs === undefined ? undefined : setTimeout(() => this.stop('duration'), this.bound.durationMs);
+    const onSignal = (): void => this.stop('signal');
+    process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+    try {
+      await this.start();
+      const reason = await this.end;
+      return await this.close(reason);
+    } finally {
+      clearTimeout(timer);
+      process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    }
+  }
+
+  /** Subscribes the streams, then sends the messages in order; a refusal fails the run. */
+  private async start(): Promise<void> {
+    // Each outcome is printed from its event, in order with the pushes that follow it.
+    if (this.r.streams.length > 0) await this.conn.subscribe(this.r.streams);
+    for (const m of this.r.messages) {
+      if (this.ended) return;
+      const sent = await this.conn.send(m);
+      if (!sent.ok) {
+        this.failed = true;
+        this.out.error({ kind: 'usage', message: sent.error });
+      }
+    }
+  }
+
+  /** Closes (unless the server did), then prints the end and the expectations; the exit code. */
+  private async close(reason: EndReason): Promise<number> {
+    if (reason !== 'closed') await this.conn.close();
+    await this.conn.finished;
+    const state = this.conn.state;
+    const results = this.expectations.results();
+    const cut = reason === 'closed';
+    const ok = !this.failed && !cut && results.every((e) => e.passed);
+    const exit = ok ? EXIT.ok : EXIT.rejected;
+    this.out.end({
+      reason,
+      pushes: this.pushes,
+      ms: Date.now() - this.started,
+      bound: this.bound,
+      ...(cut && { code: state.code, closeReason: state.reason, message: state.message }),
+      expectations: results,
+      exit,
+    });
+    return exit;
+  }
+}

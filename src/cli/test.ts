@@ -1,0 +1,281 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Budget } from '../core/budget/budget';
+import { defaultStateDir, FileStateStore } from '../core/budget/state';
+import { ClockSync } from '../core/clock/sync';
+import type { NamedEnvironment } from '../core/env/constants';
+import { range } from '../core/format/model';
+import { NodeHttpSender } from '../core/net/node-http-sender';
+import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
+import { matchesGrep, testCases, type TestCase } from '../core/testing/cases';
+import { prettyFile, report } from '../core/testing/reporters';
+import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/result';
+import { runCases } from '../core/testing/run';
+import { sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
+import { startSandbox, type Sandbox } from '../sandbox';
+import { integerFlag, parseCommand } from './args';
+import { keySource } from './prepare';
+import { confirm, EXIT } from './send';
+import { terminalSafe } from './terminal';
+import { findRequestFiles, reporterSpecs, type FoundFile, type ReporterSpec } from './test-files';
+import { UsageError, type Io } from './usage';
+import { readRequestFile, selectEnvironment, type LoadedFile } from './workspace';
+
+export const TEST_HELP = `Usage: tradereq test [PATH...] [--sandbox] [--env NAME] [--grep PATTERN]
+                     [--reporter pretty|junit|tap|json[:FILE]]... [--output FILE]...
+
+Runs every request of every .tradereq file of PATH (files or folders, default the current folder),
+as tests: files sorted, one after another, and the requests of a file in order, so that
+{{NAME.response.PATH}} reads the answers of requests run before it. A request passes when its
+outcome is ok, or rejected exactly as its # @expect lines say.
+
+  --sandbox             start the sandbox exchange on a free loopback port for the run and send
+                        every request there, signed with its demo key: no account, no secret.
+                        A request to any other origin is refused; nothing asks for confirmation
+  --env NAME            environment of tradereq.env.json (as for send; default TRADEREQ_ENV, the
+                        file's only environment, or "sandbox"); with --sandbox, whose variables
+                        to use (default the file's "sandbox" environment)
+  --grep PATTERN        only the requests whose title or # @name matches this regular expression
+  --reporter NAME       pretty (the default), junit, tap or json; several --reporter for several
+                        reports; NAME:FILE writes that one to FILE
+  --output FILE         write the report of the --reporter before it to FILE (one report at most
+                        goes to standard output; the others need a file)
+  --yes                 confirm requests that ask for it (# @confirm, "confirm": true) without a prompt
+  --no-clock-sync, --timeout MS, --connect-timeout MS   as for send
+  -h, --help            this help
+
+JUnit XML has one testsuite per file and one testcase per request (time; failure with the
+expectation and what came back; system-out with the request, API key masked, and the answer).
+A refusal before sending (rate-limit budget, Retry-After or ban, a key not bound to the origin, no
+confirmation) stops the run of its file. No secret and no full API key is written to a report.
+
+Exit codes as for send: 0 every request passed; 1 a request failed (rejected, not answered, or an
+expectation not met); 2 bad input; 3 an outcome is unknown (it may have succeeded); 4 refused.`;
+
+const TEST_OPTIONS = {
+  sandbox: { type: 'boolean' },
+  env: { type: 'string' },
+  grep: { type: 'string' },
+  reporter: { type: 'string', multiple: true },
+  output: { type: 'string', multiple: true },
+  yes: { type: 'boolean' },
+  'no-clock-sync': { type: 'boolean' },
+  timeout: { type: 'string' },
+  'connect-timeout': { type: 'string' },
+} as const;
+
+interface Plan {
+  readonly files: readonly FoundFile[];
+  readonly grep?: RegExp;
+  readonly reporters: readonly ReporterSpec[];
+  readonly env?: string;
+  readonly sandbox: boolean;
+  readonly yes: boolean;
+  readonly clockSync: boolean;
+  readonly sender: Sender;
+}
+
+export async function testCommand(args: string[], io: Io): Promise<number> {
+  const plan = parsePlan(args, io);
+  if (!plan) return 0;
+  const sandbox = plan.sandbox ? await startSandbox({ port: 0 }) : undefined;
+  try {
+    const loaded = plan.files.map((f) => loadFile(f, io, plan));
+    const total = loaded.reduce((n, f) => n + f.cases.length, 0);
+    if (total === 0)
+      throw new UsageError(
+        `no request${plan.grep ? ` matches --grep ${plan.grep.source}` : ''} in ${plan.files.length} file(s)`,
+      );
+    const run = await runAll(loaded, plan, io, sandbox);
+    return finish(run, plan, io);
+  } finally {
+    await plan.sender.close();
+    await sandbox?.close();
+  }
+}
+
+function parsePlan(args: string[], io: Io): Plan | undefined {
+  const { values, positionals, tokens } = parseCommand('test', args, TEST_OPTIONS);
+  if (values.help) {
+    io.out(TEST_HELP);
+    return undefined;
+  }
+  const reporters = reporterSpecs(tokens, io.cwd);
+  const timeout = integerFlag('timeout', values.timeout, 1);
+  const connectTimeout = integerFlag('connect-timeout', values['connect-timeout'], 1);
+  let grep: RegExp | undefined;
+  try {
+    grep = values.grep === undefined ? undefined : new RegExp(values.grep);
+  } catch {
+    throw new UsageError(`--grep takes a regular expression, and "${values.grep}" is not one`);
+  }
+  const files = findRequestFiles(positionals.length > 0 ? positionals : ['.'], io.cwd);
+  const sender = new NodeHttpSender({
+    ...DEFAULT_SEND_SETTINGS,
+    connectTimeoutMs: connectTimeout ?? DEFAULT_SEND_SETTINGS.connectTimeoutMs,
+    headersTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.headersTimeoutMs,
+    bodyTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.bodyTimeoutMs,
+    deadlineMs: timeout ?? DEFAULT_SEND_SETTINGS.deadlineMs,
+  });
+  const flags = { env: values.env, sandbox: values.sandbox === true, yes: values.yes === true };
+  return { ...flags, files, grep, reporters, clockSync: !values['no-clock-sync'], sender };
+}
+
+interface Loaded {
+  readonly file: FoundFile;
+  readonly loaded?: LoadedFile;
+  readonly cases: readonly TestCase[];
+  /** Why the file cannot run at all (unreadable, too large, its environment unknown). */
+  readonly problem?: string;
+}
+
+function loadFile(file: FoundFile, io: Io, plan: Plan): Loaded {
+  try {
+    const loaded = readRequestFile(file.path, io.cwd);
+    const cases = testCases(loaded.doc).filter((c) => !plan.grep || matchesGrep(c, plan.grep));
+    return { file, loaded, cases };
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    const whole: TestCase = { id: 'file', index: -1, label: 'the file', range: range(0, 0, 0, 0), expectRanges: [] };
+    return { file, cases: [whole], problem: e.message };
+  }
+}
+
+async function runAll(files: readonly Loaded[], plan: Plan, io: Io, sandbox: Sandbox | undefined): Promise<RunReport> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const store = new FileStateStore(defaultStateDir(io.env));
+  const net = {
+    budget: new Budget(store),
+    clock: new ClockSync(store),
+    sender: plan.sender,
+    clockSync: plan.clockSync,
+  };
+  const progress = progressLine(files.reduce((n, f) => n + f.cases.length, 0));
+  const streamed = plan.reporters.some((r) => r.name === 'pretty' && r.file === undefined);
+  const reports: FileReport[] = [];
+  for (const f of files) {
+    if (f.cases.length === 0) continue;
+    const fileReport = await runFile(f, plan, io, sandbox, net, progress);
+    reports.push(fileReport);
+    progress?.clear();
+    if (streamed) io.out(prettyFile(fileReport));
+  }
+  progress?.clear();
+  return { files: reports, durationMs: Date.now() - started, startedAt };
+}
+
+type Net = Pick<Parameters<typeof runCases>[2]['pipeline'], 'budget' | 'clock' | 'sender' | 'clockSync'>;
+
+async function runFile(
+  f: Loaded,
+  plan: Plan,
+  io: Io,
+  sandbox: Sandbox | undefined,
+  net: Net,
+  progress: Progress | undefined,
+): Promise<FileReport> {
+  const start = Date.now();
+  let environment: NamedEnvironment | undefined;
+  let problem = f.problem;
+  try {
+    if (f.loaded) environment = environmentFor(f.loaded, plan, io, sandbox);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    problem = e.message;
+  }
+  if (problem !== undefined || !f.loaded || !environment) {
+    const cases = f.cases.map((c) => badFile(c, problem ?? ''));
+    return { path: f.file.display, environment: environment?.name ?? plan.env ?? '-', cases, durationMs: 0 };
+  }
+  const origin = sandbox ? new URL(sandbox.baseUrl).origin : undefined;
+  const cases = await runCases(f.loaded.doc, f.cases, {
+    pipeline: {
+      ...net,
+      key: origin ? sandboxKeys(origin) : keySource({ flagOrigin: undefined }, io.env),
+      confirm: confirmer(plan),
+    },
+    environment,
+    responses: new Map<string, unknown>(),
+    onlyOrigin: origin,
+    onStart: (c) => progress?.show(`${f.file.display}: ${c.label}`),
+  });
+  return { path: f.file.display, environment: environment.name, cases, durationMs: Date.now() - start };
+}
+
+function badFile(c: TestCase, message: string): CaseResult {
+  return {
+    case: c,
+    verdict: 'failed',
+    reason: 'bad-input',
+    summary: `not run: ${message}`,
+    expectations: [],
+    durationMs: 0,
+  };
+}
+
+/** With --sandbox: the sandbox, with the variables of --env (default the file's "sandbox"); else as for send. */
+function environmentFor(file: LoadedFile, plan: Plan, io: Io, sandbox: Sandbox | undefined): NamedEnvironment {
+  if (!sandbox) return selectEnvironment(file.path, plan.env, io.env);
+  return sandboxEnvironment(sandbox.baseUrl, selectEnvironment(file.path, plan.env ?? 'sandbox', {}));
+}
+
+/** A sandbox run confirms by itself (nothing real can be ordered); otherwise --yes, or a question in a terminal. */
+function confirmer(
+  plan: Plan,
+): (resolved: { environment: NamedEnvironment; origin: string }, order: string) => Promise<boolean> {
+  return async (resolved, order) =>
+    plan.sandbox ||
+    plan.yes ||
+    (process.stdin.isTTY === true &&
+      (await confirm(`Send ${order} to ${resolved.environment.name} (${resolved.origin})?`)));
+}
+
+interface Progress {
+  show(text: string): void;
+  clear(): void;
+}
+
+/** "[3/17] examples/orders.tradereq: Buy": one line on a terminal, rewritten in place; nothing elsewhere. */
+function progressLine(total: number): Progress | undefined {
+  if (process.stderr.isTTY !== true) return undefined;
+  let n = 0;
+  const width = Math.max(20, (process.stderr.columns ?? 80) - 1);
+  return {
+    show: (text) => {
+      n++;
+      process.stderr.write('\r\x1b[2K' + terminalSafe(`[${n}/${total}] ${text}`).slice(0, width));
+    },
+    clear: () => void process.stderr.write('\r\x1b[2K'),
+  };
+}
+
+/** Writes each report, then the summary; the exit code is the worst of any request's (as for send). */
+function finish(run: RunReport, plan: Plan, io: Io): number {
+  for (const spec of plan.reporters) {
+    if (spec.file === undefined) {
+      if (spec.name !== 'pretty') io.out(report(spec.name, run));
+      continue;
+    }
+    mkdirSync(dirname(spec.file), { recursive: true });
+    writeFileSync(spec.file, terminalSafe(report(spec.name, run)));
+  }
+  const toStdout = plan.reporters.find((r) => r.file === undefined);
+  if (toStdout?.name === 'pretty') io.out(summaryLine(run));
+  else (toStdout ? io.err : io.out)(summaryLine(run));
+  return Math.max(0, ...run.files.flatMap((f) => f.cases.map(exitFor)));
+}
+
+export function exitFor(r: CaseResult): number {
+  switch (r.verdict) {
+    case 'passed':
+    case 'skipped':
+      return EXIT.ok;
+    case 'failed':
+      return r.reason === 'bad-input' || r.reason === 'no-key' ? EXIT.badInput : EXIT.rejected;
+    case 'unknown':
+      return EXIT.unknown;
+    case 'refused':
+      return EXIT.refused;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * What the check step says about a WebSocket request (format.md, "WebSocket requests"): the §8
+ * limits (30 streams, 100 client messages a second), stream names the catalog does not know
+ * (catalog/stream-names.ts, assumed), private streams without a listen key, and directives written
+ * on the wrong kind of request.
+ */
+import { WS_RULES, readStreamName, type StreamProblem } from '../catalog/stream-names';
+import type { RequestOptions } from '../format/directives';
+import { isWebSocket, range, type Directive, type Range, type RequestBlock, type Token } from '../format/model';
+import type { VariableScope } from '../format/variables';
+import { Findings } from './findings';
+import { effectiveText } from './values';
+
+export function checkWsRequest(
+  request: RequestBlock,
+  options: RequestOptions,
+  scope: VariableScope,
+  out: Findings,
+): void {
+  const names = new Map<string, Token>();
+  for (const token of request.streams) {
+    const v = effectiveText(token.text, scope);
+    if (!v) continue;
+    if (!names.has(v.value)) names.set(v.value, token);
+    const parsed = readStreamName(v.value);
+    if (!parsed.ok) streamProblem(token, v.literal, parsed.error, out);
+    else if (parsed.value.info.visibility === 'private' && !options.listenKey) {
+      const message = `${parsed.value.info.channel} is private: it needs a listen key, or the service refuses the subscription. Add \`# @listenKey\` to this request (TradeReq obtains one with the request's key profile when connecting).`;
+      out.add('private-stream', token.range, message);
+    }
+  }
+  const distinct = [...names.values()];
+  const max = WS_RULES.streamsPerConnection;
+  if (distinct.length > max) {
+    const message = `This request subscribes ${distinct.length} streams: §8 allows at most ${max} per connection, and the service refuses those past the ${max}th. Split them over two WebSocket requests.`;
+    out.add('ws-streams', span(distinct[max]!.range, distinct[distinct.length - 1]!.range), message);
+  }
+  checkMessageRate(request, distinct.length, out);
+}
+
+/** A problem of the catalog's parse, at its place in the name when the name is written as is. */
+function streamProblem(token: Token, literal: boolean, problem: StreamProblem, out: Findings): void {
+  const at = literal ? within(token, problem.start, problem.end) : token.range;
+  if (problem.kind === 'bad-symbol' && problem.suggestion !== undefined) {
+    const symbol = problem.suggestion.slice(problem.start, problem.end);
+    const fix = literal ? { title: `Change to ${symbol}`, replacement: symbol } : undefined;
+    out.add('stream-symbol-case', at, `${problem.message} The service refuses the subscription otherwise.`, { fix });
+    return;
+  }
+  out.add('unknown-stream', at, `${problem.message} The service refuses the subscription.`);
+}
+
+/** Characters [start, end) of a one-line token; an empty span is widened to the token so it shows. */
+function within(token: Token, start: number, end: number): Range {
+  const r = token.range;
+  if (end <= start) return r;
+  return range(r.startLine, r.startChar + start, r.startLine, r.startChar + Math.min(end, token.text.length));
+}
+
+function span(from: Range, to: Range): Range {
+  return range(from.startLine, from.startChar, to.endLine, to.endChar);
+}
+
+/**
+ * §8: at most 100 messages a second from a client. When the connection opens, the client sends its
+ * SUBSCRIPTION messages (up to 30 streams each) and every `[message]` at once; TradeReq paces them
+ * (ws/pacer.ts), but a list past the limit is one the service would cut.
+ */
+function checkMessageRate(request: RequestBlock, streams: number, out: Findings): void {
+  const subscriptions = Math.ceil(streams / WS_RULES.streamsPerConnection);
+  const limit = WS_RULES.messagesPerSecond;
+  const total = subscriptions + request.messages.length;
+  if (total <= limit) return;
+  const first = request.messages[Math.max(0, limit - subscriptions)]!;
+  const last = request.messages[request.messages.length - 1]!;
+  const subs = subscriptions > 0 ? ` and ${subscriptions} SUBSCRIPTION` : '';
+  const message = `This request sends ${total} messages as it connects (${request.messages.length} [message]${subs}): §8 allows ${limit} a second from a client, beyond it the connection is cut, and IPs cut repeatedly are banned. Send at most ${limit - subscriptions} [message] sections.`;
+  out.add('ws-message-rate', span(first.range, last.range), message);
+}
+
+const WS_ONLY = new Set(['listenKey', 'listen']);
+const HTTP_ONLY = new Set(['signed', 'unsigned', 'weight', 'mode', 'confirm', 'signature']);
+
+/** A request's own directive that its kind ignores (file directives apply to every kind of request). */
+export function checkDirectiveKinds(request: RequestBlock, out: Findings): void {
+  const ws = isWebSocket(request);
+  for (const d of request.directives) {
+    const name = d.name.text;
+    const kind = name === 'expect' ? expectKind(d) : undefined;
+    if (ws && (HTTP_ONLY.has(name) || (kind !== undefined && kind !== 'message'))) {
+      const message = `# @${name}${kind ? ' ' + kind : ''} applies to HTTP requests: a WebSocket request ignores it.${kind ? ' Check pushes with `# @expect message PATH == VALUE`.' : ''}`;
+      out.add('ws-directive', d.range, message);
+    } else if (!ws && (WS_ONLY.has(name) || kind === 'message')) {
+      const message = `# @${name}${kind ? ' ' + kind : ''} applies to WebSocket requests (WS /ws): an HTTP request ignores it.`;
+      out.add('ws-directive', d.range, message);
+    }
+  }
+}
+
+function expectKind(d: Directive): string | undefined {
+  return /^(status|code|json|message)\b/.exec(d.args?.text ?? '')?.[1];
+}

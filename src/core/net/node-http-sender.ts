@@ -1,0 +1,220 @@
+/**
+ * The sender of the command line: Node's own http and https clients behind the Sender interface,
+ * with the behaviour of undici-sender.ts (keep-alive, connect timing, timeouts, deadline, size cap,
+ * failure phases). It loads in a fraction of undici's start-up time and memory, which is most of
+ * what a one-shot `tradereq send` costs.
+ */
+import * as http from 'node:http';
+import type * as https from 'node:https';
+import type { Socket } from 'node:net';
+import type { PreparedRequest } from '../request/build';
+import {
+  DEFAULT_SEND_SETTINGS,
+  FAILURE_CODES,
+  failurePhase,
+  roundMs,
+  type SendResult,
+  type SendSettings,
+  type Sender,
+} from './send';
+
+type RequestFn = typeof http.request;
+
+interface Client {
+  readonly request: RequestFn;
+  readonly agent: http.Agent;
+  readonly tls: boolean;
+}
+
+export class NodeHttpSender implements Sender {
+  private readonly clients = new Map<string, Client>();
+
+  constructor(readonly settings: SendSettings = DEFAULT_SEND_SETTINGS) {}
+
+  async send(p: PreparedRequest): Promise<SendResult> {
+    const start = nowMs();
+    let url: URL;
+    try {
+      url = new URL(p.url);
+    } catch (e) {
+      return new Exchange(p, this.settings, start, () => undefined).refused(e);
+    }
+    const client = await this.client(url.protocol);
+    return new Promise((resolve) => {
+      const exchange = new Exchange(p, this.settings, start, resolve);
+      if (client) exchange.run(client, url);
+      else resolve(exchange.refused(new Error(`${url.protocol} is not http: or https:`)));
+    });
+  }
+
+  /** One keep-alive agent per protocol; https (and TLS with it) is loaded only for an https URL. */
+  private async client(protocol: string): Promise<Client | undefined> {
+    let client = this.clients.get(protocol);
+    if (client) return client;
+    if (protocol === 'http:')
+      client = { request: http.request, agent: new http.Agent({ keepAlive: true }), tls: false };
+    else if (protocol === 'https:') {
+      const h: typeof https = await import('node:https');
+      client = { request: h.request, agent: new h.Agent({ keepAlive: true }), tls: true };
+    }
+    if (client) this.clients.set(protocol, client);
+    return client;
+  }
+
+  close(): Promise<void> {
+    for (const client of this.clients.values()) client.agent.destroy();
+    this.clients.clear();
+    return Promise.resolve();
+  }
+}
+
+/** Milliseconds on the monotonic clock: process.hrtime needs no module (perf_hooks costs a one-shot command its load). */
+function nowMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+/** An error of this sender's own making, with the code the messages of describeFailure know. */
+function failure(code: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code });
+}
+
+/** One request and its answer; settles once, with the first of answer, failure or timeout. */
+class Exchange {
+  private connected = false;
+  private connectMs = 0;
+  private firstByteMs = 0;
+  private done = false;
+  private headersTimer: NodeJS.Timeout | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private req: http.ClientRequest | undefined;
+
+  constructor(
+    private readonly p: PreparedRequest,
+    private readonly settings: SendSettings,
+    private readonly start: number,
+    private readonly resolve: (r: SendResult) => void,
+  ) {}
+
+  run(client: Client, url: URL): void {
+    const headers: http.OutgoingHttpHeaders = Object.fromEntries(this.p.headers);
+    if (this.p.body.length > 0) headers['content-length'] = Buffer.byteLength(this.p.body);
+    try {
+      // Options rather than the URL: user:password in a URL must not become an Authorization header.
+      this.req = client.request({
+        protocol: url.protocol,
+        hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: url.port,
+        path: url.pathname + url.search,
+        method: this.p.method,
+        headers,
+        agent: client.agent,
+      });
+    } catch (e) {
+      // Node checks the method, path and headers before it connects: nothing was sent.
+      this.resolve(this.refused(e));
+      return;
+    }
+    const req = this.req;
+    this.timer(this.settings.deadlineMs, FAILURE_CODES.deadline, 'the exchange took longer than its deadline');
+    req.on('socket', (socket: Socket) => this.onSocket(req, socket, client.tls));
+    req.on('response', (res) => this.onResponse(res));
+    req.on('error', (e) => this.fail(e));
+    req.end(this.p.body.length > 0 ? this.p.body : undefined);
+  }
+
+  /** A failure before anything could be written: the request cannot be sent as it is. */
+  refused(e: unknown): SendResult {
+    this.done = true;
+    const message = e instanceof Error ? e.message : String(e);
+    return this.failureResult(FAILURE_CODES.invalidRequest, message);
+  }
+
+  private onSocket(req: http.ClientRequest, socket: Socket, tls: boolean): void {
+    if (req.reusedSocket || !socket.connecting) return this.onConnected(0);
+    const connectTimer = this.timer(this.settings.connectTimeoutMs, FAILURE_CODES.connectTimeout, 'connect timeout');
+    socket.once(tls ? 'secureConnect' : 'connect', () => {
+      clearTimeout(connectTimer);
+      this.onConnected(nowMs() - this.start);
+    });
+  }
+
+  private onConnected(connectMs: number): void {
+    this.connected = true;
+    this.connectMs = connectMs;
+    this.headersTimer = this.timer(this.settings.headersTimeoutMs, FAILURE_CODES.headersTimeout, 'no headers in time');
+  }
+
+  private onResponse(res: http.IncomingMessage): void {
+    this.firstByteMs = nowMs() - this.start;
+    clearTimeout(this.headersTimer);
+    const bodyTimer = this.timer(this.settings.bodyTimeoutMs, FAILURE_CODES.bodyTimeout, 'the body stalled');
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let total = 0;
+    res.on('data', (buf: Buffer) => {
+      bodyTimer.refresh();
+      total += buf.length;
+      if (kept < this.settings.maxResponseBytes) {
+        const part = buf.subarray(0, this.settings.maxResponseBytes - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+    });
+    res.on('error', (e) => this.fail(e));
+    res.on('close', () => {
+      if (!res.complete) this.fail(failure(FAILURE_CODES.closed, 'the connection closed before the whole answer'));
+    });
+    res.on('end', () => {
+      if (this.settle()) return;
+      const headers: Record<string, string> = {};
+      for (const [name, values] of Object.entries(res.headersDistinct)) if (values) headers[name] = values.join(', ');
+      this.resolve({
+        kind: 'response',
+        status: res.statusCode ?? 0,
+        headers,
+        bodyText: Buffer.concat(chunks).toString('utf8'),
+        bodyBytes: total,
+        truncated: total > kept,
+        timings: this.timings(),
+      });
+    });
+  }
+
+  /** A timer that ends the exchange with `code` unless it settles first. */
+  private timer(ms: number, code: string, message: string): NodeJS.Timeout {
+    const t = setTimeout(() => {
+      const e = failure(code, message);
+      this.fail(e);
+      this.req?.destroy(e);
+    }, ms);
+    this.timers.push(t);
+    return t;
+  }
+
+  private fail(e: Error): void {
+    if (this.settle()) return;
+    const code = (e as NodeJS.ErrnoException).code ?? 'UNKNOWN';
+    this.req?.destroy();
+    this.resolve(this.failureResult(code, e.message));
+  }
+
+  /** Marks the exchange settled and stops its timers; true when it already was. */
+  private settle(): boolean {
+    if (this.done) return true;
+    this.done = true;
+    for (const t of this.timers) clearTimeout(t);
+    return false;
+  }
+
+  private failureResult(code: string, message: string): SendResult {
+    return { kind: 'failure', phase: failurePhase(code, this.connected), code, message, timings: this.timings() };
+  }
+
+  private timings(): SendResult['timings'] {
+    return {
+      connectMs: roundMs(this.connectMs),
+      firstByteMs: roundMs(this.firstByteMs),
+      totalMs: roundMs(nowMs() - this.start),
+    };
+  }
+}

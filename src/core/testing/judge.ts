@@ -1,0 +1,100 @@
+/**
+ * From what the pipeline answered for a request to a test case's result. A request passes when its
+ * outcome is ok, or rejected exactly as its `# @expect` lines say (the rule of `tradereq send`).
+ */
+import { BOUNDS, clip } from '../bounds';
+import { maskApiKey } from '../env/keys';
+import { prettyBody } from '../format/json-value';
+import type { RoundTripReport } from '../net/round-trip';
+import { passed, type PipelineResult, type Sent } from '../request/pipeline';
+import { signedRequestText } from '../request/prepare';
+import type { TestCase } from './cases';
+import { REASONS, type CaseResult, type CheckedExpectation, type Reason } from './result';
+
+export type Judged = Omit<CaseResult, 'durationMs'>;
+
+/** A case that ends before the pipeline: skipped, or refused by the run itself. */
+export function without(c: TestCase, reason: Reason, summary: string): Judged {
+  return { case: c, verdict: REASONS[reason], reason, summary, expectations: [] };
+}
+
+export function judge(c: TestCase, result: PipelineResult): Judged {
+  if (result.ok) return judgeSent(c, result.value);
+  const failure = result.error;
+  switch (failure.kind) {
+    case 'bad-input':
+      return {
+        ...without(c, 'bad-input', `not sent: ${failure.message}`),
+        problemRange: failure.diagnostics[0]?.range,
+      };
+    case 'no-key':
+      return without(c, 'no-key', `not sent: ${failure.message}`);
+    case 'refused':
+      return {
+        ...without(c, failure.reason, `refused: ${failure.message}`),
+        request: `${failure.resolved.method} ${failure.resolved.url}`,
+      };
+  }
+}
+
+function judgeSent(c: TestCase, sent: Sent): Judged {
+  const { report } = sent;
+  const scrub = scrubber(report);
+  const expectations: CheckedExpectation[] = sent.expectations.map((e, i) => ({
+    text: e.text,
+    passed: e.passed,
+    actual: scrub(e.actual),
+    range: sent.resolved.options.expectations[i]?.directive.range,
+  }));
+  const d = report.decoded;
+  return {
+    case: c,
+    ...verdictOf(sent),
+    summary: scrub([report.summary, sent.note, report.warning].filter(Boolean).join(' ')),
+    expectations,
+    outcome: report.outcome,
+    status: report.response?.status,
+    error: d?.error ? { code: d.error.code, meanings: [...d.error.meanings] } : undefined,
+    request: clip(signedRequestText(report.prepared), BOUNDS.historyRequestChars),
+    response: responseText(report, scrub),
+  };
+}
+
+function verdictOf(sent: Sent): Pick<Judged, 'verdict' | 'reason'> {
+  const reason = ((): Reason => {
+    switch (sent.report.outcome) {
+      case 'unknown':
+        return 'unknown';
+      case 'refused':
+        return 'gate';
+      case 'not-sent':
+        return 'not-sent';
+      default:
+        if (passed(sent)) return sent.report.outcome === 'ok' ? 'ok' : 'expected-rejection';
+        return sent.expectations.some((e) => !e.passed) ? 'expectation' : 'rejected';
+    }
+  })();
+  return { verdict: REASONS[reason], reason };
+}
+
+/** The answer as reports show it: status, headers and the body (pretty when JSON), bounded. */
+function responseText(report: RoundTripReport, scrub: (s: string) => string): string | undefined {
+  const r = report.response;
+  if (!r) return report.failure ? scrub(`no answer: ${report.failure.code} ${report.failure.message}`) : undefined;
+  const head = [`${r.status} ${report.decoded?.statusInfo.meaning ?? ''}`.trim()];
+  for (const [n, v] of Object.entries(r.headers)) head.push(`${n}: ${clip(v, BOUNDS.messageChars)}`);
+  const body = prettyBody(report.decoded?.json, r.bodyText);
+  const cut = r.truncated ? `\n… (${r.bodyBytes} bytes; the rest was not kept)` : '';
+  return scrub([...head, '', clip(body, BOUNDS.historyBodyChars) + cut].join('\n'));
+}
+
+/**
+ * Masks the API key the request carried wherever an answer repeats it: a hostile server may echo
+ * it, and reports are written to files and CI logs.
+ */
+function scrubber(report: RoundTripReport): (s: string) => string {
+  const header = report.prepared.apiKeyHeader?.toLowerCase();
+  const apiKey = report.prepared.headers.find(([n]) => n.toLowerCase() === header)?.[1];
+  if (!apiKey || apiKey.length < 4) return (s) => s;
+  return (s) => s.split(apiKey).join(maskApiKey(apiKey));
+}

@@ -1,0 +1,119 @@
+/**
+ * Reports of a test run as pure functions of its results: pretty (for people), JUnit XML (GitLab,
+ * Jenkins and GitHub test reporters read it), TAP 14 and JSON. Each shows the expectation and what
+ * came back for every failure, never a secret or a full API key (the results hold none).
+ */
+import { caseTitle } from './cases';
+import { junitReport } from './junit';
+import {
+  failureLines,
+  summaryLine,
+  tally,
+  type CaseResult,
+  type FileReport,
+  type RunReport,
+  type Verdict,
+} from './result';
+
+export const REPORTERS = ['pretty', 'junit', 'tap', 'json'] as const;
+export type ReporterName = (typeof REPORTERS)[number];
+
+export function report(name: ReporterName, run: RunReport): string {
+  switch (name) {
+    case 'pretty':
+      return prettyReport(run);
+    case 'junit':
+      return junitReport(run);
+    case 'tap':
+      return tapReport(run);
+    case 'json':
+      return jsonReport(run);
+  }
+}
+
+const MARKS: Record<Verdict, string> = { passed: '✔', failed: '✘', unknown: '?', refused: '⊘', skipped: '-' };
+
+/** One line for a finished case, as the progress and the pretty report show it. */
+export function caseLine(r: CaseResult): string {
+  const took = r.verdict === 'skipped' ? '' : ` · ${r.durationMs} ms`;
+  return `${MARKS[r.verdict]} ${caseTitle(r.case)}${took}`;
+}
+
+export function prettyReport(run: RunReport): string {
+  return run.files.map(prettyFile).join('') + summaryLine(run) + '\n';
+}
+
+/** A file's block of the pretty report: its cases, and the details of every one that did not pass. */
+export function prettyFile(f: FileReport): string {
+  const lines = [`${f.path} (${f.environment})`];
+  for (const r of f.cases) {
+    lines.push('  ' + caseLine(r));
+    const detail = r.verdict === 'passed' ? [] : r.verdict === 'skipped' ? [r.summary] : failureLines(r);
+    for (const l of detail) lines.push('      ' + l);
+  }
+  return lines.join('\n') + '\n\n';
+}
+
+/** TAP version 14: one test point per request, the details of a failure in its YAML block. */
+export function tapReport(run: RunReport): string {
+  const all = run.files.flatMap((f) => f.cases.map((r) => ({ path: f.path, r })));
+  const lines = ['TAP version 14', `1..${all.length}`];
+  all.forEach(({ path, r }, i) => {
+    const description = tapText(`${path}: ${caseTitle(r.case)}`);
+    const ok = r.verdict === 'passed' || r.verdict === 'skipped';
+    const directive = r.verdict === 'skipped' ? ` # SKIP ${tapText(r.summary)}` : '';
+    lines.push(`${ok ? 'ok' : 'not ok'} ${i + 1} - ${description}${directive}`);
+    if (ok) return;
+    // JSON strings are YAML double-quoted scalars: any text is safe in them.
+    const yaml = [
+      `verdict: ${r.verdict}`,
+      `reason: ${r.reason}`,
+      `message: ${JSON.stringify(failureLines(r).join('\n'))}`,
+      ...r.expectations.filter((e) => !e.passed).map((e) => `expected: ${JSON.stringify(e.text)}`),
+      `got: ${JSON.stringify(r.summary)}`,
+      `at: ${JSON.stringify(`${path}:${(r.problemRange ?? r.case.range).startLine + 1}`)}`,
+      `duration_ms: ${r.durationMs}`,
+    ];
+    lines.push('  ---', ...yaml.map((l) => '  ' + l), '  ...');
+  });
+  const t = tally(run);
+  lines.push(`# ${summaryLine(run)}`, `# pass ${t.passed}`, `# fail ${t.failed + t.unknown + t.refused}`);
+  return lines.join('\n') + '\n';
+}
+
+/** A TAP description or directive: one line, `#` and `\` escaped (TAP 14). */
+function tapText(s: string): string {
+  return s
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/\\/g, '\\\\')
+    .replace(/#/g, '\\#');
+}
+
+/** Every result as one JSON document: the summary, then files and their cases. */
+export function jsonReport(run: RunReport): string {
+  const doc = {
+    summary: { ...tally(run), durationMs: run.durationMs, startedAt: run.startedAt, text: summaryLine(run) },
+    files: run.files.map((f) => ({
+      path: f.path,
+      environment: f.environment,
+      durationMs: f.durationMs,
+      cases: f.cases.map((r) => ({
+        id: r.case.id,
+        title: caseTitle(r.case),
+        name: r.case.name ?? null,
+        line: r.case.range.startLine + 1,
+        verdict: r.verdict,
+        reason: r.reason,
+        summary: r.summary,
+        outcome: r.outcome ?? null,
+        status: r.status ?? null,
+        error: r.error ?? null,
+        expectations: r.expectations.map((e) => ({ text: e.text, passed: e.passed, actual: e.actual })),
+        durationMs: r.durationMs,
+        request: r.request ?? null,
+        response: r.response ?? null,
+      })),
+    })),
+  };
+  return JSON.stringify(doc, null, 2) + '\n';
+}

@@ -1,0 +1,105 @@
+/**
+ * What became of a request run as a test: passed, failed, unknown (5xx or no answer after it went
+ * out: it may have succeeded), refused (nothing sent), or skipped. The reports and the editor's
+ * Testing view show these; nothing in them holds a secret or a full API key.
+ */
+import type { Range } from '../format/model';
+import type { SendOutcome } from '../outcome';
+import type { TestCase } from './cases';
+
+export const VERDICTS = ['passed', 'failed', 'unknown', 'refused', 'skipped'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+/** Why a case ended as it did; each reason belongs to one verdict. */
+export const REASONS = {
+  ok: 'passed',
+  'expected-rejection': 'passed',
+  rejected: 'failed',
+  expectation: 'failed',
+  'not-sent': 'failed',
+  'bad-input': 'failed',
+  'no-key': 'failed',
+  unknown: 'unknown',
+  gate: 'refused',
+  origin: 'refused',
+  confirmation: 'refused',
+  elsewhere: 'refused',
+  websocket: 'skipped',
+  'after-refusal': 'skipped',
+  cancelled: 'skipped',
+} as const satisfies Record<string, Verdict>;
+export type Reason = keyof typeof REASONS;
+
+/** One `# @expect` line checked against the answer; `range` is the line, for the editor. */
+export interface CheckedExpectation {
+  readonly text: string;
+  readonly passed: boolean;
+  readonly actual: string;
+  readonly range?: Range;
+}
+
+export interface CaseResult {
+  readonly case: TestCase;
+  readonly verdict: Verdict;
+  readonly reason: Reason;
+  /** One line: what came back (status, decoded error code and meaning) or why nothing went. */
+  readonly summary: string;
+  readonly expectations: readonly CheckedExpectation[];
+  readonly outcome?: SendOutcome;
+  readonly status?: number;
+  /** The service's error code as decoded (§7.2), with every meaning the spec gives. */
+  readonly error?: { readonly code: number; readonly meanings: readonly string[] };
+  /** Where the problem of a request that could not be made ready is (bad input). */
+  readonly problemRange?: Range;
+  /** The request as sent (API key masked), or as far as it was resolved. */
+  readonly request?: string;
+  /** The answer: status line, headers and body, bounded; any echo of the API key masked. */
+  readonly response?: string;
+  readonly durationMs: number;
+}
+
+export interface FileReport {
+  /** As the user named it (relative to where the run started), for reports. */
+  readonly path: string;
+  /** The environment its requests went to. */
+  readonly environment: string;
+  readonly cases: readonly CaseResult[];
+  readonly durationMs: number;
+}
+
+export interface RunReport {
+  readonly files: readonly FileReport[];
+  readonly durationMs: number;
+  /** ISO 8601 start time. */
+  readonly startedAt: string;
+}
+
+export type Tally = Record<Verdict, number>;
+
+export function tally(report: RunReport): Tally {
+  const counts: Tally = { passed: 0, failed: 0, unknown: 0, refused: 0, skipped: 0 };
+  for (const f of report.files) for (const c of f.cases) counts[c.verdict]++;
+  return counts;
+}
+
+/** "12 passed, 1 failed, 0 unknown, 0 refused (2 skipped) in 1.4 s": the last line of a run. */
+export function summaryLine(report: RunReport): string {
+  const t = tally(report);
+  const skipped = t.skipped > 0 ? ` (${t.skipped} skipped)` : '';
+  return `${t.passed} passed, ${t.failed} failed, ${t.unknown} unknown, ${t.refused} refused${skipped} in ${seconds(report.durationMs)} s`;
+}
+
+export function seconds(ms: number): string {
+  return (ms / 1000).toFixed(ms < 10_000 ? 2 : 1);
+}
+
+/**
+ * What a failed, unknown or refused case says, line by line: each unmet expectation with what came
+ * back instead, then the answer's summary (the decoded error code and its meanings).
+ */
+export function failureLines(r: CaseResult): string[] {
+  const lines = r.expectations.filter((e) => !e.passed).map((e) => `expected ${e.text}, got ${e.actual}`);
+  if (r.reason === 'rejected') lines.push('expected the request to be accepted (or # @expect lines for a rejection)');
+  lines.push(r.summary);
+  return lines;
+}

@@ -1,0 +1,79 @@
+/**
+ * Runs a file's requests as tests, in order, through the one pipeline (so chaining by
+ * `{{NAME.response.PATH}}` works): each result reported as it comes. A refusal (rate-limit gate,
+ * key not bound to the origin, no confirmation) stops the file's run, since what follows would go
+ * the same way; cancelling stops it between requests (a request already sent is never cut off).
+ */
+import type { NamedEnvironment } from '../env/constants';
+import type { TradeReqDocument } from '../format/model';
+import { resolveIn } from '../request/prepare';
+import { runRequest, type PipelineDeps } from '../request/pipeline';
+import type { TestCase } from './cases';
+import { judge, without, type Judged } from './judge';
+import type { CaseResult } from './result';
+
+export interface RunDeps {
+  /** The pipeline's parts: sender, budget, clock, keys, confirmation. */
+  readonly pipeline: Omit<PipelineDeps, 'responses'>;
+  readonly environment: NamedEnvironment;
+  /** Responses of named requests of this file sent earlier, for `{{NAME.response.PATH}}`. */
+  readonly responses: Map<string, unknown>;
+  /** A sandbox run sends only there: a request to any other origin is refused before anything is sent. */
+  readonly onlyOrigin?: string;
+  readonly cancelled?: () => boolean;
+  readonly now?: () => number;
+  onStart?(c: TestCase): void;
+  onResult?(r: CaseResult): void;
+}
+
+/** Runs `cases` (requests of `doc`, in file order); resolves to every case's result, skipped ones included. */
+export async function runCases(
+  doc: TradeReqDocument,
+  cases: readonly TestCase[],
+  deps: RunDeps,
+): Promise<CaseResult[]> {
+  const now = deps.now ?? Date.now;
+  const results: CaseResult[] = [];
+  let stop: Judged | undefined;
+  for (const c of [...cases].sort((a, b) => a.index - b.index)) {
+    const start = now();
+    let judged: Judged;
+    if (deps.cancelled?.()) judged = without(c, 'cancelled', 'not run: the run was cancelled');
+    else if (stop) judged = without(c, 'after-refusal', `not run: an earlier request was refused (${stop.summary})`);
+    else if (c.skip) judged = without(c, 'websocket', `not run: ${c.skip}`);
+    else {
+      deps.onStart?.(c);
+      judged = await runOne(doc, c, deps);
+      if (judged.verdict === 'refused' && judged.reason !== 'elsewhere') stop = judged;
+    }
+    const result = { ...judged, durationMs: Math.max(0, now() - start) };
+    results.push(result);
+    deps.onResult?.(result);
+  }
+  return results;
+}
+
+async function runOne(doc: TradeReqDocument, c: TestCase, deps: RunDeps): Promise<Judged> {
+  const request = doc.requests[c.index];
+  if (!request) return without(c, 'bad-input', 'not sent: the request is no longer in the file');
+  // A request the parser could not read whole is not what its author meant (as for tradereq send).
+  const unread = doc.diagnostics.find(
+    (d) => d.severity === 'error' && d.range.startLine >= c.range.startLine && d.range.startLine <= c.range.endLine,
+  );
+  if (unread) return { ...without(c, 'bad-input', `not sent: ${unread.message}`), problemRange: unread.range };
+  const response = (name: string): unknown => deps.responses.get(name);
+  if (deps.onlyOrigin !== undefined) {
+    const resolved = resolveIn(doc, request, deps.environment, { response });
+    if (resolved.ok && resolved.value.origin !== deps.onlyOrigin)
+      return {
+        ...without(
+          c,
+          'elsewhere',
+          `refused: a run against the sandbox sends only to it (${deps.onlyOrigin}), and this request goes to ${resolved.value.origin}; nothing was sent`,
+        ),
+        request: `${resolved.value.method} ${resolved.value.url}`,
+      };
+  }
+  const result = await runRequest(doc, request, deps.environment, { ...deps.pipeline, responses: deps.responses });
+  return judge(c, result);
+}

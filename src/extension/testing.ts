@@ -1,0 +1,175 @@
+import * as vscode from 'vscode';
+import { BOUNDS, formatSize } from '../core/bounds';
+import type { TradeReqDocument } from '../core/format/model';
+import { parse } from '../core/format/parser';
+import { testCases, type TestCase } from '../core/testing/cases';
+import type { DocumentModels } from './documents';
+import { toRange } from './documents';
+import { runTests, type RunParts, type RecordedResult } from './testing-run';
+
+export { resultKey } from './testing-run';
+
+const PATTERN = '**/*.tradereq';
+
+/**
+ * Request files in VS Code's Testing view: every .tradereq file of the workspace (all folders),
+ * found without opening it and kept current as files change, each request a test item with its
+ * range (so the gutter has its run button). Two run profiles: against the embedded sandbox (the
+ * default) and against the selected environment. Discovery waits for the Testing view to ask.
+ */
+export class Testing implements vscode.Disposable {
+  readonly controller = vscode.tests.createTestController('tradereq', 'TradeReq');
+  readonly sandboxProfile: vscode.TestRunProfile;
+  readonly environmentProfile: vscode.TestRunProfile;
+  /** What the last run reported per item (`FILE_URI::CASE_ID`), for the integration tests. */
+  readonly results = new Map<string, RecordedResult>();
+  private discovery: Promise<void> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly models: DocumentModels,
+    private readonly parts: Omit<RunParts, 'controller' | 'results' | 'caseOf' | 'fileModel' | 'discover'>,
+  ) {
+    const run =
+      (target: 'sandbox' | 'environment') =>
+      (request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> =>
+        runTests(request, token, target, {
+          ...parts,
+          controller: this.controller,
+          results: this.results,
+          discover: () => this.discoverAll(),
+          fileModel: (item) => this.fileModel(item),
+          caseOf: (item) => caseOf.get(item),
+        });
+    const { Run } = vscode.TestRunProfileKind;
+    this.sandboxProfile = this.controller.createRunProfile('Run against the sandbox', Run, run('sandbox'), true);
+    this.environmentProfile = this.controller.createRunProfile(
+      'Run against the selected environment',
+      Run,
+      run('environment'),
+      false,
+    );
+    this.controller.resolveHandler = (item) => (item ? undefined : this.discoverAll());
+    this.controller.refreshHandler = () => {
+      this.discovery = undefined;
+      return this.discoverAll();
+    };
+    const watcher = vscode.workspace.createFileSystemWatcher(PATTERN);
+    this.disposables.push(
+      this.controller,
+      watcher,
+      watcher.onDidCreate((uri) => this.discovery && void this.fromDisk(uri)),
+      watcher.onDidChange((uri) => this.discovery && !this.openDocument(uri) && void this.fromDisk(uri)),
+      watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
+      vscode.workspace.onDidOpenTextDocument((d) => this.fromDocument(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.fromDocument(e.document)),
+      // Unsaved edits discarded: the file on disk is what runs now.
+      vscode.workspace.onDidCloseTextDocument(
+        (d) => this.controller.items.get(d.uri.toString()) && void this.fromDisk(d.uri),
+      ),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.rediscover()),
+    );
+    // The files already open get their items (and gutter buttons) without waiting for the Testing view.
+    setImmediate(() => vscode.workspace.textDocuments.forEach((d) => this.fromDocument(d)));
+  }
+
+  /** Every request file of the workspace (bounded), read from disk unless open in an editor. */
+  discoverAll(): Promise<void> {
+    return (this.discovery ??= (async () => {
+      const found = await vscode.workspace.findFiles(PATTERN, '**/node_modules/**', BOUNDS.testFiles);
+      const seen = new Set(found.map((u) => u.toString()));
+      this.controller.items.forEach((item) => {
+        if (!seen.has(item.id)) this.controller.items.delete(item.id);
+      });
+      for (const uri of found) {
+        const open = this.openDocument(uri);
+        if (open) this.fromDocument(open);
+        else await this.fromDisk(uri);
+      }
+    })());
+  }
+
+  /** The base URL of the embedded sandbox, when it runs. */
+  sandboxUrl(): string | undefined {
+    return this.parts.sandbox.handle?.baseUrl;
+  }
+
+  /** After the workspace folders changed: everything again, if the Testing view asked for it already. */
+  private rediscover(): void {
+    if (!this.discovery) return;
+    this.discovery = undefined;
+    void this.discoverAll();
+  }
+
+  /** The parsed file of a file item: the open document's model, else the file on disk. */
+  private async fileModel(item: vscode.TestItem): Promise<TradeReqDocument | string> {
+    const uri = item.uri!;
+    const open = this.openDocument(uri);
+    if (open) return this.fromDocument(open) ?? this.models.get(open);
+    return (await this.fromDisk(uri)) ?? 'the file cannot be read';
+  }
+
+  private openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  }
+
+  private fromDocument(document: vscode.TextDocument): TradeReqDocument | undefined {
+    if (document.languageId !== 'tradereq' || !vscode.workspace.getWorkspaceFolder(document.uri)) return undefined;
+    if (document.getText().length > BOUNDS.fileChars) return void this.tooLarge(document.uri);
+    const doc = this.models.get(document);
+    this.sync(document.uri, doc);
+    return doc;
+  }
+
+  private async fromDisk(uri: vscode.Uri): Promise<TradeReqDocument | undefined> {
+    let bytes: Uint8Array;
+    try {
+      if ((await vscode.workspace.fs.stat(uri)).size > BOUNDS.fileChars) return void this.tooLarge(uri);
+      bytes = await vscode.workspace.fs.readFile(uri);
+    } catch {
+      this.controller.items.delete(uri.toString());
+      return undefined;
+    }
+    const doc = parse(new TextDecoder().decode(bytes));
+    this.sync(uri, doc);
+    return doc;
+  }
+
+  private tooLarge(uri: vscode.Uri): void {
+    const item = this.fileItem(uri);
+    item.children.replace([]);
+    item.error = `Larger than TradeReq reads (${formatSize(BOUNDS.fileChars)}): split it into smaller files.`;
+  }
+
+  /** The file's item, with one child per request, kept (by id) across edits so results stay with them. */
+  private sync(uri: vscode.Uri, doc: TradeReqDocument): void {
+    const file = this.fileItem(uri);
+    file.error = undefined;
+    const children = testCases(doc).map((c) => {
+      const item = file.children.get(c.id) ?? this.controller.createTestItem(c.id, c.label, uri);
+      item.label = c.label;
+      item.description = c.skip ? 'WebSocket: not run as a test' : c.name && c.name !== c.label ? c.name : undefined;
+      item.range = toRange(c.range);
+      caseOf.set(item, c);
+      return item;
+    });
+    file.children.replace(children);
+  }
+
+  private fileItem(uri: vscode.Uri): vscode.TestItem {
+    const id = uri.toString();
+    let item = this.controller.items.get(id);
+    if (!item) {
+      item = this.controller.createTestItem(id, vscode.workspace.asRelativePath(uri), uri);
+      this.controller.items.add(item);
+    }
+    return item;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** The test case behind each request item, as last discovered. */
+const caseOf = new WeakMap<vscode.TestItem, TestCase>();

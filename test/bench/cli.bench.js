@@ -1,0 +1,263 @@
+#!/usr/bin/env node
+// `npm run bench:cli`: how long people wait for the command line, against what Node itself costs.
+// Every row is a fresh process, run in alternation with its baseline (round after round, so a busy
+// moment of the machine falls on all of them), median over the rounds. Peak memory is the kernel's
+// (GNU time's %M, the process's maximum resident set), taken in a second, separately spawned run
+// of each case in the same round, so that the timed runs have no wrapper. Rows:
+//   tradereq --help and tradereq errors 700003, against `node -e 0`;
+//   tradereq send of one signed LIMIT order to the sandbox (its own process, limits off; the clock
+//   offset is measured in a warm-up send, so each timed send makes one request), against a minimal
+//   node:http script that signs the same order with node:crypto and sends it;
+//   tradereq send against httpyac's command line sending the same signed order (installed with
+//   `npm install --no-save httpyac` into the benchmark's temporary folder; skipped when that fails).
+// It prints figures, not verdicts: no time is asserted anywhere.
+// Options: --runs N (default 15), --cli PATH (another build, e.g. an older one; default: build
+// dist/ with esbuild.js and use dist/cli.js), --no-httpyac, --httpyac-dir DIR (install httpyac
+// there, or use the copy already there, and keep it), --json FILE (the figures as JSON).
+'use strict';
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+const { performance } = require('node:perf_hooks');
+const { createInterface } = require('node:readline');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const TIME = '/usr/bin/time';
+
+function option(name) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const RUNS = Number(option('--runs') ?? 15);
+const JSON_OUT = option('--json');
+
+/** The minimal client the send row is measured against: sign with node:crypto, send with node:http. */
+const MINIMAL_CLIENT = `'use strict';
+const http = require('node:http');
+const { createHmac } = require('node:crypto');
+const [baseUrl, apiKey, secretKey] = process.argv.slice(2);
+const body = 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.001&price=20000&timestamp=' + Date.now();
+const signature = createHmac('sha256', secretKey).update(body).digest('hex');
+const req = http.request(baseUrl + '/api/v3/order?signature=' + signature, {
+  method: 'POST',
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-SERVICE-APIKEY': apiKey, 'Content-Length': Buffer.byteLength(body) },
+}, (res) => {
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (c) => (text += c));
+  res.on('end', () => {
+    console.log(res.statusCode, text);
+    process.exitCode = res.statusCode === 200 ? 0 : 1;
+  });
+});
+req.on('error', (e) => { console.error(e.message); process.exitCode = 1; });
+req.end(body);
+`;
+
+const ORDER = `POST /api/v3/order
+symbol = BTCUSDT
+side = BUY
+type = LIMIT
+quantity = 0.001
+price = 20000
+`;
+
+/** The same order for httpyac: a script block signs it (same body, same HMAC) before the request. */
+const HTTPYAC_FILE = `{{
+  const { createHmac } = require('crypto');
+  exports.orderBody = 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.001&price=20000&timestamp=' + Date.now();
+  exports.signature = createHmac('sha256', secretKey).update(exports.orderBody).digest('hex');
+}}
+POST {{baseUrl}}/api/v3/order?signature={{signature}}
+Content-Type: application/x-www-form-urlencoded
+X-SERVICE-APIKEY: {{apiKey}}
+
+{{orderBody}}
+`;
+
+function buildCli() {
+  const given = option('--cli');
+  if (given) return path.resolve(given);
+  const built = spawnSync(process.execPath, [path.join(REPO, 'esbuild.js')], { cwd: REPO, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('the build failed (see above)');
+  return path.join(REPO, 'dist', 'cli.js');
+}
+
+/** The sandbox in a process of its own, limits off; resolves with its address and demo keys. */
+async function startSandbox(cli) {
+  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--json', '--no-limits'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before printing its address`)));
+  });
+  child.stdout.resume();
+  const info = JSON.parse(line);
+  return { child, baseUrl: info.baseUrl, key: info.keys.find((k) => k.name === 'trade') };
+}
+
+/** One run: wall time from spawn to exit (ms), or peak RSS (KiB) when run under GNU time. */
+function runOnce({ argv, expect }, { cwd, env, memory }) {
+  return new Promise((resolve, reject) => {
+    const marker = `@@peak `;
+    const [cmd, args] = memory ? [TIME, ['-f', `${marker}%M`, ...argv]] : [argv[0], argv.slice(1)];
+    const start = performance.now();
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - start;
+      // A run that did not do its work (an order refused, a failed send) would make a meaningless figure.
+      if (code !== 0 || (expect && !expect.test(out)))
+        return reject(new Error(`${argv.join(' ')} exited ${code}\n${out.slice(0, 2000)}\n${err.slice(0, 2000)}`));
+      if (!memory) return resolve(ms);
+      const m = new RegExp(`${marker}(\\d+)`).exec(err);
+      if (!m) return reject(new Error(`no peak memory from ${TIME}: ${err.slice(0, 500)}`));
+      resolve(Number(m[1]));
+    });
+  });
+}
+
+/** httpyac in the benchmark's own folder (never a project dependency); undefined when it cannot be had. */
+function installHttpyac(dir) {
+  if (process.argv.includes('--no-httpyac')) return { skipped: '--no-httpyac' };
+  fs.mkdirSync(dir, { recursive: true });
+  const bin = path.join(dir, 'node_modules', 'httpyac', 'bin', 'httpyac.js');
+  if (fs.existsSync(bin)) return { bin, version: httpyacVersion(dir) };
+  console.log(`installing httpyac into ${dir} (npm install --no-save httpyac) ...`);
+  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'httpyac'], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 10 * 60_000,
+  });
+  if (r.status !== 0 || !fs.existsSync(bin)) {
+    const why = r.error ? r.error.message : (r.stderr || r.stdout || '').trim().split('\n').slice(-3).join(' ');
+    return { skipped: `npm install httpyac failed (${why || `exit ${r.status}`})` };
+  }
+  return { bin, version: httpyacVersion(dir) };
+}
+
+function httpyacVersion(dir) {
+  return JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'httpyac', 'package.json'), 'utf8')).version;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** The cases, each an argv run from `dir` with `env`. */
+function cases(cli, dir, sandbox, httpyac) {
+  const node = process.execPath;
+  const { baseUrl, key } = sandbox;
+  const placed = /"status": ?"NEW"/;
+  const list = {
+    'node -e 0': { argv: [node, '-e', '0'] },
+    'tradereq --help': { argv: [node, cli, '--help'], expect: /^Usage: tradereq/ },
+    'tradereq errors 700003': { argv: [node, cli, 'errors', '700003'], expect: /^700003: / },
+    'minimal node:http client': {
+      argv: [node, path.join(dir, 'minimal-client.js'), baseUrl, key.apiKey, key.secretKey],
+      expect: placed,
+    },
+    'tradereq send': { argv: [node, cli, 'send', 'order.tradereq', '--base-url', baseUrl], expect: placed },
+  };
+  if (httpyac.bin) {
+    list[`httpyac ${httpyac.version} send`] = {
+      argv: [
+        ...[node, httpyac.bin, 'send', 'order.http', '--all', '--var', `baseUrl=${baseUrl}`],
+        ...[`apiKey=${key.apiKey}`, `secretKey=${key.secretKey}`],
+      ],
+      expect: placed,
+    };
+  }
+  return list;
+}
+
+async function measure(list, options) {
+  const names = Object.keys(list);
+  const figures = Object.fromEntries(names.map((n) => [n, { ms: [], kib: [] }]));
+  // Warm-up: the file cache, and the send's clock offset (measured once, kept in the state folder).
+  for (const n of names) await runOnce(list[n], options);
+  for (let round = 0; round < RUNS; round++) {
+    for (const n of names) {
+      figures[n].ms.push(await runOnce(list[n], options));
+      figures[n].kib.push(await runOnce(list[n], { ...options, memory: true }));
+    }
+    process.stdout.write(`\rround ${round + 1}/${RUNS}`);
+  }
+  process.stdout.write('\n');
+  return Object.fromEntries(names.map((n) => [n, { ms: median(figures[n].ms), mib: median(figures[n].kib) / 1024 }]));
+}
+
+function report(results, httpyac) {
+  const httpyacName = Object.keys(results).find((n) => n.startsWith('httpyac'));
+  const rows = [
+    ['tradereq --help', 'node -e 0', 1.3, undefined],
+    ['tradereq errors 700003', 'node -e 0', 1.3, undefined],
+    ['tradereq send', 'minimal node:http client', 1.3, 1.3],
+    ['tradereq send', httpyacName, 0.2, undefined],
+  ];
+  const x = (v) => `${v.toFixed(2)}x`;
+  console.log('\n| case | median time | peak memory |');
+  console.log('| --- | --- | --- |');
+  for (const [n, r] of Object.entries(results))
+    console.log(`| ${n} | ${r.ms.toFixed(0)} ms | ${r.mib.toFixed(1)} MiB |`);
+  console.log('\n| ratio | time | target | memory | target |');
+  console.log('| --- | --- | --- | --- | --- |');
+  const ratios = [];
+  for (const [a, b, timeTarget, memTarget] of rows) {
+    if (!b) {
+      console.log(`| ${a} vs httpyac | skipped: ${httpyac.skipped} | ≤ ${x(timeTarget)} | | |`);
+      continue;
+    }
+    const t = results[a].ms / results[b].ms;
+    const m = results[a].mib / results[b].mib;
+    ratios.push({ case: a, baseline: b, time: t, memory: m, timeTarget, memTarget });
+    const mark = (v, target) => (target === undefined ? '' : v <= target ? ' ✔' : ' ✘');
+    console.log(
+      `| ${a} vs ${b} | ${x(t)}${mark(t, timeTarget)} | ≤ ${x(timeTarget)} | ${x(m)}${mark(m, memTarget)} | ${memTarget ? `≤ ${x(memTarget)}` : '—'} |`,
+    );
+  }
+  return ratios;
+}
+
+async function main() {
+  if (!fs.existsSync(TIME)) throw new Error(`${TIME} (GNU time) is needed for peak memory: apt-get install time`);
+  const cli = buildCli();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-bench-cli-'));
+  let sandbox;
+  try {
+    fs.writeFileSync(path.join(dir, 'minimal-client.js'), MINIMAL_CLIENT);
+    fs.writeFileSync(path.join(dir, 'order.tradereq'), ORDER);
+    fs.writeFileSync(path.join(dir, 'order.http'), HTTPYAC_FILE);
+    const httpyacDir = option('--httpyac-dir');
+    const httpyac = installHttpyac(httpyacDir ? path.resolve(httpyacDir) : path.join(dir, 'httpyac'));
+    if (httpyac.skipped) console.log(`httpyac row skipped: ${httpyac.skipped}`);
+    sandbox = await startSandbox(cli);
+    const env = { ...process.env, TRADEREQ_STATE_DIR: path.join(dir, 'state') };
+    for (const k of Object.keys(env)) if (/^TRADEREQ_/.test(k) && k !== 'TRADEREQ_STATE_DIR') delete env[k];
+    console.log(
+      `${cli}; ${RUNS} rounds; Node ${process.version}; ${os.cpus().length} cores; load ${os.loadavg()[0].toFixed(2)}`,
+    );
+    const results = await measure(cases(cli, dir, sandbox, httpyac), { cwd: dir, env });
+    const ratios = report(results, httpyac);
+    console.log(`load average after: ${os.loadavg()[0].toFixed(2)}`);
+    if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify({ cli, runs: RUNS, results, ratios }, null, 2));
+  } finally {
+    sandbox?.child.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

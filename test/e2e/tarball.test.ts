@@ -1,0 +1,119 @@
+/**
+ * `tradereq` from its npm tarball, as on a machine that has only Node and that file: `npm run
+ * package` makes the .vsix and the tarball from one build and one version; the tarball holds the
+ * built CLI, the README and the licence and nothing else, needs no dependency, installs offline
+ * into a fresh prefix, and its `tradereq` runs from an unrelated folder with nothing but that
+ * prefix and Node on PATH.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { tgzEntries, zipEntries } from '../support/archives';
+
+const ROOT = join(__dirname, '..', '..');
+
+interface Manifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  files?: string[];
+  bin?: Record<string, string>;
+  engines?: Record<string, string>;
+  repository?: { type: string; url: string };
+  keywords?: string[];
+  dependencies?: Record<string, string>;
+}
+
+const manifestOf = (bytes: Buffer | undefined): Manifest => JSON.parse(String(bytes)) as Manifest;
+
+describe('the npm tarball of the command line', function () {
+  this.timeout(120_000);
+  let tmp: string;
+  let tarball: string;
+  const root = manifestOf(readFileSync(join(ROOT, 'package.json')));
+
+  before(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'tradereq-tarball-'));
+    const packaged = spawnSync('npm', ['run', '--silent', 'package'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(packaged.status, 0, `npm run package:\n${packaged.stdout}\n${packaged.stderr}`);
+    tarball = join(ROOT, `tradereq-${root.version}.tgz`);
+  });
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('holds the built CLI (entry and command bundles), the README and the licence, and nothing else (no sources, tests, maps or .vsix)', () => {
+    // The entry and one bundle per command (dist/cli/), loaded when that command runs.
+    const commands = readdirSync(join(ROOT, 'dist', 'cli')).filter((f) => f.endsWith('.js'));
+    assert.ok(commands.includes('send.js') && commands.includes('test.js'), String(commands));
+    assert.deepEqual(
+      [...tgzEntries(tarball).keys()].sort(),
+      [
+        'package/LICENSE',
+        'package/README.md',
+        'package/dist/cli.js',
+        ...commands.map((f) => `package/dist/cli/${f}`),
+        'package/package.json',
+      ].sort(),
+    );
+  });
+
+  it('is publishable: not private, with files, bin, engines, repository and keywords, and no runtime dependency', () => {
+    const m = manifestOf(tgzEntries(tarball).get('package/package.json'));
+    assert.equal(m.name, 'tradereq');
+    assert.equal(m.private, undefined);
+    assert.deepEqual(m.files, ['dist/cli.js', 'dist/cli/*.js']);
+    assert.deepEqual(m.bin, { tradereq: 'dist/cli.js' });
+    assert.equal(m.engines?.['node'], '>=20');
+    assert.match(m.repository?.url ?? '', /^git\+https:\/\//);
+    assert.ok(m.keywords?.includes('cli') && m.keywords.includes('testing'), String(m.keywords));
+    assert.deepEqual(m.dependencies ?? {}, {}, 'the CLI bundle is self-contained: nothing to install with it');
+  });
+
+  it('the .vsix and the tarball come from one build and carry one version', () => {
+    const vsix = zipEntries(join(ROOT, 'tradereq.vsix'));
+    const tgz = tgzEntries(tarball);
+    assert.equal(manifestOf(vsix.get('extension/package.json')).version, root.version);
+    assert.equal(manifestOf(tgz.get('package/package.json')).version, root.version);
+    assert.ok(tgz.get('package/dist/cli.js')!.equals(readFileSync(join(ROOT, 'dist', 'cli.js'))));
+    assert.ok(vsix.get('extension/dist/extension.js')!.equals(readFileSync(join(ROOT, 'dist', 'extension.js'))));
+    assert.ok(!tgz.get('package/dist/cli.js')!.toString().includes('sourceMappingURL'), 'a production build');
+    assert.ok(![...vsix.keys()].some((f) => f.includes('cli.js')), 'the extension does not carry the CLI');
+  });
+
+  it('installs offline into a fresh prefix; tradereq --help, errors 700002 and test --sandbox on examples/ run from an unrelated folder', () => {
+    const prefix = join(tmp, 'prefix');
+    const install = spawnSync(
+      'npm',
+      ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+      { cwd: tmp, encoding: 'utf8', env: { ...process.env, npm_config_cache: join(tmp, 'npm-cache') } },
+    );
+    assert.equal(install.status, 0, `${install.stdout}\n${install.stderr}`);
+    const installed = join(prefix, 'lib', 'node_modules', 'tradereq');
+    assert.deepEqual(readdirSync(installed).sort(), ['LICENSE', 'README.md', 'dist', 'package.json']);
+    assert.ok(!existsSync(join(installed, 'node_modules')), 'no dependency was installed');
+
+    const elsewhere = join(tmp, 'elsewhere');
+    mkdirSync(elsewhere);
+    // Nothing of the repository reachable: only the prefix's bin and Node on PATH, a fresh HOME and state.
+    const env = {
+      PATH: [join(prefix, 'bin'), dirname(process.execPath)].join(':'),
+      HOME: join(tmp, 'home'),
+      TRADEREQ_STATE_DIR: join(tmp, 'state'),
+    };
+    const tradereq = (...args: string[]): SpawnSyncReturns<string> =>
+      spawnSync('tradereq', args, { cwd: elsewhere, env, encoding: 'utf8', timeout: 60_000 });
+    const show = (r: SpawnSyncReturns<string>): string => `exit ${r.status}\n${r.stdout}\n${r.stderr}`;
+
+    const help = tradereq('--help');
+    assert.equal(help.status, 0, show(help));
+    assert.match(help.stdout, /^Usage: tradereq COMMAND/);
+    assert.match(help.stdout, /\n {2}test \[PATH\]/);
+    const errors = tradereq('errors', '700002');
+    assert.equal(errors.status, 0, show(errors));
+    assert.match(errors.stdout, /700002/);
+    const test = tradereq('test', '--sandbox', join(ROOT, 'examples'));
+    assert.equal(test.status, 0, show(test));
+    assert.match(test.stdout, /\n15 passed, 0 failed, 0 unknown, 0 refused in /);
+  });
+});

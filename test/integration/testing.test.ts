@@ -1,0 +1,226 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+import type { TradeReqApi } from '../../src/extension/extension';
+import { resultKey } from '../../src/extension/testing';
+import { tradereqApi, waitFor } from './helpers';
+
+/** The workspace folder named `name` (the suite runs in a multi-root workspace: the fixtures, alpha, beta). */
+function folder(name: string): vscode.Uri {
+  const f = vscode.workspace.workspaceFolders?.find((w) => w.name === name);
+  assert.ok(f, `workspace folder ${name} (open: ${vscode.workspace.workspaceFolders?.map((w) => w.name).join(', ')})`);
+  return f.uri;
+}
+
+const file = (dir: string, ...rel: string[]): vscode.Uri => vscode.Uri.joinPath(folder(dir), ...rel);
+
+suite('Testing view: request files as tests in a multi-root workspace', () => {
+  let api: TradeReqApi;
+  let alpha: Sandbox;
+  let beta: Sandbox;
+  let stateDir: string;
+  const previousStateDir = process.env['TRADEREQ_STATE_DIR'];
+
+  const items = (): vscode.TestItem[] => {
+    const list: vscode.TestItem[] = [];
+    api.testing.controller.items.forEach((i) => list.push(i));
+    return list;
+  };
+  const fileItem = (uri: vscode.Uri): vscode.TestItem | undefined => api.testing.controller.items.get(uri.toString());
+  const children = (item: vscode.TestItem): vscode.TestItem[] => {
+    const list: vscode.TestItem[] = [];
+    item.children.forEach((c) => list.push(c));
+    return list;
+  };
+  const result = (uri: vscode.Uri, id: string) => api.testing.results.get(resultKey({ uri, id } as vscode.TestItem));
+
+  /** Runs `include` with a profile, as the Testing view does; resolves when the run has ended. */
+  async function run(
+    profile: vscode.TestRunProfile,
+    include: readonly vscode.TestItem[],
+    token = new vscode.CancellationTokenSource().token,
+  ): Promise<void> {
+    await profile.runHandler(new vscode.TestRunRequest(include, undefined, profile), token);
+  }
+
+  async function reached(sandbox: Sandbox): Promise<string[]> {
+    const log = (await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as {
+      method: string;
+      path: string;
+    }[];
+    return log.map((e) => `${e.method} ${e.path}`);
+  }
+
+  async function writeEnv(
+    dir: string,
+    name: string,
+    sandbox: Sandbox,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
+    const env = { [name]: { baseUrl: sandbox.baseUrl, variables: { desk: dir }, ...extra } };
+    await vscode.workspace.fs.writeFile(file(dir, 'tradereq.env.json'), new TextEncoder().encode(JSON.stringify(env)));
+  }
+
+  suiteSetup(async () => {
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-testing-state-'));
+    process.env['TRADEREQ_STATE_DIR'] = stateDir;
+    [alpha, beta] = await Promise.all([startSandbox({ port: 0 }), startSandbox({ port: 0 })]);
+    await writeEnv('alpha', 'alpha-local', alpha);
+    await writeEnv('beta', 'beta-local', beta);
+    api = await tradereqApi();
+    await api.testing.discoverAll();
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('tradereq.stopSandbox');
+    await Promise.all([alpha?.close(), beta?.close()]);
+    if (previousStateDir === undefined) delete process.env['TRADEREQ_STATE_DIR'];
+    else process.env['TRADEREQ_STATE_DIR'] = previousStateDir;
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  test('every .tradereq file of every folder is listed, found without opening it; each request an item with its range', () => {
+    const labels = items().map((i) => i.label);
+    for (const l of [
+      'alpha/market.tradereq',
+      'alpha/nested/deeper.tradereq',
+      'beta/checks.tradereq',
+      'workspace/example.tradereq',
+    ])
+      assert.ok(labels.includes(l), `${l} is listed (listed: ${labels.join(', ')})`);
+    const market = fileItem(file('alpha', 'market.tradereq'));
+    assert.ok(market);
+    assert.ok(
+      !vscode.workspace.textDocuments.some((d) => d.uri.toString() === market.uri?.toString()),
+      'found without opening the file',
+    );
+    assert.deepEqual(
+      children(market).map((c) => [c.id, c.label, c.range?.start.line, c.range?.end.line]),
+      [
+        ['#1', 'Connectivity', 2, 4],
+        ['name:time', 'Server time', 6, 8],
+        ['#3', 'Symbols', 10, 11],
+      ],
+    );
+    assert.equal(children(market)[1]!.uri?.toString(), market.uri?.toString());
+  });
+
+  test('the list follows the files: a new file appears, an edit on disk changes its requests, an edit in the editor too, a deleted file goes', async () => {
+    const uri = file('beta', 'later.tradereq');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('### One\nGET /api/v3/ping\n'));
+    await waitFor('the new file in the list', () => fileItem(uri) && children(fileItem(uri)!).length === 1);
+    await vscode.workspace.fs.writeFile(
+      uri,
+      new TextEncoder().encode('### One\nGET /api/v3/ping\n\n### Two\nGET /api/v3/time\n'),
+    );
+    await waitFor(
+      'its second request',
+      () =>
+        children(fileItem(uri)!)
+          .map((c) => c.label)
+          .join() === 'One,Two',
+    );
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(0, 0), '### Zero\nGET /api/v3/time\n\n');
+    await vscode.workspace.applyEdit(edit);
+    await waitFor(
+      'the unsaved edit in the list',
+      () =>
+        children(fileItem(uri)!)
+          .map((c) => c.label)
+          .join() === 'Zero,One,Two',
+    );
+    assert.equal(children(fileItem(uri)!)[1]!.range?.start.line, 3, 'ranges follow the edit');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await waitFor('the file as on disk again once the edit is discarded', () => children(fileItem(uri)!).length === 2);
+    await vscode.workspace.fs.delete(uri);
+    await waitFor('the deleted file gone from the list', () => !fileItem(uri));
+  });
+
+  test('run against the sandbox: a passing request passes; a failing one fails with the expectation, the decoded code and the answer, at its # @expect line', async () => {
+    const checks = fileItem(file('beta', 'checks.tradereq'))!;
+    await run(api.testing.sandboxProfile, [checks]);
+    const uri = checks.uri!;
+    assert.deepEqual(result(uri, '#1'), { state: 'passed', messages: [] });
+    const failed = result(uri, '#2');
+    assert.equal(failed?.state, 'failed');
+    assert.equal(failed?.messages.length, 1, 'one message: the one unmet expectation');
+    const [m] = failed.messages;
+    assert.equal(m!.line, 8, 'at the "# @expect code 30002" line');
+    assert.match(
+      m!.text,
+      /^Expected @expect code 30002, got code 700004\n400 rejected: 700004 origClientOrderId or orderId must be sent/,
+    );
+    assert.match(m!.text, /\n\nResponse:\n400 [^\n]*\n(.*\n)*\{\n {2}"code": 700004/);
+    assert.ok(api.testing.sandboxUrl(), 'the run started the embedded sandbox');
+    assert.deepEqual(await reached(beta), [], 'nothing went to the environment of the file');
+  });
+
+  test('run against the selected environment: each file uses the tradereq.env.json of its own folder, or the nearest above it', async () => {
+    const market = fileItem(file('alpha', 'market.tradereq'))!;
+    const deeper = fileItem(file('alpha', 'nested', 'deeper.tradereq'))!;
+    const checks = fileItem(file('beta', 'checks.tradereq'))!;
+    await run(api.testing.environmentProfile, [market, deeper, children(checks)[0]!]);
+    assert.deepEqual(result(market.uri!, 'name:time')?.state, 'passed');
+    assert.deepEqual(result(deeper.uri!, '#1')?.state, 'passed');
+    assert.deepEqual(result(checks.uri!, '#1')?.state, 'passed');
+    assert.deepEqual(await reached(alpha), [
+      'GET /api/v3/ping',
+      'GET /api/v3/time',
+      'GET /api/v3/exchangeInfo',
+      'GET /api/v3/ping',
+    ]);
+    assert.deepEqual(await reached(beta), ['GET /api/v3/ping']);
+  });
+
+  test('the environment picker shows which folder each environment comes from', async () => {
+    const choices = await api.environmentChoices();
+    const alphaLocal = choices.find((c) => c.label === 'alpha-local');
+    const betaLocal = choices.find((c) => c.label === 'beta-local');
+    assert.equal(alphaLocal?.description, `alpha · ${alpha.baseUrl}`);
+    assert.equal(betaLocal?.description, `beta · ${beta.baseUrl}`);
+  });
+
+  test('a request that needs confirmation is not sent without it, and the rest of its file is not run', async () => {
+    const guarded = fileItem(file('alpha', 'guarded.tradereq'))!;
+    const before = (await reached(alpha)).length;
+    await run(api.testing.environmentProfile, [guarded]);
+    const refused = result(guarded.uri!, '#1');
+    assert.equal(refused?.state, 'errored');
+    assert.match(refused?.messages[0]?.text ?? '', /needs confirmation/);
+    assert.equal(result(guarded.uri!, '#2')?.state, 'skipped');
+    assert.match(result(guarded.uri!, '#2')?.messages[0]?.text ?? '', /^not run: an earlier request was refused/);
+    assert.equal((await reached(alpha)).length, before, 'nothing was sent');
+  });
+
+  test('cancelling a run stops it between requests: the request under way ends, the others are skipped', async () => {
+    const market = fileItem(file('alpha', 'market.tradereq'))!;
+    const sandbox = api.testing.sandboxUrl();
+    assert.ok(sandbox, 'the sandbox of the earlier run still runs');
+    const latency = async (ms: number): Promise<void> => {
+      const res = await fetch(`${sandbox}/_sandbox/latency`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ms }),
+      });
+      assert.equal(res.status, 200);
+    };
+    await latency(600);
+    try {
+      const cancel = new vscode.CancellationTokenSource();
+      const running = run(api.testing.sandboxProfile, [market], cancel.token);
+      await waitFor('the first request to start', () => result(market.uri!, '#1')?.state === 'started');
+      cancel.cancel();
+      await running;
+      assert.equal(result(market.uri!, '#1')?.state, 'passed', 'the request under way ended');
+      assert.equal(result(market.uri!, 'name:time')?.state, 'skipped');
+      assert.equal(result(market.uri!, '#3')?.state, 'skipped');
+    } finally {
+      await latency(0);
+    }
+  });
+});
