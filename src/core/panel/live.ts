@@ -221,8 +221,10 @@ function noteOf(e: Exclude<WsEvent, { type: 'push' }>): Pick<LiveNote, 'tone' | 
   switch (e.type) {
     case 'state':
       if (e.state.status === 'open') return { tone: 'ok', text: `Connected to ${e.state.url ?? 'the server'}.` };
-      if (e.state.status === 'closed')
-        return { tone: e.state.failure ? 'error' : 'info', text: e.state.message ?? 'Closed.' };
+      // A connect that failed was told by its error event (all but an abort): once is enough.
+      if (e.state.status === 'closed' && e.state.failure !== undefined && e.state.failure.kind !== 'aborted')
+        return undefined;
+      if (e.state.status === 'closed') return { tone: 'info', text: e.state.message ?? 'Closed.' };
       return undefined;
     case 'sent':
       return { tone: 'info', text: `Sent ${e.origin === 'user' ? 'your message' : 'by the client'}: ${e.text}` };
