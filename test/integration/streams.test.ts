@@ -158,6 +158,8 @@ suite('live streams in the editor, in the real extension host', () => {
     process.env['TRADEREQ_STATE_DIR'] = stateDir;
     api = await tradereqApi();
     await vscode.workspace.fs.writeFile(fixtureUri(FILE), new TextEncoder().encode(TEXT));
+    // Open, as a person would before clicking a lens (code lenses are asked of open documents only).
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(fixtureUri(FILE)));
     sandbox = await sandboxWithDemoKey();
     await useEnvironment();
     await storeDemoKeyIfMissing();

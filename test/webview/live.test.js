@@ -81,6 +81,57 @@ function live(over = {}) {
   return { type: 'live', pushes: [], books: [], skipped: 0, ...over, connection: connection(over.connection) };
 }
 
+/**
+ * What a trader keeps open: BTCUSDT trades and its best 5 levels, ETHUSDT trades; prices that move
+ * a step at a time, both sides, the pushes as the sandbox sends them.
+ */
+function tradingScene() {
+  const trades = [];
+  for (let i = 0; i < 36; i++) {
+    const eth = i % 4 === 3;
+    const symbol = eth ? 'ETHUSDT' : 'BTCUSDT';
+    const side = (i * 7) % 5 < 2 ? 2 : 1;
+    const price = eth ? (2000 + ((i * 3) % 7) - 3).toFixed(2) : (30000 + 10 * (((i * 5) % 9) - 4)).toFixed(2);
+    const qty = eth ? '0.050' : ['0.001', '0.012', '0.250', '0.004', '0.030'][i % 5];
+    const at = NOW + 400 * i;
+    const c = `spot@public.deals.v3.api@${symbol}`;
+    trades.push({
+      at,
+      stream: c,
+      summary: `${side === 1 ? 'BUY' : 'SELL'} ${qty} @ ${price}`,
+      text: `{"c":"${c}","s":"${symbol}","t":${at},"d":{"deals":[{"S":${side},"p":"${price}","v":"${qty}","t":${at}}],"e":"spot@public.deals.v3.api"}}`,
+    });
+  }
+  const levels = (from, step, qtys) => qtys.map((q, i) => [(from + step * i).toFixed(2), q]);
+  return live({
+    select: true,
+    pushes: trades,
+    books: [
+      book({
+        at: NOW + 400 * 35,
+        version: '1187',
+        bids: levels(29990, -10, ['2.000', '1.750', '4.120', '0.500', '2.000']),
+        asks: levels(30000, 10, ['0.318', '2.000', '1.250', '3.000', '2.000']),
+      }),
+    ],
+    connection: {
+      ageMs: 14 * 60_000 + 23_000,
+      streams: [
+        stream(DEALS, { pushes: 1268, ratePerSecond: 2.1, lastPushAt: NOW + 400 * 34 }),
+        stream(DEALS_ETH, { pushes: 402, ratePerSecond: 0.7, lastPushAt: NOW + 400 * 35 }),
+        stream(DEPTH, { kind: 'depth', pushes: 3105, ratePerSecond: 4.9, lastPushAt: NOW + 400 * 35 }),
+      ],
+      counts: { pushes: 4775, replies: 2, pongs: 14, sent: 2, notJson: 0, binary: 0, unknown: 0, tooLarge: 0 },
+      notes: [
+        { at: NOW - 2000, tone: 'ok', text: 'Connected to ws://127.0.0.1:8780/ws.' },
+        { at: NOW - 1900, tone: 'ok', text: `Subscribed ${DEALS}.` },
+        { at: NOW - 1900, tone: 'ok', text: `Subscribed ${DEALS_ETH}.` },
+        { at: NOW - 1900, tone: 'ok', text: `Subscribed ${DEPTH}.` },
+      ],
+    },
+  });
+}
+
 describe('the stream view, in a browser', function () {
   this.timeout(90_000);
   let served;
@@ -363,17 +414,14 @@ describe('the stream view, in a browser', function () {
     assert.deepEqual(errors, []);
   });
 
-  it('takes screenshots of the stream view, dark and light', async () => {
+  it('takes screenshots of the stream view, dark and light: a full 5-level book and a trade log of two symbols', async () => {
+    const scene = tradingScene();
     for (const theme of ['dark', 'light']) {
       const { page } = await open({ theme, width: 1100, height: 1100 });
-      await post(
-        page,
-        live({
-          select: true,
-          pushes: Array.from({ length: 40 }, (_, i) => deal(i % 3 === 0 ? { stream: DEALS_ETH } : {})),
-          books: [book()],
-        }),
-      );
+      await post(page, scene);
+      const table = page.getByTestId('book');
+      assert.equal(await table.locator('tbody tr').count(), 5, 'five levels a side');
+      assert.equal((await logLines(page)).length, scene.pushes.length);
       console.log(`      screenshot: ${await shoot(page, `${theme}-live`)}`);
     }
   });
