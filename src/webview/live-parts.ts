@@ -203,11 +203,17 @@ export function logLine(k: KeptLine): HTMLElement {
     { class: 'push' },
     h('time', { class: 'push-time' }, formatClock(l.at)),
     h('span', { class: 'push-stream', title: l.stream }, shortStream(l.stream)),
-    l.summary !== undefined ? h('span', { class: 'push-summary' }, l.summary) : null,
+    l.summary !== undefined ? h('span', { class: 'push-summary', 'data-side': sideOf(l.summary) }, l.summary) : null,
     l.text !== undefined ? h('code', { class: 'push-text' }, oneLine(l.text)) : null,
   );
   lineOf.set(li, k);
   return li;
+}
+
+/** A trade's or fill's side, for its colour (the summary's own words: "BUY …", "fill SELL …"). */
+function sideOf(summary: string): 'buy' | 'sell' | undefined {
+  const m = /^(?:fill )?(BUY|SELL) /.exec(summary);
+  return m === null ? undefined : m[1] === 'BUY' ? 'buy' : 'sell';
 }
 
 /** The number of the push a log line shows. */

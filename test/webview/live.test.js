@@ -116,6 +116,10 @@ function tradingScene() {
     ],
     connection: {
       ageMs: 14 * 60_000 + 23_000,
+      meters: {
+        streams: { used: 3, limit: 30 },
+        messages: { lastSecond: 0, limit: 100, pace: 'at most 80 in 1250 ms', queued: 0 },
+      },
       streams: [
         stream(DEALS, { pushes: 1268, ratePerSecond: 2.1, lastPushAt: NOW + 400 * 34 }),
         stream(DEALS_ETH, { pushes: 402, ratePerSecond: 0.7, lastPushAt: NOW + 400 * 35 }),
@@ -422,6 +426,13 @@ describe('the stream view, in a browser', function () {
       const table = page.getByTestId('book');
       assert.equal(await table.locator('tbody tr').count(), 5, 'five levels a side');
       assert.equal((await logLines(page)).length, scene.pushes.length);
+      const sides = await page
+        .locator('.push-summary')
+        .evaluateAll((els) => els.map((e) => [e.textContent.split(' ')[0], e.dataset.side]));
+      assert.ok(
+        sides.every(([word, side]) => side === word.toLowerCase()),
+        `a trade's side is marked for its colour: ${JSON.stringify(sides.slice(0, 4))}`,
+      );
       console.log(`      screenshot: ${await shoot(page, `${theme}-live`)}`);
     }
   });
