@@ -301,6 +301,17 @@ suite('live streams in the editor, in the real extension host', () => {
     assert.ok(!json.includes(DEMO.secretKey), 'no secret in the stream view');
   });
 
+  test('Send All goes past the WS requests: the order is sent, no connection is opened', async () => {
+    const orders = async (): Promise<number> =>
+      (await sandboxLog()).filter((e) => e.method === 'POST' && e.path === '/api/v3/order').length;
+    const before = await orders();
+    const open = api.streamsState().connections.filter((c) => c.connection.status !== 'closed').length;
+    await vscode.commands.executeCommand('tradereq.sendAll', fixtureUri(FILE));
+    assert.equal(await orders(), before + 1, 'the POST after two WS requests was sent');
+    assert.equal(api.streamsState().connections.filter((c) => c.connection.status !== 'closed').length, open);
+    assert.equal((await sandboxWs()).connections, 0, 'Send All connects nothing');
+  });
+
   test('a banned IP: the upgrade answered 418 with Retry-After is shown, and the next Connect is held back by the gate, sending nothing', async () => {
     for (let i = 0; i < 3; i++) await cut();
     const first = await clickLens<string | undefined>(MARKET, 'Connect');
