@@ -36,6 +36,16 @@ export const BOUNDS = {
   messageChars: 2 * KiB,
   /** A JSON answer nested deeper than this is shown as text rather than pretty-printed. */
   prettyJsonDepth: 256,
+  /** Pushes the stream view keeps in memory per connection; older ones are counted, not kept. */
+  streamViewPushes: 5_000,
+  /** What the stream view shows of one push: its JSON text, up to this many characters. */
+  pushTextChars: 2 * KiB,
+  /** Pushes in one message to the panel (one a connection every ~50 ms at most); more are counted. */
+  livePushesPerMessage: 1_000,
+  /** The last events (sent, replies, refusals, errors) the stream view lists per connection. */
+  streamViewNotes: 30,
+  /** A message typed in the stream view, as the panel hands it over (the connection caps its bytes). */
+  liveMessageChars: 16 * KiB,
   /** Request files one test run takes (tradereq test, the editor's Testing view); the rest are named in one message. */
   testFiles: 10_000,
 } as const;

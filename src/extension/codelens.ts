@@ -1,8 +1,20 @@
 import * as vscode from 'vscode';
+import { isWebSocket, type RequestBlock } from '../core/format/model';
 import type { DocumentModels } from './documents';
 
-/** Send · Sign only · Copy as cURL · Copy as Code above every request. */
-export function registerCodeLensSupport(selector: vscode.DocumentSelector, models: DocumentModels): vscode.Disposable {
+/** What the lenses of WebSocket requests need of the live connections. */
+export interface LensConnections {
+  /** The id of the open (or opening) connection of a request, if any. */
+  connectionOf(uri: string, index: number): string | undefined;
+  readonly onDidChange: vscode.Event<void>;
+}
+
+/** Send · Sign only · Copy as cURL · Copy as Code above every HTTP request; Connect, or Disconnect while connected, above a WebSocket one. */
+export function registerCodeLensSupport(
+  selector: vscode.DocumentSelector,
+  models: DocumentModels,
+  connections: LensConnections,
+): vscode.Disposable {
   const changed = new vscode.EventEmitter<void>();
   const provider = vscode.languages.registerCodeLensProvider(selector, {
     onDidChangeCodeLenses: changed.event,
@@ -12,36 +24,67 @@ export function registerCodeLensSupport(selector: vscode.DocumentSelector, model
         const line = r.separator?.startLine ?? r.requestLine.range.startLine;
         const range = new vscode.Range(line, 0, line, 0);
         const args = [document.uri, r.index];
-        lenses.push(
-          new vscode.CodeLens(range, {
-            title: '$(play) Send',
-            tooltip: 'Sign and send this request; the answer opens in the TradeReq panel',
-            command: 'tradereq.sendRequest',
-            arguments: args,
-          }),
-          new vscode.CodeLens(range, {
-            title: 'Sign only',
-            tooltip: 'Show the exact query, body and totalParams, without sending (API key masked)',
-            command: 'tradereq.signOnly',
-            arguments: args,
-          }),
-          new vscode.CodeLens(range, {
-            title: 'Copy as cURL',
-            tooltip: 'Copy a curl command; the API key as a shell variable, never the secret',
-            command: 'tradereq.copyAsCurl',
-            arguments: args,
-          }),
-          new vscode.CodeLens(range, {
-            title: 'Copy as Code',
-            tooltip:
-              'Copy a program (Python, Node, Go, shell) that signs when it runs, with keys from environment variables',
-            command: 'tradereq.copyAsCode',
-            arguments: args,
-          }),
-        );
+        const commands = isWebSocket(r) ? wsLenses(connections, document, r) : httpLenses();
+        for (const c of commands) lenses.push(new vscode.CodeLens(range, { ...c, arguments: args }));
       }
       return lenses;
     },
   });
-  return vscode.Disposable.from(provider, changed);
+  return vscode.Disposable.from(
+    provider,
+    changed,
+    connections.onDidChange(() => changed.fire()),
+  );
+}
+
+function httpLenses(): Omit<vscode.Command, 'arguments'>[] {
+  return [
+    {
+      title: '$(play) Send',
+      tooltip: 'Sign and send this request; the answer opens in the TradeReq panel',
+      command: 'tradereq.sendRequest',
+    },
+    {
+      title: 'Sign only',
+      tooltip: 'Show the exact query, body and totalParams, without sending (API key masked)',
+      command: 'tradereq.signOnly',
+    },
+    {
+      title: 'Copy as cURL',
+      tooltip: 'Copy a curl command; the API key as a shell variable, never the secret',
+      command: 'tradereq.copyAsCurl',
+    },
+    {
+      title: 'Copy as Code',
+      tooltip: 'Copy a program (Python, Node, Go, shell) that signs when it runs, with keys from environment variables',
+      command: 'tradereq.copyAsCode',
+    },
+  ];
+}
+
+function wsLenses(
+  connections: LensConnections,
+  document: vscode.TextDocument,
+  r: RequestBlock,
+): Omit<vscode.Command, 'arguments'>[] {
+  if (connections.connectionOf(document.uri.toString(), r.index) === undefined)
+    return [
+      {
+        title: '$(plug) Connect',
+        tooltip: 'Open this WebSocket connection, subscribe its streams and show its pushes live in the TradeReq panel',
+        command: 'tradereq.connect',
+      },
+    ];
+  return [
+    {
+      title: '$(debug-disconnect) Disconnect',
+      tooltip: 'Close this connection (its listen key, if any, is closed too)',
+      command: 'tradereq.disconnect',
+    },
+    {
+      title: 'Show stream',
+      tooltip: 'Bring its stream view to the front in the TradeReq panel',
+      command: 'tradereq.connect',
+    },
+  ];
 }

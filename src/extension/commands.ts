@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isWebSocket } from '../core/format/model';
 import { copyAsCode } from './copy-as-code';
 import type { DocumentModels } from './documents';
 import { storeDemoKey } from './editor-keys';
@@ -9,6 +10,7 @@ import type { KeyStore } from './keys';
 import { lazy } from './lazy';
 import type { PanelPresenter } from './panel-presenter';
 import type { Sending } from './sending';
+import type { Streams } from './streams';
 import type { SignedDocuments, SignedView } from './signed-view';
 import type { Symbols } from './symbols';
 
@@ -32,6 +34,7 @@ export interface Services {
   readonly signedView: SignedView;
   readonly signedDocs: SignedDocuments;
   readonly presenter: PanelPresenter;
+  readonly streams: Streams;
   readonly sandbox: SandboxHolder;
 }
 
@@ -56,6 +59,10 @@ const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
   'tradereq.resetState': () => resetState,
   'tradereq.selectEnvironment': selectEnvironment,
   'tradereq.refreshSymbols': refreshSymbols,
+  'tradereq.connect': connect,
+  'tradereq.disconnect': disconnect,
+  'tradereq.unsubscribeStream': unsubscribeStream,
+  'tradereq.sendWsMessage': sendWsMessage,
 };
 
 export function registerCommands(services: Services): vscode.Disposable[] {
@@ -88,7 +95,68 @@ async function target(
 function sendRequest(s: Services): Handler {
   return async (uri, index) => {
     const t = await target(s, uri, index);
-    return t ? s.sending.send(t.document, t.index) : undefined;
+    if (t === undefined) return undefined;
+    // Send (its key binding, the editor title) on a WebSocket request connects it.
+    const request = s.models.get(t.document).requests[t.index];
+    if (request !== undefined && isWebSocket(request)) return s.streams.connect(t.document, t.index);
+    return s.sending.send(t.document, t.index);
+  };
+}
+
+/** Connect (code lens, or the WS request under the cursor): resolves to the connection's id. */
+function connect(s: Services): Handler {
+  return async (uri, index) => {
+    const t = await target(s, uri, index);
+    return t ? s.streams.connect(t.document, t.index) : undefined;
+  };
+}
+
+/** The live connection a command is about: its id, the request of a code lens, or a pick among those open. */
+async function liveConnection(s: Services, idOrUri?: unknown, index?: unknown): Promise<string | undefined> {
+  if (typeof idOrUri === 'string') return idOrUri;
+  if (idOrUri instanceof vscode.Uri && typeof index === 'number')
+    return s.streams.connectionOf(idOrUri.toString(), index);
+  const open = s.streams.active();
+  if (open.length <= 1) return open[0]?.id;
+  const picked = await vscode.window.showQuickPick(
+    open.map((c) => ({ label: c.title, id: c.id })),
+    { title: 'TradeReq: which connection?' },
+  );
+  return picked?.id;
+}
+
+function disconnect(s: Services): Handler {
+  return async (idOrUri, index) => {
+    const id = await liveConnection(s, idOrUri, index);
+    if (id !== undefined) await s.streams.disconnect(id);
+  };
+}
+
+function unsubscribeStream(s: Services): Handler {
+  return async (idOrUri, stream) => {
+    const id = await liveConnection(s, idOrUri);
+    if (id === undefined) return undefined;
+    const name =
+      typeof stream === 'string'
+        ? stream
+        : await vscode.window.showInputBox({ title: 'TradeReq: unsubscribe which stream?', prompt: 'A stream name' });
+    return name ? s.streams.unsubscribe(id, name) : undefined;
+  };
+}
+
+function sendWsMessage(s: Services): Handler {
+  return async (idOrUri, message) => {
+    const id = await liveConnection(s, idOrUri);
+    if (id === undefined) return undefined;
+    const text =
+      typeof message === 'string'
+        ? message
+        : await vscode.window.showInputBox({
+            title: 'TradeReq: send a message on the connection',
+            prompt: 'One JSON object, sent through the connection’s pacer (§8: at most 100 messages a second)',
+            value: '{"method": "PING"}',
+          });
+    return text ? s.streams.send(id, text) : undefined;
   };
 }
 

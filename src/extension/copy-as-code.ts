@@ -41,14 +41,14 @@ export async function copyAsCode(
     );
     return undefined;
   }
-  await parts.environments.ready();
+  await parts.environments.ready(document.uri);
   const doc = parts.models.get(document);
   const request = doc.requests[index];
   if (!request) return undefined;
   const { isCodeLanguage, codeRequestFrom, generateCode, programNeeds, CODE_LANGUAGES } = lazy();
   const chosen = typeof language === 'string' && isCodeLanguage(language) ? language : await pickLanguage();
   if (!chosen) return undefined;
-  const model = codeRequestFrom(doc, request, parts.environments.current());
+  const model = codeRequestFrom(doc, request, parts.environments.current(document.uri));
   if (!model.ok) {
     void vscode.window.showErrorMessage(`TradeReq: not copied as code: ${model.error.message}`);
     return undefined;

@@ -15,9 +15,10 @@ import { registerCurlPaste } from './import-commands';
 import { registerHoverSupport } from './hover';
 import { KeyStore } from './keys';
 import { Network } from './network';
-import { ResponsePanel } from './panel';
+import { ResponsePanel, type PanelHandlers } from './panel';
 import { PanelPresenter } from './panel-presenter';
 import { Sending } from './sending';
+import { Streams, type StreamsState } from './streams';
 import { SignedDocuments, SignedView } from './signed-view';
 import { StatusBar } from './statusbar';
 import { SettingsCache } from './settings';
@@ -37,6 +38,8 @@ export interface TradeReqApi {
   readonly activateMs: number;
   /** What the response panel shows now (tests read it; it holds nothing secret). */
   panelState(): PanelState | undefined;
+  /** The live connections as the stream view shows them, with their newest pushes (nothing secret). */
+  streamsState(): StreamsState;
   /** Where a document's diagnostics were last computed: in a worker thread (large files) or on the main one. */
   diagnosticsRunner(uri: string): 'worker' | 'main' | undefined;
   /** The Testing view's controller, its run profiles and what the last run reported (tests read them). */
@@ -60,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     s.sending.onDidSend(() => statusBar.refresh()),
     s.environments.onDidChange(() => statusBar.refresh()),
     vscode.window.onDidChangeActiveTextEditor(() => statusBar.refresh()),
-    registerCodeLensSupport(SELECTOR, s.models),
+    registerCodeLensSupport(SELECTOR, s.models, s.streams),
     ...registerCommands(s),
     registerCompletionSupport(SELECTOR, s.models, s.environments, s.symbols),
     registerHoverSupport(SELECTOR, s.models, s.environments, () => clockSample(s.environments)),
@@ -78,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     loadMs,
     activateMs,
     panelState: () => s.panel.current(),
+    streamsState: () => s.streams.state(),
     diagnosticsRunner: (uri) => diagnostics.runner(uri),
     testing: s.testing,
     environmentChoices: () => s.environments.choices(),
@@ -100,29 +104,39 @@ function createServices(context: vscode.ExtensionContext): Shell {
   const keys = new KeyStore(context.secrets, log);
   const history = new History(context.workspaceState);
   const network = new Network();
-  // The panel's handlers reach the presenter and the sending service, which need the panel: tied after.
-  const late: { presenter?: PanelPresenter; sending?: Sending } = {};
-  const panel = new ResponsePanel(
-    context.extensionUri,
-    {
-      show: (id) => late.presenter?.showHistoryEntry(id),
-      queryOrder: (id) => void late.sending?.queryOrder(id),
-      copyBody: (id) => {
-        const body = history.find(id)?.response?.body;
-        if (body !== undefined) void vscode.env.clipboard.writeText(body);
-      },
-    },
-    log,
-  );
+  // The panel's handlers reach the presenter and the services, which need the panel: tied after.
+  const late: { presenter?: PanelPresenter; sending?: Sending; streams?: Streams } = {};
+  const panel = new ResponsePanel(context.extensionUri, panelHandlers(history, late), log);
   const presenter = (late.presenter = new PanelPresenter(panel, history, network));
   const sending = (late.sending = new Sending({ models, environments, keys, history, presenter, network, log }));
+  const streams = (late.streams = new Streams({
+    models,
+    environments,
+    keys,
+    network,
+    log,
+    sink: panel,
+    response: (n) => sending.response(n),
+  }));
   const signedView = new SignedView({ models, environments, keys, network, log, response: (n) => sending.response(n) });
   const settings = new SettingsCache();
   const symbols = new Symbols(models, log, settings);
   const signedDocs = new SignedDocuments();
   const sandbox = new SandboxHolder();
   const testing = new Testing(models, { environments, keys, network, sandbox, log });
-  const disposables = [log, settings, models, environments, symbols, panel, sending, network, signedDocs, sandbox];
+  const disposables = [
+    log,
+    settings,
+    models,
+    environments,
+    symbols,
+    panel,
+    sending,
+    streams,
+    network,
+    signedDocs,
+    sandbox,
+  ];
   return {
     models,
     environments,
@@ -132,12 +146,33 @@ function createServices(context: vscode.ExtensionContext): Shell {
     signedView,
     signedDocs,
     presenter,
+    streams,
     sandbox,
     panel,
     network,
     settings,
     testing,
     disposables,
+  };
+}
+
+/** What the panel's buttons do, through services made after the panel. */
+function panelHandlers(
+  history: History,
+  late: { presenter?: PanelPresenter; sending?: Sending; streams?: Streams },
+): PanelHandlers {
+  return {
+    show: (id) => late.presenter?.showHistoryEntry(id),
+    queryOrder: (id) => void late.sending?.queryOrder(id),
+    copyBody: (id) => {
+      const body = history.find(id)?.response?.body;
+      if (body !== undefined) void vscode.env.clipboard.writeText(body);
+    },
+    ready: () => late.streams?.replay(),
+    unsubscribe: (id, stream) => void late.streams?.unsubscribe(id, stream),
+    sendMessage: (id, text) => void late.streams?.send(id, text),
+    disconnect: (id) => void late.streams?.disconnect(id),
+    forget: (id) => void late.streams?.forget(id),
   };
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { FromPanel, PanelState } from '../core/panel/protocol';
+import type { FromPanel, LiveMessage, PanelState } from '../core/panel/protocol';
 import { panelHtml } from '../webview/html';
 import { lazy } from './lazy';
 
@@ -13,11 +13,18 @@ export interface PanelHandlers {
   show(id: string): void;
   queryOrder(id: string): void;
   copyBody(id: string): void;
+  /** The page (re)loaded: it needs the live connections again. */
+  ready(): void;
+  unsubscribe(id: string, stream: string): void;
+  sendMessage(id: string, text: string): void;
+  disconnect(id: string): void;
+  forget(id: string): void;
 }
 
 /**
- * The one response panel, reused. Its content comes from dist/webview only; every message from it is
- * validated and unknown ones are dropped.
+ * The one response panel, reused: the response of the last send and the live connections' stream
+ * views. Its content comes from dist/webview only; every message from it is validated and unknown
+ * ones are dropped.
  */
 export class ResponsePanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -39,31 +46,44 @@ export class ResponsePanel implements vscode.Disposable {
 
   show(state: PanelState, reveal = true): void {
     this.state = state;
-    if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel(
-        'tradereq.response',
-        'TradeReq Response',
-        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-        {
-          enableScripts: true,
-          enableForms: false,
-          localResourceRoots: [this.root],
-        },
-      );
-      const webview = this.panel.webview;
-      webview.html = panelHtml({
-        cspSource: webview.cspSource,
-        nonce: newNonce(),
-        scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.root, 'panel.js')).toString(),
-        styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.root, 'panel.css')).toString(),
-        title: 'TradeReq Response',
-      });
-      webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
-      this.panel.onDidDispose(() => (this.panel = undefined));
-    } else if (reveal) {
-      this.panel.reveal(undefined, true);
+    this.open(reveal);
+    void this.panel?.webview.postMessage({ type: 'state', state });
+  }
+
+  /**
+   * A stream view message. One that brings a connection to the front (after Connect) opens the
+   * panel; the others are dropped while it is closed (it gets everything again when it loads).
+   */
+  post(message: LiveMessage | { type: 'forget'; id: string }): void {
+    if (message.type === 'live' && message.select) this.open(true);
+    void this.panel?.webview.postMessage(message);
+  }
+
+  private open(reveal: boolean): void {
+    if (this.panel) {
+      if (reveal) this.panel.reveal(undefined, true);
+      return;
     }
-    void this.panel.webview.postMessage({ type: 'state', state });
+    this.panel = vscode.window.createWebviewPanel(
+      'tradereq.response',
+      'TradeReq Response',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        enableForms: false,
+        localResourceRoots: [this.root],
+      },
+    );
+    const webview = this.panel.webview;
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      nonce: newNonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.root, 'panel.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.root, 'panel.css')).toString(),
+      title: 'TradeReq Response',
+    });
+    webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
+    this.panel.onDidDispose(() => (this.panel = undefined));
   }
 
   private receive(raw: unknown): void {
@@ -73,19 +93,25 @@ export class ResponsePanel implements vscode.Disposable {
       return;
     }
     const m: FromPanel = parsed.data;
+    const h = this.handlers;
     switch (m.type) {
       case 'ready':
         if (this.state) void this.panel?.webview.postMessage({ type: 'state', state: this.state });
-        break;
+        return h.ready();
       case 'show':
-        this.handlers.show(m.id);
-        break;
+        return h.show(m.id);
       case 'queryOrder':
-        this.handlers.queryOrder(m.id);
-        break;
+        return h.queryOrder(m.id);
       case 'copyBody':
-        this.handlers.copyBody(m.id);
-        break;
+        return h.copyBody(m.id);
+      case 'unsubscribe':
+        return h.unsubscribe(m.id, m.stream);
+      case 'sendMessage':
+        return h.sendMessage(m.id, m.text);
+      case 'disconnect':
+        return h.disconnect(m.id);
+      case 'forget':
+        return h.forget(m.id);
     }
   }
 

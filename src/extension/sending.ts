@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { requestInBlock, type RequestBlock, type TradeReqDocument } from '../core/format/model';
+import { isWebSocket, requestInBlock, type RequestBlock, type TradeReqDocument } from '../core/format/model';
 import type { PanelEntry } from '../core/panel/protocol';
 import type { PipelineFailure, Sent } from '../core/request/pipeline';
 import { confirmOrder, offerBinding } from './dialogs';
@@ -60,6 +60,8 @@ export class Sending implements vscode.Disposable {
     if (!requireTrust(this.parts.log)) return;
     const doc = this.parts.models.get(document);
     for (const request of doc.requests) {
+      // A WS request is connected, not sent (Connect on its lens): Send All goes on past it.
+      if (isWebSocket(request)) continue;
       const entry = await this.run(doc, request, document);
       // After a refusal by the gate every later request would be refused too: stop.
       if (!entry || entry.outcome === 'refused') break;

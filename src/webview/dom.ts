@@ -9,7 +9,7 @@ export type Attrs = Readonly<Record<string, AttrValue>>;
 
 // No on* handlers, no style, no src/href/action: nothing that runs code, loads or navigates.
 const SAFE_ATTRIBUTE =
-  /^(?:class|id|role|title|tabindex|type|lang|dir|for|scope|colspan|open|hidden|disabled|datetime|value|min|max|low|high|optimum|aria-[a-z]+|data-[a-z][a-z0-9-]*)$/;
+  /^(?:class|id|role|title|tabindex|type|lang|dir|for|scope|colspan|open|hidden|disabled|datetime|value|min|max|low|high|optimum|rows|spellcheck|maxlength|placeholder|aria-[a-z]+|data-[a-z][a-z0-9-]*)$/;
 
 export function setAttr(el: Element, name: string, value: AttrValue): void {
   if (!SAFE_ATTRIBUTE.test(name)) throw new Error(`attribute not allowed in the panel: ${name}`);

@@ -1,5 +1,5 @@
 /** Pure formatting for the panel: durations, sizes, times, labels. No DOM. */
-import type { SendOutcome } from '../core/panel/protocol';
+import type { LiveConnection, SendOutcome } from '../core/panel/protocol';
 
 /** A wait or ban left, rounded up to the second: "12 s", "1 min 58 s", "2 h 5 min", "3 d 2 h". */
 export function formatWait(ms: number): string {
@@ -127,3 +127,40 @@ export function counterAt(
 export function isLow(remaining: number, limit: number): boolean {
   return limit > 0 && remaining < limit * 0.1;
 }
+
+// ---- The stream view -------------------------------------------------------------------------------
+
+/** Local time of a push, to the millisecond: "14:02:11.042". */
+export function formatClock(at: number): string {
+  const d = new Date(at);
+  if (Number.isNaN(d.getTime())) return '–';
+  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
+/** A stream name without the family's fixed parts: "deals@BTCUSDT", "limit.depth@BTCUSDT@5", "private.orders". */
+export function shortStream(name: string): string {
+  return name
+    .replace(/^spot@public\./, '')
+    .replace(/^spot@/, '')
+    .replace('.v3.api', '');
+}
+
+/** A count for people: "12,345". */
+export function formatCount(n: number): string {
+  // Not toLocaleString: it is slow, and this runs for every figure on every frame.
+  return Number.isFinite(n) ? String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',') : '–';
+}
+
+/** Pushes a second: "0/s", "0.4/s", "120/s". */
+export function formatRate(perSecond: number): string {
+  if (!Number.isFinite(perSecond) || perSecond <= 0) return '0/s';
+  return perSecond < 10 ? `${perSecond.toFixed(1)}/s` : `${Math.round(perSecond)}/s`;
+}
+
+export const CONNECTION_LABEL: Readonly<Record<LiveConnection['status'], string>> = {
+  idle: 'Not connected',
+  connecting: 'Connecting…',
+  open: 'Open',
+  closing: 'Closing…',
+  closed: 'Closed',
+};

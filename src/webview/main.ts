@@ -1,12 +1,12 @@
 /**
  * The response panel's script (runs inside the webview). It says `ready`, then draws each `state`
- * the extension sends. Every message is checked with zod; anything else is dropped. Everything in a
- * state is hostile text: it reaches the page only through dom.ts (text nodes, allow-listed attributes).
+ * the extension sends, and the live connections' pushes (live.ts). Every message is checked against
+ * the protocol's shapes; anything else is dropped. Everything in a message is hostile text: it
+ * reaches the page only through dom.ts (text nodes, allow-listed attributes).
  */
-import './zod-config'; // first: zod must not try `new Function` under the panel's CSP
-import { z } from 'zod';
-import { PanelStateSchema, ToPanelSchema, type PanelState } from '../core/panel/protocol';
+import { check, PanelStateShape, shape as s, ToPanelShape, type PanelState } from '../core/panel/protocol';
 import { findByAttr, h } from './dom';
+import { LivePanel } from './live';
 import { bannerKey, renderBanner, renderContent, renderCountdown, renderHistory, type Ticker } from './render';
 import { getSavedState, post, saveState } from './vscode-api';
 
@@ -37,6 +37,9 @@ const history = h('aside', {
   hidden: true,
 });
 root.replaceChildren(banner, countdown, content, history);
+const live = new LivePanel(root, post);
+root.before(live.tabs);
+root.after(live.host);
 
 let state: PanelState | undefined;
 /** The extension's clock minus ours, taken when a state arrives: countdowns run on the extension's clock. */
@@ -97,11 +100,11 @@ function render(): void {
   }
 }
 
-const SavedSchema = z.object({
-  v: z.literal(1),
-  state: PanelStateSchema,
-  clockOffset: z.number(),
-  open: z.record(z.string(), z.boolean()),
+const SavedShape = s.object({
+  v: s.literal(1),
+  state: PanelStateShape,
+  clockOffset: s.number(),
+  open: s.record(s.boolean(), 100),
 });
 
 function persist(): void {
@@ -121,12 +124,18 @@ function accept(next: PanelState, offset: number): void {
 }
 
 window.addEventListener('message', (event: MessageEvent) => {
-  const parsed = ToPanelSchema.safeParse(event.data);
-  if (!parsed.success) return; // unknown or malformed: dropped
-  const msg = parsed.data;
+  const parsed = check(ToPanelShape, event.data);
+  if (!parsed.ok) return; // unknown or malformed: dropped
+  const msg = parsed.value;
   switch (msg.type) {
     case 'state':
       accept(msg.state, msg.state.now - Date.now());
+      break;
+    case 'live':
+      live.apply(msg);
+      break;
+    case 'forget':
+      live.forget(msg.id);
       break;
   }
 });
@@ -183,10 +192,10 @@ document.addEventListener(
 );
 
 // After a reload (the panel hidden and shown again) show what was there until the extension answers.
-const saved = SavedSchema.safeParse(getSavedState());
-if (saved.success) {
-  for (const [name, isOpen] of Object.entries(saved.data.open)) openSections.set(name, isOpen);
-  accept({ ...saved.data.state, busy: false }, saved.data.clockOffset);
+const saved = check(SavedShape, getSavedState());
+if (saved.ok) {
+  for (const [name, isOpen] of Object.entries(saved.value.open)) openSections.set(name, isOpen);
+  accept({ ...saved.value.state, busy: false }, saved.value.clockOffset);
 } else {
   render();
 }

@@ -1,5 +1,5 @@
 /** The webview's side of the channel to the extension: typed, validated before it leaves. */
-import { FromPanelSchema, type FromPanel } from '../core/panel/protocol';
+import { check, FromPanelShape, type FromPanel } from '../core/panel/protocol';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -12,11 +12,11 @@ declare function acquireVsCodeApi(): VsCodeApi;
 // acquireVsCodeApi may be called once per webview load.
 const api: VsCodeApi = acquireVsCodeApi();
 
-/** Posts a message to the extension; one that does not match FromPanelSchema (e.g. an id over 100 characters) is not sent. */
+/** Posts a message to the extension; one that does not match FromPanelShape (e.g. an id over 100 characters) is not sent. */
 export function post(message: FromPanel): boolean {
-  const checked = FromPanelSchema.safeParse(message);
-  if (!checked.success) return false;
-  api.postMessage(checked.data);
+  const checked = check(FromPanelShape, message);
+  if (!checked.ok) return false;
+  api.postMessage(checked.value);
   return true;
 }
 

@@ -1,6 +1,6 @@
 // An untrusted workspace, as a person meets it: the VS Code server runs with Workspace Trust on, the
 // person answers the trust prompt with "No, I don't trust the authors", and the workspace opens in
-// Restricted Mode. Completion and checks work there; Send sends nothing, and says why.
+// Restricted Mode. Completion and checks work there; Send and Connect send nothing, and say why.
 'use strict';
 
 const assert = require('node:assert/strict');
@@ -9,7 +9,16 @@ const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
 const { spawn } = require('node:child_process');
-const { openWorkbench, openFile, goTo, screenshot, clickCodeLens, notification, REPO } = require('./workbench');
+const {
+  openWorkbench,
+  openFile,
+  goTo,
+  screenshot,
+  clickCodeLens,
+  notification,
+  clearNotifications,
+  REPO,
+} = require('./workbench');
 
 /** `tradereq sandbox --port 0 --json` from the build: resolves to { baseUrl, stop() }. */
 async function startSandboxProcess() {
@@ -124,5 +133,18 @@ describe('an untrusted workspace (Restricted Mode), as a person meets it', funct
     await page.locator('.monaco-editor .view-line', { hasText: 'symbol = btcusdt' }).waitFor({ state: 'detached' });
     await flagged.first().waitFor({ state: 'detached' }); // checked again: nothing left to flag
     assert.deepEqual(await sandboxLog(), [], 'no exchangeInfo was fetched for completion in an untrusted workspace');
+  });
+
+  it('Connect on a WebSocket request opens no connection and says that it needs a trusted workspace', async () => {
+    await clearNotifications(page);
+    await openFile(page, 'ws-diagnostics.tradereq', 'WebSocket requests for the ws-diagnostics tests');
+    await clickCodeLens(page, 'A well-formed stream request', 'Connect');
+    await notification(page, 'TradeReq: sending requests and using keys needs a trusted workspace. Nothing was sent.')
+      .getByRole('button', { name: 'Manage Workspace Trust' })
+      .waitFor();
+    assert.equal(await page.locator('iframe.webview').count(), 0, 'no stream view opened');
+    const ws = await (await fetch(`${sandbox.baseUrl}/_sandbox/ws`)).json();
+    assert.equal(ws.connections, 0, 'no WebSocket connection');
+    assert.deepEqual(await sandboxLog(), [], 'no upgrade reached the sandbox');
   });
 });

@@ -1,140 +1,282 @@
 /**
- * The response panel's state and its messages, both ways. Everything in PanelStateSchema is already
- * redacted (API key masked, no secret anywhere); values from the server are raw strings that the
- * panel must escape. Messages are validated with zod on both sides; unknown ones are dropped.
+ * The response panel's state and its messages, both ways, defined once as shapes (shape.ts). The
+ * panel's page checks every message with the shapes' own small validator; the extension checks
+ * what the page sends with zod schemas derived from the same shapes. Everything in a state is
+ * already redacted (API key and listen key masked, no secret anywhere); values from the server
+ * (answers, pushes) are raw strings that the panel shows as text only. Unknown messages are dropped.
  */
-import { z } from 'zod';
 import { BOUNDS, HISTORY_LIMIT } from '../bounds';
 import { SEND_OUTCOMES } from '../outcome';
+import { check, shape as s, type Infer } from './shape';
+import { toZod } from './zod-shape';
 
 // The panel's code imports this module only: what it needs of the core comes through here.
 export { BOUNDS, HISTORY_LIMIT } from '../bounds';
 export { SEND_OUTCOMES, type SendOutcome } from '../outcome';
+export { check, shape, type Infer, type Shape } from './shape';
 
 // Room for the note clip() appends to a cut text.
 const NOTE = 64;
-const text = (max: number) => z.string().max(max + NOTE);
+const text = (max: number) => s.string(max + NOTE);
+const id = s.string(100);
 
-const CounterSchema = z.object({
-  mode: z.enum(['ip', 'uid']),
-  limit: z.number(),
-  used: z.number(),
-  remaining: z.number(),
+const CounterShape = s.object({
+  mode: s.enum(['ip', 'uid']),
+  limit: s.number(),
+  used: s.number(),
+  remaining: s.number(),
   /** Milliseconds until the oldest counted request leaves the 10 s window, at `now`. */
-  freesInMs: z.number(),
+  freesInMs: s.number(),
 });
 
-export const BudgetStateSchema = z.object({
-  origin: z.string(),
-  ip: CounterSchema,
-  uid: CounterSchema.optional(),
+export const BudgetStateShape = s.object({
+  origin: s.string(BOUNDS.messageChars),
+  ip: CounterShape,
+  uid: s.optional(CounterShape),
   /** A 429 wait or a 418 ban: nothing is sent to the origin until `untilMs`. */
-  blocked: z.object({ status: z.number(), untilMs: z.number() }).optional(),
+  blocked: s.optional(s.object({ status: s.number(), untilMs: s.number() })),
   /** The rate-limit state could not be read: nothing is sent until it is reset (the message says how). */
-  damaged: text(BOUNDS.messageChars).optional(),
+  damaged: s.optional(text(BOUNDS.messageChars)),
 });
 
-export const ErrorInfoSchema = z.object({
-  code: z.number(),
-  meanings: z.array(z.string()),
-  cause: z.string().optional(),
-  action: z.string().optional(),
+// Header names are not clipped (undici bounds a response's headers to 16 KiB in all).
+const pairs = (max: number) => s.array(s.tuple(text(BOUNDS.historyRequestChars), text(max)), 10_000);
+
+export const ErrorInfoShape = s.object({
+  code: s.number(),
+  meanings: s.array(s.string(BOUNDS.messageChars), 20),
+  cause: s.optional(s.string(BOUNDS.messageChars)),
+  action: s.optional(s.string(BOUNDS.messageChars)),
   /** The same text as the editor's hover on this code (plain text). */
-  hoverText: z.string(),
+  hoverText: text(BOUNDS.historyRequestChars),
 });
 
-export const PanelEntrySchema = z.object({
-  id: z.string(),
+export const PanelEntryShape = s.object({
+  id,
   /** Local time of the send, ms. */
-  at: z.number(),
+  at: s.number(),
   title: text(BOUNDS.messageChars),
-  environment: z.string(),
-  request: z.object({
-    method: z.string(),
+  environment: text(BOUNDS.messageChars),
+  request: s.object({
+    method: s.string(20),
     /** Full URL with the query string as sent (the signature is no secret; no key is in it). */
     url: text(BOUNDS.historyRequestChars),
     query: text(BOUNDS.historyRequestChars),
     body: text(BOUNDS.historyRequestChars),
-    totalParams: text(BOUNDS.historyRequestChars).optional(),
+    totalParams: s.optional(text(BOUNDS.historyRequestChars)),
     /** As sent, the API key masked. */
-    headers: z.array(z.tuple([z.string(), z.string()])),
-    signed: z.boolean(),
+    headers: pairs(BOUNDS.historyRequestChars),
+    signed: s.boolean(),
   }),
-  outcome: z.enum(SEND_OUTCOMES),
+  outcome: s.enum(SEND_OUTCOMES),
   /** One line: "200 ok", "400 rejected: 30002 …", "outcome unknown: …", "refused: …". */
   summary: text(BOUNDS.messageChars),
-  status: z.number().optional(),
-  statusMeaning: z.string().optional(),
-  error: ErrorInfoSchema.optional(),
+  status: s.optional(s.number()),
+  statusMeaning: s.optional(s.string(BOUNDS.messageChars)),
+  error: s.optional(ErrorInfoShape),
   /** The service's own message (hostile input). */
-  msg: text(BOUNDS.messageChars).optional(),
-  response: z
-    .object({
+  msg: s.optional(text(BOUNDS.messageChars)),
+  response: s.optional(
+    s.object({
       /** Pretty-printed when JSON, else as received (hostile input). */
       body: text(BOUNDS.historyBodyChars),
-      isJson: z.boolean(),
-      truncated: z.boolean(),
-      bytes: z.number(),
-      headers: z.array(z.tuple([z.string(), z.string()])),
-    })
-    .optional(),
-  timings: z.object({ connectMs: z.number(), firstByteMs: z.number(), totalMs: z.number() }).optional(),
+      isJson: s.boolean(),
+      truncated: s.boolean(),
+      bytes: s.number(),
+      headers: pairs(BOUNDS.messageChars),
+    }),
+  ),
+  timings: s.optional(s.object({ connectMs: s.number(), firstByteMs: s.number(), totalMs: s.number() })),
   /** When an order's outcome is unknown: what the one-click query looks for. */
-  orderRef: z
-    .object({ symbol: z.string(), orderId: z.string().optional(), origClientOrderId: z.string().optional() })
-    .optional(),
+  orderRef: s.optional(
+    s.object({
+      symbol: s.string(100),
+      orderId: s.optional(s.string(100)),
+      origClientOrderId: s.optional(s.string(100)),
+    }),
+  ),
   /** A Retry-After wait or ban in force after this send (for the countdown). */
-  retryAtMs: z.number().optional(),
-  expectations: z
-    .array(z.object({ text: text(BOUNDS.messageChars), passed: z.boolean(), actual: text(BOUNDS.messageChars) }))
-    .default([]),
+  retryAtMs: s.optional(s.number()),
+  expectations: s.withDefault(
+    s.array(
+      s.object({ text: text(BOUNDS.messageChars), passed: s.boolean(), actual: text(BOUNDS.messageChars) }),
+      1_000,
+    ),
+    [],
+  ),
 });
 
 /** A send in the history list: what the list shows, not the whole entry (the panel asks for that with `show`). */
-export const HistoryItemSchema = z.object({
-  id: z.string(),
-  at: z.number(),
+export const HistoryItemShape = s.object({
+  id,
+  at: s.number(),
   title: text(BOUNDS.messageChars),
-  outcome: z.enum(SEND_OUTCOMES),
+  outcome: s.enum(SEND_OUTCOMES),
   summary: text(BOUNDS.messageChars),
-  method: z.string(),
+  method: s.string(20),
   /** The URL's path, without origin or query. */
-  path: z.string(),
-  status: z.number().optional(),
+  path: text(BOUNDS.historyRequestChars),
+  status: s.optional(s.number()),
 });
 
-export const PanelStateSchema = z.object({
+export const PanelStateShape = s.object({
   /** The entry shown; the latest send unless one was picked from the history. */
-  current: PanelEntrySchema.optional(),
-  budget: BudgetStateSchema.optional(),
+  current: s.optional(PanelEntryShape),
+  budget: s.optional(BudgetStateShape),
   /** The last sends of this workspace, newest first, already redacted. */
-  history: z.array(HistoryItemSchema).max(HISTORY_LIMIT),
+  history: s.array(HistoryItemShape, HISTORY_LIMIT),
   /** The extension's clock when the state was made, for countdowns. */
-  now: z.number(),
+  now: s.number(),
   /** True while a send is under way. */
-  busy: z.boolean().default(false),
+  busy: s.withDefault(s.boolean(), false),
 });
 
-export type PanelEntry = z.infer<typeof PanelEntrySchema>;
-export type PanelState = z.infer<typeof PanelStateSchema>;
-export type BudgetState = z.infer<typeof BudgetStateSchema>;
-export type HistoryItem = z.infer<typeof HistoryItemSchema>;
+export type PanelEntry = Infer<typeof PanelEntryShape>;
+export type PanelState = Infer<typeof PanelStateShape>;
+export type BudgetState = Infer<typeof BudgetStateShape>;
+export type HistoryItem = Infer<typeof HistoryItemShape>;
+
+// ---------------------------------------------------------------------------------------------
+// The stream view: live WebSocket connections (format.md "WebSocket requests", spec §8)
+
+const streamName = text(200);
+
+export const LiveStreamShape = s.object({
+  stream: streamName,
+  status: s.enum(['pending', 'subscribed', 'refused', 'unsubscribing']),
+  kind: s.optional(s.string(20)),
+  pushes: s.number(),
+  lastPushAt: s.optional(s.number()),
+  /** Pushes a second over the last 10 s. */
+  ratePerSecond: s.number(),
+  /** A refusal's code (none: refused by the client before sending) and message. */
+  code: s.optional(s.number()),
+  msg: s.optional(text(BOUNDS.messageChars)),
+});
+
+/** One event of a connection for people: a message sent, a reply, a refusal, a dropped frame, an error. */
+export const LiveNoteShape = s.object({
+  at: s.number(),
+  tone: s.enum(['info', 'ok', 'warn', 'error']),
+  text: text(BOUNDS.messageChars),
+});
+
+const count = s.number();
+
+/** One connection as the stream view shows it; the URL and any listen key masked. */
+export const LiveConnectionShape = s.object({
+  id,
+  title: text(BOUNDS.messageChars),
+  environment: text(BOUNDS.messageChars),
+  url: text(BOUNDS.messageChars),
+  status: s.enum(['idle', 'connecting', 'open', 'closing', 'closed']),
+  /** Ms since it opened (until it closed), at `now`. */
+  ageMs: s.optional(s.number()),
+  /** The extension's clock when this view was made. */
+  now: s.number(),
+  code: s.optional(s.number()),
+  /** The close explained, or why it never opened. */
+  message: s.optional(text(BOUNDS.messageChars)),
+  listenKey: s.optional(s.string(40)),
+  meters: s.object({
+    /** §8: streams held of at most 30. */
+    streams: s.object({ used: count, limit: count }),
+    /** §8: client messages in the last second of at most 100; the client's own pace; sends waiting. */
+    messages: s.object({ lastSecond: count, limit: count, pace: s.string(200), queued: count }),
+  }),
+  streams: s.array(LiveStreamShape, 200),
+  counts: s.object({
+    pushes: count,
+    replies: count,
+    pongs: count,
+    sent: count,
+    notJson: count,
+    binary: count,
+    unknown: count,
+    tooLarge: count,
+  }),
+  /** The last events, oldest first. */
+  notes: s.array(LiveNoteShape, BOUNDS.streamViewNotes),
+});
+
+export const PushLineShape = s.object({
+  at: s.number(),
+  stream: streamName,
+  /** A line for people (a trade, the best bid and ask), for the kinds that have one. */
+  summary: s.optional(s.string(400)),
+  /** The push as JSON text, clipped; absent for depth pushes, whose book is shown instead. */
+  text: s.optional(text(BOUNDS.pushTextChars)),
+});
+
+const level = s.tuple(s.string(40), s.string(40));
+
+/** The latest book of a depth stream: [price, quantity], best first. */
+export const BookShape = s.object({
+  stream: streamName,
+  at: s.number(),
+  version: s.optional(s.string(40)),
+  bids: s.array(level, 20),
+  asks: s.array(level, 20),
+});
+
+/** Depth streams whose book a connection keeps (§8: 30 streams a connection). */
+export const MAX_BOOKS = 30;
+
+export type LiveStream = Infer<typeof LiveStreamShape>;
+export type LiveNote = Infer<typeof LiveNoteShape>;
+export type LiveConnection = Infer<typeof LiveConnectionShape>;
+export type PushLine = Infer<typeof PushLineShape>;
+export type Book = Infer<typeof BookShape>;
+
+export const LiveMessageShape = s.object({
+  type: s.literal('live'),
+  connection: LiveConnectionShape,
+  /** Pushes since the last message, oldest first. */
+  pushes: s.array(PushLineShape, BOUNDS.livePushesPerMessage),
+  /** Books that changed since the last message. */
+  books: s.array(BookShape, MAX_BOOKS),
+  /** Pushes since the last message that did not fit in it: counted, not shown. */
+  skipped: count,
+  /** Bring this connection's tab to the front (after Connect). */
+  select: s.withDefault(s.boolean(), false),
+});
+export type LiveMessage = Infer<typeof LiveMessageShape>;
 
 /** From the extension to the panel. */
-export const ToPanelSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('state'), state: PanelStateSchema }),
+export const ToPanelShape = s.union('type', [
+  s.object({ type: s.literal('state'), state: PanelStateShape }),
+  LiveMessageShape,
+  /** The connection's tab is closed. */
+  s.object({ type: s.literal('forget'), id }),
 ]);
 
 /** From the panel to the extension. */
-export const FromPanelSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ready') }),
+export const FromPanelShape = s.union('type', [
+  s.object({ type: s.literal('ready') }),
   /** Show an entry of the history. */
-  z.object({ type: z.literal('show'), id: z.string().max(100) }),
+  s.object({ type: s.literal('show'), id }),
   /** The one-click query of an order whose outcome is unknown. */
-  z.object({ type: z.literal('queryOrder'), id: z.string().max(100) }),
+  s.object({ type: s.literal('queryOrder'), id }),
   /** Copy the response body of an entry to the clipboard. */
-  z.object({ type: z.literal('copyBody'), id: z.string().max(100) }),
+  s.object({ type: s.literal('copyBody'), id }),
+  s.object({ type: s.literal('unsubscribe'), id, stream: streamName }),
+  /** A JSON message typed in the stream view, for the connection's pacer. */
+  s.object({ type: s.literal('sendMessage'), id, text: s.string(BOUNDS.liveMessageChars) }),
+  s.object({ type: s.literal('disconnect'), id }),
+  /** Close the tab of a closed connection. */
+  s.object({ type: s.literal('forget'), id }),
 ]);
 
-export type ToPanel = z.infer<typeof ToPanelSchema>;
-export type FromPanel = z.infer<typeof FromPanelSchema>;
+export type ToPanel = Infer<typeof ToPanelShape>;
+export type FromPanel = Infer<typeof FromPanelShape>;
+
+/** A message for the panel, checked as the panel checks it. */
+export function checkToPanel(value: unknown): ReturnType<typeof check<ToPanel>> {
+  return check(ToPanelShape, value);
+}
+
+// The extension's zod schemas, from the same shapes. Pure: the panel's bundle leaves them (and zod) out.
+export const PanelEntrySchema = /* @__PURE__ */ toZod(PanelEntryShape);
+export const PanelStateSchema = /* @__PURE__ */ toZod(PanelStateShape);
+export const ToPanelSchema = /* @__PURE__ */ toZod(ToPanelShape);
+export const FromPanelSchema = /* @__PURE__ */ toZod(FromPanelShape);

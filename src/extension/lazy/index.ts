@@ -24,3 +24,6 @@ export { parseStoredKey, parseProfileIndex } from './keys';
 export { parseHistory } from './history';
 export { CODE_LANGUAGES, codeRequestFrom, generateCode, isCodeLanguage, programNeeds } from '../../core/codegen';
 export { importCurl, importHttpFile, importPostman } from '../../core/convert';
+export { WsConnection, resolveWsRequest, restListenKeyApi } from '../../core/ws';
+export { defaultContext } from '../../core/format/variables';
+export { LiveFeed } from '../../core/panel/live';

@@ -1,0 +1,282 @@
+// The response panel's own page in headless Chromium, outside VS Code: the bundle of
+// src/webview/main.ts in the document of src/webview/html.ts (with its CSP and a theme sheet standing
+// in for VS Code's), served on loopback, fed messages as the extension would post them. A fake
+// acquireVsCodeApi records what the panel posts. Shared by the panel's tests (test/webview/) and its
+// benchmark (test/bench/panel.bench.js).
+'use strict';
+
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const { randomBytes } = require('node:crypto');
+const { execFileSync } = require('node:child_process');
+const esbuild = require('esbuild');
+const { chromium } = require('playwright-core');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const RESULTS = path.join(REPO, 'test-results');
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+// ---- Theme variables as VS Code sets them (Dark Modern, Light Modern) -----------------------------
+
+const COMMON_VARS = {
+  '--vscode-font-family': 'system-ui, "Ubuntu", "Droid Sans", sans-serif',
+  '--vscode-font-size': '13px',
+  '--vscode-font-weight': 'normal',
+  '--vscode-editor-font-family': '"Droid Sans Mono", "DejaVu Sans Mono", monospace',
+  '--vscode-editor-font-size': '12.5px',
+};
+const THEMES = {
+  dark: {
+    '--vscode-foreground': '#cccccc',
+    '--vscode-editor-foreground': '#cccccc',
+    '--vscode-editor-background': '#1f1f1f',
+    '--vscode-descriptionForeground': '#9d9d9d',
+    '--vscode-focusBorder': '#0078d4',
+    '--vscode-button-background': '#0078d4',
+    '--vscode-button-foreground': '#ffffff',
+    '--vscode-button-hoverBackground': '#026ec1',
+    '--vscode-button-border': '#ffffff12',
+    '--vscode-button-secondaryBackground': '#313131',
+    '--vscode-button-secondaryForeground': '#cccccc',
+    '--vscode-button-secondaryHoverBackground': '#3c3c3c',
+    '--vscode-testing-iconPassed': '#73c991',
+    '--vscode-editorError-foreground': '#f14c4c',
+    '--vscode-editorWarning-foreground': '#cca700',
+    '--vscode-panel-border': '#2b2b2b',
+    '--vscode-widget-border': '#313131',
+    '--vscode-textCodeBlock-background': '#2b2b2b',
+    '--vscode-list-hoverBackground': '#2a2d2e',
+    '--vscode-list-inactiveSelectionBackground': '#37373d',
+    '--vscode-progressBar-background': '#0078d4',
+    '--vscode-input-background': '#313131',
+    '--vscode-input-foreground': '#cccccc',
+    '--vscode-input-border': '#3c3c3c',
+    '--vscode-debugTokenExpression-name': '#c586c0',
+    '--vscode-debugTokenExpression-string': '#ce9178',
+    '--vscode-debugTokenExpression-number': '#b5cea8',
+    '--vscode-debugTokenExpression-boolean': '#4e94ce',
+    '--vscode-editorHoverWidget-background': '#202020',
+    '--vscode-editorHoverWidget-foreground': '#cccccc',
+    '--vscode-editorHoverWidget-border': '#454545',
+  },
+  light: {
+    '--vscode-foreground': '#3b3b3b',
+    '--vscode-editor-foreground': '#3b3b3b',
+    '--vscode-editor-background': '#ffffff',
+    '--vscode-descriptionForeground': '#616161',
+    '--vscode-focusBorder': '#005fb8',
+    '--vscode-button-background': '#005fb8',
+    '--vscode-button-foreground': '#ffffff',
+    '--vscode-button-hoverBackground': '#0258a8',
+    '--vscode-button-border': '#0000001a',
+    '--vscode-button-secondaryBackground': '#e5e5e5',
+    '--vscode-button-secondaryForeground': '#3b3b3b',
+    '--vscode-button-secondaryHoverBackground': '#cccccc',
+    '--vscode-testing-iconPassed': '#388a34',
+    '--vscode-editorError-foreground': '#e51400',
+    '--vscode-editorWarning-foreground': '#bf8803',
+    '--vscode-panel-border': '#e5e5e5',
+    '--vscode-widget-border': '#e5e5e5',
+    '--vscode-textCodeBlock-background': '#f5f5f5',
+    '--vscode-list-hoverBackground': '#f2f2f2',
+    '--vscode-list-inactiveSelectionBackground': '#e4e6f1',
+    '--vscode-progressBar-background': '#005fb8',
+    '--vscode-input-background': '#ffffff',
+    '--vscode-input-foreground': '#3b3b3b',
+    '--vscode-input-border': '#cecece',
+    '--vscode-debugTokenExpression-name': '#9b46b0',
+    '--vscode-debugTokenExpression-string': '#a31515',
+    '--vscode-debugTokenExpression-number': '#098658',
+    '--vscode-debugTokenExpression-boolean': '#0000ff',
+    '--vscode-editorHoverWidget-background': '#f8f8f8',
+    '--vscode-editorHoverWidget-foreground': '#3b3b3b',
+    '--vscode-editorHoverWidget-border': '#c8c8c8',
+  },
+};
+
+function themeCss(theme) {
+  const vars = { ...COMMON_VARS, ...THEMES[theme] };
+  return `body {\n${Object.entries(vars)
+    .map(([k, v]) => `  ${k}: ${v};`)
+    .join('\n')}\n}\n`;
+}
+
+/** Runs in the page before the bundle: the webview's API, recording what the panel posts. */
+function fakeVsCodeApi() {
+  window.__posted = [];
+  window.__violations = [];
+  document.addEventListener('securitypolicyviolation', (e) =>
+    window.__violations.push({ directive: e.violatedDirective, blocked: e.blockedURI }),
+  );
+  let acquired = false;
+  window.acquireVsCodeApi = () => {
+    if (acquired) throw new Error('acquireVsCodeApi may be called only once');
+    acquired = true;
+    return Object.freeze({
+      postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))),
+      getState: () => {
+        const s = sessionStorage.getItem('vscode-state');
+        return s === null ? undefined : JSON.parse(s);
+      },
+      setState: (s) => sessionStorage.setItem('vscode-state', JSON.stringify(s)),
+    });
+  };
+}
+
+/** A nonce as the extension makes one (src/extension/panel.ts): 16 random bytes, base64. */
+function newNonce() {
+  return randomBytes(16).toString('base64');
+}
+
+/**
+ * Builds the panel's bundle (minified with `production`, as `npm run build:production` does) and
+ * the core modules the tests use, writes a page per theme and serves them on loopback.
+ * Resolves to { origin, html, entry, tmp, close() }.
+ */
+async function servePanel({ production = false } = {}) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-webview-'));
+  await esbuild.build({
+    entryPoints: [path.join(REPO, 'src/webview/main.ts')],
+    outfile: path.join(tmp, 'webview.js'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: production,
+    tsconfig: path.join(REPO, 'src/webview/tsconfig.json'),
+    logLevel: 'warning',
+  });
+  await esbuild.build({
+    entryPoints: {
+      html: path.join(REPO, 'src/webview/html.ts'),
+      entry: path.join(REPO, 'src/core/panel/entry.ts'),
+    },
+    outdir: tmp,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    logLevel: 'warning',
+  });
+  const html = require(path.join(tmp, 'html.cjs'));
+  const entry = require(path.join(tmp, 'entry.cjs'));
+  const server = http.createServer((req, res) => {
+    const name = new URL(req.url, 'http://x').pathname.slice(1);
+    const types = { js: 'text/javascript', css: 'text/css', html: 'text/html' };
+    const file = name === 'panel.css' ? path.join(REPO, 'media/panel.css') : path.join(tmp, path.basename(name));
+    if (!/^[\w.-]+$/.test(name) || !fs.existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': `${types[path.extname(file).slice(1)] ?? 'application/octet-stream'}; charset=utf-8`,
+      'cache-control': 'no-store',
+    });
+    res.end(fs.readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  for (const theme of Object.keys(THEMES)) writePage(tmp, html, origin, theme);
+  const close = async () => {
+    await new Promise((resolve) => server.close(resolve));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  return { origin, html, entry, tmp, close };
+}
+
+/**
+ * The page of one theme: the theme sheet stands in for VS Code's; the fake API comes by nonce
+ * before the bundle; the last script has no nonce, so the CSP must block it.
+ */
+function writePage(tmp, html, origin, theme) {
+  fs.writeFileSync(path.join(tmp, `theme-${theme}.css`), themeCss(theme));
+  const nonce = newNonce();
+  let doc = html.panelHtml({
+    cspSource: origin,
+    nonce,
+    scriptUri: `${origin}/webview.js`,
+    styleUri: `${origin}/panel.css`,
+    title: 'TradeReq <b>response</b>',
+  });
+  doc = doc.replace(
+    '</head>',
+    `<link rel="stylesheet" href="${origin}/theme-${theme}.css">\n<script nonce="${nonce}">(${fakeVsCodeApi.toString()})();</script>\n<script>window.__inlineRan = true;</script>\n</head>`,
+  );
+  doc = doc.replace('<body>', `<body class="vscode-${theme}">`);
+  fs.writeFileSync(path.join(tmp, `panel-${theme}.html`), doc);
+}
+
+async function launchChromium(extraArgs = []) {
+  const executablePath = execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
+  return chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
+}
+
+/**
+ * A fresh page with the panel; resolves once the panel said `ready`. With `clock`, time flows while
+ * the page loads, then stands still at `clock` (ms): it moves only by page.clock.runFor().
+ */
+async function openPanel(
+  browser,
+  origin,
+  { theme = 'dark', width = 860, height = 1000, reducedMotion = 'reduce', clock } = {},
+) {
+  const context = await browser.newContext({ viewport: { width, height }, colorScheme: theme, reducedMotion });
+  const page = await context.newPage();
+  const p = { context, page, dialogs: [], errors: [] };
+  page.on('dialog', (d) => {
+    p.dialogs.push(d.message());
+    d.dismiss().catch(() => {});
+  });
+  page.on('pageerror', (e) => p.errors.push(e.message));
+  if (clock !== undefined) await page.clock.install({ time: clock - 10_000 });
+  await page.goto(`${origin}/panel-${theme}.html`);
+  await page.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
+  if (clock !== undefined) await page.clock.pauseAt(clock);
+  return p;
+}
+
+/** Posts a message to the panel and resolves after the panel's own listener has run (it was added first). */
+async function send(page, data) {
+  await page.evaluate(
+    (d) =>
+      new Promise((resolve) => {
+        window.addEventListener('message', () => resolve(), { once: true });
+        window.postMessage(d, '*');
+      }),
+    data,
+  );
+}
+
+/** Resolves after the page drew its next animation frame (the panel redraws in one). */
+function nextFrame(page) {
+  return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}
+
+async function shoot(page, name) {
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const file = path.join(RESULTS, `panel-preview-${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+module.exports = {
+  REPO,
+  RESULTS,
+  THEMES,
+  newNonce,
+  servePanel,
+  launchChromium,
+  openPanel,
+  send,
+  nextFrame,
+  shoot,
+};

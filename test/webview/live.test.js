@@ -1,0 +1,439 @@
+// The stream view in headless Chromium: the panel's real page (test/webview/harness.js) fed `live`
+// messages as the extension posts them (src/core/panel/live.ts). Tabs, state and meters, streams with
+// Unsubscribe, the depth table, the log with Pause, filter, Clear and its cap, hostile pushes as
+// text, the send box. Screenshots go to test-results/.
+//
+//   npx mocha --no-config test/webview/live.test.js
+'use strict';
+
+const assert = require('node:assert/strict');
+const { servePanel, launchChromium, openPanel, send, nextFrame, shoot } = require('./harness');
+
+const NOW = Date.UTC(2025, 2, 14, 13, 2, 11);
+const DEALS = 'spot@public.deals.v3.api@BTCUSDT';
+const DEALS_ETH = 'spot@public.deals.v3.api@ETHUSDT';
+const DEPTH = 'spot@public.limit.depth.v3.api@BTCUSDT@5';
+const HOSTILE = '<img src=x onerror=alert(1)></script><script>alert(2)</script>';
+const CAP = 5000;
+const LIVE_ROWS = 100; // LIVE_ROWS of src/webview/live-view.ts
+
+function stream(name, over = {}) {
+  return { stream: name, status: 'subscribed', kind: 'deals', pushes: 0, ratePerSecond: 0, ...over };
+}
+
+function connection(over = {}) {
+  return {
+    id: 'c1',
+    title: 'BTCUSDT trades and the best 5 levels',
+    environment: 'sandbox',
+    url: 'ws://127.0.0.1:8780/ws',
+    status: 'open',
+    ageMs: 65_000,
+    now: NOW,
+    meters: {
+      streams: { used: 3, limit: 30 },
+      messages: { lastSecond: 2, limit: 100, pace: 'at most 80 in 1000 ms', queued: 0 },
+    },
+    streams: [
+      stream(DEALS, { pushes: 12, ratePerSecond: 1.2, lastPushAt: NOW - 300 }),
+      stream(DEALS_ETH),
+      stream(DEPTH, { kind: 'depth', pushes: 4, ratePerSecond: 0.4, lastPushAt: NOW - 200 }),
+    ],
+    counts: { pushes: 16, replies: 1, pongs: 0, sent: 1, notJson: 0, binary: 0, unknown: 0, tooLarge: 0 },
+    notes: [
+      { at: NOW - 2000, tone: 'ok', text: 'Connected to ws://127.0.0.1:8780/ws.' },
+      { at: NOW - 1900, tone: 'ok', text: `Subscribed ${DEALS}.` },
+    ],
+    ...over,
+  };
+}
+
+let seq = 0;
+function deal(over = {}) {
+  seq += 1;
+  const price = (30000 + (seq % 20)).toFixed(2);
+  return {
+    at: NOW + seq,
+    stream: DEALS,
+    summary: `BUY 0.001 @ ${price}`,
+    text: `{"c":"${DEALS}","s":"BTCUSDT","t":${NOW + seq},"d":{"e":"spot@public.deals.v3.api","deals":[{"p":"${price}","v":"0.001","S":1,"t":${NOW + seq}}]}}`,
+    ...over,
+  };
+}
+
+const book = (over = {}) => ({
+  stream: DEPTH,
+  at: NOW,
+  version: '42',
+  bids: [
+    ['29990.00', '2.000'],
+    ['29980.00', '1.500'],
+    ['29970.00', '0.750'],
+  ],
+  asks: [
+    ['30010.00', '1.999'],
+    ['30020.00', '3.250'],
+  ],
+  ...over,
+});
+
+function live(over = {}) {
+  return { type: 'live', pushes: [], books: [], skipped: 0, ...over, connection: connection(over.connection) };
+}
+
+/**
+ * What a trader keeps open: BTCUSDT trades and its best 5 levels, ETHUSDT trades; prices that move
+ * a step at a time, both sides, the pushes as the sandbox sends them.
+ */
+function tradingScene() {
+  const trades = [];
+  for (let i = 0; i < 36; i++) {
+    const eth = i % 4 === 3;
+    const symbol = eth ? 'ETHUSDT' : 'BTCUSDT';
+    const side = (i * 7) % 5 < 2 ? 2 : 1;
+    const price = eth ? (2000 + ((i * 3) % 7) - 3).toFixed(2) : (30000 + 10 * (((i * 5) % 9) - 4)).toFixed(2);
+    const qty = eth ? '0.050' : ['0.001', '0.012', '0.250', '0.004', '0.030'][i % 5];
+    const at = NOW + 400 * i;
+    const c = `spot@public.deals.v3.api@${symbol}`;
+    trades.push({
+      at,
+      stream: c,
+      summary: `${side === 1 ? 'BUY' : 'SELL'} ${qty} @ ${price}`,
+      text: `{"c":"${c}","s":"${symbol}","t":${at},"d":{"deals":[{"S":${side},"p":"${price}","v":"${qty}","t":${at}}],"e":"spot@public.deals.v3.api"}}`,
+    });
+  }
+  const levels = (from, step, qtys) => qtys.map((q, i) => [(from + step * i).toFixed(2), q]);
+  return live({
+    select: true,
+    pushes: trades,
+    books: [
+      book({
+        at: NOW + 400 * 35,
+        version: '1187',
+        bids: levels(29990, -10, ['2.000', '1.750', '4.120', '0.500', '2.000']),
+        asks: levels(30000, 10, ['0.318', '2.000', '1.250', '3.000', '2.000']),
+      }),
+    ],
+    connection: {
+      ageMs: 14 * 60_000 + 23_000,
+      meters: {
+        streams: { used: 3, limit: 30 },
+        messages: { lastSecond: 0, limit: 100, pace: 'at most 80 in 1250 ms', queued: 0 },
+      },
+      streams: [
+        stream(DEALS, { pushes: 1268, ratePerSecond: 2.1, lastPushAt: NOW + 400 * 34 }),
+        stream(DEALS_ETH, { pushes: 402, ratePerSecond: 0.7, lastPushAt: NOW + 400 * 35 }),
+        stream(DEPTH, { kind: 'depth', pushes: 3105, ratePerSecond: 4.9, lastPushAt: NOW + 400 * 35 }),
+      ],
+      counts: { pushes: 4775, replies: 2, pongs: 14, sent: 2, notJson: 0, binary: 0, unknown: 0, tooLarge: 0 },
+      notes: [
+        { at: NOW - 2000, tone: 'ok', text: 'Connected to ws://127.0.0.1:8780/ws.' },
+        { at: NOW - 1900, tone: 'ok', text: `Subscribed ${DEALS}.` },
+        { at: NOW - 1900, tone: 'ok', text: `Subscribed ${DEALS_ETH}.` },
+        { at: NOW - 1900, tone: 'ok', text: `Subscribed ${DEPTH}.` },
+      ],
+    },
+  });
+}
+
+describe('the stream view, in a browser', function () {
+  this.timeout(90_000);
+  let served;
+  let browser;
+  const opened = [];
+
+  before(async () => {
+    served = await servePanel();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    for (const p of opened) await p.context.close().catch(() => {});
+    await browser?.close().catch(() => {});
+    await served?.close();
+  });
+
+  async function open(options) {
+    const p = await openPanel(browser, served.origin, options);
+    opened.push(p);
+    return p;
+  }
+
+  /** Posts messages to the panel, then waits for the frame that draws them. */
+  async function post(page, ...messages) {
+    for (const m of messages) await send(page, m);
+    await nextFrame(page);
+  }
+
+  const posted = (page) => page.evaluate(() => window.__posted);
+  const logLines = (page) =>
+    page.locator('[data-testid=push-log] > li').evaluateAll((els) => els.map((e) => e.textContent));
+
+  it('a connection opens a tab beside the response, with its state, age, meters, streams and events', async () => {
+    const { page, errors } = await open();
+    assert.equal(await page.getByTestId('view-tabs').isHidden(), true, 'no tabs while no connection is live');
+    await post(page, live({ select: true }));
+    const tabs = page.getByTestId('view-tab');
+    assert.deepEqual(await tabs.allTextContents(), ['Response', 'BTCUSDT trades and the best 5 levels · Open']);
+    assert.equal(await tabs.nth(1).getAttribute('aria-selected'), 'true');
+    assert.equal(await page.getByTestId('app').isHidden(), true, 'the response view is behind its tab');
+    assert.equal(await page.getByTestId('live-status').textContent(), 'Open');
+    assert.equal(await page.getByTestId('live-age').textContent(), 'for 1 min 5 s');
+    assert.equal(
+      await page.getByTestId('meter-streams').locator('label').textContent(),
+      'Streams 3/30 held on this connection',
+    );
+    assert.equal(
+      await page.getByTestId('meter-messages').locator('label').textContent(),
+      'Client messages 2/100 in the last second · paced at most 80 in 1000 ms',
+    );
+    assert.deepEqual(
+      await page
+        .getByTestId('meter-streams')
+        .locator('meter')
+        .evaluate((m) => [m.value, m.max]),
+      [3, 30],
+    );
+    const rows = page.getByTestId('stream-row');
+    assert.equal(await rows.count(), 3);
+    assert.match(
+      await rows.first().textContent(),
+      /^spot@public\.deals\.v3\.api@BTCUSDTsubscribed121\.2\/s\d\d:\d\d:\d\d\.\d{3}Unsubscribe$/,
+    );
+    assert.match(
+      await page.getByTestId('notes').textContent(),
+      /Subscribed spot@public\.deals\.v3\.api@BTCUSDT\..*Connected to ws:/,
+    );
+    assert.equal(await page.getByTestId('push-log').locator('li').count(), 0);
+
+    await rows.first().getByTestId('unsubscribe').click();
+    await page.getByTestId('disconnect').click();
+    assert.deepEqual((await posted(page)).slice(1), [
+      { type: 'unsubscribe', id: 'c1', stream: DEALS },
+      { type: 'disconnect', id: 'c1' },
+    ]);
+
+    // The Response tab brings the response back; the arrow keys move along the tabs.
+    await tabs.first().click();
+    assert.equal(await page.getByTestId('app').isVisible(), true);
+    assert.equal(await page.getByTestId('live-host').isHidden(), true);
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await tabs.nth(1).getAttribute('aria-selected'), 'true');
+    assert.deepEqual(errors, []);
+  });
+
+  it('several connections at once: a tab each; a closed one says why and can be closed', async () => {
+    const { page } = await open();
+    await post(page, live({ select: true }), live({ connection: { id: 'c2', title: 'My orders', streams: [] } }));
+    assert.equal(await page.getByTestId('view-tab').count(), 3);
+    assert.equal(await page.getByTestId('live').count(), 2);
+    assert.equal(await page.locator('[data-testid=live]:visible').getAttribute('data-id'), 'c1');
+
+    await post(
+      page,
+      live({
+        connection: {
+          id: 'c2',
+          title: 'My orders',
+          status: 'closed',
+          code: 1006,
+          message: 'The connection dropped with no close frame (1006).',
+          streams: [],
+        },
+      }),
+    );
+    await page.getByTestId('view-tab').nth(2).click();
+    const c2 = page.locator('[data-testid=live][data-id=c2]');
+    assert.equal(await c2.getByTestId('live-status').textContent(), 'Closed');
+    assert.equal(
+      await c2.getByTestId('live-message').textContent(),
+      'The connection dropped with no close frame (1006).',
+    );
+    assert.equal(await c2.getByTestId('disconnect').isHidden(), true);
+    assert.equal(await c2.getByTestId('send').isDisabled(), true, 'nothing is sent on a closed connection');
+    assert.match(await c2.getByTestId('streams').textContent(), /No streams on this connection\./);
+    await c2.getByTestId('forget').click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'forget', id: 'c2' });
+    await post(page, { type: 'forget', id: 'c2' });
+    assert.equal(await page.getByTestId('view-tab').count(), 2);
+    assert.equal(await page.getByTestId('app').isVisible(), true, 'back to the response when the shown tab closes');
+  });
+
+  it('pushes show newest first, as text; markup from the server makes no element and runs nothing', async () => {
+    const p = await open();
+    const { page } = p;
+    await post(
+      page,
+      live({
+        select: true,
+        connection: { title: HOSTILE, url: HOSTILE, notes: [{ at: NOW, tone: 'warn', text: HOSTILE }] },
+        pushes: [
+          deal(),
+          deal({ summary: HOSTILE, text: `{"c":"${DEALS}","x":"${HOSTILE.replace(/"/g, '\\"')}"}` }),
+          deal({ stream: HOSTILE }),
+        ],
+        books: [book({ bids: [[HOSTILE.slice(0, 40), '<b>1</b>']] })],
+      }),
+    );
+    assert.equal(await page.locator('img, iframe, object, embed, b').count(), 0, 'no element made from data');
+    assert.equal(await page.locator('script').count(), 3, 'only the page’s own three scripts');
+    const lines = await logLines(page);
+    assert.equal(lines.length, 3);
+    assert.ok(lines[0].includes(HOSTILE), 'a stream name with markup shows as text');
+    assert.ok(lines[1].includes(HOSTILE), 'a summary and a push with markup show as text');
+    assert.equal(await page.getByTestId('live-title').textContent(), HOSTILE);
+    assert.ok((await page.getByTestId('notes').textContent()).includes(HOSTILE));
+    assert.ok((await page.getByTestId('book').textContent()).includes('<b>1</b>'));
+    // A click shows the whole push; another shows one line again.
+    const first = page.getByTestId('push-log').locator('li').nth(1);
+    await first.click();
+    assert.equal(await first.evaluate((e) => e.classList.contains('expanded')), true);
+    await shoot(page, 'live-hostile');
+    assert.deepEqual(p.dialogs, []);
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('Pause holds the log still while pushes are counted; the filter shows one stream; Clear empties it', async () => {
+    const { page } = await open();
+    await post(page, live({ select: true, pushes: [deal(), deal({ stream: DEALS_ETH }), deal()] }));
+    assert.equal(await page.getByTestId('push-log').locator('li').count(), 3);
+
+    await page.getByTestId('pause').click();
+    assert.equal(await page.getByTestId('pause').getAttribute('aria-pressed'), 'true');
+    await post(page, live({ pushes: [deal(), deal()] }));
+    assert.equal(await page.getByTestId('push-log').locator('li').count(), 3, 'paused: the log stands still');
+    assert.match(await page.getByTestId('log-counts').textContent(), /^Paused: 2 new · 3 shown · 5 kept/);
+    await page.getByTestId('pause').click();
+    await nextFrame(page);
+    assert.equal(await page.getByTestId('push-log').locator('li').count(), 5, 'resumed: the pushes meanwhile appear');
+    assert.equal(await page.getByTestId('pause').textContent(), 'Pause');
+
+    await page.getByTestId('filter').selectOption(DEALS_ETH);
+    await nextFrame(page);
+    let lines = await logLines(page);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0], /deals@ETHUSDT/);
+    await post(page, live({ pushes: [deal(), deal({ stream: DEALS_ETH })] }));
+    assert.equal((await logLines(page)).length, 2, 'new pushes of the stream shown, the others not');
+    await page.getByTestId('filter').selectOption('');
+    await nextFrame(page);
+    assert.equal((await logLines(page)).length, 7);
+
+    await page.getByTestId('clear').click();
+    await nextFrame(page);
+    assert.equal(await page.getByTestId('push-log').locator('li').count(), 0);
+    assert.match(await page.getByTestId('log-counts').textContent(), /^0 kept \(the newest 5,000\) · 7 cleared$/);
+    await post(page, live({ pushes: [deal()] }));
+    assert.equal((await logLines(page)).length, 1, 'pushes after Clear show');
+  });
+
+  it(`keeps the newest ${CAP} pushes and counts the rest; live it draws the newest ${LIVE_ROWS}, paused all it keeps`, async () => {
+    const { page } = await open();
+    await post(page, live({ select: true }));
+    const first = seq + 1;
+    for (let i = 0; i < 6; i++)
+      await send(page, live({ pushes: Array.from({ length: 1000 }, () => deal()), skipped: i === 5 ? 250 : 0 }));
+    await nextFrame(page);
+    const counts = page.getByTestId('log-counts');
+    assert.equal(await counts.getAttribute('data-kept'), String(CAP));
+    assert.equal(await counts.getAttribute('data-dropped'), '1000');
+    assert.equal(await counts.getAttribute('data-received'), '6250');
+    assert.equal(
+      await counts.textContent(),
+      `${LIVE_ROWS} shown (Pause to see all) · 5,000 kept (the newest 5,000) · 1,000 older not kept · 250 skipped`,
+    );
+    const rows = page.getByTestId('push-log').locator('li');
+    assert.equal(await rows.count(), LIVE_ROWS, 'while pushes flow, only the newest are drawn');
+    const time = (s) => new Date(NOW + s).toISOString().slice(20, 23);
+    const millis = async (row) => (await row.textContent()).slice(9, 12);
+    assert.equal(await millis(rows.first()), time(seq), 'the newest first');
+
+    await page.getByTestId('pause').click();
+    await nextFrame(page);
+    assert.equal(await rows.count(), CAP, 'paused, every push kept is on the page');
+    assert.equal(await millis(rows.last()), time(first + 1000), 'the oldest kept last');
+    await page.getByTestId('pause').click();
+    await nextFrame(page);
+    assert.equal(await rows.count(), LIVE_ROWS);
+
+    // More pushes: the oldest leave memory, and are counted.
+    await post(page, live({ pushes: Array.from({ length: 10 }, () => deal()) }));
+    assert.equal(await rows.count(), LIVE_ROWS);
+    assert.equal(await counts.getAttribute('data-dropped'), '1010');
+    assert.equal(await millis(rows.first()), time(seq));
+  });
+
+  it('a depth stream shows a live table of the best bids and asks, updated in place', async () => {
+    const { page } = await open();
+    await post(page, live({ select: true, books: [book()] }));
+    const table = page.getByTestId('book');
+    assert.equal(await table.getAttribute('data-stream'), DEPTH);
+    const cells = () =>
+      table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.cells).map((c) => c.textContent)));
+    assert.deepEqual(await cells(), [
+      ['2.000', '29990.00', '30010.00', '1.999'],
+      ['1.500', '29980.00', '30020.00', '3.250'],
+      ['0.750', '29970.00', '', ''],
+    ]);
+    assert.match(
+      await table.locator('figcaption').textContent(),
+      /^limit\.depth@BTCUSDT@5 · \d\d:\d\d:\d\d\.\d{3} · r 42$/,
+    );
+    const firstCell = await table.locator('tbody td').first().elementHandle();
+    await post(page, live({ books: [book({ version: '43', bids: [['29995.00', '0.100']], asks: [] })] }));
+    assert.deepEqual(await cells(), [['0.100', '29995.00', '', '']]);
+    assert.equal(await firstCell.evaluate((td) => td.isConnected), true, 'the same cell, its text changed');
+    await post(page, live({ books: [book({ bids: [], asks: [] })] }));
+    assert.deepEqual(await cells(), [['The book is empty.']]);
+    await post(page, live({ books: [book()] }));
+    assert.equal((await cells()).length, 3);
+  });
+
+  it('the send box posts the typed message for the connection; Send is off unless it is open', async () => {
+    const { page } = await open();
+    await post(page, live({ select: true }));
+    await page.getByTestId('send-text').fill('{"method": "PING"}');
+    await page.getByTestId('send').click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'sendMessage', id: 'c1', text: '{"method": "PING"}' });
+    assert.equal(await page.getByTestId('send-text').inputValue(), '{"method": "PING"}', 'kept, to send again');
+    await post(page, live({ connection: { status: 'closing' } }));
+    assert.equal(await page.getByTestId('send').isDisabled(), true);
+    assert.equal(await page.getByTestId('send-text').inputValue(), '{"method": "PING"}', 'redraws keep what was typed');
+  });
+
+  it('drops what is not a valid live message', async () => {
+    const { page, errors } = await open();
+    await post(page, live({ select: true }));
+    const before = await page.getByTestId('live-host').innerHTML();
+    for (const bad of [
+      live({ connection: { status: 'hacked' } }),
+      live({ pushes: [{ at: 'now', stream: DEALS }] }),
+      live({ pushes: Array.from({ length: 1001 }, () => deal()) }),
+      live({ books: [book({ bids: [['1', '2', '3']] })] }),
+      { type: 'live', connection: connection() },
+      { type: 'forget' },
+    ])
+      await send(page, bad);
+    await nextFrame(page);
+    assert.equal(await page.getByTestId('live-host').innerHTML(), before, 'nothing changed');
+    assert.deepEqual(errors, []);
+  });
+
+  it('takes screenshots of the stream view, dark and light: a full 5-level book and a trade log of two symbols', async () => {
+    const scene = tradingScene();
+    for (const theme of ['dark', 'light']) {
+      const { page } = await open({ theme, width: 1100, height: 1100 });
+      await post(page, scene);
+      const table = page.getByTestId('book');
+      assert.equal(await table.locator('tbody tr').count(), 5, 'five levels a side');
+      assert.equal((await logLines(page)).length, scene.pushes.length);
+      const sides = await page
+        .locator('.push-summary')
+        .evaluateAll((els) => els.map((e) => [e.textContent.split(' ')[0], e.dataset.side]));
+      assert.ok(
+        sides.every(([word, side]) => side === word.toLowerCase()),
+        `a trade's side is marked for its colour: ${JSON.stringify(sides.slice(0, 4))}`,
+      );
+      console.log(`      screenshot: ${await shoot(page, `${theme}-live`)}`);
+    }
+  });
+});
