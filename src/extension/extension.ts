@@ -1,5 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
+import { monotonicMs } from '../core/node-lazy';
 import type { ClockSample } from '../core/clock/clock';
 import type { PanelState } from '../core/panel/protocol';
 import { registerCodeLensSupport } from './codelens';
@@ -50,7 +50,7 @@ export interface TradeReqApi {
 
 /** Wires services and registers providers; nothing slow happens here (files load on first use). */
 export function activate(context: vscode.ExtensionContext): TradeReqApi {
-  const activateStart = performance.now();
+  const activateStart = monotonicMs();
   const s = createServices(context);
   const fixes = new QuickFixes();
   const diagnostics = new DiagnosticsManager(s.models, s.environments, fixes, s.settings, context.extensionUri);
@@ -71,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     registerCurlPaste(SELECTOR, s.environments),
   );
   void s.environments.ready().then(() => statusBar.refresh());
-  const activateMs = performance.now() - activateStart;
+  const activateMs = monotonicMs() - activateStart;
   const loadMs =
     typeof __tradereqLoadStart === 'number' && typeof __tradereqLoadEnd === 'number'
       ? __tradereqLoadEnd - __tradereqLoadStart
@@ -129,6 +129,7 @@ function createServices(context: vscode.ExtensionContext): Shell {
     settings,
     models,
     environments,
+    keys,
     symbols,
     panel,
     sending,

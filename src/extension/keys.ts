@@ -14,7 +14,7 @@ export interface ProfileSummary {
  * Key profiles in VS Code SecretStorage and nowhere else: API key, secret key and the origins the
  * owner approved. The list of profiles is kept there too. Values are never logged.
  */
-export class KeyStore {
+export class KeyStore implements vscode.Disposable {
   /**
    * Profiles read this session, in memory only: each Send would otherwise wait for SecretStorage,
    * a round trip to the window (15-70 ms measured). Forgotten on any change of the storage.
@@ -22,12 +22,18 @@ export class KeyStore {
   private readonly read = new Map<string, StoredKey>();
   /** Counts changes, so that a read that a change overtook is not kept. */
   private changes = 0;
+  private readonly watch: vscode.Disposable;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    secrets.onDidChange(() => this.forget());
+    this.watch = secrets.onDidChange(() => this.forget());
+  }
+
+  dispose(): void {
+    this.watch.dispose();
+    this.read.clear();
   }
 
   private forget(): void {

@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { nodeCrypto } from '../core/node-lazy';
 import type { FromPanel, LiveMessage, PanelState } from '../core/panel/protocol';
 import { panelHtml } from '../webview/html';
 import { lazy } from './lazy';
 
 /** A fresh nonce for each render of the page: 128 bits from a CSPRNG. */
 function newNonce(): string {
-  return randomBytes(16).toString('base64');
+  return nodeCrypto().randomBytes(16).toString('base64');
 }
 
 export interface PanelHandlers {

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { nodeCrypto } from '../core/node-lazy';
 import { isWebSocket, requestInBlock, type RequestBlock, type TradeReqDocument } from '../core/format/model';
 import type { PanelEntry } from '../core/panel/protocol';
 import type { PipelineFailure, Sent } from '../core/request/pipeline';
@@ -105,7 +105,7 @@ export class Sending implements vscode.Disposable {
   private async record(sent: Sent, title: string): Promise<PanelEntry> {
     const { history, log, network, presenter } = this.parts;
     const clock = network.get().clock.sample(sent.resolved.origin);
-    const entry = lazy().entryFromResult(sent, { id: randomUUID(), at: Date.now(), title, clock });
+    const entry = lazy().entryFromResult(sent, { id: nodeCrypto().randomUUID(), at: Date.now(), title, clock });
     network.rememberAccount(sent.resolved.origin, sent.report.budget.account);
     // In the history at once; its saving (a round trip to the window) is not waited for before the panel shows it.
     const saved = history.add(entry);

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { nodeCrypto } from '../core/node-lazy';
 import { isWebSocket, type TradeReqDocument } from '../core/format/model';
 import type { LiveFeed } from '../core/panel/live';
 import type { Book, LiveConnection, LiveMessage, PushLine } from '../core/panel/protocol';
@@ -108,7 +108,7 @@ export class Streams implements vscode.Disposable {
     const { log, network, sink } = this.parts;
     const { budget } = network.get();
     const { WsConnection, LiveFeed } = lazy();
-    const id = randomUUID();
+    const id = nodeCrypto().randomUUID();
     const key: { value?: string } = {};
     const connection = new WsConnection({ budget, restBaseUrl: r.restBaseUrl });
     const feed = new LiveFeed({

@@ -2,9 +2,10 @@
  * Runs the check step in a worker thread (worker.ts, built as dist/check-worker.js): one worker,
  * started on first use, answering requests in order. Used by the editor for large files.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { NamedEnvironment } from '../env/constants';
 import type { Diagnostic } from '../format/model';
+import { nodeWorkers } from '../node-lazy';
 
 export interface CheckRequest {
   readonly id: number;
@@ -36,7 +37,7 @@ export class OffloadedChecker {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.script);
+    const worker = new (nodeWorkers().Worker)(this.script);
     worker.on('message', (m: CheckResponse) => {
       this.pending.get(m.id)?.resolve(m.diagnostics);
       this.pending.delete(m.id);

@@ -3,8 +3,8 @@
  * system variables and fields of earlier responses. Used by resolve, check and hover alike.
  * Pure: time and randomness come in through the context.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { BOUNDS, formatSize } from '../bounds';
+import { nodeCrypto } from '../node-lazy';
 import type { NamedEnvironment } from '../env/constants';
 import { err, ok, type Result } from '../result';
 import { jsonPath, jsonValueText } from './json-value';
@@ -31,14 +31,20 @@ const RESPONSE_REF = new RegExp(`^(${REQUEST_NAME.source.slice(1, -1)})\\.respon
 
 /** A context with the real clock and randomness, for the shells. */
 export function defaultContext(environment: NamedEnvironment, extra: Partial<ResolveContext> = {}): ResolveContext {
-  return { environment, now: () => Date.now(), uuid: () => randomUUID(), clientOrderId: newClientOrderId, ...extra };
+  return {
+    environment,
+    now: () => Date.now(),
+    uuid: () => nodeCrypto().randomUUID(),
+    clientOrderId: newClientOrderId,
+    ...extra,
+  };
 }
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** 32 characters of A-Za-z0-9, within the limit format.md gives for client order ids. */
 export function newClientOrderId(): string {
-  const bytes = randomBytes(32);
+  const bytes = nodeCrypto().randomBytes(32);
   let out = '';
   for (const b of bytes) out += ALNUM[b % ALNUM.length];
   return out;
