@@ -18,7 +18,7 @@ export default tseslint.config(
       // require() on purpose (src/core/node-lazy.ts).
       '@typescript-eslint/no-require-imports': [
         'error',
-        { allow: ['^\\./lazy\\.js$', '^node:crypto$', '^node:worker_threads$'] },
+        { allow: ['^\\./(lazy|tools)\\.js$', '^node:crypto$', '^node:worker_threads$'] },
       ],
     },
   },

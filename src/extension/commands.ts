@@ -7,14 +7,14 @@ import type { Environments } from './environments';
 import { importFromCurl, importHttpFile, importPostmanCollection } from './import-commands';
 import { addApiKey } from './key-wizard';
 import type { KeyStore } from './keys';
-import { lazy } from './lazy';
+import { lazy, tools } from './lazy';
 import type { PanelPresenter } from './panel-presenter';
 import type { Sending } from './sending';
 import type { Streams } from './streams';
 import type { SignedDocuments, SignedView } from './signed-view';
 import type { Symbols } from './symbols';
 
-type SandboxHandle = Awaited<ReturnType<ReturnType<typeof lazy>['startSandbox']>>;
+type SandboxHandle = Awaited<ReturnType<ReturnType<typeof tools>['startSandbox']>>;
 
 /** The embedded sandbox exchange when the user started it from the editor. */
 export class SandboxHolder implements vscode.Disposable {
@@ -238,7 +238,7 @@ function startSandbox(s: Services): Handler {
         `TradeReq: the sandbox exchange is running at ${running.baseUrl}.`,
       );
     try {
-      s.sandbox.handle = await lazy().startSandbox({ port: 8780 });
+      s.sandbox.handle = await tools().startSandbox({ port: 8780 });
     } catch (e) {
       const inUse = (e as NodeJS.ErrnoException).code === 'EADDRINUSE';
       void vscode.window.showErrorMessage(

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { CodeLanguage } from '../core/codegen/model';
 import type { DocumentModels } from './documents';
 import type { Environments } from './environments';
-import { lazy } from './lazy';
+import { tools } from './lazy';
 
 export interface CopyAsCodeParts {
   readonly models: DocumentModels;
@@ -13,7 +13,7 @@ export interface CopyAsCodeParts {
 let lastLanguage: CodeLanguage | undefined;
 
 async function pickLanguage(): Promise<CodeLanguage | undefined> {
-  const items = lazy().CODE_LANGUAGES.map((l) => ({ label: l.label, description: `.${l.extension}`, id: l.id }));
+  const items = tools().CODE_LANGUAGES.map((l) => ({ label: l.label, description: `.${l.extension}`, id: l.id }));
   items.sort((a, b) => Number(b.id === lastLanguage) - Number(a.id === lastLanguage));
   const picked = await vscode.window.showQuickPick(items, {
     title: 'TradeReq: Copy as Code',
@@ -45,7 +45,7 @@ export async function copyAsCode(
   const doc = parts.models.get(document);
   const request = doc.requests[index];
   if (!request) return undefined;
-  const { isCodeLanguage, codeRequestFrom, generateCode, programNeeds, CODE_LANGUAGES } = lazy();
+  const { isCodeLanguage, codeRequestFrom, generateCode, programNeeds, CODE_LANGUAGES } = tools();
   const chosen = typeof language === 'string' && isCodeLanguage(language) ? language : await pickLanguage();
   if (!chosen) return undefined;
   const model = codeRequestFrom(doc, request, parts.environments.current(document.uri));

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { IMPORT_LIMITS, type ImportResult, type ImportedFile } from '../core/convert/result';
 import type { Environments } from './environments';
-import { lazy } from './lazy';
+import { tools } from './lazy';
 
 export interface ImportParts {
   readonly environments: Environments;
@@ -50,7 +50,7 @@ function report(headline: string, notes: readonly string[]): void {
 
 /** The request text from a cURL command, or undefined after saying why it could not be read. */
 function curlText(environments: Environments, input: string): { text: string; result: ImportResult } | undefined {
-  const result = lazy().importCurl(input, { baseUrl: environments.current().baseUrl });
+  const result = tools().importCurl(input, { baseUrl: environments.current().baseUrl });
   if (!result.ok) {
     void vscode.window.showErrorMessage(`TradeReq: not imported: ${result.error}`);
     return undefined;
@@ -254,7 +254,7 @@ export async function importPostmanCollection(
   const text = await readInput(source);
   const envText = env.uri ? await readInput(env.uri) : undefined;
   if (text === undefined || (env.uri && envText === undefined)) return undefined;
-  const result = lazy().importPostman(text, envText);
+  const result = tools().importPostman(text, envText);
   if (!result.ok) {
     void vscode.window.showErrorMessage(`TradeReq: ${source.path.split('/').pop()}: ${result.error}`);
     return undefined;
@@ -281,7 +281,7 @@ export async function importHttpFile(source?: unknown, out?: unknown): Promise<I
   if (text === undefined) return undefined;
   const sourceName = file.path.split('/').pop()!;
   const fileName = sourceName.replace(/\.(http|rest)$/i, '') + '.tradereq';
-  const result = lazy().importHttpFile(text, { fileName, sourceName });
+  const result = tools().importHttpFile(text, { fileName, sourceName });
   if (!result.ok) {
     void vscode.window.showErrorMessage(`TradeReq: ${sourceName}: ${result.error}`);
     return undefined;

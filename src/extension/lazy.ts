@@ -1,8 +1,15 @@
 import type * as Lazy from './lazy/index';
+import type * as Tools from './lazy/tools';
 
 let loaded: typeof Lazy | undefined;
+let loadedTools: typeof Tools | undefined;
 
-/** The parts loaded on first use (dist/lazy.js, built beside dist/extension.js). */
+/** The parts loaded on first use (dist/lazy.js, built beside dist/extension.js): what a send needs. */
 export function lazy(): typeof Lazy {
   return (loaded ??= require('./lazy.js') as typeof Lazy);
+}
+
+/** The parts no send needs (dist/tools.js): the sandbox, Copy as Code, the importers. */
+export function tools(): typeof Tools {
+  return (loadedTools ??= require('./tools.js') as typeof Tools);
 }

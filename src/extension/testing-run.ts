@@ -10,7 +10,7 @@ import { toRange } from './documents';
 import { editorKeySource } from './editor-keys';
 import type { Environments } from './environments';
 import type { KeyStore } from './keys';
-import { lazy } from './lazy';
+import { lazy, tools } from './lazy';
 import type { Network } from './network';
 
 /** What a run reported for an item, kept for the integration tests (nothing secret: results hold none). */
@@ -180,7 +180,7 @@ async function targetOf(
 /** The embedded sandbox: the one running, else started on its usual port (or a free one when that is taken). */
 async function startedSandbox(run: vscode.TestRun, parts: RunParts): Promise<string | undefined> {
   if (parts.sandbox.handle) return parts.sandbox.handle.baseUrl;
-  const { startSandbox } = lazy();
+  const { startSandbox } = tools();
   try {
     try {
       parts.sandbox.handle = await startSandbox({ port: SANDBOX_PORT });

@@ -48,6 +48,7 @@ async function main() {
       'package.json',
       'dist/extension.js',
       'dist/lazy.js',
+      'dist/tools.js',
       'dist/webview/panel.js',
       'dist/webview/panel.css',
       'media/tradereq.tmLanguage.json',

@@ -1,7 +1,7 @@
 /**
  * What the extension needs only after activation, in its own bundle (dist/lazy.js): validation with
- * zod, undici, the shared rate-limit state, the send pipeline and the sandbox. Loading it on first
- * use keeps activation fast.
+ * zod, undici, the shared rate-limit state, the send pipeline, the Testing view's runner and the
+ * WebSocket client. Loading it on first use keeps activation fast; what no send needs is in tools.ts.
  */
 export { parseEnvironmentFile } from '../../core/env/schema';
 export { FileStateStore } from '../../core/budget/state';
@@ -15,15 +15,12 @@ export { resolveAndPrepare, signedRequestText, curlCommand } from '../../core/re
 export { entryFromResult, budgetState, historyItem } from '../../core/panel/entry';
 export { orderQueryDocument } from '../../core/request/order-query';
 export { FromPanelSchema } from '../../core/panel/protocol';
-export { startSandbox } from '../../sandbox';
 export { runCases } from '../../core/testing/run';
 export { sandboxEnvironment, sandboxKeys } from '../../core/testing/sandbox';
 export { DEMO_ACCOUNTS } from '../../core/env/demo';
 export { parseSettings } from './settings';
 export { parseStoredKey, parseProfileIndex } from './keys';
 export { parseHistory } from './history';
-export { CODE_LANGUAGES, codeRequestFrom, generateCode, isCodeLanguage, programNeeds } from '../../core/codegen';
-export { importCurl, importHttpFile, importPostman } from '../../core/convert';
 export { WsConnection, resolveWsRequest, restListenKeyApi } from '../../core/ws';
 export { defaultContext } from '../../core/format/variables';
 export { LiveFeed } from '../../core/panel/live';
