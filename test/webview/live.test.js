@@ -298,6 +298,7 @@ describe('the stream view, in a browser', function () {
     assert.equal(await page.getByTestId('push-log').locator('li').count(), 3);
 
     await page.getByTestId('pause').click();
+    await nextFrame(page); // the view draws a click's effect on the next animation frame
     assert.equal(await page.getByTestId('pause').getAttribute('aria-pressed'), 'true');
     await post(page, live({ pushes: [deal(), deal()] }));
     assert.equal(await page.getByTestId('push-log').locator('li').count(), 3, 'paused: the log stands still');
