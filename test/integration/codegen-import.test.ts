@@ -162,7 +162,9 @@ suite('Copy as Code and import, in the real extension host', () => {
   });
 
   test('Import from cURL without an argument reads the clipboard and opens the request in a new file', async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // No .tradereq file active (closing the earlier tests' untitled files would ask to save them).
+    const other = await vscode.workspace.openTextDocument({ language: 'plaintext', content: '' });
+    await vscode.window.showTextDocument(other);
     await vscode.env.clipboard.writeText(CURL);
     const outcome = await vscode.commands.executeCommand<ImportOutcome>('tradereq.importCurl');
     const doc = vscode.window.activeTextEditor?.document;
