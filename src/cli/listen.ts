@@ -120,7 +120,9 @@ async function listen(
       })
     : undefined;
   const conn = new WsConnection({ budget, restBaseUrl: r.restBaseUrl });
-  const run = new ListenRun(conn, new ListenOutput(io, deps.json), r, bound);
+  // Whatever is printed, a push that echoes the listen key included, shows the key masked.
+  const shown: Io = { ...io, out: (t) => io.out(conn.redact(t)), err: (t) => io.err(conn.redact(t)) };
+  const run = new ListenRun(conn, new ListenOutput(shown, deps.json), r, bound);
   const connected = await conn.connect(r.url, listenKey && { listenKey, envWsUrl: r.envWsUrl });
   if (!connected.ok) return run.failedToConnect(connected.error, connectExit(connected.error, keyFailures[0]));
   return run.listen();

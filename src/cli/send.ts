@@ -9,10 +9,12 @@ import type { RoundTripReport } from '../core/net/round-trip';
 import { NodeHttpSender } from '../core/net/node-http-sender';
 import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
 import type { ExpectationResult } from '../core/request/expect';
+import { hideListenKeys, listenKeysOf } from '../core/request/listen-keys';
 import { passed, runRequest, type Sent } from '../core/request/pipeline';
 import { formatErrorText } from '../core/catalog/errors';
 import { parseCommand, integerFlag } from './args';
 import { failureMessage, keySource, loadTarget, type Target } from './prepare';
+import { terminalSafe } from './terminal';
 import { UsageError, type Io } from './usage';
 
 /** The help, made when asked for: it names the state folder, which is not worked out otherwise. */
@@ -46,6 +48,12 @@ Rate-limit budget, Retry-After waits and clock offsets are kept in ${defaultStat
 
 export const EXIT = { ok: 0, rejected: 1, badInput: 2, unknown: 3, refused: 4 } as const;
 
+/** Of several requests' exit codes, the one to report: an unknown outcome (3) outranks all, so a script never retries an order that may have gone through. */
+const EXIT_RANK: readonly number[] = [EXIT.ok, EXIT.rejected, EXIT.badInput, EXIT.refused, EXIT.unknown];
+export function worstExit(codes: readonly number[]): number {
+  return codes.reduce((worst, c) => (EXIT_RANK.indexOf(c) > EXIT_RANK.indexOf(worst) ? c : worst), EXIT.ok);
+}
+
 type RunResult = {
   exit: number;
   report?: RoundTripReport;
@@ -59,9 +67,14 @@ export async function confirm(question: string): Promise<boolean> {
   // Loaded only when there is something to ask: most sends never ask.
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // The end of input (Ctrl-D) closes the interface without settling the question: that is a no.
+  const closed = new Promise<string>((resolve) => rl.once('close', () => resolve('')));
   try {
-    const answer = await rl.question(`${question} [y/N] `);
+    // The question holds values from files and answers (environment, origin, order): escaped.
+    const answer = await Promise.race([rl.question(`${terminalSafe(question)} [y/N] `), closed]);
     return /^y(es)?$/i.test(answer.trim());
+  } catch {
+    return false;
   } finally {
     rl.close();
   }
@@ -125,7 +138,7 @@ async function sendAll(io: Io, target: Target, deps: SendDeps, json: boolean): P
     const result = await sendOne(io, target, request, deps);
     // With one request, bad input is the command's failure: one line on standard error.
     if (result.exit === EXIT.badInput && target.requests.length === 1) throw new UsageError(result.error ?? '');
-    exit = Math.max(exit, result.exit);
+    exit = worstExit([exit, result.exit]);
     print(io, target, request.index, result, json);
   }
   return exit;
@@ -182,8 +195,11 @@ function sentResult(sent: Sent): RunResult {
 function print(io: Io, target: Target, index: number, r: RunResult, json: boolean): void {
   const request = target.file.doc.requests[index]!;
   const label = `${index + 1}${request.name ? ` (${request.name.text})` : ''}`;
+  // A listen key sent or received is a credential: masked on standard output too.
+  const keys = listenKeysOf(r.report, r.resolved?.params ?? []);
+  const hide = (text: string): string => hideListenKeys(text, keys);
   if (json) {
-    io.out(JSON.stringify(jsonRecord(label, request, r)));
+    io.out(hide(JSON.stringify(jsonRecord(label, request, r))));
     return;
   }
   const report = r.report;
@@ -197,7 +213,7 @@ function print(io: Io, target: Target, index: number, r: RunResult, json: boolea
   else for (const l of reportLines(report, r.note)) lines.push(l);
   for (const e of r.expectations)
     lines.push(`${e.passed ? '✔' : '✘'} ${e.text}${e.passed ? '' : ` (got ${e.actual})`}`);
-  (r.exit === EXIT.badInput ? io.err : io.out)(lines.join('\n') + '\n');
+  (r.exit === EXIT.badInput ? io.err : io.out)(hide(lines.join('\n') + '\n'));
 }
 
 /** One line of `--json` output per request: every field always present, null when it does not apply. */

@@ -15,7 +15,7 @@ import { sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { integerFlag, parseCommand } from './args';
 import { keySource } from './prepare';
-import { confirm, EXIT } from './send';
+import { confirm, EXIT, worstExit } from './send';
 import { terminalSafe } from './terminal';
 import { findRequestFiles, reporterSpecs, type FoundFile, type ReporterSpec } from './test-files';
 import { UsageError, type Io } from './usage';
@@ -263,7 +263,7 @@ function finish(run: RunReport, plan: Plan, io: Io): number {
   const toStdout = plan.reporters.find((r) => r.file === undefined);
   if (toStdout?.name === 'pretty') io.out(summaryLine(run));
   else (toStdout ? io.err : io.out)(summaryLine(run));
-  return Math.max(0, ...run.files.flatMap((f) => f.cases.map(exitFor)));
+  return worstExit(run.files.flatMap((f) => f.cases.map(exitFor)));
 }
 
 export function exitFor(r: CaseResult): number {

@@ -97,6 +97,21 @@ describe('tradereq send against the sandbox', function () {
     );
   });
 
+  it('a listen key obtained or sent over REST is shown masked, in text and --json output', async () => {
+    const hex64 = /[0-9a-f]{64}/;
+    const post = file('k.tradereq', 'POST /api/v3/userDataStream\n');
+    for (const args of [[], ['--json']]) {
+      const r = await tradereq(['send', post, '--base-url', sandbox.baseUrl, ...args], { cwd: dir, env });
+      assert.equal(r.status, 0, r.stderr + r.stdout);
+      assert.match(r.stdout, /\*\*\*\*[0-9a-f]{4}/, 'the key, masked');
+      // The signature is 64 hex digits too, and no secret: only it may remain.
+      assert.doesNotMatch((r.stdout + r.stderr).replace(/signature=[0-9a-f]{64}/g, ''), hex64);
+    }
+    const put = file('p.tradereq', 'PUT /api/v3/userDataStream\nlistenKey = ' + 'a'.repeat(64) + '\n');
+    const r = await tradereq(['send', put, '--base-url', sandbox.baseUrl], { cwd: dir, env });
+    assert.doesNotMatch(r.stdout + r.stderr, /a{64}/, 'a key sent as a parameter is masked too');
+  });
+
   it('exit 1: a rejected order shows the decoded code, its meaning, cause and next step', async () => {
     const r = await tradereq(['send', file('o.tradereq', ORDER('0.000001')), '--base-url', sandbox.baseUrl], {
       cwd: dir,

@@ -7,6 +7,7 @@ import type { ClockSample } from '../clock/clock';
 import type { RoundTripReport } from '../net/round-trip';
 import type { Sent } from '../request/pipeline';
 import { redactedHeaders } from '../request/build';
+import { hideListenKeys, listenKeysOf } from '../request/listen-keys';
 import type { BudgetView } from '../budget/budget';
 import { BOUNDS, clip } from '../bounds';
 import { jsonPath, parseJson, prettyBody } from '../format/json-value';
@@ -72,10 +73,10 @@ function urlPath(url: string): string {
 }
 
 /** What an entry keeps of a response: bounded, so a hostile 1 MiB answer stays small in the history and the panel. */
-function responseOf(report: RoundTripReport): PanelEntry['response'] {
+function responseOf(report: RoundTripReport, hide: (text: string) => string): PanelEntry['response'] {
   const response = report.response;
   if (!response) return undefined;
-  const body = prettyBody(report.decoded?.json, response.bodyText);
+  const body = hide(prettyBody(report.decoded?.json, response.bodyText));
   return {
     body: clip(body, BOUNDS.historyBodyChars),
     isJson: report.decoded?.json !== undefined,
@@ -92,8 +93,11 @@ export function entryFromResult(
   const { report, resolved } = result;
   const p = report.prepared;
   const d = report.decoded;
-  const request = (text: string): string => clip(text, BOUNDS.historyRequestChars);
-  const message = (text: string): string => clip(text, BOUNDS.messageChars);
+  // A listen key sent or received is shown masked, in the panel, the history and the log alike.
+  const keys = listenKeysOf(report, resolved.params);
+  const hide = (text: string): string => hideListenKeys(text, keys);
+  const request = (text: string): string => clip(hide(text), BOUNDS.historyRequestChars);
+  const message = (text: string): string => clip(hide(text), BOUNDS.messageChars);
   const summary = [report.summary, result.note, report.warning].filter(Boolean).join(' ');
   return {
     id: meta.id,
@@ -123,7 +127,7 @@ export function entryFromResult(
         }
       : undefined,
     msg: d?.msg === undefined ? undefined : message(d.msg),
-    response: responseOf(report),
+    response: responseOf(report, hide),
     timings: report.response?.timings ?? report.failure?.timings,
     orderRef: orderRef(report, resolved.params, resolved.json === undefined ? undefined : parseJson(resolved.json)),
     retryAtMs: report.budget.blocked?.untilMs ?? report.refusal?.retryAtMs,

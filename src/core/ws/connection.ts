@@ -307,7 +307,7 @@ export class WsConnection extends WsEmitter {
   }
 
   #closed(code: number, reason: string): void {
-    const shown = this.#redact(serverText(reason));
+    const shown = this.redact(serverText(reason));
     this.#finalise({
       ...this.#state,
       status: 'closed',
@@ -480,7 +480,7 @@ export class WsConnection extends WsEmitter {
     ws.send(text);
     this.#counts.sent++;
     this.#pingTimer?.refresh();
-    this.emit({ type: 'sent', text: this.#redact(text), origin, at: this.#now() });
+    this.emit({ type: 'sent', text: this.redact(text), origin, at: this.#now() });
   }
 
   // ------------------------------------------------------------------------------------------
@@ -490,7 +490,7 @@ export class WsConnection extends WsEmitter {
     if (this.#finalised) return;
     const f = readFrame(data, this.#o.maxFrameBytes);
     const at = this.#now();
-    if (f.type === 'reply') return this.#onReply({ ...f.reply, msg: this.#redact(f.reply.msg) }, at);
+    if (f.type === 'reply') return this.#onReply({ ...f.reply, msg: this.redact(f.reply.msg) }, at);
     if (f.type === 'push') {
       this.#counts.pushes++;
       this.#streams.push(f.push.c, at);
@@ -501,8 +501,8 @@ export class WsConnection extends WsEmitter {
       f.problem
     ];
     const count = ++this.#counts[key];
-    const sample = f.sample === undefined ? undefined : this.#redact(f.sample);
-    this.emit({ type: 'frame', problem: f.problem, why: this.#redact(f.why), ...(sample && { sample }), count });
+    const sample = f.sample === undefined ? undefined : this.redact(f.sample);
+    this.emit({ type: 'frame', problem: f.problem, why: this.redact(f.why), ...(sample && { sample }), count });
   }
 
   #onReply(reply: Reply, at: number): void {
@@ -582,12 +582,13 @@ export class WsConnection extends WsEmitter {
     this.emit({ type: 'state', state });
   }
 
-  #redact(text: string): string {
+  /** `text` with this connection's listen key masked: for anything shown, pushes included. */
+  redact(text: string): string {
     return this.#lease?.redact(text) ?? text;
   }
 
   #redactFailure(f: WsFailure): WsFailure {
-    return { ...f, message: this.#redact(f.message) };
+    return { ...f, message: this.redact(f.message) };
   }
 
   override toString(): string {
