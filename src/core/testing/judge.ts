@@ -7,6 +7,7 @@ import { maskApiKey } from '../env/keys';
 import { prettyBody } from '../format/json-value';
 import type { RoundTripReport } from '../net/round-trip';
 import { passed, type PipelineResult, type Sent } from '../request/pipeline';
+import { hideListenKeys, listenKeysOf } from '../request/listen-keys';
 import { signedRequestText } from '../request/prepare';
 import type { TestCase } from './cases';
 import { REASONS, type CaseResult, type CheckedExpectation, type Reason } from './result';
@@ -39,7 +40,7 @@ export function judge(c: TestCase, result: PipelineResult): Judged {
 
 function judgeSent(c: TestCase, sent: Sent): Judged {
   const { report } = sent;
-  const scrub = scrubber(report);
+  const scrub = scrubber(sent);
   const expectations: CheckedExpectation[] = sent.expectations.map((e, i) => ({
     text: e.text,
     passed: e.passed,
@@ -55,7 +56,7 @@ function judgeSent(c: TestCase, sent: Sent): Judged {
     outcome: report.outcome,
     status: report.response?.status,
     error: d?.error ? { code: d.error.code, meanings: [...d.error.meanings] } : undefined,
-    request: clip(signedRequestText(report.prepared), BOUNDS.historyRequestChars),
+    request: clip(scrub(signedRequestText(report.prepared)), BOUNDS.historyRequestChars),
     response: responseText(report, scrub),
   };
 }
@@ -92,9 +93,12 @@ function responseText(report: RoundTripReport, scrub: (s: string) => string): st
  * Masks the API key the request carried wherever an answer repeats it: a hostile server may echo
  * it, and reports are written to files and CI logs.
  */
-function scrubber(report: RoundTripReport): (s: string) => string {
+function scrubber(sent: Sent): (s: string) => string {
+  const report = sent.report;
   const header = report.prepared.apiKeyHeader?.toLowerCase();
   const apiKey = report.prepared.headers.find(([n]) => n.toLowerCase() === header)?.[1];
-  if (!apiKey || apiKey.length < 4) return (s) => s;
-  return (s) => s.split(apiKey).join(maskApiKey(apiKey));
+  // A listen key sent or received is a credential too (request/listen-keys.ts).
+  const listenKeys = listenKeysOf(report, sent.resolved.params);
+  const withKey = (s: string): string => (!apiKey || apiKey.length < 4 ? s : s.split(apiKey).join(maskApiKey(apiKey)));
+  return (s) => hideListenKeys(withKey(s), listenKeys);
 }
