@@ -12,7 +12,7 @@ import { prettyFile, report } from '../core/testing/reporters';
 import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/result';
 import { runCases } from '../core/testing/run';
 import { sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
-import { startSandbox, type Sandbox } from '../sandbox';
+import type { Sandbox } from '../sandbox';
 import { integerFlag, parseCommand } from './args';
 import { keySource } from './prepare';
 import { confirm, EXIT, worstExit } from './send';
@@ -78,7 +78,10 @@ interface Plan {
 export async function testCommand(args: string[], io: Io): Promise<number> {
   const plan = parsePlan(args, io);
   if (!plan) return 0;
-  const sandbox = plan.sandbox ? await startSandbox({ port: 0 }) : undefined;
+  // The sandbox exchange (and full zod with it) loads only for --sandbox: a bundle of its own.
+  const sandbox = plan.sandbox
+    ? await (require('../sandbox') as typeof import('../sandbox')).startSandbox({ port: 0 })
+    : undefined;
   try {
     const loaded = plan.files.map((f) => loadFile(f, io, plan));
     const total = loaded.reduce((n, f) => n + f.cases.length, 0);

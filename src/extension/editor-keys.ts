@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import { isLoopbackOrigin } from '../core/env/demo';
+import { DEMO_ACCOUNTS, isLoopbackOrigin } from '../core/env/demo';
 import { maskApiKey } from '../core/env/keys';
 import type { KeySource } from '../core/request/prepare';
 import { err, ok } from '../core/result';
 import type { KeyStore } from './keys';
-import { lazy } from './lazy';
 
 /**
  * Keys for the editor: the profile's key from SecretStorage with the origins its owner approved.
@@ -33,7 +32,7 @@ export function editorKeySource(keys: KeyStore): KeySource {
 
 /** Stores the sandbox's public demo key as profile "sandbox", bound to `origin`. */
 export async function storeDemoKey(keys: KeyStore, origin: string): Promise<void> {
-  const demo = lazy().DEMO_ACCOUNTS[0]!;
+  const demo = DEMO_ACCOUNTS[0]!;
   if (!(await keys.store('sandbox', { apiKey: demo.apiKey, secretKey: demo.secretKey, origins: [origin] }))) return;
   void vscode.window.showInformationMessage(
     `TradeReq: stored the sandbox's demo key (${maskApiKey(demo.apiKey)}) as profile "sandbox", bound to ${origin}.`,

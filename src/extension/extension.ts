@@ -56,8 +56,8 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
   const diagnostics = new DiagnosticsManager(s.models, s.environments, fixes, s.settings, context.extensionUri);
   const statusBar = new StatusBar(s.environments, (origin) => s.network.budgetViewIfLoaded(origin));
   context.subscriptions.push(
-    ...s.disposables,
     s.testing,
+    ...s.disposables,
     diagnostics,
     statusBar,
     s.sending.onDidSend(() => statusBar.refresh()),
@@ -124,19 +124,21 @@ function createServices(context: vscode.ExtensionContext): Shell {
   const signedDocs = new SignedDocuments();
   const sandbox = new SandboxHolder();
   const testing = new Testing(models, { environments, keys, network, sandbox, log });
+  // Disposed in this order: what sends and shows first (a connection closes its listen key through
+  // the network and may post to the panel), the output channel last.
   const disposables = [
-    log,
-    settings,
-    models,
-    environments,
-    keys,
-    symbols,
-    panel,
-    sending,
     streams,
-    network,
+    sending,
     signedDocs,
     sandbox,
+    panel,
+    symbols,
+    keys,
+    environments,
+    models,
+    settings,
+    network,
+    log,
   ];
   return {
     models,

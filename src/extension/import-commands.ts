@@ -49,8 +49,12 @@ function report(headline: string, notes: readonly string[]): void {
 }
 
 /** The request text from a cURL command, or undefined after saying why it could not be read. */
-function curlText(environments: Environments, input: string): { text: string; result: ImportResult } | undefined {
-  const result = tools().importCurl(input, { baseUrl: environments.current().baseUrl });
+function curlText(
+  environments: Environments,
+  input: string,
+  uri?: vscode.Uri,
+): { text: string; result: ImportResult } | undefined {
+  const result = tools().importCurl(input, { baseUrl: environments.current(uri).baseUrl });
   if (!result.ok) {
     void vscode.window.showErrorMessage(`TradeReq: not imported: ${result.error}`);
     return undefined;
@@ -120,7 +124,9 @@ export class CurlPaste implements vscode.DocumentPasteEditProvider {
     const pasted = await dataTransfer.get('text/plain')?.asString();
     if (pasted === undefined || ranges.length !== 1 || token.isCancellationRequested || !looksLikeCurl(pasted))
       return undefined;
-    const imported = curlText(this.environments, pasted);
+    // The base URL of this file's environment, so that a URL on it becomes a path.
+    await this.environments.ready(document.uri);
+    const imported = curlText(this.environments, pasted, document.uri);
     if (!imported) return undefined;
     const start = ranges[0]!.start;
     const before = document.lineAt(start.line).text.slice(0, start.character);

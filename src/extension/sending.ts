@@ -104,11 +104,14 @@ export class Sending implements vscode.Disposable {
   /** A send that reached the gate: into the history, the log and the panel. */
   private async record(sent: Sent, title: string): Promise<PanelEntry> {
     const { history, log, network, presenter } = this.parts;
-    const clock = network.get().clock.sample(sent.resolved.origin);
+    // The clock sample (a read of the state file) serves only an error's hover text.
+    const clock = sent.report.decoded?.error ? network.get().clock.sample(sent.resolved.origin) : undefined;
     const entry = lazy().entryFromResult(sent, { id: nodeCrypto().randomUUID(), at: Date.now(), title, clock });
     network.rememberAccount(sent.resolved.origin, sent.report.budget.account);
     // In the history at once; its saving (a round trip to the window) is not waited for before the panel shows it.
-    const saved = history.add(entry);
+    const saved = history
+      .add(entry)
+      .catch((e: unknown) => log.warn(`history not saved: ${e instanceof Error ? e.name : 'error'}`));
     logEntry(log, entry, sent.resolved.environment.name);
     // The report's budget names the signing account; a view by origin alone has no account counter.
     presenter.showEntry(entry, sent.report.budget);

@@ -17,7 +17,6 @@ export { orderQueryDocument } from '../../core/request/order-query';
 export { FromPanelSchema } from '../../core/panel/protocol';
 export { runCases } from '../../core/testing/run';
 export { sandboxEnvironment, sandboxKeys } from '../../core/testing/sandbox';
-export { DEMO_ACCOUNTS } from '../../core/env/demo';
 export { parseSettings } from './settings';
 export { parseStoredKey, parseProfileIndex } from './keys';
 export { parseHistory } from './history';
