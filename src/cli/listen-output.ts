@@ -66,7 +66,8 @@ export class ListenOutput {
 
   reply(reply: Reply): void {
     if (this.json) return this.record({ type: 'reply', reply });
-    this.io.out(`← reply ${JSON.stringify(reply)}`);
+    // A refusal goes to standard error, as the README says of refusals.
+    (reply.code === 0 ? this.io.out : this.io.err)(`← reply ${JSON.stringify(reply)}`);
   }
 
   frame(e: WsEventOf<'frame'>): void {

@@ -171,7 +171,10 @@ class ListenRun {
       if (this.bound.count !== undefined && this.pushes >= this.bound.count) this.stop('count');
     });
     c.on('reply', (e) => {
-      if (e.request?.origin === 'user') this.out.reply(e.reply);
+      if (e.request?.origin !== 'user') return;
+      this.out.reply(e.reply);
+      // A message of the request refused by the server: the run fails (README, exit 1).
+      if (e.reply.code !== 0 && !this.ended) this.failed = true;
     });
     c.on('subscription', (e) => {
       if (e.change !== 'subscribe' || this.ended) return;

@@ -125,6 +125,15 @@ describe('tradereq listen against the sandbox', function () {
     assert.equal(r.stderr, '');
   });
 
+  it('exit 1: a [message] the server refuses fails the run, its reply on standard error', async () => {
+    const f = file('m.tradereq', `WS /ws\n[subscribe]\n${BOOK}\n[message]\n{"method": "NOPE"}\n`);
+    // A bound in time, not in pushes: the reply comes after the first push.
+    const r = await run([f, '--duration', '1']);
+    assert.equal(r.status, 1, describeRun(r));
+    assert.match(r.stderr, /^← reply \{"id":\d+,"code":33333,/m);
+    assert.doesNotMatch(r.stdout, /← reply/);
+  });
+
   it('--json: one JSON object a line (connected, subscription, push, reply, end); # @listen bounds the run', async () => {
     const f = file('m.tradereq', `# @listen 1\nWS /ws\n[subscribe]\n${BOOK}\n`);
     const r = await run([f, '--json']);
