@@ -20,6 +20,12 @@ export class DocumentModels implements vscode.Disposable {
     ];
   }
 
+  /** The text's length when this version's model is kept (no copy of the text); else undefined. */
+  chars(document: vscode.TextDocument): number | undefined {
+    const cached = this.models.get(document.uri.toString());
+    return cached && cached.version === document.version ? cached.chars : undefined;
+  }
+
   get(document: vscode.TextDocument): TradeReqDocument {
     const key = document.uri.toString();
     const cached = this.models.get(key);

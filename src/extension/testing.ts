@@ -10,6 +10,8 @@ import { runTests, type RunParts, type RecordedResult } from './testing-run';
 export { resultKey } from './testing-run';
 
 const PATTERN = '**/*.tradereq';
+/** How long typing pauses before a file's test items are rebuilt. */
+const ITEMS_AFTER_TYPING_MS = 300;
 
 /**
  * Request files in VS Code's Testing view: every .tradereq file of the workspace (all folders),
@@ -25,6 +27,8 @@ export class Testing implements vscode.Disposable {
   readonly results = new Map<string, RecordedResult>();
   private discovery: Promise<void> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Files whose items wait for typing to pause. */
+  private readonly typing = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly models: DocumentModels,
@@ -62,7 +66,7 @@ export class Testing implements vscode.Disposable {
       watcher.onDidChange((uri) => this.discovery && !this.openDocument(uri) && void this.fromDisk(uri)),
       watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
       vscode.workspace.onDidOpenTextDocument((d) => this.fromDocument(d)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.fromDocument(e.document)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.afterTyping(e.document)),
       // Unsaved edits discarded: the file on disk is what runs now.
       vscode.workspace.onDidCloseTextDocument(
         (d) => this.controller.items.get(d.uri.toString()) && void this.fromDisk(d.uri),
@@ -115,7 +119,8 @@ export class Testing implements vscode.Disposable {
 
   private fromDocument(document: vscode.TextDocument): TradeReqDocument | undefined {
     if (document.languageId !== 'tradereq' || !vscode.workspace.getWorkspaceFolder(document.uri)) return undefined;
-    if (document.getText().length > BOUNDS.fileChars) return void this.tooLarge(document.uri);
+    const chars = this.models.chars(document) ?? document.getText().length;
+    if (chars > BOUNDS.fileChars) return void this.tooLarge(document.uri);
     const doc = this.models.get(document);
     this.sync(document.uri, doc);
     return doc;
@@ -166,7 +171,22 @@ export class Testing implements vscode.Disposable {
     return item;
   }
 
+  /** The items follow typing once it pauses: every request's item is rebuilt, which is no work for each key. */
+  private afterTyping(document: vscode.TextDocument): void {
+    if (document.languageId !== 'tradereq') return;
+    const key = document.uri.toString();
+    clearTimeout(this.typing.get(key));
+    this.typing.set(
+      key,
+      setTimeout(() => {
+        this.typing.delete(key);
+        this.fromDocument(document);
+      }, ITEMS_AFTER_TYPING_MS),
+    );
+  }
+
   dispose(): void {
+    for (const t of this.typing.values()) clearTimeout(t);
     for (const d of this.disposables) d.dispose();
   }
 }
