@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { SANDBOX_PORT } from '../core/env/constants';
 import { isWebSocket } from '../core/format/model';
 import { copyAsCode } from './copy-as-code';
 import type { DocumentModels } from './documents';
@@ -16,11 +17,32 @@ import type { Symbols } from './symbols';
 
 type SandboxHandle = Awaited<ReturnType<ReturnType<typeof tools>['startSandbox']>>;
 
-/** The embedded sandbox exchange when the user started it from the editor. */
+/** The embedded sandbox exchange, started from the editor (a command or a test run): one at a time. */
 export class SandboxHolder implements vscode.Disposable {
   handle: SandboxHandle | undefined;
+  private starting: Promise<SandboxHandle> | undefined;
+
+  /** The running sandbox, else one started on SANDBOX_PORT (or a free port when `anyPort` and it is taken). */
+  start(anyPort: boolean): Promise<SandboxHandle> {
+    if (this.handle) return Promise.resolve(this.handle);
+    // Two callers at once share one start: a second server would be left running.
+    return (this.starting ??= this.open(anyPort)
+      .then((h) => (this.handle = h))
+      .finally(() => (this.starting = undefined)));
+  }
+
+  private async open(anyPort: boolean): Promise<SandboxHandle> {
+    try {
+      return await tools().startSandbox({ port: SANDBOX_PORT });
+    } catch (e) {
+      if (!anyPort || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+      return tools().startSandbox({ port: 0 });
+    }
+  }
+
   dispose(): void {
     void this.handle?.close();
+    void this.starting?.then((h) => h.close());
   }
 }
 
@@ -238,17 +260,17 @@ function startSandbox(s: Services): Handler {
         `TradeReq: the sandbox exchange is running at ${running.baseUrl}.`,
       );
     try {
-      s.sandbox.handle = await tools().startSandbox({ port: 8780 });
+      await s.sandbox.start(false);
     } catch (e) {
       const inUse = (e as NodeJS.ErrnoException).code === 'EADDRINUSE';
       void vscode.window.showErrorMessage(
         inUse
-          ? 'TradeReq: port 8780 is in use: is a sandbox already running ("tradereq sandbox")? Requests to the sandbox environment go to it.'
+          ? `TradeReq: port ${SANDBOX_PORT} is in use: is a sandbox already running ("tradereq sandbox")? Requests to the sandbox environment go to it.`
           : `TradeReq: the sandbox did not start: ${e instanceof Error ? e.message : String(e)}`,
       );
       return;
     }
-    const baseUrl = s.sandbox.handle.baseUrl;
+    const baseUrl = (await s.sandbox.start(false)).baseUrl;
     const stored = await s.keys.get('sandbox');
     const store = 'Store Demo Key';
     const choice = await vscode.window.showInformationMessage(

@@ -66,7 +66,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     registerCodeLensSupport(SELECTOR, s.models, s.streams),
     ...registerCommands(s),
     registerCompletionSupport(SELECTOR, s.models, s.environments, s.symbols),
-    registerHoverSupport(SELECTOR, s.models, s.environments, () => clockSample(s.environments)),
+    registerHoverSupport(SELECTOR, s.models, s.environments, (uri) => clockSample(s.environments, uri)),
     registerQuickFixes(SELECTOR, fixes),
     registerCurlPaste(SELECTOR, s.environments),
   );
@@ -180,10 +180,10 @@ function panelHandlers(
 }
 
 /** The measured clock offset of the environment's origin, for hover on 700003 (read from the shared state). */
-function clockSample(environments: Environments): ClockSample | undefined {
+function clockSample(environments: Environments, uri: vscode.Uri): ClockSample | undefined {
   const { ClockSync, FileStateStore } = lazy();
   try {
-    return new ClockSync(new FileStateStore()).sample(new URL(environments.current().baseUrl).origin);
+    return new ClockSync(new FileStateStore()).sample(new URL(environments.current(uri).baseUrl).origin);
   } catch {
     return undefined;
   }

@@ -8,7 +8,7 @@ export function registerHoverSupport(
   selector: vscode.DocumentSelector,
   models: DocumentModels,
   environments: Environments,
-  clock: () => import('../core/clock/clock').ClockSample | undefined,
+  clock: (uri: vscode.Uri) => import('../core/clock/clock').ClockSample | undefined,
 ): vscode.Disposable {
   return vscode.languages.registerHoverProvider(selector, {
     async provideHover(document, position) {
@@ -18,7 +18,7 @@ export function registerHoverSupport(
         document.lineAt(position.line).text,
         position.line,
         position.character,
-        { environment: environments.current(document.uri), clock: clock() },
+        { environment: environments.current(document.uri), clock: () => clock(document.uri) },
       );
       if (!result) return undefined;
       // Hover text is built from escaped values; it never runs commands or renders HTML.

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SANDBOX_PORT, type NamedEnvironment } from '../core/env/constants';
+import type { NamedEnvironment } from '../core/env/constants';
 import type { TradeReqDocument } from '../core/format/model';
 import type { ResolvedRequest } from '../core/format/resolve';
 import type { KeySource } from '../core/request/prepare';
@@ -10,7 +10,7 @@ import { toRange } from './documents';
 import { editorKeySource } from './editor-keys';
 import type { Environments } from './environments';
 import type { KeyStore } from './keys';
-import { lazy, tools } from './lazy';
+import { lazy } from './lazy';
 import type { Network } from './network';
 
 /** What a run reported for an item, kept for the integration tests (nothing secret: results hold none). */
@@ -180,19 +180,13 @@ async function targetOf(
 /** The embedded sandbox: the one running, else started on its usual port (or a free one when that is taken). */
 async function startedSandbox(run: vscode.TestRun, parts: RunParts): Promise<string | undefined> {
   if (parts.sandbox.handle) return parts.sandbox.handle.baseUrl;
-  const { startSandbox } = tools();
   try {
-    try {
-      parts.sandbox.handle = await startSandbox({ port: SANDBOX_PORT });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-      parts.sandbox.handle = await startSandbox({ port: 0 });
-    }
+    await parts.sandbox.start(true);
   } catch (e) {
     parts.log.error(`the sandbox did not start: ${e instanceof Error ? e.message : String(e)}`);
     return undefined;
   }
-  const baseUrl = parts.sandbox.handle.baseUrl;
+  const baseUrl = parts.sandbox.handle!.baseUrl;
   run.appendOutput(`Started the sandbox exchange at ${baseUrl} ("TradeReq: Stop Sandbox" stops it).\r\n`);
   return baseUrl;
 }

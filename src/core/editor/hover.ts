@@ -34,8 +34,8 @@ export interface HoverResult {
 
 export interface HoverContext {
   readonly environment: NamedEnvironment;
-  /** The measured clock offset of the environment's origin, for 700003. */
-  readonly clock?: ClockSample;
+  /** The measured clock offset of the environment's origin, for 700003: asked for only on an error code (a read of the state). */
+  readonly clock?: () => ClockSample | undefined;
 }
 
 /** The error code under the cursor in a comment or an `@expect code` line. */
@@ -60,7 +60,7 @@ export function hoverAt(
   const code = errorCodeAt(lineText, line, character);
   if (code) {
     const n = Number(lineText.slice(code.range.startChar, code.range.endChar));
-    return { markdown: errorCodeMarkdown(lookupError(n)!, ctx.clock), range: code.range };
+    return { markdown: errorCodeMarkdown(lookupError(n)!, ctx.clock?.()), range: code.range };
   }
 
   const request = requestAtLine(doc, line);
