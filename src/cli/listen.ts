@@ -145,6 +145,8 @@ class ListenRun {
   private pushes = 0;
   private failed = false;
   private ended = false;
+  /** Until connected, a failure is told once, by failedToConnect, not also as an error event. */
+  private connected = false;
   private finish: (reason: EndReason) => void = () => undefined;
   private readonly end: Promise<EndReason>;
   private readonly started = Date.now();
@@ -182,7 +184,7 @@ class ListenRun {
       if (!e.outcome.ok) this.failed = true;
     });
     c.on('frame', (e) => this.out.frame(e));
-    c.on('error', (e) => this.out.error(e.failure));
+    c.on('error', (e) => this.connected && this.out.error(e.failure));
     c.on('state', (e) => {
       if (e.state.status === 'closed') this.stop('closed');
     });
@@ -200,6 +202,7 @@ class ListenRun {
   }
 
   async listen(): Promise<number> {
+    this.connected = true;
     this.out.connected(this.conn.snapshot());
     const timer =
       this.bound.durationMs === undefined ? undefined : setTimeout(() => this.stop('duration'), this.bound.durationMs);
