@@ -23,7 +23,7 @@ type CommonJsWrapper = (
 ) => void;
 
 /** Where the cache of a bundle lives (code-cache/ in the state folder), or undefined when none is kept. */
-export function cachePath(file: string, source: string, env: NodeJS.ProcessEnv): string | undefined {
+function cachePath(file: string, source: string, env: NodeJS.ProcessEnv): string | undefined {
   // Ownership is how a cache is trusted: without POSIX users (Windows), none is kept.
   if (env['TRADEREQ_CODE_CACHE'] === 'off' || typeof process.getuid !== 'function') return undefined;
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 32);

@@ -12,7 +12,7 @@ import { UsageError, type Io } from './usage';
 
 const LANGUAGE_LIST = CODE_LANGUAGES.map((l) => `  ${l.id.padEnd(16)}${l.label}`).join('\n');
 
-export const CODE_HELP = `Usage: tradereq code FILE [--request NAME|INDEX] --lang LANG [--env NAME] [--base-url URL]
+const CODE_HELP = `Usage: tradereq code FILE [--request NAME|INDEX] --lang LANG [--env NAME] [--base-url URL]
                      [--out FILE] [--force]
 
 Prints a complete program that sends a request of FILE as tradereq send would: the same query

@@ -22,7 +22,7 @@ import { keySource, loadTarget, location, type Target } from './prepare';
 import { EXIT } from './send';
 import { UsageError, type Io } from './usage';
 
-export const LISTEN_HELP = `Usage: tradereq listen FILE [--request NAME|INDEX] [--env NAME] [--count N] [--duration S] [--json]
+const LISTEN_HELP = `Usage: tradereq listen FILE [--request NAME|INDEX] [--env NAME] [--count N] [--duration S] [--json]
 
 Connects a WebSocket request of FILE (WS /ws) to the environment's wsUrl, subscribes its
 [subscribe] streams, sends its [message] sections, prints each push as it comes and checks its

@@ -18,7 +18,7 @@ import { terminalSafe } from './terminal';
 import { UsageError, type Io } from './usage';
 
 /** The help, made when asked for: it names the state folder, which is not worked out otherwise. */
-export function sendHelp(): string {
+function sendHelp(): string {
   return `Usage: tradereq send FILE [--request NAME|INDEX | --all] [--env NAME] [--base-url URL] [--json]
 
 Signs and sends requests of FILE, and prints for each the status, the outcome, the decoded error

@@ -21,7 +21,7 @@ import { findRequestFiles, reporterSpecs, type FoundFile, type ReporterSpec } fr
 import { UsageError, type Io } from './usage';
 import { readRequestFile, selectEnvironment, type LoadedFile } from './workspace';
 
-export const TEST_HELP = `Usage: tradereq test [PATH...] [--sandbox] [--env NAME] [--grep PATTERN]
+const TEST_HELP = `Usage: tradereq test [PATH...] [--sandbox] [--env NAME] [--grep PATTERN]
                      [--reporter pretty|junit|tap|json[:FILE]]... [--output FILE]...
 
 Runs every request of every .tradereq file of PATH (files or folders, default the current folder),
@@ -269,7 +269,7 @@ function finish(run: RunReport, plan: Plan, io: Io): number {
   return worstExit(run.files.flatMap((f) => f.cases.map(exitFor)));
 }
 
-export function exitFor(r: CaseResult): number {
+function exitFor(r: CaseResult): number {
   switch (r.verdict) {
     case 'passed':
     case 'skipped':

@@ -39,7 +39,7 @@ export function readRequestFile(path: string, cwd: string): LoadedFile {
 }
 
 /** The nearest tradereq.env.json in the file's folder or above it. */
-export function findEnvironmentFile(fromDir: string): string | undefined {
+function findEnvironmentFile(fromDir: string): string | undefined {
   return envFileCandidates(resolve(fromDir), dirname, join).find((candidate) => existsSync(candidate));
 }
 

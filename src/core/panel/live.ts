@@ -15,9 +15,9 @@ import { bookOf, summarisePush } from './push-summary';
 /** At most one message to the panel this often per connection: a fast stream cannot flood it. */
 export const LIVE_INTERVAL_MS = 50;
 /** While the connection is open, its view is refreshed this often with no push. */
-export const LIVE_TICK_MS = 1000;
+const LIVE_TICK_MS = 1000;
 /** The newest pushes kept here, for a panel that reloads (replay) and for tests. */
-export const REPLAY_LINES = 200;
+const REPLAY_LINES = 200;
 
 /** What a LiveFeed reads of a connection (a WsConnection). */
 export interface LiveSource {
