@@ -63,7 +63,28 @@ type RunResult = {
   note?: string;
 };
 
-export async function confirm(question: string): Promise<boolean> {
+/** The command line's sender: node:http, with --timeout and --connect-timeout (ms) over the defaults. */
+export function cliSender(timeout: number | undefined, connectTimeout: number | undefined): Sender {
+  return new NodeHttpSender({
+    ...DEFAULT_SEND_SETTINGS,
+    connectTimeoutMs: connectTimeout ?? DEFAULT_SEND_SETTINGS.connectTimeoutMs,
+    headersTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.headersTimeoutMs,
+    bodyTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.bodyTimeoutMs,
+    deadlineMs: timeout ?? DEFAULT_SEND_SETTINGS.deadlineMs,
+  });
+}
+
+/** An order's confirmation: --yes, else a question on a terminal; without one, no. */
+export function terminalConfirm(
+  yes: boolean | undefined,
+): (resolved: { environment: { name: string }; origin: string }, order: string) => Promise<boolean> {
+  return async (resolved, order) =>
+    yes === true ||
+    (process.stdin.isTTY === true &&
+      (await confirm(`Send ${order} to ${resolved.environment.name} (${resolved.origin})?`)));
+}
+
+async function confirm(question: string): Promise<boolean> {
   // Loaded only when there is something to ask: most sends never ask.
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stderr });
@@ -109,13 +130,7 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     baseUrl: values['base-url'],
   });
   const store = new FileStateStore(defaultStateDir(io.env));
-  const sender = new NodeHttpSender({
-    ...DEFAULT_SEND_SETTINGS,
-    connectTimeoutMs: connectTimeout ?? DEFAULT_SEND_SETTINGS.connectTimeoutMs,
-    headersTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.headersTimeoutMs,
-    bodyTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.bodyTimeoutMs,
-    deadlineMs: timeout ?? DEFAULT_SEND_SETTINGS.deadlineMs,
-  });
+  const sender = cliSender(timeout, connectTimeout);
   const deps: SendDeps = {
     budget: new Budget(store),
     clock: new ClockSync(store),
@@ -162,10 +177,7 @@ async function sendOne(
   const result = await runRequest(target.file.doc, request, target.environment, {
     ...deps,
     key: keySource(target, io.env),
-    confirm: async (resolved, order) =>
-      deps.yes ||
-      (process.stdin.isTTY === true &&
-        (await confirm(`Send ${order} to ${resolved.environment.name} (${resolved.origin})?`))),
+    confirm: terminalConfirm(deps.yes),
   });
   if (result.ok) return sentResult(result.value);
   const failure = result.error;

@@ -5,8 +5,7 @@ import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
 import type { NamedEnvironment } from '../core/env/constants';
 import { range } from '../core/format/model';
-import { NodeHttpSender } from '../core/net/node-http-sender';
-import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
+import type { Sender } from '../core/net/send';
 import { matchesGrep, testCases, type TestCase } from '../core/testing/cases';
 import { prettyFile, report } from '../core/testing/reporters';
 import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/result';
@@ -15,7 +14,7 @@ import { sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
 import type { Sandbox } from '../sandbox';
 import { integerFlag, parseCommand } from './args';
 import { keySource } from './prepare';
-import { confirm, EXIT, worstExit } from './send';
+import { cliSender, EXIT, terminalConfirm, worstExit } from './send';
 import { terminalSafe } from './terminal';
 import { findRequestFiles, reporterSpecs, type FoundFile, type ReporterSpec } from './test-files';
 import { UsageError, type Io } from './usage';
@@ -113,13 +112,7 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
     throw new UsageError(`--grep takes a regular expression, and "${values.grep}" is not one`);
   }
   const files = findRequestFiles(positionals.length > 0 ? positionals : ['.'], io.cwd);
-  const sender = new NodeHttpSender({
-    ...DEFAULT_SEND_SETTINGS,
-    connectTimeoutMs: connectTimeout ?? DEFAULT_SEND_SETTINGS.connectTimeoutMs,
-    headersTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.headersTimeoutMs,
-    bodyTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.bodyTimeoutMs,
-    deadlineMs: timeout ?? DEFAULT_SEND_SETTINGS.deadlineMs,
-  });
+  const sender = cliSender(timeout, connectTimeout);
   const flags = { env: values.env, sandbox: values.sandbox === true, yes: values.yes === true };
   return { ...flags, files, grep, reporters, clockSync: !values['no-clock-sync'], sender };
 }
@@ -227,11 +220,8 @@ function environmentFor(file: LoadedFile, plan: Plan, io: Io, sandbox: Sandbox |
 function confirmer(
   plan: Plan,
 ): (resolved: { environment: NamedEnvironment; origin: string }, order: string) => Promise<boolean> {
-  return async (resolved, order) =>
-    plan.sandbox ||
-    plan.yes ||
-    (process.stdin.isTTY === true &&
-      (await confirm(`Send ${order} to ${resolved.environment.name} (${resolved.origin})?`)));
+  const ask = terminalConfirm(plan.yes);
+  return async (resolved, order) => plan.sandbox || (await ask(resolved, order));
 }
 
 interface Progress {
