@@ -109,7 +109,6 @@ export class Streams implements vscode.Disposable {
     const { budget } = network.get();
     const { WsConnection, LiveFeed } = lazy();
     const id = nodeCrypto().randomUUID();
-    const key: { value?: string } = {};
     const connection = new WsConnection({ budget, restBaseUrl: r.restBaseUrl });
     const feed = new LiveFeed({
       id,
@@ -117,7 +116,6 @@ export class Streams implements vscode.Disposable {
       environment: r.environment.name,
       source: connection,
       post: (m) => sink.post(m),
-      listenKey: () => key.value,
     });
     feed.select();
     this.live.set(id, { id, uri: document.uri.toString(), index, connection, feed });
@@ -128,7 +126,7 @@ export class Streams implements vscode.Disposable {
       this.changed.fire();
     });
     this.changed.fire();
-    const listenKey = r.listenKey ? this.listenKeyApi(r, key, () => this.connect(document, index)) : undefined;
+    const listenKey = r.listenKey ? this.listenKeyApi(r, () => this.connect(document, index)) : undefined;
     const opened = await connection.connect(r.url, listenKey && { listenKey, envWsUrl: r.envWsUrl });
     if (!opened.ok) {
       log.warn(`WS ${r.title}: not connected: ${opened.error.message}`);
@@ -139,11 +137,11 @@ export class Streams implements vscode.Disposable {
     return id;
   }
 
-  /** `# @listenKey`: the signed userDataStream calls through the send pipeline; the key kept for masking only. */
-  private listenKeyApi(r: ResolvedWsRequest, key: { value?: string }, retry: () => unknown): ListenKeyApi {
+  /** `# @listenKey`: the signed userDataStream calls through the send pipeline (the connection masks the key it gets). */
+  private listenKeyApi(r: ResolvedWsRequest, retry: () => unknown): ListenKeyApi {
     const { keys, log, network } = this.parts;
     const { sender, budget, clock } = network.get();
-    const api = lazy().restListenKeyApi({
+    return lazy().restListenKeyApi({
       environment: r.environment,
       keyProfile: r.keyProfile,
       key: editorKeySource(keys),
@@ -155,11 +153,6 @@ export class Streams implements vscode.Disposable {
       // Already masked by restListenKeyApi.
       onFailure: (f) => log.warn(`WS ${r.title}: listen key: ${f.message}`),
     });
-    return {
-      create: async () => (key.value = await api.create()),
-      keepAlive: (k) => api.keepAlive(k),
-      close: (k) => api.close(k),
-    };
   }
 
   /** Subscribes the request's streams, then sends its messages, through the connection's pacer. */

@@ -36,7 +36,7 @@ interface Posted {
   readonly m: LiveMessage;
 }
 
-function feedOf(c: WsConnection, listenKey?: () => string | undefined): { feed: LiveFeed; posted: Posted[] } {
+function feedOf(c: WsConnection): { feed: LiveFeed; posted: Posted[] } {
   const posted: Posted[] = [];
   const feed = new LiveFeed({
     id: 'c1',
@@ -49,7 +49,6 @@ function feedOf(c: WsConnection, listenKey?: () => string | undefined): { feed: 
       assert.ok(r.ok, `a message the panel would drop: ${r.ok ? '' : r.error}`);
       posted.push({ at: Date.now(), m });
     },
-    ...(listenKey && { listenKey }),
   });
   return { feed, posted };
 }
@@ -191,7 +190,7 @@ describe('stream view feed: WsConnection events to the panel', function () {
       };
       const c = new WsConnection({ budget: budget() });
       cleanup.push(() => c.close());
-      const { feed, posted } = feedOf(c, () => LISTEN_KEY);
+      const { feed, posted } = feedOf(c);
       cleanup.push(() => feed.dispose());
       assert.ok((await c.connect(url, { listenKey: keys, envWsUrl: url })).ok);
       await until(() => posted.some((p) => p.m.connection.status === 'closed'), 'the close');

@@ -8,7 +8,6 @@
  */
 import { BOUNDS, clip } from '../bounds';
 import type { ConnectionSnapshot, WsEvent } from '../ws/types';
-import { maskListenKey } from '../ws/url';
 import { MAX_BOOKS, type Book, type LiveConnection, type LiveMessage, type LiveNote, type PushLine } from './protocol';
 import { bookOf, summarisePush } from './push-summary';
 
@@ -23,6 +22,8 @@ const REPLAY_LINES = 200;
 export interface LiveSource {
   snapshot(): ConnectionSnapshot;
   onEvent(listener: (e: WsEvent) => void): () => void;
+  /** `text` with the connection's listen key masked (pushes are the server's text: it could echo one). */
+  redact(text: string): string;
 }
 
 export interface LiveFeedOptions {
@@ -31,8 +32,6 @@ export interface LiveFeedOptions {
   readonly environment: string;
   readonly source: LiveSource;
   readonly post: (m: LiveMessage) => void;
-  /** Masks a listen key in anything shown (pushes are the server's text: it could echo one). */
-  readonly listenKey?: () => string | undefined;
   readonly intervalMs?: number;
   readonly now?: () => number;
 }
@@ -166,8 +165,7 @@ export class LiveFeed {
   }
 
   #redact(text: string): string {
-    const key = this.#o.listenKey?.();
-    return key === undefined || key === '' ? text : text.split(key).join(maskListenKey(key));
+    return this.#o.source.redact(text);
   }
 
   /** Stops listening; a last message goes out if anything is pending. */
