@@ -24,7 +24,7 @@ const CLI_MAIN = path.join(CLI_DIR, 'main.ts');
 /**
  * The parts of the command line loaded only when they run: every `require('./x')` (or '../x') in a
  * file of src/cli/, such as the rows of main.ts's COMMANDS table, gets a bundle of its own,
- * dist/cli/<name>.js (src/cli/send.ts → cli/send.js, src/core/env/schema.ts → cli/core-env-schema.js).
+ * dist/cli/<name>.js (src/cli/send.ts → dist/cli/send.js, src/core/env/schema.ts → dist/cli/core-env-schema.js).
  * Read from the sources, so a new command needs no change here. Static imports are bundled in.
  */
 function cliChunks() {

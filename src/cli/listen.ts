@@ -1,5 +1,5 @@
 /**
- * `tradereq listen`: connects a WebSocket request of a file (format.md, "WebSocket requests") with
+ * `tradereq listen`: connects a WebSocket request of a file (docs/format.md, "WebSocket requests") with
  * the WebSocket client core, subscribes its streams, sends its messages, prints each push until
  * its bound (flags, else `# @listen`, else Ctrl-C or SIGTERM) and checks its `# @expect message`
  * lines. Pushes are hostile: everything printed goes through the terminal writer, and a listen key

@@ -31,7 +31,7 @@ function rule(
 const PARSE = { stage: 'parse' } as const;
 
 export const RULES = {
-  // The file as text (format.md, Lines).
+  // The file as text (docs/format.md, Lines).
   'file-too-large': rule('a file over 4 MiB (not read at all)', ['error'], [], PARSE),
   'too-many-requests': rule('more than 20,000 requests in a file (the rest is not read)', ['error'], [], PARSE),
   'unreadable-line': rule('a line that is no parameter, section, header, directive or comment', ['error'], [], PARSE),
@@ -80,7 +80,7 @@ export const RULES = {
   'unknown-directive': rule('an unknown `# @directive`', ['warning'], [], PARSE),
   'unclosed-variable': rule('an unclosed `{{`', ['error'], [], PARSE),
   'empty-variable': rule('an empty `{{}}`', ['error'], [], PARSE),
-  // Variables (format.md, Variables).
+  // Variables (docs/format.md, Variables).
   'undefined-variable': rule(
     'an undefined variable; one that refers to itself or goes through more than 32 variables',
     ['error'],
@@ -101,7 +101,7 @@ export const RULES = {
   'api-key-header': rule('an API key header written by hand', ['warning']),
   'forbidden-header': rule('a `Host`, `Connection`, `Transfer-Encoding` or other connection header', ['error']),
   'header-value': rule('a header value that is not one line of Latin-1', ['error']),
-  // Parameters (§2.1, §5, service-notes.md).
+  // Parameters (§2.1, §5, docs/service.md, Assumptions).
   'missing-param': rule(
     'a parameter the endpoint or the order type needs is missing (LIMIT: quantity and price), also in an order of `batchOrders`',
     ['error'],
@@ -126,7 +126,7 @@ export const RULES = {
   'timestamp-seconds': rule('a timestamp in seconds (quick fix)', ['error'], [700003], { fix: true }),
   'timestamp-fixed': rule('a fixed timestamp on a signed request', ['information'], [700003]),
   'client-order-id': rule('a client order id of more than 32 letters and digits', ['warning'], [700008]),
-  // WebSocket requests (format.md, WebSocket requests; §6, §8, service-notes.md).
+  // WebSocket requests (docs/format.md, WebSocket requests; §6, §8, docs/websocket.md).
   'ws-streams': rule('more than 30 streams in one WebSocket request (§8: the service refuses those past the 30th)', [
     'error',
   ]),

@@ -47,7 +47,7 @@ interface Live {
 const KEPT_CLOSED = 20;
 
 /**
- * The editor's live WebSocket connections (format.md "WebSocket requests"): one WsConnection a
+ * The editor's live WebSocket connections (docs/format.md "WebSocket requests"): one WsConnection a
  * Connect, several at once, each shown in the panel's stream view through its LiveFeed. Keys come
  * from SecretStorage with their origin binding, as for REST sends; a listen key (`# @listenKey`)
  * is obtained through the send pipeline and lives only inside its connection (never logged,

@@ -1,5 +1,5 @@
 /**
- * The API endpoints of the sandbox with the shapes of service-notes.md. Parameters are checked
+ * The API endpoints of the sandbox with the shapes of docs/service.md, Assumptions. Parameters are checked
  * here (after authentication): missing or empty → 44444, malformed → 33333, characters outside
  * SAFE_CHARS → 700008, then the exchange's own conditions (symbols, volumes, balances, book).
  */
@@ -214,7 +214,7 @@ export function createHandlers(engine: MatchingEngine, streams: UserStreams): Re
     (req: ApiRequest): Reply => {
       const order = parseOrder(req.params.values);
       if (!order.ok) return order.error;
-      // service-notes.md: order/test validates without placing and answers {}.
+      // docs/service.md, Assumptions: order/test validates without placing and answers {}.
       if (test) return EMPTY_OK;
       const placed = engine.place(engine.account(req.key!.name), order.value, req.serverTime);
       return placed.ok ? ok(placedView(placed.value)) : refused(placed.error);

@@ -119,7 +119,7 @@ function recvWindowOf(params: RequestParams): Answer<number> {
   const rw = params.values.get('recvWindow');
   if (rw === undefined) return value(window.defaultMs);
   if (!INTEGER.test(rw)) return refusal(33333, `recvWindow must be a whole number of milliseconds, not "${rw}".`);
-  // service-notes.md: the maximum is read as 60000 inclusive.
+  // the maximum is read as 60000 inclusive (docs/service.md, Assumptions: Two readings).
   if (Number(rw) > window.maxMs)
     return refusal(700005, `recvWindow ${rw} is above the maximum of ${window.maxMs} ms (§5 rule 8).`);
   return value(Number(rw));

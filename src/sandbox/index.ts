@@ -1,6 +1,6 @@
 /**
  * The embedded sandbox exchange: a local HTTP server that answers like the service (spec
- * §4-§8, shapes of service-notes.md), so every test runs against real HTTP and anyone can try
+ * §4-§8, shapes of docs/service.md, Assumptions), so every test runs against real HTTP and anyone can try
  * a request with no account. Used by the command line (`tradereq sandbox`), the extension and
  * the tests. No vscode import here: it runs in plain Node.
  */

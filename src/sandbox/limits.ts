@@ -2,7 +2,7 @@
  * Request limits of §8: weight per request against a sliding 10-second window, one counter per IP
  * for unsigned endpoints and one per account for signed ones (IP and UID modes counted
  * independently, one counter shared by all endpoints of a mode: the stricter reading,
- * service-notes.md). Over the limit → 429 with Retry-After. The IP is then on notice until
+ * docs/service.md, Assumptions). Over the limit → 429 with Retry-After. The IP is then on notice until
  * that Retry-After has passed: any request from it in that time → 418 and an IP ban of
  * 2 min, 8 min, 32 min, … (×4 per offence) up to 3 days, all × banScale (§8 rules 1-4).
  * Refused requests consume no weight.

@@ -1,6 +1,6 @@
 /**
  * What the sandbox answers: a status, a JSON body already serialised, and the error code for the
- * request log. Error bodies are `{"code": N, "msg": "..."}` (service-notes.md), the msg starting
+ * request log. Error bodies are `{"code": N, "msg": "..."}` (docs/service.md, Assumptions), the msg starting
  * with the catalog's meaning of the code (§7.2).
  */
 import type { Result } from '../core/result';

@@ -1,7 +1,7 @@
 /**
  * The rate-limit budget (§8): per origin, an IP counter and a per-account counter, each 500 weight
  * per rolling 10 s, one counter shared by all endpoints of a mode (the stricter reading,
- * service-notes.md). After a 429 or 418 nothing goes to that origin until Retry-After has passed.
+ * docs/service.md, Assumptions). After a 429 or 418 nothing goes to that origin until Retry-After has passed.
  *
  * A send reserves its weight before it goes, under the state's lock (reserve), and settles it when
  * the answer is in (settle): processes sending at once can never together go over the budget.

@@ -1,6 +1,6 @@
 /**
  * Endpoints and their parameters. The order endpoint and its parameters are documented by the
- * service (§2.1, §4.2); the rest comes from the API family (service-notes.md) and is marked assumed.
+ * service (§2.1, §4.2); the rest comes from the API family (docs/service.md, Assumptions) and is marked assumed.
  */
 import { LIMITS } from './limits';
 import type { EndpointInfo, EnumValueInfo, ParamInfo, Source, TypeRequirement } from './types';

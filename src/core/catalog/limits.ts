@@ -25,7 +25,7 @@ export const LIMITS = {
   } satisfies Record<RateLimitMode, RateLimit>,
   /**
    * §8 describes the counter both per endpoint and shared by all endpoints of a mode; the
-   * sandbox and the budget use the shared counter, the stricter reading (service-notes.md).
+   * sandbox and the budget use the shared counter, the stricter reading (docs/service.md, Assumptions: Two readings).
    */
   sharedCounterPerMode: true,
   recvWindow: { defaultMs: 5000, recommendedMaxMs: 5000, maxMs: 60_000 },

@@ -1,6 +1,6 @@
 /**
  * The names of the WebSocket side's streams, and what each one pushes: the §8 limits (spec) and
- * the API family's convention (service-notes.md, marked `source: 'assumed'`). Plain data with no
+ * the API family's convention (docs/websocket.md, marked `source: 'assumed'`). Plain data with no
  * zod, so the editor (completion, hover, the check step) reads it without loading the push
  * schemas; streams.ts adds those for the sandbox and the WebSocket client.
  */
@@ -11,7 +11,7 @@ import { err, ok, type Result } from '../result';
 
 /** The rules of the WebSocket side: the §8 limits (spec) and the family's timings (assumed). */
 export const WS_RULES = {
-  /** One endpoint next to the REST base URL (service-notes.md). */
+  /** One endpoint next to the REST base URL (docs/websocket.md). */
   path: '/ws',
   /** §8: at most 30 streams per connection. */
   streamsPerConnection: LIMITS.webSocket.streamsPerConnection,

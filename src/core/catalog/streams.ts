@@ -1,7 +1,7 @@
 /**
  * The WebSocket side of the service: the messages a client sends, the replies and pushes it gets,
  * validated with zod. §6 shows none of it and §8 only the limits, so everything here is the API
- * family's public convention (service-notes.md), marked `source: 'assumed'`. The stream names and
+ * family's public convention (docs/websocket.md), marked `source: 'assumed'`. The stream names and
  * their descriptions live in stream-names.ts (no zod, for the editor); this file adds the schema
  * of each stream's pushes, for the sandbox and the WebSocket client.
  */

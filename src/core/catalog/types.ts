@@ -1,6 +1,6 @@
 /**
- * Types of the service catalog: what the spec defines (`service-api.md`) and what the project
- * assumes where the spec says "not shown" (`service-notes.md`). Every entry says which.
+ * Types of the service catalog: what the spec defines (`docs/service.md`) and what the project
+ * assumes where the spec says "not shown" (`docs/service.md, Assumptions`). Every entry says which.
  */
 
 /** Where a fact comes from: the service's own spec, or an assumption from the API family. */

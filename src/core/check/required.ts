@@ -1,4 +1,4 @@
-/** Parameters an endpoint and an order type need (§4.2, service-notes.md): missing ones are errors. */
+/** Parameters an endpoint and an order type need (§4.2, docs/service.md, Assumptions): missing ones are errors. */
 import type { EndpointInfo } from '../catalog/types';
 import type { Param, RequestBlock } from '../format/model';
 import type { VariableScope } from '../format/variables';

@@ -1,5 +1,5 @@
 /**
- * What the check step says about a WebSocket request (format.md, "WebSocket requests"): the §8
+ * What the check step says about a WebSocket request (docs/format.md, "WebSocket requests"): the §8
  * limits (30 streams, 100 client messages a second), stream names the catalog does not know
  * (catalog/stream-names.ts, assumed), private streams without a listen key, and directives written
  * on the wrong kind of request.

@@ -1,6 +1,6 @@
 /**
  * "Copy as code" and `tradereq code`: a complete program that sends one request the way
- * `tradereq send` does (format.md, Signing), signing at run time with keys read from the
+ * `tradereq send` does (docs/format.md, Signing), signing at run time with keys read from the
  * environment. Pure: text in, text out.
  */
 import { generateGo } from './go';

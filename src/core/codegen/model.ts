@@ -67,14 +67,14 @@ export interface CodeRequest {
   /**
    * True when the request writes its own `timestamp` parameter (then it is in `query` or `form`
    * and nothing is added); false: the program adds `timestamp` = now in ms at the end of the form
-   * body when it holds form parameters, else at the end of the query string (format.md, Signing).
+   * body when it holds form parameters, else at the end of the query string (docs/format.md, Signing).
    */
   readonly timestampWritten: boolean;
   /** The header that carries the API key, e.g. X-SERVICE-APIKEY. */
   readonly apiKeyHeader: string;
   /**
    * Environment variables the program reads the keys from (names only, never values): upper-case
-   * letters, digits and `_` (TRADEREQ_<PROFILE>_API_KEY and _SECRET_KEY, format.md), two different ones.
+   * letters, digits and `_` (TRADEREQ_<PROFILE>_API_KEY and _SECRET_KEY, docs/format.md), two different ones.
    */
   readonly keyEnv: { readonly apiKey: string; readonly secretKey: string };
   /** Values of earlier responses the program takes as parameters, in order. */

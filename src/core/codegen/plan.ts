@@ -21,7 +21,7 @@ export interface Plan {
   readonly request: CodeRequest;
   /** Normalised, without trailing `/`. */
   readonly baseUrl: string;
-  /** Where the program appends `timestamp` = now (format.md, Signing step 1); undefined: it does not. */
+  /** Where the program appends `timestamp` = now (docs/format.md, Signing step 1); undefined: it does not. */
   readonly addTimestamp: 'query' | 'form' | undefined;
   readonly body: 'none' | 'form' | 'json';
   /** Known when generating: whether a body goes on the wire. */

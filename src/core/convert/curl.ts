@@ -1,7 +1,7 @@
 /**
  * A cURL command → one `.tradereq` request. The command is split into words by our own shell
  * splitter (or taken as words when the shell already split them), read as cURL reads its options,
- * and written with raw values: TradeReq percent-encodes strictly itself (format.md).
+ * and written with raw values: TradeReq percent-encodes strictly itself (docs/format.md).
  */
 import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { isLoopbackOrigin } from '../env/demo';
@@ -224,7 +224,7 @@ function encodingNote(pairs: readonly RawPair[], notes: Notes): void {
   if (differ.length === 0) return;
   const example = differ[0]!;
   notes.add(
-    `${differ.length} parameter(s) will be percent-encoded differently from the source (strictly, format.md), e.g. ${example.raw.slice(0, 40)} is sent as ${percentEncode(example.name)}=${percentEncode(example.value).slice(0, 40)}: the service reads the same values, but totalParams differs from the source's.`,
+    `${differ.length} parameter(s) will be percent-encoded differently from the source (TradeReq encodes strictly), e.g. ${example.raw.slice(0, 40)} is sent as ${percentEncode(example.name)}=${percentEncode(example.value).slice(0, 40)}: the service reads the same values, but totalParams differs from the source's.`,
   );
 }
 

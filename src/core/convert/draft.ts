@@ -1,5 +1,5 @@
 /**
- * The shape every importer fills and the writer turns into `.tradereq` text (format.md): one
+ * The shape every importer fills and the writer turns into `.tradereq` text (docs/format.md): one
  * request as the format holds it, with the comments that say what changed on the way.
  */
 import type { Placement } from '../format/model';
@@ -7,7 +7,7 @@ import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../request/build';
 
 export interface DraftParam {
   readonly name: string;
-  /** Raw, not percent-encoded: TradeReq encodes strictly itself (format.md). */
+  /** Raw, not percent-encoded: TradeReq encodes strictly itself (docs/format.md). */
   readonly value: string;
   readonly placement: Placement;
 }

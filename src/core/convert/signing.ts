@@ -1,6 +1,6 @@
 /**
  * What every importer does with a signed request: the source's `timestamp` and `signature` go,
- * since TradeReq adds its own (format.md, Signing), and the notes say what that changes.
+ * since TradeReq adds its own (docs/format.md, Signing), and the notes say what that changes.
  */
 import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { profileEnvPrefix } from '../env/keys';

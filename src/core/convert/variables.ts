@@ -1,5 +1,5 @@
 /**
- * `{{...}}` of other tools in TradeReq's terms (format.md, Variables): plain names stay as they
+ * `{{...}}` of other tools in TradeReq's terms (docs/format.md, Variables): plain names stay as they
  * are, dynamic variables with a counterpart are renamed, and the rest is kept and noted.
  */
 import { params, type DraftRequest } from './draft';

@@ -1,5 +1,5 @@
 /**
- * Draft → `.tradereq` text (format.md). Every line is checked against what the parser reads, so
+ * Draft → `.tradereq` text (docs/format.md). Every line is checked against what the parser reads, so
  * a value the format cannot hold becomes a comment and a note instead of a broken file; the text
  * is parsed once more at the end, and whatever the parser still refuses is reported too.
  */
@@ -54,7 +54,7 @@ function paramLine(l: Extract<DraftLine, { kind: 'param' }>, where: string, note
     return commentLines(`left out (${problem}): ${name} = ${value}`);
   }
   if (value !== value.trim())
-    notes.add(`${where}: the spaces around the value of "${name}" are not kept (a value is trimmed, format.md).`);
+    notes.add(`${where}: the spaces around the value of "${name}" are not kept (TradeReq trims a value).`);
   const v = value.trim();
   return [v.length > 0 ? `${name} = ${v}` : `${name} =`];
 }

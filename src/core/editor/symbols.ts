@@ -1,4 +1,4 @@
-/** Symbols of an environment from GET /api/v3/exchangeInfo (shape of service-notes.md; hostile input). */
+/** Symbols of an environment from GET /api/v3/exchangeInfo (shape of docs/service.md, Assumptions; hostile input). */
 import { z } from 'zod';
 import { err, ok, type Result } from '../result';
 import type { Budget } from '../budget/budget';

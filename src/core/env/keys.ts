@@ -16,7 +16,7 @@ export function maskApiKey(apiKey: string): string {
   return apiKey.length <= 4 ? '****' : '****' + apiKey.slice(-4);
 }
 
-/** `TRADEREQ_<PROFILE>_API_KEY`: profile upper-cased, `-` as `_` (format.md). */
+/** `TRADEREQ_<PROFILE>_API_KEY`: profile upper-cased, `-` as `_` (docs/format.md). */
 export function profileEnvPrefix(profile: string): string {
   return 'TRADEREQ_' + profile.toUpperCase().replace(/-/g, '_') + '_';
 }

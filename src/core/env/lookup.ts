@@ -1,6 +1,6 @@
 /**
  * Which tradereq.env.json a request file uses and which of its environments, the same for the
- * command line and the editor (format.md, Environments): the nearest file in the request file's
+ * command line and the editor (docs/format.md, Environments): the nearest file in the request file's
  * folder or above it; then the one asked for, else the only one, else `sandbox`.
  * No I/O and no validation code here: the shells read and validate the file.
  */

@@ -1,6 +1,6 @@
 /**
  * `tradereq.env.json`: named environments, shared in the repository, holding no secret
- * (format.md, Environments). The JSON schema the editor contributes is generated from this.
+ * (docs/format.md, Environments). The JSON schema the editor contributes is generated from this.
  */
 import { z } from 'zod';
 import { err, ok, type Result } from '../result';

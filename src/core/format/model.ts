@@ -1,5 +1,5 @@
 /**
- * The document model of a `.tradereq` file (format.md). Every token carries its range, so the
+ * The document model of a `.tradereq` file (docs/format.md). Every token carries its range, so the
  * editor can complete, hover and diagnose at any position from one parse.
  * Lines and characters are 0-based; characters count UTF-16 code units, as editors do.
  */
@@ -60,7 +60,7 @@ export const REQUEST_NAME = /^[A-Za-z_][\w-]*$/;
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
-/** The request line method of a WebSocket request (format.md, WebSocket requests). */
+/** The request line method of a WebSocket request (docs/format.md, WebSocket requests). */
 export const WS_METHOD = 'WS';
 
 export interface RequestLine {

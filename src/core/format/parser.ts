@@ -1,5 +1,5 @@
 /**
- * Parser of the `.tradereq` format (format.md). One pass over the lines, no backtracking; it
+ * Parser of the `.tradereq` format (docs/format.md). One pass over the lines, no backtracking; it
  * never throws: whatever it cannot read becomes a diagnostic with a range. A file is read as
  * blocks split at `###` lines (parse/block.ts); an edit re-parses only the blocks it touches and
  * keeps the others, moved by the lines the edit added or removed (reparse).

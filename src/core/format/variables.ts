@@ -1,5 +1,5 @@
 /**
- * Variables (format.md, Variables): `{{name}}` from the file, then the environment, then the
+ * Variables (docs/format.md, Variables): `{{name}}` from the file, then the environment, then the
  * system variables and fields of earlier responses. Used by resolve, check and hover alike.
  * Pure: time and randomness come in through the context.
  */
@@ -42,7 +42,7 @@ export function defaultContext(environment: NamedEnvironment, extra: Partial<Res
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** 32 characters of A-Za-z0-9, within the limit format.md gives for client order ids. */
+/** 32 characters of A-Za-z0-9, within the limit docs/format.md gives for client order ids. */
 export function newClientOrderId(): string {
   const bytes = nodeCrypto().randomBytes(32);
   let out = '';

@@ -137,7 +137,7 @@ export type BudgetState = Infer<typeof BudgetStateShape>;
 export type HistoryItem = Infer<typeof HistoryItemShape>;
 
 // ---------------------------------------------------------------------------------------------
-// The stream view: live WebSocket connections (format.md "WebSocket requests", spec §8)
+// The stream view: live WebSocket connections (docs/format.md "WebSocket requests", spec §8)
 
 const streamName = text(200);
 

@@ -146,7 +146,7 @@ export function prepareRequest(resolved: ResolvedRequest, options: PrepareOption
 
 /**
  * The request's own timestamp when it writes one; else now, added at the end of the form body when
- * it holds form parameters, else at the end of the query string (format.md, Signing).
+ * it holds form parameters, else at the end of the query string (docs/format.md, Signing).
  */
 function addTimestamp(resolved: ResolvedRequest, parts: Parts, fixed: number | undefined): string | undefined {
   if (resolved.request.params.some((p) => p.name.text === 'timestamp')) {

@@ -1,4 +1,4 @@
-/** `# @expect` checks on a response (format.md, Directives). */
+/** `# @expect` checks on a response (docs/format.md, Directives). */
 import type { Expectation } from '../format/directives';
 import { jsonPath, jsonValueText } from '../format/json-value';
 import type { Decoded } from '../net/decode';

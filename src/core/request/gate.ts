@@ -1,5 +1,5 @@
 /**
- * Origin binding (format.md, Environments): a key profile is sent only to the origins its owner
+ * Origin binding (docs/format.md, Environments): a key profile is sent only to the origins its owner
  * approved, so a shared file or environment cannot redirect a key to a host of someone else's
  * choosing. A refused request sends nothing at all.
  */

@@ -1,6 +1,6 @@
 /**
  * Listen keys that a REST exchange carries: a `listenKey` parameter sent, and the one an answer of
- * /api/v3/userDataStream holds. A listen key is a credential (service-notes.md), so every text made
+ * /api/v3/userDataStream holds. A listen key is a credential (docs/websocket.md), so every text made
  * from such an exchange for people (the panel, the history, the log, the command line's output)
  * shows it masked. Without zod: the command line's send bundle stays light.
  */

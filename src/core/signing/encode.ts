@@ -1,5 +1,5 @@
 /**
- * Strict percent-encoding (format.md, spec §5 rule 6): every byte outside `A-Z a-z 0-9 - _ . ~`
+ * Strict percent-encoding (docs/format.md, spec §5 rule 6): every byte outside `A-Z a-z 0-9 - _ . ~`
  * becomes `%XX` with upper-case hex, on the UTF-8 bytes. encodeURIComponent is not enough: it
  * leaves `! ' ( ) *` as they are, so `BEP20(BSC)` would sign one string and send another.
  */

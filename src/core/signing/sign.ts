@@ -1,5 +1,5 @@
 /**
- * Signing (spec §5, format.md "Signing"): totalParams is the encoded query string followed by the
+ * Signing (spec §5, docs/format.md "Signing"): totalParams is the encoded query string followed by the
  * encoded body with no separator, the signature parameter left out; the signature is appended
  * after totalParams is fixed, so what is signed is exactly what is sent.
  */

@@ -1,5 +1,5 @@
 /**
- * One WebSocket connection to the service (spec §6, §8; service-notes.md "The WebSocket side"),
+ * One WebSocket connection to the service (spec §6, §8; docs/websocket.md),
  * over undici's WebSocket client: the upgrade gated by the rate-limit state, an optional listen key
  * held for the connection, subscriptions grouped into SUBSCRIPTION messages, messages typed by the
  * user, replies matched by id, pushes validated by the catalog, per-stream figures, and keep-alive

@@ -1,5 +1,5 @@
 /**
- * `# @expect message PATH == VALUE` (format.md, WebSocket requests): a check on the pushes that
+ * `# @expect message PATH == VALUE` (docs/format.md, WebSocket requests): a check on the pushes that
  * passes when one push matches. PATH goes into the whole push ({c, s, t, d}: `d.deals[0].S`, `s`);
  * VALUE follows the rules of `# @expect json` (src/core/request/expect.ts): written bare or as
  * JSON, compared with the value's text. Fed push by push, so nothing is kept but the last value seen.

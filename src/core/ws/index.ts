@@ -1,5 +1,5 @@
 /**
- * The WebSocket client core (spec §6, §8; service-notes.md "The WebSocket side"), shared by
+ * The WebSocket client core (spec §6, §8; docs/websocket.md), shared by
  * `tradereq listen` and the editor's live stream view. Plain Node, no vscode.
  */
 export { WsConnection, WS_DEFAULTS, groupStreams } from './connection';

@@ -1,5 +1,5 @@
 /**
- * The three signed REST calls of a listen key (service-notes.md: POST, PUT and DELETE
+ * The three signed REST calls of a listen key (docs/websocket.md: POST, PUT and DELETE
  * /api/v3/userDataStream), made through the same pipeline as every send (request/pipeline.ts):
  * the key from the caller's KeySource with its origin binding checked before anything is sent,
  * the rate-limit gate, the clock sync, the decode. A listen key is therefore obtained only from an

@@ -1,5 +1,5 @@
 /**
- * A listen key for the private streams, held for one connection (`# @listenKey`, service-notes.md):
+ * A listen key for the private streams, held for one connection (`# @listenKey`, docs/websocket.md):
  * obtained first (signed POST /api/v3/userDataStream), kept alive while connected (PUT; the key
  * lapses 60 minutes after its last keep-alive, so every 30 minutes), closed at the end (DELETE).
  * The caller supplies the three signed calls, made through its own send pipeline (origin binding,

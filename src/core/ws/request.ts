@@ -1,5 +1,5 @@
 /**
- * A WebSocket request of a `.tradereq` file (format.md, "WebSocket requests") once its variables
+ * A WebSocket request of a `.tradereq` file (docs/format.md, "WebSocket requests") once its variables
  * are resolved: what `tradereq listen` and the editor's stream view connect with. Variables and
  * directives are resolved exactly as for an HTTP request (format/resolve.ts beginResolve); the
  * URL is the environment's wsUrl, or the request line's path on its origin, or a ws(s):// URL.

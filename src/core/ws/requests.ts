@@ -1,5 +1,5 @@
 /**
- * Client messages awaiting their reply, matched by id (service-notes.md: a reply repeats the id of
+ * Client messages awaiting their reply, matched by id (docs/websocket.md: a reply repeats the id of
  * its message; a message without one is answered with id 0, a PING with msg PONG). The server
  * answers in order, so messages sharing an id wait in a FIFO. Entries expire after the reply
  * timeout, so the table stays as small as the messages of the last few seconds (the pacer bounds those).

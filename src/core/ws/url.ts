@@ -1,5 +1,5 @@
 /**
- * Where the WebSocket side lives and where a listen key may go. service-notes.md: one endpoint,
+ * Where the WebSocket side lives and where a listen key may go. docs/websocket.md: one endpoint,
  * /ws, next to the REST base URL by default; an environment may name its own wsUrl (the real
  * service runs it on a host of its own). A listen key is a credential: it is sent only to the
  * environment's WebSocket origin, and shown only masked.
@@ -77,7 +77,7 @@ export function checkListenKeyDestination(url: string, envWsUrl: string): Destin
 /** A listen key as the service may give one: unreserved URL characters only, so it goes in a query string as it is. */
 export const LISTEN_KEY_FORMAT = /^[A-Za-z0-9._~-]{1,256}$/;
 
-/** The answer to POST /api/v3/userDataStream (service-notes.md). */
+/** The answer to POST /api/v3/userDataStream (docs/websocket.md). */
 export const ListenKeyAnswer = z.object({ listenKey: z.string().regex(LISTEN_KEY_FORMAT) });
 
 /** The listen key of a POST /api/v3/userDataStream answer, or undefined when it has none usable. */
@@ -91,7 +91,7 @@ export function maskListenKey(listenKey: string): string {
   return maskApiKey(listenKey);
 }
 
-/** `url` with `?listenKey=KEY` set (service-notes.md: /ws?listenKey=...). */
+/** `url` with `?listenKey=KEY` set (docs/websocket.md: /ws?listenKey=...). */
 export function withListenKey(url: URL, listenKey: string): string {
   const u = new URL(url.href);
   u.searchParams.set('listenKey', listenKey);

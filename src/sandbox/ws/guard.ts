@@ -1,6 +1,6 @@
 /**
  * The sandbox's rule for IPs cut for the WebSocket message rate (§8: "repeatedly disconnected IPs
- * may be banned"; the numbers are the sandbox's, service-notes.md): an IP cut CUTS_BEFORE_BAN
+ * may be banned"; the numbers are the sandbox's, docs/websocket.md): an IP cut CUTS_BEFORE_BAN
  * times within CUT_WINDOW_MS is banned, and its upgrade requests are answered 418 with
  * Retry-After, for the escalating durations of the REST bans (× banScale).
  */

@@ -1,7 +1,7 @@
 /**
  * The sandbox's WebSocket endpoint, /ws on the HTTP port (the `ws` server in noServer mode on the
  * HTTP server's 'upgrade'). It keeps the connections and their subscriptions, answers client
- * messages (service-notes.md "The WebSocket side"), fans pushes out, and enforces §8: at most 30
+ * messages (docs/websocket.md), fans pushes out, and enforces §8: at most 30
  * streams a connection (the 31st refused, the connection kept), at most 100 client messages in any
  * second (beyond it: close 1008, and CutGuard's ban), plus the family's idle and 24-hour closes.
  * A consumer too slow to take its pushes is closed (MAX_BUFFERED_BYTES), so memory stays bounded.

@@ -1,5 +1,5 @@
 /**
- * Listen keys of the private streams (service-notes.md, assumed): POST /api/v3/userDataStream
+ * Listen keys of the private streams (docs/websocket.md, assumed): POST /api/v3/userDataStream
  * opens one for the key's account, PUT keeps it alive, DELETE closes it; it lapses
  * WS_RULES.listenKeyValidityMs after the last keep-alive. A listen key is a credential: it is never
  * logged nor written in a message.

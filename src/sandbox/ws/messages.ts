@@ -1,5 +1,5 @@
 /**
- * Client messages on /ws (service-notes.md): SUBSCRIPTION, UNSUBSCRIPTION and PING, JSON text
+ * Client messages on /ws (docs/websocket.md): SUBSCRIPTION, UNSUBSCRIPTION and PING, JSON text
  * checked against the catalog's schema, each answered {"id", "code", "msg"}: code 0 when done,
  * otherwise the §7.2 code of the refusal with the catalog's meaning and why. A SUBSCRIPTION is
  * all or nothing: one refused name refuses the message.

@@ -68,7 +68,7 @@ export class Block {
   title?: Token;
   readonly directives: Directive[] = [];
   requestLine?: RequestLine;
-  /** Where parameters without a section go, from the method (format.md, Placement). */
+  /** Where parameters without a section go, from the method (docs/format.md, Placement). */
   defaultPlacement: Placement = 'query';
   headers: readonly Header[] = NONE;
   sections: readonly Section[] = NONE;

@@ -42,7 +42,7 @@ function jsonLine(b: Block, line: string, i: number, first: number, c: number, w
   b.error(whole, message, 'json-expected');
 }
 
-/** A stream name under `[subscribe]`, one a line (format.md, WebSocket requests). */
+/** A stream name under `[subscribe]`, one a line (docs/format.md, WebSocket requests). */
 function streamLine(b: Block, line: string, i: number, first: number): void {
   const end = contentEnd(line);
   b.streams = append(b.streams, b.pos.token(line.slice(first, end), i, first));

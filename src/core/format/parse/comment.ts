@@ -1,4 +1,4 @@
-/** `# text`, `// text`: comments; `# @word args`: directives (format.md, Directives). */
+/** `# text`, `// text`: comments; `# @word args`: directives (docs/format.md, Directives). */
 import type { Directive } from '../model';
 import { append, type Block } from './block';
 import { CH_AT, CH_HASH, CH_SLASH, contentEnd, firstVisible, isSpace, sliceTrimEnd } from './source';

@@ -1,4 +1,4 @@
-/** `METHOD TARGET [HTTP/x]`: the request line (format.md, Lines), and the inline `?query` it may carry. */
+/** `METHOD TARGET [HTTP/x]`: the request line (docs/format.md, Lines), and the inline `?query` it may carry. */
 import { unknownMethodMessage } from '../messages';
 import { METHODS, WS_METHOD, type Param, type Placement, type RequestLine, type Token } from '../model';
 import type { Block } from './block';
@@ -101,7 +101,7 @@ function checkMethod(b: Block, method: Token): void {
   }
 }
 
-/** GET and DELETE parameters go in the query string, POST and PUT in the form body (format.md). */
+/** GET and DELETE parameters go in the query string, POST and PUT in the form body (docs/format.md). */
 export function defaultPlacement(method: string): Placement {
   const m = method.toUpperCase();
   return m === 'POST' || m === 'PUT' ? 'body' : 'query';

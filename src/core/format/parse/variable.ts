@@ -1,4 +1,4 @@
-/** `@name = value`: a file variable, at the top of the file only (format.md, Variables). */
+/** `@name = value`: a file variable, at the top of the file only (docs/format.md, Variables). */
 import type { FileVariable, VariableRef } from '../model';
 import { append, NONE, type Block } from './block';
 import { scanRefs } from './refs';
