@@ -24,7 +24,7 @@ import {
   field,
 } from './support';
 
-/** Signed endpoints of the sandbox (service-notes.md; §5 rule 12 does not list them). */
+/** Signed endpoints of the sandbox (docs/service.md, Assumptions; §5 rule 12 does not list them). */
 const SIGNED = [
   ['POST', '/api/v3/order'],
   ['POST', '/api/v3/order/test'],
@@ -270,7 +270,7 @@ describe('conformance §5 authentication', function () {
     );
     assert.equal(lowerHex.code, 700002, `comma signed with lower-case hex: ${describeReply(lowerHex)}`);
 
-    // Parentheses: encodeURIComponent leaves them unencoded (service-notes.md).
+    // Parentheses: encodeURIComponent leaves them unencoded (docs/service.md, Assumptions).
     const network = (encode: (s: string) => string): string => `network=${encode('BEP20(BSC)')}&timestamp=${ts}`;
     assert.equal(network(strictEncode), `network=BEP20%28BSC%29&timestamp=${ts}`);
     assert.notEqual(network(looseEncode), network(strictEncode));
@@ -308,7 +308,7 @@ describe('conformance §5 authentication', function () {
     // The brackets, braces, quotes, colons and commas of the list are all special characters.
     const list = JSON.stringify([order, { ...order, price: '20001' }]);
     assert.ok(strictEncode(list).startsWith('%5B%7B%22symbol%22%3A%22BTCUSDT%22%2C'));
-    // encodeURIComponent leaves parentheses unencoded (service-notes.md).
+    // encodeURIComponent leaves parentheses unencoded (docs/service.md, Assumptions).
     const withParens = JSON.stringify([{ ...order, newClientOrderId: 'A(1)' }]);
     assert.notEqual(looseEncode(withParens), strictEncode(withParens));
     const loose: [string, string][] = [
@@ -380,7 +380,7 @@ describe('conformance §5 authentication', function () {
       const r = await c.signed(key, 'GET', '/api/v3/account', [], { recvWindow: rw });
       assert.equal(r.status, 200, `recvWindow ${rw}: ${describeReply(r)}`);
     }
-    // Maximum 60000 (service-notes.md reads the boundary as inclusive); above → 700005.
+    // Maximum 60000, read as inclusive (docs/service.md, Assumptions: Two readings); above → 700005.
     const max = await c.signed(key, 'GET', '/api/v3/account', [], { recvWindow: 60000 });
     assert.equal(max.status, 200, `recvWindow 60000: ${describeReply(max)}`);
     for (const rw of [60001, 100000]) {
@@ -502,7 +502,7 @@ describe('conformance §5 authentication', function () {
   });
 
   // §5 rule 12: "Which endpoints are signed, and what the key permissions are called: not shown."
-  // Nothing to test against the spec; the sandbox's choices (service-notes.md: order, order/test,
+  // Nothing to test against the spec; the sandbox's choices (docs/service.md, Assumptions: order, order/test,
   // query and cancel order, openOrders and account signed; "read" and "trade" permissions) are
   // exercised as assumptions by rules 1, 2, 7 and 10 above.
   it.skip('§5 rule 12: which endpoints are signed and what the permissions are called (not shown by the spec; covered by the assumptions used in rules 1, 2, 7 and 10)', () =>

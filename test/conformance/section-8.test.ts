@@ -1,7 +1,7 @@
 /**
  * Spec §8, limits, against the running sandbox (started with --ban-scale 0.001, so a ban of
  * 2 minutes lasts 120 ms). The rate limits are reached with the per-endpoint weights of
- * service-notes.md (§8 rule 5 shows none): ping 1, time 1, exchangeInfo 10, order 1,
+ * docs/service.md, Assumptions (§8 rule 5 shows none): ping 1, time 1, exchangeInfo 10, order 1,
  * order/test 1, query order 2, cancel 1, openOrders 3, account 10. A second loopback address
  * (127.0.0.2) is a second client IP.
  */
@@ -93,7 +93,7 @@ describe('conformance §8 limits', function () {
     is429(await account(THIRD_IP), 'UID counter full');
   });
 
-  it('§8 counting: one counter is shared by all endpoints of a mode (the stricter reading, service-notes.md)', async () => {
+  it('§8 counting: one counter is shared by all endpoints of a mode (the stricter reading, docs/service.md, Assumptions: Two readings)', async () => {
     // IP mode: 49 × exchangeInfo (490) + 5 × ping + 5 × time = 500; exchangeInfo alone is at 490,
     // so a per-endpoint counter would let one more through.
     await ok(49, () => exchangeInfo(), 'exchangeInfo');
@@ -257,7 +257,7 @@ describe('conformance §8 limits', function () {
     // (The 429 wait itself, backed off in full, is shown by §8 rule 1.)
   });
 
-  it('§8 rule 5: per-endpoint weights (not shown by the spec; service-notes.md: ping 1, time 1, exchangeInfo 10, order 1, order/test 1, query order 2, cancel 1, openOrders 3, account 10)', async () => {
+  it('§8 rule 5: per-endpoint weights (not shown by the spec; docs/service.md, Assumptions: ping 1, time 1, exchangeInfo 10, order 1, order/test 1, query order 2, cancel 1, openOrders 3, account 10)', async () => {
     // For each endpoint E of claimed weight w: fill the counter to 500 - w with endpoints of known
     // weight, then E passes (weight ≤ w) and a weight-1 request is refused (weight ≥ w).
     const checks: { name: string; run: () => Promise<void> }[] = [];
@@ -389,7 +389,7 @@ describe('conformance §8 limits', function () {
     }
   });
 
-  describe('§8 WebSocket limits (shapes assumed from service-notes.md)', () => {
+  describe('§8 WebSocket limits (shapes assumed from docs/websocket.md)', () => {
     const probes: WsProbe[] = [];
     const connect = async (from?: string): Promise<WsProbe> => {
       const p = await WsProbe.connect(c.sandbox.wsUrl, from);

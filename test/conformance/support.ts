@@ -8,13 +8,15 @@
  * hide behind a test that signs with the same code.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
 import { Agent } from 'undici';
 import { WebSocket } from 'ws';
+import { signingVectors } from '../support/docs';
+import { ensureBuilt } from '../support/build';
 
 // ---------------------------------------------------------------------------------------------
 // Independent signer (spec §5)
@@ -31,7 +33,7 @@ export function strictEncode(text: string): string {
   return out;
 }
 
-/** The loose encoding many clients use by mistake: leaves ! ' ( ) * unencoded (service-notes.md). */
+/** The loose encoding many clients use by mistake: leaves ! ' ( ) * unencoded (docs/service.md, Assumptions). */
 export function looseEncode(text: string): string {
   return encodeURIComponent(text);
 }
@@ -64,25 +66,8 @@ export const WRONG_SIGNERS: Record<string, (secretKey: string, message: string) 
   'HMAC-SHA1 padded to 64 hex': (s, m) => createHmac('sha1', s).update(m).digest('hex').padEnd(64, '0'),
 };
 
-/**
- * The published vectors of the service family (/work/shared/vectors/signing.json), copied here so
- * the suite checks its own signer before trusting it.
- */
-export const PUBLISHED_VECTORS = [
-  {
-    secretKey: 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j',
-    query:
-      'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559',
-    body: '',
-    signature: 'c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71',
-  },
-  {
-    secretKey: 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j',
-    query: 'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC',
-    body: 'quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559',
-    signature: '0fd168b8ddb4876a0358a8d14d0c9f3da0e9b20c5d52b2a00fcf7d1c602f9a77',
-  },
-] as const;
+/** The published vectors of the service family (test/fixtures/vectors/signing.json): the suite checks its own signer on them before trusting it. */
+export const PUBLISHED_VECTORS = signingVectors();
 
 export function checkOwnSigner(): void {
   for (const v of PUBLISHED_VECTORS) assert.equal(sign(v.secretKey, totalParams(v.query, v.body)), v.signature);
@@ -184,23 +169,8 @@ const CLI = join(ROOT, 'dist', 'cli.js');
 /** The ban scale the suite starts the sandbox with (bans of 2 min become 120 ms). */
 export const BAN_SCALE = 0.001;
 
-let built = false;
-
-/** `node esbuild.js`, retried a few times (others may be editing src/). */
-function build(): void {
-  if (built) return;
-  let last = '';
-  for (let i = 0; i < 5; i++) {
-    const r = spawnSync(process.execPath, [join(ROOT, 'esbuild.js')], { cwd: ROOT, encoding: 'utf8' });
-    if (r.status === 0) {
-      built = true;
-      return;
-    }
-    last = r.stderr || r.stdout;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
-  }
-  throw new Error(`node esbuild.js failed: ${last}`);
-}
+/** dist/ as `npm run build` writes it, made once for all the tests (test/support/build.ts). */
+const build = ensureBuilt;
 
 export class SandboxProcess {
   private constructor(
@@ -367,7 +337,7 @@ export function useSandbox(): Conformance {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Small domain helpers (shapes assumed from service-notes.md)
+// Small domain helpers (shapes assumed from docs/service.md, Assumptions)
 
 /** A LIMIT BUY that rests on BTCUSDT (the house asks start above 30000). */
 export function orderPairs(quantity = '0.001', price = '20000', symbol = 'BTCUSDT'): [string, string][] {
@@ -518,7 +488,7 @@ export function assertTimingRule(results: readonly TimingResult[]): { accepted: 
 }
 
 // ---------------------------------------------------------------------------------------------
-// WebSocket (the `ws` package directly; message shapes assumed from service-notes.md)
+// WebSocket (the `ws` package directly; message shapes assumed from docs/websocket.md)
 
 export interface WsClosed {
   readonly code: number;
@@ -606,7 +576,7 @@ export class WsProbe {
   }
 }
 
-/** Public stream names of the family (service-notes.md), written here from the notes, `count` of them. */
+/** Public stream names of the family (docs/websocket.md), written here from that page, `count` of them. */
 export function publicStreamNames(count: number): string[] {
   const names: string[] = [];
   const intervals = ['Min1', 'Min5', 'Min15', 'Min30', 'Min60', 'Hour4', 'Day1', 'Week1', 'Month'];

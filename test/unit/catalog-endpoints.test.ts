@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   BATCH_ORDERS_MAX,
   ENDPOINTS,
@@ -10,8 +8,7 @@ import {
   isBatchEndpoint,
 } from '../../src/core/catalog/endpoints';
 import { LIMITS } from '../../src/core/catalog/limits';
-
-const SPEC = readFileSync(join(__dirname, '../../../shared/spec/service-api.md'), 'utf8');
+import { numberedSection, serviceDoc, tableRows } from '../support/docs';
 
 describe('catalog: endpoints and limits', () => {
   it('the order endpoint of §4.2 is documented, signed, UID-limited, with every parameter of §2.1 marked documented', () => {
@@ -19,8 +16,7 @@ describe('catalog: endpoints and limits', () => {
     assert.equal(order.source, 'spec');
     assert.equal(order.signed, true);
     assert.equal(order.mode, 'uid');
-    const table = SPEC.slice(SPEC.indexOf('### 2.1'), SPEC.indexOf('### 2.2'));
-    const names = [...table.matchAll(/^\| (\w+) \| /gm)].map((m) => m[1]!).filter((n) => n !== 'Parameter');
+    const names = tableRows(numberedSection(serviceDoc(), '2.1')).map((cells) => cells[0]!);
     assert.deepEqual(names, ['symbol', 'side', 'type', 'quantity', 'price', 'recvWindow', 'timestamp', 'signature']);
     for (const n of names) assert.equal(findParam(order, n)?.source, 'spec', `${n} is documented by the service`);
   });

@@ -112,7 +112,7 @@ describe('check step (checkDocument)', () => {
       assert.deepEqual(check(lines), []);
     });
 
-    it('the example of format.md (variables, split placement, JSON body, @name) produces no diagnostics', () => {
+    it('the example of docs/format.md (variables, split placement, JSON body, @name) produces no diagnostics', () => {
       const lines = [
         '@symbol = BTCUSDT',
         '@qty = 0.001',
@@ -610,7 +610,7 @@ describe('check step (checkDocument)', () => {
       assert.deepEqual(check(['# @signature body', ...ORDER]), []);
     });
 
-    // BUG (check.ts, checkRequest): file directives (above the first `###`, format.md "Lines") apply to
+    // BUG (check.ts, checkRequest): file directives (above the first `###`, docs/format.md "Lines") apply to
     // every request, and `tradereq sign` honours them (it refuses this file: "`# @signature body` needs
     // a form body"), but checkRequest reads options with `fileDirectives: []`, so check says nothing.
     // The same drops a file-level `# @unsigned`/`# @signed` (no unsigned-signed-endpoint warning).

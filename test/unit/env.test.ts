@@ -4,7 +4,7 @@ import { keysFromEnvironment, maskApiKey } from '../../src/core/env/keys';
 import { demoKeyFor } from '../../src/core/env/demo';
 
 describe('environments and keys', () => {
-  it('accepts the environment file of format.md', () => {
+  it('accepts the environment file of docs/format.md', () => {
     const r = parseEnvironmentFile(
       JSON.stringify({
         sandbox: { baseUrl: 'http://127.0.0.1:8780', key: 'sandbox' },

@@ -47,7 +47,7 @@ function errorsOf(doc: TradeReqDocument): string[] {
 }
 
 describe('parser', () => {
-  it('reads the example of format.md: file variables, three requests, titles, @name', () => {
+  it('reads the example of docs/format.md: file variables, three requests, titles, @name', () => {
     const doc = parse(FORMAT_EXAMPLE);
     assert.deepEqual(doc.diagnostics, []);
     assert.deepEqual(

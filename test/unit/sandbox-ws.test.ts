@@ -402,7 +402,7 @@ describe('tradereq sandbox: the WebSocket address and routes', () => {
 });
 
 describe('stream catalog', () => {
-  it('every stream of service-notes.md is listed, marked assumed, with a valid example push', () => {
+  it('every stream of docs/websocket.md is listed, marked assumed, with a valid example push', () => {
     assert.deepEqual(
       STREAMS.map((s) => s.channel),
       [

@@ -8,17 +8,9 @@ import { prepareRequest, type PreparedRequest } from '../../src/core/request/bui
 import { percentEncode } from '../../src/core/signing/encode';
 import { signatureMatches } from '../../src/core/signing/hmac';
 import { BUILTIN_SANDBOX, type NamedEnvironment } from '../../src/core/env/schema';
+import { signingVectors } from '../support/docs';
 
-interface Vector {
-  name: string;
-  secretKey: string;
-  query: string;
-  body: string;
-  signature: string;
-}
-const VECTORS = (
-  JSON.parse(readFileSync(join(__dirname, '../../../shared/vectors/signing.json'), 'utf8')) as { vectors: Vector[] }
-).vectors;
+const VECTORS = signingVectors();
 const SECRET = VECTORS[0]!.secretKey;
 const KEY = { apiKey: 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A', secretKey: SECRET };
 const TS = 1499827319559;

@@ -1,5 +1,5 @@
 /**
- * The format side of WebSocket requests (format.md, "WebSocket requests"): the directives
+ * The format side of WebSocket requests (docs/format.md, "WebSocket requests"): the directives
  * `# @listenKey`, `# @listen` and `# @expect message`, and resolveWsRequest (variables as for
  * HTTP requests, the URL from the environment's wsUrl, streams deduplicated, messages substituted).
  */
