@@ -3,9 +3,10 @@
 // - tradereq.vsix, the VS Code extension (@vscode/vsce, files allow-listed by .vscodeignore);
 // - tradereq-VERSION.tgz, the npm package of the `tradereq` command (`npm pack`, files allow-listed
 //   by "files" in package.json: the built CLI, README and licence).
-// vsce refuses a package.json with "files" beside a .vscodeignore, so the extension is packed from a
-// staging folder holding the same built files and a manifest without "files" (and without scripts:
-// nothing is built again there).
+// The production build goes to out/package/dist, not dist/: the development build there stays as it
+// is for the tests that run beside this (npm test packages while it tests). Each package is made
+// from a staging folder holding that build: vsce refuses a package.json with "files" beside a
+// .vscodeignore, so the extension's manifest has no "files" (and no scripts: nothing is built there).
 'use strict';
 
 const fs = require('node:fs');
@@ -13,32 +14,38 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '..');
-const STAGE = path.join(ROOT, 'out', 'vsix');
+const OUT = path.join(ROOT, 'out', 'package');
+const BUILD = path.join(OUT, 'dist');
+const STATIC = ['media', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore'];
 
 function run(command, args, cwd) {
   const r = spawnSync(command, args, { cwd, stdio: 'inherit' });
   if (r.status !== 0) throw new Error(`${[command, ...args].join(' ')} failed (exit ${r.status ?? r.signal})`);
 }
 
-function stageExtension(manifest) {
-  fs.rmSync(STAGE, { recursive: true, force: true });
-  fs.mkdirSync(STAGE, { recursive: true });
-  for (const entry of ['dist', 'media', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore'])
-    fs.cpSync(path.join(ROOT, entry), path.join(STAGE, entry), { recursive: true });
-  const { files: _files, scripts: _scripts, ...extension } = manifest;
-  fs.writeFileSync(path.join(STAGE, 'package.json'), JSON.stringify(extension, null, 2) + '\n');
+/** A folder holding the production build as dist/, the static files and `manifest`. */
+function stage(name, manifest) {
+  const dir = path.join(OUT, name);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.cpSync(BUILD, path.join(dir, 'dist'), { recursive: true });
+  for (const entry of STATIC) fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return dir;
 }
 
 function main() {
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  run(process.execPath, [path.join(ROOT, 'esbuild.js'), '--production'], ROOT);
-  stageExtension(manifest);
+  fs.rmSync(BUILD, { recursive: true, force: true });
+  run(process.execPath, [path.join(ROOT, 'esbuild.js'), '--production', `--outdir=${BUILD}`], ROOT);
+  const { files: _files, scripts: _scripts, ...extension } = manifest;
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   // The repository is not on GitHub or GitLab, so vsce cannot make the README's relative links absolute: kept as written.
   const vsix = path.join(ROOT, 'tradereq.vsix');
-  run(process.execPath, [vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsix], STAGE);
-  // Already built above: prepack need not build again.
-  run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', ROOT], ROOT);
+  const args = ['package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsix];
+  run(process.execPath, [vsce, ...args], stage('vsix', extension));
+  // Built above: prepack need not build again.
+  run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', ROOT], stage('npm', manifest));
   console.log(`package: tradereq.vsix and tradereq-${manifest.version}.tgz (version ${manifest.version})`);
 }
 

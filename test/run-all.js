@@ -1,87 +1,215 @@
 #!/usr/bin/env node
-// `npm test`: every part in order, stopping at the first failure, with the time each took and a
-// total of the tests that ran. `npm test -- --quick` leaves out the parts that need a real VS Code.
+// `npm test`: every part, each started as soon as what it needs is ready and the machine has room
+// (two parts at a time, one of them at most driving a browser), with the time each took and a
+// total of the tests that ran. What a part prints is shown whole when it ends, so parts that run side by side stay legible.
+// The first failure stops new parts from starting; the ones running finish and are reported.
+// `npm test -- --quick` leaves out the parts that need a real VS Code or Chromium.
+'use strict';
+
 const { spawn } = require('node:child_process');
+const os = require('node:os');
 
 const { TARGETS } = require('./harness/setup');
 
 const quick = process.argv.includes('--quick');
 const VSCODE_VERSIONS = Object.values(TARGETS)
   .map((t) => t.vscode)
-  .join(' and '); // test:vscode runs the suite on each
+  .join(' and '); // run-vscode-tests runs the suite on each
+const node = (...args) => [process.execPath, ...args];
+// The slow files first, so that the two workers end together.
+const MOCHA_SPECS = ['test/e2e/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/unit/**/*.test.ts'];
+/** Room on the machine: two parts at a time, each keeping about a core busy (setup steps wait on the network). */
+const ROOM = 2;
 
-/** [name, npm script, needs a real VS Code, how its tests are counted] */
-const parts = [
-  ['lint and format (ESLint, Prettier)', 'lint', false, 'none'],
-  ['type check', 'typecheck', false, 'none'],
-  ['build', 'build', false, 'none'],
-  ['unit, end-to-end and conformance tests (mocha)', 'test:unit', false, 'mocha'],
-  ['grammar tests (vscode-tmgrammar-test)', 'test:grammar', false, 'grammar'],
-  [`integration tests in real VS Code ${VSCODE_VERSIONS}`, 'test:vscode', true, 'summary'],
-  ['harness self-test (a broken extension must fail)', 'test:harness', true, 'one'],
-  ['response panel in Chromium (hostile input, CSP, keyboard)', 'test:webview', true, 'mocha'],
-  ['UI tests in Chromium', 'test:ui', true, 'mocha'],
-  ['package the .vsix and install it into VS Code', 'test:package', true, 'summary'],
-];
+/**
+ * The parts: id, name, command, the ids it waits for, its weight, how its tests are counted, and
+ * whether it needs the real VS Code or Chromium. The order of the list is the order of priority.
+ */
+const PARTS = [
+  {
+    id: 'toolchains',
+    name: "toolchains for Copy as Code's programs (Go, Python, shellcheck)",
+    command: node('test/harness/toolchains.js'),
+    weight: 0,
+  },
+  {
+    id: 'vscode-setup',
+    name: `VS Code ${VSCODE_VERSIONS} and Chromium, installed once per machine`,
+    command: node('test/harness/setup.js', '--target', 'all'),
+    after: ['toolchains'], // both may run apt-get, which allows one at a time
+    weight: 0,
+    browser: true,
+  },
+  { id: 'build', name: 'build', command: node('esbuild.js') },
+  {
+    id: 'package',
+    name: 'package the .vsix and the npm tarball',
+    command: node('scripts/package.js'),
+    after: ['build'],
+  },
+  {
+    id: 'integration',
+    name: `integration tests in real VS Code ${VSCODE_VERSIONS}`,
+    command: ['bash', '-c', 'node test/harness/build-integration.js && node test/harness/run-vscode-tests.js'],
+    after: ['build', 'vscode-setup'],
+    counting: 'summary',
+    browser: true,
+  },
+  {
+    id: 'mocha',
+    name: 'unit, end-to-end and conformance tests (mocha, 2 workers)',
+    command: ['npx', '--no-install', 'mocha', '--parallel', '--jobs', '2', ...MOCHA_SPECS],
+    after: ['build', 'package', 'toolchains'],
+    counting: 'mocha',
+  },
+  {
+    id: 'ui',
+    name: 'UI tests in Chromium',
+    command: node('test/ui/run-ui.js'),
+    after: ['build', 'vscode-setup'],
+    counting: 'mocha',
+    browser: true,
+  },
+  {
+    id: 'webview',
+    name: 'response panel in Chromium (hostile input, CSP, keyboard)',
+    command: [
+      'npx',
+      '--no-install',
+      'mocha',
+      '--no-config',
+      'test/webview/preview.test.js',
+      'test/webview/live.test.js',
+    ],
+    after: ['build', 'vscode-setup'],
+    counting: 'mocha',
+    browser: true,
+  },
+  {
+    id: 'harness',
+    name: 'harness self-test (a broken extension must fail)',
+    command: node('test/harness/selftest.js'),
+    after: ['integration'], // runs the integration part's compiled activation tests
+    counting: 'one',
+    browser: true,
+  },
+  {
+    id: 'package-install',
+    name: 'install the .vsix into VS Code as the README says',
+    command: node('test/harness/package-install.js'),
+    after: ['package', 'vscode-setup'],
+    counting: 'summary',
+    browser: true,
+  },
+  { id: 'lint', name: 'lint and format (ESLint, Prettier)', command: ['npm', 'run', '--silent', 'lint'] },
+  { id: 'typecheck', name: 'type check', command: ['npm', 'run', '--silent', 'typecheck'] },
+  { id: 'grammar', name: 'grammar tests (vscode-tmgrammar-test)', command: ['npm', 'run', '--silent', 'test:grammar'] },
+].map((p) => ({ after: [], weight: 1, counting: 'none', browser: false, ...p }));
 
-function runPart(script, counting) {
+/** Adds to `counts` what one line of a part's output says about its tests. */
+function scan(line, counting, counts) {
+  let m;
+  if (counting === 'mocha') {
+    if ((m = /^\s*(\d+) passing/.exec(line))) counts.passed += Number(m[1]);
+    if ((m = /^\s*(\d+) failing/.exec(line))) counts.failed += Number(m[1]);
+    if ((m = /^\s*(\d+) pending/.exec(line))) counts.pending += Number(m[1]);
+  }
+  // The last closing line counts: run-vscode-tests ends with its total over both VS Code versions.
+  if (counting === 'summary' && (m = /^(?:[\w ]+: )?(\d+) passed, (\d+) failed/.exec(line))) {
+    counts.passed = Number(m[1]);
+    counts.failed = Number(m[2]);
+  }
+  if (counting === 'grammar' && /^✓ /.test(line)) counts.passed++;
+  if (counting === 'grammar' && /^✖ /.test(line)) counts.failed++;
+}
+
+/** Runs one part with its output kept; resolves with its exit code, counts, output and time. */
+function runPart(part) {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script], { stdio: ['inherit', 'pipe', 'pipe'] });
-    const counts = { passed: 0, failed: 0 };
+    const start = Date.now();
+    const [command, ...args] = part.command;
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const counts = { passed: 0, failed: 0, pending: 0 };
+    const chunks = [];
     let pending = '';
-    const scan = (line) => {
-      let m;
-      if (counting === 'mocha' && (m = /^\s*(\d+) passing/.exec(line))) counts.passed += Number(m[1]);
-      if (counting === 'mocha' && (m = /^\s*(\d+) failing/.exec(line))) counts.failed += Number(m[1]);
-      // The last closing line counts: test:vscode ends with its total over both VS Code versions.
-      if (counting === 'summary' && (m = /^(?:[\w ]+: )?(\d+) passed, (\d+) failed/.exec(line))) {
-        counts.passed = Number(m[1]);
-        counts.failed = Number(m[2]);
-      }
-      if (counting === 'grammar' && /^✓ /.test(line)) counts.passed++;
-      if (counting === 'grammar' && /^✖ /.test(line)) counts.failed++;
-    };
-    child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
+    const take = (chunk) => {
+      chunks.push(chunk);
       pending += chunk.toString();
       const lines = pending.split('\n');
       pending = lines.pop();
-      lines.forEach(scan);
-    });
-    child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+      for (const line of lines) scan(line, part.counting, counts);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('error', (e) => take(Buffer.from(`${command}: ${e.message}\n`)));
     child.on('close', (code, signal) => {
-      if (pending) scan(pending);
-      if (counting === 'one') counts[code === 0 ? 'passed' : 'failed'] = 1;
-      resolve({ code: code ?? 1, signal, counts });
+      if (pending) scan(pending, part.counting, counts);
+      if (part.counting === 'one') counts[code === 0 ? 'passed' : 'failed'] = 1;
+      const seconds = (Date.now() - start) / 1000;
+      resolve({ code: code ?? 1, signal, counts, output: Buffer.concat(chunks).toString(), seconds });
     });
   });
 }
 
-async function main() {
+function main() {
+  const parts = PARTS.filter((p) => !(quick && p.browser));
+  const done = new Map(); // id → result
+  const running = new Map(); // id → weight
+  const total = { passed: 0, failed: 0, pending: 0 };
   const timings = [];
-  const total = { passed: 0, failed: 0 };
   let failed;
-  for (const [name, script, needsVscode, counting] of parts) {
-    if (quick && needsVscode) {
-      timings.push(`${name}: skipped (--quick)`);
-      continue;
+  const started = Date.now();
+  console.log(`npm test: ${parts.length} parts on ${os.availableParallelism?.() ?? os.cpus().length} cores`);
+
+  const ready = (p) =>
+    !done.has(p.id) &&
+    !running.has(p.id) &&
+    p.after.every((a) => done.get(a)?.code === 0 || !parts.some((q) => q.id === a));
+  const busy = () => [...running.values()].reduce((a, b) => a + b, 0);
+  const browserPart = (id) => parts.some((p) => p.id === id && p.browser && p.weight > 0);
+
+  const finish = (part, result) => {
+    running.delete(part.id);
+    done.set(part.id, result);
+    const verdict = result.code === 0 ? 'passed' : `FAILED (exit ${result.signal ?? result.code})`;
+    console.log(`\n▶ ${part.name}: ${verdict}, ${result.seconds.toFixed(1)} s\n`);
+    process.stdout.write(result.output.endsWith('\n') || !result.output ? result.output : `${result.output}\n`);
+    timings.push(`${part.name}: ${result.seconds.toFixed(1)} s`);
+    for (const k of Object.keys(total)) total[k] += result.counts[k];
+    if (result.code !== 0) {
+      failed ??= `${part.name} failed (exit ${result.signal ?? result.code})`;
+      if (result.counts.failed === 0) total.failed++;
     }
-    console.log(`\n▶ ${name}`);
-    const start = Date.now();
-    const { code, signal, counts } = await runPart(script, counting);
-    timings.push(`${name}: ${((Date.now() - start) / 1000).toFixed(1)} s`);
-    total.passed += counts.passed;
-    total.failed += counts.failed;
-    if (code !== 0) {
-      failed = `${name} failed (exit ${signal ?? code})`;
-      if (counts.failed === 0) total.failed++;
-      break;
-    }
-  }
-  console.log('\nTimings:\n  ' + timings.join('\n  '));
-  if (failed) console.error(`\n${failed}`);
-  console.log(`\nnpm test: ${total.passed} passed, ${total.failed} failed`);
-  process.exit(failed ? 1 : 0);
+    schedule();
+  };
+
+  const schedule = () => {
+    if (!failed)
+      for (const part of parts.filter(ready)) {
+        // One browser at a time: two slow each other down far more than their share of the cores.
+        if (part.browser && part.weight > 0 && [...running.keys()].some((id) => browserPart(id))) continue;
+        // A part waits for room, and the parts after it wait behind it (the list is the order of priority).
+        if (busy() + part.weight > ROOM) break;
+        running.set(part.id, part.weight);
+        console.log(`  started: ${part.name} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+        runPart(part).then((result) => finish(part, result));
+      }
+    if (running.size === 0) end();
+  };
+
+  const end = () => {
+    const skipped = parts.filter((p) => !done.has(p.id)).map((p) => `${p.name}: not run`);
+    if (quick) skipped.push('parts that need VS Code or Chromium: skipped (--quick)');
+    const wall = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(
+      `\nTimings (side by side where they could be; ${wall} s in all):\n  ${[...timings, ...skipped].join('\n  ')}`,
+    );
+    if (failed) console.error(`\n${failed}`);
+    console.log(`\nnpm test: ${total.passed} passed, ${total.failed} failed, ${total.pending} pending`);
+    process.exit(failed ? 1 : 0);
+  };
+
+  schedule();
 }
 
 main();

@@ -11,20 +11,14 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { DEMO_ACCOUNTS } from '../../src/core/env/demo';
+import { errorTable, serviceDoc, signingVectors, type SigningVector } from '../support/docs';
+import { ensureBuilt } from '../support/build';
 
 const ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
-const VECTORS_FILE = path.resolve(ROOT, '../shared/vectors/signing.json');
-const SPEC_FILE = path.resolve(ROOT, '../shared/spec/service-api.md');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'vectors');
 
-interface Vector {
-  readonly name: string;
-  readonly secretKey: string;
-  readonly query: string;
-  readonly body: string;
-  readonly signature: string;
-}
+type Vector = SigningVector;
 
 interface Run {
   readonly status: number | null;
@@ -137,8 +131,7 @@ describe('tradereq command line (dist/cli.js)', function () {
   }
 
   before(() => {
-    const build = spawnSync(process.execPath, ['esbuild.js'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-    assert.equal(build.status, 0, `node esbuild.js failed:\n${build.stdout}\n${build.stderr}`);
+    ensureBuilt();
     assert.ok(fs.existsSync(CLI), `${CLI} was built`);
     tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-cli-test-'));
   });
@@ -148,7 +141,7 @@ describe('tradereq command line (dist/cli.js)', function () {
   });
 
   describe('sign: published signing vectors', () => {
-    const vectors = (JSON.parse(fs.readFileSync(VECTORS_FILE, 'utf8')) as { vectors: Vector[] }).vectors;
+    const vectors = signingVectors();
     const v0 = vectors[0]!;
     const v1 = vectors[1]!;
     const timestamp = /timestamp=(\d+)/.exec(v0.query)![1]!;
@@ -457,24 +450,14 @@ describe('tradereq command line (dist/cli.js)', function () {
   });
 
   describe('errors', () => {
-    /** The codes of the §7.2 table, read from the spec. */
+    /** The codes of the §7.2 table of docs/service.md. */
     function specCodes(): number[] {
-      const text = fs.readFileSync(SPEC_FILE, 'utf8');
-      const start = text.indexOf('### 7.2 Error codes');
-      assert.ok(start >= 0, 'the spec has a §7.2 heading');
-      const rest = text.slice(text.indexOf('\n', start) + 1);
-      const end = rest.search(/^#{2,3} /m);
-      const codes: number[] = [];
-      for (const line of (end >= 0 ? rest.slice(0, end) : rest).split('\n')) {
-        const m = /^\|\s*(-?\d+)\s*\|/.exec(line);
-        if (m) codes.push(Number(m[1]));
-      }
-      return codes;
+      return errorTable(serviceDoc()).map((r) => r.code);
     }
 
     it('errors --json lists every code of the §7.2 table, code a number and meanings an array of strings', () => {
       const codes = specCodes();
-      assert.ok(codes.length >= 90, `only ${codes.length} codes parsed from the spec`);
+      assert.ok(codes.length >= 90, `only ${codes.length} codes parsed from docs/service.md §7.2`);
       const r = tradereq(['errors', '--json']);
       assert.equal(r.status, 0, describeRun(r));
       assert.equal(r.stderr, '');

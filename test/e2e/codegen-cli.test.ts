@@ -5,7 +5,6 @@
  * no key even when the keys are in the environment of `tradereq code`; bad input is one line, exit 2.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +26,7 @@ import {
   type Toolchains,
 } from '../fixtures/codegen/support';
 import { describeRun as describeCli, ROOT, tradereq, type Run } from '../support/cli';
+import { ensureBuilt } from '../support/build';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'codegen');
 
@@ -53,8 +53,7 @@ describe('tradereq code: programs from a request file, run against the sandbox',
 
   before(async () => {
     tools = ensureToolchains();
-    const built = spawnSync(process.execPath, [join(ROOT, 'esbuild.js')], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(built.status, 0, built.stderr);
+    ensureBuilt();
     sandbox = await startSandbox({ port: 0, banScale: 0.001 });
     dir = mkdtempSync(join(tmpdir(), 'tradereq-code-'));
     for (const f of ['requests.tradereq', 'chain.tradereq']) copyFileSync(join(FIXTURES, f), join(dir, f));

@@ -4,7 +4,6 @@
  * sandbox, and must get the answer `tradereq send` gets for the same request in a .tradereq file.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +22,7 @@ import {
   sandboxControl,
   type Toolchains,
 } from '../fixtures/codegen/support';
+import { ensureBuilt } from '../support/build';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'codegen');
 
@@ -42,8 +42,7 @@ describe('Copy as code: each program gets the answer `tradereq send` gets from t
 
   before(async () => {
     tools = ensureToolchains();
-    const built = spawnSync(process.execPath, [join(ROOT, 'esbuild.js')], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(built.status, 0, built.stderr);
+    ensureBuilt();
     sandbox = await startSandbox({ port: 0, banScale: 0.001 });
     dir = mkdtempSync(join(tmpdir(), 'tradereq-codegen-'));
     for (const f of ['requests.tradereq', 'chain.tradereq']) copyFileSync(join(FIXTURES, f), join(dir, f));

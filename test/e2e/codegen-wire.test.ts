@@ -5,13 +5,13 @@
  * published signing vectors, and with what `tradereq send` sends for the same request.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CodeRequest } from '../../src/core/codegen';
 import { signatureMatches } from '../../src/core/signing/hmac';
 import { describeRun as describeCli, ROOT, tradereq } from '../support/cli';
+import { signingVectors, type SigningVector } from '../support/docs';
 import { codeRequest, FORM, JSON_TYPE, pairs, RUN_CASES, value } from '../fixtures/codegen/cases';
 import {
   DEMO,
@@ -28,18 +28,11 @@ import {
   type Recorder,
   type Toolchains,
 } from '../fixtures/codegen/support';
+import { ensureBuilt } from '../support/build';
 
-interface Vector {
-  readonly name: string;
-  readonly secretKey: string;
-  readonly query: string;
-  readonly body: string;
-  readonly signature: string;
-}
+type Vector = SigningVector;
 
-const VECTORS = (
-  JSON.parse(readFileSync(join(ROOT, '..', 'shared', 'vectors', 'signing.json'), 'utf8')) as { vectors: Vector[] }
-).vectors;
+const VECTORS = signingVectors();
 const VECTOR_TIMESTAMP = '1499827319559';
 const VECTOR_API_KEY = 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A';
 // Nothing listens here: the programs reach the recorder only through TRADEREQ_BASE_URL.
@@ -178,8 +171,7 @@ describe('Copy as code: the bytes on the wire', function () {
   });
 
   it('every request of requests.tradereq: each program sends the bytes `tradereq send` sends, given its timestamp', async () => {
-    const build = spawnSync(process.execPath, [join(ROOT, 'esbuild.js')], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
+    ensureBuilt();
     // The one random piece, {{$clientOrderId}}, is compared by its form, and so the signature over it
     // by recomputing it.
     const mask = (s: string, random: boolean): string =>

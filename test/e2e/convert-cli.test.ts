@@ -10,7 +10,6 @@ import path from 'node:path';
 import {
   FIXTURES,
   assertUsageError,
-  buildCli,
   describeRun,
   fixture,
   hmac,
@@ -18,6 +17,7 @@ import {
   tradereq,
   type Run,
 } from '../fixtures/convert/harness';
+import { ensureBuilt } from '../support/build';
 
 const T = 1_700_000_123_456;
 const API_KEY = 'convertRoundTripKey0000000000001';
@@ -92,7 +92,7 @@ function findItem(items: unknown[], name: string): unknown {
 
 describe('tradereq import (command line)', function () {
   this.timeout(60_000);
-  before(buildCli);
+  before(ensureBuilt);
 
   describe('curl: round trip through tradereq sign', () => {
     for (const name of ['mexc-query.sh', 'binance-body.sh', 'split.sh', 'get-query.sh']) {

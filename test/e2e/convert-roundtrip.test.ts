@@ -12,12 +12,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PUBLISHED_VECTORS } from '../conformance/support';
+import type { SigningVector } from '../support/docs';
 import { describeRun as describeProgram, rawQuery, run, startRecorder } from '../fixtures/codegen/support';
-import { buildCli, describeRun, hmac, tempDir, tradereq } from '../fixtures/convert/harness';
+import { describeRun, hmac, tempDir, tradereq } from '../fixtures/convert/harness';
+import { ensureBuilt } from '../support/build';
 
 // The documentation's example key pair (its API key is public, as its secret key is).
 const API_KEY = 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A';
-const [ALL, SPLIT] = PUBLISHED_VECTORS;
+const [ALL, SPLIT] = PUBLISHED_VECTORS as readonly [SigningVector, SigningVector];
 const KEYS = { TRADEREQ_API_KEY: API_KEY, TRADEREQ_SECRET_KEY: ALL.secretKey };
 const URL = 'https://api.binance.com/api/v3/order';
 
@@ -134,7 +136,7 @@ const IMPORTERS: Record<string, (dir: string, s: Source) => string> = {
 
 describe('round trips: a signed request imported, then tradereq sign, signs what its source signed', function () {
   this.timeout(60_000);
-  before(buildCli);
+  before(ensureBuilt);
 
   it('the published examples hold: HMAC-SHA256 of each source totalParams with the secret key is its signature', () => {
     for (const s of SOURCES) assert.equal(hmac(ALL.secretKey, sourceTotalParams(s)), s.signature, s.name);

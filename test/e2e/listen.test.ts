@@ -6,15 +6,16 @@
  * with a deadline.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Budget } from '../../src/core/budget/budget';
 import { FileStateStore } from '../../src/core/budget/state';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
-import { CLI, ROOT, cleanEnv, describeRun, tradereq, type Run } from '../support/cli';
+import { CLI, cleanEnv, describeRun, tradereq, type Run } from '../support/cli';
 import { control, field, limitOrder, signed } from '../unit/sandbox-ws-support';
+import { ensureBuilt } from '../support/build';
 
 const BOOK = 'spot@public.bookTicker.v3.api@BTCUSDT';
 const DEPTH = 'spot@public.limit.depth.v3.api@BTCUSDT@5';
@@ -71,8 +72,7 @@ describe('tradereq listen against the sandbox', function () {
   let env: Record<string, string>;
 
   before(() => {
-    const built = spawnSync(process.execPath, [join(ROOT, 'esbuild.js')], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(built.status, 0, built.stderr);
+    ensureBuilt();
   });
 
   beforeEach(async () => {

@@ -3,13 +3,14 @@
  * real HTTP. Each test has its own state folder (budget, clock) and its own files.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { ensureBuilt } from '../support/build';
 
 const ROOT = join(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -57,8 +58,7 @@ describe('tradereq send against the sandbox', function () {
   let env: Record<string, string>;
 
   before(() => {
-    const built = spawnSync(process.execPath, [join(ROOT, 'esbuild.js')], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(built.status, 0, built.stderr);
+    ensureBuilt();
   });
 
   beforeEach(async () => {

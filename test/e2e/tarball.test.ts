@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { tgzEntries, zipEntries } from '../support/archives';
+import { ensurePackages } from '../support/build';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -32,19 +33,19 @@ describe('the npm tarball of the command line', function () {
   this.timeout(120_000);
   let tmp: string;
   let tarball: string;
+  let vsixFile: string;
+  let build: string;
   const root = manifestOf(readFileSync(join(ROOT, 'package.json')));
 
   before(() => {
     tmp = mkdtempSync(join(tmpdir(), 'tradereq-tarball-'));
-    const packaged = spawnSync('npm', ['run', '--silent', 'package'], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(packaged.status, 0, `npm run package:\n${packaged.stdout}\n${packaged.stderr}`);
-    tarball = join(ROOT, `tradereq-${root.version}.tgz`);
+    ({ tarball, vsix: vsixFile, build } = ensurePackages());
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('holds the built CLI (entry and command bundles), the README and the licence, and nothing else (no sources, tests, maps or .vsix)', () => {
     // The entry and one bundle per command (dist/cli/), loaded when that command runs.
-    const commands = readdirSync(join(ROOT, 'dist', 'cli')).filter((f) => f.endsWith('.js'));
+    const commands = readdirSync(join(build, 'cli')).filter((f) => f.endsWith('.js'));
     assert.ok(commands.includes('send.js') && commands.includes('test.js'), String(commands));
     assert.deepEqual(
       [...tgzEntries(tarball).keys()].sort(),
@@ -71,12 +72,12 @@ describe('the npm tarball of the command line', function () {
   });
 
   it('the .vsix and the tarball come from one build and carry one version', () => {
-    const vsix = zipEntries(join(ROOT, 'tradereq.vsix'));
+    const vsix = zipEntries(vsixFile);
     const tgz = tgzEntries(tarball);
     assert.equal(manifestOf(vsix.get('extension/package.json')).version, root.version);
     assert.equal(manifestOf(tgz.get('package/package.json')).version, root.version);
-    assert.ok(tgz.get('package/dist/cli.js')!.equals(readFileSync(join(ROOT, 'dist', 'cli.js'))));
-    assert.ok(vsix.get('extension/dist/extension.js')!.equals(readFileSync(join(ROOT, 'dist', 'extension.js'))));
+    assert.ok(tgz.get('package/dist/cli.js')!.equals(readFileSync(join(build, 'cli.js'))));
+    assert.ok(vsix.get('extension/dist/extension.js')!.equals(readFileSync(join(build, 'extension.js'))));
     assert.ok(!tgz.get('package/dist/cli.js')!.toString().includes('sourceMappingURL'), 'a production build');
     assert.ok(![...vsix.keys()].some((f) => f.includes('cli.js')), 'the extension does not carry the CLI');
   });

@@ -5,7 +5,6 @@
  * report or output.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { DEMO_ACCOUNTS } from '../../src/core/env/demo';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { parseJUnit } from '../support/junit';
 import { ROOT, describeRun, tradereq, type Run } from '../support/cli';
+import { ensureBuilt } from '../support/build';
 
 const EXAMPLES = join(ROOT, 'examples');
 const DEMO = DEMO_ACCOUNTS[0]!;
@@ -48,8 +48,7 @@ describe('tradereq test', function () {
   let env: Record<string, string>;
 
   before(() => {
-    const built = spawnSync(process.execPath, [join(ROOT, 'esbuild.js')], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(built.status, 0, built.stderr);
+    ensureBuilt();
   });
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'tradereq-test-'));

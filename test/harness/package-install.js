@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run test:package`: `npm run package` makes the .vsix, the VS Code server installs it into a
+// `npm run test:package`: `npm run package` makes the .vsix (npm test makes it in a part of its own), the VS Code server installs it into a
 // fresh extensions folder (as a user's `code --install-extension` would), and the ordinary workbench,
 // with no extension under development, opens a .tradereq file in the TradeReq language with its
 // Send code lens. Proves the package is complete and installs.
@@ -18,8 +18,7 @@ const VSIX = path.join(REPO, 'tradereq.vsix');
 
 async function main() {
   const started = Date.now();
-  const packaged = spawnSync('npm', ['run', '--silent', 'package'], { cwd: REPO, stdio: 'inherit' });
-  if (packaged.status !== 0) throw new Error('npm run package failed (see above)');
+  if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run npm run package first`);
   console.log(`package: ${path.relative(REPO, VSIX)}, ${(fs.statSync(VSIX).size / 1024).toFixed(0)} KiB`);
 
   const vscode = ensureVscodeServer();

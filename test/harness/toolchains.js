@@ -61,11 +61,20 @@ function pythonWithRequests(python3) {
 }
 
 /**
+ * The interpreter a `python3` on PATH runs, by its own word: a version manager's shim (pyenv's is
+ * a shell script that starts two more) costs a quarter of a second on each of the hundreds of runs.
+ */
+function interpreter(python3) {
+  const real = python3 && runs(python3, ['-c', 'import sys; print(sys.executable)']);
+  return real && fs.existsSync(real) ? real : python3;
+}
+
+/**
  * The tools as found now: absolute paths (null when missing), versions, and the Debian packages
  * that would provide what is missing.
  */
 function findToolchains() {
-  const python3 = which('python3');
+  const python3 = interpreter(which('python3'));
   const found = {
     node: process.execPath,
     python3,
