@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: every part, each started as soon as what it needs is ready and the machine has room
-// (two parts at a time, one of them at most driving a browser), with the time each took and a
-// total of the tests that ran. What a part prints is shown whole when it ends, so parts that run side by side stay legible.
-// The first failure stops new parts from starting; the ones running finish and are reported.
+// `npm test`: every part, each started once what it needs is ready, with the time each took and a
+// total of the tests that ran. The setup steps (toolchains, VS Code and Chromium, which wait on the
+// network on a new machine) run beside the parts; the parts run one at a time (see ROOM). What a
+// part prints is shown as it runs, a setup step's when it ends. The first failure stops new parts from starting.
 // `npm test -- --quick` leaves out the parts that need a real VS Code or Chromium.
 'use strict';
 
@@ -18,7 +18,11 @@ const VSCODE_VERSIONS = Object.values(TARGETS)
 const node = (...args) => [process.execPath, ...args];
 // The slow files first, so that the two workers end together.
 const MOCHA_SPECS = ['test/e2e/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/unit/**/*.test.ts'];
-/** Room on the machine: two parts at a time, each keeping about a core busy (setup steps wait on the network). */
+/**
+ * Room on the machine. Parts run one at a time (weight ROOM) but for the setup steps, which wait on
+ * the network and the disk (weight 0): measured on two cores, a part beside another, a browser's above
+ * all, slows both down by more than it saves. Mocha runs its files in two workers, whose waits overlap.
+ */
 const ROOM = 2;
 
 /**
@@ -47,6 +51,16 @@ const PARTS = [
     command: node('scripts/package.js'),
     after: ['build'],
   },
+  { id: 'lint', name: 'lint and format (ESLint, Prettier)', command: ['npm', 'run', '--silent', 'lint'] },
+  { id: 'typecheck', name: 'type check', command: ['npm', 'run', '--silent', 'typecheck'] },
+  { id: 'grammar', name: 'grammar tests (vscode-tmgrammar-test)', command: ['npm', 'run', '--silent', 'test:grammar'] },
+  {
+    id: 'mocha',
+    name: 'unit, end-to-end and conformance tests (mocha, 2 workers)',
+    command: ['npx', '--no-install', 'mocha', '--parallel', '--jobs', '2', ...MOCHA_SPECS],
+    after: ['build', 'package', 'toolchains'],
+    counting: 'mocha',
+  },
   {
     id: 'integration',
     name: `integration tests in real VS Code ${VSCODE_VERSIONS}`,
@@ -54,13 +68,6 @@ const PARTS = [
     after: ['build', 'vscode-setup'],
     counting: 'summary',
     browser: true,
-  },
-  {
-    id: 'mocha',
-    name: 'unit, end-to-end and conformance tests (mocha, 2 workers)',
-    command: ['npx', '--no-install', 'mocha', '--parallel', '--jobs', '2', ...MOCHA_SPECS],
-    after: ['build', 'package', 'toolchains'],
-    counting: 'mocha',
   },
   {
     id: 'ui',
@@ -95,16 +102,13 @@ const PARTS = [
   },
   {
     id: 'package-install',
-    name: 'install the .vsix into VS Code as the README says',
+    name: "the README's install lines in a clean folder, then the installed .vsix in VS Code",
     command: node('test/harness/package-install.js'),
     after: ['package', 'vscode-setup'],
     counting: 'summary',
     browser: true,
   },
-  { id: 'lint', name: 'lint and format (ESLint, Prettier)', command: ['npm', 'run', '--silent', 'lint'] },
-  { id: 'typecheck', name: 'type check', command: ['npm', 'run', '--silent', 'typecheck'] },
-  { id: 'grammar', name: 'grammar tests (vscode-tmgrammar-test)', command: ['npm', 'run', '--silent', 'test:grammar'] },
-].map((p) => ({ after: [], weight: 1, counting: 'none', browser: false, ...p }));
+].map((p) => ({ after: [], weight: ROOM, counting: 'none', browser: false, ...p }));
 
 /** Adds to `counts` what one line of a part's output says about its tests. */
 function scan(line, counting, counts) {
@@ -133,7 +137,9 @@ function runPart(part) {
     const chunks = [];
     let pending = '';
     const take = (chunk) => {
-      chunks.push(chunk);
+      if (part.weight > 0)
+        process.stdout.write(chunk); // the part of the moment: shown as it runs
+      else chunks.push(chunk); // a setup step beside it: shown whole when it ends
       pending += chunk.toString();
       const lines = pending.split('\n');
       pending = lines.pop();
@@ -166,14 +172,13 @@ function main() {
     !running.has(p.id) &&
     p.after.every((a) => done.get(a)?.code === 0 || !parts.some((q) => q.id === a));
   const busy = () => [...running.values()].reduce((a, b) => a + b, 0);
-  const browserPart = (id) => parts.some((p) => p.id === id && p.browser && p.weight > 0);
 
   const finish = (part, result) => {
     running.delete(part.id);
     done.set(part.id, result);
     const verdict = result.code === 0 ? 'passed' : `FAILED (exit ${result.signal ?? result.code})`;
-    console.log(`\n▶ ${part.name}: ${verdict}, ${result.seconds.toFixed(1)} s\n`);
-    process.stdout.write(result.output.endsWith('\n') || !result.output ? result.output : `${result.output}\n`);
+    if (result.output) process.stdout.write(result.output.endsWith('\n') ? result.output : `${result.output}\n`);
+    console.log(`\n◀ ${part.name}: ${verdict}, ${result.seconds.toFixed(1)} s`);
     timings.push(`${part.name}: ${result.seconds.toFixed(1)} s`);
     for (const k of Object.keys(total)) total[k] += result.counts[k];
     if (result.code !== 0) {
@@ -186,12 +191,10 @@ function main() {
   const schedule = () => {
     if (!failed)
       for (const part of parts.filter(ready)) {
-        // One browser at a time: two slow each other down far more than their share of the cores.
-        if (part.browser && part.weight > 0 && [...running.keys()].some((id) => browserPart(id))) continue;
         // A part waits for room, and the parts after it wait behind it (the list is the order of priority).
         if (busy() + part.weight > ROOM) break;
         running.set(part.id, part.weight);
-        console.log(`  started: ${part.name} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+        console.log(`\n▶ ${part.name} (at ${((Date.now() - started) / 1000).toFixed(0)} s)`);
         runPart(part).then((result) => finish(part, result));
       }
     if (running.size === 0) end();

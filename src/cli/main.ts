@@ -3,6 +3,7 @@
  * command runs (in the build, a bundle of its own: dist/cli/<command>.js), so that `--help` and a
  * quick command do not pay for the others.
  */
+import { version } from '../../package.json';
 import { exitQuietlyOnClosedPipe, safeIo } from './terminal';
 import { isUsageError, processIo, UsageError, type Io } from './usage';
 
@@ -22,7 +23,7 @@ Commands:
   import KIND   turn a cURL command, a Postman collection or a .http file into .tradereq files
   code FILE     print a program (Python, Node, Go, shell) that signs and sends a request
 
-Run tradereq COMMAND --help for the options of a command.`;
+Run tradereq COMMAND --help for the options of a command; tradereq --version prints the version.`;
 
 type Command = (args: string[], io: Io) => number | Promise<number>;
 
@@ -45,6 +46,10 @@ export async function main(argv: string[], rawIo: Io = processIo): Promise<numbe
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
     io.out(HELP);
+    return 0;
+  }
+  if (command === '--version' || command === '-v') {
+    io.out(`tradereq ${version}`);
     return 0;
   }
   const load = command === undefined || !Object.hasOwn(COMMANDS, command) ? undefined : COMMANDS[command];

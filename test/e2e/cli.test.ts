@@ -565,6 +565,17 @@ describe('tradereq command line (dist/cli.js)', function () {
         assert.ok(r.stdout.includes(word), `${word} in:\n${r.stdout}`);
     });
 
+    it("tradereq --version prints package.json's version and exits 0", () => {
+      const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+      for (const flag of ['--version', '-v']) {
+        const r = tradereq([flag]);
+        assert.equal(r.status, 0, describeRun(r));
+        assert.equal(r.stdout, `tradereq ${version}\n`);
+        assert.equal(r.stderr, '');
+      }
+      assert.match(tradereq(['--help']).stdout, /tradereq --version/);
+    });
+
     const COMMAND_FLAGS: Record<string, readonly string[]> = {
       sign: ['--request', '--env', '--base-url', '--timestamp', '--json', '--help'],
       errors: ['--json', '--help'],

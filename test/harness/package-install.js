@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `npm run test:package`: `npm run package` makes the .vsix (npm test makes it in a part of its own), the VS Code server installs it into a
-// fresh extensions folder (as a user's `code --install-extension` would), and the ordinary workbench,
-// with no extension under development, opens a .tradereq file in the TradeReq language with its
-// Send code lens. Proves the package is complete and installs.
+// `npm run test:package`: the README's install lines, run as written in a clean folder that holds
+// only the two files `npm run package` made (npm test makes them in a part of its own): the npm
+// tarball installs the tradereq command, `code --install-extension` the .vsix. Then the ordinary
+// workbench, with no extension under development, opens a .tradereq file in the TradeReq language
+// with its Send code lens. Proves the packages are complete and the README's commands work.
 'use strict';
 
 const assert = require('node:assert/strict');
@@ -14,33 +15,87 @@ const { ensureVscodeServer } = require('./setup');
 const { startVscodeServer, launchBrowser } = require('./vscode-server');
 
 const REPO = path.resolve(__dirname, '..', '..');
-const VSIX = path.join(REPO, 'tradereq.vsix');
+const VERSION = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version;
+const FILES = [path.join(REPO, 'tradereq.vsix'), path.join(REPO, `tradereq-${VERSION}.tgz`)];
+const MARKER = '<!-- install: test/harness/package-install.js';
+
+/** The lines of the README's install block: the sh block after MARKER. */
+function installLines() {
+  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const at = readme.indexOf(MARKER);
+  if (at < 0) throw new Error(`README.md lacks the install block's marker (${MARKER})`);
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at));
+  if (!block) throw new Error('no ```sh block after the install marker of README.md');
+  return block[1].split('\n').filter((l) => l.trim() !== '');
+}
+
+/**
+ * A stand-in for the desktop `code` command, which cannot run here: it hands --install-extension to
+ * the VS Code server's own command line, which takes the same option, installing into `extensionsDir`.
+ */
+function codeCommand(bin, vscode, extensionsDir) {
+  fs.mkdirSync(bin, { recursive: true });
+  const file = path.join(bin, 'code');
+  const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
+  fs.writeFileSync(
+    file,
+    [
+      '#!/bin/sh',
+      "# Stands in for VS Code's `code` command (not on this machine): the VS Code server installs the extension.",
+      `exec ${q(vscode.node)} ${q(vscode.serverMain)} --accept-server-license-terms --extensions-dir ${q(extensionsDir)} "$@"`,
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+}
+
+/** Runs each install line with bash in a clean folder holding only the two packages; returns its output. */
+function runInstallLines(vscode, extensionsDir) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-install-'));
+  try {
+    const folder = path.join(tmp, 'downloads');
+    fs.mkdirSync(folder);
+    for (const f of FILES) {
+      if (!fs.existsSync(f)) throw new Error(`${f} is missing: run npm run package first`);
+      fs.copyFileSync(f, path.join(folder, path.basename(f)));
+    }
+    codeCommand(path.join(tmp, 'bin'), vscode, extensionsDir);
+    const prefix = path.join(tmp, 'prefix');
+    const env = {
+      PATH: [path.join(tmp, 'bin'), path.join(prefix, 'bin'), path.dirname(process.execPath), '/usr/bin', '/bin'].join(
+        ':',
+      ),
+      HOME: path.join(tmp, 'home'),
+      npm_config_prefix: prefix, // npm's global folder: one of this run's, not the machine's
+      npm_config_cache: path.join(tmp, 'npm-cache'),
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    };
+    let output = '';
+    for (const line of installLines()) {
+      const r = spawnSync('bash', ['-e', '-c', line], { cwd: folder, env, encoding: 'utf8', timeout: 120_000 });
+      output += r.stdout + r.stderr;
+      if (r.status !== 0)
+        throw new Error(`README install line failed (exit ${r.status}): ${line}\n${r.stdout}${r.stderr}`);
+      console.log(`package: ran as written: ${line}`);
+    }
+    return output;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
 
 async function main() {
   const started = Date.now();
-  if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run npm run package first`);
-  console.log(`package: ${path.relative(REPO, VSIX)}, ${(fs.statSync(VSIX).size / 1024).toFixed(0)} KiB`);
-
   const vscode = ensureVscodeServer();
   const extensionsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-installed-'));
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-package-ws-'));
   let server;
   let browser;
   try {
-    const install = spawnSync(
-      vscode.node, // the Node the server's native modules were built for
-      [
-        vscode.serverMain,
-        '--accept-server-license-terms',
-        '--extensions-dir',
-        extensionsDir,
-        '--install-extension',
-        VSIX,
-      ],
-      { cwd: vscode.vscodeDir, encoding: 'utf8' },
-    );
-    if (install.status !== 0)
-      throw new Error(`the VS Code server could not install the .vsix:\n${install.stdout}\n${install.stderr}`);
+    const output = runInstallLines(vscode, extensionsDir);
+    assert.match(output, new RegExp(`^tradereq ${VERSION.replace(/\./g, '\\.')}$`, 'm'), 'tradereq --version');
     const installed = fs.readdirSync(extensionsDir).filter((d) => d.startsWith('tradereq.tradereq-'));
     assert.equal(installed.length, 1, `installed: ${fs.readdirSync(extensionsDir).join(', ')}`);
     for (const f of [

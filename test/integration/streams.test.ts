@@ -322,7 +322,9 @@ suite('live streams in the editor, in the real extension host', () => {
     assert.match(refused.connection.message ?? '', /418/, JSON.stringify(refused.connection));
     const told = refused.connection.notes.filter((n) => n.tone === 'error').map((n) => n.text);
     assert.equal(told.length, 1, `the refusal is told once: ${JSON.stringify(told)}`);
-    assert.match(told[0]!, /banned this IP .*\(418\).* for 6 s \(Retry-After\)/);
+    // The seconds left of a 6 s ban when the upgrade was answered: fewer on a busy machine.
+    const left = /banned this IP .*\(418\).* for (\d+) s \(Retry-After\)/.exec(told[0]!);
+    assert.ok(left && Number(left[1]) >= 1 && Number(left[1]) <= 6, told[0]);
     const upgrades = (await sandboxLog()).filter((e) => e.path === '/ws');
     assert.equal(upgrades.at(-1)?.status, 418);
 

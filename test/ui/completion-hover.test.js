@@ -3,14 +3,14 @@
 'use strict';
 
 const assert = require('node:assert/strict');
-const { openWorkbench, openFile, goTo, screenshot } = require('./workbench');
+const { sharedWorkbench, openFile, goTo, screenshot } = require('./workbench');
 
 describe('completion and hover, as a person uses them', function () {
   this.timeout(180_000);
   let wb;
 
   before(async () => {
-    wb = await openWorkbench();
+    wb = await sharedWorkbench();
     await openFile(wb.page, 'orders.tradereq', 'Orders on the sandbox exchange');
     // The extension's language is set once its contribution is registered.
     await wb.page.locator('#status\\.editor\\.mode').filter({ hasText: 'TradeReq' }).waitFor();

@@ -3,14 +3,14 @@
 'use strict';
 
 const assert = require('node:assert/strict');
-const { openWorkbench, openFile, runCommand, goTo, screenshot } = require('./workbench');
+const { sharedWorkbench, openFile, runCommand, goTo, screenshot } = require('./workbench');
 
 describe('the editor, as a person sees it', function () {
   this.timeout(180_000);
   let wb;
 
   before(async () => {
-    wb = await openWorkbench();
+    wb = await sharedWorkbench();
     await openFile(wb.page, 'grammar.tradereq', 'Requests for the grammar test');
   });
 

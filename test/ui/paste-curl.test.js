@@ -33,7 +33,7 @@ describe('pasting a cURL command into a .tradereq file, as a person does it', fu
   let wb;
 
   before(async () => {
-    wb = await openWorkbench();
+    wb = await openWorkbench(); // of its own: a shared one's Quick Open has indexed the files without this one
     fs.writeFileSync(path.join(wb.workspace, FILE), '# Requests pasted from the documentation\n');
     await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await openFile(wb.page, FILE, 'Requests pasted from the documentation');

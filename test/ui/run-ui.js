@@ -11,7 +11,9 @@ try {
   console.error(e instanceof SetupError ? e.message : `test:ui: ${e.message}`);
   process.exit(1);
 }
-const mocha = new Mocha({ timeout: 180_000, reporter: 'spec' });
+const { closeSharedWorkbench } = require('./workbench');
+
+const mocha = new Mocha({ timeout: 180_000, reporter: 'spec', rootHooks: { afterAll: closeSharedWorkbench } });
 for (const f of require('node:fs')
   .readdirSync(__dirname)
   .filter((f) => f.endsWith('.test.js'))

@@ -10,7 +10,16 @@ const { startVscodeServer, launchBrowser, workbenchUrl } = require('../harness/v
 const REPO = path.resolve(__dirname, '..', '..');
 const RESULTS = path.join(REPO, 'test-results');
 
-async function openWorkbench({
+/**
+ * A workbench of its own for a test file. The shared one is closed first: one at a time, since an
+ * idle workbench still takes its share of the machine.
+ */
+async function openWorkbench(options) {
+  await closeSharedWorkbench();
+  return start(options);
+}
+
+async function start({
   workspace = path.join(REPO, 'test', 'fixtures', 'workspace'),
   serverArgs = ['--disable-workspace-trust'],
 } = {}) {
@@ -41,6 +50,23 @@ async function openWorkbench({
     await close();
     throw e;
   }
+}
+
+let shared; // the promise of the workbench the test files that need nothing special share
+
+/**
+ * The default workbench (openWorkbench() with no options), opened once for the UI test files that
+ * change nothing of it but the files they type into: each start of a server and a browser costs
+ * seconds. Its close() does nothing; closeSharedWorkbench() ends it (run-ui.js, after the run).
+ */
+async function sharedWorkbench() {
+  shared ??= start();
+  return { ...(await shared), close: async () => {} };
+}
+
+async function closeSharedWorkbench() {
+  if (shared) await (await shared.catch(() => undefined))?.close();
+  shared = undefined;
 }
 
 /** Opens a file of the workspace with Quick Open and waits for its first line in the editor. */
@@ -155,6 +181,8 @@ function filesContaining(dirs, needles) {
 
 module.exports = {
   openWorkbench,
+  sharedWorkbench,
+  closeSharedWorkbench,
   openFile,
   runCommand,
   goTo,
