@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
 import { numberedRules, numberedSection, readDoc, ROOT } from '../support/docs';
@@ -88,18 +88,23 @@ function bases(file: string): string[] {
   return ['', 'src', 'src/core', ...own];
 }
 
+/** True for a path inside the checkout (what lies beside it is no file of the repository). */
+function inRepository(path: string): boolean {
+  return path === ROOT || path.startsWith(ROOT + sep);
+}
+
 /** The citations in `file` that name a repository folder but lead nowhere. */
 function brokenCitations(file: string): string[] {
   const broken = new Set<string>();
   for (const text of prose(file))
     for (const [, path] of text.matchAll(CITED)) {
       const cited = path!.replace(/\/$/, '');
-      const first = cited.replace(/^\.\.?\//, '').split('/')[0]!;
+      const first = cited.replace(/^(?:\.\.?\/)+/, '').split('/')[0]!;
       const bare = !cited.includes('/');
       if (bare && path!.endsWith('/')) continue; // a folder's name alone (`lazy/`, `bin/`) says too little to check
-      if (!bare && !FOLDERS.has(first) && !cited.startsWith('.')) continue; // dist/, reports/, ~/.cache: not the repository's
-      if (bases(file).some((b) => existsSync(join(ROOT, b, cited)))) continue;
-      if (cited.startsWith('../') && !existsSync(join(ROOT, dirname(file), cited.split('/')[0]!))) continue;
+      if (!bare && !FOLDERS.has(first)) continue; // dist/, reports/, ../shared: not the repository's
+      if (bases(file).some((b) => inRepository(resolve(ROOT, b, cited)) && existsSync(resolve(ROOT, b, cited))))
+        continue;
       broken.add(cited);
     }
   return [...broken];
