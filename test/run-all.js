@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: every part, each started once what it needs is ready, with the time each took and a
 // total of the tests that ran. The setup steps (toolchains, VS Code and Chromium, which wait on the
-// network on a new machine) run beside the parts; the parts run one at a time but for the two
-// checks of the sources (see ROOM). What a part alone prints is shown as it runs; what one beside
-// another prints, whole when it ends. The first failure stops new parts from starting.
+// network on a new machine) run beside the parts; the parts run one at a time (see ROOM). What a
+// part prints is shown as it runs; what a setup step prints, whole when it ends. The first failure
+// stops new parts from starting.
 // `npm test -- --quick` leaves out the parts that need a real VS Code or Chromium.
 'use strict';
 
@@ -21,8 +21,9 @@ const node = (...args) => [process.execPath, ...args];
 const MOCHA_SPECS = ['test/e2e/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/unit/**/*.test.ts'];
 /**
  * Room on the machine. Parts run one at a time (weight ROOM) but for the setup steps, which wait on
- * the network and the disk (weight 0): measured on two cores, a part beside another, a browser's above
- * all, slows both down by more than it saves. Mocha runs its files in two workers, whose waits overlap.
+ * the network and the disk (weight 0): measured on two cores, a part beside another (lint beside the
+ * type check, mocha or a browser beside anything) slows both down by as much as it saves, or more.
+ * Mocha runs its files in two workers, whose waits overlap.
  */
 const ROOM = 2;
 
@@ -52,9 +53,8 @@ const PARTS = [
     command: node('scripts/package.js'),
     after: ['build'],
   },
-  // The two checks of the sources side by side: each is one busy thread, and together they gain a little.
-  { id: 'lint', name: 'lint and format (ESLint, Prettier)', command: ['npm', 'run', '--silent', 'lint'], weight: 1 },
-  { id: 'typecheck', name: 'type check', command: ['npm', 'run', '--silent', 'typecheck'], weight: 1 },
+  { id: 'lint', name: 'lint and format (ESLint, Prettier)', command: ['npm', 'run', '--silent', 'lint'] },
+  { id: 'typecheck', name: 'type check', command: ['npm', 'run', '--silent', 'typecheck'] },
   { id: 'grammar', name: 'grammar tests (vscode-tmgrammar-test)', command: ['npm', 'run', '--silent', 'test:grammar'] },
   {
     id: 'mocha',
@@ -139,9 +139,9 @@ function runPart(part) {
     const chunks = [];
     let pending = '';
     const take = (chunk) => {
-      if (part.weight === ROOM)
-        process.stdout.write(chunk); // a part alone: shown as it runs
-      else chunks.push(chunk); // beside another: shown whole when it ends
+      if (part.weight > 0)
+        process.stdout.write(chunk); // the part: shown as it runs
+      else chunks.push(chunk); // a setup step beside it: shown whole when it ends
       pending += chunk.toString();
       const lines = pending.split('\n');
       pending = lines.pop();

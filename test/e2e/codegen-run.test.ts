@@ -16,7 +16,9 @@ import {
   codeOf,
   describeRun,
   ensureToolchains,
+  generated,
   normalise,
+  prebuildGo,
   prepare,
   run,
   sandboxControl,
@@ -44,6 +46,12 @@ describe('Copy as code: each program gets the answer `tradereq send` gets from t
     tools = ensureToolchains();
     ensureBuilt();
     sandbox = await startSandbox({ port: 0, banScale: 0.001 });
+    const url = sandbox.baseUrl;
+    const requests = [...RUN_CASES.map((c) => c.build(url)), CHAIN.buy(url), CHAIN.byOrderId(url, 'GET')];
+    prebuildGo(
+      tools,
+      [...requests, CHAIN.byOrderId(url, 'DELETE')].map((r) => generated(r, 'go')),
+    );
     dir = mkdtempSync(join(tmpdir(), 'tradereq-codegen-'));
     for (const f of ['requests.tradereq', 'chain.tradereq']) copyFileSync(join(FIXTURES, f), join(dir, f));
   });

@@ -20,6 +20,8 @@ import {
   LANGUAGES,
   describeRun,
   ensureToolchains,
+  generated,
+  prebuildGo,
   prepare,
   rawQuery,
   run,
@@ -108,6 +110,11 @@ describe('Copy as code: the bytes on the wire', function () {
   before(async () => {
     tools = ensureToolchains();
     recorder = await startRecorder();
+    const requests = [...layouts().map((l) => l.request), ...RUN_CASES.map((c) => c.build(recorder.baseUrl))];
+    prebuildGo(
+      tools,
+      requests.map((r) => generated(r, 'go')),
+    );
     dir = mkdtempSync(join(tmpdir(), 'tradereq-codegen-wire-'));
     copyFileSync(join(ROOT, 'test', 'fixtures', 'codegen', 'requests.tradereq'), join(dir, 'requests.tradereq'));
   });
