@@ -51,8 +51,8 @@ describe('tradereq code: programs from a request file, run against the sandbox',
   let sandbox: Sandbox;
   let dir: string;
 
-  before(async () => {
-    tools = ensureToolchains();
+  before(async function () {
+    tools = ensureToolchains(this);
     ensureBuilt();
     sandbox = await startSandbox({ port: 0, banScale: 0.001 });
     dir = mkdtempSync(join(tmpdir(), 'tradereq-code-'));

@@ -44,8 +44,8 @@ describe('Copy as code: hostile strings stay strings', function () {
   /** The programs' working folder: a file appearing there means a hostile string ran. */
   let marks: string;
 
-  before(async () => {
-    tools = ensureToolchains();
+  before(async function () {
+    tools = ensureToolchains(this);
     sandbox = await startSandbox({ port: 0, banScale: 0.001 });
     proxy = await startRecorder(sandbox.baseUrl);
     dir = mkdtempSync(join(tmpdir(), 'tradereq-codegen-hostile-'));

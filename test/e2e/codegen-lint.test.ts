@@ -55,8 +55,8 @@ describe('Copy as code: every program passes its language checker', function () 
   let tools: Toolchains;
   let dir: string;
 
-  before(() => {
-    tools = ensureToolchains();
+  before(function () {
+    tools = ensureToolchains(this);
     dir = mkdtempSync(join(tmpdir(), 'tradereq-codegen-lint-'));
   });
 

@@ -42,8 +42,8 @@ describe('Copy as code: each program gets the answer `tradereq send` gets from t
   let sandbox: Sandbox;
   let dir: string;
 
-  before(async () => {
-    tools = ensureToolchains();
+  before(async function () {
+    tools = ensureToolchains(this);
     ensureBuilt();
     sandbox = await startSandbox({ port: 0, banScale: 0.001 });
     const url = sandbox.baseUrl;

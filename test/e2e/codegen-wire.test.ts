@@ -107,8 +107,8 @@ describe('Copy as code: the bytes on the wire', function () {
   let recorder: Recorder;
   let dir: string;
 
-  before(async () => {
-    tools = ensureToolchains();
+  before(async function () {
+    tools = ensureToolchains(this);
     recorder = await startRecorder();
     const requests = [...layouts().map((l) => l.request), ...RUN_CASES.map((c) => c.build(recorder.baseUrl))];
     prebuildGo(

@@ -29,7 +29,13 @@ const PACKAGE_OF = {
   shellcheck: 'shellcheck',
 };
 
-class ToolchainError extends Error {}
+class ToolchainError extends Error {
+  /** True when the machine lacks a tool and cannot install it here (not root, or no apt-get). */
+  constructor(message, { installable = true } = {}) {
+    super(message);
+    this.installable = installable;
+  }
+}
 
 function which(cmd) {
   for (const dir of (process.env.PATH || '').split(path.delimiter)) {
@@ -145,7 +151,9 @@ function ensureToolchains(options = {}) {
     const line = aptLine(found.missing);
     const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
     if (!isRoot || !which('apt-get')) {
-      throw new ToolchainError(`missing ${found.missing.join(', ')}; run: sudo sh -c '${line}'`);
+      throw new ToolchainError(`missing ${found.missing.join(', ')}; run: sudo sh -c '${line}'`, {
+        installable: false,
+      });
     }
     log(`toolchains: installing ${found.missing.join(' ')} (${line})`);
     apt(['update']);

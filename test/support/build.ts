@@ -35,18 +35,13 @@ export function ensureBuilt(): void {
   const outputs = ['cli.js', 'extension.js', 'lazy.js', 'tools.js', 'webview/panel.js'].map((f) =>
     join(ROOT, 'dist', f),
   );
-  makeOnce('build', outputs, SOURCES, ['node', 'esbuild.js']);
+  makeOnce('build', outputs, SOURCES, 'esbuild.js');
 }
 
 /** The packages of `npm run package`, made first when missing or older than a source. */
 export function ensurePackages(): Packages {
   const outputs = [PACKAGES.vsix, PACKAGES.tarball, join(PACKAGES.build, 'cli.js')];
-  makeOnce(
-    'package',
-    outputs,
-    [...SOURCES, 'README.md', 'LICENSE', 'CHANGELOG.md'],
-    ['npm', 'run', '--silent', 'package'],
-  );
+  makeOnce('package', outputs, [...SOURCES, 'README.md', 'LICENSE', 'CHANGELOG.md'], 'scripts/package.js');
   return PACKAGES;
 }
 
@@ -67,7 +62,8 @@ function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function makeOnce(name: string, outputs: readonly string[], sources: readonly string[], command: string[]): void {
+/** Runs the Node script `script` of the repository unless `outputs` are newer than `sources`. */
+function makeOnce(name: string, outputs: readonly string[], sources: readonly string[], script: string): void {
   if (upToDate(outputs, sources)) return;
   const lock = join(ROOT, 'out', `.${name}.lock`);
   mkdirSync(join(ROOT, 'out'), { recursive: true });
@@ -83,9 +79,8 @@ function makeOnce(name: string, outputs: readonly string[], sources: readonly st
   }
   try {
     if (upToDate(outputs, sources)) return;
-    const [program, ...args] = command;
-    const r = spawnSync(program === 'node' ? process.execPath : program!, args, { cwd: ROOT, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${command.join(' ')} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+    const r = spawnSync(process.execPath, [script], { cwd: ROOT, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`node ${script} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   } finally {
     rmdirSync(lock);
   }
