@@ -5,10 +5,22 @@
  * repository; only test/unit/spec-crosscheck.test.ts compares these with the published spec.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
+
+/** Folders that hold what the build, the tests or npm write, never sources. */
+const GENERATED = new Set(['node_modules', 'dist', 'out', 'test-results', '.vscode-test', '.git']);
+
+/** Every file of the working tree (repository-relative, `/`-separated), generated folders left out. */
+export function repositoryFiles(dir = ROOT): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) return GENERATED.has(e.name) ? [] : repositoryFiles(full);
+    return [relative(ROOT, full).split(sep).join('/')];
+  });
+}
 
 /** A document of docs/, by its file name. */
 export function readDoc(name: string): string {

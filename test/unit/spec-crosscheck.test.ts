@@ -3,7 +3,8 @@
  * were written from it by hand, and this catches a transcription mistake. The document is not in
  * the repository; it is read from TRADEREQ_SPEC (a path) or, where present, from the folder beside
  * the checkout (../shared/spec/service-api.md). Where neither exists the suite says so in one line
- * and its tests are pending, not passed. This is the only test that reads outside the repository.
+ * and its tests are pending, not passed. This is the only test that reads outside the repository,
+ * and the last test here checks that it stays so.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,7 +13,15 @@ import { join } from 'node:path';
 import { findEndpoint, findParam } from '../../src/core/catalog/endpoints';
 import { ERROR_CODES, lookupError } from '../../src/core/catalog/errors';
 import { LIMITS } from '../../src/core/catalog/limits';
-import { errorTable, numberedRules, numberedSection, ROOT, serviceDoc, tableRows } from '../support/docs';
+import {
+  errorTable,
+  numberedRules,
+  numberedSection,
+  repositoryFiles,
+  ROOT,
+  serviceDoc,
+  tableRows,
+} from '../support/docs';
 
 /** The published spec's path: TRADEREQ_SPEC, else the checkout's neighbour, else undefined. */
 function specPath(): string | undefined {
@@ -109,4 +118,15 @@ describe('cross-check with the published specification (TRADEREQ_SPEC)', functio
           assert.ok(numbersIn(ours.get(n)!).has(number), `§${section} rule ${n} lacks ${number}: ${ours.get(n)}`);
     });
   }
+});
+
+describe('the repository reads nothing beside the checkout', () => {
+  it('no source, test or script reads the folder beside it, but this optional cross-check', () => {
+    const beside = /\.\.\/shared\b|['"]shared['"]/;
+    const readers = repositoryFiles()
+      .filter((f) => /^(?:src|test|scripts)\/.*\.(?:ts|js|mjs|cjs)$/.test(f))
+      .filter((f) => f !== 'test/unit/spec-crosscheck.test.ts')
+      .filter((f) => beside.test(readFileSync(join(ROOT, f), 'utf8')));
+    assert.deepEqual(readers, []);
+  });
 });
