@@ -4,7 +4,7 @@
 // - tradereq-VERSION.tgz, the npm package of the `tradereq` command (`npm pack`, files allow-listed
 //   by "files" in package.json: the built CLI, README and licence).
 // The production build goes to out/package/dist, not dist/: the development build there stays as it
-// is for the tests that run beside this (npm test packages while it tests). Each package is made
+// is for the tests, which run the development build and the packages alike. Each package is made
 // from a staging folder holding that build: vsce refuses a package.json with "files" beside a
 // .vscodeignore, so the extension's manifest has no "files" (and no scripts: nothing is built there).
 'use strict';
@@ -19,7 +19,12 @@ const BUILD = path.join(OUT, 'dist');
 const STATIC = ['media', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore'];
 
 function run(command, args, cwd) {
-  const r = spawnSync(command, args, { cwd, stdio: 'inherit' });
+  // npm is a .cmd script on Windows, which only a shell starts.
+  const r = spawnSync(command, args, {
+    cwd,
+    stdio: 'inherit',
+    shell: process.platform === 'win32' && command === 'npm',
+  });
   if (r.status !== 0) throw new Error(`${[command, ...args].join(' ')} failed (exit ${r.status ?? r.signal})`);
 }
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: every part, each started once what it needs is ready, with the time each took and a
-// total of the tests that ran. The setup steps (toolchains, VS Code and Chromium, which wait on the
-// network on a new machine) run beside the parts; the parts run one at a time (see ROOM). What a
-// part prints is shown as it runs; what a setup step prints, whole when it ends. The first failure
-// stops new parts from starting.
+// total of the tests that ran. The parts run one at a time, in the order of the list: measured on
+// two cores, a part beside another (lint beside the type check, mocha or a browser beside anything)
+// slows both down by as much as it saves, or more; mocha runs its files in two workers, whose waits
+// overlap. The setup steps (toolchains, VS Code and Chromium, which wait on the network on a new
+// machine) run beside the parts. What a part prints is shown as it runs; what a setup step prints,
+// whole when it ends. The first failure stops new parts from starting.
 // `npm test -- --quick` leaves out the parts that need a real VS Code or Chromium.
 'use strict';
 
@@ -20,30 +22,22 @@ const node = (...args) => [process.execPath, ...args];
 // The slow files first, so that the two workers end together.
 const MOCHA_SPECS = ['test/e2e/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/unit/**/*.test.ts'];
 /**
- * Room on the machine. Parts run one at a time (weight ROOM) but for the setup steps, which wait on
- * the network and the disk (weight 0): measured on two cores, a part beside another (lint beside the
- * type check, mocha or a browser beside anything) slows both down by as much as it saves, or more.
- * Mocha runs its files in two workers, whose waits overlap.
- */
-const ROOM = 2;
-
-/**
- * The parts: id, name, command, the ids it waits for, its weight, how its tests are counted, and
- * whether it needs the real VS Code or Chromium. The order of the list is the order of priority.
+ * The parts: id, name, command, the ids it waits for, whether it runs beside the others (a setup
+ * step), how its tests are counted, and whether it needs the real VS Code or Chromium.
  */
 const PARTS = [
   {
     id: 'toolchains',
     name: "toolchains for Copy as Code's programs (Go, Python, shellcheck)",
     command: node('test/harness/toolchains.js'),
-    weight: 0,
+    beside: true,
   },
   {
     id: 'vscode-setup',
     name: `VS Code ${VSCODE_VERSIONS} and Chromium, installed once per machine`,
     command: node('test/harness/setup.js', '--target', 'all'),
     after: ['toolchains'], // both may run apt-get, which allows one at a time
-    weight: 0,
+    beside: true,
     browser: true,
   },
   { id: 'build', name: 'build', command: node('esbuild.js') },
@@ -55,7 +49,12 @@ const PARTS = [
   },
   { id: 'lint', name: 'lint and format (ESLint, Prettier)', command: ['npm', 'run', '--silent', 'lint'] },
   { id: 'typecheck', name: 'type check', command: ['npm', 'run', '--silent', 'typecheck'] },
-  { id: 'grammar', name: 'grammar tests (vscode-tmgrammar-test)', command: ['npm', 'run', '--silent', 'test:grammar'] },
+  {
+    id: 'grammar',
+    name: 'grammar tests (vscode-tmgrammar-test)',
+    command: ['npm', 'run', '--silent', 'test:grammar'],
+    counting: 'grammar',
+  },
   {
     id: 'mocha',
     name: 'unit, end-to-end and conformance tests (mocha, 2 workers)',
@@ -117,7 +116,7 @@ const PARTS = [
     counting: 'summary',
     browser: true,
   },
-].map((p) => ({ after: [], weight: ROOM, counting: 'none', browser: false, ...p }));
+].map((p) => ({ after: [], beside: false, counting: 'none', browser: false, ...p }));
 
 /** Adds to `counts` what one line of a part's output says about its tests. */
 function scan(line, counting, counts) {
@@ -141,15 +140,16 @@ function runPart(part) {
   return new Promise((resolve) => {
     const start = Date.now();
     const [command, ...args] = part.command;
-    // npm and npx are .cmd scripts on Windows, which only a shell starts.
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    // npm and npx are .cmd scripts on Windows, which only a shell starts (Node's own path needs none).
+    const shell = process.platform === 'win32' && command !== process.execPath;
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], shell });
     const counts = { passed: 0, failed: 0, pending: 0 };
     const chunks = [];
     let pending = '';
     const take = (chunk) => {
-      if (part.weight > 0)
-        process.stdout.write(chunk); // the part: shown as it runs
-      else chunks.push(chunk); // a setup step beside it: shown whole when it ends
+      if (part.beside)
+        chunks.push(chunk); // a setup step: shown whole when it ends
+      else process.stdout.write(chunk); // the part: shown as it runs
       pending += chunk.toString();
       const lines = pending.split('\n');
       pending = lines.pop();
@@ -170,7 +170,7 @@ function runPart(part) {
 function main() {
   const parts = PARTS.filter((p) => !(quick && p.browser));
   const done = new Map(); // id → result
-  const running = new Map(); // id → weight
+  const running = new Set(); // ids
   const total = { passed: 0, failed: 0, pending: 0 };
   const timings = [];
   let failed;
@@ -181,7 +181,7 @@ function main() {
     !done.has(p.id) &&
     !running.has(p.id) &&
     p.after.every((a) => done.get(a)?.code === 0 || !parts.some((q) => q.id === a));
-  const busy = () => [...running.values()].reduce((a, b) => a + b, 0);
+  const busy = () => parts.some((p) => running.has(p.id) && !p.beside);
 
   const finish = (part, result) => {
     running.delete(part.id);
@@ -201,9 +201,8 @@ function main() {
   const schedule = () => {
     if (!failed)
       for (const part of parts.filter(ready)) {
-        // A part waits for room, and the parts after it wait behind it (the list is the order of priority).
-        if (busy() + part.weight > ROOM) break;
-        running.set(part.id, part.weight);
+        if (!part.beside && busy()) continue; // one part at a time; setup steps beside it
+        running.add(part.id);
         console.log(`\n▶ ${part.name} (at ${((Date.now() - started) / 1000).toFixed(0)} s)`);
         runPart(part).then((result) => finish(part, result));
       }

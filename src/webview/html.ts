@@ -7,9 +7,9 @@
 export interface PanelHtmlOptions {
   /** `webview.cspSource`: the origin the webview loads local resources from. */
   readonly cspSource: string;
-  /** A fresh random nonce for this render (nonce.ts). */
+  /** A fresh random nonce for this render (newNonce in src/extension/panel.ts). */
   readonly nonce: string;
-  /** `webview.asWebviewUri(dist/webview.js)`, as a string. */
+  /** `webview.asWebviewUri(dist/webview/panel.js)`, as a string. */
   readonly scriptUri: string;
   /** `webview.asWebviewUri(media/panel.css)`, as a string. */
   readonly styleUri: string;

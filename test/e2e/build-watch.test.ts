@@ -51,8 +51,10 @@ describe('build: watch mode', function () {
         child.on('exit', (code) => reject(new Error(`watch exited with ${code}: ${out}`)));
       });
     } finally {
-      if (detached) process.kill(-child.pid!, 'SIGTERM');
-      else child.kill();
+      if (child.exitCode === null && child.signalCode === null) {
+        if (detached) process.kill(-child.pid!, 'SIGTERM');
+        else child.kill();
+      }
       await exited;
     }
     const expected = listing(built);

@@ -2,16 +2,16 @@
  * The CI workflows of examples/ci/ (GitHub Actions and GitLab CI) work as written: every command
  * of a workflow runs, exactly as written, in a clean folder laid out as the workflow says (the
  * request files of examples/ and the tarball of `npm run package` committed as tools/), with
- * nothing of this repository reachable. What the CI service itself provides stands in as little as
- * possible: npm's global prefix is a folder of the test (a runner installs globally; a test must not),
- * and PATH holds only that prefix, Node and the system's folders.
+ * nothing of this repository reachable (test/harness/clean-folder.js: npm's global folder is one of
+ * the test's, since a runner installs globally and a test must not; PATH holds only that folder,
+ * Node and the system's folders).
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, delimiter, dirname, join } from 'node:path';
-import { cleanEnv, ROOT } from '../support/cli';
+import { basename, join } from 'node:path';
+import { ROOT } from '../support/cli';
 import { parseJUnit } from '../support/junit';
 import { ensurePackages } from '../support/build';
 
@@ -29,33 +29,24 @@ function commands(file: keyof typeof WORKFLOWS): string[] {
     .filter((c) => !/^(?:reports\/|when:|junit:)/.test(c)); // GitLab's artifacts: paths, not commands
 }
 
+interface CleanFolder {
+  cleanShellEnv: (tmp: string, options?: { extra?: Record<string, string> }) => NodeJS.ProcessEnv;
+  runAsWritten: (line: string, options: { cwd: string; env: NodeJS.ProcessEnv }) => Ran;
+  hasBash: () => boolean;
+}
 interface Ran {
-  readonly command: string;
+  readonly line: string;
   readonly status: number | null;
   readonly output: string;
 }
-
-/** Runs `command` with bash in `cwd`, as a CI runner does, killed after `timeoutMs`. */
-function shell(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-e', '-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ command, status, output });
-    });
-  });
-}
+const { cleanShellEnv, runAsWritten, hasBash } = createRequire(__filename)('../harness/clean-folder.js') as CleanFolder;
 
 describe('the CI examples (examples/ci/), run as written', function () {
   this.timeout(300_000);
   let tarball: string;
   before(function () {
     // The workflows' commands are bash, as on their runners (GitHub's ubuntu, GitLab's node image).
-    if (spawnSync('bash', ['-c', 'true']).status !== 0) {
+    if (!hasBash()) {
       console.log('      not run here: the workflows are bash scripts and there is no bash on PATH');
       this.skip();
     }
@@ -76,20 +67,10 @@ describe('the CI examples (examples/ci/), run as written', function () {
         cpSync(join(ROOT, 'examples'), join(repo, 'examples'), { recursive: true });
         mkdirSync(join(repo, 'tools'));
         copyFileSync(tarball, join(repo, 'tools', basename(tarball)));
-        const prefix = join(dir, 'prefix');
-        const env = cleanEnv({
-          PATH: [join(prefix, 'bin'), dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(delimiter),
-          HOME: join(dir, 'home'),
-          npm_config_prefix: prefix,
-          npm_config_cache: join(dir, 'npm-cache'),
-          npm_config_audit: 'false',
-          npm_config_fund: 'false',
-          npm_config_update_notifier: 'false',
-          TRADEREQ_STATE_DIR: join(dir, 'state'),
-        });
+        const env = cleanShellEnv(dir, { extra: { TRADEREQ_STATE_DIR: join(dir, 'state') } });
         for (const step of steps) {
-          const r = await shell(step, repo, env);
-          assert.equal(r.status, 0, `${r.command}\nexit ${r.status}\n${r.output.slice(0, 4000)}`);
+          const r = runAsWritten(step, { cwd: repo, env });
+          assert.equal(r.status, 0, `${r.line}\nexit ${r.status}\n${r.output.slice(0, 4000)}`);
         }
         const junit = await parseJUnit(readFileSync(join(repo, 'reports', 'tradereq.xml'), 'utf8'));
         assert.deepEqual(

@@ -19,15 +19,19 @@ describe('sandbox command, as a process', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout }).once('line', resolve);
-      child.once('exit', () => reject(new Error('exited before printing')));
-    });
-    const info = JSON.parse(line) as { baseUrl: string };
-    const res = await request(info.baseUrl + '/api/v3/time');
-    assert.equal(res.statusCode, 200);
-    await res.body.text();
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0);
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout }).once('line', resolve);
+        child.once('exit', () => reject(new Error('exited before printing')));
+      });
+      const info = JSON.parse(line) as { baseUrl: string };
+      const res = await request(info.baseUrl + '/api/v3/time');
+      assert.equal(res.statusCode, 200);
+      await res.body.text();
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); // a failure above left it running
+    }
   });
 });

@@ -10,8 +10,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
 const { ensureVscodeServer } = require('./setup');
+const { cleanShellEnv, runAsWritten } = require('./clean-folder');
 const { startVscodeServer, launchBrowser } = require('./vscode-server');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -60,24 +60,12 @@ function runInstallLines(vscode, extensionsDir) {
       fs.copyFileSync(f, path.join(folder, path.basename(f)));
     }
     codeCommand(path.join(tmp, 'bin'), vscode, extensionsDir);
-    const prefix = path.join(tmp, 'prefix');
-    const env = {
-      PATH: [path.join(tmp, 'bin'), path.join(prefix, 'bin'), path.dirname(process.execPath), '/usr/bin', '/bin'].join(
-        ':',
-      ),
-      HOME: path.join(tmp, 'home'),
-      npm_config_prefix: prefix, // npm's global folder: one of this run's, not the machine's
-      npm_config_cache: path.join(tmp, 'npm-cache'),
-      npm_config_audit: 'false',
-      npm_config_fund: 'false',
-      npm_config_update_notifier: 'false',
-    };
+    const env = cleanShellEnv(tmp, { extraPath: [path.join(tmp, 'bin')] });
     let output = '';
     for (const line of installLines()) {
-      const r = spawnSync('bash', ['-e', '-c', line], { cwd: folder, env, encoding: 'utf8', timeout: 120_000 });
-      output += r.stdout + r.stderr;
-      if (r.status !== 0)
-        throw new Error(`README install line failed (exit ${r.status}): ${line}\n${r.stdout}${r.stderr}`);
+      const r = runAsWritten(line, { cwd: folder, env });
+      output += r.output;
+      if (r.status !== 0) throw new Error(`README install line failed (exit ${r.status}): ${line}\n${r.output}`);
       console.log(`package: ran as written: ${line}`);
     }
     return output;

@@ -3,19 +3,17 @@
  * the two packages of `npm run package` (tradereq.vsix and the npm tarball, from a production build
  * in out/package/dist). `npm test` makes both before its tests start; a test run alone makes them
  * when a source is newer. Test files run side by side (mocha --parallel), and a build rewrites
- * files that other tests run, so making is guarded by a lock folder: one process makes, the others
- * wait for it and then find the outputs up to date.
+ * files that other tests run, so looking and making are guarded by a lock file: one process makes,
+ * the others wait for it and then find the outputs up to date.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-export const ROOT = join(__dirname, '..', '..');
+import { ROOT } from './cli';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 /** What the builds are made from. */
-const SOURCES = ['src', 'media', 'package.json', 'esbuild.js', 'scripts'];
-const LOCK_STALE_MS = 10 * 60_000; // a build takes seconds; a lock this old was left by a killed run
+const SOURCES = ['src', 'media', 'package.json', 'package-lock.json', 'tsconfig.json', 'esbuild.js', 'scripts'];
 
 export interface Packages {
   readonly vsix: string;
@@ -41,7 +39,8 @@ export function ensureBuilt(): void {
 /** The packages of `npm run package`, made first when missing or older than a source. */
 export function ensurePackages(): Packages {
   const outputs = [PACKAGES.vsix, PACKAGES.tarball, join(PACKAGES.build, 'cli.js')];
-  makeOnce('package', outputs, [...SOURCES, 'README.md', 'LICENSE', 'CHANGELOG.md'], 'scripts/package.js');
+  const sources = [...SOURCES, 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore'];
+  makeOnce('package', outputs, sources, 'scripts/package.js');
   return PACKAGES;
 }
 
@@ -62,26 +61,51 @@ function pause(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-/** Runs the Node script `script` of the repository unless `outputs` are newer than `sources`. */
-function makeOnce(name: string, outputs: readonly string[], sources: readonly string[], script: string): void {
-  if (upToDate(outputs, sources)) return;
-  const lock = join(ROOT, 'out', `.${name}.lock`);
-  mkdirSync(join(ROOT, 'out'), { recursive: true });
+/** The process id a lock file names, or undefined while its owner is still writing it. */
+function ownerOf(lock: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(lock, 'utf8'));
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined; // gone already
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Takes the lock file `lock`, waiting while a live process holds it; a dead one's lock is taken over. */
+function acquire(lock: string): void {
   for (;;) {
     try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
-      if (since !== undefined && Date.now() - since > LOCK_STALE_MS) rmdirSync(lock);
-      else pause(200); // polls for the owner's end: it removes the lock when done
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
+    const owner = ownerOf(lock);
+    // A run killed while it built left its lock: its process is gone (checked again just before).
+    if (owner !== undefined && !alive(owner) && ownerOf(lock) === owner) rmSync(lock, { force: true });
+    else pause(200); // polls for the owner's end: it removes the lock when done
   }
+}
+
+/** Runs the Node script `script` of the repository unless `outputs` are newer than `sources`. */
+function makeOnce(name: string, outputs: readonly string[], sources: readonly string[], script: string): void {
+  const lock = join(ROOT, 'out', `.${name}.lock`);
+  mkdirSync(join(ROOT, 'out'), { recursive: true });
+  acquire(lock); // also to look: outputs another process is writing are not up to date yet
   try {
     if (upToDate(outputs, sources)) return;
-    const r = spawnSync(process.execPath, [script], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [script], { cwd: ROOT, encoding: 'utf8', timeout: 5 * 60_000 });
     if (r.status !== 0) throw new Error(`node ${script} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   } finally {
-    rmdirSync(lock);
+    rmSync(lock, { force: true });
   }
 }

@@ -7,8 +7,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-
-export const ROOT = join(__dirname, '..', '..');
+import { ROOT } from './cli';
 
 /** Folders that hold what the build, the tests or npm write, never sources. */
 const GENERATED = new Set(['node_modules', 'dist', 'out', 'test-results', '.vscode-test', '.git']);

@@ -10,7 +10,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
-import { numberedRules, numberedSection, readDoc, repositoryFiles, ROOT } from '../support/docs';
+import { numberedRules, numberedSection, readDoc, repositoryFiles } from '../support/docs';
+import { ROOT } from '../support/cli';
 
 const CODE = /\.(?:ts|js|mjs|cjs)$/;
 const TEXT = /\.(?:md|tradereq|ya?ml)$/;
@@ -55,20 +56,23 @@ function comments(text: string): string[] {
 }
 
 /** What a file says in words: a code file's comments; a document's text; a request file's comment lines. */
-function prose(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
+function prose(file: string, text: string): string[] {
   if (CODE.test(file)) return comments(text);
   if (file.endsWith('.md')) return [text];
   return text.split('\n').filter((l) => /^\s*(?:#|\/\/)/.test(l));
 }
 
-// A path with a folder (`docs/format.md`, `core/request/gate.ts`, `test/support/`) or a bare
-// Markdown file name (`ARCHITECTURE.md`).
-const CITED =
-  /(?<![\w.$/@~-])((?:\.\.?\/)?(?:[\w-][\w.-]*\/)+(?:[\w-][\w.-]*\.(?:ts|js|mjs|json|md|tradereq|ya?ml|css|svg|png))?|[\w-]+\.md)(?![\w/*<{-])/g;
+const EXTENSIONS = 'ts|js|mjs|cjs|json|md|tradereq|ya?ml|css|svg|png|sh|py|go|html';
+// A path with a folder (`docs/format.md`, `core/request/gate.ts`, `.ci/run`, `test/support/`) or
+// a file's name alone (`ARCHITECTURE.md`, `build.ts`).
+const CITED = new RegExp(
+  String.raw`(?<![\w.$/@~-])((?:\.\.?\/)*(?:\.?[\w-][\w.-]*\/)+(?:[\w-][\w.-]*\.(?:${EXTENSIONS})|run)?|[\w-][\w.-]*\.(?:${EXTENSIONS}))(?![\w/*<{-])`,
+  'g',
+);
 
 const TREE = repositoryFiles();
 const FOLDERS = new Set(TREE.flatMap((f) => f.split('/').slice(0, -1)));
+const NAMES = new Set(TREE.map((f) => f.slice(f.lastIndexOf('/') + 1)));
 
 /** Where a citation in `file` may be read from: the root, src/, src/core/ and the file's own folders. */
 function bases(file: string): string[] {
@@ -82,64 +86,111 @@ function inRepository(path: string): boolean {
   return path === ROOT || path.startsWith(ROOT + sep);
 }
 
-/** The citations in `file` that name a repository folder but lead nowhere. */
-function brokenCitations(file: string): string[] {
+/** Whether `cited`, cited in `file`, leads to a file or folder of the repository, or is not its to check. */
+function leadsSomewhere(file: string, cited: string): boolean {
+  const bare = !cited.includes('/');
+  const first = cited.replace(/^(?:\.\.?\/)+/, '').split('/')[0]!;
+  // A source or a document named alone is one of the repository's; other names alone (a bundle, a
+  // picture, the user's settings.json) may be what a build, a test or a user makes.
+  if (bare) return NAMES.has(cited) || !/\.(?:ts|md)$/.test(cited);
+  // dist/ is the build's: checked where a build is there to check against; out/, reports/, a
+  // folder beside the checkout: not the repository's.
+  if (first === 'dist') return !existsSync(join(ROOT, 'dist')) || existsSync(join(ROOT, cited));
+  if (!FOLDERS.has(first)) return true;
+  return bases(file).some((b) => inRepository(resolve(ROOT, b, cited)) && existsSync(resolve(ROOT, b, cited)));
+}
+
+/** The citations in `texts` (what `file` says) that name a repository file or folder but lead nowhere. */
+function brokenCitations(file: string, texts: readonly string[]): string[] {
   const broken = new Set<string>();
-  for (const text of prose(file))
-    for (const [, path] of text.matchAll(CITED)) {
+  for (const text of texts)
+    for (const [whole, path] of text.matchAll(CITED)) {
+      if (whole.endsWith('/') && !path!.slice(0, -1).includes('/')) continue; // `lazy/`, `bin/` alone: too little to check
       const cited = path!.replace(/\/$/, '');
-      const first = cited.replace(/^(?:\.\.?\/)+/, '').split('/')[0]!;
-      const bare = !cited.includes('/');
-      if (bare && path!.endsWith('/')) continue; // a folder's name alone (`lazy/`, `bin/`) says too little to check
-      if (!bare && !FOLDERS.has(first)) continue; // dist/, reports/, a folder beside the checkout: not the repository's
-      if (bases(file).some((b) => inRepository(resolve(ROOT, b, cited)) && existsSync(resolve(ROOT, b, cited))))
-        continue;
-      broken.add(cited);
+      if (!leadsSomewhere(file, cited)) broken.add(cited);
     }
   return [...broken];
 }
 
-// `docs/format.md, Signing`, `docs/format.md "Lines"`, `docs/service.md §5 rule 4`, `docs/service.md, Assumptions`.
-const SECTION_CITED = /docs\/(\w+\.md)(?:,? "([^"]+)"| §(\d+(?:\.\d+)?)(?: rule (\d+))?|, ([A-Z][\w' ]*[\w']))/g;
+// `docs/format.md, Signing`, `docs/format.md "Lines"`, `docs/service.md §5 rule 4`,
+// `docs/service.md, Assumptions: Two readings`, `docs/format.md, Signing step 1`.
+const SECTION_CITED =
+  /docs\/(\w+\.md)(?:,? "([^"]+)"| §(\d+(?:\.\d+)?)(?: rule (\d+))?|, ([A-Z][\w' ]*[\w'])(?:: ([A-Z][\w' ]*[\w']))?)/g;
 
-/** The headings of a Markdown document, without their `#`s and `§N` numbers. */
+/** The headings of a Markdown document (code blocks left out), without their `#`s and `§N` numbers. */
 function headings(markdown: string): string[] {
-  return [...markdown.matchAll(/^#{1,4} (?:§[\d.]+ )?(.+)$/gm)].map((m) => m[1]!.trim());
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '');
+  return [...prose.matchAll(/^#{1,4} (?:§[\d.]+ )?(.+)$/gm)].map((m) => m[1]!.trim());
 }
 
 function hasSection(markdown: string, number: string): boolean {
   return new RegExp(`^#{2,4} §${number.replace('.', '\\.')} `, 'm').test(markdown);
 }
 
+/** A heading of `markdown`, or a heading and a step of its numbered list (`Signing step 1`). */
+function hasHeading(markdown: string, name: string): boolean {
+  const step = /^(.+) step (\d+)$/.exec(name);
+  if (step === null) return headings(markdown).includes(name);
+  if (!headings(markdown).includes(step[1]!)) return false;
+  const body = markdown.slice(markdown.indexOf(`## ${step[1]}\n`)).split(/\n## /)[0]!;
+  return numberedRules(body).has(Number(step[2]));
+}
+
+/** The docs/ sections cited in `texts` that do not exist. */
+function brokenSections(texts: readonly string[]): string[] {
+  const broken: string[] = [];
+  for (const text of texts)
+    for (const [cite, doc, quoted, number, rule, heading, sub] of text.matchAll(SECTION_CITED)) {
+      if (!existsSync(join(ROOT, 'docs', doc!))) {
+        broken.push(cite);
+        continue;
+      }
+      const markdown = readDoc(doc!);
+      const ok =
+        number !== undefined
+          ? hasSection(markdown, number) &&
+            (rule === undefined || numberedRules(numberedSection(markdown, number)).has(Number(rule)))
+          : hasHeading(markdown, (quoted ?? heading)!) && (sub === undefined || hasHeading(markdown, sub));
+      if (!ok) broken.push(cite);
+    }
+  return broken;
+}
+
+const READ = TREE.filter((f) => CODE.test(f) || TEXT.test(f)).map((file) => {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  return { file, text, prose: prose(file, text) };
+});
+
 describe('the repository stands on its own', () => {
   it('every repository file a comment or a document cites exists', () => {
-    const cited = TREE.filter((f) => CODE.test(f) || TEXT.test(f));
-    assert.ok(cited.length > 200, `only ${cited.length} files read`);
-    const broken = cited.flatMap((f) => brokenCitations(f).map((c) => `${f}: ${c}`));
+    assert.ok(READ.length > 200, `only ${READ.length} files read`);
+    const broken = READ.flatMap(({ file, prose }) => brokenCitations(file, prose).map((c) => `${file}: ${c}`));
     assert.deepEqual(broken, []);
   });
 
-  it('every section of docs/ a comment or a document cites exists: a heading, §N, §N rule M', () => {
-    const broken: string[] = [];
-    for (const file of TREE.filter((f) => CODE.test(f) || TEXT.test(f)))
-      for (const text of prose(file))
-        for (const m of text.matchAll(SECTION_CITED)) {
-          const [cite, doc, quoted, number, rule, heading] = m;
-          const markdown = readDoc(doc!);
-          const ok =
-            number !== undefined
-              ? hasSection(markdown, number) &&
-                (rule === undefined || numberedRules(numberedSection(markdown, number)).has(Number(rule)))
-              : headings(markdown).some((h) => (quoted ?? heading!).startsWith(h));
-          if (!ok) broken.push(`${file}: ${cite}`);
-        }
+  it('every section of docs/ a comment, a document or a test title cites exists: a heading, a step, §N, §N rule M', () => {
+    // Code's whole text: a section cited in a test's title or message is checked too.
+    const broken = READ.filter(({ file }) => file !== 'test/unit/citations.test.ts') // its own cases below
+      .flatMap(({ file, text, prose }) => brokenSections(CODE.test(file) ? [text] : prose).map((c) => `${file}: ${c}`));
     assert.deepEqual(broken, []);
   });
 
-  it('the check finds a citation that leads nowhere', () => {
-    assert.deepEqual(
-      [...'// see docs/nowhere.md and service-notes.md; src/core/rules.ts exists'.matchAll(CITED)].map((m) => m[1]),
-      ['docs/nowhere.md', 'service-notes.md', 'src/core/rules.ts'],
-    );
+  it('the checks find a citation that leads nowhere, and pass one that leads somewhere', () => {
+    const text = [
+      '// see docs/nowhere.md, notes-nowhere.md and nonce.ts; src/core/rules.ts and build.ts exist',
+      '// docs/service.md §5 rule 13, §5 rule 12; docs/format.md, Signing step 9; docs/format.md, Signing step 1',
+      '// docs/service.md, Assumptions: Nowhere; docs/service.md, Assumptions: Two readings; docs/format.md, Nowhere',
+    ];
+    assert.deepEqual(brokenCitations('src/core/request/x.ts', text), [
+      'docs/nowhere.md',
+      'notes-nowhere.md',
+      'nonce.ts',
+    ]);
+    assert.deepEqual(brokenSections(text), [
+      'docs/service.md §5 rule 13',
+      'docs/format.md, Signing step 9',
+      'docs/service.md, Assumptions: Nowhere',
+      'docs/format.md, Nowhere',
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The editor checks large files in a worker thread (dist/check-worker.js): the diagnostics are the
- * same as the check in the calling thread, and that thread keeps running while the worker checks.
+ * The editor checks large files in a worker thread (dist/check-worker.js, as the extension ships
+ * it): the diagnostics are the same as the check in the calling thread, and that thread keeps
+ * running while the worker checks.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { OffloadedChecker } from '../../src/core/check/offload';
 import { BUILTIN_SANDBOX } from '../../src/core/env/constants';
 import type { Diagnostic } from '../../src/core/format/model';
 import { parse } from '../../src/core/format/parser';
+import { ensureBuilt } from '../support/build';
 import { ROOT } from '../support/cli';
 
 function largeFile(): string {
@@ -23,8 +25,12 @@ function largeFile(): string {
 
 describe('the check in a worker thread', function () {
   this.timeout(60_000);
-  const checker = new OffloadedChecker(join(ROOT, 'dist', 'check-worker.js'));
-  after(() => checker.dispose());
+  let checker: OffloadedChecker;
+  before(() => {
+    ensureBuilt();
+    checker = new OffloadedChecker(join(ROOT, 'dist', 'check-worker.js'));
+  });
+  after(() => checker?.dispose());
 
   it('gives the same diagnostics as the check in this thread, ranges and quick fixes included', async () => {
     const text = largeFile();
