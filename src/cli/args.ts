@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { OPTION_MAX, clip } from '../core/bounds';
 import { UsageError } from './usage';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -21,9 +22,21 @@ export function parseCommand<T extends Options>(command: string, args: string[],
   }
 }
 
-export function integerFlag(name: string, value: string | undefined, min = 0): number | undefined {
+/**
+ * A whole-number option from `min` to `max` (each option's --help line names its max, which lives in
+ * core/bounds.ts OPTION_MAX or the catalog); undefined when absent, a usage error otherwise.
+ */
+export function integerFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < min)
-    throw new UsageError(`--${name} takes a whole number${min > 0 ? ` of at least ${min}` : ''}, not "${value}"`);
+  // The digits' count first: Number() of a long run of digits is no longer exact.
+  if (!/^\d{1,16}$/.test(value) || Number(value) < min || Number(value) > max) {
+    const range = min > 0 ? `of at least ${min} and at most ${max}` : `of at most ${max}`;
+    throw new UsageError(`--${name} takes a whole number ${range}, not "${clip(value, 40)}"`);
+  }
   return Number(value);
+}
+
+/** --timeout or --connect-timeout of send and test, in ms. */
+export function timeoutFlag(name: 'timeout' | 'connect-timeout', value: string | undefined): number | undefined {
+  return integerFlag(name, value, 1, OPTION_MAX.timeoutMs);
 }

@@ -5,7 +5,9 @@
  * lines. Pushes are hostile: everything printed goes through the terminal writer, and a listen key
  * is shown only masked.
  */
+import { OPTION_MAX } from '../core/bounds';
 import { Budget } from '../core/budget/budget';
+import { WS_RULES } from '../core/catalog/streams';
 import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
 import { isWebSocket } from '../core/format/model';
@@ -31,8 +33,8 @@ POST /api/v3/userDataStream), keeps it alive and closes it at the end; the key i
 
   --request NAME|INDEX  the request named by "# @name NAME", or its position (1 is the first)
   --env NAME            environment of tradereq.env.json (default as for send)
-  --count N             stop after N pushes
-  --duration S          stop after S seconds
+  --count N             stop after N pushes (at most ${OPTION_MAX.pushes})
+  --duration S          stop after S seconds (at most ${WS_RULES.lifetimeMs / 1000}, a connection's lifetime)
                         (without either: the request's # @listen, else until Ctrl-C or SIGTERM)
   --json                one JSON object a line: connected, subscription, push, reply, error, end
   -h, --help            this help
@@ -60,8 +62,8 @@ export async function listenCommand(args: string[], io: Io): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError('listen takes one FILE. See: tradereq listen --help');
-  const count = integerFlag('count', values.count, 1);
-  const seconds = integerFlag('duration', values.duration, 1);
+  const count = integerFlag('count', values.count, 1, OPTION_MAX.pushes);
+  const seconds = integerFlag('duration', values.duration, 1, WS_RULES.lifetimeMs / 1000);
   const target = loadTarget(io, { file: positionals[0]!, request: values.request, env: values.env });
   const resolved = resolveTarget(target);
   // The command line's flags override the request's # @listen.

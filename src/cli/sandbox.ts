@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { DEMO_ACCOUNTS } from '../core/env/demo';
 import { SANDBOX_PORT } from '../core/env/constants';
+import { OPTION_MAX } from '../core/bounds';
 import { LIMITS } from '../core/catalog/limits';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { isLoopbackAddress } from '../sandbox/control';
@@ -13,7 +14,7 @@ Runs the sandbox exchange: a local server that answers like the service (orders,
 timing, rate limits and bans of the spec), with public demo keys, so any request can be tried with
 no account. Runs until Ctrl+C (SIGINT) or SIGTERM.
 
-  --port N        port to listen on (default ${SANDBOX_PORT}; 0 picks a free one)
+  --port N        port to listen on (default ${SANDBOX_PORT}, at most ${OPTION_MAX.port}; 0 picks a free one)
   --host H        address to listen on (default 127.0.0.1, loopback only)
   --ban-scale F   multiply the IP ban durations (2 minutes up to 3 days) by F, e.g. 0.01
   --json          print one JSON line first: {"baseUrl", "wsUrl", "keys": [{name, apiKey, secretKey, permissions}]}
@@ -42,9 +43,7 @@ const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/;
 const DECIMAL = /^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
 function portFlag(value: string | undefined): number {
-  const port = integerFlag('port', value) ?? SANDBOX_PORT;
-  if (port > 65535) throw new UsageError(`--port takes a port from 0 to 65535, not "${value}"`);
-  return port;
+  return integerFlag('port', value, 0, OPTION_MAX.port) ?? SANDBOX_PORT;
 }
 
 function hostFlag(value: string | undefined): string {

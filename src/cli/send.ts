@@ -12,7 +12,8 @@ import type { ExpectationResult } from '../core/request/expect';
 import { hideListenKeys, listenKeysOf } from '../core/request/listen-keys';
 import { passed, runRequest, type Sent } from '../core/request/pipeline';
 import { formatErrorText } from '../core/catalog/errors';
-import { parseCommand, integerFlag } from './args';
+import { parseCommand, timeoutFlag } from './args';
+import { OPTION_MAX } from '../core/bounds';
 import { failureMessage, keySource, loadTarget, type Target } from './prepare';
 import { terminalSafe } from './terminal';
 import { UsageError, type Io } from './usage';
@@ -33,8 +34,8 @@ code, the response, the rate-limit budget left and the timings, and checks its #
                         TRADEREQ_<PROFILE>_ORIGINS may be sent only to this origin
   --yes                 confirm requests that ask for it (# @confirm, "confirm": true) without a prompt
   --no-clock-sync       do not correct timestamps by the server clock offset
-  --timeout MS          time the whole exchange may take, answer included (default ${DEFAULT_SEND_SETTINGS.deadlineMs})
-  --connect-timeout MS  time to wait for the connection (default ${DEFAULT_SEND_SETTINGS.connectTimeoutMs})
+  --timeout MS          time the whole exchange may take, answer included (default ${DEFAULT_SEND_SETTINGS.deadlineMs}, at most ${OPTION_MAX.timeoutMs})
+  --connect-timeout MS  time to wait for the connection (default ${DEFAULT_SEND_SETTINGS.connectTimeoutMs}, at most ${OPTION_MAX.timeoutMs})
   --json                print one JSON object per request, one per line
   -h, --help            this help
 
@@ -120,8 +121,8 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError('send takes one FILE. See: tradereq send --help');
-  const timeout = integerFlag('timeout', values.timeout, 1);
-  const connectTimeout = integerFlag('connect-timeout', values['connect-timeout'], 1);
+  const timeout = timeoutFlag('timeout', values.timeout);
+  const connectTimeout = timeoutFlag('connect-timeout', values['connect-timeout']);
   const target = loadTarget(io, {
     file: positionals[0]!,
     request: values.request,

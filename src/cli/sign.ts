@@ -1,4 +1,5 @@
 import { parseCommand, integerFlag } from './args';
+import { OPTION_MAX } from '../core/bounds';
 import { redactedHeaders } from '../core/request/build';
 import { resolveAndPrepare, signedRequestText } from '../core/request/prepare';
 import { failureMessage, keySource, loadTarget } from './prepare';
@@ -15,7 +16,8 @@ Nothing is sent.
   --env NAME            environment of tradereq.env.json (default: TRADEREQ_ENV, the file's only
                         environment, or "sandbox")
   --base-url URL        use this base URL instead of the environment's
-  --timestamp MS        sign with this timestamp (milliseconds) instead of now, for reproducible output
+  --timestamp MS        sign with this timestamp (milliseconds, at most ${OPTION_MAX.timestampMs}) instead of now,
+                        for reproducible output
   --json                print one JSON object: method, url, query, body, totalParams, signature,
                         timestamp, headers (API key masked), signed, environment, keyProfile
   -h, --help            this help
@@ -37,7 +39,7 @@ export async function signCommand(args: string[], io: Io): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError('sign takes one FILE. See: tradereq sign --help');
-  const timestamp = integerFlag('timestamp', values.timestamp);
+  const timestamp = integerFlag('timestamp', values.timestamp, 0, OPTION_MAX.timestampMs);
   const target = loadTarget(io, {
     file: positionals[0]!,
     request: values.request,

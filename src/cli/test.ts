@@ -12,7 +12,8 @@ import { summaryLine, type CaseResult, type FileReport, type RunReport } from '.
 import { runCases } from '../core/testing/run';
 import { sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
 import type { Sandbox } from '../sandbox';
-import { integerFlag, parseCommand } from './args';
+import { parseCommand, timeoutFlag } from './args';
+import { OPTION_MAX } from '../core/bounds';
 import { keySource } from './prepare';
 import { cliSender, EXIT, terminalConfirm, worstExit } from './send';
 import { terminalSafe } from './terminal';
@@ -40,7 +41,7 @@ outcome is ok, or rejected exactly as its # @expect lines say.
   --output FILE         write the report of the --reporter before it to FILE (one report at most
                         goes to standard output; the others need a file)
   --yes                 confirm requests that ask for it (# @confirm, "confirm": true) without a prompt
-  --no-clock-sync, --timeout MS, --connect-timeout MS   as for send
+  --no-clock-sync, --timeout MS, --connect-timeout MS   as for send (MS at most ${OPTION_MAX.timeoutMs})
   -h, --help            this help
 
 JUnit XML has one testsuite per file and one testcase per request (time; failure with the
@@ -103,8 +104,8 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
     return undefined;
   }
   const reporters = reporterSpecs(tokens, io.cwd);
-  const timeout = integerFlag('timeout', values.timeout, 1);
-  const connectTimeout = integerFlag('connect-timeout', values['connect-timeout'], 1);
+  const timeout = timeoutFlag('timeout', values.timeout);
+  const connectTimeout = timeoutFlag('connect-timeout', values['connect-timeout']);
   let grep: RegExp | undefined;
   try {
     grep = values.grep === undefined ? undefined : new RegExp(values.grep);

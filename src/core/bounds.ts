@@ -50,6 +50,22 @@ export const BOUNDS = {
   testFiles: 10_000,
 } as const;
 
+/**
+ * The largest value of each numeric option of the command line: its --help line names it, and past
+ * it the command stops with a usage error (exit 2). A timer waits at most 2^31 - 1 ms in Node (a
+ * longer one fires at once), so every option that reaches one stays far below that.
+ */
+export const OPTION_MAX = {
+  /** send and test --timeout and --connect-timeout, in ms: ten minutes. */
+  timeoutMs: 600_000,
+  /** listen --count: as many pushes as `# @listen N` takes (nine digits, src/core/format/directives.ts). */
+  pushes: 999_999_999,
+  /** sandbox --port: the highest TCP port. */
+  port: 65_535,
+  /** sign --timestamp, in ms: thirteen digits, as Unix time in ms is written until the year 2286. */
+  timestampMs: 9_999_999_999_999,
+} as const;
+
 /** `text` cut to `max` characters, with a note of how much was left out. */
 export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters not kept)`;
