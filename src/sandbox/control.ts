@@ -215,6 +215,23 @@ export interface ControlRequest {
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/i;
 
 /**
+ * Whether a web page other than the sandbox's own could have sent the request: a browser names the
+ * page in Origin (with every WebSocket upgrade too), and only a page served by the sandbox under a
+ * loopback name is its own (a rebound DNS name, whose Origin matches its Host, is not). A program
+ * sends no Origin.
+ */
+export function fromForeignPage(r: Pick<ControlRequest, 'host' | 'origin'>): boolean {
+  if (r.origin === undefined) return false;
+  if (r.host === undefined || !LOOPBACK_HOST.test(r.host)) return true;
+  return r.origin.replace(/^https?:\/\//i, '').toLowerCase() !== r.host.toLowerCase();
+}
+
+/** The refusal of a request from a web page of another origin, by what it addressed. */
+export function foreignPageRefusal(surface: string): Reply {
+  return fail(403, `${surface} does not answer requests from web pages of another origin.`);
+}
+
+/**
  * Why a request may not drive the sandbox: only a loopback client, addressing it by a loopback name
  * (a rebound DNS name is refused), with no foreign Origin and, for POST, a JSON body (which a web
  * page cannot send without a CORS preflight the sandbox never answers).
@@ -228,9 +245,7 @@ function controlRefusal(r: ControlRequest): Reply | undefined {
       'The /_sandbox/ control surface answers requests addressed to a loopback name (127.0.0.1, localhost) only.',
     );
   }
-  if (r.origin !== undefined && r.origin.replace(/^https?:\/\//i, '').toLowerCase() !== r.host.toLowerCase()) {
-    return fail(403, 'The /_sandbox/ control surface does not answer requests from web pages of another origin.');
-  }
+  if (fromForeignPage(r)) return foreignPageRefusal('The /_sandbox/ control surface');
   if (r.method === 'POST' && !/^application\/json\s*(;|$)/i.test(r.contentType ?? '')) {
     return fail(33333, 'POST to /_sandbox/ needs Content-Type: application/json.', { status: 415 });
   }

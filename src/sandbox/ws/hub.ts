@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { WS_RULES, type ParsedStream } from '../../core/catalog/streams';
-import type { LogEntry, WebSocketState } from '../control';
+import { foreignPageRefusal, fromForeignPage, type LogEntry, type WebSocketState } from '../control';
 import { SlidingCounter, wholeSeconds } from '../limits';
 import { fail, type Reply } from '../replies';
 import { CUTS_BEFORE_BAN, CUT_WINDOW_MS, CutGuard } from './guard';
@@ -194,6 +194,9 @@ export class WsHub {
       });
       refuseUpgrade(socket, reply);
     };
+    // A browser page may open a WebSocket anywhere: refused before the upgrade, it can cut nothing (no ban).
+    if (fromForeignPage({ host: req.headers.host, origin: req.headers.origin }))
+      return refuse(foreignPageRefusal(`The WebSocket endpoint ${WS_RULES.path}`));
     if (path !== WS_RULES.path && path !== WS_RULES.path + '/')
       return refuse(fail(730003, `The WebSocket endpoint is ${WS_RULES.path}, not ${path}.`, { status: 404 }));
     const banned = this.o.limits ? this.guard.bannedFor(ip, now) : 0;
