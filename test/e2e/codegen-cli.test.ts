@@ -5,8 +5,7 @@
  * no key even when the keys are in the environment of `tradereq code`; bad input is one line, exit 2.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CodeLanguage } from '../../src/core/codegen';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
@@ -17,6 +16,9 @@ import {
   LANGUAGES,
   codeOf,
   describeRun,
+  fixtureFolder,
+  sendJson,
+  type SendLine,
   ensureToolchains,
   normalise,
   programOf,
@@ -25,17 +27,8 @@ import {
   type Program,
   type Toolchains,
 } from '../fixtures/codegen/support';
-import { describeRun as describeCli, ROOT, tradereq, type Run } from '../support/cli';
+import { describeRun as describeCli, tradereq, type Run } from '../support/cli';
 import { ensureBuilt } from '../support/build';
-
-const FIXTURES = join(ROOT, 'test', 'fixtures', 'codegen');
-
-interface SendLine {
-  status: number | null;
-  code: number | null;
-  exit: number;
-  body: unknown;
-}
 
 /** Bad input: exit 2, one line on standard error, nothing on standard output. */
 function assertUsage(r: Run, message: RegExp): void {
@@ -55,8 +48,7 @@ describe('tradereq code: programs from a request file, run against the sandbox',
     tools = ensureToolchains(this);
     ensureBuilt();
     sandbox = await startSandbox({ port: 0, banScale: 0.001 });
-    dir = mkdtempSync(join(tmpdir(), 'tradereq-code-'));
-    for (const f of ['requests.tradereq', 'chain.tradereq']) copyFileSync(join(FIXTURES, f), join(dir, f));
+    dir = fixtureFolder('tradereq-code-');
   });
 
   after(async () => {
@@ -88,16 +80,7 @@ describe('tradereq code: programs from a request file, run against the sandbox',
     return programOf(tools, dir, `${name}-cli`, readFileSync(join(dir, out), 'utf8'), language);
   }
 
-  async function send(file: string, args: string[]): Promise<SendLine[]> {
-    const r = await tradereq(['send', file, '--base-url', sandbox.baseUrl, '--json', ...args], {
-      cwd: dir,
-      env: { TRADEREQ_STATE_DIR: join(dir, 'state') },
-    });
-    return r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as SendLine);
-  }
+  const send = (file: string, args: string[]): Promise<SendLine[]> => sendJson(sandbox.baseUrl, dir, file, args);
 
   for (const c of RUN_CASES) {
     it(`${c.name}: the program of each language gets the answer of \`tradereq send\``, async () => {

@@ -4,17 +4,17 @@
  * sandbox, and must get the answer `tradereq send` gets for the same request in a .tradereq file.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
-import { describeRun as describeCli, ROOT, tradereq } from '../support/cli';
 import { CHAIN, RUN_CASES } from '../fixtures/codegen/cases';
 import {
   DEMO_KEYS,
   LANGUAGES,
   codeOf,
   describeRun,
+  fixtureFolder,
+  sendJson,
+  type SendLine,
   ensureToolchains,
   generated,
   normalise,
@@ -25,16 +25,6 @@ import {
   type Toolchains,
 } from '../fixtures/codegen/support';
 import { ensureBuilt } from '../support/build';
-
-const FIXTURES = join(ROOT, 'test', 'fixtures', 'codegen');
-
-interface SendLine {
-  status: number | null;
-  code: number | null;
-  exit: number;
-  outcome: string;
-  body: unknown;
-}
 
 describe('Copy as code: each program gets the answer `tradereq send` gets from the sandbox', function () {
   this.timeout(600_000);
@@ -52,8 +42,7 @@ describe('Copy as code: each program gets the answer `tradereq send` gets from t
       tools,
       [...requests, CHAIN.byOrderId(url, 'DELETE')].map((r) => generated(r, 'go')),
     );
-    dir = mkdtempSync(join(tmpdir(), 'tradereq-codegen-'));
-    for (const f of ['requests.tradereq', 'chain.tradereq']) copyFileSync(join(FIXTURES, f), join(dir, f));
+    dir = fixtureFolder('tradereq-codegen-');
   });
 
   after(async () => {
@@ -74,18 +63,7 @@ describe('Copy as code: each program gets the answer `tradereq send` gets from t
     return log.map((e) => `${e.method} ${e.path}`);
   }
 
-  async function send(file: string, args: string[]): Promise<SendLine[]> {
-    const r = await tradereq(['send', file, '--base-url', sandbox.baseUrl, '--json', ...args], {
-      cwd: dir,
-      env: { TRADEREQ_STATE_DIR: join(dir, 'state') },
-    });
-    const lines = r.stdout.trim().split('\n');
-    try {
-      return lines.map((l) => JSON.parse(l) as SendLine);
-    } catch {
-      assert.fail(describeCli(r));
-    }
-  }
+  const send = (file: string, args: string[]): Promise<SendLine[]> => sendJson(sandbox.baseUrl, dir, file, args);
 
   for (const c of RUN_CASES) {
     const expected = `${c.expected.status}${c.expected.code === null ? '' : ` ${c.expected.code}`}`;
