@@ -132,7 +132,7 @@ export function substituter(
   return (s, at, maxChars) => {
     const r = scope.substitute(s, maxChars);
     if (r.ok) return r.value;
-    problems.add(at, `${r.error}. Nothing is sent until it resolves.`, 'variable-expansion');
+    problems.add(at, scope.notSentMessage(r.error), 'variable-expansion');
     return s;
   };
 }

@@ -7,6 +7,7 @@ import { BOUNDS, formatSize } from '../bounds';
 import { nodeCrypto } from '../node-lazy';
 import type { NamedEnvironment } from '../env/constants';
 import { err, ok, type Result } from '../result';
+import { credentialsIn, isCredentialField } from './credentials';
 import { jsonPath, jsonValueText } from './json-value';
 import { REQUEST_NAME, type Diagnostic, type TradeReqDocument, type VariableRef } from './model';
 
@@ -73,6 +74,8 @@ export class VariableScope {
   private readonly resolving: string[] = [];
   /** Characters produced by substitution in this scope so far. */
   private produced = 0;
+  /** Failures that no later value cures (a credential): the request is refused, not kept waiting. */
+  private readonly refusals = new Set<string>();
 
   constructor(
     doc: TradeReqDocument,
@@ -104,6 +107,11 @@ export class VariableScope {
   /** `text` with every `{{name}}` replaced; the first failure is returned. */
   substitute(text: string, maxChars: number = BOUNDS.variableChars): Result<string, string> {
     return plain(this.expand(text, maxChars, 'This value'));
+  }
+
+  /** A failure of lookup or substitute as a request's diagnostic says it: it waits for the value, or is refused. */
+  notSentMessage(error: string): string {
+    return this.refusals.has(error) ? error : `${error}. Nothing is sent until it resolves.`;
   }
 
   private resolve(name: string): Resolved {
@@ -170,7 +178,15 @@ export class VariableScope {
     const value = jsonPath(body, path);
     if (value === undefined || value === null)
       return failed(`The last response of "${requestName}" has no field ${path}`);
-    return found(jsonValueText(value));
+    const text = jsonValueText(value);
+    // A listen key goes only where its key may go, through # @listenKey: never into a request (docs/websocket.md).
+    const credentials = credentialsIn(body);
+    if (path.split(/[.[\]]/).some(isCredentialField) || credentials.some((c) => text.includes(c))) {
+      const message = credentialMessage(name);
+      this.refusals.add(message);
+      return failed(message);
+    }
+    return found(text);
   }
 
   /** `text` with its `{{name}}` replaced, at most `maxChars` long; `what` names it in messages. */
@@ -199,6 +215,10 @@ export class VariableScope {
     }
     return found(out, depth);
   }
+}
+
+function credentialMessage(name: string): string {
+  return `{{${name}}} is a listen key, a credential that never goes into a request: nothing was sent. To use one, write # @listenKey on a WS request, which obtains a listen key and connects with it (docs/format.md, WebSocket requests).`;
 }
 
 function deepMessage(name: string): string {
@@ -232,7 +252,7 @@ export function unresolvedRefs(
       out.push({
         range: ref.nameRange,
         severity: 'error',
-        message: `${r.error}. Nothing is sent until it resolves.`,
+        message: scope.notSentMessage(r.error),
         rule: 'undefined-variable',
       });
   }

@@ -5,16 +5,16 @@
  * shows it masked. Without zod: the command line's send bundle stays light.
  */
 import { maskApiKey } from '../env/keys';
+import { credentialsIn, isCredentialField } from '../format/credentials';
 import type { RoundTripReport } from '../net/round-trip';
 
+/** The listen keys an exchange carries: parameters sent, and any credential field of the answer (format/credentials.ts). */
 export function listenKeysOf(
   report: RoundTripReport | undefined,
   params: readonly { readonly name: string; readonly value: string }[],
 ): string[] {
-  const keys = params.filter((p) => p.name === 'listenKey').map((p) => p.value);
-  const json = report?.decoded?.json;
-  if (typeof json === 'object' && json !== null && 'listenKey' in json && typeof json.listenKey === 'string')
-    keys.push(json.listenKey);
+  const keys = params.filter((p) => isCredentialField(p.name)).map((p) => p.value);
+  keys.push(...credentialsIn(report?.decoded?.json));
   return keys.filter((k) => k.length > 0);
 }
 

@@ -3,9 +3,13 @@
  * `{{NAME.response.PATH}}` works): each result reported as it comes. A refusal (rate-limit gate,
  * key not bound to the origin, no confirmation) stops the file's run, since what follows would go
  * the same way; cancelling stops it between requests (a request already sent is never cut off).
+ * Every result is masked before anyone sees it: a listen key an answer of the run gave is shown
+ * only masked, in every report alike.
  */
 import type { NamedEnvironment } from '../env/constants';
+import { credentialsIn } from '../format/credentials';
 import type { TradeReqDocument } from '../format/model';
+import { hideListenKeys } from '../request/listen-keys';
 import { resolveIn } from '../request/prepare';
 import { runRequest, type PipelineDeps } from '../request/pipeline';
 import type { TestCase } from './cases';
@@ -46,7 +50,7 @@ export async function runCases(
       judged = await runOne(doc, c, deps);
       if (judged.verdict === 'refused' && judged.reason !== 'elsewhere') stop = judged;
     }
-    const result = { ...judged, durationMs: Math.max(0, now() - start) };
+    const result = { ...masked(judged, deps.responses), durationMs: Math.max(0, now() - start) };
     results.push(result);
     deps.onResult?.(result);
   }
@@ -76,4 +80,18 @@ async function runOne(doc: TradeReqDocument, c: TestCase, deps: RunDeps): Promis
   }
   const result = await runRequest(doc, request, deps.environment, { ...deps.pipeline, responses: deps.responses });
   return judge(c, result);
+}
+
+/** `r` with every credential of the run's answers (kept for chaining) masked in what it shows. */
+function masked(r: Judged, responses: ReadonlyMap<string, unknown>): Judged {
+  const keys = [...responses.values()].flatMap(credentialsIn);
+  if (keys.length === 0) return r;
+  const hide = (text: string): string => hideListenKeys(text, keys);
+  return {
+    ...r,
+    summary: hide(r.summary),
+    expectations: r.expectations.map((e) => ({ ...e, text: hide(e.text), actual: hide(e.actual) })),
+    ...(r.request !== undefined && { request: hide(r.request) }),
+    ...(r.response !== undefined && { response: hide(r.response) }),
+  };
 }
