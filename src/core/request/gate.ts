@@ -23,12 +23,17 @@ export interface KeyBinding {
   readonly source: string;
 }
 
-/** Whether `binding` allows its key to go to `origin`; the refusal says why and what to do. */
-export function checkBinding(origin: string, binding: KeyBinding): Result<void, string> {
+/**
+ * Whether `binding` allows its key to go to `origin`; the refusal says why and what to do.
+ * `destination` names where it would go when that is not `origin` itself (a listen key's
+ * WebSocket origin, approved through its http(s) form: ws/url.ts checkListenKeyBinding).
+ */
+export function checkBinding(origin: string, binding: KeyBinding, destination = origin): Result<void, string> {
   if (binding.origins.includes(origin)) return ok(undefined);
   const bound =
     binding.origins.length > 0 ? `it is bound to ${binding.origins.join(', ')}` : 'it is bound to no origin';
+  const needs = destination === origin ? '' : `${destination} needs ${origin}; `;
   return err(
-    `Refused: key profile "${binding.profile}" may not be sent to ${origin} (${bound}, from ${binding.source}). Nothing was sent. Bind the profile to ${origin} if you trust it.`,
+    `Refused: key profile "${binding.profile}" may not be sent to ${destination} (${needs}${bound}, from ${binding.source}). Nothing was sent. Bind the profile to ${origin} if you trust it.`,
   );
 }

@@ -17,7 +17,7 @@ import type { Sender } from '../net/send';
 import { err, ok, type Result } from '../result';
 import { describeOrder, needsConfirmation } from './confirm';
 import { checkExpectations, type ExpectationResult } from './expect';
-import { checkBinding } from './gate';
+import { checkBinding, type KeyBinding } from './gate';
 import { build, keyOf, resolveIn, type KeyChoice, type KeySource, type PrepareFailure, type Ready } from './prepare';
 
 export type { KeyChoice } from './prepare';
@@ -36,6 +36,11 @@ export interface PipelineDeps {
    * sent; the shell may offer to bind the profile, and send again itself once the user has.
    */
   onUnboundOrigin?(resolved: ResolvedRequest, choice: KeyChoice, message: string): void;
+  /**
+   * Where what this request obtains will go besides its own origin (a listen key's WebSocket
+   * endpoint, ws/listen-key-api.ts), checked with the key's binding before anything is sent.
+   */
+  readonly obtainsFor?: (binding: KeyBinding) => Result<void, string>;
   /** Asked for `# @confirm` and orders to a `confirm` environment; false sends nothing. */
   confirm(resolved: ResolvedRequest, order: string): Promise<boolean> | boolean;
 }
@@ -91,9 +96,12 @@ async function boundKey(
   const choice = await keyOf(resolved, deps.key);
   if (!choice.ok || !choice.value) return choice;
   const binding = checkBinding(resolved.origin, choice.value.binding);
-  if (binding.ok) return choice;
-  deps.onUnboundOrigin?.(resolved, choice.value, binding.error);
-  return err({ kind: 'refused', resolved, reason: 'origin', message: binding.error });
+  if (!binding.ok) {
+    deps.onUnboundOrigin?.(resolved, choice.value, binding.error);
+    return err({ kind: 'refused', resolved, reason: 'origin', message: binding.error });
+  }
+  const obtained = deps.obtainsFor?.(choice.value.binding) ?? ok(undefined);
+  return obtained.ok ? choice : err({ kind: 'refused', resolved, reason: 'origin', message: obtained.error });
 }
 
 /** Measures the server clock when a signed request needs it (§5 rule 9), then resolves again with it. */

@@ -3,7 +3,8 @@
  * /api/v3/userDataStream), made through the same pipeline as every send (request/pipeline.ts):
  * the key from the caller's KeySource with its origin binding checked before anything is sent,
  * the rate-limit gate, the clock sync, the decode. A listen key is therefore obtained only from an
- * origin its key profile is bound to. The key is a credential: it goes only into the request's
+ * origin its key profile is bound to, and only when that profile approves the environment's WebSocket
+ * origin too (url.ts checkListenKeyBinding). The key is a credential: it goes only into the request's
  * parameters, and every message made here shows it masked.
  */
 import type { NamedEnvironment } from '../env/constants';
@@ -11,7 +12,7 @@ import { lineToken, range, type Param, type RequestBlock, type TradeReqDocument 
 import { runRequest, type PipelineDeps, type PipelineFailure } from '../request/pipeline';
 import type { SendOutcome } from '../outcome';
 import type { ListenKeyApi } from './listen-key';
-import { listenKeyOf, redact } from './url';
+import { checkListenKeyBinding, environmentWsUrl, listenKeyOf, redact } from './url';
 
 const PATH = '/api/v3/userDataStream';
 
@@ -35,6 +36,7 @@ export type ListenKeyDeps = Pick<
 /** A ListenKeyApi whose calls are signed REST requests sent like `tradereq send` sends them. */
 export function restListenKeyApi(deps: ListenKeyDeps): ListenKeyApi {
   const environment = { ...deps.environment, key: deps.keyProfile ?? deps.environment.key };
+  const wsUrl = environmentWsUrl(environment);
   const call = async (method: 'POST' | 'PUT' | 'DELETE', listenKey?: string): Promise<unknown> => {
     const doc = userDataStreamDocument(method, listenKey);
     const result = await runRequest(doc, doc.requests[0]!, environment, {
@@ -42,6 +44,8 @@ export function restListenKeyApi(deps: ListenKeyDeps): ListenKeyApi {
       responses: new Map(),
       // userDataStream moves no funds: nothing to confirm (its permission is read).
       confirm: () => false,
+      // The key obtained goes to the WebSocket endpoint: the key profile must approve it too.
+      obtainsFor: method === 'POST' ? (binding) => checkListenKeyBinding(wsUrl, binding) : undefined,
     });
     const failure: ListenKeyCallFailure | undefined = !result.ok
       ? { kind: result.error.kind, message: result.error.message }

@@ -6,8 +6,10 @@
  */
 import { z } from 'zod';
 import type { NamedEnvironment } from '../env/constants';
+import { isLoopbackOrigin } from '../env/demo';
 import { maskApiKey } from '../env/keys';
 import { WS_RULES } from '../catalog/streams';
+import { checkBinding, type KeyBinding } from '../request/gate';
 import { err, ok, type Result } from '../result';
 
 /** `http://h:p/base` → `ws://h:p/ws`, `https://…` → `wss://…/ws`; undefined when not an http(s) URL. */
@@ -72,6 +74,26 @@ export function checkListenKeyDestination(url: string, envWsUrl: string): Destin
   return err(
     `Refused: a listen key is sent only to the environment's WebSocket origin ${allowed}, not to ${to ?? 'this URL'}. Nothing was sent. Connect to ${allowed} or change the environment's wsUrl.`,
   );
+}
+
+/**
+ * Whether a listen key obtained with a key of `binding` may go to the WebSocket endpoint `url`:
+ * never over plain ws:// to a host that is not loopback, and only to an origin the key profile
+ * approves, through its http(s) form (wss://h by https://h, ws://h by http://h), refused as a
+ * REST request to an unbound origin is (request/gate.ts).
+ */
+export function checkListenKeyBinding(url: string | undefined, binding: KeyBinding): DestinationDecision {
+  const u = url === undefined ? undefined : parseWsUrl(url);
+  if (u === undefined)
+    return err(
+      "Refused: the environment's wsUrl is not a ws:// or wss:// URL, so no listen key is sent anywhere. Nothing was sent. Fix wsUrl in tradereq.env.json.",
+    );
+  const origin = `${u.protocol}//${u.host}`;
+  if (u.protocol === 'ws:' && !isLoopbackOrigin(u.href))
+    return err(
+      `Refused: a listen key is never sent over plain ws:// to ${origin}, which is not a loopback address: anyone on the way could read it. Nothing was sent. Use a wss:// wsUrl in tradereq.env.json.`,
+    );
+  return checkBinding(upgradeOrigin(u.href)!, binding, origin);
 }
 
 /** A listen key as the service may give one: unreserved URL characters only, so it goes in a query string as it is. */
