@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { BOUNDS } from '../core/bounds';
 import { PROFILE_NAME_PATTERN } from '../core/env/keys';
 import { ENV_FILE_NAME } from '../core/env/constants';
 import type { Result } from '../core/result';
@@ -34,8 +35,9 @@ never copied: the import says which key profile to create instead.
   --force   overwrite existing files
   -h, --help   this help
 
-Input is bounded to ${IMPORT_LIMITS.maxInputChars / 1024 / 1024} MiB and ${IMPORT_LIMITS.maxRequests} requests. Bad input (not JSON, an unknown
-collection version, a cURL command that does not parse) prints one line and exits 2.`;
+Input is bounded to ${IMPORT_LIMITS.maxInputChars / 1024 / 1024} MiB and ${IMPORT_LIMITS.maxRequests} requests, a request to ${BOUNDS.paramsPerRequest} parameters and ${BOUNDS.headersPerRequest} headers.
+Bad input (not JSON, an unknown collection version, a cURL command that does not parse, a
+request past a bound) prints one line and exits 2.`;
 
 const STDIN_TIMEOUT_MS = 10_000;
 
@@ -185,9 +187,9 @@ function importHttpCommand(args: string[], io: Io): number {
     throw new UsageError('import http takes one .http or .rest FILE. See: tradereq import --help');
   const path = positionals[0]!;
   const text = readInput(path, io);
-  const fileName =
-    values.out !== undefined ? basename(values.out) : basename(path).replace(/\.(http|rest)$/i, '') + '.tradereq';
-  const result = converted(path, importHttpFile(text, { fileName, sourceName: basename(path) }));
+  // Without --out, the importer names the file after the source (a name every system can hold).
+  const named = values.out !== undefined ? { fileName: basename(values.out) } : {};
+  const result = converted(path, importHttpFile(text, { ...named, sourceName: basename(path) }));
   if (values.out === undefined) {
     io.out(result.files[0]!.text);
     report(io, result, `Imported ${result.requestCount} requests from ${path}.`);

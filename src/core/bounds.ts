@@ -48,6 +48,10 @@ export const BOUNDS = {
   liveMessageChars: 16 * KiB,
   /** Request files one test run takes (tradereq test, the editor's Testing view); the rest are named in one message. */
   testFiles: 10_000,
+  /** Parameters of one request an import writes, or a program (Copy as code) sends; more is refused in one line. */
+  paramsPerRequest: 1_000,
+  /** Headers of one request an import writes, or a program (Copy as code) sends; more is refused in one line. */
+  headersPerRequest: 100,
 } as const;
 
 /**

@@ -286,11 +286,11 @@ export async function importHttpFile(source?: unknown, out?: unknown): Promise<I
   const text = await readInput(file);
   if (text === undefined) return undefined;
   const sourceName = file.path.split('/').pop()!;
-  const fileName = sourceName.replace(/\.(http|rest)$/i, '') + '.tradereq';
-  const result = tools().importHttpFile(text, { fileName, sourceName });
+  // The importer names the file after the source, a name every system can hold.
+  const result = tools().importHttpFile(text, { sourceName });
   if (!result.ok) {
     void vscode.window.showErrorMessage(`TradeReq: ${sourceName}: ${result.error}`);
     return undefined;
   }
-  return finish(folder, result.value, [{ path: fileName, text: result.value.files[0]!.text }]);
+  return finish(folder, result.value, [...result.value.files]);
 }

@@ -8,10 +8,11 @@ import { isLoopbackOrigin } from '../env/demo';
 import { percentEncode } from '../signing/encode';
 import { addParam, newRequest, params, sentContentType, type DraftRequest } from './draft';
 import { readCurlArguments, type CurlCommand } from './curl-args';
-import { ConvertError, IMPORT_LIMITS, checkInputSize, type ImportResult } from './result';
+import { ConvertError, checkInputSize, type ImportResult } from './result';
 import { shellWords } from './shell';
 import { apiKeyAdvice, applySigning } from './signing';
-import { Notes, isApiKeyHeader, isCredentialHeader, looksSecret, splitPairs, type RawPair } from './values';
+import { credentialSetIn, isApiKeyHeader, isCredentialHeader, isCredentialName } from './credentials';
+import { Notes, splitPairs, type RawPair } from './values';
 import { renderFile } from './write';
 
 export interface CurlOptions {
@@ -35,7 +36,9 @@ function commandWords(input: string | readonly string[], notes: Notes): { words:
   if (split.substitutions.length > 0)
     notes.add(`command substitutions cannot run here and are kept as written: ${split.substitutions.join(', ')}`);
   if (split.rest !== undefined)
-    notes.add(`what follows the cURL command is not part of the request and is ignored: ${split.rest.slice(0, 80)}`);
+    notes.add(
+      `what follows the cURL command is not part of the request and is ignored${credentialSetIn(split.rest) === undefined ? `: ${split.rest.slice(0, 80)}` : ' (it sets a credential, not shown)'}.`,
+    );
   if (split.ampersandInWord)
     notes.add('an unquoted & was read as part of the URL or data (a shell would end the command there: quote it).');
   const words = split.words[0] === '$' ? split.words.slice(1) : split.words;
@@ -138,7 +141,7 @@ export function curlImport(input: string | readonly string[], options: CurlOptio
   const notes = new Notes();
   const { request, origin, profile, apiKeyHeader } = readCurl(input, options, notes);
   const comments = ['Imported from a cURL command by tradereq import.'];
-  if (apiKeyHeader) comments.push(...apiKeyAdvice(apiKeyHeader, profile));
+  if (apiKeyHeader) for (const line of apiKeyAdvice(apiKeyHeader, profile)) comments.push(line);
   const text = renderFile({ comments, variables: [], blocks: [request] }, WHERE, notes);
   const environment = {
     [profile]: {
@@ -209,16 +212,17 @@ function formData(cmd: CurlCommand, notes: Notes): RawPair[] {
       out.push(p);
     }
   }
-  if (out.length > IMPORT_LIMITS.maxRequests * 10) throw new ConvertError('the cURL command holds too many parameters');
   return out;
 }
 
 /** Strict encoding may write a value differently from the source; say so, since totalParams follows. */
 function encodingNote(pairs: readonly RawPair[], notes: Notes): void {
+  // timestamp and signature go with signing, credentials are not copied: their values are not shown either.
   const differ = pairs.filter(
     (p) =>
       p.name !== 'signature' &&
       p.name !== 'timestamp' &&
+      !isCredentialName(p.name) &&
       `${percentEncode(p.name)}=${percentEncode(p.value)}` !== p.raw,
   );
   if (differ.length === 0) return;
@@ -235,8 +239,7 @@ function readHeaders(cmd: CurlCommand, request: DraftRequest, notes: Notes): str
   for (const h of cmd.headers) {
     const lower = h.name.toLowerCase();
     if (isApiKeyHeader(h.name)) apiKeyHeader ??= h.name;
-    else if (isCredentialHeader(h.name) || looksSecret(h.name))
-      notes.add(`the ${h.name} header is a credential and is not copied.`);
+    else if (isCredentialHeader(h.name)) notes.add(`the ${h.name} header is a credential and is not copied.`);
     else if (lower === 'content-type') {
       if (h.value.split(';')[0]!.trim().toLowerCase() !== bodyType)
         notes.add(

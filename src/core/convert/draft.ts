@@ -74,6 +74,16 @@ export function addParam(request: DraftRequest, name: string, value: string, pla
   request.lines.push({ kind: 'param', param: { name, value, placement } });
 }
 
+/** Keeps the lines `keep` accepts, in order, and returns those taken out (a loop: the list may be long). */
+export function filterLines(request: DraftRequest, keep: (l: DraftLine) => boolean): DraftLine[] {
+  const kept: DraftLine[] = [];
+  const removed: DraftLine[] = [];
+  for (const l of request.lines) (keep(l) ? kept : removed).push(l);
+  request.lines.length = 0;
+  for (const l of kept) request.lines.push(l);
+  return removed;
+}
+
 export function addLeftOut(request: DraftRequest, placement: Placement, text: string): void {
   request.lines.push({ kind: 'comment', placement, text });
 }

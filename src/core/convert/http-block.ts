@@ -5,15 +5,13 @@
  */
 import { addParam, newRequest, sentContentType, type DraftRequest } from './draft';
 import {
-  Notes,
-  REQUEST_NAME,
+  credentialNote,
   isApiKeyHeader,
   isCredentialHeader,
-  looksLikeForm,
-  looksSecret,
-  requestNameFrom,
-  splitPairs,
-} from './values';
+  isCredentialName,
+  withoutCredentialLines,
+} from './credentials';
+import { Notes, REQUEST_NAME, looksLikeForm, requestNameFrom, splitPairs } from './values';
 import { mapVariables } from './variables';
 
 export interface BlockContext {
@@ -94,9 +92,18 @@ export class BlockReader {
     this.ctx.notes.add(`${this.where()}: ${text}`);
   }
 
+  /** Text of the source kept as a comment, without the lines that set a credential (credentials.ts). */
   private comment(text: string): void {
-    if (this.request) (this.phase === 'body' ? this.request.after : this.request.comments).push(text);
-    else this.result.comments.push(text);
+    const kept = this.withoutCredentials(text);
+    if (this.request) (this.phase === 'body' ? this.request.after : this.request.comments).push(kept);
+    else this.result.comments.push(kept);
+  }
+
+  private withoutCredentials(text: string): string {
+    const scrubbed = withoutCredentialLines(text);
+    if (scrubbed.names.length > 0)
+      this.ctx.notes.add(credentialNote(this.where(), 'the lines that set', scrubbed.names));
+    return scrubbed.text;
   }
 
   private mapped(text: string): string {
@@ -150,7 +157,7 @@ export class BlockReader {
     if (t.length === 0) return;
     if (t.startsWith('#') || t.startsWith('//')) return this.commentOrDirective(t);
     const variable = /^@([^\s=:]+)\s*(:?=)\s*(.*)$/.exec(t);
-    if (variable && looksSecret(variable[1]!)) {
+    if (variable && isCredentialName(variable[1]!)) {
       this.note(`@${variable[1]} looks like a secret and is not copied: TradeReq sends keys from a key profile.`);
       return;
     }
@@ -213,13 +220,14 @@ export class BlockReader {
   /** The whole block as a comment: a request TradeReq cannot send. */
   private rest(reason: string): void {
     const text = this.lines.join('\n').trimEnd();
-    this.result.comments.splice(
-      0,
-      this.result.comments.length,
-      `left out (${reason}):\n${text
-        .split('\n')
-        .map((l) => '| ' + l)
-        .join('\n')}`,
+    this.result.comments.length = 0;
+    this.result.comments.push(
+      this.withoutCredentials(
+        `left out (${reason}):\n${text
+          .split('\n')
+          .map((l) => '| ' + l)
+          .join('\n')}`,
+      ),
     );
     this.result.leftOut = true;
     this.note(`${reason}; the request is kept as a comment.`);
@@ -288,7 +296,7 @@ export class BlockReader {
     if (name !== undefined) request.name = REQUEST_NAME.test(name) ? name : requestNameFrom(name);
     if (name !== undefined && !REQUEST_NAME.test(name))
       this.note(`the request name "${name}" is written as ${request.name}.`);
-    request.directives.push(...this.pendingDirectives);
+    for (const d of this.pendingDirectives) request.directives.push(d);
     this.readUrl(request);
     this.readBody(request);
     this.readHeaders(request);
@@ -325,7 +333,9 @@ export class BlockReader {
     else if (type.includes('x-www-form-urlencoded') || (type === '' && looksLikeForm(joined)))
       for (const p of splitPairs(joined)) addParam(request, p.name, this.mapped(p.value), 'body');
     else {
-      request.after.push(`body left out (${type || 'not a JSON object or form parameters'}):\n${text}`);
+      request.after.push(
+        this.withoutCredentials(`body left out (${type || 'not a JSON object or form parameters'}):\n${text}`),
+      );
       this.ctx.notes.add(
         `${this.ctx.sourceName}: a ${type || 'raw'} body has no counterpart and is kept as a comment.`,
       );
@@ -338,7 +348,7 @@ export class BlockReader {
       const where = `${this.ctx.sourceName}:${h.line}`;
       const lower = h.name.toLowerCase();
       if (isApiKeyHeader(h.name)) this.ctx.apiKeyHeaders.add(h.name);
-      else if (isCredentialHeader(h.name) || looksSecret(h.name))
+      else if (isCredentialHeader(h.name))
         this.ctx.notes.add(`${where}: the ${h.name} header is a credential and is not copied.`);
       else if (lower === 'content-type') {
         if (h.value.split(';')[0]!.trim().toLowerCase() !== bodyType)

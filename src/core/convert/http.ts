@@ -11,13 +11,21 @@ import { ConvertError, IMPORT_LIMITS, checkInputSize, type ImportResult } from '
 import { apiKeyAdvice, applySigning } from './signing';
 import { Notes } from './values';
 import { secondsNote } from './variables';
-import { renderFile } from './write';
+import { portableFileName, renderFile } from './write';
 
 export interface HttpImportOptions {
-  /** The name of the file written (default `imported.tradereq`). */
+  /** The name of the file written (default: the source's name with .tradereq for .http or .rest, else `imported.tradereq`). */
   readonly fileName?: string;
   /** The source file's name, for notes that give its line numbers (default "the .http file"). */
   readonly sourceName?: string;
+}
+
+/** The file written for `options`, a name every system can hold (write.ts). */
+function fileNameFor(options: HttpImportOptions): string {
+  if (options.fileName !== undefined)
+    return portableFileName(options.fileName.replace(/\.tradereq$/i, ''), '.tradereq');
+  const base = options.sourceName?.replace(/\.(http|rest)$/i, '') ?? '';
+  return portableFileName(base, '.tradereq');
 }
 
 interface Block {
@@ -44,7 +52,7 @@ function splitBlocks(text: string): Block[] {
 
 export function httpImport(text: string, options: HttpImportOptions = {}): ImportResult {
   checkInputSize('the .http file', text);
-  const fileName = options.fileName ?? 'imported.tradereq';
+  const fileName = fileNameFor(options);
   const notes = new Notes();
   const ctx: BlockContext = {
     notes,
@@ -64,7 +72,7 @@ export function httpImport(text: string, options: HttpImportOptions = {}): Impor
     if (found) {
       requests.push(found);
       file.blocks.push(found.request);
-    } else if (index === 0) file.comments.push(...result.comments);
+    } else if (index === 0) for (const c of result.comments) file.comments.push(c);
     else if (result.comments.length > 0 || block.title !== undefined)
       file.blocks.push({ ...(block.title !== undefined ? { title: block.title } : {}), lines: result.comments });
   });
@@ -76,7 +84,8 @@ export function httpImport(text: string, options: HttpImportOptions = {}): Impor
     secondsNote(request, 'the .http file', where, notes);
   }
   const apiKeyHeader = [...ctx.apiKeyHeaders][0];
-  if (apiKeyHeader) file.comments.push(...apiKeyAdvice(apiKeyHeader, profile ?? profileFor(file, requests)));
+  if (apiKeyHeader)
+    for (const line of apiKeyAdvice(apiKeyHeader, profile ?? profileFor(file, requests))) file.comments.push(line);
   const out = renderFile(file, fileName, notes);
   return { files: [{ path: fileName, text: out }], notes: notes.list(), requestCount: requests.length };
 }

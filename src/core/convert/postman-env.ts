@@ -7,7 +7,8 @@ import { BUILTIN_SANDBOX, DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { profileEnvPrefix } from '../env/keys';
 import { EnvironmentFileSchema, type Environment, type EnvironmentFile } from '../env/schema';
 import { scalarText, type PostmanKeyValue } from './postman-schema';
-import { Notes, looksSecret } from './values';
+import { isCredentialName } from './credentials';
+import { Notes } from './values';
 
 export interface Variable {
   readonly name: string;
@@ -40,7 +41,7 @@ function keep(
       notes.add(
         `the ${from} variable "${name}" is set by the signing script; TradeReq adds its own ${name}, so it is left out.`,
       );
-    else if (v.type === 'secret' || looksSecret(name)) sets.secrets.push(name);
+    else if (v.type === 'secret' || isCredentialName(name)) sets.secrets.push(name);
     else out.push({ name, value: scalarText(v.value) });
   }
   return out;
@@ -52,7 +53,7 @@ export function readVariables(
   notes: Notes,
 ): VariableSets {
   const sets: VariableSets = { collection: [], environment: [], secrets: [] };
-  sets.environment.push(...keep(environment, 'environment', sets, notes));
+  for (const v of keep(environment, 'environment', sets, notes)) sets.environment.push(v);
   const shadowed = new Set(sets.environment.map((v) => v.name));
   for (const v of keep(collection, 'collection', sets, notes)) {
     if (shadowed.has(v.name))

@@ -13,7 +13,14 @@ import {
   type PostmanRequest,
   type PostmanUrl,
 } from './postman-schema';
-import { Notes, formDecode, isApiKeyHeader, isCredentialHeader, looksLikeForm, looksSecret } from './values';
+import {
+  credentialNote,
+  isApiKeyHeader,
+  isCredentialHeader,
+  isCredentialName,
+  withoutCredentialLines,
+} from './credentials';
+import { Notes, formDecode, looksLikeForm } from './values';
 import { mapVariables } from './variables';
 
 export interface RequestContext {
@@ -43,12 +50,16 @@ export function scriptKind(e: PostmanEvent): string {
   return e.listen === 'prerequest' ? 'pre-request' : e.listen;
 }
 
-export function scriptComment(e: PostmanEvent, owner: string): string {
+/** The script as a comment, without the lines that set a credential (named in a note, `where` first). */
+export function scriptComment(e: PostmanEvent, owner: string, where: string, notes: Notes): string {
   const kind = scriptKind(e);
-  return [
-    `Postman ${kind} script of ${owner} (no counterpart in TradeReq; kept as a comment):`,
-    ...scriptLines(e).map((l) => '| ' + l),
-  ].join('\n');
+  const script = withoutCredentialLines(scriptLines(e).join('\n'));
+  if (script.names.length > 0)
+    notes.add(credentialNote(where, `the lines of the ${kind} script of ${owner} that set`, script.names));
+  const lines = script.text.split('\n');
+  let text = `Postman ${kind} script of ${owner} (no counterpart in TradeReq; kept as a comment):`;
+  for (const l of lines) text += '\n| ' + l;
+  return text;
 }
 
 function mapped(text: string, where: string, ctx: RequestContext): string {
@@ -124,7 +135,7 @@ export function convertRequest(
   if (description.length > 0) request.comments.push(description);
   for (const e of item.event ?? [])
     if (hasScript(e) && !(e.listen === 'prerequest' && isSigningScript(scriptLines(e)))) {
-      request.comments.push(scriptComment(e, `"${item.name ?? ''}"`));
+      request.comments.push(scriptComment(e, `"${item.name ?? ''}"`, where, ctx.notes));
       ctx.notes.add(`${where}: its Postman ${scriptKind(e)} script has no counterpart and is kept as a comment.`);
     }
   if ((item.response?.length ?? 0) > 0) ctx.counts.examples += item.response!.length;
@@ -146,6 +157,8 @@ function leftOut(
 ): boolean {
   if (descriptionText(kv.description).trim().length > 0) ctx.counts.descriptions++;
   const signer = name === 'timestamp' || name === 'signature';
+  // A credential's value is not written even as a comment: the writer notes its name (credentials.ts).
+  if (isCredentialName(name) && !signer) return false;
   if (kv.disabled === true) addLeftOut(request, placement, `left out (disabled in Postman): ${name} = ${value}`);
   else if (!signer && value.trim().length === 0) addLeftOut(request, placement, `left out (empty in Postman): ${name}`);
   else return false;
@@ -209,8 +222,7 @@ function readHeaders(request: DraftRequest, header: HeaderField, where: string, 
     const value = scalarText(h.value);
     if (name.length === 0) continue;
     if (isApiKeyHeader(name)) ctx.apiKeyHeaders.add(name);
-    else if (isCredentialHeader(name) || looksSecret(name))
-      ctx.notes.add(`${where}: the ${name} header is a credential and is not copied.`);
+    else if (isCredentialHeader(name)) ctx.notes.add(`${where}: the ${name} header is a credential and is not copied.`);
     else if (h.disabled === true) request.comments.push(`header left out (disabled in Postman): ${name}: ${value}`);
     else if (name.toLowerCase() === 'content-type') {
       if (value.split(';')[0]!.trim().toLowerCase() !== bodyType)

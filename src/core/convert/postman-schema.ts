@@ -175,9 +175,17 @@ export function scalarText(v: PostmanKeyValue['value']): string {
   return v === undefined || v === null ? '' : String(v);
 }
 
+/** Scripts already split: an import asks for the lines of a script several times, and one may be long. */
+const SCRIPT_LINES = new WeakMap<PostmanEvent, readonly string[]>();
+
 /** An event's script as lines. */
-export function scriptLines(e: PostmanEvent): string[] {
+export function scriptLines(e: PostmanEvent): readonly string[] {
+  const known = SCRIPT_LINES.get(e);
+  if (known) return known;
   const exec = e.script?.exec;
-  const lines = exec === undefined ? [] : typeof exec === 'string' ? exec.split(/\r?\n/) : exec;
-  return lines.flatMap((l) => l.split(/\r?\n/));
+  const lines = exec === undefined ? [] : typeof exec === 'string' ? [exec] : exec;
+  const out: string[] = [];
+  for (const l of lines) for (const part of l.split(/\r?\n/)) out.push(part);
+  SCRIPT_LINES.set(e, out);
+  return out;
 }

@@ -30,7 +30,7 @@ import { ConvertError, IMPORT_LIMITS, type ImportResult, type ImportedFile } fro
 import { apiKeyAdvice, applySigning } from './signing';
 import { Notes, UniqueNames, requestNameFrom, slug } from './values';
 import { secondsNote } from './variables';
-import { renderFile } from './write';
+import { portableFileName, renderFile } from './write';
 
 interface InheritedEvent {
   readonly event: PostmanEvent;
@@ -237,9 +237,9 @@ function writeFiles(
   const files: ImportedFile[] = [];
   for (const group of groups.values()) {
     const folders = group[0]!.scope.folders;
-    const path =
-      fileNames.take(slug(folders.length > 0 ? folders.join(' ') : (collection.info.name ?? ''), 'collection')) +
-      '.tradereq';
+    // Portable before made unique: `con` becomes `con_`, which must not take the name of another file.
+    const stem = slug(folders.length > 0 ? folders.join(' ') : (collection.info.name ?? ''), 'collection');
+    const path = portableFileName(fileNames.take(portableFileName(stem, '')), '.tradereq');
     const seen = ctx.apiKeyHeaders;
     ctx.apiKeyHeaders = new Set();
     const requests = group.map((e) => draftRequest(e, path, ctx));
@@ -286,12 +286,12 @@ function fileComments(
       "The collection's pre-request script that signed requests (HMAC SHA256 over the parameters, setting signature and timestamp) is replaced by TradeReq's own signing (spec §5).",
     );
   const apiKeyHeader = [...apiKeyHeaders][0];
-  if (apiKeyHeader !== undefined) comments.push(...apiKeyAdvice(apiKeyHeader, profile));
+  if (apiKeyHeader !== undefined) for (const line of apiKeyAdvice(apiKeyHeader, profile)) comments.push(line);
   const description = group[0]!.scope.description;
   if (description.length > 0) comments.push(description);
   for (const i of inherited) {
     if (!hasScript(i.event) || isSigning(i.event)) continue;
-    comments.push(scriptComment(i.event, i.owner));
+    comments.push(scriptComment(i.event, i.owner, 'Postman', notes));
     notes.add(
       `the Postman ${scriptKind(i.event)} script of ${i.owner} has no counterpart and is kept as a comment at the top of its files.`,
     );

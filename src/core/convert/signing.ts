@@ -6,63 +6,14 @@ import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { profileEnvPrefix } from '../env/keys';
 import type { Placement } from '../format/model';
 import { findEndpoint } from '../catalog/endpoints';
-import { params, type DraftRequest } from './draft';
+import { filterLines, params, type DraftRequest } from './draft';
+import { jsonMembers, pruneMembers } from './json-body';
 import { Notes } from './values';
 
 export const SIGNING_COMMENT =
   'signature and timestamp are left out: TradeReq adds timestamp and signs the request itself (spec §5).';
 
 const ADDED_BY_SIGNER = new Set(['timestamp', 'signature']);
-
-/** Replaces `{{...}}` by placeholders so that JSON.parse can read the body, and back. */
-function withPlaceholders(json: string): { text: string; restore: (s: string) => string } {
-  const found: string[] = [];
-  let out = '';
-  let inString = false;
-  let escaped = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json[i]!;
-    if (c === '{' && json[i + 1] === '{' && json.indexOf('}}', i + 2) > 0) {
-      const end = json.indexOf('}}', i + 2) + 2;
-      found.push(json.slice(i, end));
-      out += inString ? `__trq${found.length - 1}__` : `"__trq${found.length - 1}__"`;
-      i = end - 1;
-      continue;
-    }
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === '\\') escaped = true;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    out += c;
-  }
-  const restore = (s: string): string =>
-    s.replace(/"__trq(\d+)__"|__trq(\d+)__/g, (_m, a?: string, b?: string) => found[Number(a ?? b)] ?? '');
-  return { text: out, restore };
-}
-
-/** The JSON body without the members named; undefined when the body cannot be read as JSON. */
-function withoutMembers(json: string, names: ReadonlySet<string>): string | undefined {
-  const { text, restore } = withPlaceholders(json);
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    const kept = Object.fromEntries(Object.entries(value).filter(([k]) => !names.has(k)));
-    return restore(JSON.stringify(kept));
-  } catch {
-    return undefined;
-  }
-}
-
-function jsonMembers(json: string): string[] {
-  const { text } = withPlaceholders(json);
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
-  } catch {
-    return [];
-  }
-}
 
 /** Where the source had `timestamp`, and whether it was the last parameter there. */
 function timestampPosition(request: DraftRequest): { placement: Placement | 'json'; last: boolean } | undefined {
@@ -91,10 +42,9 @@ export function applySigning(request: DraftRequest, path: string | undefined, wh
   const hadTimestamp = all.some((p) => p.name === 'timestamp') || jsonNames.includes('timestamp');
   const before = timestampPosition(request);
   const signatureInBody = all.some((p) => p.name === 'signature' && p.placement === 'body');
-  const kept = request.lines.filter((l) => l.kind !== 'param' || !ADDED_BY_SIGNER.has(l.param.name));
-  request.lines.splice(0, request.lines.length, ...kept);
+  filterLines(request, (l) => l.kind !== 'param' || !ADDED_BY_SIGNER.has(l.param.name));
   if (request.json !== undefined && jsonNames.some((n) => ADDED_BY_SIGNER.has(n))) {
-    const rewritten = withoutMembers(request.json, ADDED_BY_SIGNER);
+    const rewritten = pruneMembers(request.json, (name, top) => top && ADDED_BY_SIGNER.has(name)).json;
     if (rewritten !== undefined) {
       request.json = rewritten;
       notes.add(`${where}: the JSON body is written again without timestamp and signature, on one line.`);

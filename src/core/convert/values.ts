@@ -1,5 +1,4 @@
-/** Small pieces every importer shares: decoding, names, secrets, and the notes list. */
-import { looksLikeSecret } from '../env/secrets';
+/** Small pieces every importer shares: decoding, names, and the notes list (credentials: credentials.ts). */
 import { percentDecode } from '../format/parser';
 
 /** Notes in the order they were found, each once. */
@@ -52,28 +51,6 @@ export function looksLikeForm(text: string): boolean {
   if (t.length === 0 || /\s/.test(t) || t.startsWith('{') || t.startsWith('[')) return false;
   const segments = t.split('&').filter((s) => s.length > 0);
   return segments.length > 0 && segments.every((s) => s.indexOf('=') > 0);
-}
-
-/** Names that hold credentials (the project's one rule, env/secrets.ts): never copied into a file. */
-export function looksSecret(name: string): boolean {
-  // A signature is derived from a secret key and goes stale at once: not copied either.
-  return looksLikeSecret(name) || /signature/i.test(name);
-}
-
-/** The API key header of the family: `X-SERVICE-APIKEY`, `X-MBX-APIKEY`, `X-MEXC-APIKEY`, … */
-export function isApiKeyHeader(name: string): boolean {
-  return /apikey$/i.test(name.trim());
-}
-
-/** Headers that carry a credential or a signature of another scheme: never copied. */
-export function isCredentialHeader(name: string): boolean {
-  const n = name.trim().toLowerCase();
-  return (
-    n === 'authorization' ||
-    n === 'proxy-authorization' ||
-    n === 'cookie' ||
-    /secret|token|passphrase|password|signature|-sign$/.test(n)
-  );
 }
 
 /** `New Order (TRADE)` → `new-order-trade`: for file names and request names. */

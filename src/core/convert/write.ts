@@ -1,12 +1,18 @@
 /**
  * Draft → `.tradereq` text (docs/format.md). Every line is checked against what the parser reads, so
  * a value the format cannot hold becomes a comment and a note instead of a broken file; the text
- * is parsed once more at the end, and whatever the parser still refuses is reported too.
+ * is parsed once more at the end, and whatever the parser still refuses is reported too. It is
+ * also the last gate of every importer: no credential is written (credentials.ts), a request
+ * holds at most BOUNDS.paramsPerRequest parameters and BOUNDS.headersPerRequest headers, and
+ * lines are appended one by one, never spread onto the stack (a list may be long).
  */
+import { BOUNDS } from '../bounds';
 import { jsonParams } from '../format/json';
 import { METHODS, lineToken, range } from '../format/model';
 import { defaultPlacement, parse } from '../format/parser';
+import { credentialNote, dropCredentials, isCredentialName } from './credentials';
 import { isRequest, type DraftFile, type DraftLine, type DraftRequest } from './draft';
+import { ConvertError } from './result';
 import { Notes, REQUEST_NAME, oneLine, shown } from './values';
 
 const VARIABLE_NAME = /^[A-Za-z_$][\w.$-]*$/;
@@ -14,13 +20,13 @@ const HEADER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 /** A name the parser would read as a header, comment, directive, variable or section instead. */
 const NOT_A_PARAM_NAME = /^(#|\/\/|@|\[)|^[A-Za-z0-9][A-Za-z0-9_-]*[ \t]*:/;
 
-/** `# text` lines; a line that would read as a directive (`@word`) is escaped. */
-export function commentLines(text: string, prefix = ''): string[] {
-  return text.split(/\r?\n/).map((raw) => {
+/** Appends `text` as `# text` lines to `out`; a line that would read as a directive (`@word`) is escaped. */
+function comment(out: string[], text: string, prefix = ''): void {
+  for (const raw of text.split(/\r?\n/)) {
     const line = prefix + oneLine(raw).trimEnd();
-    if (line.length === 0) return '#';
-    return /^\s*@[A-Za-z]/.test(line) ? `# \\${line.trimStart()}` : `# ${line}`;
-  });
+    if (line.length === 0) out.push('#');
+    else out.push(/^\s*@[A-Za-z]/.test(line) ? `# \\${line.trimStart()}` : `# ${line}`);
+  }
 }
 
 function hasUnclosedBraces(text: string): boolean {
@@ -40,7 +46,7 @@ function lineValueProblem(value: string): string | undefined {
   return undefined;
 }
 
-function paramLine(l: Extract<DraftLine, { kind: 'param' }>, where: string, notes: Notes): string[] {
+function paramLine(out: string[], l: Extract<DraftLine, { kind: 'param' }>, where: string, notes: Notes): void {
   const { name, value } = l.param;
   const nameProblem =
     name.length === 0
@@ -51,33 +57,34 @@ function paramLine(l: Extract<DraftLine, { kind: 'param' }>, where: string, note
   const problem = nameProblem ?? lineValueProblem(value);
   if (problem) {
     notes.add(`${where}: parameter ${shown(name)} left out as a comment: ${problem}.`);
-    return commentLines(`left out (${problem}): ${name} = ${value}`);
+    return comment(out, `left out (${problem}): ${name} = ${value}`);
   }
   if (value !== value.trim())
     notes.add(`${where}: the spaces around the value of "${name}" are not kept (TradeReq trims a value).`);
   const v = value.trim();
-  return [v.length > 0 ? `${name} = ${v}` : `${name} =`];
+  out.push(v.length > 0 ? `${name} = ${v}` : `${name} =`);
 }
 
 /** Parameter lines grouped by placement, with section lines where the method's default differs. */
-function paramSection(request: DraftRequest, where: string, notes: Notes): string[] {
+function paramSection(out: string[], request: DraftRequest, where: string, notes: Notes): void {
   const fallback = defaultPlacement(request.method);
   const placementOf = (l: DraftLine): string => (l.kind === 'param' ? l.param.placement : l.placement);
   const query = request.lines.filter((l) => placementOf(l) === 'query');
   const body = request.lines.filter((l) => placementOf(l) === 'body');
   const hasParams = (ls: DraftLine[]): boolean => ls.some((l) => l.kind === 'param');
-  const out: string[] = [];
   const emit = (ls: DraftLine[]): void => {
-    for (const l of ls) out.push(...(l.kind === 'param' ? paramLine(l, where, notes) : commentLines(l.text)));
+    for (const l of ls) {
+      if (l.kind === 'param') paramLine(out, l, where, notes);
+      else comment(out, l.text);
+    }
   };
   if (hasParams(query) && (fallback === 'body' || request.json !== undefined)) out.push('[query]');
   emit(query);
   if (hasParams(body) && (fallback === 'query' || hasParams(query))) out.push('[body]');
   emit(body);
-  return out;
 }
 
-function jsonSection(json: string, where: string, notes: Notes): string[] {
+function jsonSection(out: string[], json: string, where: string, notes: Notes): void {
   const text = json.trim();
   const { diagnostics } = jsonParams({ text, range: range(0, 0, 0, 0), closed: true }, 0, { token: lineToken, range });
   const bad = diagnostics.find((d) => d.severity === 'error');
@@ -85,60 +92,84 @@ function jsonSection(json: string, where: string, notes: Notes): string[] {
     notes.add(
       `${where}: the JSON body is not one JSON object TradeReq can send (${bad?.message ?? 'a line starts with ###'}); kept as a comment.`,
     );
-    return commentLines(text, 'body: ');
+    return comment(out, text, 'body: ');
   }
-  return ['[json]', ...text.split(/\r?\n/)];
+  out.push('[json]');
+  for (const line of text.split(/\r?\n/)) out.push(line);
+}
+
+function titleLine(title: string | undefined): string {
+  return title ? `### ${oneLine(title).trim()}` : '###';
 }
 
 /** A request whose request line the format cannot hold: every line of it as a comment. */
-function commentedRequest(request: DraftRequest, where: string, notes: Notes): string[] {
+function commentedRequest(out: string[], request: DraftRequest, where: string, notes: Notes): void {
   notes.add(
     `${where}: ${shown(request.method + ' ' + request.target)} cannot be written as a request line; the request is kept as a comment.`,
   );
-  const lines = [
-    `${request.method} ${request.target}`,
-    ...request.headers.map((h) => `${h.name}: ${h.value}`),
-    ...request.lines.map((l) => (l.kind === 'param' ? `${l.param.name} = ${l.param.value}` : `# ${l.text}`)),
-    ...(request.json !== undefined ? [request.json] : []),
-  ];
-  return [
-    request.title ? `### ${oneLine(request.title).trim()}` : '###',
-    ...request.comments.flatMap((c) => commentLines(c)),
-    ...commentLines(lines.join('\n'), '| '),
-  ];
+  const lines = [`${request.method} ${request.target}`];
+  for (const h of request.headers) lines.push(`${h.name}: ${h.value}`);
+  for (const l of request.lines) lines.push(l.kind === 'param' ? `${l.param.name} = ${l.param.value}` : `# ${l.text}`);
+  if (request.json !== undefined) lines.push(request.json);
+  out.push(titleLine(request.title));
+  for (const c of request.comments) comment(out, c);
+  comment(out, lines.join('\n'), '| ');
 }
 
-function requestLines(request: DraftRequest, where: string, notes: Notes): string[] {
+/** A request holds at most BOUNDS.paramsPerRequest parameters and BOUNDS.headersPerRequest headers: more is refused. */
+function checkSize(request: DraftRequest, where: string): void {
+  let params = 0;
+  for (const l of request.lines) if (l.kind === 'param') params++;
+  const what = `${where}: the request ${shown(request.title ?? `${request.method} ${request.target}`)} has`;
+  const split = 'import it in parts, or write the request by hand';
+  if (params > BOUNDS.paramsPerRequest)
+    throw new ConvertError(
+      `${what} ${params} parameters, more than the ${BOUNDS.paramsPerRequest} TradeReq writes in one request: ${split}`,
+    );
+  if (request.headers.length > BOUNDS.headersPerRequest)
+    throw new ConvertError(
+      `${what} ${request.headers.length} headers, more than the ${BOUNDS.headersPerRequest} TradeReq writes in one request: ${split}`,
+    );
+}
+
+function headerLines(out: string[], request: DraftRequest, where: string, notes: Notes): void {
+  for (const h of request.headers) {
+    const problem = HEADER_NAME.test(h.name) ? lineValueProblem(h.value) : 'the name is not a header name';
+    if (problem) {
+      notes.add(`${where}: header ${shown(h.name)} left out as a comment: ${problem}.`);
+      comment(out, `header left out: ${h.name}: ${h.value}`);
+    } else out.push(`${h.name}: ${h.value.trim()}`);
+  }
+}
+
+function requestLines(out: string[], request: DraftRequest, where: string, notes: Notes): void {
+  dropCredentials(request, `${where}: ${shown(request.title ?? request.target)}`, notes);
+  checkSize(request, where);
   const target = request.target;
   if (!(METHODS as readonly string[]).includes(request.method) || /\s/.test(target) || target.length === 0)
-    return commentedRequest(request, where, notes);
-  const out: string[] = [request.title ? `### ${oneLine(request.title).trim()}` : '###'];
+    return commentedRequest(out, request, where, notes);
+  out.push(titleLine(request.title));
   if (request.name !== undefined) {
     if (REQUEST_NAME.test(request.name)) out.push(`# @name ${request.name}`);
     else notes.add(`${where}: the request name ${shown(request.name)} is not a valid name and is left out.`);
   }
   for (const d of request.directives) out.push(`# @${d}`);
-  for (const c of request.comments) out.push(...commentLines(c));
+  for (const c of request.comments) comment(out, c);
   out.push(`${request.method} ${target}`);
-  for (const h of request.headers) {
-    const problem = HEADER_NAME.test(h.name) ? lineValueProblem(h.value) : 'the name is not a header name';
-    if (problem) {
-      notes.add(`${where}: header ${shown(h.name)} left out as a comment: ${problem}.`);
-      out.push(...commentLines(`header left out: ${h.name}: ${h.value}`));
-    } else out.push(`${h.name}: ${h.value.trim()}`);
-  }
-  out.push(...paramSection(request, where, notes));
-  if (request.json !== undefined) out.push(...jsonSection(request.json, where, notes));
-  for (const c of request.after) out.push(...commentLines(c));
-  return out;
+  headerLines(out, request, where, notes);
+  paramSection(out, request, where, notes);
+  if (request.json !== undefined) jsonSection(out, request.json, where, notes);
+  for (const c of request.after) comment(out, c);
 }
 
-/** The file's text; `where` names it in notes. */
-export function renderFile(file: DraftFile, where: string, notes: Notes): string {
-  const out: string[] = [];
-  for (const c of file.comments) out.push(...commentLines(c));
+function variableLines(out: string[], file: DraftFile, where: string, notes: Notes): void {
   const seen = new Set<string>();
+  const credentials: string[] = [];
   for (const v of file.variables) {
+    if (isCredentialName(v.name)) {
+      credentials.push(v.name);
+      continue;
+    }
     const problem = !VARIABLE_NAME.test(v.name)
       ? 'the name is not a variable name'
       : seen.has(v.name)
@@ -146,18 +177,56 @@ export function renderFile(file: DraftFile, where: string, notes: Notes): string
         : lineValueProblem(v.value);
     if (problem) {
       notes.add(`${where}: variable ${shown(v.name)} left out as a comment: ${problem}.`);
-      out.push(...commentLines(`variable left out: @${v.name} = ${v.value}`));
+      comment(out, `variable left out: @${v.name} = ${v.value}`);
     } else out.push(`@${v.name} = ${v.value.trim()}`.trimEnd());
     seen.add(v.name);
   }
+  if (credentials.length > 0) notes.add(credentialNote(where, 'the variables', credentials));
+}
+
+/** The file's text; `where` names it in notes. */
+export function renderFile(file: DraftFile, where: string, notes: Notes): string {
+  const out: string[] = [];
+  for (const c of file.comments) comment(out, c);
+  variableLines(out, file, where, notes);
   for (const b of file.blocks) {
     if (out.length > 0) out.push('');
-    if (isRequest(b)) out.push(...requestLines(b, where, notes));
-    else out.push(b.title ? `### ${oneLine(b.title).trim()}` : '###', ...b.lines.flatMap((l) => commentLines(l)));
+    if (isRequest(b)) requestLines(out, b, where, notes);
+    else {
+      out.push(titleLine(b.title));
+      for (const l of b.lines) comment(out, l);
+    }
   }
   const text = out.join('\n') + '\n';
   for (const d of parse(text).diagnostics) {
     if (d.severity === 'error') notes.add(`${where}:${d.range.startLine + 1}: ${d.message}`);
   }
   return text;
+}
+
+/** Names Windows gives to devices, with any extension and in any case (COM¹–COM³ and LPT¹–LPT³ too). */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+/** Characters a file name cannot hold on Windows (and `/` nowhere): `<>:"/\|?*` and control characters. */
+// eslint-disable-next-line no-control-regex
+const NOT_IN_FILE_NAMES = /[<>:"/\\|?*\u0000-\u001f\u007f]+/g;
+const FILE_BASE_MAX = 100;
+
+/**
+ * `base` + `extension` as a file name every system can write: characters Windows refuses become
+ * `-`, trailing dots and spaces go, a device name (con, nul, com1, …) gets a `_`, and the name is
+ * at most 100 characters before its extension; `fallback` when nothing is left.
+ */
+export function portableFileName(base: string, extension: string, fallback = 'imported'): string {
+  let name = base
+    .normalize('NFC')
+    .replace(NOT_IN_FILE_NAMES, '-')
+    .slice(0, FILE_BASE_MAX)
+    .trim()
+    .replace(/[. ]+$/, '');
+  if (name.length === 0 || /^[.-]*$/.test(name)) name = fallback;
+  // Windows reads the part before the first dot, spaces trimmed, as the device name.
+  const dot = name.indexOf('.');
+  const head = (dot < 0 ? name : name.slice(0, dot)).trimEnd();
+  if (WINDOWS_DEVICE.test(head)) name = head + '_' + (dot < 0 ? '' : name.slice(dot));
+  return name + extension;
 }
