@@ -11,18 +11,19 @@ export function offerBinding(
   keys: KeyStore,
   log: vscode.LogOutputChannel,
   resend: () => unknown,
-): (resolved: ResolvedRequest, choice: KeyChoice, message: string) => void {
-  return (resolved, choice, message) => {
-    const bind = `Bind to ${resolved.origin}…`;
+): (resolved: ResolvedRequest, choice: KeyChoice, message: string, origin: string) => void {
+  // `origin` is where the key was refused: the request's, or a listen key's WebSocket origin in http(s) form.
+  return (_resolved, choice, message, origin) => {
+    const bind = `Bind to ${origin}…`;
     void vscode.window.showWarningMessage(`TradeReq: ${message}`, bind).then(async (c) => {
       if (c !== bind) return;
       const allow = 'Allow and Send';
       const detail = `It is bound to ${choice.binding.origins.join(', ') || 'no origin'} now. Whoever can edit this request file or tradereq.env.json chooses where a request goes: allow only an origin you trust with this key.`;
-      const question = `Allow key profile "${choice.binding.profile}" to be sent to ${resolved.origin}?`;
+      const question = `Allow key profile "${choice.binding.profile}" to be sent to ${origin}?`;
       if ((await vscode.window.showWarningMessage(question, { modal: true, detail }, allow)) !== allow) return;
       // Not bound (storage failed, already told): nothing is sent.
-      if (!(await keys.bind(choice.binding.profile, resolved.origin))) return;
-      log.info(`key profile "${choice.binding.profile}" bound to ${resolved.origin} after confirmation`);
+      if (!(await keys.bind(choice.binding.profile, origin))) return;
+      log.info(`key profile "${choice.binding.profile}" bound to ${origin} after confirmation`);
       await resend();
     });
   };

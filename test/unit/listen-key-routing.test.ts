@@ -19,6 +19,7 @@ import { runRequest, type PipelineDeps } from '../../src/core/request/pipeline';
 import { testCases } from '../../src/core/testing/cases';
 import { runCases } from '../../src/core/testing/run';
 import { sandboxEnvironment, sandboxKeys } from '../../src/core/testing/sandbox';
+import { restListenKeyApi } from '../../src/core/ws/listen-key-api';
 import { checkListenKeyBinding } from '../../src/core/ws/url';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 
@@ -147,6 +148,60 @@ describe('listen key routing: a listen key never resolves into a request', funct
   });
 });
 
+describe('listen key routing: the listen key calls check the WebSocket origin first (the editor and the command line)', function () {
+  this.timeout(30_000);
+  let sandbox: Sandbox;
+  let sender: Sender;
+
+  before(async () => {
+    sandbox = await startSandbox({ port: 0 });
+  });
+  after(async () => {
+    await sandbox.close();
+  });
+  beforeEach(() => {
+    sender = new UndiciSender();
+  });
+  afterEach(async () => {
+    await sender.close();
+  });
+
+  /** Obtains a key for an environment with `wsUrl`; what the shell was told, and what reached the sandbox. */
+  async function obtain(wsUrl: string): Promise<{ error: string; offered: string[]; reached: number }> {
+    const store = new MemoryStateStore();
+    const offered: string[] = [];
+    const api = restListenKeyApi({
+      environment: { name: 'sandbox', baseUrl: sandbox.baseUrl, wsUrl, key: 'sandbox' },
+      key: sandboxKeys(new URL(sandbox.baseUrl).origin),
+      sender,
+      budget: new Budget(store),
+      clock: new ClockSync(store),
+      clockSync: true,
+      onUnboundOrigin: (_resolved, _choice, _message, origin) => offered.push(origin),
+    });
+    const error = await api.create().then(
+      () => 'obtained',
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    const log = (await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as unknown[];
+    return { error, offered, reached: log.length };
+  }
+
+  it('a wsUrl the profile does not approve: refused before anything is sent, the shell offered to bind its http(s) origin', async () => {
+    const r = await obtain('wss://stream.example.com/ws');
+    assert.match(r.error, /^Refused: key profile "sandbox" may not be sent to wss:\/\/stream\.example\.com \(/);
+    assert.deepEqual(r.offered, ['https://stream.example.com']);
+    assert.equal(r.reached, 0, 'not even the clock was asked');
+  });
+
+  it('plain ws:// off loopback: refused before anything is sent, and no binding is offered (none would do)', async () => {
+    const r = await obtain('ws://stream.example.com/ws');
+    assert.match(r.error, /never sent over plain ws:\/\//);
+    assert.deepEqual(r.offered, []);
+    assert.equal(r.reached, 0);
+  });
+});
+
 describe('listen key routing: the WebSocket origin is bound to the key profile', () => {
   const binding = (...origins: string[]): KeyBinding => ({ profile: 'main', origins, source: 'the test' });
   const allowed = (url: string, b: KeyBinding): boolean => checkListenKeyBinding(url, b).ok;
@@ -171,8 +226,11 @@ describe('listen key routing: the WebSocket origin is bound to the key profile',
     });
     assert.deepEqual(r, {
       ok: false,
-      error:
-        'Refused: key profile "main" may not be sent to wss://evil.example (wss://evil.example needs https://evil.example; it is bound to https://api.example.com, from TRADEREQ_MAIN_ORIGINS). Nothing was sent. Bind the profile to https://evil.example if you trust it.',
+      error: {
+        message:
+          'Refused: key profile "main" may not be sent to wss://evil.example (wss://evil.example needs https://evil.example; it is bound to https://api.example.com, from TRADEREQ_MAIN_ORIGINS). Nothing was sent. Bind the profile to https://evil.example if you trust it.',
+        origin: 'https://evil.example',
+      },
     });
   });
 
@@ -182,7 +240,8 @@ describe('listen key routing: the WebSocket origin is bound to the key profile',
     for (const host of ['10.0.0.1:1', 'stream.example.com', 'localhost.example.com', '[::2]:1', '128.0.0.1']) {
       const r = checkListenKeyBinding(`ws://${host}/ws`, binding(`http://${host}`));
       assert.ok(!r.ok, host);
-      assert.match(r.error, /never sent over plain ws:\/\/ .*Nothing was sent\. Use a wss:\/\/ wsUrl/, host);
+      assert.match(r.error.message, /never sent over plain ws:\/\/ .*Nothing was sent\. Use a wss:\/\/ wsUrl/, host);
+      assert.equal(r.error.origin, undefined, 'no approval would allow it: none is offered');
     }
   });
 
@@ -190,7 +249,7 @@ describe('listen key routing: the WebSocket origin is bound to the key profile',
     for (const url of [undefined, 'https://stream.example.com/ws', 'wss://user:pw@stream.example.com/ws']) {
       const r = checkListenKeyBinding(url, binding('https://stream.example.com'));
       assert.ok(!r.ok);
-      assert.match(r.error, /not a ws:\/\/ or wss:\/\/ URL.*Nothing was sent/);
+      assert.match(r.error.message, /not a ws:\/\/ or wss:\/\/ URL.*Nothing was sent/);
     }
   });
 });

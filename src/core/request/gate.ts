@@ -16,6 +16,13 @@ export function normaliseOrigin(url: string): string | undefined {
   }
 }
 
+/** A key that may not go where a request would take it: why, and the origin whose approval would allow it. */
+export interface Unbound {
+  readonly message: string;
+  /** Absent when no approval would do (a listen key over plain ws:// off loopback). */
+  readonly origin?: string;
+}
+
 export interface KeyBinding {
   readonly profile: string;
   readonly origins: readonly string[];

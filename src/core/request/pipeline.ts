@@ -17,7 +17,7 @@ import type { Sender } from '../net/send';
 import { err, ok, type Result } from '../result';
 import { describeOrder, needsConfirmation } from './confirm';
 import { checkExpectations, type ExpectationResult } from './expect';
-import { checkBinding, type KeyBinding } from './gate';
+import { checkBinding, type KeyBinding, type Unbound } from './gate';
 import { build, keyOf, resolveIn, type KeyChoice, type KeySource, type PrepareFailure, type Ready } from './prepare';
 
 export type { KeyChoice } from './prepare';
@@ -32,15 +32,16 @@ export interface PipelineDeps {
   /** The key of a signed request, or why there is none (nothing is sent then). */
   readonly key: KeySource;
   /**
-   * Told when the key is not bound to the request's origin. The request is refused and nothing is
-   * sent; the shell may offer to bind the profile, and send again itself once the user has.
+   * Told when the key is not bound to `origin` (the request's, or where what it obtains goes). The
+   * request is refused and nothing is sent; the shell may offer to bind the profile to `origin`,
+   * and send again itself once the user has.
    */
-  onUnboundOrigin?(resolved: ResolvedRequest, choice: KeyChoice, message: string): void;
+  onUnboundOrigin?(resolved: ResolvedRequest, choice: KeyChoice, message: string, origin: string): void;
   /**
    * Where what this request obtains will go besides its own origin (a listen key's WebSocket
    * endpoint, ws/listen-key-api.ts), checked with the key's binding before anything is sent.
    */
-  readonly obtainsFor?: (binding: KeyBinding) => Result<void, string>;
+  readonly obtainsFor?: (binding: KeyBinding) => Result<void, Unbound>;
   /** Asked for `# @confirm` and orders to a `confirm` environment; false sends nothing. */
   confirm(resolved: ResolvedRequest, order: string): Promise<boolean> | boolean;
 }
@@ -96,12 +97,13 @@ async function boundKey(
   const choice = await keyOf(resolved, deps.key);
   if (!choice.ok || !choice.value) return choice;
   const binding = checkBinding(resolved.origin, choice.value.binding);
-  if (!binding.ok) {
-    deps.onUnboundOrigin?.(resolved, choice.value, binding.error);
-    return err({ kind: 'refused', resolved, reason: 'origin', message: binding.error });
-  }
-  const obtained = deps.obtainsFor?.(choice.value.binding) ?? ok(undefined);
-  return obtained.ok ? choice : err({ kind: 'refused', resolved, reason: 'origin', message: obtained.error });
+  const unbound = binding.ok
+    ? (deps.obtainsFor?.(choice.value.binding) ?? ok(undefined))
+    : err({ message: binding.error, origin: resolved.origin });
+  if (unbound.ok) return choice;
+  const { message, origin } = unbound.error;
+  if (origin !== undefined) deps.onUnboundOrigin?.(resolved, choice.value, message, origin);
+  return err({ kind: 'refused', resolved, reason: 'origin', message });
 }
 
 /** Measures the server clock when a signed request needs it (§5 rule 9), then resolves again with it. */

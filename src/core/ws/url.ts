@@ -9,7 +9,7 @@ import type { NamedEnvironment } from '../env/constants';
 import { isLoopbackOrigin } from '../env/demo';
 import { maskApiKey } from '../env/keys';
 import { WS_RULES } from '../catalog/streams';
-import { checkBinding, type KeyBinding } from '../request/gate';
+import { checkBinding, type KeyBinding, type Unbound } from '../request/gate';
 import { err, ok, type Result } from '../result';
 
 /** `http://h:p/base` → `ws://h:p/ws`, `https://…` → `wss://…/ws`; undefined when not an http(s) URL. */
@@ -82,18 +82,21 @@ export function checkListenKeyDestination(url: string, envWsUrl: string): Destin
  * approves, through its http(s) form (wss://h by https://h, ws://h by http://h), refused as a
  * REST request to an unbound origin is (request/gate.ts).
  */
-export function checkListenKeyBinding(url: string | undefined, binding: KeyBinding): DestinationDecision {
+export function checkListenKeyBinding(url: string | undefined, binding: KeyBinding): Result<void, Unbound> {
   const u = url === undefined ? undefined : parseWsUrl(url);
   if (u === undefined)
-    return err(
-      "Refused: the environment's wsUrl is not a ws:// or wss:// URL, so no listen key is sent anywhere. Nothing was sent. Fix wsUrl in tradereq.env.json.",
-    );
+    return err({
+      message:
+        "Refused: the environment's wsUrl is not a ws:// or wss:// URL, so no listen key is sent anywhere. Nothing was sent. Fix wsUrl in tradereq.env.json.",
+    });
   const origin = `${u.protocol}//${u.host}`;
   if (u.protocol === 'ws:' && !isLoopbackOrigin(u.href))
-    return err(
-      `Refused: a listen key is never sent over plain ws:// to ${origin}, which is not a loopback address: anyone on the way could read it. Nothing was sent. Use a wss:// wsUrl in tradereq.env.json.`,
-    );
-  return checkBinding(upgradeOrigin(u.href)!, binding, origin);
+    return err({
+      message: `Refused: a listen key is never sent over plain ws:// to ${origin}, which is not a loopback address: anyone on the way could read it. Nothing was sent. Use a wss:// wsUrl in tradereq.env.json.`,
+    });
+  const approval = upgradeOrigin(u.href)!;
+  const bound = checkBinding(approval, binding, origin);
+  return bound.ok ? bound : err({ message: bound.error, origin: approval });
 }
 
 /** A listen key as the service may give one: unreserved URL characters only, so it goes in a query string as it is. */
