@@ -10,8 +10,8 @@ import type { ListenBound } from '../core/ws/request';
 import type { ConnectionSnapshot, SubscriptionOutcome, WsEventOf, WsFailure } from '../core/ws/types';
 import type { Io } from './usage';
 
-/** Why a run ended: its bound (count, duration, a signal), the server closed it, or it never opened. */
-export type EndReason = 'count' | 'duration' | 'signal' | 'closed' | 'failed';
+/** Why a run ended: its bound (count, duration, a signal), the server closed it, an error nobody caught, or it never opened. */
+export type EndReason = 'count' | 'duration' | 'signal' | 'closed' | 'error' | 'failed';
 
 export interface End {
   readonly reason: EndReason;
@@ -59,9 +59,11 @@ export class ListenOutput {
     else this.io.err(`✘ not subscribed ${o.stream}: ${o.code !== undefined ? `code ${o.code}: ` : ''}${o.msg ?? ''}`);
   }
 
+  /** A push nested too deeply to write out as JSON comes with its text (clipped): shown as it is, as REST answers are. */
   push(e: WsEventOf<'push'>): void {
-    if (this.json) return this.record({ type: 'push', stream: e.stream, kind: e.kind, at: e.at, push: e.push });
-    this.io.out(`${clock(e.at)} ${e.stream} ${JSON.stringify(e.push.d)}`);
+    const push = e.text ?? e.push;
+    if (this.json) return this.record({ type: 'push', stream: e.stream, kind: e.kind, at: e.at, push });
+    this.io.out(`${clock(e.at)} ${e.stream} ${e.text ?? JSON.stringify(e.push.d)}`);
   }
 
   reply(reply: Reply): void {
@@ -79,6 +81,13 @@ export class ListenOutput {
   error(f: WsFailure): void {
     if (this.json) return this.record({ type: 'error', kind: f.kind, message: f.message });
     this.io.err(`✘ ${f.message}`);
+  }
+
+  /** An error nobody caught (a failed write, a bug): the run ends, closing the connection and its listen key. */
+  unexpected(message: string): void {
+    const text = `unexpected failure: ${message}; the run ends, closing the connection and any listen key it holds`;
+    if (this.json) return this.record({ type: 'error', kind: 'unexpected', message: text });
+    this.io.err(`✘ ${text}`);
   }
 
   end(e: End): void {
@@ -116,6 +125,8 @@ function ending(e: End): string {
       return `: the ${(e.bound?.durationMs ?? e.ms) / 1000} s passed`;
     case 'signal':
       return ': interrupted';
+    case 'error':
+      return ': an unexpected failure';
     default:
       return '';
   }

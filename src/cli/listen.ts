@@ -5,7 +5,7 @@
  * lines. Pushes are hostile: everything printed goes through the terminal writer, and a listen key
  * is shown only masked.
  */
-import { OPTION_MAX } from '../core/bounds';
+import { BOUNDS, OPTION_MAX } from '../core/bounds';
 import { Budget } from '../core/budget/budget';
 import { WS_RULES } from '../core/catalog/streams';
 import { defaultStateDir, FileStateStore } from '../core/budget/state';
@@ -15,7 +15,7 @@ import { defaultContext } from '../core/format/variables';
 import { NodeHttpSender } from '../core/net/node-http-sender';
 import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
 import { MessageExpectations, WsConnection, restListenKeyApi } from '../core/ws';
-import type { ListenKeyCallFailure, ResolvedWsRequest, WsFailure } from '../core/ws';
+import type { ConnectResult, ListenKeyCallFailure, ResolvedWsRequest, WsFailure } from '../core/ws';
 import type { ListenBound } from '../core/ws/request';
 import { resolveWsRequest } from '../core/ws/request';
 import { integerFlag, parseCommand } from './args';
@@ -40,12 +40,18 @@ POST /api/v3/userDataStream), keeps it alive and closes it at the end; the key i
   -h, --help            this help
 
 Each push is printed as TIME STREAM DATA (control characters escaped), or with --json as
-{"type":"push","stream",...,"push":{"c","s","t","d"}}.
+{"type":"push","stream",...,"push":{"c","s","t","d"}}. A push nested more than
+${BOUNDS.prettyJsonDepth} levels deep is printed as the text it came as, clipped to
+${BOUNDS.pushTextChars} characters (with --json, "push" is that text).
+
+However the run ends (its bound, the server, Ctrl-C or SIGTERM, an unexpected failure), the
+connection and the listen key it obtained are closed before the exit.
 
 Exit codes: 0 the run reached its bound and every expectation passed; 1 an expectation failed, a
-subscription or message was refused, or the connection failed or was closed by the server (its
-close code and reason are printed); 2 bad input (nothing sent); 4 refused by the gate (a ban or
-Retry-After wait in the rate-limit state, a key not bound to the origin of the listen key).`;
+subscription or message was refused, the connection failed or was closed by the server (its
+close code and reason are printed), or an unexpected failure ended the run; 2 bad input (nothing
+sent); 4 refused by the gate (a ban or Retry-After wait in the rate-limit state, a key not bound
+to the origin of the listen key).`;
 
 const LISTEN_OPTIONS = {
   request: { type: 'string' },
@@ -125,9 +131,10 @@ async function listen(
   // Whatever is printed, a push that echoes the listen key included, shows the key masked.
   const shown: Io = { ...io, out: (t) => io.out(conn.redact(t)), err: (t) => io.err(conn.redact(t)) };
   const run = new ListenRun(conn, new ListenOutput(shown, deps.json), r, bound);
-  const connected = await conn.connect(r.url, listenKey && { listenKey, envWsUrl: r.envWsUrl });
-  if (!connected.ok) return run.failedToConnect(connected.error, connectExit(connected.error, keyFailures[0]));
-  return run.listen();
+  return run.run(
+    () => conn.connect(r.url, listenKey && { listenKey, envWsUrl: r.envWsUrl }),
+    (f) => connectExit(f, keyFailures[0]),
+  );
 }
 
 /** The exit code of a connection that never opened. */
@@ -141,14 +148,19 @@ function connectExit(f: WsFailure, key: ListenKeyCallFailure | undefined): numbe
   return EXIT.rejected;
 }
 
+const END_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const FAILURES = ['uncaughtException', 'unhandledRejection'] as const;
+
 /** One run over an open connection: pushes counted and checked, until its bound or the server's close. */
 class ListenRun {
   private readonly expectations: MessageExpectations;
   private pushes = 0;
   private failed = false;
   private ended = false;
+  private reason: EndReason | undefined;
   /** Until connected, a failure is told once, by failedToConnect, not also as an error event. */
   private connected = false;
+  private quiet = true;
   private finish: (reason: EndReason) => void = () => undefined;
   private readonly end: Promise<EndReason>;
   private readonly started = Date.now();
@@ -164,59 +176,103 @@ class ListenRun {
     this.watch();
   }
 
+  /**
+   * Connects and listens. Whatever ends the run (its bound, the server, Ctrl-C or SIGTERM, an error
+   * nobody caught) ends it here: the connection and the listen key it holds are closed, within
+   * WS_DEFAULTS' close grace and release timeout, before the exit code is known.
+   */
+  async run(connect: () => Promise<ConnectResult>, exitOf: (f: WsFailure) => number): Promise<number> {
+    const onSignal = (): void => this.stop('signal');
+    const onFailure = (e: unknown): void => this.crash(e);
+    for (const s of END_SIGNALS) process.on(s, onSignal);
+    for (const f of FAILURES) process.on(f, onFailure);
+    try {
+      const connected = await connect();
+      return connected.ok ? await this.listen() : await this.failedToConnect(connected.error, exitOf(connected.error));
+    } finally {
+      for (const s of END_SIGNALS) process.off(s, onSignal);
+      for (const f of FAILURES) process.off(f, onFailure);
+    }
+  }
+
   /** Events of the connection, printed as they come; the end is told by the count or the close. */
   private watch(): void {
     const c = this.conn;
-    c.on('push', (e) => {
+    const on: typeof c.on = (type, listener) => c.on(type, (e) => this.guarded(() => listener(e)));
+    on('push', (e) => {
       if (this.ended) return;
       this.pushes++;
       this.expectations.observe(e.json);
       this.out.push(e);
       if (this.bound.count !== undefined && this.pushes >= this.bound.count) this.stop('count');
     });
-    c.on('reply', (e) => {
+    on('reply', (e) => {
       if (e.request?.origin !== 'user') return;
       this.out.reply(e.reply);
       // A message of the request refused by the server: the run fails (README, exit 1).
       if (e.reply.code !== 0 && !this.ended) this.failed = true;
     });
-    c.on('subscription', (e) => {
+    on('subscription', (e) => {
       if (e.change !== 'subscribe' || this.ended) return;
       this.out.subscription(e.outcome);
       if (!e.outcome.ok) this.failed = true;
     });
-    c.on('frame', (e) => this.out.frame(e));
-    c.on('error', (e) => this.connected && this.out.error(e.failure));
-    c.on('state', (e) => {
+    on('frame', (e) => this.out.frame(e));
+    on('error', (e) => !this.quiet && this.out.error(e.failure));
+    on('state', (e) => {
       if (e.state.status === 'closed') this.stop('closed');
     });
+  }
+
+  /** Runs `f`; a throw in it (a failed write, a bug) ends the run instead of the process. */
+  private guarded(f: () => void): void {
+    try {
+      f();
+    } catch (e) {
+      this.crash(e);
+    }
+  }
+
+  /** An error nobody caught: told once, then the run ends as any other, closing what it opened. */
+  private crash(e: unknown): void {
+    if (this.failed && this.reason === 'error') return;
+    this.failed = true;
+    this.guarded(() => this.out.unexpected(e instanceof Error ? e.message : String(e)));
+    this.stop('error');
   }
 
   private stop(reason: EndReason): void {
     if (this.ended) return;
     this.ended = true;
+    this.reason = reason;
     this.finish(reason);
+    // Before the run listens nothing awaits its end: the connect is cut short (a listen key obtained is closed).
+    if (!this.connected) void this.conn.close();
   }
 
-  failedToConnect(f: WsFailure, exit: number): number {
-    this.out.end({ reason: 'failed', pushes: 0, ms: 0, message: f.message, expectations: [], exit });
+  /** A connection that never opened: told, and its listen key (if one was obtained) closed before the exit. */
+  private async failedToConnect(f: WsFailure, exit: number): Promise<number> {
+    const message = this.reason === 'signal' ? 'interrupted before the connection opened' : f.message;
+    this.out.end({ reason: 'failed', pushes: 0, ms: 0, message, expectations: [], exit });
+    // From now on a failure to close the listen key is told.
+    this.quiet = false;
+    await this.conn.finished;
     return exit;
   }
 
-  async listen(): Promise<number> {
+  private async listen(): Promise<number> {
     this.connected = true;
+    this.quiet = false;
     this.out.connected(this.conn.snapshot());
     const timer =
       this.bound.durationMs === undefined ? undefined : setTimeout(() => this.stop('duration'), this.bound.durationMs);
-    const onSignal = (): void => this.stop('signal');
-    process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
     try {
-      await this.start();
+      // Ctrl-C while a subscription awaits its reply ends the run at once.
+      await Promise.race([this.start(), this.end]);
       const reason = await this.end;
       return await this.close(reason);
     } finally {
       clearTimeout(timer);
-      process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     }
   }
 

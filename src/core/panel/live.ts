@@ -89,7 +89,8 @@ export class LiveFeed {
       at: e.at,
       stream,
       ...(summary !== undefined && { summary: clip(this.#redact(summary), 300) }),
-      ...(book === undefined && { text: clip(this.#redact(JSON.stringify(e.json)), BOUNDS.pushTextChars) }),
+      // A push too deep for JSON.stringify comes with its text (core/ws/frames.ts).
+      ...(book === undefined && { text: clip(this.#redact(e.text ?? JSON.stringify(e.json)), BOUNDS.pushTextChars) }),
     };
     this.#recent.push(line);
     if (this.#recent.length > REPLAY_LINES * 2) this.#recent.splice(0, this.#recent.length - REPLAY_LINES);

@@ -39,6 +39,7 @@ import type {
   WsFailure,
 } from './types';
 import {
+  describeBadHandshake,
   describeNetworkFailure,
   describeRefusedUpgrade,
   gateUpgrade,
@@ -58,6 +59,8 @@ export const WS_DEFAULTS = {
   maxMessageBytes: 16 * 1024,
   /** After close(), the server's close frame is waited for this long. */
   closeGraceMs: 3_000,
+  /** At the end, the listen key's DELETE is waited for this long; past it the key is left to lapse (60 minutes). */
+  releaseTimeoutMs: 10_000,
   /** Streams one connection holds or asks for; §8 allows 30, the server refuses the rest, the client refuses past this. */
   maxHeldStreams: WS_RULES.maxParamsPerMessage,
 } as const;
@@ -80,6 +83,7 @@ export interface WsConnectionOptions {
   readonly maxFrameBytes?: number;
   readonly maxMessageBytes?: number;
   readonly closeGraceMs?: number;
+  readonly releaseTimeoutMs?: number;
   readonly pacing?: { readonly messages?: number; readonly windowMs?: number; readonly maxQueued?: number };
   /** Unix ms for event times and ages. Default Date.now. */
   readonly now?: () => number;
@@ -113,6 +117,7 @@ export class WsConnection extends WsEmitter {
     maxFrameBytes: number;
     maxMessageBytes: number;
     closeGraceMs: number;
+    releaseTimeoutMs: number;
   };
   readonly #now: () => number;
   readonly #pacer: MessagePacer;
@@ -139,6 +144,8 @@ export class WsConnection extends WsEmitter {
   #graceTimer: NodeJS.Timeout | undefined;
   #closeRequested = false;
   #finalised = false;
+  /** Unix ms of the last reply or push: a server that answers nothing at all is given up. */
+  #heardAt = -Infinity;
   readonly #finished: Promise<void>;
   #resolveFinished: () => void = () => undefined;
 
@@ -153,6 +160,7 @@ export class WsConnection extends WsEmitter {
       maxFrameBytes: options.maxFrameBytes ?? MAX_FRAME_BYTES,
       maxMessageBytes: options.maxMessageBytes ?? WS_DEFAULTS.maxMessageBytes,
       closeGraceMs: options.closeGraceMs ?? WS_DEFAULTS.closeGraceMs,
+      releaseTimeoutMs: options.releaseTimeoutMs ?? WS_DEFAULTS.releaseTimeoutMs,
     };
     this.#now = options.now ?? Date.now;
     this.#pacer = new MessagePacer(options.pacing);
@@ -253,8 +261,11 @@ export class WsConnection extends WsEmitter {
   }
 
   #notOpened(answer: UpgradeAnswer, origin: string, timedOut: boolean): ConnectResult {
+    // undici fails a bad 101 without letting its socket go: a server keeping it open would hold the process.
+    answer.socket?.destroy();
     if (this.#closeRequested) return this.#fail({ kind: 'aborted', message: 'Closed before the connection opened.' });
-    if (answer.status !== undefined && answer.status !== 101) {
+    if (answer.status === 101) return this.#fail(this.#redactFailure(describeBadHandshake(answer, origin)));
+    if (answer.status !== undefined) {
       const f = this.#redactFailure(describeRefusedUpgrade(answer, origin, this.#lease !== undefined));
       if (f.kind === 'upgrade' && (f.status === 418 || f.status === 429)) {
         const recorded = recordRefusedUpgrade(this.#budget, origin, f);
@@ -338,9 +349,33 @@ export class WsConnection extends WsEmitter {
   }
 
   async #release(): Promise<void> {
-    const failure = await this.#lease?.close();
+    const failure = await this.#closeLease();
     if (failure !== undefined) this.emit({ type: 'error', failure });
-    await this.#agent?.close().catch(() => undefined);
+    // The connection is over: nothing of this agent is worth waiting for.
+    await this.#agent?.destroy().catch(() => undefined);
+  }
+
+  /** Closes the listen key, waiting at most releaseTimeoutMs: a DELETE with no answer cannot hold the end. */
+  async #closeLease(): Promise<WsFailure | undefined> {
+    const lease = this.#lease;
+    if (lease === undefined) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const s = this.#o.releaseTimeoutMs / 1000;
+    const late = new Promise<WsFailure>((resolve) => {
+      timer = setTimeout(
+        () =>
+          resolve({
+            kind: 'listen-key',
+            message: `The listen key ${lease.masked} could not be closed within ${s} s (DELETE /api/v3/userDataStream had no answer). It lapses by itself 60 minutes after its last keep-alive.`,
+          }),
+        this.#o.releaseTimeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([lease.close(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   // ------------------------------------------------------------------------------------------
@@ -490,11 +525,14 @@ export class WsConnection extends WsEmitter {
     if (this.#finalised) return;
     const f = readFrame(data, this.#o.maxFrameBytes);
     const at = this.#now();
+    if (f.type !== 'problem') this.#heardAt = at;
     if (f.type === 'reply') return this.#onReply({ ...f.reply, msg: this.redact(f.reply.msg) }, at);
     if (f.type === 'push') {
       this.#counts.pushes++;
       this.#streams.push(f.push.c, at);
-      this.emit({ type: 'push', stream: f.push.c, kind: f.kind, push: f.push, json: f.json, at });
+      // Masked before it is clipped, so that no part of a listen key is left at the cut.
+      const text = f.text === undefined ? {} : { text: clip(this.redact(f.text), BOUNDS.pushTextChars) };
+      this.emit({ type: 'push', stream: f.push.c, kind: f.kind, push: f.push, json: f.json, ...text, at });
       return;
     }
     const key = ({ 'not-json': 'notJson', binary: 'binary', unknown: 'unknown', 'too-large': 'tooLarge' } as const)[
@@ -528,12 +566,33 @@ export class WsConnection extends WsEmitter {
 
   #expireReplies(): void {
     const s = this.#o.replyTimeoutMs / 1000;
-    for (const p of this.#pending.expire(this.#now() - this.#o.replyTimeoutMs)) {
+    const expired = this.#pending.expire(this.#now() - this.#o.replyTimeoutMs);
+    // The service answers every message (docs/websocket.md): a server that said nothing since is gone, not slow.
+    const unheard = expired.find((p) => p.sentAt > this.#heardAt);
+    if (unheard !== undefined) return this.#giveUpServer(unheard, expired);
+    for (const p of expired) {
       if (p.streams === undefined) continue;
       const message = `No reply to ${p.method} ${p.streams.join(', ')} (id ${p.id}) within ${s} s.`;
       this.emit({ type: 'error', failure: { kind: 'reply-timeout', message } });
       this.#giveUp(p, `no reply within ${s} s`);
     }
+  }
+
+  /** Drops a connection whose server answered nothing to `unheard` (nor anything else since): it ends, 1006. */
+  #giveUpServer(unheard: Pending, expired: readonly Pending[]): void {
+    const what = `${unheard.method}${unheard.streams === undefined ? '' : ` ${unheard.streams.join(', ')}`}`;
+    const silence = `answered nothing within ${this.#o.replyTimeoutMs / 1000} s of ${what} (id ${unheard.id})`;
+    for (const p of expired) this.#giveUp(p, `the server ${silence}`);
+    this.#closeRequested = true;
+    const message = `The server ${silence}: the client gave the connection up. Connect again when the server answers.`;
+    this.#finalise({
+      ...this.#state,
+      status: 'closed',
+      closedAt: this.#now(),
+      code: 1006,
+      message: clip(this.redact(message), BOUNDS.messageChars),
+    });
+    this.#answer?.socket?.destroy();
   }
 
   #giveUp(p: Pending, why: string): void {

@@ -5,6 +5,7 @@
  */
 import { BOUNDS, clip } from '../bounds';
 import { classifyServerMessage, type Push, type Reply, type StreamKind } from '../catalog/streams';
+import { nestsDeeperThan } from '../format/json-value';
 import type { FrameProblem } from './types';
 
 /** Frames above this are dropped unparsed (counted); the service's pushes are a few KiB at most. */
@@ -14,7 +15,14 @@ const SAMPLE_CHARS = 200;
 
 export type Frame =
   | { readonly type: 'reply'; readonly reply: Reply }
-  | { readonly type: 'push'; readonly push: Push; readonly kind: StreamKind; readonly json: unknown }
+  | {
+      readonly type: 'push';
+      readonly push: Push;
+      readonly kind: StreamKind;
+      readonly json: unknown;
+      /** The frame's text when it nests too deeply to be written out again (see pushText). */
+      readonly text?: string;
+    }
   | { readonly type: 'problem'; readonly problem: FrameProblem; readonly why: string; readonly sample?: string };
 
 /** Text from the server for a message: clipped, control characters shown as spaces. */
@@ -32,6 +40,15 @@ export function bytesText(bytes: number): string {
 
 function sample(text: string): string {
   return serverText(text.slice(0, SAMPLE_CHARS));
+}
+
+/**
+ * A push nested deeper than an answer may be to be pretty-printed (BOUNDS.prettyJsonDepth, as REST
+ * answers are): its text as received, since JSON.stringify recurses and would overflow the stack on
+ * it. Undefined for every other push, which is shown as JSON.
+ */
+function pushText(json: unknown, data: string): string | undefined {
+  return nestsDeeperThan(json, BOUNDS.prettyJsonDepth) ? data : undefined;
 }
 
 /** `data` as undici's WebSocket delivers it: a string for a text frame, an ArrayBuffer for a binary one. */
@@ -60,6 +77,9 @@ export function readFrame(data: unknown, maxBytes: number = MAX_FRAME_BYTES): Fr
   }
   const m = classifyServerMessage(json);
   if (m.type === 'reply') return { type: 'reply', reply: { ...m.reply, msg: serverText(m.reply.msg) } };
-  if (m.type === 'push') return { type: 'push', push: m.push, kind: m.info.kind, json };
+  if (m.type === 'push') {
+    const text = pushText(json, data);
+    return { type: 'push', push: m.push, kind: m.info.kind, json, ...(text !== undefined && { text }) };
+  }
   return { type: 'problem', problem: 'unknown', why: serverText(m.why), sample: sample(data) };
 }

@@ -104,6 +104,8 @@ export type WsEvent =
       readonly push: Push;
       /** The frame as parsed JSON, for @expect message and for showing. */
       readonly json: unknown;
+      /** Set when the frame nests too deeply to write out (JSON.stringify would overflow): its text, clipped, to show instead. */
+      readonly text?: string;
       readonly at: number;
     }
   | { readonly type: 'reply'; readonly reply: Reply; readonly request?: SentMessage; readonly at: number }

@@ -17,6 +17,7 @@ import { BOUNDS } from '../bounds';
 import type { Budget, BudgetView } from '../budget/budget';
 import { parseRetryAfter } from '../net/decode';
 import { serverText } from './frames';
+import { nodeCrypto } from '../node-lazy';
 import type { WsFailure } from './types';
 
 /** What the server answered to the upgrade request, as far as it got. */
@@ -29,6 +30,30 @@ export interface UpgradeAnswer {
   errorCode?: string;
   /** The upgraded socket, so a server that never answers a close can be let go of (the WHATWG API has no terminate). */
   socket?: Duplex;
+  /** What is wrong with a 101's handshake, when something is (undici refuses it without saying what). */
+  handshake?: string;
+}
+
+/** RFC 6455 section 4.2.2: the Sec-WebSocket-Accept a server gives for the client's Sec-WebSocket-Key. */
+const WS_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
+
+/** The client's Sec-WebSocket-Key, from the headers undici's WebSocket hands its dispatcher (a plain record). */
+function requestKey(headers: unknown): string | undefined {
+  const v: [string, unknown][] = headers !== null && typeof headers === 'object' ? Object.entries(headers) : [];
+  const found = v.find(([k]) => k.toLowerCase() === 'sec-websocket-key')?.[1];
+  return typeof found === 'string' ? found : undefined;
+}
+
+/** The first thing a client must refuse in a 101 (RFC 6455 section 4.1), for the message; undefined when none is seen. */
+export function handshakeProblem(key: string | undefined, headers: IncomingHttpHeaders): string | undefined {
+  if (header(headers, 'upgrade')?.toLowerCase() !== 'websocket') return 'no "Upgrade: websocket" header';
+  if (!/(^|,)\s*upgrade\s*(,|$)/i.test(header(headers, 'connection') ?? '')) return 'no "Connection: Upgrade" header';
+  if (key === undefined) return undefined;
+  const accept = nodeCrypto()
+    .createHash('sha1')
+    .update(key + WS_GUID)
+    .digest('base64');
+  return header(headers, 'sec-websocket-accept')?.trim() === accept ? undefined : 'a wrong Sec-WebSocket-Accept header';
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -44,6 +69,7 @@ export function noteUpgrade(answer: UpgradeAnswer): Dispatcher.DispatcherCompose
       onRequestUpgrade: (c, status, headers, socket) => {
         answer.status = status;
         answer.socket = socket;
+        answer.handshake = handshakeProblem(requestKey(options.headers), headers);
         handler.onRequestUpgrade?.(c, status, headers, socket);
       },
       onResponseStart: (c, status, headers, message) => {
@@ -120,6 +146,14 @@ export function describeRefusedUpgrade(answer: UpgradeAnswer, origin: string, wi
         message: `${origin} answered HTTP ${status} instead of opening the WebSocket (101 Switching Protocols).${tail}`,
       };
   }
+}
+
+/** A 101 that undici refused: no WebSocket server, whatever it says; the connection is given up. */
+export function describeBadHandshake(answer: UpgradeAnswer, origin: string): WsFailure {
+  return {
+    kind: 'network',
+    message: `${origin} answered 101 Switching Protocols with ${answer.handshake ?? 'a handshake that is not valid'}: that is no WebSocket server, and the connection was given up. Check the environment's wsUrl.`,
+  };
 }
 
 /** A failure below HTTP (no answer to the upgrade), naming what to check. */
