@@ -158,8 +158,9 @@ class ListenRun {
   private failed = false;
   private ended = false;
   private reason: EndReason | undefined;
-  /** Until connected, a failure is told once, by failedToConnect, not also as an error event. */
+  private crashed = false;
   private connected = false;
+  /** Until connected, a failure is told once, by failedToConnect, not also as an error event. */
   private quiet = true;
   private finish: (reason: EndReason) => void = () => undefined;
   private readonly end: Promise<EndReason>;
@@ -235,7 +236,8 @@ class ListenRun {
 
   /** An error nobody caught: told once, then the run ends as any other, closing what it opened. */
   private crash(e: unknown): void {
-    if (this.failed && this.reason === 'error') return;
+    if (this.crashed) return;
+    this.crashed = true;
     this.failed = true;
     this.guarded(() => this.out.unexpected(e instanceof Error ? e.message : String(e)));
     this.stop('error');
