@@ -46,9 +46,15 @@ function goValue(value: Value, latin1 = false): string {
     .join(' + ');
 }
 
-function goPairs(name: string, list: readonly NamedValue[]): string[] {
-  if (list.length === 0) return [`\t${name} := []param{}`];
-  return [`\t${name} := []param{`, ...list.map((p) => `\t\t{${goString(p.name)}, ${goValue(p.value)}},`), '\t}'];
+/** Appends the list's declaration to `lines`, one line a pair (pushed, not spread: a list may be long). */
+function goPairs(lines: string[], name: string, list: readonly NamedValue[]): void {
+  if (list.length === 0) {
+    lines.push(`\t${name} := []param{}`);
+    return;
+  }
+  lines.push(`\t${name} := []param{`);
+  for (const p of list) lines.push(`\t\t{${goString(p.name)}, ${goValue(p.value)}},`);
+  lines.push('\t}');
 }
 
 function constants(plan: Plan): string[] {
@@ -274,8 +280,8 @@ function build(plan: Plan): string[] {
   if (plan.usesTimestamp) lines.push('\ttimestamp := nowMs()');
   if (plan.usesClientOrderId) lines.push('\tclientOrderID := newClientOrderID()');
   if (plan.usesUuid) lines.push('\trequestUUID := newUUID()');
-  lines.push(...goPairs('query', r.query));
-  if (plan.body === 'form') lines.push(...goPairs('form', r.form));
+  goPairs(lines, 'query', r.query);
+  if (plan.body === 'form') goPairs(lines, 'form', r.form);
   if (plan.addTimestamp) {
     lines.push('\t// The timestamp goes last in the form body when it has parameters, else in the query string.');
     lines.push(`\t${plan.addTimestamp} = append(${plan.addTimestamp}, param{"timestamp", timestamp})`);
@@ -285,7 +291,8 @@ function build(plan: Plan): string[] {
   else if (plan.body === 'json')
     lines.push('\t// The JSON body is sent byte for byte as written.', `\tbody := ${goValue(r.json ?? [])}`);
   else lines.push('\tbody := ""');
-  lines.push(...signing(plan), '\theaders := [][2]string{');
+  for (const line of signing(plan)) lines.push(line);
+  lines.push('\theaders := [][2]string{');
   for (const h of plan.headers) {
     lines.push(`\t\t{${goString(h.name)}, ${h.value === 'apiKey' ? 'apiKey' : goValue(h.value, true)}},`);
   }

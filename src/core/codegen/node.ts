@@ -44,9 +44,15 @@ function jsValue(value: Value): string {
     .join(' + ');
 }
 
-function jsPairs(name: string, list: readonly NamedValue[]): string[] {
-  if (list.length === 0) return [`const ${name} = [];`];
-  return [`const ${name} = [`, ...list.map((p) => `  [${jsString(p.name)}, ${jsValue(p.value)}],`), '];'];
+/** Appends the list's declaration to `lines`, one line a pair (pushed, not spread: a list may be long). */
+function jsPairs(lines: string[], name: string, list: readonly NamedValue[]): void {
+  if (list.length === 0) {
+    lines.push(`const ${name} = [];`);
+    return;
+  }
+  lines.push(`const ${name} = [`);
+  for (const p of list) lines.push(`  [${jsString(p.name)}, ${jsValue(p.value)}],`);
+  lines.push('];');
 }
 
 function constants(plan: Plan): string[] {
@@ -202,8 +208,8 @@ function build(plan: Plan): string[] {
   if (plan.usesTimestamp) lines.push('const timestamp = nowMs();');
   if (plan.usesClientOrderId) lines.push('const clientOrderId = newClientOrderId();');
   if (plan.usesUuid) lines.push('const requestUuid = randomUUID();');
-  lines.push(...jsPairs('query', r.query));
-  if (plan.body === 'form') lines.push(...jsPairs('form', r.form));
+  jsPairs(lines, 'query', r.query);
+  if (plan.body === 'form') jsPairs(lines, 'form', r.form);
   if (plan.addTimestamp) {
     lines.push('// The timestamp goes last in the form body when it has parameters, else in the query string.');
     lines.push(`${plan.addTimestamp}.push(["timestamp", timestamp]);`);
@@ -213,7 +219,8 @@ function build(plan: Plan): string[] {
   else if (plan.body === 'json')
     lines.push('// The JSON body is sent byte for byte as written.', `let body = ${jsValue(r.json ?? [])};`);
   else lines.push('let body = "";');
-  lines.push(...signing(plan), 'const headers = [');
+  for (const line of signing(plan)) lines.push(line);
+  lines.push('const headers = [');
   for (const h of plan.headers)
     lines.push(`  [${jsString(h.name)}, ${h.value === 'apiKey' ? 'apiKey' : jsValue(h.value)}],`);
   lines.push('];');

@@ -3,6 +3,7 @@
  * request file is hostile), the final header list, where `timestamp` goes, which run-time pieces
  * the program must make. The language files only render this plan.
  */
+import { BOUNDS } from '../bounds';
 import { headerNameProblem, isHeaderValue, HEADER_VALUE_RULE } from '../request/headers';
 import type { CodeRequest, NamedValue, Piece, Value } from './model';
 
@@ -95,7 +96,21 @@ function checkParameters(request: CodeRequest): Set<string> {
   return names;
 }
 
+/** A program sends at most BOUNDS.paramsPerRequest parameters and BOUNDS.headersPerRequest headers. */
+function checkSize(request: CodeRequest): void {
+  const params = request.query.length + request.form.length;
+  if (params > BOUNDS.paramsPerRequest)
+    fail(
+      `the request has ${params} parameters, more than the ${BOUNDS.paramsPerRequest} a program sends: split it into smaller requests`,
+    );
+  if (request.headers.length > BOUNDS.headersPerRequest)
+    fail(
+      `the request has ${request.headers.length} headers, more than the ${BOUNDS.headersPerRequest} a program sends: send fewer`,
+    );
+}
+
 function checkRequest(request: CodeRequest): Set<string> {
+  checkSize(request);
   if (!METHODS.has(request.method))
     fail(`the method ${JSON.stringify(request.method)} is not GET, POST, PUT or DELETE`);
   if (!PATH.test(request.path)) fail(`the path ${JSON.stringify(request.path)} is not a URL path starting with /`);

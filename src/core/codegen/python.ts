@@ -51,9 +51,15 @@ function pyValue(value: Value): string {
     .join(' + ');
 }
 
-function pyPairs(name: string, list: readonly NamedValue[]): string[] {
-  if (list.length === 0) return [`    ${name} = []`];
-  return [`    ${name} = [`, ...list.map((p) => `        (${pyString(p.name)}, ${pyValue(p.value)}),`), '    ]'];
+/** Appends the list's declaration to `lines`, one line a pair (pushed, not spread: a list may be long). */
+function pyPairs(lines: string[], name: string, list: readonly NamedValue[]): void {
+  if (list.length === 0) {
+    lines.push(`    ${name} = []`);
+    return;
+  }
+  lines.push(`    ${name} = [`);
+  for (const p of list) lines.push(`        (${pyString(p.name)}, ${pyValue(p.value)}),`);
+  lines.push('    ]');
 }
 
 function constants(plan: Plan): string[] {
@@ -206,8 +212,8 @@ function build(plan: Plan): string[] {
   if (plan.usesTimestamp) lines.push('    timestamp = now_ms()');
   if (plan.usesClientOrderId) lines.push('    client_order_id = new_client_order_id()');
   if (plan.usesUuid) lines.push('    request_uuid = str(uuid.uuid4())');
-  lines.push(...pyPairs('query', r.query));
-  if (plan.body === 'form') lines.push(...pyPairs('form', r.form));
+  pyPairs(lines, 'query', r.query);
+  if (plan.body === 'form') pyPairs(lines, 'form', r.form);
   if (plan.addTimestamp) {
     lines.push('    # The timestamp goes last in the form body when it has parameters, else in the query string.');
     lines.push(`    ${plan.addTimestamp}.append(("timestamp", timestamp))`);
@@ -217,7 +223,7 @@ function build(plan: Plan): string[] {
   else if (plan.body === 'json')
     lines.push('    # The JSON body is sent byte for byte as written.', `    body = ${pyValue(r.json ?? [])}`);
   else lines.push('    body = ""');
-  lines.push(...signing(plan));
+  for (const line of signing(plan)) lines.push(line);
   lines.push('    headers = {');
   for (const h of plan.headers) {
     lines.push(`        ${pyString(h.name)}: ${h.value === 'apiKey' ? 'api_key' : pyValue(h.value)},`);

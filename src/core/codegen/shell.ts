@@ -27,7 +27,8 @@ function utf8Bytes(code: number): number[] {
  */
 export function shString(text: string, latin1 = false): string {
   const points = codePoints(text);
-  if (points.every((c) => isPlainAscii(c) && c !== 0x27)) return `'${String.fromCodePoint(...points)}'`;
+  // The text itself (printable ASCII), never String.fromCodePoint(...points): a value may be millions long.
+  if (points.every((c) => isPlainAscii(c) && c !== 0x27)) return `'${text}'`;
   let out = "$'";
   for (const c of points) {
     if (c === 0x5c) out += '\\\\';
@@ -64,9 +65,15 @@ function shValue(value: Value, index: ParameterIndex, latin1 = false): string {
     .join('');
 }
 
-function shPairs(name: string, list: readonly NamedValue[], index: ParameterIndex): string[] {
-  if (list.length === 0) return [`  local ${name}=()`];
-  return [`  local ${name}=(`, ...list.map((p) => `    ${shString(p.name)} ${shValue(p.value, index)}`), '  )'];
+/** Appends the list's declaration to `lines`, one line a pair (pushed, not spread: a list may be long). */
+function shPairs(lines: string[], name: string, list: readonly NamedValue[], index: ParameterIndex): void {
+  if (list.length === 0) {
+    lines.push(`  local ${name}=()`);
+    return;
+  }
+  lines.push(`  local ${name}=(`);
+  for (const p of list) lines.push(`    ${shString(p.name)} ${shValue(p.value, index)}`);
+  lines.push('  )');
 }
 
 /**
@@ -307,8 +314,9 @@ function build(plan: Plan): string[] {
   if (plan.usesTimestamp) lines.push('  now_ms');
   if (plan.usesClientOrderId) lines.push('  new_client_order_id');
   if (plan.usesUuid) lines.push('  new_uuid');
-  lines.push('  # name value pairs, in order', ...shPairs('query', r.query, index));
-  if (plan.body === 'form') lines.push(...shPairs('form', r.form, index));
+  lines.push('  # name value pairs, in order');
+  shPairs(lines, 'query', r.query, index);
+  if (plan.body === 'form') shPairs(lines, 'form', r.form, index);
   if (plan.addTimestamp) {
     lines.push('  # The timestamp goes last in the form body when it has parameters, else in the query string.');
     lines.push(`  ${plan.addTimestamp}+=('timestamp' "$timestamp")`);
@@ -318,7 +326,8 @@ function build(plan: Plan): string[] {
   else if (plan.body === 'json') {
     lines.push('  # The JSON body is sent byte for byte as written.', `  local body=${shValue(r.json ?? [], index)}`);
   } else lines.push("  local body=''");
-  lines.push(...signing(plan), '  local headers=(');
+  for (const line of signing(plan)) lines.push(line);
+  lines.push('  local headers=(');
   for (const h of plan.headers) {
     lines.push(`    ${shString(h.name)} ${h.value === 'apiKey' ? '"$api_key"' : shValue(h.value, index, true)}`);
   }
