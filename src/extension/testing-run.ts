@@ -79,7 +79,8 @@ async function queue(
   parts: RunParts,
 ): Promise<Map<vscode.TestItem, vscode.TestItem[]>> {
   const roots: vscode.TestItem[] = [];
-  if (request.include) roots.push(...request.include);
+  // One by one: a selection may hold more items than the stack holds arguments.
+  if (request.include) for (const item of request.include) roots.push(item);
   else {
     await parts.discover();
     parts.controller.items.forEach((item) => roots.push(item));

@@ -12,7 +12,9 @@ export function escapeMarkdown(text: string): string {
 
 /** Inline code for a value of unknown content: a fence longer than any run of backticks inside. */
 export function inlineCode(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  // A loop, not Math.max(...runs): a line may hold more runs than the stack holds arguments.
+  let longest = 0;
+  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${text.replace(/\r?\n/g, ' ')}${pad}${fence}`;

@@ -114,14 +114,23 @@ export function reparse(
   const next = blocks as Block[];
   handOver(prev);
   for (let k = l + 1; k < next.length; k++) next[k]!.pos.delta += delta;
-  requests.splice(rf, rl - rf, ...made);
+  replaceRange(requests, rf, rl - rf, made);
   // Indexes move only when the number of requests changed.
   const moved = made.length !== rl - rf ? requests.length : rf + made.length;
   for (let k = rf; k < moved; k++) requests[k]!.index = k;
   if (delta !== 0) for (let k = sl; k < separatorLines.length; k++) separatorLines[k]! += delta;
-  separatorLines.splice(sf, sl - sf, ...region.blocks.flatMap((b) => (b.separator ? [b.separator.startLine] : [])));
-  next.splice(f, l - f + 1, ...region.blocks);
+  const separators = region.blocks.flatMap((b) => (b.separator ? [b.separator.startLine] : []));
+  replaceRange(separatorLines, sf, sl - sf, separators);
+  replaceRange(next, f, l - f + 1, region.blocks);
   return documentOf(next, requests, separatorLines, lineCount, []);
+}
+
+/** `list.splice(start, count, ...items)` without spreading `items` onto the stack (a paste may make a million blocks). */
+function replaceRange<T>(list: T[], start: number, count: number, items: readonly T[]): void {
+  const tail = list.splice(start + count);
+  list.length = start;
+  for (const item of items) list.push(item);
+  for (const item of tail) list.push(item);
 }
 
 /** The index of the first item whose position is at least `line` (items are in order). */

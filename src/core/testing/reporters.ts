@@ -74,7 +74,10 @@ export function tapReport(run: RunReport): string {
       `at: ${JSON.stringify(`${path}:${(r.problemRange ?? r.case.range).startLine + 1}`)}`,
       `duration_ms: ${r.durationMs}`,
     ];
-    lines.push('  ---', ...yaml.map((l) => '  ' + l), '  ...');
+    // Pushed one by one: a request may have more unmet expectations than the stack holds arguments.
+    lines.push('  ---');
+    for (const l of yaml) lines.push('  ' + l);
+    lines.push('  ...');
   });
   const t = tally(run);
   lines.push(`# ${summaryLine(run)}`, `# pass ${t.passed}`, `# fail ${t.failed + t.unknown + t.refused}`);
