@@ -136,6 +136,39 @@ describe('import: no credential is carried over (issue 18, section 3)', () => {
     assertClean(text);
   });
 
+  it('Postman: path variables and descriptions of requests and folders that hold a credential are not copied', () => {
+    const r = imported(
+      importPostman(
+        postman([
+          {
+            name: 'Keys',
+            description: `Folder notes.\napi_secret: ${SECRETS[1]}`,
+            item: [
+              {
+                name: 'Key info',
+                request: {
+                  method: 'GET',
+                  description: `Call it with\n"token": "${SECRETS[3]}"`,
+                  url: {
+                    raw: 'https://api.example.com/api/v3/keys/:apiKey/:symbol',
+                    variable: [
+                      { key: 'apiKey', value: SECRETS[0] },
+                      { key: 'symbol', value: 'BTCUSDT' },
+                    ],
+                  },
+                },
+              },
+            ],
+          },
+        ]),
+      ),
+    );
+    assertNoSecret(r);
+    assert.match(r.files[0]!.text, /^GET \/api\/v3\/keys\/\{\{apiKey\}\}\/BTCUSDT$/m);
+    assert.match(r.files[0]!.text, /^# Folder notes\.$/m);
+    for (const name of ['apiKey', 'api_secret', 'token']) noteNaming(r, name);
+  });
+
   it('Postman: parameters, collection and environment variables named like credentials are dropped, and script lines that set one, in every file', () => {
     const scripts = [
       `pm.environment.set("secret", "${SECRETS[6]}");`,

@@ -50,6 +50,13 @@ export function scriptKind(e: PostmanEvent): string {
   return e.listen === 'prerequest' ? 'pre-request' : e.listen;
 }
 
+/** Text of the collection kept as a comment (a description), without the lines that set a credential. */
+export function keptText(text: string, where: string, notes: Notes): string {
+  const kept = withoutCredentialLines(text);
+  if (kept.names.length > 0) notes.add(credentialNote(where, 'the lines that set', kept.names));
+  return kept.text;
+}
+
 /** The script as a comment, without the lines that set a credential (named in a note, `where` first). */
 export function scriptComment(e: PostmanEvent, owner: string, where: string, notes: Notes): string {
   const kind = scriptKind(e);
@@ -102,7 +109,7 @@ function buildRaw(url: Exclude<PostmanUrl, string>): string {
   return origin + (url.port ? `:${url.port}` : '') + (path ? '/' + path.replace(/^\//, '') : '');
 }
 
-/** `:orderId` path segments: their value, else `{{orderId}}`. */
+/** `:orderId` path segments: their value, else `{{orderId}}`; a credential's value is never copied. */
 function pathVariables(
   base: string,
   variables: readonly PostmanKeyValue[],
@@ -110,6 +117,12 @@ function pathVariables(
   ctx: RequestContext,
 ): string {
   return base.replace(/\/:([A-Za-z_][\w-]*)/g, (_m, name: string) => {
+    if (isCredentialName(name)) {
+      ctx.notes.add(
+        credentialNote(where, 'the path variables', [name], 'are written as {{name}}, their values not copied'),
+      );
+      return `/{{${name}}}`;
+    }
     const value = scalarText(variables.find((v) => v.key === name)?.value);
     if (value.length > 0) return '/' + value;
     ctx.notes.add(`${where}: the path variable :${name} has no value; it is {{${name}}} now: define it.`);
@@ -131,7 +144,7 @@ export function convertRequest(
   const { target, path } = ctx.target(pathVariables(parts.base, parts.variables, where, ctx));
   const request = newRequest(method, mapped(target, where, ctx));
   request.title = item.name;
-  const description = descriptionText(req.description ?? item.description).trim();
+  const description = keptText(descriptionText(req.description ?? item.description).trim(), where, ctx.notes);
   if (description.length > 0) request.comments.push(description);
   for (const e of item.event ?? [])
     if (hasScript(e) && !(e.listen === 'prerequest' && isSigningScript(scriptLines(e)))) {

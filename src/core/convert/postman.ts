@@ -11,6 +11,7 @@ import {
   convertRequest,
   hasScript,
   isSigningScript,
+  keptText,
   scriptComment,
   scriptKind,
   type RequestContext,
@@ -287,7 +288,7 @@ function fileComments(
     );
   const apiKeyHeader = [...apiKeyHeaders][0];
   if (apiKeyHeader !== undefined) for (const line of apiKeyAdvice(apiKeyHeader, profile)) comments.push(line);
-  const description = group[0]!.scope.description;
+  const description = keptText(group[0]!.scope.description, 'Postman: a folder description', notes);
   if (description.length > 0) comments.push(description);
   for (const i of inherited) {
     if (!hasScript(i.event) || isSigning(i.event)) continue;
