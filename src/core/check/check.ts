@@ -30,7 +30,8 @@ export interface CheckOptions {
 }
 
 export function checkDocument(doc: TradeReqDocument, options: CheckOptions): Diagnostic[] {
-  const out = new Findings();
+  // One more than shown, so that the last line shown can be the count of the rest.
+  const out = new Findings(BOUNDS.diagnosticsPerFile + 1);
   out.addAll(doc.diagnostics);
   const names = new Set(doc.requests.map((r) => r.name?.text).filter((n): n is string => n !== undefined));
   const scope = new VariableScope(doc, checkContext(options.environment, names));
@@ -42,9 +43,7 @@ export function checkDocument(doc: TradeReqDocument, options: CheckOptions): Dia
   }
   for (const request of doc.requests)
     checkRequest(doc, request, { scope, names, environment: options.environment }, out);
-  const all = out.list;
-  all.sort((a, b) => a.range.startLine - b.range.startLine || a.range.startChar - b.range.startChar);
-  return capped(all);
+  return capped(out.list, out.left);
 }
 
 interface RequestContext {
@@ -76,13 +75,18 @@ function checkRequest(doc: TradeReqDocument, request: RequestBlock, ctx: Request
 }
 
 /** At most BOUNDS.diagnosticsPerFile, then one that counts the rest (an error when an error is among them). */
-function capped(all: Diagnostic[]): Diagnostic[] {
+function capped(all: Diagnostic[], left: Findings['left']): Diagnostic[] {
   const max = BOUNDS.diagnosticsPerFile;
   if (all.length <= max) return all;
   const kept = all.slice(0, max);
-  const rest = all.length - max;
-  const severity = all.slice(max).some((d) => d.severity === 'error') ? 'error' : 'information';
+  const rest = all.length - max + left.count;
+  const error = left.error || all.slice(max).some((d) => d.severity === 'error');
   const message = `${rest} more problems in this file are not shown: TradeReq reports the first ${max}. Fix these and check again.`;
-  kept.push({ range: kept[max - 1]!.range, severity, message, rule: 'too-many-problems' });
+  kept.push({
+    range: kept[max - 1]!.range,
+    severity: error ? 'error' : 'information',
+    message,
+    rule: 'too-many-problems',
+  });
   return kept;
 }

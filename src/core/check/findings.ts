@@ -10,18 +10,52 @@ export interface FindingExtra {
   readonly fix?: Diagnostic['fix'];
 }
 
+/**
+ * The findings in file order, at most `keep` of them: past twice that, the earliest `keep` are
+ * kept and the rest only counted, so a hostile file of millions of problems costs no more memory
+ * than a thousand (the order is the same as sorting them all: the sort is stable).
+ */
 export class Findings {
-  readonly list: Diagnostic[] = [];
+  private items: Diagnostic[] = [];
+  /** Findings left out so far, and whether an error is among them. */
+  private dropped = { count: 0, error: false };
+
+  constructor(private readonly keep: number = Infinity) {}
 
   add(rule: RuleId, range: Range, message: string, extra: FindingExtra = {}): void {
     const severity = extra.severity ?? RULES[rule].severities[0];
-    this.list.push({ range, severity, message, rule, prevents: extra.prevents, fix: extra.fix });
+    this.push({ range, severity, message, rule, prevents: extra.prevents, fix: extra.fix });
   }
 
   /** Appends `items` one by one: a spread of a long list into push() overflows the stack. */
   addAll(items: readonly Diagnostic[]): void {
-    for (const d of items) this.list.push(d);
+    for (const d of items) this.push(d);
   }
+
+  /** The findings kept, in file order. */
+  get list(): Diagnostic[] {
+    this.items.sort(byStart);
+    return this.items;
+  }
+
+  /** How many findings were left out, and whether an error is among them. */
+  get left(): { readonly count: number; readonly error: boolean } {
+    return this.dropped;
+  }
+
+  private push(d: Diagnostic): void {
+    this.items.push(d);
+    if (this.items.length < 2 * this.keep) return;
+    this.items.sort(byStart);
+    for (const rest of this.items.splice(this.keep)) {
+      this.dropped.count++;
+      if (rest.severity === 'error') this.dropped.error = true;
+    }
+  }
+}
+
+function byStart(a: Diagnostic, b: Diagnostic): number {
+  return a.range.startLine - b.range.startLine || a.range.startChar - b.range.startChar;
 }
 
 /** " (the service answers 700005: recvWindow must be less than 60000)". */

@@ -32,10 +32,10 @@ export function checkWsRequest(
   const distinct = [...names.values()];
   const max = WS_RULES.streamsPerConnection;
   if (distinct.length > max) {
-    const message = `This request subscribes ${distinct.length} streams: §8 allows at most ${max} per connection, and the service refuses those past the ${max}th. Split them over two WebSocket requests.`;
+    const message = `This request subscribes ${distinct.length} streams: §8 allows at most ${max} per connection, and the service refuses those past the ${max}th. Split them over ${Math.ceil(distinct.length / max)} WebSocket requests.`;
     out.add('ws-streams', span(distinct[max]!.range, distinct[distinct.length - 1]!.range), message);
   }
-  checkMessageRate(request, distinct.length, out);
+  checkMessageRate(request, distinct, out);
 }
 
 /** A problem of the catalog's parse, at its place in the name when the name is written as is. */
@@ -64,18 +64,39 @@ function span(from: Range, to: Range): Range {
 /**
  * §8: at most 100 messages a second from a client. When the connection opens, the client sends its
  * SUBSCRIPTION messages (up to 30 streams each) and every `[message]` at once; TradeReq paces them
- * (ws/pacer.ts), but a list past the limit is one the service would cut.
+ * (ws/pacer.ts), but a list past the limit is one the service would cut. Any number of streams and
+ * messages a file may hold (docs/format.md, Limits) gets a finding whose advice can be followed.
  */
-function checkMessageRate(request: RequestBlock, streams: number, out: Findings): void {
-  const subscriptions = Math.ceil(streams / WS_RULES.streamsPerConnection);
+function checkMessageRate(request: RequestBlock, streams: readonly Token[], out: Findings): void {
+  const per = WS_RULES.streamsPerConnection;
   const limit = WS_RULES.messagesPerSecond;
-  const total = subscriptions + request.messages.length;
+  const messages = request.messages;
+  const subscriptions = Math.ceil(streams.length / per);
+  const total = subscriptions + messages.length;
   if (total <= limit) return;
-  const first = request.messages[Math.max(0, limit - subscriptions)]!;
-  const last = request.messages[request.messages.length - 1]!;
   const subs = subscriptions > 0 ? ` and ${subscriptions} SUBSCRIPTION` : '';
-  const message = `This request sends ${total} messages as it connects (${request.messages.length} [message]${subs}): §8 allows ${limit} a second from a client, beyond it the connection is cut, and IPs cut repeatedly are banned. Send at most ${limit - subscriptions} [message] sections.`;
-  out.add('ws-message-rate', span(first.range, last.range), message);
+  const said = `This request sends ${total} messages as it connects (${messages.length} [message]${subs}): §8 allows ${limit} a second from a client, beyond it the connection is cut, and IPs cut repeatedly are banned.`;
+  const room = limit - subscriptions;
+  if (room > 0) {
+    const at = span(messages[room]!.range, messages[messages.length - 1]!.range);
+    out.add('ws-message-rate', at, `${said} Send at most ${room} [message] sections.`);
+    return;
+  }
+  // The SUBSCRIPTION messages alone reach the limit: fewer [message] sections could not help.
+  const first = subscriptions > limit ? streams[limit * per]! : messages[0]!;
+  const then = messages.length > 0 ? ` and send at most ${limit - 1} [message] sections with them` : '';
+  const advice = `Its ${streams.length} streams alone take ${subscriptions} SUBSCRIPTION messages (${per} streams each): subscribe at most ${per} streams in one request${then}.`;
+  out.add('ws-message-rate', span(first.range, lastOf(streams, messages).range), `${said} ${advice}`);
+}
+
+/** The later in the file of the last stream and the last message. */
+function lastOf(streams: readonly Token[], messages: RequestBlock['messages']): { readonly range: Range } {
+  const a = streams[streams.length - 1];
+  const b = messages[messages.length - 1];
+  if (!a || !b) return (a ?? b)!;
+  const r = a.range;
+  const q = b.range;
+  return r.endLine > q.endLine || (r.endLine === q.endLine && r.endChar >= q.endChar) ? a : b;
 }
 
 const WS_ONLY = new Set(['listenKey', 'listen']);

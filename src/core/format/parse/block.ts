@@ -72,6 +72,8 @@ export class Block {
   defaultPlacement: Placement = 'query';
   headers: readonly Header[] = NONE;
   sections: readonly Section[] = NONE;
+  /** The kinds among `sections`, so that a check per section line takes constant time (hostile files). */
+  readonly sectionKinds = new Set<SectionKind>();
   readonly params: Param[] = [];
   json?: JsonBody;
   messages: readonly JsonBody[] = NONE;

@@ -31,7 +31,8 @@ function jsonLine(b: Block, line: string, i: number, first: number, c: number, w
   const taken =
     b.section === 'json'
       ? b.json !== undefined
-      : b.messages.length >= b.sections.filter((s) => s.kind === 'message').length;
+      : // The current [message] is the last section; its object, if any, is the last message (constant time).
+        (b.messages[b.messages.length - 1]?.range.startLine ?? -1) > b.sections[b.sections.length - 1]!.range.startLine;
   if (c === CH_LBRACE && !taken) return openJson(b, line, i, first, b.section === 'json' ? 'json' : 'message');
   const json = b.section === 'json';
   const message = !taken

@@ -34,13 +34,14 @@ export function section(b: Block, line: string, i: number, first: number): void 
   }
   checkBodies(b, inner, r);
   b.sections = append(b.sections, { kind: inner as SectionKind, range: r });
+  b.sectionKinds.add(inner as SectionKind);
   b.section = inner as SectionKind;
   b.headersClosed = true;
 }
 
 /** A request has one body: one `[json]`, and never `[json]` with `[body]`. */
 function checkBodies(b: Block, inner: string, r: ReturnType<Block['pos']['range']>): void {
-  const has = (kind: SectionKind): boolean => b.sections.some((s) => s.kind === kind);
+  const has = (kind: SectionKind): boolean => b.sectionKinds.has(kind);
   if (inner === 'json' && (b.json || has('json'))) {
     b.error(r, 'A request has one JSON body: remove the second [json] section.', 'json-twice');
   } else if ((inner === 'json' && has('body')) || (inner === 'body' && has('json'))) {

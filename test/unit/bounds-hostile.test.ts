@@ -1,0 +1,88 @@
+/**
+ * Issue 18, "Bounded everywhere": the check step at any number of streams and messages a file may
+ * hold, one rate-limit entry for every spelling of this machine, weights and times of the state
+ * file validated, and TAP and JUnit reports that stay valid whatever characters an answer holds.
+ */
+import assert from 'node:assert/strict';
+import { WS_RULES } from '../../src/core/catalog/stream-names';
+import { checkDocument } from '../../src/core/check/check';
+import { BUILTIN_SANDBOX } from '../../src/core/env/constants';
+import type { Diagnostic } from '../../src/core/format/model';
+import { parse } from '../../src/core/format/parser';
+
+function check(text: string): Diagnostic[] {
+  return checkDocument(parse(text), { environment: BUILTIN_SANDBOX });
+}
+
+/** A WebSocket request with `streams` distinct valid public streams and `messages` [message] sections. */
+function wsRequest(streams: number, messages: number): string {
+  const names = Array.from({ length: streams }, (_, i) => `spot@public.deals.v3.api@S${i}USDT`);
+  const bodies = Array.from({ length: messages }, () => '[message]\n{"method":"PING"}');
+  return ['WS /ws', '[subscribe]', ...names, ...bodies].join('\n');
+}
+
+describe('bounds, hostile input: the check step at any number of streams and messages', function () {
+  this.timeout(60_000);
+
+  it('3,100 streams (104 SUBSCRIPTION messages, no [message]) do not crash: the streams alone are named', () => {
+    const found = check(wsRequest(3100, 0));
+    const rate = found.find((d) => d.rule === 'ws-message-rate');
+    assert.ok(rate, JSON.stringify(found.map((d) => d.rule)));
+    assert.match(rate.message, /3100 streams alone take 104 SUBSCRIPTION messages/);
+    assert.match(rate.message, /subscribe at most 30 streams/);
+    assert.doesNotMatch(rate.message, /-\d/);
+  });
+
+  it('10,000 streams with messages: no negative advice; the streams are split over enough requests', () => {
+    const found = check(wsRequest(10_000, 5));
+    const rate = found.find((d) => d.rule === 'ws-message-rate')!;
+    assert.doesNotMatch(rate.message, /at most -|-\d/);
+    assert.match(rate.message, /10000 streams alone take 334 SUBSCRIPTION messages/);
+    const streams = found.find((d) => d.rule === 'ws-streams')!;
+    assert.match(streams.message, /Split them over 334 WebSocket requests/);
+  });
+
+  it('every mix of streams and messages around the limits: no throw, no negative number, a range that exists', () => {
+    const per = WS_RULES.streamsPerConnection;
+    const limit = WS_RULES.messagesPerSecond;
+    for (const streams of [0, 1, per, per + 1, (limit - 1) * per, (limit - 1) * per + 1, limit * per, limit * per + 1])
+      for (const messages of [0, 1, limit - 1, limit, limit + 1]) {
+        const found = check(wsRequest(streams, messages));
+        for (const d of found) {
+          assert.doesNotMatch(d.message, /at most -|at most 0 /, `${streams} streams, ${messages} messages`);
+          assert.ok(d.range.startLine <= d.range.endLine, `${streams}/${messages}: ${JSON.stringify(d.range)}`);
+        }
+        const subscriptions = Math.ceil(streams / per);
+        const over = subscriptions + messages > limit;
+        assert.equal(
+          found.some((d) => d.rule === 'ws-message-rate'),
+          over,
+          `${streams} streams, ${messages} messages`,
+        );
+      }
+  });
+
+  it('past 1,000 problems, the last line counts every one left out, an error among them included', () => {
+    const bad = Array.from({ length: 5000 }, () => 'spot@public.trades.v3.api@BTCUSDT');
+    const found = check(['WS /ws', '[subscribe]', ...bad, 'spot@private.orders.v3.api'].join('\n'));
+    assert.equal(found.length, 1001);
+    const last = found[1000]!;
+    assert.equal(last.rule, 'too-many-problems');
+    assert.match(last.message, /^4001 more problems in this file are not shown/);
+    assert.equal(last.severity, 'error', 'the private stream without a listen key is among those left out');
+  });
+
+  it('60,000 [message] or [body] sections are read in linear time (one section line costs the same at the end as at the start)', () => {
+    const ceilingMs = 20_000; // linear: well under a second; quadratic: minutes
+    for (const [line, head] of [
+      ['[message]\n{}', 'WS /ws'],
+      ['[body]', 'POST /api/v3/order'],
+    ] as const) {
+      const text = [head, ...Array.from({ length: 60_000 }, () => line)].join('\n');
+      const start = performance.now();
+      check(text);
+      const ms = performance.now() - start;
+      assert.ok(ms < ceilingMs, `${line.split('\n')[0]} x 60,000: ${Math.round(ms)} ms`);
+    }
+  });
+});
