@@ -4,6 +4,11 @@
  * file validated, and TAP and JUnit reports that stay valid whatever characters an answer holds.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Budget } from '../../src/core/budget/budget';
+import { FileStateStore, stateKey } from '../../src/core/budget/state';
 import { WS_RULES } from '../../src/core/catalog/stream-names';
 import { checkDocument } from '../../src/core/check/check';
 import { BUILTIN_SANDBOX } from '../../src/core/env/constants';
@@ -84,5 +89,79 @@ describe('bounds, hostile input: the check step at any number of streams and mes
       const ms = performance.now() - start;
       assert.ok(ms < ceilingMs, `${line.split('\n')[0]} x 60,000: ${Math.round(ms)} ms`);
     }
+  });
+});
+
+/** A budget over a state file of its own, with a clock the test moves. */
+function tempBudget(): { dir: string; store: FileStateStore; budget: Budget; clock: { t: number } } {
+  const dir = mkdtempSync(join(tmpdir(), 'tradereq-bounds-'));
+  const clock = { t: 1_700_000_000_000 };
+  const store = new FileStateStore(dir, () => clock.t);
+  return { dir, store, budget: new Budget(store, () => clock.t), clock };
+}
+
+const ping = (origin: string) => ({ origin, mode: 'ip' as const, weight: 1 });
+
+const LOOPBACK_SPELLINGS = [
+  'http://localhost:8780',
+  'http://127.0.0.1:8780',
+  'http://127.1:8780',
+  'http://[::1]:8780',
+  'http://[0:0:0:0:0:0:0:1]:8780',
+  'http://[::ffff:127.0.0.1]:8780',
+  'http://0.0.0.0:8780',
+  'http://0:8780',
+  'http://[::]:8780',
+  'http://[::ffff:0.0.0.0]:8780',
+  'http://localhost.:8780',
+  'http://LOCALHOST:8780',
+  'http://LocalHost.:8780',
+  'http://2130706433:8780',
+  'http://0x7f.1:8780',
+  'http://127.255.255.254:8780',
+  'http://tradereq.localhost:8780',
+];
+
+describe('bounds, hostile input: every spelling of this machine is one origin of the rate-limit state', () => {
+  let t: ReturnType<typeof tempBudget>;
+  beforeEach(() => (t = tempBudget()));
+  afterEach(() => rmSync(t.dir, { recursive: true, force: true }));
+
+  it('each loopback spelling has the key of 127.0.0.1 for its scheme and port', () => {
+    for (const origin of LOOPBACK_SPELLINGS) assert.equal(stateKey(origin), 'http://127.0.0.1:8780', origin);
+    assert.equal(stateKey('https://[::ffff:127.0.0.1]'), 'https://127.0.0.1:443');
+    assert.equal(stateKey('http://0.0.0.0:8781'), 'http://127.0.0.1:8781', 'another port stays another origin');
+    assert.equal(stateKey('https://0.0.0.0:8780'), 'https://127.0.0.1:8780', 'another scheme stays another origin');
+    assert.equal(stateKey('http://192.168.1.5:8780'), 'http://192.168.1.5:8780', 'a LAN address stays distinct');
+    assert.equal(stateKey('http://[::7f00:1]:8780'), 'http://[::7f00:1]:8780', 'not a loopback address');
+  });
+
+  it('a ban through any spelling holds back every other spelling', () => {
+    for (const banned of ['http://[::ffff:127.0.0.1]:8780', 'http://0.0.0.0:8780', 'http://localhost.:8780']) {
+      t.budget.reset();
+      t.budget.record(ping(banned), { status: 418, retryAfterSeconds: 600 });
+      for (const alias of LOOPBACK_SPELLINGS) {
+        const g = t.budget.gate(ping(alias));
+        assert.equal(g.ok ? undefined : g.error.reason, 'ban', `${banned} banned, ${alias} sent`);
+      }
+    }
+  });
+
+  it('a host name with its trailing dot is the same origin as without it', () => {
+    t.budget.record(ping('https://api.example.com.'), { status: 429, retryAfterSeconds: 30 });
+    const g = t.budget.gate(ping('https://api.example.com'));
+    assert.equal(g.ok ? undefined : g.error.reason, 'retry-after');
+  });
+
+  it('a ban kept under another spelling (as an older TradeReq wrote it) still holds back 127.0.0.1', () => {
+    t.budget.record(ping('https://api.example.com'), { status: 200 });
+    const state = JSON.parse(readFileSync(t.store.path, 'utf8')) as { origins: Record<string, unknown> };
+    const until = t.clock.t + 600_000;
+    state.origins['http://0.0.0.0:8780'] = { ip: [], accounts: {}, blocked: { until, status: 418, since: t.clock.t } };
+    state.origins['http://127.0.0.1:8780'] = { ip: [[t.clock.t, 1]], accounts: {} };
+    writeFileSync(t.store.path, JSON.stringify(state));
+    const g = t.budget.gate(ping('http://127.0.0.1:8780'));
+    assert.equal(g.ok ? undefined : g.error.reason, 'ban');
+    assert.equal(t.budget.view('http://localhost:8780').ip.used, 1, 'the counters of both entries count');
   });
 });

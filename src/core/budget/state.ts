@@ -79,15 +79,34 @@ export function parseState(text: string, now: number): State {
   const state: State = { version: 1, origins: {}, damaged: shape.data.damaged };
   for (const [origin, value] of Object.entries(shape.data.origins)) {
     const parsed = OriginStateSchema.safeParse(value);
-    state.origins[origin] = parsed.success
+    const entry = parsed.success
       ? parsed.data
       : {
           ip: [],
           accounts: {},
           damaged: { reason: `its entry does not validate (${issueText(parsed.error)})`, since: now },
         };
+    // Another spelling of one origin (as an older TradeReq keyed it) joins its entry: a ban is never dropped.
+    const key = stateKey(origin);
+    const kept = state.origins[key];
+    state.origins[key] = kept ? mergeOrigins(kept, entry) : entry;
   }
   return state;
+}
+
+/** Two entries of one origin as one: every counted request, the later block and clock, any damage. */
+function mergeOrigins(a: OriginState, b: OriginState): OriginState {
+  const accounts = { ...a.accounts };
+  for (const [id, entries] of Object.entries(b.accounts)) accounts[id] = [...(accounts[id] ?? []), ...entries];
+  const later = <T>(x: T | undefined, y: T | undefined, at: (v: T) => number): T | undefined =>
+    x === undefined || (y !== undefined && at(y) > at(x)) ? y : x;
+  return {
+    ip: [...a.ip, ...b.ip],
+    accounts,
+    blocked: later(a.blocked, b.blocked, (v) => v.until),
+    clock: later(a.clock, b.clock, (v) => v.measuredAt),
+    damaged: a.damaged ?? b.damaged,
+  };
 }
 
 function issueText(error: z.core.$ZodError): string {
@@ -242,17 +261,28 @@ export function accountId(apiKey: string): string {
   return createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
 }
 
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+/**
+ * This machine, as WHATWG URL writes a host (it already reads 127.1, 2130706433 and 0x7f.1 as
+ * 127.0.0.1, and lower-cases names): localhost and its subdomains (RFC 6761), 127.0.0.0/8,
+ * 0.0.0.0, [::1], [::] and IPv4-mapped loopback ([::ffff:127.0.0.1] is written [::ffff:7f00:1]).
+ */
+const LOOPBACK_HOST =
+  /^(?:(?:[^.]+\.)*localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\]|\[::ffff:(?:7f[0-9a-f]{2}:[0-9a-f]{1,4}|0:0)\])$/;
 
 /**
- * The key of an origin in the state: loopback names of one port (localhost, 127.x.x.x, [::1]) are
- * one server, so one budget and one ban. Other aliases (a LAN address, a hosts-file name) are distinct.
+ * The key of an origin in the state: every spelling of this machine on one port is one server
+ * (127.0.0.1), so one budget and one ban, and a name with its trailing dot is the name without it.
+ * Other aliases (a LAN address, a hosts-file name) are distinct.
  */
 export function stateKey(origin: string): string {
   try {
     const u = new URL(origin);
-    if (!LOOPBACK_HOST.test(u.hostname)) return u.origin;
-    const port = u.port || (u.protocol === 'https:' ? '443' : '80');
+    const host = u.hostname.endsWith('.') ? u.hostname.slice(0, -1) : u.hostname;
+    if (!LOOPBACK_HOST.test(host)) {
+      if (host !== u.hostname && host.length > 0) u.hostname = host;
+      return u.origin;
+    }
+    const port = u.port || (u.protocol === 'https:' || u.protocol === 'wss:' ? '443' : '80');
     return `${u.protocol}//127.0.0.1:${port}`;
   } catch {
     return origin;
