@@ -165,3 +165,57 @@ describe('bounds, hostile input: every spelling of this machine is one origin of
     assert.equal(t.budget.view('http://localhost:8780').ip.used, 1, 'the counters of both entries count');
   });
 });
+
+describe('bounds, hostile input: weights and times of the state file are validated', () => {
+  let t: ReturnType<typeof tempBudget>;
+  beforeEach(() => (t = tempBudget()));
+  afterEach(() => rmSync(t.dir, { recursive: true, force: true }));
+
+  const A = 'http://127.0.0.1:8780';
+  const B = 'https://api.example.com';
+
+  /** The state file with `entry` (as JSON text, so that 1e999 stays what a file can hold) as A's. */
+  function writeEntry(entry: string): void {
+    t.budget.record(ping(B), { status: 418, retryAfterSeconds: 600 });
+    const text = readFileSync(t.store.path, 'utf8');
+    writeFileSync(t.store.path, text.replace(/"origins":\{/, `"origins":{"${A}":${entry},`));
+  }
+
+  it('a negative, fractional or infinite weight, or a negative, infinite or far-future time, damages its origin only', () => {
+    const now = t.clock.t;
+    const day = 24 * 3600_000;
+    const cases: [string, string][] = [
+      ['a negative weight', `{"ip":[[${now},500],[${now},-1000000]]}`],
+      ['a fractional weight', `{"ip":[[${now},0.5]]}`],
+      ['an infinite weight', `{"ip":[[${now},1e999]]}`],
+      ['a negative account weight', `{"accounts":{"0123456789abcdef":[[${now},-5]]}}`],
+      ['a negative time', `{"ip":[[-1,1]]}`],
+      ['an infinite time', `{"ip":[[1e999,1]]}`],
+      ['a time a day ahead', `{"ip":[[${now + day},1]]}`],
+      ['a block until the year 2300', `{"blocked":{"until":${Date.UTC(2300, 0)},"status":418,"since":${now}}}`],
+      ['a block that is no 429 or 418', `{"blocked":{"until":${now + 1000},"status":200,"since":${now}}}`],
+      ['a block of a fractional status', `{"blocked":{"until":${now + 1000},"status":418.5,"since":${now}}}`],
+      ['a clock measured a day ahead', `{"clock":{"offsetMs":0,"roundTripMs":1,"measuredAt":${now + day}}}`],
+      ['a clock of a negative round trip', `{"clock":{"offsetMs":0,"roundTripMs":-1,"measuredAt":${now}}}`],
+    ];
+    for (const [what, entry] of cases) {
+      t.budget.reset();
+      writeEntry(entry);
+      const g = t.budget.gate(ping(A));
+      assert.equal(g.ok ? undefined : g.error.reason, 'damaged', what);
+      assert.ok(t.budget.view(A).ip.remaining <= 500, `${what}: never more than the limit left`);
+      const b = t.budget.gate(ping(B));
+      assert.equal(b.ok ? undefined : b.error.reason, 'ban', `${what}: the other origin keeps its ban`);
+    }
+  });
+
+  it('weights and times as TradeReq writes them still read back (a time a second ahead included)', () => {
+    const now = t.clock.t;
+    writeEntry(
+      `{"ip":[[${now},500],[${now + 1000},1]],"accounts":{"0123456789abcdef":[[${now},5]]},"clock":{"offsetMs":-1500.5,"roundTripMs":4,"measuredAt":${now}}}`,
+    );
+    const g = t.budget.gate(ping(A));
+    assert.equal(g.ok ? undefined : g.error.reason, 'budget');
+    assert.equal(t.budget.view(A).ip.used, 501);
+  });
+});

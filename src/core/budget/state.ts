@@ -21,27 +21,50 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { LIMITS } from '../catalog/limits';
 import * as z from '../zod-mini';
 import { err, ok, type Result } from '../result';
 import { defaultStateDir } from './state-dir';
 
 export { defaultStateDir } from './state-dir';
 
-const EntrySchema = z.tuple([z.number(), z.number()]);
-const DamageSchema = z.object({ reason: z.string(), since: z.number() });
+/** How far ahead of this machine's clock a time may lie: a clock set back a little does not damage the state. */
+const FUTURE_SLACK_MS = 60 * 60_000;
+/** What a reason of damage (shown in messages) may hold. */
+const REASON_CHARS = 500;
 
-const OriginStateSchema = z.object({
-  /** [time ms, weight] of each request counted against the IP (§8: per IP for unsigned endpoints). */
-  ip: z._default(z.array(EntrySchema), []),
-  /** Per account (API key hash): [time ms, weight] (§8: per account for signed endpoints). */
-  accounts: z._default(z.record(z.string(), z.array(EntrySchema)), {}),
-  /** After a 429 or 418: no request to this origin until `until` (§8 rules 1–4). */
-  blocked: z.optional(z.object({ until: z.number(), status: z.int(), since: z.number() })),
-  /** The last measured offset of the server clock (see src/core/clock). */
-  clock: z.optional(z.object({ offsetMs: z.number(), roundTripMs: z.number(), measuredAt: z.number() })),
-  /** This origin's entry could not be read: nothing is sent to it until it is reset. */
-  damaged: z.optional(DamageSchema),
-});
+const DamageSchema = z.object({ reason: z.string().check(z.maxLength(REASON_CHARS)), since: z.number() });
+
+/**
+ * An origin's entry, for a file read at `now`: weights are whole numbers of 0 or more and times lie
+ * between the epoch and a little past `now` (a block up to the longest ban past it), since a
+ * negative weight would open the budget and a far-future time would hold forever.
+ */
+function originStateSchema(now: number) {
+  const time = (latest: number) => z.number().check(z.nonnegative(), z.lte(latest));
+  const at = time(now + FUTURE_SLACK_MS);
+  const entry = z.tuple([at, z.int().check(z.nonnegative())]);
+  return z.object({
+    /** [time ms, weight] of each request counted against the IP (§8: per IP for unsigned endpoints). */
+    ip: z._default(z.array(entry), []),
+    /** Per account (API key hash): [time ms, weight] (§8: per account for signed endpoints). */
+    accounts: z._default(z.record(z.string(), z.array(entry)), {}),
+    /** After a 429 or 418: no request to this origin until `until` (§8 rules 1–4). */
+    blocked: z.optional(
+      z.object({
+        until: time(now + LIMITS.ban.maxMs + FUTURE_SLACK_MS),
+        status: z.union([z.literal(429), z.literal(418)]),
+        since: at,
+      }),
+    ),
+    /** The last measured offset of the server clock (see src/core/clock). */
+    clock: z.optional(
+      z.object({ offsetMs: z.number(), roundTripMs: z.number().check(z.nonnegative()), measuredAt: at }),
+    ),
+    /** This origin's entry could not be read: nothing is sent to it until it is reset. */
+    damaged: z.optional(DamageSchema),
+  });
+}
 
 const StateFileSchema = z.object({
   version: z.literal(1),
@@ -50,7 +73,7 @@ const StateFileSchema = z.object({
   damaged: z.optional(DamageSchema),
 });
 
-export type OriginState = z.infer<typeof OriginStateSchema>;
+export type OriginState = z.infer<ReturnType<typeof originStateSchema>>;
 export interface State {
   version: 1;
   origins: Record<string, OriginState>;
@@ -77,6 +100,7 @@ export function parseState(text: string, now: number): State {
   if (!shape.success)
     return { ...emptyState(), damaged: { reason: 'the file does not have the expected shape', since: now } };
   const state: State = { version: 1, origins: {}, damaged: shape.data.damaged };
+  const OriginStateSchema = originStateSchema(now);
   for (const [origin, value] of Object.entries(shape.data.origins)) {
     const parsed = OriginStateSchema.safeParse(value);
     const entry = parsed.success
