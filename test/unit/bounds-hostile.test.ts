@@ -12,8 +12,12 @@ import { FileStateStore, stateKey } from '../../src/core/budget/state';
 import { WS_RULES } from '../../src/core/catalog/stream-names';
 import { checkDocument } from '../../src/core/check/check';
 import { BUILTIN_SANDBOX } from '../../src/core/env/constants';
-import type { Diagnostic } from '../../src/core/format/model';
+import { range, type Diagnostic } from '../../src/core/format/model';
 import { parse } from '../../src/core/format/parser';
+import type { TestCase } from '../../src/core/testing/cases';
+import { junitReport } from '../../src/core/testing/junit';
+import { tapReport } from '../../src/core/testing/reporters';
+import type { CaseResult, RunReport } from '../../src/core/testing/result';
 
 function check(text: string): Diagnostic[] {
   return checkDocument(parse(text), { environment: BUILTIN_SANDBOX });
@@ -217,5 +221,62 @@ describe('bounds, hostile input: weights and times of the state file are validat
     const g = t.budget.gate(ping(A));
     assert.equal(g.ok ? undefined : g.error.reason, 'budget');
     assert.equal(t.budget.view(A).ip.used, 501);
+  });
+});
+
+/** Every character YAML 1.2 forbids in a stream (§5.1), and those a YAML 1.1 reader takes as a break or a BOM. */
+const NOT_YAML_TEXT =
+  'a\u0001b\u007fc\u0085d\u009be\ufffef\uffffg\ud800h\udc00i\ufeffj\u2028k\u2029l\u0000m\u001b[31m\u000bn\u000co';
+
+function hostileRun(): RunReport {
+  const c = (index: number, label: string): TestCase => ({
+    id: `#${index + 1}`,
+    index,
+    label,
+    range: range(index * 3, 0, index * 3 + 2, 0),
+    expectRanges: [],
+  });
+  const failed: CaseResult = {
+    case: c(0, `Cancel ${NOT_YAML_TEXT}`),
+    verdict: 'failed',
+    reason: 'expectation',
+    summary: `400 rejected: 700004 ${NOT_YAML_TEXT}`,
+    expectations: [{ text: `@expect json msg == ${NOT_YAML_TEXT}`, passed: false, actual: NOT_YAML_TEXT }],
+    status: 400,
+    request: `DELETE http://127.0.0.1:8780/api/v3/order?symbol=${NOT_YAML_TEXT}`,
+    response: `400 Bad request\n\n{"code": 700004, "msg": "${NOT_YAML_TEXT}"}`,
+    durationMs: 3,
+  };
+  const unknown: CaseResult = { ...failed, case: c(1, 'Buy'), verdict: 'unknown', reason: 'unknown' };
+  const files = [
+    { path: `orders${NOT_YAML_TEXT}.tradereq`, environment: 'sandbox', cases: [failed, unknown], durationMs: 6 },
+  ];
+  return { startedAt: '2026-01-02T03:04:05.000Z', durationMs: 6, files };
+}
+
+// YAML 1.2 §5.1 printable, less U+0085, U+2028, U+2029 and U+FEFF (breaks and a BOM to a YAML 1.1 reader).
+const YAML_SAFE = /^[\t\n\r\u0020-\u007e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\u{10000}-\u{10ffff}]*$/u;
+// XML 1.0 §2.2 Char.
+const XML_SAFE = /^[\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]*$/u;
+
+describe('bounds, hostile input: reports stay valid whatever characters an answer holds', () => {
+  it('TAP: each YAML block holds only characters YAML allows, its values double-quoted with \\u escapes that read back', () => {
+    const tap = tapReport(hostileRun());
+    const blocks = tap
+      .split('\n  ---\n')
+      .slice(1)
+      .map((b) => b.slice(0, b.indexOf('\n  ...')));
+    assert.equal(blocks.length, 2);
+    for (const block of blocks) {
+      assert.match(block, YAML_SAFE, JSON.stringify(block));
+      const got = /^ {2}got: (.*)$/m.exec(block)![1]!;
+      assert.equal(JSON.parse(got), `400 rejected: 700004 ${NOT_YAML_TEXT}`, 'the escapes read back as the text');
+    }
+  });
+
+  it('JUnit XML: only characters XML 1.0 allows, the others written as \\u escapes', () => {
+    const xml = junitReport(hostileRun());
+    assert.match(xml, XML_SAFE);
+    assert.ok(xml.includes('\\ufffe') && xml.includes('\\uffff') && xml.includes('\\ud800') && xml.includes('\\u0001'));
   });
 });

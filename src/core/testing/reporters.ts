@@ -64,14 +64,13 @@ export function tapReport(run: RunReport): string {
     const directive = r.verdict === 'skipped' ? ` # SKIP ${tapText(r.summary)}` : '';
     lines.push(`${ok ? 'ok' : 'not ok'} ${i + 1} - ${description}${directive}`);
     if (ok) return;
-    // JSON strings are YAML double-quoted scalars: any text is safe in them.
     const yaml = [
       `verdict: ${r.verdict}`,
       `reason: ${r.reason}`,
-      `message: ${JSON.stringify(failureLines(r).join('\n'))}`,
-      ...r.expectations.filter((e) => !e.passed).map((e) => `expected: ${JSON.stringify(e.text)}`),
-      `got: ${JSON.stringify(r.summary)}`,
-      `at: ${JSON.stringify(`${path}:${(r.problemRange ?? r.case.range).startLine + 1}`)}`,
+      `message: ${yamlString(failureLines(r).join('\n'))}`,
+      ...r.expectations.filter((e) => !e.passed).map((e) => `expected: ${yamlString(e.text)}`),
+      `got: ${yamlString(r.summary)}`,
+      `at: ${yamlString(`${path}:${(r.problemRange ?? r.case.range).startLine + 1}`)}`,
       `duration_ms: ${r.durationMs}`,
     ];
     // Pushed one by one: a request may have more unmet expectations than the stack holds arguments.
@@ -82,6 +81,18 @@ export function tapReport(run: RunReport): string {
   const t = tally(run);
   lines.push(`# ${summaryLine(run)}`, `# pass ${t.passed}`, `# fail ${t.failed + t.unknown + t.refused}`);
   return lines.join('\n') + '\n';
+}
+
+// What YAML 1.2 does not allow in a stream (§5.1: controls, DEL, C1, surrogates, U+FFFE, U+FFFF), and
+// what a YAML 1.1 reader such as PyYAML takes for a line break or a byte order mark.
+const NOT_YAML = /[^\t\n\r\u0020-\u007e\u00a0-\ud7ff\ue000-\ufefe\uff00-\ufffd\u{10000}-\u{10ffff}]|[\u2028\u2029]/gu;
+
+/**
+ * A YAML double-quoted scalar of any text: a JSON string (its escapes are YAML's too), with every
+ * character YAML cannot carry as is written as a \uXXXX escape.
+ */
+function yamlString(s: string): string {
+  return JSON.stringify(s).replace(NOT_YAML, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
 /** A TAP description or directive: one line, `#` and `\` escaped (TAP 14). */
