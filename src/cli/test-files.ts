@@ -1,6 +1,6 @@
 /** What `tradereq test` runs and where its reports go: request files under the paths, reporters and their files. */
-import { readdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { accessSync, constants, lstatSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BOUNDS } from '../core/bounds';
 import { REPORTERS, type ReporterName } from '../core/testing/reporters';
 import { UsageError } from './usage';
@@ -92,4 +92,79 @@ export function reporterSpecs(tokens: readonly Token[], cwd: string): ReporterSp
   if (specs.filter((s) => s.file === undefined).length > 1)
     throw new UsageError('only one report can go to standard output: give the others --output FILE');
   return specs;
+}
+
+const REQUEST_FILE = /\.tradereq$/i;
+const ENV_FILE = /^tradereq\.env\.json$/i;
+
+/**
+ * Where the reports go, checked before anything is sent: a report never replaces a folder, a
+ * request file (any .tradereq, those of the run first), an environment file or another report,
+ * and its folder exists or can be made. The first problem is a UsageError (exit 2).
+ */
+export function checkReportPaths(specs: readonly ReporterSpec[], inputs: readonly FoundFile[]): void {
+  const taken = new Set(inputs.map((f) => realPath(f.path) ?? f.path));
+  const reports = new Set<string>();
+  for (const spec of specs) {
+    if (spec.file === undefined) continue;
+    const problem = reportPathProblem(spec.file, taken, reports);
+    if (problem !== undefined)
+      throw new UsageError(
+        `the ${spec.name} report cannot be written: ${problem}. Nothing was sent: give it another path.`,
+      );
+  }
+}
+
+/** Why a report may not be written to `file`, if so; notes it among `reports`. */
+function reportPathProblem(file: string, inputs: ReadonlySet<string>, reports: Set<string>): string | undefined {
+  const link = statOf(file, lstatSync);
+  const real = realPath(file);
+  // A link is judged by what it points to: writing through it would replace that.
+  if (link?.isSymbolicLink() && real === undefined)
+    return `${file} is a link to nothing (the report would be written through it)`;
+  const target = real ?? file;
+  if (statOf(target, statSync)?.isDirectory()) return `${file} is a folder`;
+  if (inputs.has(target) || REQUEST_FILE.test(target) || REQUEST_FILE.test(file)) return `${file} is a request file`;
+  if (ENV_FILE.test(basename(target)) || ENV_FILE.test(basename(file))) return `${file} is an environment file`;
+  if (reports.has(target)) return `${file} is given twice`;
+  reports.add(target);
+  return link ? writable(target) : folderProblem(dirname(target));
+}
+
+/** The nearest folder of `dir` that exists is one (the rest can be made) and can be written. */
+function folderProblem(dir: string): string | undefined {
+  let at = dir;
+  let stat = statOf(at, statSync);
+  while (!stat && dirname(at) !== at) {
+    at = dirname(at);
+    stat = statOf(at, statSync);
+  }
+  if (stat && !stat.isDirectory()) return `${at} is a file, not a folder`;
+  return writable(at);
+}
+
+function writable(path: string): string | undefined {
+  try {
+    accessSync(path, constants.W_OK);
+    return undefined;
+  } catch (e) {
+    return `${path} cannot be written (${(e as NodeJS.ErrnoException).code ?? 'no access'})`;
+  }
+}
+
+/** What is at `path`; undefined when nothing is (or a file stands where a folder of it should). */
+function statOf(path: string, stat: typeof statSync | typeof lstatSync): Stats | undefined {
+  try {
+    return stat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }

@@ -17,7 +17,7 @@ import { OPTION_MAX } from '../core/bounds';
 import { keySource } from './prepare';
 import { cliSender, EXIT, terminalConfirm, worstExit } from './send';
 import { terminalSafe } from './terminal';
-import { findRequestFiles, reporterSpecs, type FoundFile, type ReporterSpec } from './test-files';
+import { checkReportPaths, findRequestFiles, reporterSpecs, type FoundFile, type ReporterSpec } from './test-files';
 import { UsageError, type Io } from './usage';
 import { readRequestFile, selectEnvironment, type LoadedFile } from './workspace';
 
@@ -113,6 +113,7 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
     throw new UsageError(`--grep takes a regular expression, and "${values.grep}" is not one`);
   }
   const files = findRequestFiles(positionals.length > 0 ? positionals : ['.'], io.cwd);
+  checkReportPaths(reporters, files);
   const sender = cliSender(timeout, connectTimeout);
   const flags = { env: values.env, sandbox: values.sandbox === true, yes: values.yes === true };
   return { ...flags, files, grep, reporters, clockSync: !values['no-clock-sync'], sender };
@@ -246,18 +247,32 @@ function progressLine(total: number): Progress | undefined {
 
 /** Writes each report, then the summary; the exit code is the worst of any request's (as for send). */
 function finish(run: RunReport, plan: Plan, io: Io): number {
+  let unwritten = false;
   for (const spec of plan.reporters) {
     if (spec.file === undefined) {
       if (spec.name !== 'pretty') io.out(report(spec.name, run));
       continue;
     }
-    mkdirSync(dirname(spec.file), { recursive: true });
-    writeFileSync(spec.file, terminalSafe(report(spec.name, run)));
+    const failure = writeReport(spec.file, report(spec.name, run));
+    if (failure !== undefined) io.err(`tradereq: the ${spec.name} report could not be written to ${failure}.`);
+    unwritten ||= failure !== undefined;
   }
   const toStdout = plan.reporters.find((r) => r.file === undefined);
   if (toStdout?.name === 'pretty') io.out(summaryLine(run));
   else (toStdout ? io.err : io.out)(summaryLine(run));
-  return worstExit(run.files.flatMap((f) => f.cases.map(exitFor)));
+  const exits = run.files.flatMap((f) => f.cases.map(exitFor));
+  return worstExit(unwritten ? [...exits, EXIT.badInput] : exits);
+}
+
+/** Writes a report (its paths were checked before the run); what went wrong when it cannot. */
+function writeReport(file: string, text: string): string | undefined {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, terminalSafe(text));
+    return undefined;
+  } catch (e) {
+    return `${file} (${(e as NodeJS.ErrnoException).code ?? String(e)})`;
+  }
 }
 
 function exitFor(r: CaseResult): number {
