@@ -153,7 +153,7 @@ function writable(path: string): string | undefined {
 }
 
 /** What is at `path`; undefined when nothing is (or a file stands where a folder of it should). */
-function statOf(path: string, stat: typeof statSync | typeof lstatSync): Stats | undefined {
+function statOf(path: string, stat: (path: string) => Stats): Stats | undefined {
   try {
     return stat(path);
   } catch {
