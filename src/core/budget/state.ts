@@ -118,19 +118,18 @@ export function parseState(text: string, now: number): State {
   return state;
 }
 
-/** Two entries of one origin as one: every counted request, the later block and clock, any damage. */
+/** Two entries of one origin as one, in `a`: every counted request, the later block and clock, any damage. */
 function mergeOrigins(a: OriginState, b: OriginState): OriginState {
-  const accounts = { ...a.accounts };
-  for (const [id, entries] of Object.entries(b.accounts)) accounts[id] = [...(accounts[id] ?? []), ...entries];
-  const later = <T>(x: T | undefined, y: T | undefined, at: (v: T) => number): T | undefined =>
-    x === undefined || (y !== undefined && at(y) > at(x)) ? y : x;
-  return {
-    ip: [...a.ip, ...b.ip],
-    accounts,
-    blocked: later(a.blocked, b.blocked, (v) => v.until),
-    clock: later(a.clock, b.clock, (v) => v.measuredAt),
-    damaged: a.damaged ?? b.damaged,
-  };
+  // Pushed in place: a hostile file may spell one origin many times, and copying each time is quadratic.
+  for (const e of b.ip) a.ip.push(e);
+  for (const [id, entries] of Object.entries(b.accounts)) {
+    const into = (a.accounts[id] ??= []);
+    for (const e of entries) into.push(e);
+  }
+  if (b.blocked && (!a.blocked || b.blocked.until > a.blocked.until)) a.blocked = b.blocked;
+  if (b.clock && (!a.clock || b.clock.measuredAt > a.clock.measuredAt)) a.clock = b.clock;
+  a.damaged ??= b.damaged;
+  return a;
 }
 
 function issueText(error: z.core.$ZodError): string {
