@@ -37,7 +37,8 @@ outcome is ok, or rejected exactly as its # @expect lines say.
                         to use (default the file's "sandbox" environment)
   --grep PATTERN        only the requests whose title or # @name matches this regular expression
   --reporter NAME       pretty (the default), junit, tap or json; several --reporter for several
-                        reports; NAME:FILE writes that one to FILE
+                        reports; NAME:FILE writes that one to FILE (never over a folder, a
+                        .tradereq or tradereq.env.json file: refused before anything is sent)
   --output FILE         write the report of the --reporter before it to FILE (one report at most
                         goes to standard output; the others need a file)
   --yes                 confirm requests that ask for it (# @confirm, "confirm": true) without a prompt
