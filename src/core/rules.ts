@@ -92,6 +92,10 @@ export const RULES = {
     'a file variable whose name looks like a secret (`secretKey`, `password`, `token`, `apiKey`, …)',
     ['error'],
   ),
+  'credential-in-request': rule(
+    'a `{{NAME.response.listenKey}}` reference: a listen key goes only through `# @listenKey`, never into a request',
+    ['error'],
+  ),
   // Endpoints and signing (§4, §5).
   'unknown-endpoint': rule('an endpoint the catalog does not know (its parameters are not checked)', ['warning']),
   'unsigned-signed-endpoint': rule('`# @unsigned` on a signed endpoint', ['warning'], [400]),

@@ -10,7 +10,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Budget } from '../../src/core/budget/budget';
 import { MemoryStateStore } from '../../src/core/budget/state';
+import { checkDocument } from '../../src/core/check/check';
 import { ClockSync } from '../../src/core/clock/sync';
+import { BUILTIN_SANDBOX } from '../../src/core/env/constants';
 import { parse } from '../../src/core/format/parser';
 import type { Sender } from '../../src/core/net/send';
 import { UndiciSender } from '../../src/core/net/undici-sender';
@@ -251,5 +253,33 @@ describe('listen key routing: the WebSocket origin is bound to the key profile',
       assert.ok(!r.ok);
       assert.match(r.error.message, /not a ws:\/\/ or wss:\/\/ URL.*Nothing was sent/);
     }
+  });
+});
+
+describe('listen key routing: the check step says so while the file is written', () => {
+  it('{{NAME.response.listenKey}} at any depth is an error on the reference, before anything is sent', () => {
+    const text = [
+      '### lk',
+      '# @name lk',
+      'POST /api/v3/userDataStream',
+      '',
+      '### elsewhere',
+      'GET http://elsewhere.example.com/c?k={{lk.response.listenKey}}&d={{lk.response.data[0].listenKey}}',
+      '',
+      '### fine',
+      'GET /api/v3/ticker/price?symbol={{lk.response.symbol}}',
+    ].join('\n');
+    const doc = parse(text);
+    const found = checkDocument(doc, { environment: BUILTIN_SANDBOX }).filter(
+      (d) => d.rule === 'credential-in-request',
+    );
+    assert.deepEqual(
+      found.map((d) => [d.severity, d.range.startLine]),
+      [
+        ['error', 5],
+        ['error', 5],
+      ],
+    );
+    assert.match(found[0]!.message, /listen key.*# @listenKey/);
   });
 });

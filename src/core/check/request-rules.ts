@@ -4,7 +4,7 @@ import type { EndpointInfo } from '../catalog/types';
 import { DEFAULT_API_KEY_HEADER, type NamedEnvironment } from '../env/constants';
 import type { RequestOptions } from '../format/directives';
 import type { Param, RequestBlock, TradeReqDocument } from '../format/model';
-import { responseRequestName } from '../format/variables';
+import { isCredentialRef, responseRequestName } from '../format/variables';
 import { HEADER_VALUE_RULE, headerNameProblem, isHeaderValue } from '../request/headers';
 import { answers, Findings } from './findings';
 
@@ -12,7 +12,13 @@ import { answers, Findings } from './findings';
 export function checkResponseRefs(request: RequestBlock, names: ReadonlySet<string>, out: Findings): void {
   for (const ref of request.variableRefs) {
     const name = responseRequestName(ref.name);
-    if (name === undefined || names.has(name)) continue;
+    if (name === undefined) continue;
+    if (isCredentialRef(ref.name)) {
+      // docs/websocket.md, Listen keys: resolve refuses it at send time; say so while the file is written.
+      const message = `{{${ref.name}}} is a listen key, a credential that never goes into a request: the request would be refused. Write # @listenKey on a WS request instead.`;
+      out.add('credential-in-request', ref.nameRange, message);
+    }
+    if (names.has(name)) continue;
     const message = `No request in this file is named "${name}": add \`# @name ${name}\` to the request whose response this reads.`;
     out.add('undefined-variable', ref.nameRange, message);
   }

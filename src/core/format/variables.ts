@@ -181,7 +181,7 @@ export class VariableScope {
     const text = jsonValueText(value);
     // A listen key goes only where its key may go, through # @listenKey: never into a request (docs/websocket.md).
     const credentials = credentialsIn(body);
-    if (path.split(/[.[\]]/).some(isCredentialField) || credentials.some((c) => text.includes(c))) {
+    if (namesCredential(path) || credentials.some((c) => text.includes(c))) {
       const message = credentialMessage(name);
       this.refusals.add(message);
       return failed(message);
@@ -231,6 +231,17 @@ function tooLongMessage(what: string, maxChars: number): string {
 
 function plain(r: Resolved): Result<string, string> {
   return r.ok ? ok(r.value.value) : err(r.error.message);
+}
+
+/** Whether a response PATH names a credential field at any step (`listenKey`, `data[0].listenKey`). */
+function namesCredential(path: string): boolean {
+  return path.split(/[.[\]]/).some(isCredentialField);
+}
+
+/** Whether `name` reads a credential of an earlier response ({{lk.response.listenKey}}), known before any answer. */
+export function isCredentialRef(name: string): boolean {
+  const response = RESPONSE_REF.exec(name);
+  return response !== null && namesCredential(response[2]!);
 }
 
 /** Whether `name` reads a field of an earlier response ({{NAME.response.PATH}}); its request's name when so. */
