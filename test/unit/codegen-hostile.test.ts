@@ -67,11 +67,11 @@ describe('Copy as code: long lists are bounded (issue 18, section 4)', () => {
     );
   });
 
-  it('a JSON body of 1,000,000 plain characters becomes a program in every language', () => {
-    const request = model(`POST /api/v3/order\n[json]\n{"note": "${'x'.repeat(1_000_000)}"}\n`);
+  it('a JSON body of 200,000 plain characters becomes a program in every language', () => {
+    const request = model(`POST /api/v3/order\n[json]\n{"note": "${'x'.repeat(200_000)}"}\n`);
     for (const { id } of CODE_LANGUAGES) {
       const r = generateCode(request, id);
-      assert.ok(r.ok && r.value.length > 1_000_000, r.ok ? id : r.error);
+      assert.ok(r.ok && r.value.length > 200_000, r.ok ? id : r.error);
     }
   });
 });

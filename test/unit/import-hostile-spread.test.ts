@@ -19,11 +19,11 @@ describe('no unbounded list is spread onto the stack (issue 18, section 4)', () 
     assert.ok(code.startsWith('``` ') && code.endsWith(' ```'), code.slice(0, 10));
   });
 
-  it('an edit that pastes 1,000,000 ### lines is parsed again like the whole file', () => {
+  it('an edit that pastes 200,000 ### lines (more than a spread takes) is parsed again like the whole file', () => {
     const base = 'GET /api/v3/time\n';
-    const pasted = '###\n'.repeat(1_000_000);
+    const pasted = '###\n'.repeat(200_000);
     const lines = (pasted + base).split('\n');
-    const next = reparse(parse(base), { fromLine: 0, oldToLine: 0, newToLine: 1_000_000 }, (from, to) =>
+    const next = reparse(parse(base), { fromLine: 0, oldToLine: 0, newToLine: 200_000 }, (from, to) =>
       lines.slice(from, to).join('\n'),
     );
     const whole = parse(pasted + base);

@@ -267,8 +267,8 @@ describe('import: long lists are bounded (issue 18, section 4)', () => {
     );
   });
 
-  it('Postman: a script of 1,000,000 lines is kept as comments (nothing spread onto the stack)', () => {
-    const exec = Array.from({ length: 1_000_000 }, () => '');
+  it('Postman: a script of 200,000 lines is kept as comments (nothing spread onto the stack)', () => {
+    const exec = Array.from({ length: 200_000 }, () => '');
     exec[0] = 'console.log(1);';
     const r = imported(
       importPostman(
@@ -277,11 +277,11 @@ describe('import: long lists are bounded (issue 18, section 4)', () => {
         }),
       ),
     );
-    assert.ok(r.files[0]!.text.split('\n').length > 1_000_000);
+    assert.ok(r.files[0]!.text.split('\n').length > 200_000);
   });
 
-  it('.http: 1,000,000 comment lines at the top are kept (nothing spread onto the stack)', () => {
-    const r = imported(importHttpFile('#\n'.repeat(1_000_000) + 'GET https://api.example.com/api/v3/ping\n'));
+  it('.http: 200,000 comment lines at the top are kept (nothing spread onto the stack)', () => {
+    const r = imported(importHttpFile('#\n'.repeat(200_000) + 'GET https://api.example.com/api/v3/ping\n'));
     assert.equal(r.requestCount, 1);
   });
 });
