@@ -14,7 +14,7 @@ import { isWebSocket } from '../core/format/model';
 import { defaultContext } from '../core/format/variables';
 import { NodeHttpSender } from '../core/net/node-http-sender';
 import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
-import { MessageExpectations, WsConnection, restListenKeyApi } from '../core/ws';
+import { MessageExpectations, WS_DEFAULTS, WsConnection, restListenKeyApi } from '../core/ws';
 import type { ConnectResult, ListenKeyCallFailure, ResolvedWsRequest, WsFailure } from '../core/ws';
 import type { ListenBound } from '../core/ws/request';
 import { resolveWsRequest } from '../core/ws/request';
@@ -24,7 +24,8 @@ import { keySource, loadTarget, location, type Target } from './prepare';
 import { EXIT } from './send';
 import { UsageError, type Io } from './usage';
 
-const LISTEN_HELP = `Usage: tradereq listen FILE [--request NAME|INDEX] [--env NAME] [--count N] [--duration S] [--json]
+const LISTEN_HELP = `Usage: tradereq listen FILE [--request NAME|INDEX] [--env NAME] [--count N] [--duration S]
+                       [--connect-timeout MS] [--json]
 
 Connects a WebSocket request of FILE (WS /ws) to the environment's wsUrl, subscribes its
 [subscribe] streams, sends its [message] sections, prints each push as it comes and checks its
@@ -36,6 +37,7 @@ POST /api/v3/userDataStream), keeps it alive and closes it at the end; the key i
   --count N             stop after N pushes (at most ${OPTION_MAX.pushes})
   --duration S          stop after S seconds (at most ${WS_RULES.lifetimeMs / 1000}, a connection's lifetime)
                         (without either: the request's # @listen, else until Ctrl-C or SIGTERM)
+  --connect-timeout MS  time to wait for the WebSocket to open (default ${WS_DEFAULTS.connectTimeoutMs}, at most ${OPTION_MAX.timeoutMs})
   --json                one JSON object a line: connected, subscription, push, reply, error, end
   -h, --help            this help
 
@@ -58,6 +60,7 @@ const LISTEN_OPTIONS = {
   env: { type: 'string' },
   count: { type: 'string' },
   duration: { type: 'string' },
+  'connect-timeout': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -70,6 +73,7 @@ export async function listenCommand(args: string[], io: Io): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('listen takes one FILE. See: tradereq listen --help');
   const count = integerFlag('count', values.count, 1, OPTION_MAX.pushes);
   const seconds = integerFlag('duration', values.duration, 1, WS_RULES.lifetimeMs / 1000);
+  const connectTimeoutMs = integerFlag('connect-timeout', values['connect-timeout'], 1, OPTION_MAX.timeoutMs);
   const target = loadTarget(io, { file: positionals[0]!, request: values.request, env: values.env });
   const resolved = resolveTarget(target);
   // The command line's flags override the request's # @listen.
@@ -79,7 +83,7 @@ export async function listenCommand(args: string[], io: Io): Promise<number> {
       : resolved.listen;
   const sender = new NodeHttpSender(DEFAULT_SEND_SETTINGS);
   try {
-    return await listen(io, target, resolved, bound, { sender, json: values.json === true });
+    return await listen(io, target, resolved, bound, { sender, json: values.json === true, connectTimeoutMs });
   } finally {
     await sender.close();
   }
@@ -103,6 +107,7 @@ function resolveTarget(target: Target): ResolvedWsRequest {
 interface ListenDeps {
   readonly sender: Sender;
   readonly json: boolean;
+  readonly connectTimeoutMs: number | undefined;
 }
 
 async function listen(
@@ -127,7 +132,7 @@ async function listen(
         onFailure: (f) => keyFailures.push(f),
       })
     : undefined;
-  const conn = new WsConnection({ budget, restBaseUrl: r.restBaseUrl });
+  const conn = new WsConnection({ budget, restBaseUrl: r.restBaseUrl, connectTimeoutMs: deps.connectTimeoutMs });
   // Whatever is printed, a push that echoes the listen key included, shows the key masked.
   const shown: Io = { ...io, out: (t) => io.out(conn.redact(t)), err: (t) => io.err(conn.redact(t)) };
   const run = new ListenRun(conn, new ListenOutput(shown, deps.json), r, bound);

@@ -247,12 +247,13 @@ describe('tradereq listen against a hostile stream server', function () {
 
   const failures: readonly (readonly [Mode, RegExp])[] = [
     ['no-101', /^✘ not connected: .*HTTP 200 instead of opening the WebSocket.*\n$/],
-    ['silent', /^✘ not connected: The WebSocket to http:\/\/127\.0\.0\.1:\d+ did not open within 10 s.*\n$/],
+    ['silent', /^✘ not connected: The WebSocket to http:\/\/127\.0\.0\.1:\d+ did not open within 2 s.*\n$/],
     ['cut-mid-handshake', /^✘ not connected: .*closed before the WebSocket opened.*\n$/],
   ];
   for (const [mode, line] of failures)
     it(`a connection that never opens (${mode}) ends within its deadline: one line, exit 1`, async () => {
-      const r = await run([await serve(mode), '--count', '1']);
+      // --connect-timeout: the deadline the silent server waits out, shorter than the default 10 s.
+      const r = await run([await serve(mode), '--count', '1', '--connect-timeout', '2000']);
       assert.equal(r.status, 1, describeRun(r));
       assert.match(r.stderr, line);
       assert.ok(r.ms < 30_000, describeRun(r));
