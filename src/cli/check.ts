@@ -1,12 +1,17 @@
+import { resolve } from 'node:path';
 import { checkDocument } from '../core/check/check';
 import { parseCommand } from './args';
-import { readRequestFile, selectEnvironment } from './workspace';
-import { UsageError, type Io } from './usage';
+import { findRequestFiles } from './test-files';
+import { readRequestFile, selectEnvironment, type LoadedFile } from './workspace';
+import { isUsageError, UsageError, type Io } from './usage';
 
-export const CHECK_HELP = `Usage: tradereq check FILE... [--env NAME]
+export const CHECK_HELP = `Usage: tradereq check PATH... [--env NAME]
 
 Reports what the service would reject, before anything is sent, as
-FILE:LINE:COLUMN: SEVERITY: MESSAGE. Exits 1 when there is an error, 0 otherwise.
+FILE:LINE:COLUMN: SEVERITY: MESSAGE. A PATH is a request file or a folder (its
+.tradereq files, as for test). A problem that the request's own # @expect code
+names is information. Exits 1 when there is an error, 2 when a PATH cannot be
+read (the others are still checked), 0 otherwise.
 
   --env NAME   environment whose variables resolve {{name}} (default as for sign)
   -h, --help   this help`;
@@ -17,18 +22,58 @@ export function checkCommand(args: string[], io: Io): number {
     io.out(CHECK_HELP);
     return 0;
   }
-  if (positionals.length === 0) throw new UsageError('check needs at least one FILE. See: tradereq check --help');
-  // Read every file first, so a missing one fails before anything is reported.
-  const files = positionals.map((p) => ({ name: p, file: readRequestFile(p, io.cwd) }));
+  if (positionals.length === 0) throw new UsageError('check needs at least one PATH. See: tradereq check --help');
+  const { files, unread } = requestFiles(positionals, io);
   let errors = 0;
   const lines: string[] = [];
-  for (const { name, file } of files) {
+  for (const { display, file } of files) {
     const environment = selectEnvironment(file.path, values.env, io.env);
     for (const d of checkDocument(file.doc, { environment })) {
       if (d.severity === 'error') errors++;
-      lines.push(`${name}:${d.range.startLine + 1}:${d.range.startChar + 1}: ${d.severity}: ${d.message}`);
+      lines.push(`${display}:${d.range.startLine + 1}:${d.range.startChar + 1}: ${d.severity}: ${d.message}`);
     }
   }
   if (lines.length > 0) io.out(lines.join('\n'));
-  return errors > 0 ? 1 : 0;
+  // EXIT's numbers (send.ts), written out: importing send.ts would put its pipeline in this bundle.
+  return unread ? 2 : errors > 0 ? 1 : 0;
+}
+
+interface Named {
+  readonly display: string;
+  readonly file: LoadedFile;
+}
+
+/**
+ * The request files of every path (a folder's as for `test`), each once and read; a path that
+ * names none or cannot be read is one line on stderr, and the other paths are still checked.
+ */
+function requestFiles(paths: readonly string[], io: Io): { files: Named[]; unread: boolean } {
+  const seen = new Set<string>();
+  const files: Named[] = [];
+  let unread = false;
+  for (const p of paths) {
+    const found = orSay(io, () => findRequestFiles([p], io.cwd)) ?? [];
+    if (found.length === 0) unread = true;
+    for (const f of found) {
+      if (seen.has(f.path)) continue;
+      seen.add(f.path);
+      // A file named is shown as it was named; a folder's files relative to where check runs.
+      const display = f.path === resolve(io.cwd, p) ? p : f.display;
+      const file = orSay(io, () => readRequestFile(display, io.cwd));
+      if (file) files.push({ display, file });
+      else unread = true;
+    }
+  }
+  return { files, unread };
+}
+
+/** What `read` gives, or undefined after its UsageError's one line on stderr. */
+function orSay<T>(io: Io, read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (e) {
+    if (!isUsageError(e)) throw e;
+    io.err(`tradereq: ${e.message}`);
+    return undefined;
+  }
 }

@@ -15,7 +15,7 @@ Commands:
   send FILE     sign and send requests; print the decoded answer and the budget left
   listen FILE   connect a WebSocket request (WS /ws), print its pushes, check its expectations
   sign FILE     print a request exactly as it would be sent (signed), without sending it
-  check FILE... report what the service would reject, before anything is sent
+  check PATH... report what the service would reject, before anything is sent
   test [PATH]   run request files as tests (CI: --sandbox, --reporter junit)
   errors [CODE] explain the service's error codes
   sandbox       run the sandbox exchange on loopback, with demo keys

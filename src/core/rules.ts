@@ -25,7 +25,10 @@ function rule(
   prevents: readonly number[] = [],
   extra: { fix?: true; stage?: RuleInfo['stage'] } = {},
 ): RuleInfo {
-  return { problem, severities, prevents, stage: extra.stage ?? 'check', ...(extra.fix ? { fix: true } : {}) };
+  // A request whose own `# @expect code` names the error gets the finding as information (check/findings.ts).
+  const all: RuleInfo['severities'] =
+    prevents.length > 0 && !severities.includes('information') ? [...severities, 'information'] : severities;
+  return { problem, severities: all, prevents, stage: extra.stage ?? 'check', ...(extra.fix ? { fix: true } : {}) };
 }
 
 const PARSE = { stage: 'parse' } as const;

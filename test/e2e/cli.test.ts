@@ -546,13 +546,13 @@ describe('tradereq command line (dist/cli.js)', function () {
       assert.equal(own.stderr, '');
     });
 
-    it('a missing file gives exit 2 and one line, even next to a file with errors', () => {
+    it('a missing file gives exit 2 and one line; a file beside it is still checked (issue 19)', () => {
       const dir = folder({ 'bad.tradereq': orderText('buy') });
       assertUsageError(tradereq(['check', 'missing.tradereq'], { cwd: dir }), /missing\.tradereq: no such file/);
-      assertUsageError(
-        tradereq(['check', 'bad.tradereq', 'missing.tradereq'], { cwd: dir }),
-        /missing\.tradereq: no such file/,
-      );
+      const both = tradereq(['check', 'bad.tradereq', 'missing.tradereq'], { cwd: dir });
+      assert.equal(both.status, 2, describeRun(both));
+      assert.match(both.stderr, /^[^\n]*missing\.tradereq: no such file[^\n]*\n$/);
+      assert.match(both.stdout, /^bad\.tradereq:\d+:\d+: error: /);
     });
   });
 

@@ -43,6 +43,7 @@ export function checkDocument(doc: TradeReqDocument, options: CheckOptions): Dia
   }
   for (const request of doc.requests)
     checkRequest(doc, request, { scope, names, environment: options.environment }, out);
+  out.expecting([]);
   return capped(out.list, out.left);
 }
 
@@ -55,6 +56,7 @@ interface RequestContext {
 function checkRequest(doc: TradeReqDocument, request: RequestBlock, ctx: RequestContext, out: Findings): void {
   // File directives apply here too, but their own problems are reported once per document.
   const { options, diagnostics } = readOptions(doc, request);
+  out.expecting(options.expectations.flatMap((e) => (e.kind === 'code' ? [e.code] : [])));
   out.addAll(diagnostics);
   checkResponseRefs(request, ctx.names, out);
   out.addAll(unresolvedRefs(request.variableRefs, ctx.scope, { skipResponses: true }));

@@ -19,12 +19,22 @@ export class Findings {
   private items: Diagnostic[] = [];
   /** Findings left out so far, and whether an error is among them. */
   private dropped = { count: 0, error: false };
+  /** The codes of the request being checked's `# @expect code N` lines. */
+  private expected: ReadonlySet<number> = new Set();
 
   constructor(private readonly keep: number = Infinity) {}
 
   add(rule: RuleId, range: Range, message: string, extra: FindingExtra = {}): void {
     const severity = extra.severity ?? RULES[rule].severities[0];
     this.push({ range, severity, message, rule, prevents: extra.prevents, fix: extra.fix });
+  }
+
+  /**
+   * The service error codes the request checked next expects (`# @expect code N`): a finding that
+   * leads to one of them is what the request tests, so it is information, not an error.
+   */
+  expecting(codes: readonly number[]): void {
+    this.expected = new Set(codes);
   }
 
   /** Appends `items` one by one: a spread of a long list into push() overflows the stack. */
@@ -44,7 +54,7 @@ export class Findings {
   }
 
   private push(d: Diagnostic): void {
-    this.items.push(d);
+    this.items.push(this.expected.size > 0 ? anticipated(d, this.expected) : d);
     if (this.items.length < 2 * this.keep) return;
     this.items.sort(byStart);
     for (const rest of this.items.splice(this.keep)) {
@@ -52,6 +62,17 @@ export class Findings {
       if (rest.severity === 'error') this.dropped.error = true;
     }
   }
+}
+
+/** `d` as information when the request expects the service error it leads to. */
+function anticipated(d: Diagnostic, expected: ReadonlySet<number>): Diagnostic {
+  if (d.severity === 'information' || d.severity === 'hint') return d;
+  // The code this finding names when it names one, else every code its rule prevents.
+  const codes = d.prevents !== undefined ? [d.prevents] : RULES[d.rule].prevents;
+  const code = codes.find((c) => expected.has(c));
+  if (code === undefined) return d;
+  const message = `${d.message} The request expects this rejection (# @expect code ${code}): nothing to fix.`;
+  return { ...d, severity: 'information', message };
 }
 
 function byStart(a: Diagnostic, b: Diagnostic): number {
