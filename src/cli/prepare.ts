@@ -3,6 +3,8 @@ import { demoKeyFor, isLoopbackOrigin } from '../core/env/demo';
 import { keysFromEnvironment, profileEnvPrefix } from '../core/env/keys';
 import type { NamedEnvironment } from '../core/env/schema';
 import type { RequestBlock } from '../core/format/model';
+import type { ResolvedRequest } from '../core/format/resolve';
+import { confirmationReason, describeOrder } from '../core/request/confirm';
 import { normaliseOrigin, type KeyBinding } from '../core/request/gate';
 import type { KeySource, PrepareFailure } from '../core/request/prepare';
 import { err, ok } from '../core/result';
@@ -69,6 +71,17 @@ export function failureMessage(file: LoadedFile, failure: PrepareFailure): strin
 }
 
 /**
+ * Why an order that asks before it goes was not sent, and the next step: `asked` when a terminal
+ * asked and the answer was no; otherwise there was no terminal to ask (and no --yes).
+ */
+export function notConfirmedMessage(resolved: ResolvedRequest, asked: boolean): string {
+  const order = describeOrder(resolved);
+  return asked
+    ? `${order} was not sent: you answered no. To send it, run again and answer y, or pass --yes.`
+    : `${order} needs confirmation (${confirmationReason(resolved)}) and there is no terminal to ask: pass --yes to send it.`;
+}
+
+/**
  * Keys from environment variables, and the origins each may go to: TRADEREQ_<PROFILE>_ORIGINS (or
  * TRADEREQ_ORIGINS for the generic pair); without it only the --base-url origin, never one from a
  * file. The demo key is bound to loopback origins.
@@ -110,7 +123,8 @@ function boundOrigins(
     return {
       profile,
       origins: target.flagOrigin ? [target.flagOrigin] : [],
-      source: `--base-url (no ${variable} is set)`,
+      source: target.flagOrigin ? `--base-url (no ${variable} is set)` : `${variable}, which is not set`,
+      variable,
     };
   }
   const origins = listed
@@ -118,5 +132,5 @@ function boundOrigins(
     .map((o) => o.trim())
     .filter((o) => o.length > 0)
     .map((o) => normaliseOrigin(o) ?? o);
-  return { profile, origins, source: variable };
+  return { profile, origins, source: variable, variable };
 }

@@ -4,6 +4,7 @@ import { Budget } from '../core/budget/budget';
 import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
 import type { NamedEnvironment } from '../core/env/constants';
+import { isLoopbackOrigin } from '../core/env/demo';
 import { range } from '../core/format/model';
 import type { Sender } from '../core/net/send';
 import { matchesGrep, testCases, type TestCase } from '../core/testing/cases';
@@ -48,10 +49,12 @@ outcome is ok, or rejected exactly as its # @expect lines say.
 JUnit XML has one testsuite per file and one testcase per request (time; failure with the
 expectation and what came back; system-out with the request, API key masked, and the answer).
 A refusal before sending (rate-limit budget, Retry-After or ban, a key not bound to the origin, no
-confirmation) stops the run of its file. No secret and no full API key is written to a report.
+confirmation) stops the run of its file. When nothing answers where a request goes (connection
+refused), it fails once, and the rest of its file and later requests there are not run.
+No secret and no full API key is written to a report.
 
-Exit codes as for send: 0 every request passed; 1 a request failed (rejected, not answered, or an
-expectation not met); 2 bad input; 3 an outcome is unknown (it may have succeeded); 4 refused.`;
+Exit codes as for send: 0 every request passed; 1 a request failed (rejected, nothing answered, or
+an expectation not met); 2 bad input; 3 an outcome is unknown (it may have succeeded); 4 refused.`;
 
 const TEST_OPTIONS = {
   sandbox: { type: 'boolean' },
@@ -149,6 +152,7 @@ async function runAll(files: readonly Loaded[], plan: Plan, io: Io, sandbox: San
     clock: new ClockSync(store),
     sender: plan.sender,
     clockSync: plan.clockSync,
+    unreachable: new Set<string>(),
   };
   const progress = progressLine(files.reduce((n, f) => n + f.cases.length, 0));
   const streamed = plan.reporters.some((r) => r.name === 'pretty' && r.file === undefined);
@@ -164,7 +168,10 @@ async function runAll(files: readonly Loaded[], plan: Plan, io: Io, sandbox: San
   return { files: reports, durationMs: Date.now() - started, startedAt };
 }
 
-type Net = Pick<Parameters<typeof runCases>[2]['pipeline'], 'budget' | 'clock' | 'sender' | 'clockSync'>;
+type Net = Pick<Parameters<typeof runCases>[2]['pipeline'], 'budget' | 'clock' | 'sender' | 'clockSync'> & {
+  /** Where nothing answered earlier in the run: requests there are not run (core/testing/run.ts). */
+  readonly unreachable: Set<string>;
+};
 
 async function runFile(
   f: Loaded,
@@ -188,18 +195,27 @@ async function runFile(
     return { path: f.file.display, environment: environment?.name ?? plan.env ?? '-', cases, durationMs: 0 };
   }
   const origin = sandbox ? new URL(sandbox.baseUrl).origin : undefined;
+  const { unreachable, ...pipeline } = net;
   const cases = await runCases(f.loaded.doc, f.cases, {
     pipeline: {
-      ...net,
+      ...pipeline,
       key: origin ? sandboxKeys(origin) : keySource({ flagOrigin: undefined }, io.env),
       confirm: confirmer(plan),
     },
     environment,
     responses: new Map<string, unknown>(),
     onlyOrigin: origin,
+    unreachable,
+    nothingAnswers: sandbox ? undefined : nothingAnswers,
     onStart: (c) => progress?.show(`${f.file.display}: ${c.label}`),
   });
   return { path: f.file.display, environment: environment.name, cases, durationMs: Date.now() - start };
+}
+
+/** Nothing answers on loopback: the sandbox is not running, and the next step is to start one. */
+function nothingAnswers(origin: string): string | undefined {
+  if (!isLoopbackOrigin(origin)) return undefined;
+  return `not sent: nothing answers at ${origin}: start it with \`tradereq sandbox\` or run \`tradereq test --sandbox\``;
 }
 
 function badFile(c: TestCase, message: string): CaseResult {

@@ -57,7 +57,7 @@ export function selectEnvironment(
   if (!envPath) {
     const builtin = chooseEnvironment(undefined, name, requestPath);
     if (builtin.ok) return builtin.value;
-    throw new UsageError(builtin.error);
+    throw unknownEnvironment(builtin.error, wanted);
   }
   if (statSync(envPath).size > BOUNDS.envFileBytes) {
     throw new UsageError(
@@ -70,7 +70,16 @@ export function selectEnvironment(
   if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.error}`);
   const chosen = chooseEnvironment(parsed.value, name, envPath);
   if (chosen.ok) return chosen.value;
-  throw new UsageError(`${chosen.error} with --env`);
+  throw unknownEnvironment(chosen.error, wanted);
+}
+
+/** An environment name that names none: where the name came from (--env, else TRADEREQ_ENV) and how to pick another. */
+function unknownEnvironment(error: string, flag: string | undefined): UsageError {
+  return new UsageError(
+    flag !== undefined
+      ? `--env ${flag}: ${error}: give --env one of them`
+      : `TRADEREQ_ENV: ${error}: set TRADEREQ_ENV to one of them, or unset it`,
+  );
 }
 
 /** --request NAME or a 1-based INDEX; without it the file must hold exactly one request. */

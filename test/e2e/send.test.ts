@@ -200,7 +200,7 @@ describe('tradereq send against the sandbox', function () {
       };
       const r = await tradereq(['send', f, '--base-url', sandbox.baseUrl], { cwd: dir, env: keys });
       assert.equal(r.status, 4, r.stdout + r.stderr);
-      assert.match(r.stdout, /Refused: key profile "sandbox" may not be sent to http:\/\/127\.0\.0\.1:\d+/);
+      assert.match(r.stdout, /→ refused: key profile "sandbox" may not be sent to http:\/\/127\.0\.0\.1:\d+/);
       assert.equal(hits.length, 0, 'not even the clock measurement reached the other server');
       const bound = await tradereq(['send', f], {
         cwd: dir,

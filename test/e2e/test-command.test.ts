@@ -221,7 +221,7 @@ describe('tradereq test', function () {
       file('orders.tradereq', PASSING);
       const r = await run(['--no-clock-sync'], keys());
       assert.equal(r.status, 4, describeRun(r));
-      assert.match(r.stdout, / {2}⊘ Buy \(buy\) · \d+ ms\n {6}refused: Refused: key profile "desk" may not be sent to/);
+      assert.match(r.stdout, / {2}⊘ Buy \(buy\) · \d+ ms\n {6}refused: key profile "desk" may not be sent to/);
       assert.match(r.stdout, / {2}- The order placed by buy\n {6}not run: an earlier request was refused/);
       assert.deepEqual(
         await reached(),

@@ -150,7 +150,7 @@ suite('sending from the editor, in the real extension host', () => {
   test('a signed request to an origin the profile is not bound to is refused, and nothing reaches that server, not even the clock measurement', async () => {
     const origin = new URL(elsewhere.baseUrl).origin;
     assert.equal(await send('elsewhere.tradereq', 0), undefined, 'nothing is sent');
-    await tradereqLogContaining(`not sent: Refused: key profile "sandbox" may not be sent to ${origin}`);
+    await tradereqLogContaining(`not sent: key profile "sandbox" may not be sent to ${origin}`);
     assert.deepEqual(elsewhere.requests, [], 'the other server got nothing');
     assert.deepEqual(await sandboxLog(), [], 'the sandbox got nothing either');
     // Binding needs an explicit confirmation: the profile is still bound to the sandbox only.

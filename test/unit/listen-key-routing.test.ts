@@ -191,7 +191,7 @@ describe('listen key routing: the listen key calls check the WebSocket origin fi
 
   it('a wsUrl the profile does not approve: refused before anything is sent, the shell offered to bind its http(s) origin', async () => {
     const r = await obtain('wss://stream.example.com/ws');
-    assert.match(r.error, /^Refused: key profile "sandbox" may not be sent to wss:\/\/stream\.example\.com \(/);
+    assert.match(r.error, /^key profile "sandbox" may not be sent to wss:\/\/stream\.example\.com \(/);
     assert.deepEqual(r.offered, ['https://stream.example.com']);
     assert.equal(r.reached, 0, 'not even the clock was asked');
   });
@@ -230,7 +230,7 @@ describe('listen key routing: the WebSocket origin is bound to the key profile',
       ok: false,
       error: {
         message:
-          'Refused: key profile "main" may not be sent to wss://evil.example (wss://evil.example needs https://evil.example; it is bound to https://api.example.com, from TRADEREQ_MAIN_ORIGINS). Nothing was sent. Bind the profile to https://evil.example if you trust it.',
+          'key profile "main" may not be sent to wss://evil.example (wss://evil.example needs https://evil.example; it is bound to https://api.example.com, from TRADEREQ_MAIN_ORIGINS). Nothing was sent. Bind the profile to https://evil.example if you trust it.',
         origin: 'https://evil.example',
       },
     });

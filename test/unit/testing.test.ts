@@ -239,7 +239,7 @@ describe('request files as tests: running against the sandbox', function () {
         ['skipped', 'after-refusal'],
       ],
     );
-    assert.match(results[2]!.summary, /^not run: an earlier request was refused \(refused: .*may not be sent to/);
+    assert.match(results[2]!.summary, /^not run: an earlier request was refused \(key profile .*may not be sent to/);
     assert.deepEqual(await reached(), ['GET /api/v3/ping']);
   });
 

@@ -48,9 +48,13 @@ export function chooseEnvironment(
   const env = entries?.[chosen];
   if (env) return ok({ name: chosen, ...env });
   if (chosen === BUILTIN_SANDBOX.name) return ok(BUILTIN_SANDBOX);
+  // Ends with the names there are: the shell adds how to pick one of them.
+  const known = environmentList(entries)
+    .map((e) => e.name)
+    .join(', ');
   return err(
     entries
-      ? `no environment "${chosen}" in ${where}: choose one of ${names.join(', ')}`
-      : `no environment "${chosen}": there is no ${ENV_FILE_NAME} beside ${where} or above it, and only the built-in "sandbox" exists`,
+      ? `no environment "${chosen}" in ${where}, whose environments are ${known}`
+      : `no environment "${chosen}": there is no ${ENV_FILE_NAME} beside ${where} or above it, so the only environment is the built-in ${known}`,
   );
 }

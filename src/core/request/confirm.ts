@@ -9,6 +9,11 @@ export function needsConfirmation(resolved: ResolvedRequest): boolean {
   return resolved.endpoint ? resolved.endpoint.permission === 'trade' : resolved.method !== 'GET';
 }
 
+/** Why `resolved` asks before it goes: "# @confirm", or its environment's "confirm": true. */
+export function confirmationReason(resolved: ResolvedRequest): string {
+  return resolved.options.confirm ? '# @confirm' : `environment "${resolved.environment.name}" has "confirm": true`;
+}
+
 /** "POST /api/v3/order: symbol BTCUSDT, side BUY, quantity 0.001, price 30000". */
 export function describeOrder(resolved: ResolvedRequest): string {
   const fields = ['symbol', 'side', 'type', 'quantity', 'price', 'quoteOrderQty', 'orderId', 'origClientOrderId'];

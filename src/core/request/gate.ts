@@ -28,6 +28,12 @@ export interface KeyBinding {
   readonly origins: readonly string[];
   /** Where the binding comes from, for the message ("TRADEREQ_MAIN_ORIGINS", "SecretStorage"). */
   readonly source: string;
+  /**
+   * The environment variable that lists the profile's origins, when a refusal is cured by setting it
+   * (the command line's TRADEREQ_<PROFILE>_ORIGINS); absent where origins are approved otherwise
+   * (the editor offers to bind the profile).
+   */
+  readonly variable?: string;
 }
 
 /**
@@ -40,7 +46,15 @@ export function checkBinding(origin: string, binding: KeyBinding, destination = 
   const bound =
     binding.origins.length > 0 ? `it is bound to ${binding.origins.join(', ')}` : 'it is bound to no origin';
   const needs = destination === origin ? '' : `${destination} needs ${origin}; `;
+  // No "Refused:" here: the shells show it after their own "refused:" or "not sent:".
   return err(
-    `Refused: key profile "${binding.profile}" may not be sent to ${destination} (${needs}${bound}, from ${binding.source}). Nothing was sent. Bind the profile to ${origin} if you trust it.`,
+    `key profile "${binding.profile}" may not be sent to ${destination} (${needs}${bound}, from ${binding.source}). Nothing was sent. ${approval(origin, binding)}`,
   );
+}
+
+/** The next step that would let the key go to `origin`: the variable to set, or the binding to make. */
+function approval(origin: string, binding: KeyBinding): string {
+  if (binding.variable === undefined) return `Bind the profile to ${origin} if you trust it.`;
+  const origins = [...new Set([...binding.origins, origin])].join(',');
+  return `If you trust it, set ${binding.variable}=${origins} and run again.`;
 }

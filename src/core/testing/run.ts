@@ -2,7 +2,9 @@
  * Runs a file's requests as tests, in order, through the one pipeline (so chaining by
  * `{{NAME.response.PATH}}` works): each result reported as it comes. A refusal (rate-limit gate,
  * key not bound to the origin, no confirmation) stops the file's run, since what follows would go
- * the same way; cancelling stops it between requests (a request already sent is never cut off).
+ * the same way, and so does a connection refused (nothing answers there: the rest of the file, and
+ * of the run when the caller shares `unreachable`, is not run against it); cancelling stops it
+ * between requests (a request already sent is never cut off).
  * Every result is masked before anyone sees it: a listen key an answer of the run gave is shown
  * only masked, in every report alike.
  */
@@ -26,6 +28,13 @@ export interface RunDeps {
   readonly onlyOrigin?: string;
   readonly cancelled?: () => boolean;
   readonly now?: () => number;
+  /**
+   * Origins where nothing answered (the connection was refused) earlier in the run, shared by the
+   * caller across files: a request that goes to one is not run, nor the rest of its file.
+   */
+  readonly unreachable?: Set<string>;
+  /** The shell's line for the request that found nothing answering at `origin`; undefined keeps the send's. */
+  nothingAnswers?(origin: string): string | undefined;
   onStart?(c: TestCase): void;
   onResult?(r: CaseResult): void;
 }
@@ -38,18 +47,16 @@ export async function runCases(
 ): Promise<CaseResult[]> {
   const now = deps.now ?? Date.now;
   const results: CaseResult[] = [];
-  let stop: Judged | undefined;
+  const run = { ...deps, unreachable: deps.unreachable ?? new Set<string>() };
+  // Why the rest of the file is not run, once something stopped it.
+  let stop: string | undefined;
   for (const c of [...cases].sort((a, b) => a.index - b.index)) {
     const start = now();
     let judged: Judged;
     if (deps.cancelled?.()) judged = without(c, 'cancelled', 'not run: the run was cancelled');
-    else if (stop) judged = without(c, 'after-refusal', `not run: an earlier request was refused (${stop.summary})`);
+    else if (stop) judged = without(c, 'after-refusal', stop);
     else if (c.skip) judged = without(c, 'websocket', `not run: ${c.skip}`);
-    else {
-      deps.onStart?.(c);
-      judged = await runOne(doc, c, deps);
-      if (judged.verdict === 'refused' && judged.reason !== 'elsewhere') stop = judged;
-    }
+    else ({ judged, stop } = await runOrSkip(doc, c, run));
     const result = { ...masked(judged, deps.responses), durationMs: Math.max(0, now() - start) };
     results.push(result);
     deps.onResult?.(result);
@@ -57,29 +64,74 @@ export async function runCases(
   return results;
 }
 
-async function runOne(doc: TradeReqDocument, c: TestCase, deps: RunDeps): Promise<Judged> {
+/** Runs `c` unless nothing answers where it goes; with what stops the rest of the file, if anything. */
+async function runOrSkip(
+  doc: TradeReqDocument,
+  c: TestCase,
+  deps: RunDeps & { readonly unreachable: Set<string> },
+): Promise<{ judged: Judged; stop?: string }> {
+  const before = deps.unreachable.size > 0 ? originOf(doc, c, deps) : undefined;
+  if (before !== undefined && deps.unreachable.has(before)) {
+    const judged = without(c, 'after-refusal', nothingAnswered(before));
+    return { judged, stop: judged.summary };
+  }
+  deps.onStart?.(c);
+  const { judged, unreachable } = await runOne(doc, c, deps);
+  if (unreachable !== undefined) {
+    deps.unreachable.add(unreachable);
+    const summary = deps.nothingAnswers?.(unreachable) ?? judged.summary;
+    return { judged: { ...judged, summary }, stop: nothingAnswered(unreachable) };
+  }
+  if (judged.verdict !== 'refused' || judged.reason === 'elsewhere') return { judged };
+  // The summary starts with "refused: ", which the reason already says.
+  return { judged, stop: `not run: an earlier request was refused (${judged.summary.replace(/^refused: /, '')})` };
+}
+
+function nothingAnswered(origin: string): string {
+  return `not run: nothing answered at ${origin} earlier in this run`;
+}
+
+/** Where `c` goes, when it resolves now. */
+function originOf(doc: TradeReqDocument, c: TestCase, deps: RunDeps): string | undefined {
   const request = doc.requests[c.index];
-  if (!request) return without(c, 'bad-input', 'not sent: the request is no longer in the file');
+  if (!request) return undefined;
+  const resolved = resolveIn(doc, request, deps.environment, { response: (name) => deps.responses.get(name) });
+  return resolved.ok ? resolved.value.origin : undefined;
+}
+
+/** A case's result, and the origin when nothing answered there (connection refused: nothing was sent). */
+async function runOne(
+  doc: TradeReqDocument,
+  c: TestCase,
+  deps: RunDeps,
+): Promise<{ judged: Judged; unreachable?: string }> {
+  const request = doc.requests[c.index];
+  if (!request) return { judged: without(c, 'bad-input', 'not sent: the request is no longer in the file') };
   // A request the parser could not read whole is not what its author meant (as for tradereq send).
   const unread = doc.diagnostics.find(
     (d) => d.severity === 'error' && d.range.startLine >= c.range.startLine && d.range.startLine <= c.range.endLine,
   );
-  if (unread) return { ...without(c, 'bad-input', `not sent: ${unread.message}`), problemRange: unread.range };
+  if (unread)
+    return { judged: { ...without(c, 'bad-input', `not sent: ${unread.message}`), problemRange: unread.range } };
   const response = (name: string): unknown => deps.responses.get(name);
   if (deps.onlyOrigin !== undefined) {
     const resolved = resolveIn(doc, request, deps.environment, { response });
     if (resolved.ok && resolved.value.origin !== deps.onlyOrigin)
       return {
-        ...without(
-          c,
-          'elsewhere',
-          `refused: a run against the sandbox sends only to it (${deps.onlyOrigin}), and this request goes to ${resolved.value.origin}; nothing was sent`,
-        ),
-        request: `${resolved.value.method} ${resolved.value.url}`,
+        judged: {
+          ...without(
+            c,
+            'elsewhere',
+            `refused: a run against the sandbox sends only to it (${deps.onlyOrigin}), and this request goes to ${resolved.value.origin}; nothing was sent`,
+          ),
+          request: `${resolved.value.method} ${resolved.value.url}`,
+        },
       };
   }
   const result = await runRequest(doc, request, deps.environment, { ...deps.pipeline, responses: deps.responses });
-  return judge(c, result);
+  const report = result.ok ? result.value.report : undefined;
+  const noAnswer = report?.outcome === 'not-sent' && report.failure?.code === 'ECONNREFUSED';
+  return { judged: judge(c, result), unreachable: noAnswer ? report.prepared.origin : undefined };
 }
 
 /** `r` with every credential of the run's answers (kept for chaining) masked in what it shows. */

@@ -68,11 +68,11 @@ export function checkListenKeyDestination(url: string, envWsUrl: string): Destin
   const allowed = wsOrigin(envWsUrl);
   if (allowed === undefined)
     return err(
-      `Refused: the environment's wsUrl "${envWsUrl}" is not a ws:// or wss:// URL, so no listen key is sent anywhere. Fix wsUrl in tradereq.env.json.`,
+      `The environment's wsUrl "${envWsUrl}" is not a ws:// or wss:// URL, so no listen key is sent anywhere. Fix wsUrl in tradereq.env.json.`,
     );
   if (to === allowed) return ok(undefined);
   return err(
-    `Refused: a listen key is sent only to the environment's WebSocket origin ${allowed}, not to ${to ?? 'this URL'}. Nothing was sent. Connect to ${allowed} or change the environment's wsUrl.`,
+    `A listen key is sent only to the environment's WebSocket origin ${allowed}, not to ${to ?? 'this URL'}. Nothing was sent. Connect to ${allowed} or change the environment's wsUrl.`,
   );
 }
 
@@ -87,12 +87,12 @@ export function checkListenKeyBinding(url: string | undefined, binding: KeyBindi
   if (u === undefined)
     return err({
       message:
-        "Refused: the environment's wsUrl is not a ws:// or wss:// URL, so no listen key is sent anywhere. Nothing was sent. Fix wsUrl in tradereq.env.json.",
+        "The environment's wsUrl is not a ws:// or wss:// URL, so no listen key is sent anywhere. Nothing was sent. Fix wsUrl in tradereq.env.json.",
     });
   const origin = `${u.protocol}//${u.host}`;
   if (u.protocol === 'ws:' && !isLoopbackOrigin(u.href))
     return err({
-      message: `Refused: a listen key is never sent over plain ws:// to ${origin}, which is not a loopback address: anyone on the way could read it. Nothing was sent. Use a wss:// wsUrl in tradereq.env.json.`,
+      message: `A listen key is never sent over plain ws:// to ${origin}, which is not a loopback address: anyone on the way could read it. Nothing was sent. Use a wss:// wsUrl in tradereq.env.json.`,
     });
   const approval = upgradeOrigin(u.href)!;
   const bound = checkBinding(approval, binding, origin);
