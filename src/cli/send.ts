@@ -14,7 +14,7 @@ import { passed, runRequest, type Sent } from '../core/request/pipeline';
 import { formatErrorText } from '../core/catalog/errors';
 import { parseCommand, timeoutFlag } from './args';
 import { OPTION_MAX } from '../core/bounds';
-import { failureMessage, keySource, loadTarget, notConfirmedMessage, type Target } from './prepare';
+import { failureMessage, keySource, loadTarget, type Target } from './prepare';
 import { terminalSafe } from './terminal';
 import { UsageError, type Io } from './usage';
 
@@ -62,6 +62,8 @@ type RunResult = {
   error?: string;
   resolved?: ResolvedRequest;
   note?: string;
+  /** A 700003 after which the clock offset was measured again: the request may be sent again as it is. */
+  sendAgain?: boolean;
 };
 
 /** The command line's sender: node:http, with --timeout and --connect-timeout (ms) over the defaults. */
@@ -184,10 +186,9 @@ async function sendOne(
   const failure = result.error;
   if (failure.kind !== 'refused')
     return { exit: EXIT.badInput, expectations: [], error: failureMessage(target.file, failure) };
-  // Without --yes, a terminal asked (terminalConfirm) and the answer was no; without one, nobody was asked.
   const error =
     failure.reason === 'confirmation'
-      ? notConfirmedMessage(failure.resolved, process.stdin.isTTY === true)
+      ? `${failure.message} Run in a terminal to be asked, or pass --yes.`
       : failure.message;
   return { exit: EXIT.refused, expectations: [], resolved: failure.resolved, error };
 }
@@ -203,7 +204,8 @@ function sentResult(sent: Sent): RunResult {
         : passed(sent)
           ? EXIT.ok
           : EXIT.rejected;
-  return { exit, report: sent.report, expectations: [...sent.expectations], resolved: sent.resolved, note: sent.note };
+  const { report, resolved, note, sendAgain } = sent;
+  return { exit, report, expectations: [...sent.expectations], resolved, note, sendAgain };
 }
 
 function print(io: Io, target: Target, index: number, r: RunResult, json: boolean): void {
@@ -224,7 +226,7 @@ function print(io: Io, target: Target, index: number, r: RunResult, json: boolea
       : request.requestLine.target.text;
   const lines = [`### ${label}: ${line}`];
   if (!report) lines.push(`→ ${r.exit === EXIT.refused ? 'refused' : 'not sent'}: ${r.error ?? ''}`);
-  else for (const l of reportLines(report, r.note)) lines.push(l);
+  else for (const l of reportLines(report, r.note, r.sendAgain ? againStep(target, index) : undefined)) lines.push(l);
   for (const e of r.expectations)
     lines.push(`${e.passed ? '✔' : '✘'} ${e.text}${e.passed ? '' : ` (got ${e.actual})`}`);
   (r.exit === EXIT.badInput ? io.err : io.out)(hide(lines.join('\n') + '\n'));
@@ -260,13 +262,21 @@ function jsonRecord(label: string, request: RequestBlock, r: RunResult): Record<
   };
 }
 
-/** The summary, the decoded error, the body, timings and budget of a request that went out. */
-function reportLines(report: RoundTripReport, note: string | undefined): string[] {
+/** After a 700003 and a new measurement of the clock: how to send the request again from the command line. */
+function againStep(target: Target, index: number): string {
+  return target.requests.length === 1
+    ? 'Run the command again: it sends the request with the new offset.'
+    : `Send it again with the new offset: run the command with --request ${index + 1} instead of --all.`;
+}
+
+/** The summary, the decoded error, the body, timings and budget of a request that went out, and the next step. */
+function reportLines(report: RoundTripReport, note: string | undefined, next: string | undefined): string[] {
   const lines = [`→ ${report.summary}`];
   const d = report.decoded;
   if (d?.error) for (const l of formatErrorText(d.error).split('\n').slice(1)) lines.push('  ' + l);
   if (d?.msg) lines.push(`  Message from the service: ${d.msg}`);
   if (note) lines.push('  ' + note);
+  if (next) lines.push('  ' + next);
   if (report.outcome === 'unknown' && !d?.error)
     lines.push(
       `  Do not send it again blindly: query the order first (GET /api/v3/order with orderId or origClientOrderId).`,

@@ -16,19 +16,58 @@ export function sampleFrom(serverTime: number, t0: number, t1: number): ClockSam
   return { offsetMs: Math.round(serverTime - (t0 + t1) / 2), roundTripMs: t1 - t0, measuredAt: t1 };
 }
 
-/** A measurement older than this is taken again before the next signed request. */
+/** A measurement older than this is taken again before the next signed request (and at once after a 700003). */
 export const CLOCK_MAX_AGE_MS = 10 * 60_000;
 
-/** The 700003 explanation with the rule and the measured offset. */
+/** What a 700003 found when the clock was measured again at once (pipeline.ts). */
+export interface ClockRecheck {
+  /** The offset the refused request used, if one was stored. */
+  readonly before?: ClockSample;
+  /** The new measurement, kept for the next send; absent when GET /api/v3/time gave no serverTime. */
+  readonly after?: ClockSample;
+  /** Whether timestamps are corrected by the offset (false with --no-clock-sync). */
+  readonly clockSync: boolean;
+}
+
+function timingRule(recvWindow: number): string {
+  return `The service processes a request only when timestamp < serverTime + ${LIMITS.timestampAheadMs} and serverTime − timestamp ≤ recvWindow (${recvWindow} ms) (spec §5 rule 9).`;
+}
+
+/** "N ms behind the server", or ahead of it: where this machine's clock is. */
+function offsetWords(sample: ClockSample): string {
+  return sample.offsetMs >= 0
+    ? `${sample.offsetMs} ms behind the server`
+    : `${-sample.offsetMs} ms ahead of the server`;
+}
+
+/** "your clock is N ms behind the server", or ahead of it. */
+export function describeOffset(sample: ClockSample): string {
+  return `your clock is ${offsetWords(sample)}`;
+}
+
+/** The 700003 explanation of the hover: the rule and the last measured offset. */
 export function explainTimestampError(
   sample: ClockSample | undefined,
   recvWindow: number = LIMITS.recvWindow.defaultMs,
 ): string {
-  const rule = `The service processes a request only when timestamp < serverTime + ${LIMITS.timestampAheadMs} and serverTime − timestamp ≤ recvWindow (${recvWindow} ms) (spec §5 rule 9).`;
-  if (!sample) return `${rule} No clock offset has been measured: turn clock sync on, or check the system clock.`;
-  const direction =
-    sample.offsetMs >= 0
-      ? `your clock is ${sample.offsetMs} ms behind the server`
-      : `your clock is ${-sample.offsetMs} ms ahead of the server`;
-  return `${rule} Measured offset: ${direction} (round trip ${sample.roundTripMs} ms, ${new Date(sample.measuredAt).toISOString()}).`;
+  const rule = timingRule(recvWindow);
+  if (!sample) return `${rule} No clock offset has been measured yet: the first signed send measures it.`;
+  return `${rule} Last measured offset: ${describeOffset(sample)} (round trip ${sample.roundTripMs} ms, ${new Date(sample.measuredAt).toISOString()}).`;
+}
+
+/** The note of a 700003: the rule, and the offset measured again at once, which the next send uses. */
+export function explainRecheck(check: ClockRecheck, recvWindow: number = LIMITS.recvWindow.defaultMs): string {
+  const head = timingRule(recvWindow);
+  const { before, after } = check;
+  if (!after)
+    return `${head} The server clock could not be measured again (GET /api/v3/time gave no serverTime): the next signed send measures it first.`;
+  if (!check.clockSync)
+    return `${head} Clock sync is off, so the timestamp came from this machine's clock as it is: ${describeOffset(after)}. Send without --no-clock-sync, or set the system clock.`;
+  const was = before ? ` (before: ${offsetWords(before)})` : '';
+  return `${head} The server clock was measured again: ${describeOffset(after)}${was}; the next send uses the new offset.`;
+}
+
+/** The note of a 700003 to a request that writes its own timestamp, which clock sync leaves as it is. */
+export function explainWrittenTimestamp(recvWindow: number = LIMITS.recvWindow.defaultMs): string {
+  return `${timingRule(recvWindow)} The request writes its own timestamp, which clock sync does not correct: remove the timestamp line and TradeReq adds the current time, or write {{$timestamp}}.`;
 }

@@ -13,10 +13,15 @@ export class ClockSync {
     return this.store.read().origins[stateKey(origin)]?.clock;
   }
 
-  /** Whether `origin` needs a (new) measurement before a signed request. */
+  /**
+   * Whether `origin` needs a (new) measurement before a signed request: none, one older than
+   * CLOCK_MAX_AGE_MS, or one taken "later" than now (this machine's clock was set back since, so
+   * the offset no longer holds).
+   */
   stale(origin: string): boolean {
     const s = this.sample(origin);
-    return !s || this.now() - s.measuredAt > CLOCK_MAX_AGE_MS;
+    const age = s ? this.now() - s.measuredAt : Infinity;
+    return age < 0 || age > CLOCK_MAX_AGE_MS;
   }
 
   /** Keeps the sample; one that cannot be kept is measured again next time (it guards nothing). */
@@ -27,6 +32,17 @@ export class ClockSync {
       });
     } catch {
       // The state is unusable; the gate refuses sends on its own account.
+    }
+  }
+
+  /** Drops the sample of `origin`, so that the next signed request measures first. */
+  forget(origin: string): void {
+    try {
+      this.store.update((state) => {
+        delete state.origins[stateKey(origin)]?.clock;
+      });
+    } catch {
+      // As in record: an unusable state refuses sends on its own account.
     }
   }
 

@@ -6,7 +6,7 @@
  */
 import type { Budget } from '../budget/budget';
 import { accountId } from '../budget/state';
-import { explainTimestampError } from '../clock/clock';
+import { explainRecheck, explainWrittenTimestamp, type ClockRecheck } from '../clock/clock';
 import { measureClock } from '../clock/measure';
 import type { ClockSync } from '../clock/sync';
 import type { NamedEnvironment } from '../env/constants';
@@ -15,7 +15,7 @@ import type { ResolvedRequest } from '../format/resolve';
 import { roundTrip, type RoundTripReport } from '../net/round-trip';
 import type { Sender } from '../net/send';
 import { err, ok, type Result } from '../result';
-import { confirmationReason, describeOrder, needsConfirmation } from './confirm';
+import { describeOrder, needsConfirmation } from './confirm';
 import { checkExpectations, type ExpectationResult } from './expect';
 import { checkBinding, type KeyBinding, type Unbound } from './gate';
 import { build, keyOf, resolveIn, type KeyChoice, type KeySource, type PrepareFailure, type Ready } from './prepare';
@@ -61,8 +61,13 @@ export interface Sent {
   readonly resolved: ResolvedRequest;
   readonly report: RoundTripReport;
   readonly expectations: readonly ExpectationResult[];
-  /** For 700003: the timing rule and the measured clock offset. */
+  /** For 700003: the timing rule and the clock offset, measured again at once. */
   readonly note?: string;
+  /**
+   * A 700003 after which the clock was measured again with clock sync on: nothing was processed,
+   * and sending again now uses the new offset. The shell says how to send again where it shows it.
+   */
+  readonly sendAgain?: boolean;
 }
 
 export type PipelineResult = Result<Sent, PipelineFailure>;
@@ -113,21 +118,40 @@ async function withSyncedClock(
   again: () => Result<ResolvedRequest, PrepareFailure>,
 ): Promise<Result<ResolvedRequest, PrepareFailure>> {
   if (!resolved.signed || !deps.clockSync) return ok(resolved);
-  const origin = resolved.origin;
-  const baseUrl = resolved.environment.baseUrl;
-  if (deps.clock.stale(origin)) await measureClock(baseUrl.startsWith(origin) ? baseUrl : origin, deps);
+  if (deps.clock.stale(resolved.origin)) await measureClock(clockBase(resolved), deps);
   return again();
+}
+
+/** Where GET /api/v3/time is asked: the environment's base URL when the request goes there, else its origin. */
+function clockBase(resolved: ResolvedRequest): string {
+  const baseUrl = resolved.environment.baseUrl;
+  return baseUrl.startsWith(resolved.origin) ? baseUrl : resolved.origin;
+}
+
+/**
+ * After a 700003 (a known rejection: nothing was processed), the offset is measured again at once,
+ * whatever its age, so that the next send uses it instead of one from before the clock moved. When
+ * it cannot be measured, the old one is dropped and the next signed send measures first.
+ */
+async function recheckClock(resolved: ResolvedRequest, deps: PipelineDeps): Promise<ClockRecheck> {
+  const before = deps.clock.sample(resolved.origin);
+  const after = await measureClock(clockBase(resolved), deps);
+  if (!after) deps.clock.forget(resolved.origin);
+  return { before, after, clockSync: deps.clockSync };
 }
 
 async function confirmIfAsked(resolved: ResolvedRequest, deps: PipelineDeps): Promise<Result<void, PipelineFailure>> {
   if (!needsConfirmation(resolved)) return ok(undefined);
   const order = describeOrder(resolved);
   if (await deps.confirm(resolved, order)) return ok(undefined);
+  const why = resolved.options.confirm
+    ? '# @confirm'
+    : `environment "${resolved.environment.name}" has "confirm": true`;
   return err({
     kind: 'refused',
     resolved,
     reason: 'confirmation',
-    message: `Not sent: ${order} needs confirmation (${confirmationReason(resolved)}).`,
+    message: `Not sent: ${order} needs confirmation (${why}).`,
   });
 }
 
@@ -138,10 +162,14 @@ async function send({ resolved, prepared, choice }: Ready, deps: PipelineDeps): 
   if (resolved.options.name && report.decoded?.json !== undefined)
     deps.responses.set(resolved.options.name, report.decoded.json);
   const expectations = checkExpectations(resolved.options.expectations, report.decoded);
+  if (report.decoded?.code !== 700003) return { resolved, report, expectations };
   const recvWindow = Number(resolved.params.find((p) => p.name === 'recvWindow')?.value) || undefined;
-  const note =
-    report.decoded?.code === 700003 ? explainTimestampError(deps.clock.sample(resolved.origin), recvWindow) : undefined;
-  return { resolved, report, expectations, note };
+  // A timestamp written in the request (not {{$timestamp}}), signed or not, is not the clock's: measuring again cannot help it.
+  if (prepared.timestamp !== String(resolved.now))
+    return { resolved, report, expectations, note: explainWrittenTimestamp(recvWindow) };
+  const check = await recheckClock(resolved, deps);
+  const sendAgain = check.after !== undefined && check.clockSync;
+  return { resolved, report, expectations, note: explainRecheck(check, recvWindow), sendAgain };
 }
 
 /** Whether the result counts as what the user wanted: ok, or rejected exactly as `# @expect` said. */
