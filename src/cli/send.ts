@@ -14,7 +14,7 @@ import { passed, runRequest, type Sent } from '../core/request/pipeline';
 import { formatErrorText } from '../core/catalog/errors';
 import { parseCommand, timeoutFlag } from './args';
 import { OPTION_MAX } from '../core/bounds';
-import { failureMessage, keySource, loadTarget, type Target } from './prepare';
+import { failureMessage, keySource, loadTarget, notConfirmedMessage, type Target } from './prepare';
 import { terminalSafe } from './terminal';
 import { UsageError, type Io } from './usage';
 
@@ -186,9 +186,10 @@ async function sendOne(
   const failure = result.error;
   if (failure.kind !== 'refused')
     return { exit: EXIT.badInput, expectations: [], error: failureMessage(target.file, failure) };
+  // Without --yes, a terminal asked (terminalConfirm) and the answer was no; without one, nobody was asked.
   const error =
     failure.reason === 'confirmation'
-      ? `${failure.message} Run in a terminal to be asked, or pass --yes.`
+      ? notConfirmedMessage(failure.resolved, process.stdin.isTTY === true)
       : failure.message;
   return { exit: EXIT.refused, expectations: [], resolved: failure.resolved, error };
 }

@@ -15,7 +15,7 @@ import type { ResolvedRequest } from '../format/resolve';
 import { roundTrip, type RoundTripReport } from '../net/round-trip';
 import type { Sender } from '../net/send';
 import { err, ok, type Result } from '../result';
-import { describeOrder, needsConfirmation } from './confirm';
+import { confirmationReason, describeOrder, needsConfirmation } from './confirm';
 import { checkExpectations, type ExpectationResult } from './expect';
 import { checkBinding, type KeyBinding, type Unbound } from './gate';
 import { build, keyOf, resolveIn, type KeyChoice, type KeySource, type PrepareFailure, type Ready } from './prepare';
@@ -144,14 +144,11 @@ async function confirmIfAsked(resolved: ResolvedRequest, deps: PipelineDeps): Pr
   if (!needsConfirmation(resolved)) return ok(undefined);
   const order = describeOrder(resolved);
   if (await deps.confirm(resolved, order)) return ok(undefined);
-  const why = resolved.options.confirm
-    ? '# @confirm'
-    : `environment "${resolved.environment.name}" has "confirm": true`;
   return err({
     kind: 'refused',
     resolved,
     reason: 'confirmation',
-    message: `Not sent: ${order} needs confirmation (${why}).`,
+    message: `Not sent: ${order} needs confirmation (${confirmationReason(resolved)}).`,
   });
 }
 
