@@ -11,6 +11,7 @@
 import type { NamedEnvironment } from '../env/constants';
 import { credentialsIn } from '../format/credentials';
 import type { TradeReqDocument } from '../format/model';
+import type { ResolvedRequest } from '../format/resolve';
 import { hideListenKeys } from '../request/listen-keys';
 import { resolveIn } from '../request/prepare';
 import { runRequest, type PipelineDeps } from '../request/pipeline';
@@ -70,13 +71,14 @@ async function runOrSkip(
   c: TestCase,
   deps: RunDeps & { readonly unreachable: Set<string> },
 ): Promise<{ judged: Judged; stop?: string }> {
-  const before = deps.unreachable.size > 0 ? originOf(doc, c, deps) : undefined;
-  if (before !== undefined && deps.unreachable.has(before)) {
-    const judged = without(c, 'after-refusal', nothingAnswered(before));
+  // Resolved once, only when something asks where it goes (an unreachable origin, a sandbox run).
+  const target = deps.unreachable.size > 0 || deps.onlyOrigin !== undefined ? targetOf(doc, c, deps) : undefined;
+  if (target !== undefined && deps.unreachable.has(target.origin)) {
+    const judged = without(c, 'after-refusal', nothingAnswered(target.origin));
     return { judged, stop: judged.summary };
   }
   deps.onStart?.(c);
-  const { judged, unreachable } = await runOne(doc, c, deps);
+  const { judged, unreachable } = await runOne(doc, c, deps, target);
   if (unreachable !== undefined) {
     deps.unreachable.add(unreachable);
     const summary = deps.nothingAnswers?.(unreachable) ?? judged.summary;
@@ -91,19 +93,22 @@ function nothingAnswered(origin: string): string {
   return `not run: nothing answered at ${origin} earlier in this run`;
 }
 
-/** Where `c` goes, when it resolves now. */
-function originOf(doc: TradeReqDocument, c: TestCase, deps: RunDeps): string | undefined {
+/** Where `c` goes (origin, method and URL), when it resolves now. */
+function targetOf(doc: TradeReqDocument, c: TestCase, deps: RunDeps): Target | undefined {
   const request = doc.requests[c.index];
   if (!request) return undefined;
   const resolved = resolveIn(doc, request, deps.environment, { response: (name) => deps.responses.get(name) });
-  return resolved.ok ? resolved.value.origin : undefined;
+  return resolved.ok ? resolved.value : undefined;
 }
+
+type Target = Pick<ResolvedRequest, 'origin' | 'method' | 'url'>;
 
 /** A case's result, and the origin when nothing answered there (connection refused: nothing was sent). */
 async function runOne(
   doc: TradeReqDocument,
   c: TestCase,
   deps: RunDeps,
+  target: Target | undefined,
 ): Promise<{ judged: Judged; unreachable?: string }> {
   const request = doc.requests[c.index];
   if (!request) return { judged: without(c, 'bad-input', 'not sent: the request is no longer in the file') };
@@ -113,21 +118,17 @@ async function runOne(
   );
   if (unread)
     return { judged: { ...without(c, 'bad-input', `not sent: ${unread.message}`), problemRange: unread.range } };
-  const response = (name: string): unknown => deps.responses.get(name);
-  if (deps.onlyOrigin !== undefined) {
-    const resolved = resolveIn(doc, request, deps.environment, { response });
-    if (resolved.ok && resolved.value.origin !== deps.onlyOrigin)
-      return {
-        judged: {
-          ...without(
-            c,
-            'elsewhere',
-            `refused: a run against the sandbox sends only to it (${deps.onlyOrigin}), and this request goes to ${resolved.value.origin}; nothing was sent`,
-          ),
-          request: `${resolved.value.method} ${resolved.value.url}`,
-        },
-      };
-  }
+  if (deps.onlyOrigin !== undefined && target !== undefined && target.origin !== deps.onlyOrigin)
+    return {
+      judged: {
+        ...without(
+          c,
+          'elsewhere',
+          `refused: a run against the sandbox sends only to it (${deps.onlyOrigin}), and this request goes to ${target.origin}; nothing was sent`,
+        ),
+        request: `${target.method} ${target.url}`,
+      },
+    };
   const result = await runRequest(doc, request, deps.environment, { ...deps.pipeline, responses: deps.responses });
   const report = result.ok ? result.value.report : undefined;
   const noAnswer = report?.outcome === 'not-sent' && report.failure?.code === 'ECONNREFUSED';
