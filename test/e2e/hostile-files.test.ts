@@ -71,6 +71,13 @@ describe('hostile request files cannot hang or crash tradereq check', function (
     assert.equal(r.status, 0, describeRun(r));
   });
 
+  it('12,000 preamble `# @expect code` lines over 12,000 requests: the expected codes are read once, not once per request', async () => {
+    const preamble = Array.from({ length: 12_000 }, () => '# @expect code 700003').join('\n');
+    const requests = Array.from({ length: 12_000 }, (_, i) => `### ${i}\nGET /api/v3/ping\n`).join('');
+    const r = await check('codes.tradereq', `${preamble}\n\n${requests}`);
+    assert.equal(r.status, 0, describeRun(r));
+  });
+
   it('150,000 problems: the first 1,000 are reported, then one line counts the rest (no RangeError)', async () => {
     const r = await check('problems.tradereq', `### bad\nGET /api/v3/ping\n${'???\n'.repeat(150_000)}`);
     assert.equal(r.status, 1, describeRun(r));

@@ -6,7 +6,7 @@
 import { BOUNDS } from '../bounds';
 import type { NamedEnvironment } from '../env/constants';
 import { looksLikeSecret, secretNameMessage } from '../env/secrets';
-import { readOptions } from '../format/directives';
+import { readOptions, type Expectation } from '../format/directives';
 import { findParam } from '../catalog/endpoints';
 import { isWebSocket, type Diagnostic, type RequestBlock, type TradeReqDocument } from '../format/model';
 import { VariableScope, unresolvedRefs } from '../format/variables';
@@ -43,7 +43,7 @@ export function checkDocument(doc: TradeReqDocument, options: CheckOptions): Dia
   }
   for (const request of doc.requests)
     checkRequest(doc, request, { scope, names, environment: options.environment }, out);
-  out.expecting([]);
+  out.expecting(NO_CODES);
   return capped(out.list, out.left);
 }
 
@@ -53,10 +53,24 @@ interface RequestContext {
   readonly environment: NamedEnvironment;
 }
 
+const NO_CODES: ReadonlySet<number> = new Set();
+/** Per list of expectations: the file's list is shared by every request without its own, so read once. */
+const EXPECTED_CODES = new WeakMap<readonly Expectation[], ReadonlySet<number>>();
+
+/** The service error codes of `# @expect code N` lines. */
+function expectedCodes(expectations: readonly Expectation[]): ReadonlySet<number> {
+  let codes = EXPECTED_CODES.get(expectations);
+  if (codes === undefined) {
+    codes = new Set(expectations.flatMap((e) => (e.kind === 'code' ? [e.code] : [])));
+    EXPECTED_CODES.set(expectations, codes);
+  }
+  return codes;
+}
+
 function checkRequest(doc: TradeReqDocument, request: RequestBlock, ctx: RequestContext, out: Findings): void {
   // File directives apply here too, but their own problems are reported once per document.
   const { options, diagnostics } = readOptions(doc, request);
-  out.expecting(options.expectations.flatMap((e) => (e.kind === 'code' ? [e.code] : [])));
+  out.expecting(expectedCodes(options.expectations));
   out.addAll(diagnostics);
   checkResponseRefs(request, ctx.names, out);
   out.addAll(unresolvedRefs(request.variableRefs, ctx.scope, { skipResponses: true }));

@@ -33,8 +33,8 @@ export class Findings {
    * The service error codes the request checked next expects (`# @expect code N`): a finding that
    * leads to one of them is what the request tests, so it is information, not an error.
    */
-  expecting(codes: readonly number[]): void {
-    this.expected = new Set(codes);
+  expecting(codes: ReadonlySet<number>): void {
+    this.expected = codes;
   }
 
   /** Appends `items` one by one: a spread of a long list into push() overflows the stack. */
