@@ -12,6 +12,7 @@ const HELP = `Usage: tradereq COMMAND [options]
 Craft, sign and check requests to the trading service from .tradereq files.
 
 Commands:
+  init [DIR]    write a starter: tradereq.env.json and request files that pass test --sandbox
   send FILE     sign and send requests; print the decoded answer and the budget left
   listen FILE   connect a WebSocket request (WS /ws), print its pushes, check its expectations
   sign FILE     print a request exactly as it would be sent (signed), without sending it
@@ -39,6 +40,7 @@ const COMMANDS: Record<string, () => Command> = {
   code: () => (require('./code') as typeof import('./code')).codeCommand,
   listen: () => (require('./listen') as typeof import('./listen')).listenCommand,
   test: () => (require('./test') as typeof import('./test')).testCommand,
+  init: () => (require('./init') as typeof import('./init')).initCommand,
 };
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
