@@ -6,6 +6,7 @@ import type { RequestBlock } from '../core/format/model';
 import type { ResolvedRequest } from '../core/format/resolve';
 import { confirmationReason, describeOrder } from '../core/request/confirm';
 import { normaliseOrigin, type KeyBinding } from '../core/request/gate';
+import { answerFile, ChainedResponses, KeptAnswers, type UsedAnswer } from '../core/request/kept-answers';
 import type { KeySource, PrepareFailure } from '../core/request/prepare';
 import { err, ok } from '../core/result';
 import { readRequestFile, selectEnvironment, selectRequest, type LoadedFile } from './workspace';
@@ -133,4 +134,21 @@ function boundOrigins(
     .filter((o) => o.length > 0)
     .map((o) => normaliseOrigin(o) ?? o);
   return { profile, origins, source: variable, variable };
+}
+
+/** Answers of this run, and of earlier runs for the requests this one does not send (core/request/kept-answers.ts). */
+export function chainedResponses(stateDir: string, target: Target): ChainedResponses {
+  const { environment } = target;
+  const where = {
+    file: answerFile(target.file.path),
+    environment: environment.name,
+    origin: normaliseOrigin(environment.baseUrl) ?? environment.baseUrl,
+  };
+  const names = new Set(target.requests.flatMap((r) => (r.name ? [r.name.text] : [])));
+  return new ChainedResponses(new KeptAnswers(stateDir), where, names);
+}
+
+/** Which earlier answer a request read, and when it came: the user can tell a stale one. */
+export function usedAnswerLine(u: UsedAnswer): string {
+  return `(read the answer of "${u.name}" kept from an earlier run, received ${new Date(u.at).toISOString()})`;
 }

@@ -11,10 +11,19 @@ import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
 import type { ExpectationResult } from '../core/request/expect';
 import { hideListenKeys, listenKeysOf } from '../core/request/listen-keys';
 import { passed, runRequest, type Sent } from '../core/request/pipeline';
+import type { ChainedResponses, UsedAnswer } from '../core/request/kept-answers';
 import { formatErrorText } from '../core/catalog/errors';
 import { parseCommand, timeoutFlag } from './args';
 import { OPTION_MAX } from '../core/bounds';
-import { failureMessage, keySource, loadTarget, notConfirmedMessage, type Target } from './prepare';
+import {
+  chainedResponses,
+  failureMessage,
+  usedAnswerLine,
+  keySource,
+  loadTarget,
+  notConfirmedMessage,
+  type Target,
+} from './prepare';
 import { terminalSafe } from './terminal';
 import { UsageError, type Io } from './usage';
 
@@ -64,6 +73,8 @@ type RunResult = {
   note?: string;
   /** A 700003 after which the clock offset was measured again: the request may be sent again as it is. */
   sendAgain?: boolean;
+  /** Answers of earlier runs that the request read ({{NAME.response.PATH}} of a request not sent in this run). */
+  used?: readonly UsedAnswer[];
 };
 
 /** The command line's sender: node:http, with --timeout and --connect-timeout (ms) over the defaults. */
@@ -132,13 +143,14 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     env: values.env,
     baseUrl: values['base-url'],
   });
-  const store = new FileStateStore(defaultStateDir(io.env));
+  const stateDir = defaultStateDir(io.env);
+  const store = new FileStateStore(stateDir);
   const sender = cliSender(timeout, connectTimeout);
   const deps: SendDeps = {
     budget: new Budget(store),
     clock: new ClockSync(store),
     sender,
-    responses: new Map<string, unknown>(),
+    responses: chainedResponses(stateDir, target),
     clockSync: !values['no-clock-sync'],
     yes: values.yes === true,
   };
@@ -153,7 +165,10 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
 async function sendAll(io: Io, target: Target, deps: SendDeps, json: boolean): Promise<number> {
   let exit = 0;
   for (const request of target.requests) {
-    const result = await sendOne(io, target, request, deps);
+    const sent = await sendOne(io, target, request, deps);
+    const { used, warnings } = deps.responses.take();
+    const result = { ...sent, used };
+    for (const w of warnings) io.err(`tradereq: warning: ${w}`);
     // With one request, bad input is the command's failure: one line on standard error.
     if (result.exit === EXIT.badInput && target.requests.length === 1) throw new UsageError(result.error ?? '');
     exit = worstExit([exit, result.exit]);
@@ -166,7 +181,7 @@ interface SendDeps {
   readonly budget: Budget;
   readonly clock: ClockSync;
   readonly sender: Sender;
-  readonly responses: Map<string, unknown>;
+  readonly responses: ChainedResponses;
   readonly clockSync: boolean;
   readonly yes: boolean;
 }
@@ -225,7 +240,7 @@ function print(io: Io, target: Target, index: number, r: RunResult, json: boolea
     : r.resolved
       ? `${r.resolved.method} ${r.resolved.url}`
       : request.requestLine.target.text;
-  const lines = [`### ${label}: ${line}`];
+  const lines = [`### ${label}: ${line}`, ...(r.used ?? []).map((u) => '  ' + usedAnswerLine(u))];
   if (!report) lines.push(`→ ${r.exit === EXIT.refused ? 'refused' : 'not sent'}: ${r.error ?? ''}`);
   else for (const l of reportLines(report, r.note, r.sendAgain ? againStep(target, index) : undefined)) lines.push(l);
   for (const e of r.expectations)
@@ -259,6 +274,7 @@ function jsonRecord(label: string, request: RequestBlock, r: RunResult): Record<
     summary: report?.summary ?? r.error ?? null,
     warning: report?.warning ?? null,
     note: r.note ?? null,
+    keptAnswers: (r.used ?? []).map((u) => ({ name: u.name, at: new Date(u.at).toISOString() })),
     expectations: r.expectations,
   };
 }

@@ -2,7 +2,8 @@ import { parseCommand, integerFlag } from './args';
 import { OPTION_MAX } from '../core/bounds';
 import { redactedHeaders } from '../core/request/build';
 import { resolveAndPrepare, signedRequestText } from '../core/request/prepare';
-import { failureMessage, keySource, loadTarget } from './prepare';
+import { defaultStateDir } from '../core/budget/state-dir';
+import { chainedResponses, failureMessage, keySource, loadTarget, usedAnswerLine } from './prepare';
 import { UsageError, type Io } from './usage';
 
 export const SIGN_HELP = `Usage: tradereq sign FILE [--request NAME|INDEX] [--env NAME] [--base-url URL] [--timestamp MS] [--json]
@@ -47,11 +48,16 @@ export async function signCommand(args: string[], io: Io): Promise<number> {
     baseUrl: values['base-url'],
   });
   // Signing sends nothing, so the key's origin binding is checked by `send`, not here.
+  const responses = chainedResponses(defaultStateDir(io.env), target);
   const ready = await resolveAndPrepare(target.file.doc, target.requests[0]!, target.environment, {
     key: keySource(target, io.env),
     timestamp,
+    context: { response: (name) => responses.get(name) },
   });
+  const { used, warnings } = responses.take();
+  for (const w of warnings) io.err(`tradereq: warning: ${w}`);
   if (!ready.ok) throw new UsageError(failureMessage(target.file, ready.error));
+  for (const u of used) io.err(usedAnswerLine(u));
   const { prepared: p, resolved } = ready.value;
   if (!values.json) {
     io.out(signedRequestText(p));

@@ -7,7 +7,7 @@ import type { NamedEnvironment } from '../core/env/constants';
 import { isLoopbackOrigin } from '../core/env/demo';
 import { range } from '../core/format/model';
 import type { Sender } from '../core/net/send';
-import { matchesGrep, testCases, type TestCase } from '../core/testing/cases';
+import { caseTitle, selectCases, testCases, type TestCase } from '../core/testing/cases';
 import { prettyFile, report } from '../core/testing/reporters';
 import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/result';
 import { runCases } from '../core/testing/run';
@@ -37,6 +37,8 @@ outcome is ok, or rejected exactly as its # @expect lines say.
                         file's only environment, or "sandbox"); with --sandbox, whose variables
                         to use (default the file's "sandbox" environment)
   --grep PATTERN        only the requests whose title or # @name matches this regular expression
+                        (case-insensitive), and the requests whose answers they read (said on
+                        standard error); an order run only for its answer asks for confirmation
   --reporter NAME       pretty (the default), junit, tap or json; several --reporter for several
                         reports; NAME:FILE writes that one to FILE (never over a folder, a
                         .tradereq or tradereq.env.json file: refused before anything is sent)
@@ -112,7 +114,7 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
   const connectTimeout = timeoutFlag('connect-timeout', values['connect-timeout']);
   let grep: RegExp | undefined;
   try {
-    grep = values.grep === undefined ? undefined : new RegExp(values.grep);
+    grep = values.grep === undefined ? undefined : new RegExp(values.grep, 'i');
   } catch {
     throw new UsageError(`--grep takes a regular expression, and "${values.grep}" is not one`);
   }
@@ -134,7 +136,12 @@ interface Loaded {
 function loadFile(file: FoundFile, io: Io, plan: Plan): Loaded {
   try {
     const loaded = readRequestFile(file.path, io.cwd);
-    const cases = testCases(loaded.doc).filter((c) => !plan.grep || matchesGrep(c, plan.grep));
+    const cases = selectCases(loaded.doc, testCases(loaded.doc), plan.grep);
+    for (const c of cases)
+      if (c.neededBy)
+        io.err(
+          `tradereq: --grep: also runs "${caseTitle(c)}" of ${file.display}: ${c.neededBy.map((l) => `"${l}"`).join(', ')} reads its answer`,
+        );
     return { file, loaded, cases };
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;

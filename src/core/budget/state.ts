@@ -9,21 +9,10 @@
  * resets it, so a lost ban or Retry-After wait is never lifted by accident.
  */
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
-import { join } from 'node:path';
 import { LIMITS } from '../catalog/limits';
 import * as z from '../zod-mini';
-import { err, ok, type Result } from '../result';
+import { ok, type Result } from '../result';
+import { LockedFile, type StateUnavailable } from './locked-file';
 import { defaultStateDir } from './state-dir';
 
 export { defaultStateDir } from './state-dir';
@@ -137,11 +126,7 @@ function issueText(error: z.core.$ZodError): string {
   return issue ? `${issue.path.join('.') || 'entry'}: ${issue.message}` : 'invalid';
 }
 
-/** Why the state cannot be kept where it lives (not a folder, no permission, a lock held too long). */
-export interface StateUnavailable {
-  readonly location: string;
-  readonly reason: string;
-}
+export type { StateUnavailable } from './locked-file';
 
 export function unavailableMessage(u: StateUnavailable): string {
   return `the rate-limit state cannot be kept in ${u.location} (${u.reason})`;
@@ -170,112 +155,36 @@ export class MemoryStateStore implements StateStore {
   }
 }
 
-/** A lock older than this was left by a process that died while holding it (a hold lasts milliseconds). */
-const LOCK_STALE_MS = 10_000;
-/** How long to wait for another process's lock before giving up (and sending nothing). */
-const LOCK_WAIT_MS = 5_000;
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function errorCode(e: unknown): string {
-  return (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
-}
-
 export class FileStateStore implements StateStore {
-  readonly path: string;
-  private readonly lockPath: string;
+  private readonly file: LockedFile;
 
   constructor(
     readonly dir: string = defaultStateDir(),
     private readonly now: () => number = Date.now,
   ) {
-    this.path = join(dir, 'state.json');
-    this.lockPath = join(dir, 'state.lock');
+    this.file = new LockedFile(dir, 'state.json', now);
+  }
+
+  get path(): string {
+    return this.file.path;
   }
 
   get location(): string {
-    return this.path;
+    return this.file.path;
   }
 
   read(): State {
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (e) {
-      if (errorCode(e) === 'ENOENT') return emptyState();
-      return { ...emptyState(), damaged: { reason: `the file cannot be read (${errorCode(e)})`, since: this.now() } };
-    }
-    return parseState(text, this.now());
+    const text = this.file.read();
+    if (!text.ok) return { ...emptyState(), damaged: { reason: text.error, since: this.now() } };
+    return text.value === undefined ? emptyState() : parseState(text.value, this.now());
   }
 
   update<T>(change: (state: State) => T): Result<T, StateUnavailable> {
-    try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    } catch (e) {
-      return err({ location: this.dir, reason: errorCode(e) });
-    }
-    const lock = this.lock();
-    if (!lock.ok) return lock;
-    try {
+    return this.file.update(() => {
       const state = this.read();
       const result = change(state);
-      const written = this.write(state);
-      return written.ok ? ok(result) : written;
-    } finally {
-      lock.value();
-    }
-  }
-
-  /** Written atomically: to a file of this process, then renamed over the state. */
-  private write(state: State): Result<void, StateUnavailable> {
-    const tmp = `${this.path}.${process.pid}.tmp`;
-    try {
-      writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
-      renameSync(tmp, this.path);
-      return ok(undefined);
-    } catch (e) {
-      return err({ location: this.path, reason: errorCode(e) });
-    }
-  }
-
-  /** Takes the lock file (created exclusively), breaking one left by a dead process; the value releases it. */
-  private lock(): Result<() => void, StateUnavailable> {
-    const token = `${process.pid} ${this.now()} ${Math.random()}`;
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
-      try {
-        const fd = openSync(this.lockPath, 'wx', 0o600);
-        writeSync(fd, token);
-        closeSync(fd);
-        return ok(() => this.unlock(token));
-      } catch (e) {
-        if (errorCode(e) !== 'EEXIST') return err({ location: this.dir, reason: errorCode(e) });
-      }
-      if (this.lockIsStale()) continue;
-      if (Date.now() > deadline) return err({ location: this.dir, reason: 'another TradeReq process holds its lock' });
-      sleepSync(wait);
-    }
-  }
-
-  private lockIsStale(): boolean {
-    try {
-      if (Date.now() - statSync(this.lockPath).mtimeMs < LOCK_STALE_MS) return false;
-      unlinkSync(this.lockPath);
-      return true;
-    } catch {
-      return true; // gone already: try again
-    }
-  }
-
-  private unlock(token: string): void {
-    try {
-      // Only our own lock: a hold past LOCK_STALE_MS may have been broken and taken by another process.
-      if (readFileSync(this.lockPath, 'utf8') === token) unlinkSync(this.lockPath);
-    } catch {
-      // already gone
-    }
+      return { text: JSON.stringify(state), result };
+    });
   }
 }
 

@@ -249,6 +249,28 @@ export function responseRequestName(name: string): string | undefined {
   return RESPONSE_REF.exec(name)?.[1];
 }
 
+/**
+ * The `# @name`s whose answers `request` reads: its own `{{NAME.response.PATH}}`, and those of the
+ * file variables it uses, at any depth. Each variable is visited once (a hostile file may chain many).
+ */
+export function responsesReadBy(
+  doc: TradeReqDocument,
+  request: { readonly variableRefs: readonly VariableRef[] },
+): string[] {
+  const values = new Map(doc.variables.map((v) => [v.name.text, v.value.text]));
+  const read = new Set<string>();
+  const seen = new Set<string>();
+  const stack = request.variableRefs.map((r) => r.name);
+  for (let name = stack.pop(); name !== undefined; name = stack.pop()) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const requestName = responseRequestName(name);
+    if (requestName !== undefined) read.add(requestName);
+    for (const m of (values.get(name) ?? '').matchAll(/\{\{(.*?)\}\}/gs)) stack.push(m[1]!.trim());
+  }
+  return [...read];
+}
+
 /** Checks every reference and returns a diagnostic for each that cannot be resolved. */
 export function unresolvedRefs(
   refs: readonly VariableRef[],

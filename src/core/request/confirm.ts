@@ -5,7 +5,11 @@ import type { ResolvedRequest } from '../format/resolve';
 /** Whether this request must be confirmed: `# @confirm`, or an order to an environment with "confirm": true. */
 export function needsConfirmation(resolved: ResolvedRequest): boolean {
   if (resolved.options.confirm) return true;
-  if (!resolved.environment.confirm) return false;
+  return resolved.environment.confirm === true && isOrder(resolved);
+}
+
+/** An order: an endpoint of the trade permission, or a request other than GET whose endpoint is not known. */
+export function isOrder(resolved: ResolvedRequest): boolean {
   return resolved.endpoint ? resolved.endpoint.permission === 'trade' : resolved.method !== 'GET';
 }
 

@@ -15,7 +15,7 @@ import type { ResolvedRequest } from '../format/resolve';
 import { roundTrip, type RoundTripReport } from '../net/round-trip';
 import type { Sender } from '../net/send';
 import { err, ok, type Result } from '../result';
-import { confirmationReason, describeOrder, needsConfirmation } from './confirm';
+import { confirmationReason, describeOrder, isOrder, needsConfirmation } from './confirm';
 import { checkExpectations, type ExpectationResult } from './expect';
 import { checkBinding, type KeyBinding, type Unbound } from './gate';
 import { build, keyOf, resolveIn, type KeyChoice, type KeySource, type PrepareFailure, type Ready } from './prepare';
@@ -27,8 +27,8 @@ export interface PipelineDeps {
   readonly budget: Budget;
   readonly clock: ClockSync;
   readonly clockSync: boolean;
-  /** Responses of named requests sent earlier, for {{NAME.response.PATH}}. */
-  readonly responses: Map<string, unknown>;
+  /** Responses of named requests sent earlier, for {{NAME.response.PATH}}; each answer received is set. */
+  readonly responses: { get(name: string): unknown; set(name: string, json: unknown): void };
   /** The key of a signed request, or why there is none (nothing is sent then). */
   readonly key: KeySource;
   /**
@@ -42,7 +42,12 @@ export interface PipelineDeps {
    * endpoint, ws/listen-key-api.ts), checked with the key's binding before anything is sent.
    */
   readonly obtainsFor?: (binding: KeyBinding) => Result<void, Unbound>;
-  /** Asked for `# @confirm` and orders to a `confirm` environment; false sends nothing. */
+  /**
+   * Why this request runs though the user did not select it (a test run's --grep took it for the
+   * answer a selected one reads): an order then asks for confirmation too, with this reason.
+   */
+  readonly notSelected?: string;
+  /** Asked for `# @confirm`, orders to a `confirm` environment and orders not selected; false sends nothing. */
   confirm(resolved: ResolvedRequest, order: string): Promise<boolean> | boolean;
 }
 
@@ -141,14 +146,19 @@ async function recheckClock(resolved: ResolvedRequest, deps: PipelineDeps): Prom
 }
 
 async function confirmIfAsked(resolved: ResolvedRequest, deps: PipelineDeps): Promise<Result<void, PipelineFailure>> {
-  if (!needsConfirmation(resolved)) return ok(undefined);
+  const reason = needsConfirmation(resolved)
+    ? confirmationReason(resolved)
+    : deps.notSelected !== undefined && isOrder(resolved)
+      ? deps.notSelected
+      : undefined;
+  if (reason === undefined) return ok(undefined);
   const order = describeOrder(resolved);
   if (await deps.confirm(resolved, order)) return ok(undefined);
   return err({
     kind: 'refused',
     resolved,
     reason: 'confirmation',
-    message: `Not sent: ${order} needs confirmation (${confirmationReason(resolved)}).`,
+    message: `Not sent: ${order} needs confirmation (${reason}).`,
   });
 }
 

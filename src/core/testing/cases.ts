@@ -3,6 +3,7 @@
  * resolving, nothing sent), with the ranges the editor's Testing view and the reports need.
  */
 import { readOptions } from '../format/directives';
+import { responsesReadBy } from '../format/variables';
 import { isWebSocket, range, type Range, type RequestBlock, type TradeReqDocument } from '../format/model';
 
 export interface TestCase {
@@ -20,6 +21,8 @@ export interface TestCase {
   readonly expectRanges: readonly Range[];
   /** Why it is not run as a test (a WebSocket request), when it is not. */
   readonly skip?: string;
+  /** Not selected (`--grep`), but run because these selected cases read its answer (their labels). */
+  readonly neededBy?: readonly string[];
 }
 
 export const WEBSOCKET_SKIP = 'a WebSocket request: not run as a test (tradereq listen runs it)';
@@ -57,4 +60,53 @@ export function matchesGrep(c: TestCase, pattern: RegExp): boolean {
 /** "Buy at a limit price (buy)": the label, with the `# @name` when it says something more. */
 export function caseTitle(c: TestCase): string {
   return c.name !== undefined && c.name !== c.label ? `${c.label} (${c.name})` : c.label;
+}
+
+/**
+ * The cases `pattern` selects, with the requests they read answers from (`{{NAME.response.PATH}}`:
+ * the nearest earlier request of that name, and what it reads in turn), in file order. An added
+ * case says which selected ones need it.
+ */
+export function selectCases(doc: TradeReqDocument, all: readonly TestCase[], pattern: RegExp | undefined): TestCase[] {
+  if (!pattern) return [...all];
+  const neededBy = new Map<number, Set<string>>();
+  const selected = all.filter((c) => matchesGrep(c, pattern));
+  const chosen = new Set(selected.map((c) => c.index));
+  const stack = selected.map((c) => ({ index: c.index, by: c.label }));
+  const nearestNamed = namedAt(doc);
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    for (const name of responsesReadBy(doc, doc.requests[next.index]!)) {
+      const source = nearestNamed(name, next.index);
+      if (source === undefined || chosen.has(source)) continue;
+      const by = neededBy.get(source) ?? new Set<string>();
+      const fresh = by.size === 0;
+      neededBy.set(source, by.add(next.by));
+      if (fresh) stack.push({ index: source, by: next.by });
+    }
+  }
+  return all
+    .filter((c) => chosen.has(c.index) || neededBy.has(c.index))
+    .map((c) => (neededBy.has(c.index) ? { ...c, neededBy: [...neededBy.get(c.index)!] } : c));
+}
+
+/** Where each `# @name` occurs, in file order: the nearest earlier one is found by bisection (a file may hold 20,000). */
+function namedAt(doc: TradeReqDocument): (name: string, before: number) => number | undefined {
+  const at = new Map<string, number[]>();
+  for (const r of doc.requests) {
+    if (!r.name) continue;
+    const list = at.get(r.name.text);
+    if (list) list.push(r.index);
+    else at.set(r.name.text, [r.index]);
+  }
+  return (name, before) => {
+    const list = at.get(name) ?? [];
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! < before) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 ? list[lo - 1] : undefined;
+  };
 }

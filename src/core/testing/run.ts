@@ -129,7 +129,13 @@ async function runOne(
         request: `${target.method} ${target.url}`,
       },
     };
-  const result = await runRequest(doc, request, deps.environment, { ...deps.pipeline, responses: deps.responses });
+  const notSelected =
+    c.neededBy && `not selected: it runs because ${c.neededBy.map((l) => `"${l}"`).join(', ')} reads its answer`;
+  const result = await runRequest(doc, request, deps.environment, {
+    ...deps.pipeline,
+    responses: deps.responses,
+    notSelected,
+  });
   const report = result.ok ? result.value.report : undefined;
   const noAnswer = report?.outcome === 'not-sent' && report.failure?.code === 'ECONNREFUSED';
   return { judged: judge(c, result), unreachable: noAnswer ? report.prepared.origin : undefined };

@@ -1,0 +1,172 @@
+/**
+ * The last answer of each named request of a file, kept in the state folder between runs of the
+ * command line, so that `send FILE --request cancel` can read `{{buy.response.orderId}}` from an
+ * earlier `send FILE --request buy`. Kept per file, environment and origin (an answer of the sandbox
+ * never feeds a live request), bounded in count and size, with listen keys masked: a kept answer
+ * holds no secret. A file that cannot be read is ignored with a warning: it gates nothing.
+ */
+import { resolve } from 'node:path';
+import { credentialsIn } from '../format/credentials';
+import { LockedFile, type StateUnavailable } from '../budget/locked-file';
+import { hideListenKeys } from './listen-keys';
+import { err, ok, type Result } from '../result';
+import * as z from '../zod-mini';
+
+export const KEPT_ANSWERS = {
+  /** Answers kept in all; the oldest goes first. */
+  count: 200,
+  /** An answer's JSON text longer than this is not kept (the request says so when it is read). */
+  answerChars: 64 * 1024,
+  /** The file is read only up to this size: count × answerChars, with room for the rest. */
+  fileBytes: 16 * 1024 * 1024,
+} as const;
+
+/** Where an answer belongs: the request file (absolute), the environment, the origin, the `# @name`. */
+export interface AnswerKey {
+  readonly file: string;
+  readonly environment: string;
+  readonly origin: string;
+  readonly name: string;
+}
+
+export interface KeptAnswer extends AnswerKey {
+  /** When it was received, in ms. */
+  readonly at: number;
+  readonly json: unknown;
+}
+
+const KeptAnswerSchema = z.object({
+  file: z.string().check(z.maxLength(4096)),
+  environment: z.string().check(z.maxLength(256)),
+  origin: z.string().check(z.maxLength(2048)),
+  name: z.string().check(z.maxLength(256)),
+  at: z.number().check(z.nonnegative()),
+  json: z.unknown(),
+});
+
+const FileSchema = z.object({
+  version: z.literal(1),
+  answers: z.array(KeptAnswerSchema).check(z.maxLength(KEPT_ANSWERS.count)),
+});
+
+type AnswersFile = z.infer<typeof FileSchema>;
+
+function sameKey(a: AnswerKey, b: AnswerKey): boolean {
+  return a.file === b.file && a.environment === b.environment && a.origin === b.origin && a.name === b.name;
+}
+
+/** The answer as kept: every listen key it holds masked (format/credentials.ts), everywhere it occurs. */
+function masked(json: unknown): unknown {
+  const keys = credentialsIn(json);
+  return keys.length === 0 ? json : (JSON.parse(hideListenKeys(JSON.stringify(json), keys)) as unknown);
+}
+
+export class KeptAnswers {
+  private readonly file: LockedFile;
+
+  constructor(dir: string) {
+    this.file = new LockedFile(dir, 'answers.json');
+  }
+
+  get location(): string {
+    return this.file.path;
+  }
+
+  /** The answers kept, or why they cannot be read (then none is used, and the next one kept replaces them). */
+  private load(): Result<AnswersFile, string> {
+    const text = this.file.read(KEPT_ANSWERS.fileBytes);
+    if (!text.ok) return err(text.error);
+    if (text.value === undefined) return ok({ version: 1, answers: [] });
+    try {
+      const parsed = FileSchema.safeParse(JSON.parse(text.value));
+      return parsed.success ? ok(parsed.data) : err('it does not have the expected shape');
+    } catch {
+      return err('it is not valid JSON');
+    }
+  }
+
+  /** The kept answer for `key`, if any; or why the kept answers cannot be read. */
+  find(key: AnswerKey): Result<KeptAnswer | undefined, string> {
+    const loaded = this.load();
+    return loaded.ok ? ok(loaded.value.answers.find((a) => sameKey(a, key))) : loaded;
+  }
+
+  /** Keeps `json` as the last answer for `key` (false: too large to keep); or why it cannot be kept. */
+  keep(key: AnswerKey, json: unknown, at: number): Result<boolean, StateUnavailable> {
+    const answer = masked(json);
+    // Too large to keep: the older answer goes too, so that a later run never reads one that is not the last.
+    const kept = JSON.stringify(answer).length <= KEPT_ANSWERS.answerChars;
+    return this.file.update(() => {
+      const loaded = this.load();
+      const others = loaded.ok ? loaded.value.answers.filter((a) => !sameKey(a, key)) : [];
+      const answers = kept ? [...others, { ...key, at, json: answer }].slice(-KEPT_ANSWERS.count) : others;
+      return { text: JSON.stringify({ version: 1, answers }), result: kept };
+    });
+  }
+}
+
+/** An answer read from an earlier run: which request, and when it came. */
+export interface UsedAnswer {
+  readonly name: string;
+  readonly at: number;
+}
+
+/**
+ * The responses a run of the command line chains from: the run's own, and for a request that is
+ * not part of the run, the answer an earlier run kept. Each answer the run receives is kept.
+ */
+export class ChainedResponses {
+  private readonly run = new Map<string, unknown>();
+  /** Answers of earlier runs read since the last `take()`. */
+  private used = new Map<string, UsedAnswer>();
+  /** Why kept answers could not be read or written: each told once. */
+  private readonly warned = new Set<string>();
+  private warnings: string[] = [];
+
+  constructor(
+    private readonly store: KeptAnswers,
+    private readonly where: Omit<AnswerKey, 'name'>,
+    /** The `# @name`s of the requests this run sends: their answers come from this run only. */
+    private readonly runNames: ReadonlySet<string>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(name: string): unknown {
+    if (this.runNames.has(name)) return this.run.get(name);
+    const found = this.store.find({ ...this.where, name });
+    if (!found.ok) {
+      this.warn(`kept answers in ${this.store.location} are not used: ${found.error}`);
+      return undefined;
+    }
+    if (found.value) this.used.set(name, { name, at: found.value.at });
+    return found.value?.json;
+  }
+
+  set(name: string, json: unknown): void {
+    this.run.set(name, json);
+    const kept = this.store.keep({ ...this.where, name }, json, this.now());
+    if (!kept.ok) this.warn(`the answer of "${name}" is not kept in ${kept.error.location} (${kept.error.reason})`);
+    else if (!kept.value)
+      this.warn(
+        `the answer of "${name}" is larger than ${KEPT_ANSWERS.answerChars} characters: not kept for later runs`,
+      );
+  }
+
+  private warn(message: string): void {
+    if (!this.warned.has(message)) this.warnings.push(message);
+    this.warned.add(message);
+  }
+
+  /** The earlier runs' answers read, and the new warnings, since the last call. */
+  take(): { used: UsedAnswer[]; warnings: string[] } {
+    const taken = { used: [...this.used.values()], warnings: this.warnings };
+    this.used = new Map();
+    this.warnings = [];
+    return taken;
+  }
+}
+
+/** A request file's key: its absolute path, as every run spells it. */
+export function answerFile(path: string): string {
+  return resolve(path);
+}
