@@ -7,6 +7,7 @@ import { storeDemoKey } from './editor-keys';
 import type { Environments } from './environments';
 import { importFromCurl, importHttpFile, importPostmanCollection } from './import-commands';
 import { addApiKey } from './key-wizard';
+import { newRequestFile } from './new-file';
 import type { KeyStore } from './keys';
 import { lazy, tools } from './lazy';
 import type { PanelPresenter } from './panel-presenter';
@@ -85,6 +86,7 @@ const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
   'tradereq.disconnect': disconnect,
   'tradereq.unsubscribeStream': unsubscribeStream,
   'tradereq.sendWsMessage': sendWsMessage,
+  'tradereq.newRequestFile': () => newRequestFile,
 };
 
 export function registerCommands(services: Services): vscode.Disposable[] {

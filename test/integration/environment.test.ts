@@ -1,7 +1,19 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { STARTER_REQUESTS } from '../../src/core/env/starter';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
-import { completionsAt, fixtureUri, hoversAt, labelOf, openFixture, openWithCursor, rangeOf, waitFor } from './helpers';
+import {
+  completionsAt,
+  fixtureUri,
+  hoversAt,
+  labelOf,
+  openFixture,
+  openWithCursor,
+  rangeOf,
+  tradereqApi,
+  tradereqDiagnostics,
+  waitFor,
+} from './helpers';
 
 const ENV_FILE = 'tradereq.env.json';
 
@@ -157,5 +169,47 @@ suite('the JSON schema of tradereq.env.json', () => {
       await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
+  });
+});
+
+suite('TradeReq: New Request File (issue 19, point 7)', () => {
+  const folder = (): vscode.Uri => fixtureUri('new-request-file');
+  const newFile = (starter: string, name: string): Thenable<string | undefined> =>
+    vscode.commands.executeCommand<string | undefined>('tradereq.newRequestFile', folder(), starter, name);
+
+  suiteSetup(() => vscode.workspace.fs.createDirectory(folder()));
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(folder(), { recursive: true });
+  });
+
+  test('writes a starter request file into the folder and opens it: checked, no error (the expected rejection is information)', async () => {
+    // One file: tradereq check (test/e2e/init.test.ts) covers every starter file with the same check step.
+    const starter = STARTER_REQUESTS.find((f) => f.name === 'rejections.tradereq')!;
+    const uri = vscode.Uri.joinPath(folder(), 'my-rejections.tradereq');
+    assert.equal(await newFile(starter.name, 'my-rejections'), uri.toString());
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString(), 'the new file is open');
+    assert.equal(vscode.window.activeTextEditor?.document.languageId, 'tradereq');
+    const api = await tradereqApi();
+    await waitFor('the check of the new file', () => api.diagnosticsRunner(uri.toString()) !== undefined);
+    const found = tradereqDiagnostics(uri);
+    assert.deepEqual(
+      found.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).map((d) => d.message),
+      [],
+    );
+    assert.ok(
+      found.some((d) => d.severity === vscode.DiagnosticSeverity.Information && d.message.includes('700004')),
+      found.map((d) => d.message).join('\n'),
+    );
+  });
+
+  test('never writes over a file: a name taken (in any case) or that not every system can hold is refused, nothing written', async () => {
+    const mine = vscode.Uri.joinPath(folder(), 'mine.tradereq');
+    await vscode.workspace.fs.writeFile(mine, new TextEncoder().encode('GET /api/v3/ping\n'));
+    const before = (await vscode.workspace.fs.readDirectory(folder())).map(([n]) => n).sort();
+    for (const name of ['mine', 'MINE.tradereq', 'a/b', 'con', ''])
+      assert.equal(await newFile('orders.tradereq', name), undefined, `"${name}" is refused`);
+    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(mine)), 'GET /api/v3/ping\n');
+    assert.deepEqual((await vscode.workspace.fs.readDirectory(folder())).map(([n]) => n).sort(), before);
   });
 });
