@@ -1,15 +1,16 @@
 /**
  * `tradereq` from its npm tarball, as on a machine that has only Node and that file: `npm run
  * package` makes the .vsix and the tarball from one build and one version; the tarball holds the
- * built CLI, the README and the licence and nothing else, needs no dependency, installs offline
- * into a fresh prefix, and its `tradereq` runs from an unrelated folder with nothing but that
- * prefix and Node on PATH.
+ * built CLI, the starter `tradereq init` writes, the README and the licence and nothing else,
+ * needs no dependency, installs offline into a fresh prefix, and its `tradereq` runs from an
+ * unrelated folder with nothing but that prefix and Node on PATH.
  */
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { STARTER_FILES, STARTER_PATH } from '../../src/core/env/starter';
 import { tgzEntries, zipEntries } from '../support/archives';
 import { ensurePackages } from '../support/build';
 
@@ -28,6 +29,8 @@ interface Manifest {
 }
 
 const manifestOf = (bytes: Buffer | undefined): Manifest => JSON.parse(String(bytes)) as Manifest;
+/** What `tradereq init` copies (media/starter/), as both packages carry it. */
+const STARTER = STARTER_FILES.map((f) => [...STARTER_PATH, f.name].join('/'));
 
 describe('the npm tarball of the command line', function () {
   this.timeout(120_000);
@@ -43,7 +46,7 @@ describe('the npm tarball of the command line', function () {
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it('holds the built CLI (entry and command bundles), the README and the licence, and nothing else (no sources, tests, maps or .vsix)', () => {
+  it('holds the built CLI (entry and command bundles), the starter of init, the README and the licence, and nothing else (no sources, tests, maps or .vsix)', () => {
     // The entry and one bundle per command (dist/cli/), loaded when that command runs.
     const commands = readdirSync(join(build, 'cli')).filter((f) => f.endsWith('.js'));
     assert.ok(commands.includes('send.js') && commands.includes('test.js'), String(commands));
@@ -54,6 +57,7 @@ describe('the npm tarball of the command line', function () {
         'package/README.md',
         'package/dist/cli.js',
         ...commands.map((f) => `package/dist/cli/${f}`),
+        ...STARTER.map((f) => `package/${f}`),
         'package/package.json',
       ].sort(),
     );
@@ -63,7 +67,7 @@ describe('the npm tarball of the command line', function () {
     const m = manifestOf(tgzEntries(tarball).get('package/package.json'));
     assert.equal(m.name, 'tradereq');
     assert.equal(m.private, undefined);
-    assert.deepEqual(m.files, ['dist/cli.js', 'dist/cli/*.js']);
+    assert.deepEqual(m.files, ['dist/cli.js', 'dist/cli/*.js', 'media/starter/']);
     assert.deepEqual(m.bin, { tradereq: 'dist/cli.js' });
     assert.equal(m.engines?.['node'], '>=20');
     assert.match(m.repository?.url ?? '', /^git\+https:\/\//);
@@ -80,9 +84,10 @@ describe('the npm tarball of the command line', function () {
     assert.ok(vsix.get('extension/dist/extension.js')!.equals(readFileSync(join(build, 'extension.js'))));
     assert.ok(!tgz.get('package/dist/cli.js')!.toString().includes('sourceMappingURL'), 'a production build');
     assert.ok(![...vsix.keys()].some((f) => f.includes('cli.js')), 'the extension does not carry the CLI');
+    for (const f of STARTER) assert.ok(vsix.get(`extension/${f}`)?.equals(tgz.get(`package/${f}`)!), `both carry ${f}`);
   });
 
-  it('installs offline into a fresh prefix; tradereq --help, errors 700002 and test --sandbox on examples/ run from an unrelated folder', () => {
+  it('installs offline into a fresh prefix; tradereq --help, errors 700002, test --sandbox on examples/, and init then test --sandbox on the starter run from an unrelated folder', () => {
     const prefix = join(tmp, 'prefix');
     const install = spawnSync(
       'npm',
@@ -91,7 +96,7 @@ describe('the npm tarball of the command line', function () {
     );
     assert.equal(install.status, 0, `${install.stdout}\n${install.stderr}`);
     const installed = join(prefix, 'lib', 'node_modules', 'tradereq');
-    assert.deepEqual(readdirSync(installed).sort(), ['LICENSE', 'README.md', 'dist', 'package.json']);
+    assert.deepEqual(readdirSync(installed).sort(), ['LICENSE', 'README.md', 'dist', 'media', 'package.json']);
     assert.ok(!existsSync(join(installed, 'node_modules')), 'no dependency was installed');
 
     const elsewhere = join(tmp, 'elsewhere');
@@ -116,5 +121,11 @@ describe('the npm tarball of the command line', function () {
     const test = tradereq('test', '--sandbox', join(ROOT, 'examples'));
     assert.equal(test.status, 0, show(test));
     assert.match(test.stdout, /\n15 passed, 0 failed, 0 unknown, 0 refused in /);
+    // The starter as the installed bundle finds it (dist/cli/init.js → media/starter/), passing as written.
+    const init = tradereq('init', 'starter');
+    assert.equal(init.status, 0, show(init));
+    const starter = tradereq('test', '--sandbox', 'starter');
+    assert.equal(starter.status, 0, show(starter));
+    assert.match(starter.stdout, /\n7 passed, 0 failed, 0 unknown, 0 refused \(1 skipped\) in /);
   });
 });
