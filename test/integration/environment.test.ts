@@ -179,7 +179,11 @@ suite('TradeReq: New Request File (issue 19, point 7)', () => {
 
   suiteSetup(() => vscode.workspace.fs.createDirectory(folder()));
   suiteTeardown(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Only this suite's tabs: closing all would ask about the untitled documents of other suites.
+    const mine = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.path.startsWith(folder().path + '/'));
+    await vscode.window.tabGroups.close(mine);
     await vscode.workspace.fs.delete(folder(), { recursive: true });
   });
 
