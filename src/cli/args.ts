@@ -1,25 +1,72 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { OPTION_MAX, clip } from '../core/bounds';
+import { nearest } from './suggest';
 import { UsageError } from './usage';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** node:util parseArgs with its errors turned into one-line usage errors that name the command's help. */
 export function parseCommand<T extends Options>(command: string, args: string[], options: T, allowPositionals = true) {
+  const all = { ...options, help: { type: 'boolean', short: 'h' } } as const;
   try {
     return parseArgs({
-      args,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      args: withNegativeNumbers(args, all),
+      options: all,
       allowPositionals,
       strict: true,
       // In the order given: `tradereq test` pairs each --output with the --reporter before it.
       tokens: true,
     });
   } catch (e) {
-    // Node appends advice about "--" to unknown options; the first sentence is the message.
-    const message = e instanceof Error ? e.message.split('\n')[0]!.split('. ')[0]!.replace(/\.$/, '') : String(e);
-    throw new UsageError(`${message}. See: tradereq ${command} --help`);
+    const failure = parseFailure(e, Object.keys(all));
+    throw new UsageError(`${failure}${failure.endsWith('?') ? '' : '.'} See: tradereq ${command} --help`);
   }
+}
+
+const NEGATIVE_NUMBER = /^-\d+(\.\d+)?$/;
+
+/**
+ * `--timeout -5` gives -5 to --timeout (whose check then says what it takes), and a negative number
+ * elsewhere is a positional (`tradereq errors -1013`): parseArgs reads both as options.
+ */
+function withNegativeNumbers(args: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  const negatives: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    const next = args[i + 1];
+    if (
+      arg.startsWith('--') &&
+      options[arg.slice(2)]?.type === 'string' &&
+      next !== undefined &&
+      NEGATIVE_NUMBER.test(next)
+    ) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else if (NEGATIVE_NUMBER.test(arg)) negatives.push(arg);
+    else out.push(arg);
+  }
+  if (negatives.length === 0) return out;
+  return out.includes('--') ? [...out, ...negatives] : [...out, '--', ...negatives];
+}
+
+/** parseArgs's error in one line, in the command line's own words: a missing value, an unknown option and its likely spelling. */
+function parseFailure(e: unknown, known: readonly string[]): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const option = /'(-[^' ]*)/.exec(message)?.[1] ?? '';
+  if (/argument missing|argument is ambiguous/.test(message))
+    return `${option} needs a value (one that starts with "-" is written ${option}=VALUE)`;
+  if ((e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const guess = option.startsWith('--') ? nearest(option.slice(2), known) : undefined;
+    return `unknown option '${option}'${guess ? `: did you mean --${guess}?` : ''}`;
+  }
+  // Node appends advice about "--" to some messages; the first sentence, in the case of the others.
+  const first = message.split('\n')[0]!.split('. ')[0]!.replace(/\.$/, '');
+  return first.charAt(0).toLowerCase() + first.slice(1);
 }
 
 /**

@@ -10,11 +10,13 @@ export const CHECK_HELP = `Usage: tradereq check PATH... [--env NAME]
 Reports what the service would reject, before anything is sent, as
 FILE:LINE:COLUMN: SEVERITY: MESSAGE. A PATH is a request file or a folder (its
 .tradereq files, as for test). A problem that the request's own # @expect code
-names is information. Exits 1 when there is an error, 2 when a PATH cannot be
-read (the others are still checked), 0 otherwise.
+names is information.
 
   --env NAME   environment whose variables resolve {{name}} (default as for sign)
-  -h, --help   this help`;
+  -h, --help   this help
+
+Exit codes: 0 no error; 1 an error was found; 2 a PATH cannot be read (the others are still
+checked) or bad input.`;
 
 export function checkCommand(args: string[], io: Io): number {
   const { values, positionals } = parseCommand('check', args, { env: { type: 'string' } });

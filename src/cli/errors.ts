@@ -9,7 +9,9 @@ Explains the service's error codes (spec §7.2): every meaning, and for the comm
 cause and what to do next. Without CODE, lists every code.
 
   --json       print an array of objects: code, meanings, cause, action, category
-  -h, --help   this help`;
+  -h, --help   this help
+
+Exit codes: 0 explained; 2 a CODE that is not a number or not one of the service's.`;
 
 export function errorsCommand(args: string[], io: Io): number {
   const { values, positionals } = parseCommand('errors', args, { json: { type: 'boolean' } });

@@ -4,7 +4,8 @@
  * quick command do not pay for the others.
  */
 import { version } from '../../package.json';
-import { exitQuietlyOnClosedPipe, safeIo } from './terminal';
+import { nearest } from './suggest';
+import { colourWanted, exitQuietlyOnClosedPipe, safeIo } from './terminal';
 import { isUsageError, processIo, UsageError, type Io } from './usage';
 
 const HELP = `Usage: tradereq COMMAND [options]
@@ -24,7 +25,13 @@ Commands:
   import KIND   turn a cURL command, a Postman collection or a .http file into .tradereq files
   code FILE     print a program (Python, Node, Go, shell) that signs and sends a request
 
-Run tradereq COMMAND --help for the options of a command; tradereq --version prints the version.`;
+Options of every command: --no-color (no colour even on a terminal; so does NO_COLOR), -h/--help.
+Run tradereq COMMAND --help for the options of a command; tradereq --version prints the version.
+
+Exit codes: 0 ok; 1 a request was rejected, an expectation or a check failed; 2 bad input (nothing
+sent); 3 an outcome is unknown (it may have succeeded: never retry an order blindly); 4 refused
+before sending (rate-limit budget, ban, origin binding, no confirmation). Each command's --help
+says which it uses.`;
 
 type Command = (args: string[], io: Io) => number | Promise<number>;
 
@@ -44,8 +51,13 @@ const COMMANDS: Record<string, () => Command> = {
 };
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
-  const io = safeIo(rawIo);
-  const [command, ...rest] = argv;
+  // --no-color is every command's: taken out here, before the command reads its options.
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  const noColor = argv.slice(0, end).includes('--no-color');
+  const args = noColor ? [...argv.slice(0, end).filter((a) => a !== '--no-color'), ...argv.slice(end)] : argv;
+  const colour = rawIo === processIo && colourWanted(rawIo.env, noColor);
+  const io = safeIo({ ...rawIo, colour });
+  const [command, ...rest] = args;
   if (command === '--help' || command === '-h' || command === 'help') {
     io.out(HELP);
     return 0;
@@ -58,10 +70,7 @@ export async function main(argv: string[], rawIo: Io = processIo): Promise<numbe
   try {
     if (command === undefined)
       throw new UsageError(`a command is needed: ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`);
-    if (!load)
-      throw new UsageError(
-        `unknown command "${command}": use ${Object.keys(COMMANDS).join(', ')}. See: tradereq --help`,
-      );
+    if (!load) throw new UsageError(unknownCommand(command));
     return await load()(rest, io);
   } catch (e) {
     if (isUsageError(e)) {
@@ -71,6 +80,12 @@ export async function main(argv: string[], rawIo: Io = processIo): Promise<numbe
     io.err(`tradereq: unexpected failure: ${e instanceof Error ? e.message : String(e)}`);
     return 3;
   }
+}
+
+function unknownCommand(command: string): string {
+  const guess = nearest(command, Object.keys(COMMANDS));
+  const known = `use ${Object.keys(COMMANDS).join(', ')}`;
+  return `unknown command "${command}": ${guess ? `did you mean "${guess}"? Else ${known}` : known}. See: tradereq --help`;
 }
 
 if (require.main === module) {

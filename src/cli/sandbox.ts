@@ -37,7 +37,10 @@ Control surface, loopback clients only: POST /_sandbox/reset, POST /_sandbox/fau
 POST /_sandbox/latency {"ms": N}, GET /_sandbox/requests; WebSocket: GET /_sandbox/ws (state),
 POST /_sandbox/ws/drop (every connection dropped, 1006), POST /_sandbox/ws/pause and
 /_sandbox/ws/resume (pushes stop and go), POST /_sandbox/ws/malformed (one invalid JSON frame to
-every connection). GET /_sandbox/ lists them.`;
+every connection). GET /_sandbox/ lists them.
+
+Exit codes: 0 stopped by Ctrl+C or SIGTERM; 1 the port cannot be listened on (taken, or not
+allowed); 2 bad input.`;
 
 const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/;
 const DECIMAL = /^(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;

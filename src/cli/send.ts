@@ -11,6 +11,7 @@ import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
 import type { ExpectationResult } from '../core/request/expect';
 import { hideListenKeys, listenKeysOf } from '../core/request/listen-keys';
 import { passed, runRequest, type Sent } from '../core/request/pipeline';
+import { requestTitle } from '../core/testing/cases';
 import type { ChainedResponses, UsedAnswer } from '../core/request/kept-answers';
 import { formatErrorText } from '../core/catalog/errors';
 import { parseCommand, timeoutFlag } from './args';
@@ -24,7 +25,7 @@ import {
   notConfirmedMessage,
   type Target,
 } from './prepare';
-import { terminalSafe } from './terminal';
+import { paint, paintText, terminalSafe, type Piece, type Style } from './terminal';
 import { UsageError, type Io } from './usage';
 
 /** The help, made when asked for: it names the state folder, which is not worked out otherwise. */
@@ -226,26 +227,64 @@ function sentResult(sent: Sent): RunResult {
 
 function print(io: Io, target: Target, index: number, r: RunResult, json: boolean): void {
   const request = target.file.doc.requests[index]!;
-  const label = `${index + 1}${request.name ? ` (${request.name.text})` : ''}`;
   // A listen key sent or received is a credential: masked on standard output too.
   const keys = listenKeysOf(r.report, r.resolved?.params ?? []);
   const hide = (text: string): string => hideListenKeys(text, keys);
   if (json) {
+    const label = `${index + 1}${request.name ? ` (${request.name.text})` : ''}`;
     io.out(hide(JSON.stringify(jsonRecord(label, request, r))));
     return;
   }
+  const lines = reportPieces(target, index, r).map((line) =>
+    line.map((p) => (typeof p === 'string' ? hide(p) : { ...p, text: hide(p.text) })),
+  );
+  if (r.exit === EXIT.badInput)
+    io.err(
+      paintText(
+        lines.flatMap((l) => [...l, '\n']),
+        false,
+      ),
+    );
+  else
+    paint(
+      io,
+      lines.flatMap((l) => [...l, '\n']),
+    );
+}
+
+/** The colour of a request's outcome line, by its exit code. */
+const OUTCOME_STYLE: Record<number, Style> = {
+  [EXIT.ok]: 'green',
+  [EXIT.rejected]: 'red',
+  [EXIT.badInput]: 'red',
+  [EXIT.unknown]: 'yellow',
+  [EXIT.refused]: 'yellow',
+};
+
+/** "### 2. Buy (buy): POST http://…/api/v3/order", then the outcome, what the answer says, and the expectations. */
+function reportPieces(target: Target, index: number, r: RunResult): Piece[][] {
+  const request = target.file.doc.requests[index]!;
   const report = r.report;
   const line = report
     ? `${report.prepared.method} ${report.prepared.url.split('?')[0]}`
     : r.resolved
       ? `${r.resolved.method} ${r.resolved.url}`
       : request.requestLine.target.text;
-  const lines = [`### ${label}: ${line}`, ...(r.used ?? []).map((u) => '  ' + usedAnswerLine(u))];
-  if (!report) lines.push(`→ ${r.exit === EXIT.refused ? 'refused' : 'not sent'}: ${r.error ?? ''}`);
-  else for (const l of reportLines(report, r.note, r.sendAgain ? againStep(target, index) : undefined)) lines.push(l);
+  const title = requestTitle(request);
+  const lines: Piece[][] = [[{ style: 'bold', text: `### ${index + 1}${title ? `. ${title}` : ''}: ${line}` }]];
+  for (const u of r.used ?? []) lines.push(['  ' + usedAnswerLine(u)]);
+  const style = OUTCOME_STYLE[r.exit] ?? 'bold';
+  if (!report) lines.push([{ style, text: `→ ${r.exit === EXIT.refused ? 'refused' : 'not sent'}: ${r.error ?? ''}` }]);
+  else {
+    const [first, ...rest] = reportLines(report, r.note, r.sendAgain ? againStep(target, index) : undefined);
+    lines.push([{ style, text: first! }], ...rest.map((l) => [l]));
+  }
   for (const e of r.expectations)
-    lines.push(`${e.passed ? '✔' : '✘'} ${e.text}${e.passed ? '' : ` (got ${e.actual})`}`);
-  (r.exit === EXIT.badInput ? io.err : io.out)(hide(lines.join('\n') + '\n'));
+    lines.push([
+      e.passed ? { style: 'green', text: '✔' } : { style: 'red', text: '✘' },
+      ` ${e.text}${e.passed ? '' : ` (got ${e.actual})`}`,
+    ]);
+  return lines;
 }
 
 /** One line of `--json` output per request: every field always present, null when it does not apply. */

@@ -25,7 +25,11 @@ Nothing is sent.
 
 Keys: TRADEREQ_<PROFILE>_API_KEY and TRADEREQ_<PROFILE>_SECRET_KEY (profile upper-cased, "-" as
 "_"), else TRADEREQ_API_KEY and TRADEREQ_SECRET_KEY. The built-in sandbox profile has a demo key
-for loopback addresses. The secret key is used for the signature and never printed.`;
+for loopback addresses. The secret key is used for the signature and never printed.
+
+{{NAME.response.PATH}} reads the answer kept by the last \`tradereq send\` of that request (as for send).
+
+Exit codes: 0 printed; 2 bad input (no key, a variable that does not resolve; nothing printed).`;
 
 export async function signCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand('sign', args, {

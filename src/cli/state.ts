@@ -24,7 +24,11 @@ When the state cannot be read (a truncated file, an entry that does not validate
 nothing to the origins concerned until it is reset, so that a ban or a Retry-After wait is never
 lifted by accident. Reset only once you know no ban is in force.
 
-The state lives in ${defaultStateDir()} (TRADEREQ_STATE_DIR overrides).`;
+The state lives in ${defaultStateDir()} (TRADEREQ_STATE_DIR overrides),
+beside answers.json: the last answer of each named request that \`tradereq send\` received (listen
+keys masked), which send and sign read for {{NAME.response.PATH}} of a request they do not send.
+
+Exit codes: 0 shown or reset; 1 the state could not be written (nothing was reset); 2 bad input.`;
 }
 
 export function stateCommand(args: string[], io: Io): number {

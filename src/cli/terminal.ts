@@ -14,9 +14,43 @@ export function terminalSafe(text: string): string {
   );
 }
 
-/** `io` whose writers make every line safe for a terminal. */
+const SGR = { bold: '1', dim: '2', red: '31', green: '32', yellow: '33' } as const;
+export type Style = keyof typeof SGR;
+/** A piece of output: plain text, or text in a style (coloured only on a colour terminal). */
+export type Piece = string | { readonly style: Style; readonly text: string };
+
+/** The pieces as text: each made safe first, so that colour codes are the only escapes written. */
+export function paintText(pieces: readonly Piece[], colour: boolean): string {
+  return pieces
+    .map((p) =>
+      typeof p === 'string'
+        ? terminalSafe(p)
+        : colour
+          ? `\x1b[${SGR[p.style]}m${terminalSafe(p.text)}\x1b[0m`
+          : terminalSafe(p.text),
+    )
+    .join('');
+}
+
+/** `io` whose writers make every line safe for a terminal; `paint` adds colour where `io.colour` allows. */
 export function safeIo(io: Io): Io {
-  return { ...io, out: (text) => io.out(terminalSafe(text)), err: (text) => io.err(terminalSafe(text)) };
+  return {
+    ...io,
+    out: (text) => io.out(terminalSafe(text)),
+    err: (text) => io.err(terminalSafe(text)),
+    paint: (pieces) => io.out(paintText(pieces, io.colour === true)),
+  };
+}
+
+/** Standard output in colour: a terminal, no NO_COLOR (https://no-color.org), no --no-color, not TERM=dumb. */
+export function colourWanted(env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
+  return !noColorFlag && !env['NO_COLOR'] && env['TERM'] !== 'dumb' && process.stdout.isTTY === true;
+}
+
+/** Writes `pieces` through `io.paint`, or as plain text where the io has none. */
+export function paint(io: Io, pieces: readonly Piece[]): void {
+  if (io.paint) io.paint(pieces);
+  else io.out(paintText(pieces, false));
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { Piece } from './terminal';
+
 /** Bad input: one clear line on stderr and exit code 2, nothing sent. */
 export class UsageError extends Error {
   constructor(message: string) {
@@ -16,6 +18,10 @@ export interface Io {
   readonly err: (text: string) => void;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** Whether standard output takes colour (main.ts decides: a terminal, no NO_COLOR, no --no-color). */
+  readonly colour?: boolean;
+  /** Writes pieces of text, each made safe, in colour where `colour` (terminal.ts safeIo). */
+  readonly paint?: (pieces: readonly Piece[]) => void;
 }
 
 export const processIo: Io = {

@@ -57,7 +57,7 @@ describe('a hostile server and bad header input', function () {
     const r = await run('deep.tradereq', '### deep\nGET /deep\n\n### next\nGET /next\n', ['--all']);
     assert.equal(r.status, 0, describeRun(r));
     assert.ok(r.stdout.includes(deep), 'the raw text is shown');
-    assert.match(r.stdout, /### 2: GET .*\/next[\s\S]*"ok": true/);
+    assert.match(r.stdout, /### 2\. next: GET .*\/next[\s\S]*"ok": true/);
     const json = await run('deep.tradereq', '### deep\nGET /deep\n', ['--json']);
     assert.equal(json.status, 0, describeRun(json));
     assert.equal((JSON.parse(json.stdout) as { body: unknown }).body, deep);

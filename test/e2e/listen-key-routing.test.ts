@@ -120,7 +120,7 @@ describe('a listen key goes only where the key that obtained it may go', functio
     assert.equal(r.status, 2, describeRun(r));
     assert.deepEqual(other.seen, [], 'the other host received nothing');
     assertRefusedChaining(r.stderr);
-    assert.match(r.stdout, /^### 1 \(lk\): POST .*\/api\/v3\/userDataStream/m);
+    assert.match(r.stdout, /^### 1\. Obtain a listen key \(lk\): POST .*\/api\/v3\/userDataStream/m);
     assert.match(r.stdout, /"listenKey": "\*\*\*\*[0-9a-f]{4}"/, 'the key obtained is shown masked');
     assert.deepEqual(await liveListenKeys(sandbox, r.stdout + r.stderr), []);
   });
