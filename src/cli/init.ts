@@ -127,9 +127,9 @@ function summary(dir: string, files: readonly Starter[], shown: (p: string) => s
     step('tradereq test --sandbox', 'every request, against a sandbox of its own: no account, no secret'),
     step('tradereq sandbox', 'the sandbox on loopback for send and listen; in another terminal:'),
     step('tradereq listen stream.tradereq', 'its best bid and ask'),
-    '',
-    ...ownKey(files),
   );
+  const key = ownKey(files);
+  if (key.length > 0) lines.push('', ...key);
   return lines.join('\n');
 }
 
@@ -138,14 +138,15 @@ function ownKey(files: readonly Starter[]): string[] {
   const { parseEnvironmentFile } = require('../core/env/schema') as typeof import('../core/env/schema');
   const parsed = parseEnvironmentFile(files.find((f) => f.name === ENV_FILE_NAME)?.text ?? '');
   const live = parsed.ok ? Object.entries(parsed.value).find(([, env]) => env.confirm === true) : undefined;
-  if (!live || live[1].key === undefined) return [];
+  const key = live?.[1].key;
+  if (!live || key === undefined) return [];
   const [name, env] = live;
-  const prefix = profileEnvPrefix(env.key!);
+  const prefix = profileEnvPrefix(key);
   return [
     `Your own key, for the "${name}" environment (README, "Keys"):`,
     `  1. set its baseUrl in ${ENV_FILE_NAME} to the service's address (now ${env.baseUrl})`,
     `  2. set ${prefix}API_KEY, ${prefix}SECRET_KEY and ${prefix}ORIGINS=<that address>`,
-    `     (in VS Code: TradeReq: Add API Key, profile "${env.key}")`,
+    `     (in VS Code: TradeReq: Add API Key, profile "${key}")`,
     `  3. tradereq sign orders.tradereq --env ${name} --request buy   (the signed order; nothing is sent)`,
   ];
 }
