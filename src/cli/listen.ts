@@ -25,7 +25,7 @@ import { EXIT } from './send';
 import { UsageError, type Io } from './usage';
 
 const LISTEN_HELP = `Usage: tradereq listen FILE [--request NAME|INDEX] [--env NAME] [--count N] [--duration S]
-                       [--connect-timeout MS] [--json]
+                       [--connect-timeout MS] [--reply-timeout MS] [--json]
 
 Connects a WebSocket request of FILE (WS /ws) to the environment's wsUrl, subscribes its
 [subscribe] streams, sends its [message] sections, prints each push as it comes and checks its
@@ -38,6 +38,9 @@ POST /api/v3/userDataStream), keeps it alive and closes it at the end; the key i
   --duration S          stop after S seconds (at most ${WS_RULES.lifetimeMs / 1000}, a connection's lifetime)
                         (without either: the request's # @listen, else until Ctrl-C or SIGTERM)
   --connect-timeout MS  time to wait for the WebSocket to open (default ${WS_DEFAULTS.connectTimeoutMs}, at most ${OPTION_MAX.timeoutMs})
+  --reply-timeout MS    time to wait for a reply from the server (default ${WS_DEFAULTS.replyTimeoutMs}, at most ${OPTION_MAX.timeoutMs}):
+                        a subscription unanswered that long is given up; a server silent that
+                        long is dropped (exit 1)
   --json                one JSON object a line: connected, subscription, push, reply, error, end
   -h, --help            this help
 
@@ -61,6 +64,7 @@ const LISTEN_OPTIONS = {
   count: { type: 'string' },
   duration: { type: 'string' },
   'connect-timeout': { type: 'string' },
+  'reply-timeout': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -74,6 +78,7 @@ export async function listenCommand(args: string[], io: Io): Promise<number> {
   const count = integerFlag('count', values.count, 1, OPTION_MAX.pushes);
   const seconds = integerFlag('duration', values.duration, 1, WS_RULES.lifetimeMs / 1000);
   const connectTimeoutMs = integerFlag('connect-timeout', values['connect-timeout'], 1, OPTION_MAX.timeoutMs);
+  const replyTimeoutMs = integerFlag('reply-timeout', values['reply-timeout'], 1, OPTION_MAX.timeoutMs);
   const target = loadTarget(io, { file: positionals[0]!, request: values.request, env: values.env });
   const resolved = resolveTarget(target);
   // The command line's flags override the request's # @listen.
@@ -83,7 +88,8 @@ export async function listenCommand(args: string[], io: Io): Promise<number> {
       : resolved.listen;
   const sender = new NodeHttpSender(DEFAULT_SEND_SETTINGS);
   try {
-    return await listen(io, target, resolved, bound, { sender, json: values.json === true, connectTimeoutMs });
+    const json = values.json === true;
+    return await listen(io, target, resolved, bound, { sender, json, connectTimeoutMs, replyTimeoutMs });
   } finally {
     await sender.close();
   }
@@ -108,6 +114,7 @@ interface ListenDeps {
   readonly sender: Sender;
   readonly json: boolean;
   readonly connectTimeoutMs: number | undefined;
+  readonly replyTimeoutMs: number | undefined;
 }
 
 async function listen(
@@ -132,7 +139,8 @@ async function listen(
         onFailure: (f) => keyFailures.push(f),
       })
     : undefined;
-  const conn = new WsConnection({ budget, restBaseUrl: r.restBaseUrl, connectTimeoutMs: deps.connectTimeoutMs });
+  const { connectTimeoutMs, replyTimeoutMs } = deps;
+  const conn = new WsConnection({ budget, restBaseUrl: r.restBaseUrl, connectTimeoutMs, replyTimeoutMs });
   // Whatever is printed, a push that echoes the listen key included, shows the key masked.
   const shown: Io = { ...io, out: (t) => io.out(conn.redact(t)), err: (t) => io.err(conn.redact(t)) };
   const run = new ListenRun(conn, new ListenOutput(shown, deps.json), r, bound);

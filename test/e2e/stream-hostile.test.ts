@@ -267,9 +267,10 @@ describe('tradereq listen against a hostile stream server', function () {
   });
 
   it('a 101, then silence (no reply, no push): the run gives the server up after the reply timeout, exit 1, and closes the listen key', async () => {
-    const r = await run([await serve('quiet', true)]);
+    // --reply-timeout: the silence waited out, shorter than the default 10 s.
+    const r = await run([await serve('quiet', true), '--reply-timeout', '1000']);
     assert.equal(r.status, 1, describeRun(r));
-    assert.match(r.stderr, /✘ the connection was closed .*answered nothing/);
+    assert.match(r.stderr, /✘ the connection was closed .*answered nothing within 1 s/);
     assert.ok(r.ms < 40_000, describeRun(r));
     await assertKeyClosed(r);
   });

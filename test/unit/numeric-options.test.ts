@@ -55,6 +55,7 @@ const NUMERIC_OPTIONS: readonly (readonly [command: string, option: string, ms: 
   ['test', '--timeout', 1],
   ['test', '--connect-timeout', 1],
   ['listen', '--duration', 1000],
+  ['listen', '--reply-timeout', 1],
   ['listen', '--count', 0],
   ['sandbox', '--port', 0],
   ['sign', '--timestamp', 0],
