@@ -232,7 +232,8 @@ function print(io: Io, target: Target, index: number, r: RunResult, json: boolea
   const hide = (text: string): string => hideListenKeys(text, keys);
   if (json) {
     const label = `${index + 1}${request.name ? ` (${request.name.text})` : ''}`;
-    io.out(hide(JSON.stringify(jsonRecord(label, request, r))));
+    const next = r.sendAgain ? againStep(target, index) : null;
+    io.out(hide(JSON.stringify({ ...jsonRecord(label, request, r), next })));
     return;
   }
   const lines = reportPieces(target, index, r).map((line) =>

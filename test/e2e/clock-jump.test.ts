@@ -82,5 +82,19 @@ describe('tradereq send after the server clock jumps', function () {
       /Send it again with the new offset: run the command with --request 2 instead of --all\./,
     );
     assert.doesNotMatch(refused.stdout, /Run the command again/);
+    await shiftServerClock(90_000);
+    const json = await send('two.tradereq', '--all', '--json');
+    const records = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { code: number | null; next: string | null });
+    assert.deepEqual(
+      records.map((r) => [r.code, r.next]),
+      [
+        [null, null],
+        [700003, 'Send it again with the new offset: run the command with --request 2 instead of --all.'],
+      ],
+      describeRun(json),
+    );
   });
 });
