@@ -3,19 +3,28 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
-
-const ROOT = path.resolve(__dirname, '../..');
+import { ensureBuilt } from '../support/build';
+import { CLI, cleanEnv, ROOT } from '../support/cli';
 
 describe('sandbox command, as a process', () => {
+  let state: string;
+  before(() => {
+    ensureBuilt();
+    state = mkdtempSync(join(tmpdir(), 'tradereq-sandbox-process-'));
+  });
+  after(() => rmSync(state, { recursive: true, force: true }));
+
   it('runs until SIGTERM, then exits 0 (child process)', async function () {
     this.timeout(30_000);
-    const script =
-      "require('./src/cli/sandbox').sandboxCommand(['--port', '0', '--json'], require('./src/cli/usage').processIo).then((c) => { process.exitCode = c; })";
-    const child = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', script], {
+    // The built command line, as a user runs it (no TypeScript compiled on the way).
+    const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--json'], {
       cwd: ROOT,
+      env: cleanEnv({ TRADEREQ_STATE_DIR: state }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
