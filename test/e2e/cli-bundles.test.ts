@@ -2,7 +2,8 @@
  * The command line loads what a command uses, when it runs: dist/cli.js is a small entry, each
  * command a bundle of its own that holds none of the heavy parts it does not use, and the bundles
  * load through V8's code cache, kept in the state folder for the exact bundle, and only when no one
- * else can write it. Built with esbuild.js into a temporary folder, run as a user runs it.
+ * else can write it. The development build of dist/ (ensureBuilt, made once for every test file),
+ * run as a user runs it.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -19,29 +20,25 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureBuilt } from '../support/build';
 import { cleanEnv, ROOT } from '../support/cli';
 
 describe('the command line: a bundle per command, loaded through the code cache', function () {
   this.timeout(120_000);
-  let out: string;
+  const dist = join(ROOT, 'dist');
   let state: string;
 
-  before(() => {
-    out = mkdtempSync(join(tmpdir(), 'tradereq-cli-bundles-'));
-    const r = spawnSync(process.execPath, ['esbuild.js', `--outdir=${out}`], { cwd: ROOT, encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
-  });
-  after(() => rmSync(out, { recursive: true, force: true }));
+  before(() => ensureBuilt());
   beforeEach(() => (state = mkdtempSync(join(tmpdir(), 'tradereq-cli-state-'))));
   afterEach(() => rmSync(state, { recursive: true, force: true }));
 
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, [join(out, 'cli.js'), ...args], {
+    spawnSync(process.execPath, [join(dist, 'cli.js'), ...args], {
       cwd: state,
       encoding: 'utf8',
       env: cleanEnv({ TRADEREQ_STATE_DIR: state, ...env }),
     });
-  const bundle = (name: string): string => readFileSync(join(out, 'cli', `${name}.js`), 'utf8');
+  const bundle = (name: string): string => readFileSync(join(dist, 'cli', `${name}.js`), 'utf8');
   const cacheDir = (): string => join(state, 'code-cache');
   const cacheOf = (name: string): string => {
     const source = bundle(name).replace(/^#!.*/, '');
@@ -49,11 +46,11 @@ describe('the command line: a bundle per command, loaded through the code cache'
   };
 
   it('dist/cli.js is a small entry; every row of the COMMANDS table has its bundle', () => {
-    assert.ok(statSync(join(out, 'cli.js')).size < 20_000, `cli.js is ${statSync(join(out, 'cli.js')).size} bytes`);
+    assert.ok(statSync(join(dist, 'cli.js')).size < 20_000, `cli.js is ${statSync(join(dist, 'cli.js')).size} bytes`);
     const main = readFileSync(join(ROOT, 'src', 'cli', 'main.ts'), 'utf8');
     const rows = [...main.matchAll(/require\('\.\/([\w-]+)'\)/g)].map((m) => m[1]!);
     assert.ok(rows.length >= 7, rows.join(', '));
-    for (const name of rows) assert.ok(existsSync(join(out, 'cli', `${name}.js`)), `dist/cli/${name}.js`);
+    for (const name of rows) assert.ok(existsSync(join(dist, 'cli', `${name}.js`)), `dist/cli/${name}.js`);
   });
 
   it('a bundle holds only what its command uses: no undici, zod or ws where they are not needed', () => {
@@ -64,8 +61,8 @@ describe('the command line: a bundle per command, loaded through the code cache'
       assert.equal(/node_modules\/zod\/v4\/classic\//.test(bundle(name)), false, `${name} holds zod's full form`);
     }
     assert.equal(holds('errors', 'zod'), false, 'errors holds zod');
-    assert.match(readFileSync(join(out, 'cli.js'), 'utf8'), /Usage: tradereq COMMAND/);
-    assert.doesNotMatch(readFileSync(join(out, 'cli.js'), 'utf8'), /node_modules\//, 'the entry bundles no package');
+    assert.match(readFileSync(join(dist, 'cli.js'), 'utf8'), /Usage: tradereq COMMAND/);
+    assert.doesNotMatch(readFileSync(join(dist, 'cli.js'), 'utf8'), /node_modules\//, 'the entry bundles no package');
   });
 
   it('the first run keeps a cache for the exact bundle; the next run uses it as it is', () => {
