@@ -50,6 +50,9 @@ const COMMANDS: Record<string, () => Command> = {
   init: () => (require('./init') as typeof import('./init')).initCommand,
 };
 
+/** Every command's name, as `tradereq --help` and the README's table list them. */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
   // --no-color is every command's: taken out here, before the command reads its options.
   const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
