@@ -71,7 +71,7 @@ describe('chained requests on the command line: answers kept between runs, --gre
     assert.equal(query.status, 0, describeRun(query));
     assert.match(
       query.stdout,
-      /^### 3: GET .*\n {2}\(read the answer of "buy" kept from an earlier run, received \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\)\n/,
+      /^### 3\. The order placed by buy: GET .*\n {2}\(read the answer of "buy" kept from an earlier run, received \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\)\n/,
     );
     assert.match(query.stdout, new RegExp(`"orderId": "?${orderId}"?,`));
     const signed = await run(['sign', 'orders.tradereq', '--env', 'local', '--request', '3']);
@@ -110,7 +110,7 @@ describe('chained requests on the command line: answers kept between runs, --gre
     );
     assert.match(
       refused.stdout,
-      /needs confirmation \(not selected: it runs because "The order placed by buy" reads its answer\)/,
+      /\n {6}refused: POST \/api\/v3\/order: symbol BTCUSDT, [^\n]* needs confirmation \(not selected: it runs because "The order placed by buy" reads its answer\): nothing was sent\./,
     );
     const before = await reached();
     assert.equal(before.length, untouched, 'nothing was sent without confirmation');

@@ -158,7 +158,7 @@ async function confirmIfAsked(resolved: ResolvedRequest, deps: PipelineDeps): Pr
     kind: 'refused',
     resolved,
     reason: 'confirmation',
-    message: `Not sent: ${order} needs confirmation (${reason}).`,
+    message: `${order} needs confirmation (${reason}): nothing was sent.`,
   });
 }
 
