@@ -55,6 +55,18 @@ export function pathOf(url: string): string {
   }
 }
 
+/** The origin of a URL as sent ("https://host:port"); the text itself when it is no URL. */
+export function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/** The label of a 418 answer, in place of its outcome's (docs/service.md §7.1: the IP is banned). */
+export const BANNED = 'Banned';
+
 export const OUTCOME_LABEL: Readonly<Record<SendOutcome, string>> = {
   ok: 'OK',
   rejected: 'Rejected',

@@ -7,7 +7,7 @@
 import { check, PanelStateShape, shape as s, ToPanelShape, type PanelState } from '../core/panel/protocol';
 import { findByAttr, h } from './dom';
 import { LivePanel } from './live';
-import { bannerKey, renderBanner, renderContent, renderCountdown, renderHistory, type Ticker } from './render';
+import { bannerKey, renderBanner, renderContent, renderHistory, type Ticker } from './render';
 import { getSavedState, post, saveState } from './vscode-api';
 
 const root = document.getElementById('app') ?? document.body.appendChild(h('main', { id: 'app', class: 'app' }));
@@ -21,14 +21,6 @@ const banner = h('section', {
   'data-testid': 'banner',
   'data-outcome': 'none',
 });
-// role=timer is not announced on each tick; a screen reader user reads it when they want.
-const countdown = h('div', {
-  class: 'countdown',
-  role: 'timer',
-  'aria-atomic': 'true',
-  'data-testid': 'countdown-region',
-  hidden: true,
-});
 const content = h('div', { class: 'content' });
 const history = h('aside', {
   class: 'history-pane',
@@ -36,7 +28,7 @@ const history = h('aside', {
   'data-testid': 'history-pane',
   hidden: true,
 });
-root.replaceChildren(banner, countdown, content, history);
+root.replaceChildren(banner, content, history);
 const live = new LivePanel(root, post);
 root.before(live.tabs);
 root.after(live.host);
@@ -75,8 +67,6 @@ function render(): void {
   }
   const now = extensionNow();
   const next: Ticker[] = [];
-  const countdownTicker = renderCountdown(countdown, state, now);
-  if (countdownTicker) next.push(countdownTicker);
   content.replaceChildren(renderContent(state, { open: openSections, extNow: now }, next));
   history.hidden = state === undefined;
   history.replaceChildren(state ? renderHistory(state) : '');
@@ -154,9 +144,11 @@ root.addEventListener('click', (event: MouseEvent) => {
     return;
   }
   const id = button.getAttribute('data-id') ?? '';
-  if (action === 'show' || action === 'queryOrder' || action === 'copyBody') {
+  if (action === 'show' || action === 'queryOrder' || action === 'copyBody' || action === 'sendAgain') {
     // detail is 0 for a click made with the keyboard: then the focus stays where the user is.
     if (action === 'show' && event.detail > 0) scrollToTopFor = id;
+    // Pressed once, sent once: a second press before the extension answers sends nothing.
+    if (action === 'sendAgain') button.disabled = true;
     post({ type: action, id });
   }
 });

@@ -6,6 +6,7 @@
 import { HISTORY_LIMIT, type BudgetState, type PanelEntry, type PanelState } from '../core/panel/protocol';
 import { append, h, newId, setAttr, srOnly, type Child } from './dom';
 import {
+  BANNED,
   counterAt,
   formatBytes,
   formatMs,
@@ -13,6 +14,7 @@ import {
   formatWait,
   isLow,
   isoTime,
+  originOf,
   OUTCOME_LABEL,
   OUTCOME_SHORT,
   pathOf,
@@ -24,11 +26,29 @@ export type Ticker = (extNow: number) => boolean;
 
 export const UNKNOWN_SENTENCE = 'The operation may have succeeded: check before retrying.';
 
+/** A 418 (docs/service.md §7.1): what the banner says instead of the code in its body (429) and that code's advice. */
+export const BAN_SENTENCE =
+  'The service banned this IP for repeated rate limit violations. Sending before the ban ends makes it longer (§8 rules 2–3).';
+
+/** The editor's next step after a 700003 measured the clock again; the button follows it. */
+export const SEND_AGAIN_STEP =
+  'Nothing was processed, so sending again is safe: Send again sends it with the new offset.';
+
 type Counter = BudgetState['ip'];
 type ErrorInfo = NonNullable<PanelEntry['error']>;
 
 // ---------------------------------------------------------------------------------------------
 // Banner
+
+/** An answer 418: the IP is banned (§8 rules 2–3), whatever code its body carries. */
+export function isBan(e: { readonly status?: number }): boolean {
+  return e.status === 418;
+}
+
+/** Send again: a 700003 after which the clock was measured again (never an unknown outcome: it may have been carried out). */
+export function canSendAgain(e: PanelEntry): boolean {
+  return e.outcome === 'rejected' && e.sendAgain === true;
+}
 
 /** The one-click query needs an id to look the order up by (§7.2 700004: orderId or origClientOrderId). */
 export function canQueryOrder(e: PanelEntry): boolean {
@@ -47,7 +67,9 @@ export function bannerKey(state: PanelState | undefined): string {
     e?.summary,
     e?.status,
     e?.error?.code,
+    e?.reason,
     e ? canQueryOrder(e) : false,
+    e ? canSendAgain(e) : false,
   ]);
 }
 
@@ -59,7 +81,7 @@ export function renderBanner(banner: HTMLElement, state: PanelState | undefined)
   setAttr(banner, 'data-busy', state?.busy ? 'true' : undefined);
   const frag = document.createDocumentFragment();
   if (state?.busy) append(frag, busyLines(e !== undefined));
-  if (e) append(frag, [bannerHead(e), bannerMeta(e, state?.now ?? e.at), ...outcomeLines(e)]);
+  if (e) append(frag, [bannerHead(e), bannerMeta(e, state?.now ?? e.at), ...outcomeLines(e, state?.busy ?? false)]);
   else if (!state?.busy) append(frag, nothingSent());
   banner.replaceChildren(frag);
 }
@@ -91,7 +113,7 @@ function bannerHead(e: PanelEntry): HTMLElement {
       'span',
       { class: 'outcome-badge', 'data-testid': 'outcome' },
       h('span', { class: 'outcome-icon' }),
-      OUTCOME_LABEL[e.outcome],
+      isBan(e) ? BANNED : OUTCOME_LABEL[e.outcome],
     ),
     e.status !== undefined
       ? h('span', { class: 'banner-status', title: e.statusMeaning }, 'HTTP ', String(e.status))
@@ -120,15 +142,18 @@ function bannerMeta(e: PanelEntry, now: number): HTMLElement {
 }
 
 /** What the banner says under its head: the decoded error, the unknown-outcome sentence, the reason not sent. */
-function outcomeLines(e: PanelEntry): Child[] {
+function outcomeLines(e: PanelEntry, busy: boolean): Child[] {
   switch (e.outcome) {
     case 'ok':
       return [];
     case 'rejected':
+      if (isBan(e))
+        return [h('p', { class: 'banner-text ban', 'data-testid': 'ban' }, BAN_SENTENCE), renderServiceMessage(e.msg)];
       return [
         e.error ? renderErrorCode(e.error) : h('p', { class: 'banner-text' }, e.statusMeaning ?? e.summary),
         renderServiceMessage(e.msg),
-        renderAdvice(e.error),
+        e.note ? h('p', { class: 'clock-note', 'data-testid': 'clock-note' }, e.note) : null,
+        renderAdvice(e.error, canSendAgain(e) ? sendAgainStep(e, busy) : undefined),
       ];
     case 'unknown':
       return [
@@ -140,8 +165,30 @@ function outcomeLines(e: PanelEntry): Child[] {
       ];
     case 'not-sent':
     case 'refused':
-      return [h('p', { class: 'banner-text', 'data-testid': 'summary' }, e.summary), renderServiceMessage(e.msg)];
+      // The badge says "Refused" or "Not sent": the reason follows without saying it again.
+      return [
+        h('p', { class: 'banner-text', 'data-testid': 'summary' }, e.reason ?? e.summary),
+        renderServiceMessage(e.msg),
+      ];
   }
+}
+
+/** What to do after a 700003 measured the clock again, in the editor: the Send again button. */
+function sendAgainStep(e: PanelEntry, busy: boolean): Child[] {
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      class: 'button primary send-again',
+      'data-action': 'sendAgain',
+      'data-id': e.id,
+      'data-testid': 'send-again',
+      'data-focus': 'send-again',
+      disabled: busy,
+    },
+    'Send again',
+  );
+  return [SEND_AGAIN_STEP, ' ', button];
 }
 
 /**
@@ -193,15 +240,17 @@ function renderServiceMessage(msg: string | undefined): Child {
   );
 }
 
-function renderAdvice(err: ErrorInfo | undefined): Child {
-  if (!err || (!err.cause && !err.action)) return null;
+/** Cause and what to do; `step` replaces the spec's advice with the editor's own next step. */
+function renderAdvice(err: ErrorInfo | undefined, step?: Child[]): Child {
+  const action = step ?? (err?.action ? [err.action] : undefined);
+  if (!err?.cause && !action) return null;
   return h(
     'dl',
     { class: 'advice' },
-    err.cause ? h('dt', null, 'Cause') : null,
-    err.cause ? h('dd', { 'data-testid': 'cause' }, err.cause) : null,
-    err.action ? h('dt', null, 'What to do') : null,
-    err.action ? h('dd', { 'data-testid': 'action' }, err.action) : null,
+    err?.cause ? h('dt', null, 'Cause') : null,
+    err?.cause ? h('dd', { 'data-testid': 'cause' }, err.cause) : null,
+    action ? h('dt', null, 'What to do') : null,
+    action ? h('dd', { 'data-testid': 'action' }, ...action) : null,
   );
 }
 
@@ -240,55 +289,77 @@ function renderOrderRef(e: PanelEntry): Child {
 
 export interface Wait {
   readonly kind: 'ban' | 'retry';
-  readonly status: number | undefined;
   readonly untilMs: number;
 }
 
-/** The gate's block on the origin first (the budget's view), else the wait recorded on the entry shown. */
+/**
+ * The gate's block on the origin first (the budget's view), else a 429 wait or 418 ban recorded on
+ * the entry shown. A wait for room in the budget is no block: its meters say when room frees up.
+ */
 export function waitOf(state: PanelState | undefined): Wait | undefined {
   const blocked = state?.budget?.blocked;
-  if (blocked)
-    return { kind: blocked.status === 418 ? 'ban' : 'retry', status: blocked.status, untilMs: blocked.untilMs };
+  if (blocked) return { kind: blocked.status === 418 ? 'ban' : 'retry', untilMs: blocked.untilMs };
   const e = state?.current;
-  if (e?.retryAtMs !== undefined)
-    return { kind: e.status === 418 ? 'ban' : 'retry', status: e.status, untilMs: e.retryAtMs };
+  if (e?.retryAtMs !== undefined && (e.status === 418 || e.status === 429))
+    return { kind: isBan(e) ? 'ban' : 'retry', untilMs: e.retryAtMs };
   return undefined;
 }
 
 export function countdownText(wait: Wait, extNow: number): string {
   const left = formatWait(wait.untilMs - extNow);
-  return wait.kind === 'ban' ? `Banned: ${left} left` : `Retry-After: ${left}`;
+  return wait.kind === 'ban' ? `${BANNED}: ${left} left` : `Retry-After: ${left}`;
 }
 
-/** Fills the countdown area; returns its ticker, or undefined when no wait is in force. */
-export function renderCountdown(host: HTMLElement, state: PanelState | undefined, extNow: number): Ticker | undefined {
-  const wait = waitOf(state);
-  if (!wait || wait.untilMs <= extNow) {
-    host.hidden = true;
-    host.className = 'countdown';
-    host.replaceChildren();
-    return undefined;
-  }
-  host.hidden = false;
-  host.className = `countdown countdown-${wait.kind}`;
+/** What the countdown adds to its figure; why the service blocks is the banner's to say. */
+function waitNote(wait: Wait, origin: string): string {
+  return wait.kind === 'ban'
+    ? `Nothing is sent to ${origin} until the ban ends.`
+    : `Nothing is sent to ${origin} until the wait ends: sending during it gets the IP banned.`;
+}
+
+/**
+ * The countdown of a wait in force, in `host` (the budget's place). Its ticker says when the wait is
+ * over, then shows the meters of `budget` (if known) and keeps them ticking.
+ */
+function renderCountdown(
+  host: HTMLElement,
+  wait: Wait,
+  origin: string,
+  meters: (now: number, tickers: Ticker[]) => HTMLElement | undefined,
+  extNow: number,
+): Ticker {
   const text = h('strong', { class: 'countdown-text', 'data-testid': 'countdown' }, countdownText(wait, extNow));
-  const note = h(
-    'span',
-    { class: 'countdown-note' },
-    wait.kind === 'ban'
-      ? `${wait.status ?? 418}: this IP is banned for repeated rate limit violations. Nothing is sent to the service until the ban ends.`
-      : `${wait.status ?? 429}: request rate limit exceeded. Nothing is sent to the service until the wait ends, so as to avoid an IP ban.`,
+  const note = h('span', { class: 'countdown-note' }, waitNote(wait, origin));
+  // role=timer is not announced on each tick; a screen reader user reads it when they want.
+  const region = h(
+    'div',
+    {
+      class: `countdown countdown-${wait.kind}`,
+      role: 'timer',
+      'aria-atomic': 'true',
+      'data-testid': 'countdown-region',
+    },
+    h('span', { class: 'countdown-icon', 'aria-hidden': 'true' }),
+    text,
+    note,
   );
-  host.replaceChildren(h('span', { class: 'countdown-icon', 'aria-hidden': 'true' }), text, note);
+  host.append(region);
+  let after: Ticker[] | undefined;
   return (now: number) => {
-    if (wait.untilMs <= now) {
-      host.className = 'countdown countdown-over';
+    if (after === undefined) {
+      if (wait.untilMs > now) {
+        text.textContent = countdownText(wait, now);
+        return true;
+      }
+      region.className = 'countdown countdown-over';
       text.textContent = 'Wait over: requests may be sent again.';
       note.remove();
-      return false;
+      after = [];
+      const shown = meters(now, after);
+      if (shown) host.append(shown);
     }
-    text.textContent = countdownText(wait, now);
-    return true;
+    after = after.filter((t) => t(now));
+    return after.length > 0;
   };
 }
 
@@ -350,7 +421,7 @@ export function renderContent(
   if (e) {
     append(frag, [renderStatus(e), renderExpectations(e)]);
   }
-  if (state?.budget) frag.append(renderBudget(state.budget, state.now, opts.extNow, tickers));
+  if (state) append(frag, [renderBudget(state, opts.extNow, tickers)]);
   if (e) {
     append(frag, [
       renderBody(e),
@@ -425,18 +496,33 @@ function renderExpectations(e: PanelEntry): Child {
   );
 }
 
-function renderBudget(budget: BudgetState, stateNow: number, extNow: number, tickers: Ticker[]): HTMLElement {
-  const rows = [renderCounter('ip', 'IP', budget.ip, stateNow, extNow, tickers)];
-  if (budget.uid) rows.push(renderCounter('uid', 'Account', budget.uid, stateNow, extNow, tickers));
+/** The budget's meters, or while a 429 wait or 418 ban holds, its countdown in their place. */
+function renderBudget(state: PanelState, extNow: number, tickers: Ticker[]): Child {
+  const budget = state.budget;
+  const wait = waitOf(state);
+  const holding = wait !== undefined && wait.untilMs > extNow ? wait : undefined;
+  const origin = budget?.origin ?? (state.current ? originOf(state.current.request.url) : undefined);
+  if (origin === undefined || (!budget && !holding)) return null;
+  const meters = (now: number, into: Ticker[]): HTMLElement | undefined =>
+    budget ? renderMeters(budget, state.now, now, into) : undefined;
+  const body = h('div', { class: 'budget-body' });
+  if (holding) tickers.push(renderCountdown(body, holding, origin, meters, extNow));
+  else append(body, [meters(extNow, tickers)]);
   return section(
     'budget',
     'Rate limit budget',
-    h('p', { class: 'section-meta' }, 'per 10 s window · ', h('span', { class: 'origin' }, budget.origin)),
-    budget.damaged !== undefined
+    h('p', { class: 'section-meta' }, 'per 10 s window · ', h('span', { class: 'origin' }, origin)),
+    budget?.damaged !== undefined
       ? h('p', { class: 'budget-damaged', role: 'alert', 'data-testid': 'budget-damaged' }, budget.damaged)
       : null,
-    h('div', { class: 'meters' }, ...rows),
+    body,
   );
+}
+
+function renderMeters(budget: BudgetState, stateNow: number, extNow: number, tickers: Ticker[]): HTMLElement {
+  const rows = [renderCounter('ip', 'IP', budget.ip, stateNow, extNow, tickers)];
+  if (budget.uid) rows.push(renderCounter('uid', 'Account', budget.uid, stateNow, extNow, tickers));
+  return h('div', { class: 'meters' }, ...rows);
 }
 
 function renderCounter(
@@ -614,7 +700,12 @@ export function renderHistory(state: PanelState): DocumentFragment {
                 h('time', { class: 'h-time', datetime: isoTime(x.at) }, formatTime(x.at, state.now)),
                 h('span', { class: 'h-method method' }, x.method),
                 h('span', { class: 'h-path' }, x.path),
-                h('span', { class: 'h-outcome' }, h('span', { class: 'outcome-icon' }), OUTCOME_SHORT[x.outcome]),
+                h(
+                  'span',
+                  { class: 'h-outcome' },
+                  h('span', { class: 'outcome-icon' }),
+                  isBan(x) ? BANNED : OUTCOME_SHORT[x.outcome],
+                ),
                 h('span', { class: 'h-status' }, x.status !== undefined ? String(x.status) : '–'),
               ),
             ),

@@ -87,6 +87,11 @@ const FROM_PANEL: [string, unknown][] = [
   ['unsubscribe', { type: 'unsubscribe', id: 'c1', stream: 'spot@public.deals.v3.api@BTCUSDT' }],
   ['sendMessage', { type: 'sendMessage', id: 'c1', text: '{"method":"PING"}' }],
   ['disconnect', { type: 'disconnect', id: 'c1' }],
+  ['sendAgain', { type: 'sendAgain', id: 'e1' }],
+  ['sendAgain with extra members (dropped)', { type: 'sendAgain', id: 'e1', url: 'https://elsewhere.example' }],
+  ['sendAgain without an id', { type: 'sendAgain' }],
+  ['sendAgain with an id too long', { type: 'sendAgain', id: 'x'.repeat(101) }],
+  ['sendAgain with an id of a number', { type: 'sendAgain', id: 7 }],
   ['a message too long', { type: 'sendMessage', id: 'c1', text: 'x'.repeat(BOUNDS.liveMessageChars + 1) }],
   ['an id too long', { type: 'disconnect', id: 'x'.repeat(101) }],
   ['an id of a number', { type: 'show', id: 7 }],
@@ -114,6 +119,61 @@ describe('panel protocol: one definition, two validators', () => {
   it('good messages pass and bad ones fail (the table above is not all one way)', () => {
     const verdicts = TO_PANEL.map(([, v]) => check(ToPanelShape, v).ok);
     assert.deepEqual(verdicts, [true, true, true, true, true, ...Array<boolean>(TO_PANEL.length - 5).fill(false)]);
+  });
+
+  it('Send again (issue 19, point 1): an entry id and nothing else reaches the extension, in both validators', () => {
+    const message = { type: 'sendAgain', id: 'e1', url: 'https://elsewhere.example', request: 'POST /api/v3/order' };
+    const mine = check(FromPanelShape, message);
+    const zod = FromPanelSchema.safeParse(message);
+    assert.deepEqual(mine, { ok: true, value: { type: 'sendAgain', id: 'e1' } });
+    assert.ok(zod.success);
+    assert.deepEqual(zod.data, { type: 'sendAgain', id: 'e1' });
+    for (const bad of [
+      { type: 'sendAgain' },
+      { type: 'sendAgain', id: 'x'.repeat(101) },
+      { type: 'sendAgain', id: null },
+    ]) {
+      assert.equal(check(FromPanelShape, bad).ok, false, JSON.stringify(bad));
+      assert.equal(FromPanelSchema.safeParse(bad).success, false, JSON.stringify(bad));
+    }
+  });
+
+  it('an entry carries the 700003 note, whether it may be sent again, and the reason it was refused, bounded', () => {
+    const entry = {
+      id: 'e1',
+      at: 1,
+      title: 'Account',
+      environment: 'sandbox',
+      request: {
+        method: 'GET',
+        url: 'http://127.0.0.1:8780/api/v3/account',
+        query: '',
+        body: '',
+        headers: [],
+        signed: true,
+      },
+      outcome: 'rejected',
+      summary: '400 rejected: 700003',
+      status: 400,
+      note: 'The server clock was measured again: your clock is 30002 ms behind the server.',
+      sendAgain: true,
+      reason: 'The service banned this IP.',
+    };
+    const state = { type: 'state', state: { current: entry, history: [], now: 5 } };
+    const mine = check(ToPanelShape, state);
+    assert.ok(mine.ok && mine.value.type === 'state', mine.ok ? '' : mine.error);
+    assert.equal(mine.value.state.current?.sendAgain, true);
+    assert.equal(mine.value.state.current?.note, entry.note);
+    assert.equal(mine.value.state.current?.reason, entry.reason);
+    assert.deepEqual(ToPanelSchema.parse(state), mine.value);
+    const long = {
+      type: 'state',
+      state: { current: { ...entry, note: 'x'.repeat(BOUNDS.messageChars + 65) }, history: [], now: 5 },
+    };
+    assert.equal(check(ToPanelShape, long).ok, false);
+    assert.equal(ToPanelSchema.safeParse(long).success, false);
+    const notBoolean = { type: 'state', state: { current: { ...entry, sendAgain: 'yes' }, history: [], now: 5 } };
+    assert.equal(check(ToPanelShape, notBoolean).ok, false);
   });
 
   it('drops unknown members, fills defaults and says where a value does not fit', () => {

@@ -36,7 +36,8 @@ function entry(over) {
       body: '',
       totalParams: query,
       headers: [
-        ['X-SERVICE-APIKEY', 'mx0v••••••••••••3fa2'],
+        // As maskApiKey (src/core/env/keys.ts) masks it everywhere: the last four characters.
+        ['X-SERVICE-APIKEY', '****3fa2'],
         ['Content-Type', 'application/json'],
         ['User-Agent', 'TradeReq/0.1.0'],
       ],
@@ -159,11 +160,14 @@ const unknown = entry({
 
 const unknownNoId = entry({ ...unknown, id: 'e-unk-noid', orderRef: { symbol: 'BTCUSDT' } });
 
+const REFUSAL = `The service asked to back off (429): nothing is sent to ${ORIGIN} for 12 s more (Retry-After). Sending now would get this IP banned (§8 rule 2).`;
+
 const refused = entry({
   id: 'e-ref',
   at: NOW - 500,
   outcome: 'refused',
-  summary: `refused: a Retry-After wait is in force for ${ORIGIN} (12 s left); nothing was sent`,
+  summary: `refused: ${REFUSAL}`,
+  reason: REFUSAL,
   status: undefined,
   statusMeaning: undefined,
   response: undefined,
@@ -176,6 +180,7 @@ const notSent = entry({
   at: NOW - 400,
   outcome: 'not-sent',
   summary: 'not sent: connect ECONNREFUSED 127.0.0.1:8443: start the sandbox or check baseUrl in tradereq.env.json',
+  reason: 'connect ECONNREFUSED 127.0.0.1:8443: start the sandbox or check baseUrl in tradereq.env.json',
   status: undefined,
   statusMeaning: undefined,
   response: undefined,
@@ -184,6 +189,80 @@ const notSent = entry({
 });
 
 const okEntry = entry({});
+
+// A 700003 after the server clock moved (issue 19, point 1), as entryFromResult makes it from the sandbox's answer.
+const CLOCK_NOTE =
+  'The service processes a request only when timestamp < serverTime + 1000 and serverTime − timestamp ≤ recvWindow (5000 ms) (spec §5 rule 9). The server clock was measured again: your clock is 30002 ms behind the server (before: 0 ms behind the server); the next send uses the new offset.';
+const ACTION_700003 =
+  'Nothing was processed, so sending again is safe: after a 700003 TradeReq measures the server clock offset again at once, for the next send. If it is refused again, leave clock sync on (do not pass --no-clock-sync), do not write timestamp by hand, and set the system clock. Keep recvWindow at the default 5000 rather than widening it to hide skew.';
+
+const clockJump = entry({
+  id: 'e-700003',
+  at: NOW - 1_500,
+  title: 'Account',
+  request: {
+    ...entry({}).request,
+    method: 'GET',
+    url: `${ORIGIN}/api/v3/account?timestamp=1741957331000&signature=4b3ce56d3a25837901545acf2a11d937d46768f4605e5503b94063a1e09d54cf`,
+    body: '',
+  },
+  outcome: 'rejected',
+  summary: `400 rejected: 700003 Timestamp is outside of the recvWindow ${CLOCK_NOTE}`,
+  status: 400,
+  statusMeaning: "Malformed request; the fault is the sender's",
+  error: {
+    code: 700003,
+    meanings: ['Timestamp is outside of the recvWindow'],
+    cause:
+      'A request is processed only when timestamp < serverTime + 1000 and serverTime - timestamp <= recvWindow (§5 rule 9).',
+    action: ACTION_700003,
+    hoverText: `700003: Timestamp is outside of the recvWindow\n\nWhat to do: ${ACTION_700003}`,
+  },
+  msg: 'Timestamp is outside of the recvWindow. timestamp 1741957331000 is 30012 ms behind the server time 1741957361012 (recvWindow 5000); check the clock offset against GET /api/v3/time.',
+  note: CLOCK_NOTE,
+  sendAgain: true,
+  response: {
+    body: '{\n  "code": 700003,\n  "msg": "Timestamp is outside of the recvWindow."\n}',
+    isJson: true,
+    truncated: false,
+    bytes: 204,
+    headers: [['content-type', 'application/json']],
+  },
+  expectations: [],
+});
+
+// A 418 as the sandbox answers it (docs/service.md §7.1): an error body whose code is 429.
+const ACTION_429 =
+  'Stop sending and wait the number of seconds in the Retry-After header. Continuing after 429 leads to an automatic IP ban of 2 minutes up to 3 days (§8 rules 1-4); spread requests out.';
+
+function banned(extNow) {
+  return entry({
+    ...rejected,
+    id: 'e-418',
+    at: extNow - 100,
+    status: 418,
+    summary: '418 rejected: 429 Too many requests (Retry-After 118 s)',
+    statusMeaning:
+      'The IP is banned because of repeated rate limit violations; Retry-After gives the seconds until the ban ends',
+    retryAtMs: extNow + 118_000,
+    error: {
+      code: 429,
+      meanings: ['Too many requests'],
+      cause: 'The request rate limit was exceeded (§8).',
+      action: ACTION_429,
+      hoverText: `429: Too many requests\n\nWhat to do: ${ACTION_429}`,
+    },
+    msg: 'The IP 127.0.0.1 is banned for 118 s (Retry-After) for sending after a 429; bans grow with repeat offences (§8 rules 2-3).',
+    response: {
+      body: '{\n  "code": 429,\n  "msg": "The IP 127.0.0.1 is banned for 118 s"\n}',
+      isJson: true,
+      truncated: false,
+      bytes: 60,
+      headers: [['retry-after', '118']],
+    },
+    expectations: [],
+  });
+}
 
 const hostile = entry({
   id: `"><img src=x onerror=alert(3)>`,
@@ -396,8 +475,9 @@ describe('the response panel, in a browser', function () {
     await shoot(page, 'dark-ok');
   });
 
-  it('the banner shows a rejection: the code, every meaning, the cause and what to do', async () => {
-    const { page } = await openPanel();
+  it('the banner shows a rejection: the code, every meaning, the cause and what to do; a 700003 (issue 19, point 1) names the offset measured again and offers Send again, which posts the entry id once, never without sendAgain, never for an unknown outcome', async () => {
+    const p = await openPanel();
+    const { page } = p;
     await sendState(page, state());
     const banner = page.getByTestId('banner');
     assert.equal(await banner.getAttribute('data-outcome'), 'rejected');
@@ -415,6 +495,32 @@ describe('the response panel, in a browser', function () {
       await text(page, 'meanings'),
       /The spec gives 2 meanings for this code:Pair not foundUser information error/,
     );
+
+    // A 700003 after the server clock moved: the new offset, and the editor's next step.
+    await sendState(page, state({ current: clockJump, history: [clockJump, rejected] }));
+    assert.equal(await text(page, 'outcome'), 'Rejected');
+    assert.match(await text(page, 'error-code'), /700003/);
+    assert.match(await text(page, 'clock-note'), /measured again: your clock is 30002 ms behind the server/);
+    const action = await text(page, 'action');
+    assert.match(action, /Nothing was processed.*Send again/);
+    assert.doesNotMatch(action, /--no-clock-sync|run the command/i, 'the editor’s next step, not the command line’s');
+    const again = page.getByTestId('send-again');
+    assert.equal(await again.textContent(), 'Send again');
+    await again.click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'sendAgain', id: 'e-700003' });
+    assert.equal(await again.isDisabled(), true, 'pressed once, sent once');
+    await shoot(page, 'dark-send-again');
+
+    // sendAgain unset (a timestamp written in the request, a send of an earlier session): the spec's advice, no button.
+    const written = { ...clockJump, id: 'e-700003-written', sendAgain: undefined };
+    await sendState(page, state({ current: written, history: [written] }));
+    assert.equal(await page.getByTestId('send-again').count(), 0);
+    assert.equal(await text(page, 'action'), ACTION_700003);
+    // An unknown outcome may have been carried out: never sent again from here.
+    await sendState(page, state({ current: { ...unknown, sendAgain: true }, history: [unknown] }));
+    assert.equal(await page.getByTestId('send-again').count(), 0);
+    assert.equal((await posted(page)).filter((m) => m.type === 'sendAgain').length, 1);
+    assert.deepEqual(p.errors, []);
   });
 
   it('an error code carries the editor’s hover text: as title, as its accessible description, and shown in place from the keyboard', async () => {
@@ -481,14 +587,16 @@ describe('the response panel, in a browser', function () {
     await sendState(page, state({ current: refused, history: [refused], budget: undefined }));
     assert.equal(await page.getByTestId('banner').getAttribute('data-outcome'), 'refused');
     assert.equal(await text(page, 'outcome'), 'Refused');
-    assert.equal(await text(page, 'summary'), refused.summary);
+    assert.equal(await text(page, 'summary'), REFUSAL);
+    assert.equal((await text(page, 'banner')).match(/refused/gi).length, 1, 'the badge says "Refused", once');
     assert.match(await text(page, 'status'), /No HTTP status/);
     assert.equal(await page.getByTestId('body').count(), 0);
 
     await sendState(page, state({ current: notSent, history: [notSent] }));
     assert.equal(await page.getByTestId('banner').getAttribute('data-outcome'), 'not-sent');
     assert.equal(await text(page, 'outcome'), 'Not sent');
-    assert.equal(await text(page, 'summary'), notSent.summary);
+    assert.equal(await text(page, 'summary'), notSent.reason);
+    assert.equal((await text(page, 'banner')).match(/not sent/gi).length, 1, 'the badge says "Not sent", once');
     const tone = await page.getByTestId('banner').evaluate((el) => getComputedStyle(el).borderLeftColor);
     assert.equal(tone, 'rgb(157, 157, 157)', 'neutral: the description colour');
   });
@@ -544,11 +652,14 @@ describe('the response panel, in a browser', function () {
     await shoot(page, 'dark-keyboard-focus');
   });
 
-  it('the countdown ticks each second on the extension’s clock: a Retry-After wait, then a ban', async () => {
+  it('the countdown ticks each second on the extension’s clock in the budget’s place: a Retry-After wait, then a ban (issue 19, point 9)', async () => {
     const { page } = await openPanel();
+    const inBudget = (testid) => page.locator(`[data-section="budget"] [data-testid="${testid}"]`);
     // The extension's clock is 5 s ahead of the page's: 12 s left means 12 s, not 17.
     await sendState(page, state({ budget: budget({ blocked: { status: 429, untilMs: NOW + 12_000 } }) }));
-    assert.equal(await text(page, 'countdown'), 'Retry-After: 12 s');
+    assert.equal(await inBudget('countdown').textContent(), 'Retry-After: 12 s');
+    assert.equal(await page.getByTestId('budget-ip').count(), 0, 'no budget bar while the wait holds');
+    assert.equal(await page.getByTestId('budget-uid').count(), 0);
     await page.clock.runFor(1000);
     assert.equal(await text(page, 'countdown'), 'Retry-After: 11 s');
     await page.clock.runFor(5000);
@@ -556,29 +667,40 @@ describe('the response panel, in a browser', function () {
     await shoot(page, 'dark-retry-after');
     await page.clock.runFor(6000);
     assert.equal(await text(page, 'countdown'), 'Wait over: requests may be sent again.');
+    // The window has passed since the reading: the bars come back, full.
+    assert.equal(await page.getByTestId('budget-ip').locator('label').textContent(), 'IP 500/500 left');
 
     const pageNow = await page.evaluate(() => Date.now());
     const extNow = pageNow + 5000;
+    const ban = banned(extNow);
     await sendState(
       page,
       state({
         now: extNow,
-        current: entry({
-          ...rejected,
-          id: 'e-418',
-          status: 418,
-          retryAtMs: extNow + 118_000,
-          error: undefined,
-          statusMeaning: 'The IP is banned because of repeated rate limit violations',
-        }),
-        budget: undefined,
+        current: ban,
+        history: [ban, rejected],
+        budget: budget({ blocked: { status: 418, untilMs: ban.retryAtMs } }),
       }),
     );
-    assert.equal(await text(page, 'countdown'), 'Banned: 1 min 58 s left');
+    // The banner shows the ban, not the body's code 429 and its advice (which is to avoid the ban).
+    assert.equal(await text(page, 'outcome'), 'Banned');
+    assert.match(await text(page, 'banner'), /HTTP 418/);
+    assert.equal(await page.getByTestId('error-code').count(), 0, 'no 429 badge beside HTTP 418');
+    assert.equal(await page.getByTestId('action').count(), 0, 'no advice on avoiding a ban already in force');
+    assert.match(await text(page, 'ban'), /banned this IP for repeated rate limit violations/);
+    assert.match(await page.getByTestId('history-item').first().textContent(), /Banned418$/);
+    assert.equal(await inBudget('countdown').textContent(), 'Banned: 1 min 58 s left');
+    assert.equal(await page.getByTestId('budget-ip').count(), 0, 'the countdown replaces the budget bar');
+    assert.doesNotMatch(await text(page, 'countdown-region'), /repeated rate limit violations/, 'said once');
+    await shoot(page, 'dark-ban');
     await page.clock.runFor(58_000);
     assert.equal(await text(page, 'countdown'), 'Banned: 1 min left');
     await page.clock.runFor(1000);
     assert.equal(await text(page, 'countdown'), 'Banned: 59 s left');
+
+    // Without the budget's state (the entry alone knows the ban) the countdown still takes the budget's place.
+    await sendState(page, state({ now: extNow + 59_000, current: ban, history: [ban], budget: undefined }));
+    assert.equal(await inBudget('countdown').textContent(), 'Banned: 59 s left');
 
     // A wait already over when the state arrives shows no countdown at all.
     await sendState(
@@ -587,6 +709,7 @@ describe('the response panel, in a browser', function () {
     );
     assert.equal(await page.getByTestId('countdown').count(), 0);
     assert.equal(await page.getByTestId('countdown-region').isHidden(), true);
+    assert.equal(await page.getByTestId('budget-ip').count(), 1);
   });
 
   it('budget: a labelled meter per counter, the warning style under 10 % left, the time until it frees up ticking', async () => {

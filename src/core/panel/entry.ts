@@ -5,6 +5,7 @@
 import { errorCodeMarkdown } from '../editor/markdown';
 import type { ClockSample } from '../clock/clock';
 import type { RoundTripReport } from '../net/round-trip';
+import { describeFailure } from '../net/send';
 import type { Sent } from '../request/pipeline';
 import { redactedHeaders } from '../request/build';
 import { hideListenKeys, listenKeysOf } from '../request/listen-keys';
@@ -64,6 +65,10 @@ export function historyItem(e: PanelEntry): HistoryItem {
   };
 }
 
+function optional(text: string | undefined, shown: (text: string) => string): string | undefined {
+  return text === undefined ? undefined : shown(text);
+}
+
 function urlPath(url: string): string {
   try {
     return new URL(url).pathname;
@@ -84,6 +89,16 @@ function responseOf(report: RoundTripReport, hide: (text: string) => string): Pa
     bytes: response.bodyBytes,
     headers: Object.entries(response.headers).map(([n, v]) => [n, clip(v, BOUNDS.messageChars)]),
   };
+}
+
+/** Why a refused or not-sent request went nowhere, without the outcome's word that starts its summary. */
+function reasonOf(report: RoundTripReport): string | undefined {
+  const why =
+    report.refusal?.message ??
+    (report.outcome === 'not-sent' && report.failure
+      ? describeFailure(report.failure.code, report.prepared.origin)
+      : undefined);
+  return why === undefined ? undefined : [why, report.warning].filter(Boolean).join(' ');
 }
 
 export function entryFromResult(
@@ -115,6 +130,9 @@ export function entryFromResult(
     },
     outcome: report.outcome,
     summary: message(summary),
+    reason: optional(reasonOf(report), message),
+    note: optional(result.note, message),
+    sendAgain: result.sendAgain,
     status: report.response?.status,
     statusMeaning: d?.statusInfo.meaning,
     error: d?.error
@@ -126,7 +144,7 @@ export function entryFromResult(
           hoverText: plainText(errorCodeMarkdown(d.error, meta.clock)),
         }
       : undefined,
-    msg: d?.msg === undefined ? undefined : message(d.msg),
+    msg: optional(d?.msg, message),
     response: responseOf(report, hide),
     timings: report.response?.timings ?? report.failure?.timings,
     orderRef: orderRef(report, resolved.params, resolved.json === undefined ? undefined : parseJson(resolved.json)),

@@ -71,6 +71,15 @@ export const PanelEntryShape = s.object({
   outcome: s.enum(SEND_OUTCOMES),
   /** One line: "200 ok", "400 rejected: 30002 …", "outcome unknown: …", "refused: …". */
   summary: text(BOUNDS.messageChars),
+  /** Refused or not sent: why, without the outcome's own word (the badge says it). */
+  reason: s.optional(text(BOUNDS.messageChars)),
+  /** After a 700003: the timing rule and the clock offset measured again (pipeline.ts), or why it was not. */
+  note: s.optional(text(BOUNDS.messageChars)),
+  /**
+   * A 700003 after which the clock was measured again: nothing was processed, and the panel offers
+   * Send again. The extension leaves it out of a state when it cannot send that request again.
+   */
+  sendAgain: s.optional(s.boolean()),
   status: s.optional(s.number()),
   statusMeaning: s.optional(s.string(BOUNDS.messageChars)),
   error: s.optional(ErrorInfoShape),
@@ -259,6 +268,8 @@ export const FromPanelShape = s.union('type', [
   s.object({ type: s.literal('queryOrder'), id }),
   /** Copy the response body of an entry to the clipboard. */
   s.object({ type: s.literal('copyBody'), id }),
+  /** Send the request of an entry with sendAgain once more, through the gates and confirmation as any send. */
+  s.object({ type: s.literal('sendAgain'), id }),
   s.object({ type: s.literal('unsubscribe'), id, stream: streamName }),
   /** A JSON message typed in the stream view, for the connection's pacer. */
   s.object({ type: s.literal('sendMessage'), id, text: s.string(BOUNDS.liveMessageChars) }),
