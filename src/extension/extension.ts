@@ -38,6 +38,8 @@ export interface TradeReqApi {
   readonly activateMs: number;
   /** What the response panel shows now (tests read it; it holds nothing secret). */
   panelState(): PanelState | undefined;
+  /** A message as the panel's page posts it (tests): validated and handled as the page's own. */
+  panelMessage(message: unknown): void;
   /** The live connections as the stream view shows them, with their newest pushes (nothing secret). */
   streamsState(): StreamsState;
   /** Where a document's diagnostics were last computed: in a worker thread (large files) or on the main one. */
@@ -81,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     loadMs,
     activateMs,
     panelState: () => s.panel.current(),
+    panelMessage: (message) => s.panel.receive(message),
     streamsState: () => s.streams.state(),
     diagnosticsRunner: (uri) => diagnostics.runner(uri),
     testing: s.testing,
@@ -167,6 +170,7 @@ function panelHandlers(
   return {
     show: (id) => late.presenter?.showHistoryEntry(id),
     queryOrder: (id) => void late.sending?.queryOrder(id),
+    sendAgain: (id) => void late.sending?.sendAgain(id),
     copyBody: (id) => {
       const body = history.find(id)?.response?.body;
       if (body !== undefined) void vscode.env.clipboard.writeText(body);

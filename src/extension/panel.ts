@@ -13,6 +13,8 @@ export interface PanelHandlers {
   show(id: string): void;
   queryOrder(id: string): void;
   copyBody(id: string): void;
+  /** Send again, on an entry whose 700003 measured the clock again. */
+  sendAgain(id: string): void;
   /** The page (re)loaded: it needs the live connections again. */
   ready(): void;
   unsubscribe(id: string, stream: string): void;
@@ -86,7 +88,8 @@ export class ResponsePanel implements vscode.Disposable {
     this.panel.onDidDispose(() => (this.panel = undefined));
   }
 
-  private receive(raw: unknown): void {
+  /** A message from the page (or from a test, as the page posts it): validated, then handled. */
+  receive(raw: unknown): void {
     const parsed = lazy().FromPanelSchema.safeParse(raw);
     if (!parsed.success) {
       this.log.warn('dropped a message from the response panel that does not fit the protocol');
@@ -104,6 +107,8 @@ export class ResponsePanel implements vscode.Disposable {
         return h.queryOrder(m.id);
       case 'copyBody':
         return h.copyBody(m.id);
+      case 'sendAgain':
+        return h.sendAgain(m.id);
       case 'unsubscribe':
         return h.unsubscribe(m.id, m.stream);
       case 'sendMessage':

@@ -68,6 +68,16 @@ export class Sending implements vscode.Disposable {
     }
   }
 
+  /**
+   * Send again, pressed on a 700003 whose clock was measured again: the same request of the same
+   * file (as it reads now) once more, through the gates and the confirmation of any send.
+   */
+  async sendAgain(id: string): Promise<void> {
+    const again = this.parts.presenter.takeSendAgain(id);
+    if (again) await again();
+    else this.parts.log.info('Send again: that send can no longer be repeated from the panel; send it from its file.');
+  }
+
   /** The one-click query of an order whose outcome is unknown: built as data from its validated ids. */
   async queryOrder(id: string): Promise<void> {
     const entry = this.parts.history.find(id);
@@ -95,14 +105,21 @@ export class Sending implements vscode.Disposable {
         onUnboundOrigin: offerBinding(keys, log, () => (document ? this.send(document, request.index) : undefined)),
         confirm: confirmOrder(log),
       });
-      return result.ok ? await this.record(result.value, titleOf(request)) : await this.notSent(result.error, document);
+      if (!result.ok) return await this.notSent(result.error, document);
+      return await this.record(result.value, titleOf(request), () => this.again(doc, request, document?.uri));
     } finally {
       presenter.setBusy(false);
     }
   }
 
-  /** A send that reached the gate: into the history, the log and the panel. */
-  private async record(sent: Sent, title: string): Promise<PanelEntry> {
+  /** The request sent once more: the file's as it reads now, or an in-memory one (the order query) as it was. */
+  private async again(doc: TradeReqDocument, request: RequestBlock, uri?: vscode.Uri): Promise<unknown> {
+    if (!uri) return requireTrust(this.parts.log) ? this.run(doc, request) : undefined;
+    return this.send(await vscode.workspace.openTextDocument(uri), request.index);
+  }
+
+  /** A send that reached the gate: into the history, the log and the panel (with Send again after a 700003). */
+  private async record(sent: Sent, title: string, again: () => Promise<unknown>): Promise<PanelEntry> {
     const { history, log, network, presenter } = this.parts;
     // The clock sample (a read of the state file) serves only an error's hover text.
     const clock = sent.report.decoded?.error ? network.get().clock.sample(sent.resolved.origin) : undefined;
@@ -113,6 +130,7 @@ export class Sending implements vscode.Disposable {
       .add(entry)
       .catch((e: unknown) => log.warn(`history not saved: ${e instanceof Error ? e.name : 'error'}`));
     logEntry(log, entry, sent.resolved.environment.name);
+    if (entry.sendAgain) presenter.offerSendAgain(entry.id, again);
     // The report's budget names the signing account; a view by origin alone has no account counter.
     presenter.showEntry(entry, sent.report.budget);
     this.changed.fire();
