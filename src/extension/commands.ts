@@ -72,7 +72,7 @@ const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
   'tradereq.copyAsCode': copyAsCodeCommand,
   'tradereq.importCurl': (s) => (input) => importFromCurl(s, input),
   'tradereq.importPostman': () => importPostmanCollection,
-  'tradereq.importHttp': () => importHttpFile,
+  'tradereq.importHttp': (s) => (source, out) => importHttpFile(s, source, out),
   'tradereq.showPanel': (s) => () => s.presenter.showLatest(),
   'tradereq.addApiKey': (s) => (profile, origin) => addApiKey(s.keys, s.environments, profile, origin),
   'tradereq.removeApiKey': removeApiKey,
@@ -227,7 +227,10 @@ function removeApiKey(s: Services): Handler {
   return async () => {
     const list = await s.keys.profiles();
     if (list.length === 0) return void vscode.window.showInformationMessage('TradeReq: no key profiles are stored.');
-    const items = list.map((k) => ({ label: k.profile, description: k.origins.join(', ') }));
+    const items = list.map((k) => ({
+      label: k.profile,
+      description: `${k.origins.join(', ')} · API key ${k.maskedApiKey}`,
+    }));
     const picked = await vscode.window.showQuickPick(items, { title: 'TradeReq: Remove API Key' });
     if (!picked) return;
     const remove = 'Remove';
@@ -244,12 +247,14 @@ function listApiKeys(s: Services): Handler {
       void vscode.window.showInformationMessage('TradeReq: no key profiles are stored. Run "TradeReq: Add API Key".');
       return list;
     }
-    // Profiles and origins only: a key's value is never shown.
+    // Profiles, origins and the API key masked as everywhere: a key's value is never shown.
     const items = list.map((k) => ({
       label: k.profile,
-      description: `bound to ${k.origins.join(', ') || 'no origin'}`,
+      description: `bound to ${k.origins.join(', ') || 'no origin'} · API key ${k.maskedApiKey}`,
     }));
-    await vscode.window.showQuickPick(items, { title: 'TradeReq: stored key profiles (values are never shown)' });
+    await vscode.window.showQuickPick(items, {
+      title: 'TradeReq: stored key profiles (API keys masked, secret keys never shown)',
+    });
     return list;
   };
 }

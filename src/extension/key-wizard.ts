@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { PROFILE_NAME_PATTERN } from '../core/env/keys';
+import { maskApiKey, PROFILE_NAME_PATTERN } from '../core/env/keys';
 import { normaliseOrigin } from '../core/request/gate';
 import type { Environments } from './environments';
 import type { KeyStore } from './keys';
@@ -32,7 +32,7 @@ export async function addApiKey(
   if (!secretKey) return;
   if (!(await keys.store(profile, { apiKey, secretKey, origins }))) return;
   void vscode.window.showInformationMessage(
-    `TradeReq: key profile "${profile}" stored in SecretStorage, bound to ${origins.join(', ')}.`,
+    `TradeReq: key profile "${profile}" stored in SecretStorage, bound to ${origins.join(', ')} (API key ${maskApiKey(apiKey)}).`,
   );
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { maskApiKey } from '../core/env/keys';
 import { lazy } from './lazy';
 import type { StoredKey } from './lazy/keys';
 
@@ -8,6 +9,8 @@ const entry = (profile: string): string => `tradereq.key.${profile}`;
 export interface ProfileSummary {
   readonly profile: string;
   readonly origins: readonly string[];
+  /** The API key as it is shown everywhere: its last four characters (maskApiKey). */
+  readonly maskedApiKey: string;
 }
 
 /**
@@ -49,7 +52,7 @@ export class KeyStore implements vscode.Disposable {
     const out: ProfileSummary[] = [];
     for (const profile of await this.index()) {
       const k = await this.get(profile);
-      if (k) out.push({ profile, origins: k.origins });
+      if (k) out.push({ profile, origins: k.origins, maskedApiKey: maskApiKey(k.apiKey) });
     }
     return out;
   }

@@ -141,8 +141,8 @@ suite('sending from the editor, in the real extension host', () => {
       const l = await listedKeyProfiles();
       return l.length > 0 ? l : undefined;
     });
-    // Profile and origins only: no value of the key.
-    assert.deepEqual(listed, [{ profile: 'sandbox', origins: [origin] }]);
+    // Profile, origins and the API key masked as everywhere (its last four characters): no value of a key.
+    assert.deepEqual(listed, [{ profile: 'sandbox', origins: [origin], maskedApiKey: `****${DEMO.apiKey.slice(-4)}` }]);
     const log = await tradereqLogContaining(`stored key profile "sandbox" bound to ${origin}`);
     assert.ok(!log.includes(DEMO.secretKey) && !log.includes(DEMO.apiKey), `the log holds no key value:\n${log}`);
   });
@@ -154,7 +154,9 @@ suite('sending from the editor, in the real extension host', () => {
     assert.deepEqual(elsewhere.requests, [], 'the other server got nothing');
     assert.deepEqual(await sandboxLog(), [], 'the sandbox got nothing either');
     // Binding needs an explicit confirmation: the profile is still bound to the sandbox only.
-    assert.deepEqual(await listedKeyProfiles(), [{ profile: 'sandbox', origins: [new URL(sandbox.baseUrl).origin] }]);
+    assert.deepEqual(await listedKeyProfiles(), [
+      { profile: 'sandbox', origins: [new URL(sandbox.baseUrl).origin], maskedApiKey: `****${DEMO.apiKey.slice(-4)}` },
+    ]);
     await vscode.commands.executeCommand('notifications.clearAll');
   });
 
@@ -226,6 +228,44 @@ suite('sending from the editor, in the real extension host', () => {
     );
     // The sandbox carried the order out, then answered 503: a retry would have placed it twice.
     assert.deepEqual((await sandboxLog()).at(-1)?.status, 503);
+    assert.equal(current.sendAgain, undefined, 'never Send again on an unknown outcome');
+  });
+
+  test("after the server clock jumps, a 700003 names the offset measured again and offers Send again; the panel's sendAgain message sends the request once more, once, and it goes through (issue 19, point 1)", async () => {
+    await control('clock', { offsetMs: 30_000 });
+    try {
+      const refused = await send('sending.tradereq', BUY);
+      assert.ok(refused, 'the request was sent');
+      const current = panel().current;
+      assert.ok(current && current.id === refused.id, 'the panel shows the entry just sent');
+      assert.equal(current.error?.code, 700003, current.summary);
+      assert.match(current.note ?? '', /measured again: your clock is \d+ ms behind the server/);
+      assert.equal(current.sendAgain, true, 'Send again is offered');
+      const before = (await sandboxLog()).length;
+
+      api.panelMessage({ type: 'sendAgain', id: refused.id });
+      const again = await waitFor('the request sent again', () => {
+        const state = panel();
+        return state.current && state.current.id !== refused.id && !state.busy ? state.current : undefined;
+      });
+      assert.equal(again.outcome, 'ok', again.summary);
+      assert.equal(again.title, refused.title, 'the same request');
+      const sent = (await sandboxLog()).slice(before).map((e) => `${e.method} ${e.path} ${e.status}`);
+      assert.deepEqual(sent, ['POST /api/v3/order 200'], 'with the offset measured after the 700003');
+
+      // Pressed once, sent once: the same message again sends nothing, and the entry no longer offers it.
+      api.panelMessage({ type: 'sendAgain', id: refused.id });
+      await tradereqLogContaining('Send again: that send can no longer be repeated from the panel');
+      assert.equal((await sandboxLog()).length, before + 1);
+      api.panelMessage({ type: 'show', id: refused.id });
+      const shown = await waitFor('the 700003 entry shown again', () => {
+        const c = panel().current;
+        return c?.id === refused.id ? c : undefined;
+      });
+      assert.equal(shown.sendAgain, undefined, 'no Send again on a send already sent again');
+    } finally {
+      await control('clock', { offsetMs: 0 });
+    }
   });
 
   test('an order to an environment with "confirm": true asks in a modal dialog naming method, path, symbol, side, quantity and price; refused, nothing is sent', async () => {
@@ -274,6 +314,8 @@ suite('sending from the editor, in the real extension host', () => {
     assert.equal(state.current.outcome, 'refused', state.current.summary);
     assert.equal(state.current.status, undefined, 'no HTTP status: nothing was sent');
     assert.match(state.current.summary, /^refused: The service asked to back off \(429\)/);
+    // The panel's badge says "Refused": the reason it shows does not say it again.
+    assert.match(state.current.reason ?? '', /^The service asked to back off \(429\)/);
     assert.equal(state.current.retryAtMs, first.retryAtMs, 'the same wait');
     const log = await sandboxLog();
     assert.equal(log.length, reached, 'the second request never reached the sandbox');

@@ -119,7 +119,7 @@ describe('sending from the editor, as a person does it', function () {
     if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
   });
 
-  it('Add API Key asks for profile, origins, API key and secret (a password field); List API Keys shows the profile and its origins, never the values', async () => {
+  it('Add API Key asks for profile, origins, API key and secret (a password field); List API Keys shows the profile, its origins and the API key masked to its last four characters, never a value', async () => {
     await runCommand(page, 'TradeReq: Add API Key');
     const widget = page.locator('.quick-input-widget');
     const input = widget.locator('input.input');
@@ -142,13 +142,24 @@ describe('sending from the editor, as a person does it', function () {
     assert.equal(await input.getAttribute('type'), 'password', 'the secret key is typed into a password field');
     await input.pressSequentially(DESK.secretKey);
     await input.press('Enter');
-    await notification(page, `key profile "${DESK.profile}" stored in SecretStorage, bound to ${SANDBOX}`).waitFor();
+    await notification(
+      page,
+      `key profile "${DESK.profile}" stored in SecretStorage, bound to ${SANDBOX} (API key ****${DESK.apiKey.slice(-4)})`,
+    ).waitFor();
 
     await runCommand(page, 'TradeReq: List API Keys');
-    await widget.locator('.quick-input-title', { hasText: 'stored key profiles (values are never shown)' }).waitFor();
+    await widget
+      .locator('.quick-input-title', { hasText: 'stored key profiles (API keys masked, secret keys never shown)' })
+      .waitFor();
     const row = widget.locator('.quick-input-list .monaco-list-row', { hasText: DESK.profile });
     await row.waitFor();
-    assert.match(await row.innerText(), new RegExp(`${DESK.profile}\\s*bound to ${SANDBOX.replace(/\./g, '\\.')}`));
+    // The API key as everywhere (the panel, the CLI): its last four characters.
+    assert.match(
+      await row.innerText(),
+      new RegExp(
+        `${DESK.profile}\\s*bound to ${SANDBOX.replace(/\./g, '\\.')} · API key \\*{4}${DESK.apiKey.slice(-4)}`,
+      ),
+    );
     const listed = await widget.innerText();
     assert.ok(!listed.includes(DESK.apiKey) && !listed.includes(DESK.secretKey), `no key value is listed:\n${listed}`);
     await page.keyboard.press('Escape');
@@ -283,20 +294,29 @@ describe('sending from the editor, as a person does it', function () {
     assert.equal(status, 429);
     assert.equal(await direct(), 418, 'a request during the Retry-After wait gets the IP banned');
     const banner = await send('Symbols and their filters', 'rejected');
-    assert.match(await banner.innerText(), /HTTP 418/);
-    const countdown = panel.locator('[data-testid=countdown]');
+    // The ban, not the code 429 of its body (issue 19, point 9).
+    assert.match(await banner.innerText(), /Banned\s+HTTP 418/);
+    assert.match(await banner.innerText(), /banned this IP for repeated rate limit violations/);
+    assert.equal(await panel.locator('[data-testid=error-code]').count(), 0, 'no 429 badge beside HTTP 418');
+    // The countdown in the budget's place: no budget bar while the ban holds.
+    const countdown = panel.locator('[data-section=budget] [data-testid=countdown]');
     assert.match(
       await countdown.innerText(),
       /^Banned: (2 min|1 min 5\d s) left$/,
       'a ban of 2 minutes, counting down',
     );
-    assert.match(await panel.locator('[data-testid=countdown-region]').innerText(), /418: this IP is banned/);
+    assert.match(
+      await panel.locator('[data-testid=countdown-region]').innerText(),
+      /Nothing is sent to http:\/\/127\.0\.0\.1:8780 until the ban ends/,
+    );
+    assert.equal(await panel.locator('[data-testid=budget-ip]').count(), 0);
     await clearNotifications(page);
     await screenshot(page, 'panel-ban-countdown.png');
 
     const reached = (await sandboxLog()).length;
     const refused = await send('Symbols and their filters', 'refused');
     assert.match(await refused.innerText(), /banned this IP .*nothing is sent to http:\/\/127\.0\.0\.1:8780/);
+    assert.equal((await refused.innerText()).match(/refused/gi).length, 1, 'the badge says "Refused", once');
     assert.match(await countdown.innerText(), /^Banned: (2 min|1 min 5\d s) left$/);
     assert.equal((await sandboxLog()).length, reached, 'the refused request never reached the sandbox');
     await page.locator('.statusbar-item', { hasText: /sandbox.*banned \d+ s/ }).waitFor();
