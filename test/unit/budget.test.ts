@@ -8,6 +8,7 @@ import { FileStateStore, MemoryStateStore, accountId, defaultStateDir } from '..
 import { explainTimestampError, sampleFrom } from '../../src/core/clock/clock';
 import { ClockSync } from '../../src/core/clock/sync';
 import { decodeResponse } from '../../src/core/net/decode';
+import { summarise } from '../../src/core/net/round-trip';
 import { checkExpectations } from '../../src/core/request/expect';
 import { parse } from '../../src/core/format/parser';
 import { readOptions } from '../../src/core/format/directives';
@@ -156,6 +157,13 @@ describe('decode (§7.1, §7.2)', () => {
     assert.equal(decodeResponse(418, '', '120').retryAfterSeconds, 120);
     assert.equal(decodeResponse(400, '', '5').retryAfterSeconds, undefined);
     assert.equal(decodeResponse(429, '', 'soon').retryAfterSeconds, undefined);
+  });
+
+  it('a 418 is summarised as the ban, not as the 429 code its body may repeat (issue 19, point 9)', () => {
+    const banned = summarise(decodeResponse(418, '{"code":429,"msg":"Too many requests"}', '118'));
+    assert.match(banned, /^418 rejected: The IP is banned because of repeated rate limit violations/);
+    assert.doesNotMatch(banned, /429/);
+    assert.match(summarise(decodeResponse(429, '{"code":429}', '12')), /^429 rejected: 429 /);
   });
 
   it('takes a hostile body without throwing: not JSON, wrong types, huge code', () => {

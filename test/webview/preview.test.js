@@ -194,7 +194,7 @@ const okEntry = entry({});
 const CLOCK_NOTE =
   'The service processes a request only when timestamp < serverTime + 1000 and serverTime − timestamp ≤ recvWindow (5000 ms) (spec §5 rule 9). The server clock was measured again: your clock is 30002 ms behind the server (before: 0 ms behind the server); the next send uses the new offset.';
 const ACTION_700003 =
-  'Nothing was processed, so sending again is safe: after a 700003 TradeReq measures the server clock offset again at once, for the next send. If it is refused again, leave clock sync on (do not pass --no-clock-sync), do not write timestamp by hand, and set the system clock. Keep recvWindow at the default 5000 rather than widening it to hide skew.';
+  'Nothing was processed, so sending again is safe: after a 700003 TradeReq measures the server clock offset again at once, for the next send. If it is refused again, leave clock sync on, do not write timestamp by hand, and set the system clock. Keep recvWindow at the default 5000 rather than widening it to hide skew.';
 
 const clockJump = entry({
   id: 'e-700003',
@@ -241,7 +241,8 @@ function banned(extNow) {
     id: 'e-418',
     at: extNow - 100,
     status: 418,
-    summary: '418 rejected: 429 Too many requests (Retry-After 118 s)',
+    summary:
+      '418 rejected: The IP is banned because of repeated rate limit violations; Retry-After gives the seconds until the ban ends (Retry-After 118 s)',
     statusMeaning:
       'The IP is banned because of repeated rate limit violations; Retry-After gives the seconds until the ban ends',
     retryAtMs: extNow + 118_000,

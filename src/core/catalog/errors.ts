@@ -127,7 +127,7 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
     cause:
       'The timestamp is missing, not a Unix time in milliseconds (seconds are a common slip), or too far from the server time because the local clock is off.',
     action:
-      'Do not write timestamp by hand: TradeReq adds it when signing, corrected by the server clock offset it measures (unless --no-clock-sync).',
+      'Do not write timestamp by hand: TradeReq adds it when signing, corrected by the server clock offset it measures (unless clock sync is off).',
   },
   { code: 10095, meanings: ['Amount cannot be null'], category: 'transfer' },
   { code: 10096, meanings: ['Amount has too many decimal places'], category: 'transfer' },
@@ -364,7 +364,7 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
       'Clock skew is the usual cause: a clock 1000 ms or more ahead of the server is always refused, and one behind by more than recvWindow too.',
     action:
       'Nothing was processed, so sending again is safe: after a 700003 TradeReq measures the server clock offset again at once, for the next send. ' +
-      'If it is refused again, leave clock sync on (do not pass --no-clock-sync), do not write timestamp by hand, and set the system clock. Keep recvWindow at the default 5000 rather than widening it to hide skew.',
+      'If it is refused again, leave clock sync on, do not write timestamp by hand, and set the system clock. Keep recvWindow at the default 5000 rather than widening it to hide skew.',
   },
   {
     code: 700004,

@@ -92,7 +92,8 @@ export function summarise(d: Decoded): string {
     case 'ok':
       return `${d.status} ok`;
     case 'rejected':
-      return `${d.status} rejected:${codeText || ' ' + d.statusInfo.meaning}${d.retryAfterSeconds !== undefined ? ` (Retry-After ${d.retryAfterSeconds} s)` : ''}`;
+      // A 418 is the ban (§8 rule 4), whatever code its body repeats (a 429 code beside it says the opposite).
+      return `${d.status} rejected:${(d.status !== 418 && codeText) || ' ' + d.statusInfo.meaning}${d.retryAfterSeconds !== undefined ? ` (Retry-After ${d.retryAfterSeconds} s)` : ''}`;
     case 'unknown':
       return `${d.status} outcome unknown: ${UNKNOWN_OUTCOME_TEXT}${codeText ? ` (${codeText.trim()})` : ''}`;
   }
