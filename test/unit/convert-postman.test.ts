@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { IMPORT_LIMITS, importPostman, type ImportResult } from '../../src/core/convert';
 import { assertClean, assertRefused, fixture, imported, onlyEnvironment, paramsOf } from '../fixtures/convert/harness';
+import { cpuTime } from '../support/cpu-time';
 
 const COLLECTION = fixture('postman', 'exchange.postman_collection.json');
 const ENVIRONMENT = fixture('postman', 'exchange.postman_environment.json');
@@ -124,20 +125,25 @@ describe('import postman', () => {
       assert.match(file(result, 'account.tradereq'), /^GET \/api\/v3\/account$/m);
     });
 
-    it('keeps other scripts as comments and lists them in the notes', () => {
-      const trade = file(result, 'trade.tradereq');
-      assert.match(
-        trade,
-        /^# Postman test script of the folder "Trade" \(no counterpart in TradeReq; kept as a comment\):\n# \| pm\.test\(/m,
-      );
-      assert.match(
-        file(result, 'trade-orders.tradereq'),
-        /folder "Trade"/,
-        'a folder script goes with its sub-folders too',
-      );
+    it("a folder's test script of status checks becomes # @expect status on each of its requests, sub-folders too, and is not kept", () => {
+      for (const name of ['trade.tradereq', 'trade-orders.tradereq']) {
+        const text = file(result, name);
+        assert.equal([...text.matchAll(/^# @expect status 200$/gm)].length, name === 'trade.tradereq' ? 1 : 3, name);
+        assert.doesNotMatch(text, /folder "Trade"|pm\.test/, name);
+      }
+      assert.doesNotMatch(file(result, 'market-data.tradereq'), /@expect/);
+      assert.ok(!result.notes.some((n) => /folder "Trade"/.test(n)), result.notes.join('\n'));
+    });
+
+    it('keeps a script whose check has no counterpart as a comment, and names the check in the notes', () => {
       assert.match(file(result, 'account.tradereq'), /^# \| pm\.test\("balances are listed"/m);
-      assert.ok(result.notes.some((n) => /test script of the folder "Trade"/.test(n)));
       assert.ok(result.notes.some((n) => /Account Information \(USER_DATA\)": its Postman test script/.test(n)));
+      assert.ok(
+        result.notes.includes(
+          'account.tradereq: "Account Information (USER_DATA)": the check "pm.expect(body).to.have.property(\\"balances\\")" in the Postman test script of "Account Information (USER_DATA)" has no # @expect counterpart.',
+        ),
+        result.notes.join('\n'),
+      );
     });
 
     it('recognises a signing script by what it does: crypto.subtle HMAC SHA-256 setting a signature parameter', () => {
@@ -406,6 +412,153 @@ describe('import postman', () => {
         request(`r${i}`, 'GET', 'https://x.example.com/api/v3/ping'),
       );
       assertRefused(importPostman(collection(items)), /more than 5000 requests/);
+    });
+  });
+
+  describe('test scripts as # @expect lines (issue 19)', () => {
+    const tested = (exec: string[], extra: Record<string, unknown> = {}): ImportResult =>
+      imported(
+        importPostman(
+          collection([
+            {
+              ...(request('Price', 'GET', 'https://api.example.com/api/v3/ticker/price?symbol=BTCUSDT') as object),
+              event: [{ listen: 'test', script: { exec } }],
+              ...extra,
+            },
+          ]),
+        ),
+      );
+    const expects = (r: ImportResult): string[] =>
+      [...r.files[0]!.text.matchAll(/^# @(expect .*)$/gm)].map((m) => m[1]!);
+
+    it("Postman's snippets of status and JSON checks map, in order, each once; a script of only those is not kept", () => {
+      const r = tested([
+        'pm.test("Status code is 200", function () {',
+        '    pm.response.to.have.status(200);',
+        '});',
+        'pm.test("code", () => pm.expect(pm.response.code).to.eql(200));',
+        'pm.test("Your test name", function () {',
+        '    var jsonData = pm.response.json();',
+        '    pm.expect(jsonData.symbol).to.eql("BTCUSDT");',
+        "    pm.expect(jsonData.fills[0]['price'], 'the first fill').to.deep.equal('0.50');",
+        '    pm.expect(jsonData.count)',
+        '        .to.equal(1.50);',
+        '});',
+        'pm.test("json", () => { pm.expect(pm.response.json().ok).to.be.eql(true); });',
+        "pm.test('body', function () { pm.response.to.have.jsonBody('symbols[0].status', \"  TRADING\"); });",
+      ]);
+      assert.deepEqual(expects(r), [
+        'expect status 200',
+        'expect json symbol == BTCUSDT',
+        'expect json fills[0].price == 0.50',
+        'expect json count == 1.5',
+        'expect json ok == true',
+        'expect json symbols[0].status == "  TRADING"',
+      ]);
+      assert.doesNotMatch(r.files[0]!.text, /pm\.test|Postman test script/);
+      assert.ok(!r.notes.some((n) => /test script/.test(n)), r.notes.join('\n'));
+      assertClean(r.files[0]!.text);
+    });
+
+    it('a check with no counterpart is named in a note; the script is kept as a comment that says its other checks map', () => {
+      const r = tested([
+        'pm.test("fast", function () {',
+        '    pm.response.to.have.status(200);',
+        '    pm.expect(pm.response.responseTime).to.be.below(500);',
+        '    pm.response.to.be.ok;',
+        '});',
+      ]);
+      assert.deepEqual(expects(r), ['expect status 200']);
+      assert.match(
+        r.files[0]!.text,
+        /^# Postman test script of "Price" \(its 1 check\(s\) with a counterpart are # @expect lines; the rest has no counterpart in TradeReq; kept as a comment\):\n# \| pm\.test\("fast"/m,
+      );
+      const checks = r.notes.filter((n) => /has no # @expect counterpart/.test(n));
+      assert.deepEqual(
+        checks.map((n) => /the check (".*?") in/.exec(n)![1]),
+        ['"pm.expect(pm.response.responseTime).to.be.below(500)"', '"pm.response.to.be.ok"'],
+      );
+      assert.ok(
+        r.notes.some((n) => /its Postman test script is kept as a comment: its checks with a counterpart/.test(n)),
+      );
+    });
+
+    it('a script with conditions maps nothing (a check under a condition may not run), and says so', () => {
+      const r = tested([
+        'if (pm.response.code === 200) {',
+        '    pm.test("symbol", () => pm.expect(pm.response.json().symbol).to.eql("BTCUSDT"));',
+        '}',
+      ]);
+      assert.deepEqual(expects(r), []);
+      assert.match(r.files[0]!.text, /^# \| if \(pm\.response\.code === 200\) \{$/m);
+      assert.ok(
+        r.notes.some((n) => /has conditions or loops, under which a check may not run/.test(n)),
+        r.notes.join('\n'),
+      );
+    });
+
+    it('a check of a credential field is not written, its value nowhere', () => {
+      const r = tested([
+        'pm.test("key", () => pm.expect(pm.response.json().listenKey).to.eql("L1stenKeyValueMustNotBeCopied6"));',
+      ]);
+      assert.deepEqual(expects(r), []);
+      assert.doesNotMatch(r.files[0]!.text, /L1stenKeyValueMustNotBeCopied6/);
+      assert.ok(
+        r.notes.some((n) => /the checks of "listenKey" are not copied/.test(n)),
+        r.notes.join('\n'),
+      );
+    });
+
+    it(`hostile scripts are read in bounded time: ${IMPORT_LIMITS.maxChecks} checks at most, no more than ${IMPORT_LIMITS.maxScriptChars} characters`, () => {
+      const many = Array.from({ length: 2100 }, (_, i) => `pm.expect(pm.response.json().f${i}).to.eql(${i});`);
+      const { value: r, ms } = cpuTime(() => tested(many.slice(0, 1000)));
+      assert.equal(expects(r).length, IMPORT_LIMITS.maxChecks);
+      assert.ok(r.notes.some((n) => /has more than 100 checks: those after the 100th are not read/.test(n)));
+      const long = cpuTime(() => tested(many));
+      assert.deepEqual(expects(long.value), []);
+      assert.ok(
+        long.value.notes.some((n) => /is longer than the 65536 characters an import reads checks from/.test(n)),
+      );
+      const nested = cpuTime(() =>
+        tested(['pm.expect(' + '('.repeat(30_000) + 'x' + ')'.repeat(30_000) + ').to.eql(1);']),
+      );
+      assert.deepEqual(expects(nested.value), []);
+      assert.ok(nested.value.notes.some((n) => /the check "pm\.expect\(\(\(/.test(n)));
+      for (const t of [ms, long.ms, nested.ms]) assert.ok(t < 1000, `took ${Math.round(t)} ms of CPU time`);
+    });
+  });
+
+  describe('URLs under the base URL become paths (issue 19)', () => {
+    it('the base variable, the base URL written out and another variable holding it give paths; another origin stays', () => {
+      const r = imported(
+        importPostman(
+          collection(
+            [
+              request('Ping', 'GET', '{{baseUrl}}/api/v3/ping'),
+              request('Time', 'GET', 'https://api.example.com/api/v3/time'),
+              request('Info', 'GET', '{{host}}/api/v3/exchangeInfo'),
+              request('Elsewhere', 'GET', 'https://other.example.com/api/v3/ping'),
+            ],
+            {
+              variable: [
+                { key: 'baseUrl', value: 'https://api.example.com' },
+                { key: 'host', value: 'https://API.example.com/' },
+              ],
+            },
+          ),
+        ),
+      );
+      const lines = r.files[0]!.text.split('\n').filter((l) => l.startsWith('GET '));
+      assert.deepEqual(lines, [
+        'GET /api/v3/ping',
+        'GET /api/v3/time',
+        'GET /api/v3/exchangeInfo',
+        'GET https://other.example.com/api/v3/ping',
+      ]);
+      assert.ok(
+        r.notes.some((n) => /^URLs under https:\/\/api\.example\.com, the base URL of the environment "test"/.test(n)),
+      );
+      assertClean(r.files[0]!.text, onlyEnvironment(r.environment));
     });
   });
 });

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { BOUNDS } from '../../src/core/bounds';
 import { importCurl, importHttpFile, importPostman, type ImportResult } from '../../src/core/convert';
 import { assertClean, assertRefused, imported, onlyEnvironment, paramsOf } from '../fixtures/convert/harness';
+import { cpuTime } from '../support/cpu-time';
 
 /** Values no output may hold, however they are spelled in the source. */
 const SECRETS = [
@@ -278,6 +279,18 @@ describe('import: long lists are bounded (issue 18, section 4)', () => {
       ),
     );
     assert.ok(r.files[0]!.text.split('\n').length > 200_000);
+  });
+
+  it(`.http: a WebSocket request of 20,000 messages or streams is refused in one line (more than ${paramsPerRequest}), in bounded time`, () => {
+    const messages = 'WS wss://api.example.com/ws\n\n' + '===\n{"method": "PING"}\n'.repeat(20_000);
+    const m = cpuTime(() => importHttpFile(messages));
+    assertRefused(m.value, new RegExp(`20000 stream names and messages, more than the ${paramsPerRequest}`));
+    const streams = Array.from({ length: 20_000 }, (_, i) => `"spot@public.deals.v3.api@S${i}"`).join(',');
+    const s = cpuTime(() =>
+      importHttpFile(`WS wss://api.example.com/ws\n\n{"method": "SUBSCRIPTION", "params": [${streams}]}\n`),
+    );
+    assertRefused(s.value, /20000 stream names and messages/);
+    for (const t of [m.ms, s.ms]) assert.ok(t < 3000, `took ${Math.round(t)} ms of CPU time`);
   });
 
   it('.http: 200,000 comment lines at the top are kept (nothing spread onto the stack)', () => {

@@ -121,4 +121,41 @@ export function dropCredentials(request: DraftRequest, where: string, notes: Not
       ),
     );
   if (request.json !== undefined) dropJsonCredentials(request, where, notes);
+  if (request.ws) dropMessageCredentials(request.ws.messages, where, notes);
+  dropCredentialChecks(request.directives, where, notes);
+}
+
+/** The credential a `expect json|message PATH == VALUE` directive checks, by the words of its path. */
+function credentialPath(directive: string): string | undefined {
+  const path = /^expect\s+(?:json|message)\s+(\S+)/.exec(directive)?.[1];
+  return path?.split(/[.[\]]+/).find((part) => part.length > 0 && isCredentialName(part));
+}
+
+/** Checks of a credential's value are left out: the value would be in the file. */
+function dropCredentialChecks(directives: string[], where: string, notes: Notes): void {
+  const names = directives.map(credentialPath).filter((n) => n !== undefined);
+  if (names.length === 0) return;
+  const kept = directives.filter((d) => credentialPath(d) === undefined);
+  directives.length = 0;
+  for (const d of kept) directives.push(d);
+  notes.add(credentialNote(where, 'the checks of', names));
+}
+
+/** WebSocket messages without their credential members; a message that cannot be read and sets one is left out. */
+function dropMessageCredentials(messages: string[], where: string, notes: Notes): void {
+  const kept: string[] = [];
+  for (const message of messages) {
+    const pruned = pruneMembers(message, (name) => isCredentialName(name));
+    if (pruned.read && pruned.json !== undefined) {
+      kept.push(pruned.json);
+      if (pruned.dropped.length > 0)
+        notes.add(credentialNote(where, 'the WebSocket message members', pruned.dropped, 'are not copied'));
+      continue;
+    }
+    const names = pruned.read ? pruned.dropped : withoutCredentialLines(message).names;
+    if (names.length === 0) kept.push(message);
+    else notes.add(credentialNote(where, 'a WebSocket message sets', names, 'and is left out'));
+  }
+  messages.length = 0;
+  for (const m of kept) messages.push(m);
 }

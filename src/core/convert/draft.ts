@@ -37,8 +37,15 @@ export interface DraftRequest {
   readonly lines: DraftLine[];
   /** A `[json]` body, sent byte for byte as written. */
   json?: string;
+  /** A WebSocket request's `[subscribe]` stream names and `[message]` objects (docs/format.md, WebSocket requests). */
+  ws?: DraftWs;
   /** Comment lines below the request (response scripts and the like). */
   readonly after: string[];
+}
+
+export interface DraftWs {
+  readonly subscribe: string[];
+  readonly messages: string[];
 }
 
 /** A `###` block of comments only: a request the format cannot hold, kept as its source text. */

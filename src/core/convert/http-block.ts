@@ -13,6 +13,8 @@ import {
 } from './credentials';
 import { Notes, REQUEST_NAME, looksLikeForm, requestNameFrom, splitPairs } from './values';
 import { mapVariables } from './variables';
+import { WS_METHOD } from '../format/model';
+import { isWebSocketLine, readWsBody, readWsHeaders, readWsUrl, type WsContext } from './http-ws';
 
 export interface BlockContext {
   readonly notes: Notes;
@@ -36,7 +38,7 @@ export interface BlockResult {
 }
 
 const HTTP_METHODS = /^(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|CONNECT|TRACE)$/i;
-const OTHER_PROTOCOLS = /^(GRPC|WS|WSS|WEBSOCKET|GRAPHQL|SSE|EVENTSOURCE|MQTT|MQTTS|AMQP|AMQPS)$/i;
+const OTHER_PROTOCOLS = /^(GRPC|GRAPHQL|SSE|EVENTSOURCE|MQTT|MQTTS|AMQP|AMQPS)$/i;
 
 /**
  * `METHOD URL [HTTP/1.1]` or a bare `URL [HTTP/1.1]`; the URL may hold `{{$processEnv NAME}}`
@@ -55,7 +57,7 @@ function splitRequestLine(t: string): { method?: string; url: string } | undefin
   const rest = t.slice(k).trim();
   if (url.length === 0 || (rest.length > 0 && !/^HTTP\/[\d.]+$/.test(rest))) return undefined;
   if (m) return { method: m[0], url };
-  return /^(https?:\/\/|\{\{)/i.test(url) ? { url } : undefined;
+  return /^(https?:\/\/|wss?:\/\/|\{\{)/i.test(url) ? { url } : undefined;
 }
 
 /** A `# @word args` / `// @word args` line (REST Client, httpYac, JetBrains); only @name and @note have counterparts. */
@@ -67,6 +69,8 @@ export class BlockReader {
   private phase: Phase = 'pre';
   private i = 0;
   private request?: DraftRequest;
+  /** The request is a WebSocket request (http-ws.ts), read from this line of the file. */
+  private wsLine?: number;
   private url = '';
   private readonly body: string[] = [];
   private lastBlank = false;
@@ -195,23 +199,24 @@ export class BlockReader {
     this.note(`the setting @${name} has no counterpart and is kept as a comment.`);
   }
 
-  /** `METHOD URL [HTTP/1.1]` or a bare URL (GET); other protocols are kept as comments. */
+  /** `METHOD URL [HTTP/1.1]` or a bare URL (GET); WebSocket requests (http-ws.ts); other protocols are kept as comments. */
   private requestLine(t: string): boolean {
     const line = splitRequestLine(t);
     if (!line) return false;
     const method = (line.method ?? 'GET').toUpperCase();
-    const url = line.url;
-    if (OTHER_PROTOCOLS.test(method)) {
+    const ws = isWebSocketLine(method, line.url);
+    if (!ws && OTHER_PROTOCOLS.test(method)) {
       this.rest(`${method} requests have no counterpart in a .tradereq file`);
       return true;
     }
-    if (!HTTP_METHODS.test(method)) return false;
-    if (!['GET', 'POST', 'PUT', 'DELETE'].includes(method)) {
+    if (!ws && !HTTP_METHODS.test(method)) return false;
+    if (!ws && !['GET', 'POST', 'PUT', 'DELETE'].includes(method)) {
       this.rest(`the service accepts GET, POST, PUT and DELETE (spec §4.1), not ${method}`);
       return true;
     }
-    this.request = newRequest(method, '');
-    this.url = url;
+    this.request = newRequest(ws ? WS_METHOD : method, '');
+    if (ws) this.wsLine = this.firstLine + this.i;
+    this.url = line.url;
     this.phase = 'headers';
     for (const c of this.result.comments.splice(0)) this.request.comments.push(c);
     return true;
@@ -273,6 +278,11 @@ export class BlockReader {
 
   /** httpYac `?? status == 200` and `?? js response.parsedBody.PATH == VALUE` become `# @expect`. */
   private assertion(t: string): void {
+    if (this.wsLine !== undefined) {
+      this.comment(`assertion with no counterpart for a WebSocket request: ${t}`);
+      this.note('an httpYac assertion on a WebSocket request has no counterpart and is kept as a comment.');
+      return;
+    }
     const status = /^\?\?\s*status\s*==\s*(\d{3})$/.exec(t);
     const json = /^\?\?\s*js\s+response\.parsedBody\.([\w.[\]]+)\s*==\s*(.+)$/.exec(t);
     if (status) this.pendingDirectives.push(`expect status ${status[1]}`);
@@ -296,10 +306,35 @@ export class BlockReader {
     if (name !== undefined) request.name = REQUEST_NAME.test(name) ? name : requestNameFrom(name);
     if (name !== undefined && !REQUEST_NAME.test(name))
       this.note(`the request name "${name}" is written as ${request.name}.`);
+    if (this.wsLine !== undefined) return this.finishWs(request, this.wsLine);
     for (const d of this.pendingDirectives) request.directives.push(d);
     this.readUrl(request);
     this.readBody(request);
     this.readHeaders(request);
+    this.result.request = request;
+  }
+
+  /** A WebSocket request: its URL, messages and headers (http-ws.ts); `# @note` has no counterpart there. */
+  private finishWs(request: DraftRequest, line: number): void {
+    const ctx: WsContext = {
+      where: `${this.ctx.sourceName}:${line}`,
+      notes: this.ctx.notes,
+      comment: (text, above) => (above ? request.comments : request.after).push(this.withoutCredentials(text)),
+      mapped: (text) => this.mapped(text),
+    };
+    for (const d of this.pendingDirectives) {
+      if (d !== 'confirm') request.directives.push(d);
+      else {
+        request.comments.push('setting with no counterpart for a WebSocket request: @note');
+        this.ctx.notes.add(
+          `${ctx.where}: @note (confirm before sending) has no counterpart for a WebSocket request and is kept as a comment.`,
+        );
+      }
+    }
+    readWsUrl(request, this.url, ctx);
+    request.ws = { subscribe: [], messages: [] };
+    readWsBody(request.ws, this.body, ctx);
+    readWsHeaders(this.headers, this.ctx.apiKeyHeaders, ctx);
     this.result.request = request;
   }
 

@@ -4,6 +4,9 @@
  * to the top, turns query strings and bodies into parameter lines, and keeps what has no
  * counterpart (scripts, other protocols, settings) as comments, each noted.
  */
+import type { NamedEnvironment } from '../env/constants';
+import { WS_METHOD } from '../format/model';
+import { BaseMapper, importEnvironments } from './base-url';
 import type { DraftFile, DraftRequest } from './draft';
 import { BlockReader, type BlockContext } from './http-block';
 import { profileFromHost, readCurl, type CurlRequest } from './curl';
@@ -18,6 +21,11 @@ export interface HttpImportOptions {
   readonly fileName?: string;
   /** The source file's name, for notes that give its line numbers (default "the .http file"). */
   readonly sourceName?: string;
+  /**
+   * The environments of the tradereq.env.json the written file uses (`environmentList`) and the
+   * one it uses by default: a URL under one of their base URLs is written as a path (base-url.ts).
+   */
+  readonly environments?: { readonly list: readonly NamedEnvironment[]; readonly current: NamedEnvironment };
 }
 
 /** The file written for `options`, a name every system can hold (write.ts). */
@@ -78,10 +86,14 @@ export function httpImport(text: string, options: HttpImportOptions = {}): Impor
   });
   if (requests.length === 0) throw new ConvertError('the .http file holds no request TradeReq can send');
   hoistVariables(ctx, file, notes);
+  const known = options.environments;
+  const bases = new BaseMapper(known ? importEnvironments(known.list, known.current) : [], notes);
+  const values = new Map(file.variables.map((v) => [v.name, v.value]));
   for (const { request, path } of requests) {
     const where = `${ctx.sourceName}: "${request.title ?? request.target}"`;
-    applySigning(request, path ?? variablePath(request, file), where, notes);
+    if (request.method !== WS_METHOD) applySigning(request, path ?? variablePath(request, values), where, notes);
     secondsNote(request, 'the .http file', where, notes);
+    asPath(request, values, bases);
   }
   const apiKeyHeader = [...ctx.apiKeyHeaders][0];
   if (apiKeyHeader)
@@ -126,10 +138,21 @@ function hoistVariables(ctx: BlockContext, file: DraftFile, notes: Notes): void 
   }
 }
 
+/** A target under an environment's base URL (written out, or through a file variable) as a path. */
+function asPath(request: DraftRequest, values: ReadonlyMap<string, string>, bases: BaseMapper): void {
+  const m = /^\{\{\s*([^{}\s]+)\s*\}\}(.*)$/.exec(request.target);
+  const value = m ? values.get(m[1]!) : undefined;
+  const url = m ? (value === undefined || value.includes('{{') ? undefined : value.trim() + m[2]!) : request.target;
+  if (url === undefined) return;
+  // `WS {{host}}/ws` with an http(s) host connects to its ws(s) counterpart (docs/websocket.md, Address).
+  const path = request.method === WS_METHOD ? bases.ws(url.replace(/^http(s?):/i, 'ws$1:')) : bases.http(url);
+  if (path !== undefined) request.target = path;
+}
+
 /** The path of `{{host}}/api/v3/order` when `host` is a file variable holding an http(s) URL. */
-function variablePath(request: DraftRequest, file: DraftFile): string | undefined {
+function variablePath(request: DraftRequest, values: ReadonlyMap<string, string>): string | undefined {
   const m = /^\{\{\s*([^{}\s]+)\s*\}\}(\/[^{]*)?$/.exec(request.target);
-  const value = m ? file.variables.find((v) => v.name === m[1])?.value : undefined;
+  const value = m ? values.get(m[1]!) : undefined;
   return value && /^https?:\/\//i.test(value) ? (m![2] ?? '/') : undefined;
 }
 

@@ -12,6 +12,7 @@ import { ConvertError, type ImportResult } from './result';
 export type { CurlOptions } from './curl';
 export type { HttpImportOptions } from './http';
 export { IMPORT_LIMITS, type ImportResult, type ImportedFile } from './result';
+export { importEnvironments } from './base-url';
 
 /** The importers read hostile input and unwind with ConvertError from deep inside: caught here, once. */
 function converting(run: () => ImportResult): Result<ImportResult, string> {

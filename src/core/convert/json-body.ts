@@ -5,6 +5,7 @@
 
 /** Replaces `{{...}}` by placeholders so that JSON.parse can read the body, and back. */
 function withPlaceholders(json: string): { text: string; restore: (s: string) => string } {
+  if (json.indexOf('{{') < 0) return { text: json, restore: (s) => s };
   const found: string[] = [];
   let out = '';
   let inString = false;
@@ -36,8 +37,8 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The body as a JSON object, or undefined when it is not one. */
-function readObject(json: string): { value: JsonObject; restore: (s: string) => string } | undefined {
+/** The body as a JSON object (`{{...}}` as placeholders that `restore` puts back), or undefined when it is not one. */
+export function readObject(json: string): { value: JsonObject; restore: (s: string) => string } | undefined {
   const { text, restore } = withPlaceholders(json);
   try {
     const value: unknown = JSON.parse(text);

@@ -20,6 +20,7 @@ import {
   isCredentialName,
   withoutCredentialLines,
 } from './credentials';
+import { checkNotes, readChecks, type ScriptChecks } from './postman-checks';
 import { Notes, formDecode, looksLikeForm } from './values';
 import { mapVariables } from './variables';
 
@@ -57,16 +58,66 @@ export function keptText(text: string, where: string, notes: Notes): string {
   return kept.text;
 }
 
-/** The script as a comment, without the lines that set a credential (named in a note, `where` first). */
-export function scriptComment(e: PostmanEvent, owner: string, where: string, notes: Notes): string {
+/** Test scripts already read for checks: a folder's script is asked for by each of its requests. */
+const CHECKS = new WeakMap<PostmanEvent, ScriptChecks>();
+
+/** The checks of a test script (postman-checks.ts); undefined for other scripts. */
+export function testChecks(e: PostmanEvent): ScriptChecks | undefined {
+  if (e.listen !== 'test' || !hasScript(e)) return undefined;
+  let checks = CHECKS.get(e);
+  if (!checks) CHECKS.set(e, (checks = readChecks(scriptLines(e).join('\n'))));
+  return checks;
+}
+
+/**
+ * The script as a comment, without the lines that set a credential (named in a note, `where`
+ * first); `mapped` of its checks are `# @expect` lines already.
+ */
+export function scriptComment(e: PostmanEvent, owner: string, where: string, notes: Notes, mapped = 0): string {
   const kind = scriptKind(e);
   const script = withoutCredentialLines(scriptLines(e).join('\n'));
   if (script.names.length > 0)
     notes.add(credentialNote(where, `the lines of the ${kind} script of ${owner} that set`, script.names));
   const lines = script.text.split('\n');
-  let text = `Postman ${kind} script of ${owner} (no counterpart in TradeReq; kept as a comment):`;
+  const what =
+    mapped > 0
+      ? `its ${mapped} check(s) with a counterpart are # @expect lines; the rest has no counterpart in TradeReq; kept as a comment`
+      : 'no counterpart in TradeReq; kept as a comment';
+  let text = `Postman ${kind} script of ${owner} (${what}):`;
   for (const l of lines) text += '\n| ' + l;
   return text;
+}
+
+/** What the note says of a script kept as a comment. */
+export function keptNote(e: PostmanEvent): string {
+  return (testChecks(e)?.directives.length ?? 0) > 0
+    ? 'is kept as a comment: its checks with a counterpart are # @expect lines, the rest has none'
+    : 'has no counterpart and is kept as a comment';
+}
+
+/**
+ * A script of a request or folder: its checks become `# @expect` lines of `directives`; it is kept
+ * as a comment (returned) unless they were all it held.
+ */
+export function scriptAsChecks(
+  e: PostmanEvent,
+  owner: string,
+  where: string,
+  directives: string[],
+  notes: Notes,
+): string | undefined {
+  const checks = testChecks(e);
+  if (checks) {
+    const known = new Set(directives);
+    for (const d of checks.directives) {
+      if (known.has(d)) continue;
+      known.add(d);
+      directives.push(d);
+    }
+    checkNotes(checks, where, owner, notes);
+    if (checks.complete) return undefined;
+  }
+  return scriptComment(e, owner, where, notes, checks?.directives.length);
 }
 
 function mapped(text: string, where: string, ctx: RequestContext): string {
@@ -148,8 +199,10 @@ export function convertRequest(
   if (description.length > 0) request.comments.push(description);
   for (const e of item.event ?? [])
     if (hasScript(e) && !(e.listen === 'prerequest' && isSigningScript(scriptLines(e)))) {
-      request.comments.push(scriptComment(e, `"${item.name ?? ''}"`, where, ctx.notes));
-      ctx.notes.add(`${where}: its Postman ${scriptKind(e)} script has no counterpart and is kept as a comment.`);
+      const kept = scriptAsChecks(e, `"${item.name ?? ''}"`, where, request.directives, ctx.notes);
+      if (kept === undefined) continue;
+      request.comments.push(kept);
+      ctx.notes.add(`${where}: its Postman ${scriptKind(e)} script ${keptNote(e)}.`);
     }
   if ((item.response?.length ?? 0) > 0) ctx.counts.examples += item.response!.length;
   for (const q of parts.query) queryParam(request, q, where, ctx);

@@ -5,15 +5,18 @@
  * comments; secrets are never copied.
  */
 import { parse } from '../format/parser';
+import { BaseMapper } from './base-url';
 import { type DraftRequest } from './draft';
 import { buildEnvironment, keyProfileNote, lookup, readVariables, type VariableSets } from './postman-env';
 import {
   convertRequest,
   hasScript,
   isSigningScript,
+  keptNote,
   keptText,
-  scriptComment,
+  scriptAsChecks,
   scriptKind,
+  testChecks,
   type RequestContext,
 } from './postman-request';
 import {
@@ -146,13 +149,15 @@ function baseValue(value: string | undefined): string | undefined {
   return v !== undefined && /^https?:\/\/[^\s?#]+$/i.test(v) ? v : undefined;
 }
 
-function targetFor(base: Base, notes: Notes): RequestContext['target'] {
+function targetFor(base: Base, vars: VariableSets, bases: BaseMapper, notes: Notes): RequestContext['target'] {
   return (raw) => {
     const s = splitBase(raw);
     if (s.key !== undefined && s.key === base.key) {
       const rest = s.rest.length === 0 ? '/' : s.rest.startsWith('/') ? s.rest : '/' + s.rest;
       return { target: rest, path: rest.includes('{{') ? undefined : rest };
     }
+    const under = underBase(raw, s, vars, bases);
+    if (under !== undefined) return { target: under, path: under.includes('{{') ? undefined : under };
     if (s.variable !== undefined) return { target: raw, path: undefined };
     if (s.key !== undefined) return { target: raw, path: s.rest || '/' };
     if (raw.startsWith('/')) return { target: raw, path: raw };
@@ -161,6 +166,13 @@ function targetFor(base: Base, notes: Notes): RequestContext['target'] {
     );
     return { target: 'http://' + raw, path: undefined };
   };
+}
+
+/** A URL under the base URL, written out in full or through another variable that holds it: its path. */
+function underBase(raw: string, s: BaseSplit, vars: VariableSets, bases: BaseMapper): string | undefined {
+  if (s.variable === undefined) return bases.http(raw);
+  const value = lookup(vars, s.variable)?.trim();
+  return value === undefined || value.includes('{{') ? undefined : bases.http(value.replace(/\/+$/, '') + s.rest);
 }
 
 export function postmanImport(collectionText: string, environmentText?: string): ImportResult {
@@ -178,14 +190,15 @@ export function postmanImport(collectionText: string, environmentText?: string):
   collect(collection.item, top, entries, notes);
   if (entries.length === 0) throw new ConvertError('the collection holds no request');
   const base = chooseBase(entries, vars, notes);
+  const envName = slug(environment?.name ?? collection.info.name ?? 'imported', 'imported');
+  const bases = new BaseMapper(base.url !== undefined ? [{ name: envName, baseUrl: base.url }] : [], notes);
   const ctx: RequestContext = {
     notes,
     referenced: new Set(),
     apiKeyHeaders: new Set(),
     counts: { descriptions: 0, examples: 0 },
-    target: targetFor(base, notes),
+    target: targetFor(base, vars, bases, notes),
   };
-  const envName = slug(environment?.name ?? collection.info.name ?? 'imported', 'imported');
   const files = writeFiles(collection, entries, vars, base, envName, ctx);
   const keepBase = (name: string): boolean => name !== base.variable || ctx.referenced.has(name);
   const apiKeyHeader = [...ctx.apiKeyHeaders][0];
@@ -258,9 +271,21 @@ function draftRequest(e: Entry, file: string, ctx: RequestContext): DraftRequest
   const where = `${file}: "${e.item.name ?? 'request'}"`;
   const own = typeof e.item.request === 'string' ? undefined : e.item.request?.auth;
   const { request, path } = convertRequest(e.item, effectiveAuth(own, e.scope.auth), where, ctx);
+  inheritedChecks(request, e.scope.events);
   applySigning(request, path, where, ctx.notes);
   secondsNote(request, 'Postman', where, ctx.notes);
   return request;
+}
+
+/** The checks of the collection's and folders' test scripts, which Postman runs before the request's own. */
+function inheritedChecks(request: DraftRequest, events: readonly InheritedEvent[]): void {
+  // A check written twice (a folder's and the request's own) is one line.
+  const inherited = new Set<string>();
+  for (const i of events) for (const d of testChecks(i.event)?.directives ?? []) inherited.add(d);
+  if (inherited.size === 0) return;
+  for (const d of request.directives) inherited.add(d);
+  request.directives.length = 0;
+  for (const d of inherited) request.directives.push(d);
 }
 
 /** `# @name` from a slug of the request's name, where that slug is unique in the file. */
@@ -292,9 +317,12 @@ function fileComments(
   if (description.length > 0) comments.push(description);
   for (const i of inherited) {
     if (!hasScript(i.event) || isSigning(i.event)) continue;
-    comments.push(scriptComment(i.event, i.owner, 'Postman', notes));
+    // Its checks are # @expect lines of each request (draftRequest).
+    const kept = scriptAsChecks(i.event, i.owner, 'Postman', [], notes);
+    if (kept === undefined) continue;
+    comments.push(kept);
     notes.add(
-      `the Postman ${scriptKind(i.event)} script of ${i.owner} has no counterpart and is kept as a comment at the top of its files.`,
+      `the Postman ${scriptKind(i.event)} script of ${i.owner} ${keptNote(i.event)} (at the top of its files).`,
     );
   }
   return comments;

@@ -36,6 +36,12 @@ export const IMPORT_LIMITS = {
   maxRequests: 5000,
   /** Nesting of JSON values and of Postman folders. */
   maxDepth: 64,
+  /** Characters of one Postman test script read for checks to write as `# @expect` lines (postman-checks.ts). */
+  maxScriptChars: 64 * 1024,
+  /** Checks read from one Postman test script. */
+  maxChecks: 100,
+  /** Characters of one check of a Postman test script. */
+  maxCheckChars: 500,
 } as const;
 
 export function checkInputSize(what: string, text: string): void {

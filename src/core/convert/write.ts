@@ -8,10 +8,10 @@
  */
 import { BOUNDS } from '../bounds';
 import { jsonParams } from '../format/json';
-import { METHODS, lineToken, range } from '../format/model';
+import { METHODS, WS_METHOD, lineToken, range } from '../format/model';
 import { defaultPlacement, parse } from '../format/parser';
 import { credentialNote, dropCredentials, isCredentialName } from './credentials';
-import { isRequest, type DraftFile, type DraftLine, type DraftRequest } from './draft';
+import { isRequest, type DraftFile, type DraftLine, type DraftRequest, type DraftWs } from './draft';
 import { ConvertError } from './result';
 import { Notes, REQUEST_NAME, oneLine, shown } from './values';
 
@@ -84,18 +84,36 @@ function paramSection(out: string[], request: DraftRequest, where: string, notes
   emit(body);
 }
 
-function jsonSection(out: string[], json: string, where: string, notes: Notes): void {
+/** One JSON object under `section` (`[json]`, `[message]`), or a comment when the format cannot hold it as one. */
+function jsonSection(out: string[], json: string, where: string, notes: Notes, section = '[json]'): void {
   const text = json.trim();
   const { diagnostics } = jsonParams({ text, range: range(0, 0, 0, 0), closed: true }, 0, { token: lineToken, range });
   const bad = diagnostics.find((d) => d.severity === 'error');
   if (bad || /^\s*###/m.test(text)) {
+    const what = section === '[json]' ? 'the JSON body' : 'a WebSocket message';
     notes.add(
-      `${where}: the JSON body is not one JSON object TradeReq can send (${bad?.message ?? 'a line starts with ###'}); kept as a comment.`,
+      `${where}: ${what} is not one JSON object TradeReq can send (${bad?.message ?? 'a line starts with ###'}); kept as a comment.`,
     );
-    return comment(out, text, 'body: ');
+    return comment(out, text, section === '[json]' ? 'body: ' : 'message: ');
   }
-  out.push('[json]');
+  out.push(section);
   for (const line of text.split(/\r?\n/)) out.push(line);
+}
+
+/** A stream name the parser reads as one under `[subscribe]`: one word, not a comment, section or directive. */
+const STREAM_LINE = /^(?!#|\/\/|\[|@)\S+$/;
+
+/** `[subscribe]` with its stream names, then one `[message]` section per message (docs/format.md, WebSocket requests). */
+function wsSections(out: string[], ws: DraftWs, where: string, notes: Notes): void {
+  const streams = ws.subscribe.filter((name) => {
+    if (STREAM_LINE.test(name) && !hasUnclosedBraces(name)) return true;
+    notes.add(`${where}: the stream name ${shown(name)} cannot be written under [subscribe]; kept as a comment.`);
+    comment(out, `stream left out: ${name}`);
+    return false;
+  });
+  if (streams.length > 0) out.push('[subscribe]');
+  for (const name of streams) out.push(name);
+  for (const message of ws.messages) jsonSection(out, message, where, notes, '[message]');
 }
 
 function titleLine(title: string | undefined): string {
@@ -111,6 +129,8 @@ function commentedRequest(out: string[], request: DraftRequest, where: string, n
   for (const h of request.headers) lines.push(`${h.name}: ${h.value}`);
   for (const l of request.lines) lines.push(l.kind === 'param' ? `${l.param.name} = ${l.param.value}` : `# ${l.text}`);
   if (request.json !== undefined) lines.push(request.json);
+  for (const name of request.ws?.subscribe ?? []) lines.push(name);
+  for (const message of request.ws?.messages ?? []) lines.push(message);
   out.push(titleLine(request.title));
   for (const c of request.comments) comment(out, c);
   comment(out, lines.join('\n'), '| ');
@@ -125,6 +145,11 @@ function checkSize(request: DraftRequest, where: string): void {
   if (params > BOUNDS.paramsPerRequest)
     throw new ConvertError(
       `${what} ${params} parameters, more than the ${BOUNDS.paramsPerRequest} TradeReq writes in one request: ${split}`,
+    );
+  const wsItems = (request.ws?.subscribe.length ?? 0) + (request.ws?.messages.length ?? 0);
+  if (wsItems > BOUNDS.paramsPerRequest)
+    throw new ConvertError(
+      `${what} ${wsItems} stream names and messages, more than the ${BOUNDS.paramsPerRequest} TradeReq writes in one request: ${split}`,
     );
   if (request.headers.length > BOUNDS.headersPerRequest)
     throw new ConvertError(
@@ -143,22 +168,24 @@ function headerLines(out: string[], request: DraftRequest, where: string, notes:
 }
 
 function requestLines(out: string[], request: DraftRequest, where: string, notes: Notes): void {
-  dropCredentials(request, `${where}: ${shown(request.title ?? request.target)}`, notes);
+  // Refused before anything else reads a list that may be long.
   checkSize(request, where);
+  dropCredentials(request, `${where}: ${shown(request.title ?? request.target)}`, notes);
   const target = request.target;
-  if (!(METHODS as readonly string[]).includes(request.method) || /\s/.test(target) || target.length === 0)
-    return commentedRequest(out, request, where, notes);
+  const known = (METHODS as readonly string[]).includes(request.method) || request.method === WS_METHOD;
+  if (!known || /\s/.test(target) || target.length === 0) return commentedRequest(out, request, where, notes);
   out.push(titleLine(request.title));
   if (request.name !== undefined) {
     if (REQUEST_NAME.test(request.name)) out.push(`# @name ${request.name}`);
     else notes.add(`${where}: the request name ${shown(request.name)} is not a valid name and is left out.`);
   }
-  for (const d of request.directives) out.push(`# @${d}`);
+  for (const d of request.directives) out.push(`# @${oneLine(d)}`);
   for (const c of request.comments) comment(out, c);
   out.push(`${request.method} ${target}`);
   headerLines(out, request, where, notes);
   paramSection(out, request, where, notes);
   if (request.json !== undefined) jsonSection(out, request.json, where, notes);
+  if (request.ws) wsSections(out, request.ws, where, notes);
   for (const c of request.after) comment(out, c);
 }
 
