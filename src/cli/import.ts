@@ -4,12 +4,21 @@
  * was not carried over on standard error.
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
-import { BOUNDS } from '../core/bounds';
+import { basename, dirname, join, resolve } from 'node:path';
+import { BOUNDS, formatSize } from '../core/bounds';
 import { PROFILE_NAME_PATTERN } from '../core/env/keys';
 import { ENV_FILE_NAME } from '../core/env/constants';
+import { chooseEnvironment, envFileCandidates, environmentList } from '../core/env/lookup';
+import { parseEnvironmentFile, type EnvironmentFile } from '../core/env/schema';
 import type { Result } from '../core/result';
-import { IMPORT_LIMITS, importCurl, importHttpFile, importPostman, type ImportResult } from '../core/convert';
+import {
+  IMPORT_LIMITS,
+  importCurl,
+  importHttpFile,
+  importPostman,
+  type HttpImportOptions,
+  type ImportResult,
+} from '../core/convert';
 import { parseCommand } from './args';
 import { UsageError, type Io } from './usage';
 
@@ -28,16 +37,23 @@ never copied: the import says which key profile to create instead.
     --key PROFILE    the key profile to name (default: from the host, e.g. mexc for api.mexc.com)
   postman   a Postman collection v2.1: one file per folder in DIR, and tradereq.env.json from
             the collection's base URL and the environment's variables (never its secrets).
+            URLs under the base URL become paths; pm.test checks of the status and of JSON
+            fields become # @expect lines.
     --environment ENVFILE   a Postman environment export
     --out DIR               the folder to write into (created when missing)
-  http      a .http / .rest file (REST Client, httpYac, JetBrains HTTP client).
+  http      a .http / .rest file (REST Client, httpYac, JetBrains HTTP client); WS and
+            WEBSOCKET requests become WebSocket requests. URLs under the base URL (or wsUrl)
+            of an environment of the tradereq.env.json the written file uses become paths.
     --out FILE              write the .tradereq file here instead of standard output
   --force   overwrite existing files
   -h, --help   this help
 
 Input is bounded to ${IMPORT_LIMITS.maxInputChars / 1024 / 1024} MiB and ${IMPORT_LIMITS.maxRequests} requests, a request to ${BOUNDS.paramsPerRequest} parameters and ${BOUNDS.headersPerRequest} headers.
 Bad input (not JSON, an unknown collection version, a cURL command that does not parse, a
-request past a bound) prints one line and exits 2.`;
+request past a bound) prints one line and exits 2.
+
+Exit codes: 0 imported (what was left out is listed on standard error); 2 bad input or a file that
+exists (nothing written).`;
 
 const STDIN_TIMEOUT_MS = 10_000;
 
@@ -189,7 +205,9 @@ function importHttpCommand(args: string[], io: Io): number {
   const text = readInput(path, io);
   // Without --out, the importer names the file after the source (a name every system can hold).
   const named = values.out !== undefined ? { fileName: basename(values.out) } : {};
-  const result = converted(path, importHttpFile(text, { ...named, sourceName: basename(path) }));
+  const folder = values.out !== undefined ? dirname(resolve(io.cwd, values.out)) : io.cwd;
+  const environments = environmentsFor(folder, io);
+  const result = converted(path, importHttpFile(text, { ...named, sourceName: basename(path), environments }));
   if (values.out === undefined) {
     io.out(result.files[0]!.text);
     report(io, result, `Imported ${result.requestCount} requests from ${path}.`);
@@ -199,6 +217,28 @@ function importHttpCommand(args: string[], io: Io): number {
   writeAll(resolve(out, '..'), [{ path: basename(out), text: result.files[0]!.text }], values.force === true);
   report(io, result, `Imported ${result.requestCount} requests into ${values.out}.`);
   return 0;
+}
+
+/**
+ * The environments a file written into `folder` can run against, as `send` would find them (the
+ * nearest tradereq.env.json, TRADEREQ_ENV): URLs under their base URLs are written as paths.
+ */
+function environmentsFor(folder: string, io: Io): HttpImportOptions['environments'] {
+  const envPath = envFileCandidates(folder, dirname, join).find((candidate) => existsSync(candidate));
+  let entries: EnvironmentFile | undefined;
+  if (envPath !== undefined) {
+    if (statSync(envPath).size > BOUNDS.envFileBytes)
+      throw new UsageError(
+        `${envPath} is larger than TradeReq reads (${formatSize(BOUNDS.envFileBytes)}): it names environments and should be small`,
+      );
+    const parsed = parseEnvironmentFile(readFileSync(envPath, 'utf8'));
+    if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.error}`);
+    entries = parsed.value;
+  }
+  const where = envPath ?? folder;
+  const current = chooseEnvironment(entries, io.env['TRADEREQ_ENV'], where);
+  const chosen = current.ok ? current : chooseEnvironment(entries, undefined, where);
+  return chosen.ok ? { list: environmentList(entries), current: chosen.value } : undefined;
 }
 
 /** Writes every file, after checking that none exists (unless forced): all or nothing. */

@@ -271,8 +271,15 @@ export async function importPostmanCollection(
   return finish(folder, result.value, files);
 }
 
-/** Import .http File: a .http / .rest file as one .tradereq file. The arguments skip the dialogs. */
-export async function importHttpFile(source?: unknown, out?: unknown): Promise<ImportOutcome | undefined> {
+/**
+ * Import .http File: a .http / .rest file as one .tradereq file; a URL under the base URL of an
+ * environment the file will use becomes a path. The arguments skip the dialogs.
+ */
+export async function importHttpFile(
+  parts: ImportParts,
+  source?: unknown,
+  out?: unknown,
+): Promise<ImportOutcome | undefined> {
   const file =
     source instanceof vscode.Uri
       ? source
@@ -286,8 +293,16 @@ export async function importHttpFile(source?: unknown, out?: unknown): Promise<I
   const text = await readInput(file);
   if (text === undefined) return undefined;
   const sourceName = file.path.split('/').pop()!;
+  // The environments a file in `folder` uses, as a request file there would find them.
+  const written = vscode.Uri.joinPath(folder, 'imported.tradereq');
+  await parts.environments.ready(written);
+  // A tradereq.env.json that cannot be read names no environment to write paths for.
+  const environments =
+    parts.environments.error(written) === undefined
+      ? { list: parts.environments.all(written), current: parts.environments.current(written) }
+      : undefined;
   // The importer names the file after the source, a name every system can hold.
-  const result = tools().importHttpFile(text, { sourceName });
+  const result = tools().importHttpFile(text, { sourceName, ...(environments ? { environments } : {}) });
   if (!result.ok) {
     void vscode.window.showErrorMessage(`TradeReq: ${sourceName}: ${result.error}`);
     return undefined;
