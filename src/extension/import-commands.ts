@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { IMPORT_LIMITS, type ImportResult, type ImportedFile } from '../core/convert/result';
 import type { Environments } from './environments';
 import { tools } from './lazy';
+import { exists } from './workspace-fs';
 
 export interface ImportParts {
   readonly environments: Environments;
@@ -161,15 +162,6 @@ async function readInput(uri: vscode.Uri): Promise<string | undefined> {
           : String(e);
     void vscode.window.showErrorMessage(`TradeReq: ${name}: ${why}`);
     return undefined;
-  }
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
   }
 }
 

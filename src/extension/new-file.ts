@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { portableFileName } from '../core/convert/write';
 import { STARTER_PATH, STARTER_REQUESTS, freeFileName, type StarterFile } from '../core/env/starter';
+import { exists } from './workspace-fs';
 
 const EXTENSION = '.tradereq';
 
@@ -99,13 +100,4 @@ function nameProblem(name: string, taken: Set<string>): string | undefined {
   if (full !== portable) return `"${full}" is not a file name every system can hold: try ${portable}`;
   if (taken.has(full.toLowerCase())) return `${full} exists in this folder: choose another name`;
   return undefined;
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }
