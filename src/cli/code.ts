@@ -35,7 +35,14 @@ ${LANGUAGE_LIST}
 Keys: the program reads TRADEREQ_<PROFILE>_API_KEY and TRADEREQ_<PROFILE>_SECRET_KEY of the
 request's key profile (TRADEREQ_API_KEY and TRADEREQ_SECRET_KEY without one). {{$timestamp}},
 {{$uuid}} and {{$clientOrderId}} are made when it runs; {{NAME.response.PATH}} becomes an argument
-of the program.`;
+of the program.
+
+A request that asks before it goes (# @confirm, or an order to an environment with "confirm": true)
+becomes a program that asks too: it shows the order and asks y/N in a terminal, and without one
+sends only when run with --yes (exit code 4 otherwise, nothing sent).
+
+Exit codes: 0 the program was printed or written; 2 bad input (the request cannot become a program,
+or --out exists without --force).`;
 
 const CODE_OPTIONS = {
   request: { type: 'string' },

@@ -5,11 +5,11 @@
  * no key even when the keys are in the environment of `tradereq code`; bad input is one line, exit 2.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CodeLanguage } from '../../src/core/codegen';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
-import { RUN_CASES } from '../fixtures/codegen/cases';
+import { GUARDED_REASON, guarded, RUN_CASES } from '../fixtures/codegen/cases';
 import {
   DEMO,
   DEMO_KEYS,
@@ -139,6 +139,29 @@ describe('tradereq code: programs from a request file, run against the sandbox',
     assert.equal((await tradereq([...args, '--force'], { cwd: dir })).status, 0);
   });
 
+  it('an order for a "confirm": true environment becomes a program that asks, and says so; without a terminal or --yes it sends nothing', async () => {
+    mkdirSync(join(dir, 'guarded'), { recursive: true });
+    copyFileSync(join(dir, 'requests.tradereq'), join(dir, 'guarded', 'requests.tradereq'));
+    const { name, ...environment } = guarded(sandbox.baseUrl);
+    writeFileSync(join(dir, 'guarded', 'tradereq.env.json'), JSON.stringify({ [name]: environment }));
+    const r = await tradereq(['code', 'guarded/requests.tradereq', '--request', 'buy', '--lang', 'python'], {
+      cwd: dir,
+    });
+    assert.equal(r.status, 0, describeCli(r));
+    assert.match(r.stdout, new RegExp(`^# Asks before sending, as tradereq send asks: ${GUARDED_REASON}\\.$`, 'm'));
+    assert.match(
+      r.stderr,
+      /It asks before sending \(environment "guarded" has "confirm": true\): y\/N in a terminal; without one it sends only with --yes\.\n$/,
+    );
+    const program = programOf(tools, dir, 'guarded-cli', r.stdout, 'python');
+    await reset();
+    const refused = await run(program, { env: DEMO_KEYS });
+    assert.equal(refused.exit, 4, describeRun(program, refused));
+    assert.match(refused.stderr, /needs confirmation \(environment "guarded" has "confirm": true\)/);
+    const log = await sandboxControl(sandbox.baseUrl, 'requests');
+    assert.deepEqual(JSON.parse(log.text), [], 'nothing sent');
+  });
+
   it('bad input: one line on standard error, exit 2, nothing written', async () => {
     const code = (args: string[]): Promise<Run> => tradereq(['code', ...args], { cwd: dir });
     assertUsage(
@@ -174,5 +197,6 @@ describe('tradereq code: programs from a request file, run against the sandbox',
     assert.equal(own.status, 0);
     for (const id of LANGUAGES) assert.match(own.stdout, new RegExp(`^ {2}${id} `, 'm'));
     assert.match(own.stdout, /TRADEREQ_<PROFILE>_API_KEY and TRADEREQ_<PROFILE>_SECRET_KEY/);
+    assert.match(own.stdout, /"confirm": true\)\nbecomes a program that asks too/);
   });
 });

@@ -80,17 +80,38 @@ describe('Copy as code: hostile strings stay strings', function () {
       ]),
       headers: pairs([['X-Note', HOSTILE_LINE]]),
       parameters: [{ name: 'note', description: h }],
+      // It asks before it goes, as for a "confirm": true environment: the reason and the order shown are hostile too.
+      confirm: {
+        reason: h,
+        order: [
+          { kind: 'text', text: h },
+          { kind: 'parameter', parameter: 'note' },
+        ],
+      },
     });
   }
 
-  it('in names, values, the title, a header, a description and an argument: signed as sent (700008, not 700002), intact, nothing run', async () => {
+  it('in names, values, the title, a header, a description, an argument and the order shown before asking: signed as sent (700008, not 700002), intact, nothing run', async () => {
     const h = HOSTILE;
     const request = formOrder(h);
     for (const language of LANGUAGES) {
       const program = prepare(tools, dir, 'hostile-form', request, language);
       proxy.requests.length = 0;
+      const refused = await run(program, { env: DEMO_KEYS, args: [h], cwd: marks });
+      assert.equal(refused.exit, 4, describeRun(program, refused));
+      assert.match(
+        refused.stderr,
+        /^error: [^\n]+ needs confirmation \([^\n]+\) and there is no terminal to ask: pass --yes to send it\.\n$/,
+      );
+      assertNoControl(refused.stderr, `${language}: the order and the reason`);
+      assert.equal(proxy.requests.length, 0, `${language}: not confirmed, nothing sent`);
+      nothingRan(language);
       const timestamp = String(Date.now());
-      const r = await run(program, { env: { ...DEMO_KEYS, TRADEREQ_TIMESTAMP: timestamp }, args: [h], cwd: marks });
+      const r = await run(program, {
+        env: { ...DEMO_KEYS, TRADEREQ_TIMESTAMP: timestamp },
+        args: ['--yes', h],
+        cwd: marks,
+      });
       const why = describeRun(program, r);
       // Authenticated first (the HMAC over the bytes as they arrived matched), refused for the characters after.
       assert.equal(r.status, 400, why);
@@ -110,8 +131,7 @@ describe('Copy as code: hostile strings stay strings', function () {
       nothingRan(language);
       const usage = await run(program, { cwd: marks });
       assert.equal(usage.exit, 2, describeRun(program, usage));
-      const controls = [...usage.stderr].filter((c) => c !== '\n' && (c < ' ' || c === '\x7f'));
-      assert.deepEqual(controls, [], `${language}: the usage line shows no control character`);
+      assertNoControl(usage.stderr, `${language}: the usage line`);
       nothingRan(language);
     }
   });
@@ -173,6 +193,11 @@ describe('Copy as code: hostile strings stay strings', function () {
     assert.ok(!seen.includes(DEMO.apiKey), 'the API key reached a process');
   });
 });
+
+function assertNoControl(text: string, what: string): void {
+  const controls = [...text].filter((c) => c !== '\n' && (c < ' ' || c === '\x7f'));
+  assert.deepEqual(controls, [], `${what} shows no control character`);
+}
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -29,6 +29,21 @@ const REQUESTS: [string, CodeRequest][] = [
     }),
   ],
   ['uuid', codeRequest(BASE, { form: pairs([['id', { kind: 'uuid' }]]), signed: false })],
+  [
+    // An order that asks before it goes (a "confirm": true environment), its reason and order hostile.
+    'confirm',
+    codeRequest(BASE, {
+      form: pairs([
+        ['newClientOrderId', { kind: 'clientOrderId' }],
+        ['note', { kind: 'parameter', parameter: 'note' }],
+      ]),
+      parameters: [{ name: 'note', description: HOSTILE }],
+      confirm: {
+        reason: HOSTILE,
+        order: [{ kind: 'text', text: HOSTILE }, { kind: 'clientOrderId' }, { kind: 'parameter', parameter: 'note' }],
+      },
+    }),
+  ],
 ];
 
 /** The checker's command for a file; it must exit 0 and print nothing. */

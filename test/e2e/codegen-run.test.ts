@@ -4,9 +4,12 @@
  * sandbox, and must get the answer `tradereq send` gets for the same request in a .tradereq file.
  */
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { codeRequestFrom, type CodeRequest } from '../../src/core/codegen';
+import { parse } from '../../src/core/format/parser';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
-import { CHAIN, RUN_CASES } from '../fixtures/codegen/cases';
+import { CHAIN, GUARDED_REASON, guarded, RUN_CASES } from '../fixtures/codegen/cases';
 import {
   DEMO_KEYS,
   LANGUAGES,
@@ -22,9 +25,22 @@ import {
   prepare,
   run,
   sandboxControl,
+  terminalCommand,
   type Toolchains,
 } from '../fixtures/codegen/support';
 import { ensureBuilt } from '../support/build';
+import { ROOT } from '../support/cli';
+
+/** The buy of requests.tradereq for an environment with "confirm": true, made by the adapter as Copy as Code makes it. */
+function guardedBuy(baseUrl: string): CodeRequest {
+  const doc = parse(readFileSync(join(ROOT, 'test', 'fixtures', 'codegen', 'requests.tradereq'), 'utf8'));
+  const block = doc.requests.find((r) => r.name?.text === 'buy')!;
+  const model = codeRequestFrom(doc, block, guarded(baseUrl));
+  if (!model.ok) assert.fail(model.error.message);
+  return model.value;
+}
+
+const BUY_SHOWN = 'POST /api/v3/order: symbol BTCUSDT, side BUY, type LIMIT, quantity 0.001, price 30000';
 
 describe('Copy as code: each program gets the answer `tradereq send` gets from the sandbox', function () {
   this.timeout(600_000);
@@ -37,7 +53,12 @@ describe('Copy as code: each program gets the answer `tradereq send` gets from t
     ensureBuilt();
     sandbox = await startSandbox({ port: 0, banScale: 0.001 });
     const url = sandbox.baseUrl;
-    const requests = [...RUN_CASES.map((c) => c.build(url)), CHAIN.buy(url), CHAIN.byOrderId(url, 'GET')];
+    const requests = [
+      ...RUN_CASES.map((c) => c.build(url)),
+      CHAIN.buy(url),
+      CHAIN.byOrderId(url, 'GET'),
+      guardedBuy(url),
+    ];
     prebuildGo(
       tools,
       [...requests, CHAIN.byOrderId(url, 'DELETE')].map((r) => generated(r, 'go')),
@@ -114,6 +135,51 @@ describe('Copy as code: each program gets the answer `tradereq send` gets from t
       assert.equal(cancelled.status, 200, describeRun(cancel, cancelled));
       assert.deepEqual(normalise(cancelled.body), normalise(reference[2]!.body));
       assert.equal((cancelled.body as { status: string }).status, 'CANCELED');
+    }
+  });
+
+  it('an order for a "confirm": true environment: without a terminal nothing is sent, exit 4 and why, unless --yes is given', async () => {
+    const request = guardedBuy(sandbox.baseUrl);
+    for (const language of LANGUAGES) {
+      const program = prepare(tools, dir, 'guarded', request, language);
+      await control('reset');
+      const refused = await run(program, { env: DEMO_KEYS });
+      const why = describeRun(program, refused);
+      assert.equal(refused.exit, 4, why);
+      assert.equal(refused.stdout, '', why);
+      assert.equal(
+        refused.stderr,
+        `error: ${BUY_SHOWN} needs confirmation (${GUARDED_REASON}) and there is no terminal to ask: pass --yes to send it.\n`,
+      );
+      assert.deepEqual(await reached(), [], `${language} sent nothing`);
+      const sent = await run(program, { env: DEMO_KEYS, args: ['--yes'] });
+      assert.equal(sent.status, 200, describeRun(program, sent));
+      assert.equal(sent.exit, 0, describeRun(program, sent));
+      assert.deepEqual(await reached(), ['POST /api/v3/order'], `${language} sent once`);
+    }
+  });
+
+  it('an order for a "confirm": true environment in a terminal: shows the order and where it goes, asks y/N; y sends, n sends nothing', async function () {
+    if (terminalCommand() === undefined) {
+      console.log('      not run here: needs util-linux script, which gives a program a terminal');
+      return this.skip();
+    }
+    const request = guardedBuy(sandbox.baseUrl);
+    const question = `Send ${BUY_SHOWN} to ${sandbox.baseUrl}? [y/N] `;
+    for (const language of LANGUAGES) {
+      const program = prepare(tools, dir, 'guarded', request, language);
+      await control('reset');
+      const no = await run(program, { env: DEMO_KEYS, typed: 'n' });
+      assert.equal(no.exit, 4, describeRun(program, no));
+      assert.ok(no.stdout.includes(question), describeRun(program, no));
+      assert.ok(no.stdout.includes(`${BUY_SHOWN} was not sent: you answered no.`), describeRun(program, no));
+      assert.deepEqual(await reached(), [], `${language} sent nothing`);
+      const yes = await run(program, { env: DEMO_KEYS, typed: 'y' });
+      assert.equal(yes.exit, 0, describeRun(program, yes));
+      assert.ok(yes.stdout.includes(question), describeRun(program, yes));
+      // The status line follows the question: the terminal echoed the answer, typed ahead, before it.
+      assert.match(yes.stdout, /\b200\r?\n\{"symbol":"BTCUSDT"/, describeRun(program, yes));
+      assert.deepEqual(await reached(), ['POST /api/v3/order'], `${language} sent once`);
     }
   });
 

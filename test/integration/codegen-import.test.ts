@@ -141,6 +141,36 @@ suite('Copy as Code and import, in the real extension host', () => {
     );
   });
 
+  test('Copy as Code of an order for a "confirm": true environment copies a program that asks first, and refuses without a terminal or --yes', async () => {
+    const folder = path.join(tmp, 'guarded');
+    fs.mkdirSync(folder, { recursive: true });
+    const environments = { guarded: { baseUrl: sandbox.baseUrl, key: 'sandbox', confirm: true } };
+    fs.writeFileSync(path.join(folder, 'tradereq.env.json'), JSON.stringify(environments));
+    fs.writeFileSync(path.join(folder, 'orders.tradereq'), ORDERS);
+    const uri = vscode.Uri.file(path.join(folder, 'orders.tradereq'));
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const program = await vscode.commands.executeCommand<string | undefined>('tradereq.copyAsCode', uri, 0, 'node');
+    assert.ok(program, 'a program was made');
+    assert.equal(await vscode.env.clipboard.readText(), program, 'the program is on the clipboard');
+    assert.match(
+      program,
+      /^\/\/ Asks before sending, as tradereq send asks: environment "guarded" has "confirm": true\.$/m,
+    );
+    assert.match(
+      program,
+      /^await confirm\("POST \/api\/v3\/order: symbol BTCUSDT, side BUY, type LIMIT, quantity 0\.001, price 30000", yes\);$/m,
+    );
+    const before = ((await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as unknown[]).length;
+    const file = path.join(tmp, 'guarded.mjs');
+    fs.writeFileSync(file, program);
+    const keys = { TRADEREQ_SANDBOX_API_KEY: DEMO.apiKey, TRADEREQ_SANDBOX_SECRET_KEY: DEMO.secretKey };
+    const refused = await runNode(file, keys);
+    assert.equal(refused.code, 4, refused.stdout);
+    assert.equal(refused.stdout, '', 'no status: nothing was sent');
+    const after = ((await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as unknown[]).length;
+    assert.equal(after, before, 'nothing reached the sandbox');
+  });
+
   test('Copy as Code of a request that cannot become a program copies nothing', async () => {
     await vscode.env.clipboard.writeText('before');
     const doc = await untitled('WS /ws\n[subscribe]\nspot@public.deals.v3.api@BTCUSDT\n');

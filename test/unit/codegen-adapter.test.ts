@@ -10,7 +10,7 @@ import type { CodeRequest, Value } from '../../src/core/codegen';
 import { codeRequestFrom } from '../../src/core/codegen/adapter';
 import { BUILTIN_SANDBOX, type NamedEnvironment } from '../../src/core/env/constants';
 import { parse } from '../../src/core/format/parser';
-import { CHAIN, RUN_CASES, text } from '../fixtures/codegen/cases';
+import { CHAIN, GUARDED_REASON, guarded, RUN_CASES, text } from '../fixtures/codegen/cases';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'codegen');
 
@@ -157,6 +157,41 @@ describe('Copy as code: from a request of a file to the model of a program', () 
     const m = model('POST /api/v3/order\n[json]\n{"symbol": "BTCUSDT", "timestamp": {{$timestamp}}}');
     assert.equal(m.timestampWritten, true);
     assert.deepEqual(m.json, [text('{"symbol": "BTCUSDT", "timestamp": '), { kind: 'timestamp' }, text('}')]);
+  });
+
+  it('an order to a "confirm": true environment asks as send asks: why, and the order with the pieces of its run', () => {
+    const env = guarded('http://127.0.0.1:8780');
+    const order = [
+      'POST /api/v3/order',
+      'symbol = BTCUSDT',
+      'side = BUY',
+      'type = LIMIT',
+      'quantity = 0.001',
+      'price = {{$timestamp}}',
+      'origClientOrderId = {{$clientOrderId}}',
+    ].join('\n');
+    assert.deepEqual(model(order, env).confirm, {
+      reason: GUARDED_REASON,
+      order: [
+        text('POST /api/v3/order: symbol BTCUSDT, side BUY, type LIMIT, quantity 0.001, price '),
+        // Read after the answer, so that a slow answer cannot age it: shown as text.
+        text('(the time of sending)'),
+        text(', origClientOrderId '),
+        { kind: 'clientOrderId' },
+      ],
+    });
+    assert.deepEqual(model('# @confirm\nGET /api/v3/openOrders').confirm, {
+      reason: '# @confirm',
+      order: [text('GET /api/v3/openOrders')],
+    });
+    assert.deepEqual(model('POST /api/v3/order\nsymbol = A\u001b[2JB', env).confirm?.order, [
+      text('POST /api/v3/order: symbol A\\u001B[2JB'),
+    ]);
+  });
+
+  it('no confirmation where send asks none: a GET to a "confirm": true environment, an order elsewhere', () => {
+    assert.ok(!('confirm' in model('GET /api/v3/openOrders\nsymbol = BTCUSDT', guarded('http://127.0.0.1:8780'))));
+    assert.ok(!('confirm' in model('POST /api/v3/order\nsymbol = BTCUSDT')));
   });
 
   it('refuses what a program cannot do, in one sentence', () => {

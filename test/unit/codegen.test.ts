@@ -11,8 +11,9 @@ import {
   type CodeLanguage,
   type CodeRequest,
 } from '../../src/core/codegen';
+import { programNeeds } from '../../src/core/codegen/adapter';
 import { planProgram } from '../../src/core/codegen/plan';
-import { CHAIN, codeRequest, JSON_TYPE, pairs, RUN_CASES, value } from '../fixtures/codegen/cases';
+import { CHAIN, codeRequest, GUARDED_REASON, JSON_TYPE, pairs, RUN_CASES, value } from '../fixtures/codegen/cases';
 import { DEMO, generated, KEY_ENV, LANGUAGES } from '../fixtures/codegen/support';
 
 const BASE = 'http://127.0.0.1:8780';
@@ -30,6 +31,17 @@ function refuses(request: CodeRequest, pattern: RegExp): void {
   }
 }
 
+/** The buy for an environment with "confirm": true, as the adapter makes it. */
+const GUARDED_BUY: CodeRequest = {
+  ...RUN_CASES.find((c) => c.name === 'buy')!.build(BASE),
+  confirm: {
+    reason: GUARDED_REASON,
+    order: value('POST /api/v3/order: symbol BTCUSDT, side BUY, quantity 0.001, origClientOrderId ', {
+      kind: 'clientOrderId',
+    }),
+  },
+};
+
 const ALL: CodeRequest[] = [
   ...RUN_CASES.map((c) => c.build(BASE)),
   CHAIN.byOrderId(BASE, 'GET'),
@@ -38,6 +50,14 @@ const ALL: CodeRequest[] = [
     form: pairs([['note', 'naïve € 😀 "quoted" \\ $(x) `y` \n']]),
     headers: pairs([['X-Note', 'café "x" $HOME']]),
   }),
+  GUARDED_BUY,
+  {
+    ...CHAIN.byOrderId(BASE, 'DELETE'),
+    confirm: {
+      reason: 'Über \u202e"\'`$(x)\n# @name',
+      order: value('naïve € 😀 "quoted" \\ $(x) `y` \n', { kind: 'parameter', parameter: 'buy_orderId' }),
+    },
+  },
 ];
 
 describe('Copy as code: generateCode', () => {
@@ -99,9 +119,31 @@ describe('Copy as code: generateCode', () => {
     }
   });
 
+  it('a request that asks says why in its first comment lines and takes --yes; one that does not ask is as before', () => {
+    for (const language of LANGUAGES) {
+      const asks = generated(GUARDED_BUY, language);
+      const top = asks.split('\n').slice(0, 8).join('\n');
+      assert.ok(top.includes(`Asks before sending, as tradereq send asks: ${GUARDED_REASON}.`), `${language}:\n${top}`);
+      assert.ok(top.includes('[--yes]'), `${language}: the Run line names --yes`);
+      const code = codeLines(asks, language).join('\n');
+      assert.ok(code.includes('[y/N]') && code.includes('--yes'), `${language}: asks, or takes --yes`);
+      for (const request of ALL.filter((r) => r.confirm === undefined)) {
+        assert.ok(!/--yes|y\/N/.test(generated(request, language)), `${language}: ${request.title}`);
+      }
+    }
+    assert.match(programNeeds(GUARDED_BUY), /It asks before sending \(environment "guarded" has "confirm": true\)/);
+    assert.doesNotMatch(programNeeds(RUN_CASES[0]!.build(BASE)), /asks/);
+  });
+
+  it('the order shown and the reason are checked as values: declared parameters, no NUL', () => {
+    const asks = (order: CodeRequest['confirm']): CodeRequest => ({ ...GUARDED_BUY, confirm: order });
+    refuses(asks({ reason: 'x', order: [{ kind: 'parameter', parameter: 'nope' }] }), /parameter "nope"/);
+    refuses(asks({ reason: 'a\0b', order: [] }), /NUL/);
+  });
+
   it('the shell script has no eval, no backtick and no $(...) but around fixed commands', () => {
     // Plain values: what the script itself writes, around them (hostile values are in codegen-hostile).
-    for (const request of RUN_CASES.map((c) => c.build(BASE))) {
+    for (const request of [...RUN_CASES.map((c) => c.build(BASE)), GUARDED_BUY]) {
       const lines = codeLines(generated(request, 'shell'), 'shell');
       for (const line of lines) {
         assert.ok(!/\beval\b|`/.test(line), line);

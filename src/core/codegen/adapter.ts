@@ -12,9 +12,11 @@ import { isWebSocket, type RequestBlock, type TradeReqDocument } from '../format
 import type { ResolvedRequest } from '../format/resolve';
 import { responseRequestName } from '../format/variables';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../request/build';
+import { confirmationReason, describeOrder, needsConfirmation } from '../request/confirm';
 import { badInput, resolveIn, type PrepareFailure } from '../request/prepare';
 import { err, ok, type Result } from '../result';
-import type { CodeRequest, NamedValue, Piece, ProgramParameter, Value } from './model';
+import type { CodeRequest, Confirmation, NamedValue, Piece, ProgramParameter, Value } from './model';
+import { shownText } from './text';
 
 /** A marker's digits: 16, below 2^53, so the timestamp marker survives String(Number). */
 const MARKER_DIGITS = 16;
@@ -173,13 +175,16 @@ export function keyEnvironment(profile: string | undefined): CodeRequest['keyEnv
   return { apiKey: prefix + 'API_KEY', secretKey: prefix + 'SECRET_KEY' };
 }
 
-/** One sentence on what a program needs when it runs: its key variables and its arguments. */
+/** What a program needs when it runs, in a sentence: its key variables and its arguments; and whether it asks. */
 export function programNeeds(model: CodeRequest): string {
   const keys = model.signed
     ? `It reads the keys from ${model.keyEnv.apiKey} and ${model.keyEnv.secretKey} and signs when it runs`
     : 'It is not signed and needs no key';
   const args = model.parameters.length > 0 ? `; arguments: ${model.parameters.map((p) => p.name).join(' ')}` : '';
-  return `${keys}${args}.`;
+  const asks = model.confirm
+    ? ` It asks before sending (${model.confirm.reason}): y/N in a terminal; without one it sends only with --yes.`
+    : '';
+  return `${keys}${args}.${asks}`;
 }
 
 /** The base URL and path: the environment's base URL (a base path included) and the request's path. */
@@ -249,5 +254,22 @@ function assemble(resolved: ResolvedRequest, markers: Markers): Result<CodeReque
     apiKeyHeader: resolved.environment.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
     keyEnv: keyEnvironment(resolved.keyProfile),
     parameters: markers.declared(used),
+    ...(needsConfirmation(resolved) ? { confirm: confirmation(resolved, markers) } : {}),
   });
+}
+
+/**
+ * What the program shows before it asks: the order as `tradereq send` describes it, its text made
+ * visible. The timestamp is read after the answer (a slow answer must not age it), so it shows as text.
+ */
+function confirmation(resolved: ResolvedRequest, markers: Markers): Confirmation {
+  // Its fields are the request's own values: the parameters it meets are already declared.
+  const order = piecesOf(describeOrder(resolved), markers, new Set()).map((p): Piece =>
+    p.kind === 'text'
+      ? { kind: 'text', text: shownText(p.text) }
+      : p.kind === 'timestamp'
+        ? { kind: 'text', text: '(the time of sending)' }
+        : p,
+  );
+  return { reason: confirmationReason(resolved), order };
 }

@@ -3,8 +3,16 @@
  * aligned blocks, imports sorted, tabs.
  */
 import type { NamedValue, Value } from './model';
-import { BASE_URL_ENV, DEADLINE_SECONDS, MAX_RESPONSE_BYTES, UNKNOWN_OUTCOME, TIMESTAMP_ENV, type Plan } from './plan';
-import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii } from './text';
+import {
+  BASE_URL_ENV,
+  DEADLINE_SECONDS,
+  MAX_RESPONSE_BYTES,
+  NOT_CONFIRMED_EXIT,
+  UNKNOWN_OUTCOME,
+  TIMESTAMP_ENV,
+  type Plan,
+} from './plan';
+import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii, notConfirmedNotes } from './text';
 
 /**
  * A Go string literal holding exactly `text`, in printable ASCII: code points as UTF-8, or, with
@@ -71,6 +79,13 @@ function constants(plan: Plan): string[] {
     );
   }
   lines.push(`const maxResponseBytes = ${MAX_RESPONSE_BYTES}`, `const unknownNote = ${goString(UNKNOWN_OUTCOME)}`);
+  if (r.confirm) {
+    const notes = notConfirmedNotes(r.confirm.reason);
+    lines.push(
+      `const noTerminalNote = ${goString(notes.noTerminal)}`,
+      `const answeredNoNote = ${goString(notes.answeredNo)}`,
+    );
+  }
   if (r.parameters.length > 0) {
     lines.push('', 'var parameters = [][2]string{');
     for (const p of r.parameters) lines.push(`\t{${goString(p.name)}, ${goString(commentText(p.description))}},`);
@@ -221,6 +236,57 @@ func newUUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }`;
 
+const CONFIRM =
+  String.raw`// oneLine is text shown on one line: control, invisible and bidirectional characters as "?".
+func oneLine(text string) string {
+	return regexp.MustCompile(` +
+  '`[\\x00-\\x1f\\x7f-\\x{9f}\\x{200b}-\\x{200f}\\x{2028}-\\x{202e}\\x{2060}-\\x{206f}\\x{feff}]`' +
+  String.raw`).ReplaceAllString(strings.ToValidUTF8(text, "\uFFFD"), "?")
+}
+
+// takeYes takes --yes, the program's one option, out of the arguments: it sends without asking.
+func takeYes() bool {
+	yes := false
+	rest := []string{os.Args[0]}
+	for _, arg := range os.Args[1:] {
+		if arg == "--yes" {
+			yes = true
+		} else {
+			rest = append(rest, arg)
+		}
+	}
+	os.Args = rest
+	return yes
+}
+
+// isTerminal: standard input is a character device other than the null device (the standard library has no isatty).
+func isTerminal() bool {
+	in, err := os.Stdin.Stat()
+	if err != nil || in.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err == nil && !os.SameFile(in, null)
+}
+
+// confirm asks before sending (see the top of this file); --yes answers for a run without a terminal.
+func confirm(order string, yes bool) {
+	if yes {
+		return
+	}
+	order = oneLine(order)
+	if !isTerminal() {
+		fail(order+noTerminalNote, ${NOT_CONFIRMED_EXIT})
+	}
+	fmt.Fprint(os.Stderr, "Send "+order+" to "+oneLine(currentBaseURL())+"? [y/N] ")
+	answer, _ := bufio.NewReader(io.LimitReader(os.Stdin, 256)).ReadString('\n')
+	if !regexp.MustCompile(` +
+  '`^(?i)y(es)?$`' +
+  String.raw`).MatchString(strings.TrimSpace(answer)) {
+		fail(order+answeredNoNote, ${NOT_CONFIRMED_EXIT})
+	}
+}`;
+
 const SEND = String.raw`// send makes one exchange. A redirect is an answer to print, never followed: it could carry the key elsewhere.
 func send(url string, headers [][2]string, body string) (int, []byte) {
 	var reader io.Reader
@@ -273,13 +339,20 @@ function usesParameterPieces(plan: Plan): boolean {
 function build(plan: Plan): string[] {
   const r = plan.request;
   const lines: string[] = [];
+  if (r.confirm) lines.push('\tyes := takeYes()');
   // Go refuses a variable declared and not used.
   if (r.parameters.length > 0)
     lines.push(usesParameterPieces(plan) ? '\targs := readArguments()' : '\treadArguments()');
   if (r.signed) lines.push('\tapiKey, secretKey := readKeys()');
-  if (plan.usesTimestamp) lines.push('\ttimestamp := nowMs()');
+  if (plan.usesTimestamp && !r.confirm) lines.push('\ttimestamp := nowMs()');
   if (plan.usesClientOrderId) lines.push('\tclientOrderID := newClientOrderID()');
   if (plan.usesUuid) lines.push('\trequestUUID := newUUID()');
+  if (r.confirm) {
+    // The timestamp after the answer: a slow answer must not age it.
+    // A variable: gofmt spaces a + b in an assignment, not in a call's arguments.
+    lines.push(`\torder := ${goValue(r.confirm.order)}`, '\tconfirm(order, yes)');
+    if (plan.usesTimestamp) lines.push('\ttimestamp := nowMs()');
+  }
   goPairs(lines, 'query', r.query);
   if (plan.body === 'form') goPairs(lines, 'form', r.form);
   if (plan.addTimestamp) {
@@ -324,6 +397,7 @@ function imports(plan: Plan): string[] {
   if (plan.usesTimestamp) names.push('strconv');
   if (plan.usesClientOrderId || plan.usesUuid) names.push('crypto/rand');
   if (plan.usesClientOrderId) names.push('math/big');
+  if (r.confirm) names.push('bufio');
   return ['import (', ...names.sort().map((n) => `\t"${n}"`), ')'];
 }
 
@@ -335,6 +409,7 @@ export function generateGo(plan: Plan): string {
   if (plan.usesTimestamp) functions.push(TIMESTAMP);
   if (plan.usesClientOrderId) functions.push(CLIENT_ORDER_ID);
   if (plan.usesUuid) functions.push(UUID);
+  if (r.confirm) functions.push(CONFIRM);
   functions.push(SEND);
   const parts = [
     // After the package clause: no comment line there can be a build constraint (`// +build`),

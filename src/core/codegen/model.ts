@@ -79,6 +79,18 @@ export interface CodeRequest {
   readonly keyEnv: { readonly apiKey: string; readonly secretKey: string };
   /** Values of earlier responses the program takes as parameters, in order. */
   readonly parameters: readonly ProgramParameter[];
+  /**
+   * Present when the request asks before it goes, as `tradereq send` asks (src/core/request/confirm.ts):
+   * the program shows `order` and asks y/N in a terminal; without one it sends only with --yes.
+   */
+  readonly confirm?: Confirmation;
+}
+
+export interface Confirmation {
+  /** Why it asks: "# @confirm", or 'environment "live" has "confirm": true'. */
+  readonly reason: string;
+  /** What it shows: "POST /api/v3/order: symbol BTCUSDT, side BUY, ...", with the run's own pieces. */
+  readonly order: Value;
 }
 
 export type CodeLanguage = 'python' | 'python-requests' | 'node' | 'go' | 'shell';

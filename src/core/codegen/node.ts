@@ -4,8 +4,16 @@
  * leaves ! ' ( ) * as they are).
  */
 import type { NamedValue, Value } from './model';
-import { BASE_URL_ENV, DEADLINE_SECONDS, MAX_RESPONSE_BYTES, UNKNOWN_OUTCOME, TIMESTAMP_ENV, type Plan } from './plan';
-import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii } from './text';
+import {
+  BASE_URL_ENV,
+  DEADLINE_SECONDS,
+  MAX_RESPONSE_BYTES,
+  NOT_CONFIRMED_EXIT,
+  UNKNOWN_OUTCOME,
+  TIMESTAMP_ENV,
+  type Plan,
+} from './plan';
+import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii, notConfirmedNotes } from './text';
 
 /** A JavaScript string literal holding exactly `text`, in printable ASCII. */
 export function jsString(text: string): string {
@@ -72,6 +80,13 @@ function constants(plan: Plan): string[] {
     lines.push('const PARAMETERS = [');
     for (const p of r.parameters) lines.push(`  [${jsString(p.name)}, ${jsString(commentText(p.description))}],`);
     lines.push('];');
+  }
+  if (r.confirm) {
+    const notes = notConfirmedNotes(r.confirm.reason);
+    lines.push(
+      `const NO_TERMINAL_NOTE = ${jsString(notes.noTerminal)};`,
+      `const ANSWERED_NO_NOTE = ${jsString(notes.answeredNo)};`,
+    );
   }
   lines.push(`const MAX_RESPONSE_BYTES = ${MAX_RESPONSE_BYTES};`, `const UNKNOWN_NOTE = ${jsString(UNKNOWN_OUTCOME)};`);
   return lines;
@@ -165,6 +180,38 @@ function newClientOrderId() {
   return id;
 }`;
 
+const CONFIRM = String.raw`/** Text shown on one line: control, invisible and bidirectional characters as "?". */
+function oneLine(text) {
+  return text.replace(/[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, "?");
+}
+
+/** --yes, the program's one option, taken out of the arguments: it sends without asking. */
+function takeYes() {
+  const yes = process.argv.includes("--yes", 2);
+  process.argv = process.argv.filter((arg, i) => i < 2 || arg !== "--yes");
+  return yes;
+}
+
+/** Asks before sending (see the top of this file); --yes answers for a run without a terminal. */
+async function confirm(order, yes) {
+  if (yes) return;
+  const what = oneLine(order);
+  if (!process.stdin.isTTY) fail(what + NO_TERMINAL_NOTE, ${NOT_CONFIRMED_EXIT});
+  const where = oneLine(baseUrl());
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // The end of input (Ctrl-D) closes the interface without an answer: that is a no.
+  const closed = new Promise((resolve) => rl.once("close", () => resolve("")));
+  let answer = "";
+  try {
+    answer = await Promise.race([rl.question("Send " + what + " to " + where + "? [y/N] "), closed]);
+  } catch {
+    answer = "";
+  } finally {
+    rl.close();
+  }
+  if (!/^y(es)?$/i.test(answer.trim())) fail(what + ANSWERED_NO_NOTE, ${NOT_CONFIRMED_EXIT});
+}`;
+
 const SEND = String.raw`/** One exchange: a redirect is an answer to print, never followed (it could carry the key elsewhere). */
 async function send(url, headers, body) {
   try {
@@ -203,11 +250,17 @@ function signing(plan: Plan): string[] {
 function build(plan: Plan): string[] {
   const r = plan.request;
   const lines: string[] = [];
+  if (r.confirm) lines.push('const yes = takeYes();');
   if (r.parameters.length > 0) lines.push('const args = readArguments();');
   if (r.signed) lines.push('const [apiKey, secretKey] = readKeys();');
-  if (plan.usesTimestamp) lines.push('const timestamp = nowMs();');
+  if (plan.usesTimestamp && !r.confirm) lines.push('const timestamp = nowMs();');
   if (plan.usesClientOrderId) lines.push('const clientOrderId = newClientOrderId();');
   if (plan.usesUuid) lines.push('const requestUuid = randomUUID();');
+  if (r.confirm) {
+    // The timestamp after the answer: a slow answer must not age it.
+    lines.push(`await confirm(${jsValue(r.confirm.order)}, yes);`);
+    if (plan.usesTimestamp) lines.push('const timestamp = nowMs();');
+  }
   jsPairs(lines, 'query', r.query);
   if (plan.body === 'form') jsPairs(lines, 'form', r.form);
   if (plan.addTimestamp) {
@@ -248,6 +301,7 @@ function imports(plan: Plan): string[] {
   if (crypto.length > 0) lines.push(`import { ${crypto.join(', ')} } from "node:crypto";`);
   if (plan.request.parameters.length > 0) lines.push('import { basename } from "node:path";');
   lines.push('import process from "node:process";');
+  if (plan.request.confirm) lines.push('import { createInterface } from "node:readline/promises";');
   return lines;
 }
 
@@ -258,6 +312,7 @@ export function generateNode(plan: Plan): string {
   if (r.signed) functions.push(KEYS);
   if (plan.usesTimestamp) functions.push(TIMESTAMP);
   if (plan.usesClientOrderId) functions.push(CLIENT_ORDER_ID);
+  if (r.confirm) functions.push(CONFIRM);
   functions.push(SEND);
   const parts = [
     ['#!/usr/bin/env node', ...commentBlock(aboutLines(plan, 'node'), '//')].join('\n'),

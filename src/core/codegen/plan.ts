@@ -47,6 +47,9 @@ export const CONNECT_TIMEOUT_SECONDS = 5;
 export const UNKNOWN_OUTCOME =
   'the outcome is unknown: the request may have been carried out. Check (for an order: GET /api/v3/openOrders) before sending it again; this program never retries.';
 
+/** A program that asks and was not confirmed sent nothing: `tradereq send`'s exit code for it (src/cli/send.ts, EXIT.refused). */
+export const NOT_CONFIRMED_EXIT = 4;
+
 const METHODS = new Set(['GET', 'POST', 'PUT', 'DELETE']);
 const PARAMETER_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 // Upper case, as POSIX names the environment's variables: the shell variant reads the keys into
@@ -135,6 +138,10 @@ function checkRequest(request: CodeRequest): Set<string> {
     }
   }
   if (request.json) checkPieces(request.json, parameters, 'the JSON body');
+  if (request.confirm) {
+    checkPieces([{ kind: 'text', text: request.confirm.reason }], parameters, 'the reason to ask');
+    checkPieces(request.confirm.order, parameters, 'the order shown before sending');
+  }
   if (request.json && request.form.length > 0) fail('a request has one body: a JSON body or form parameters, not both');
   return parameters;
 }

@@ -7,12 +7,13 @@ import {
   DEADLINE_SECONDS,
   CONNECT_TIMEOUT_SECONDS,
   MAX_RESPONSE_BYTES,
+  NOT_CONFIRMED_EXIT,
   UNKNOWN_OUTCOME,
   TIMESTAMP_ENV,
   BASE_URL_ENV,
   type Plan,
 } from './plan';
-import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii } from './text';
+import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii, notConfirmedNotes } from './text';
 
 /** A Python string literal holding exactly `text`, in printable ASCII. */
 export function pyString(text: string): string {
@@ -76,6 +77,10 @@ function constants(plan: Plan): string[] {
     lines.push('PARAMETERS = [');
     for (const p of r.parameters) lines.push(`    (${pyString(p.name)}, ${pyString(commentText(p.description))}),`);
     lines.push(']');
+  }
+  if (r.confirm) {
+    const notes = notConfirmedNotes(r.confirm.reason);
+    lines.push(`NO_TERMINAL_NOTE = ${pyString(notes.noTerminal)}`, `ANSWERED_NO_NOTE = ${pyString(notes.answeredNo)}`);
   }
   lines.push(
     `MAX_RESPONSE_BYTES = ${MAX_RESPONSE_BYTES}`,
@@ -161,6 +166,35 @@ const CLIENT_ORDER_ID = String.raw`def new_client_order_id():
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
     return "".join(secrets.choice(alphabet) for _ in range(32))`;
 
+const CONFIRM = String.raw`def one_line(text):
+    """Text shown on one line: control, invisible and bidirectional characters as "?"."""
+    return re.sub(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ud800-\udfff]", "?", text)
+
+
+def take_yes():
+    """--yes, the program's one option, taken out of the arguments: it sends without asking."""
+    yes = "--yes" in sys.argv[1:]
+    sys.argv[1:] = [a for a in sys.argv[1:] if a != "--yes"]
+    return yes
+
+
+def confirm(order, yes):
+    """Asks before sending (see the top of this file); --yes answers for a run without a terminal."""
+    if yes:
+        return
+    order = one_line(order)
+    if sys.stdin is None or not sys.stdin.isatty():
+        fail(order + NO_TERMINAL_NOTE, ${NOT_CONFIRMED_EXIT})
+    where = one_line(base_url())
+    sys.stderr.write("Send " + order + " to " + where + "? [y/N] ")
+    sys.stderr.flush()
+    try:
+        answer = sys.stdin.readline(256)
+    except KeyboardInterrupt:
+        answer = ""
+    if not re.fullmatch(r"y(es)?", answer.strip(), re.IGNORECASE):
+        fail(order + ANSWERED_NO_NOTE, ${NOT_CONFIRMED_EXIT})`;
+
 function sendStdlib(): string {
   return String.raw`class NoRedirect(urllib.request.HTTPRedirectHandler):
     """A redirect is an answer to print, never followed: it could carry the key to another host."""
@@ -207,11 +241,17 @@ function signing(plan: Plan): string[] {
 function build(plan: Plan): string[] {
   const r = plan.request;
   const lines: string[] = [];
+  if (r.confirm) lines.push('    yes = take_yes()');
   if (r.parameters.length > 0) lines.push('    args = arguments()');
   if (r.signed) lines.push('    api_key, secret_key = keys()');
-  if (plan.usesTimestamp) lines.push('    timestamp = now_ms()');
+  if (plan.usesTimestamp && !r.confirm) lines.push('    timestamp = now_ms()');
   if (plan.usesClientOrderId) lines.push('    client_order_id = new_client_order_id()');
   if (plan.usesUuid) lines.push('    request_uuid = str(uuid.uuid4())');
+  if (r.confirm) {
+    // The timestamp after the answer: a slow answer must not age it.
+    lines.push(`    confirm(${pyValue(r.confirm.order)}, yes)`);
+    if (plan.usesTimestamp) lines.push('    timestamp = now_ms()');
+  }
   pyPairs(lines, 'query', r.query);
   if (plan.body === 'form') pyPairs(lines, 'form', r.form);
   if (plan.addTimestamp) {
@@ -279,6 +319,7 @@ export function generatePython(plan: Plan, withRequests: boolean): string {
   if (r.signed) functions.push(KEYS);
   if (plan.usesTimestamp) functions.push(TIMESTAMP);
   if (plan.usesClientOrderId) functions.push(CLIENT_ORDER_ID);
+  if (r.confirm) functions.push(CONFIRM);
   functions.push(withRequests ? sendRequests() : sendStdlib());
   functions.push(main(plan).join('\n'));
   return (

@@ -11,11 +11,12 @@ import {
   CONNECT_TIMEOUT_SECONDS,
   DEADLINE_SECONDS,
   MAX_RESPONSE_BYTES,
+  NOT_CONFIRMED_EXIT,
   UNKNOWN_OUTCOME,
   TIMESTAMP_ENV,
   type Plan,
 } from './plan';
-import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii } from './text';
+import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii, notConfirmedNotes } from './text';
 
 function utf8Bytes(code: number): number[] {
   return [...Buffer.from(String.fromCodePoint(code), 'utf8')];
@@ -109,6 +110,10 @@ function constants(plan: Plan): string[] {
     lines.push('PARAMETER_DESCRIPTIONS=(');
     for (const p of r.parameters) lines.push(`  ${shString(commentText(p.description))}`);
     lines.push(')');
+  }
+  if (r.confirm) {
+    const notes = notConfirmedNotes(r.confirm.reason);
+    lines.push(`NO_TERMINAL_NOTE=${shString(notes.noTerminal)}`, `ANSWERED_NO_NOTE=${shString(notes.answeredNo)}`);
   }
   lines.push(`MAX_RESPONSE_BYTES=${MAX_RESPONSE_BYTES}`, `UNKNOWN_NOTE=${shString(UNKNOWN_OUTCOME)}`);
   return lines;
@@ -255,6 +260,31 @@ new_uuid() {
     "$(( (16#${'${h:16:1}'} & 3) | 8 ))" "${'${h:17:3}'}" "${'${h:20:12}'}"
 }`;
 
+const CONFIRM = String.raw`# $1 shown on one line: control, invisible and bidirectional characters as "?" (UTF-8 bytes:
+# C1 controls, U+200B-U+200F, U+2028-U+202E, U+2060-U+206F, U+FEFF). Sets SHOWN.
+one_line() {
+  local text="$1"
+  text="${'$'}{text//[$'\x01'-$'\x1f'$'\x7f']/?}"
+  text="${'$'}{text//$'\xc2'[$'\x80'-$'\x9f']/?}"
+  text="${'$'}{text//$'\xe2\x80'[$'\x8b'-$'\x8f'$'\xa8'-$'\xae']/?}"
+  text="${'$'}{text//$'\xe2\x81'[$'\xa0'-$'\xaf']/?}"
+  SHOWN="${'$'}{text//$'\xef\xbb\xbf'/?}"
+}
+
+# Asks before sending (see the top of this script); $2, --yes, answers for a run without a terminal.
+confirm() {
+  local order where answer
+  [[ -z "$2" ]] || return 0
+  one_line "$1"
+  order="$SHOWN"
+  [[ -t 0 ]] || fail "$order$NO_TERMINAL_NOTE" ${NOT_CONFIRMED_EXIT}
+  one_line "$(base_url)"
+  where="$SHOWN"
+  printf 'Send %s to %s? [y/N] ' "$order" "$where" >&2
+  read -r answer || answer=''
+  [[ "$answer" =~ ^[Yy]([Ee][Ss])?$ ]] || fail "$order$ANSWERED_NO_NOTE" ${NOT_CONFIRMED_EXIT}
+}`;
+
 function sendFunction(plan: Plan): string {
   const methodOption = needsMethodOption(plan) ? ' --request "$METHOD"' : '';
   return String.raw`# A header value is one line: a line break would start another header.
@@ -309,11 +339,26 @@ function build(plan: Plan): string[] {
   const r = plan.request;
   const index: ParameterIndex = new Map(r.parameters.map((p, i) => [p.name, i]));
   const lines: string[] = [];
+  if (r.confirm) {
+    lines.push(
+      "  # --yes, the script's one option, taken out of the arguments: it sends without asking.",
+      "  local yes='' given=() arg",
+      '  for arg in "$@"; do',
+      '    if [[ "$arg" == --yes ]]; then yes=1; else given+=("$arg"); fi',
+      '  done',
+      '  set -- "${given[@]}"',
+    );
+  }
   if (r.parameters.length > 0) lines.push('  read_arguments "$@"');
   if (r.signed) lines.push('  check_keys');
-  if (plan.usesTimestamp) lines.push('  now_ms');
+  if (plan.usesTimestamp && !r.confirm) lines.push('  now_ms');
   if (plan.usesClientOrderId) lines.push('  new_client_order_id');
   if (plan.usesUuid) lines.push('  new_uuid');
+  if (r.confirm) {
+    // The timestamp after the answer: a slow answer must not age it.
+    lines.push(`  confirm ${shValue(r.confirm.order, index)} "$yes"`);
+    if (plan.usesTimestamp) lines.push('  now_ms');
+  }
   lines.push('  # name value pairs, in order');
   shPairs(lines, 'query', r.query, index);
   if (plan.body === 'form') shPairs(lines, 'form', r.form, index);
@@ -366,6 +411,7 @@ export function generateShell(plan: Plan): string {
   if (plan.usesTimestamp) functions.push(TIMESTAMP);
   if (plan.usesClientOrderId) functions.push(CLIENT_ORDER_ID);
   if (plan.usesUuid) functions.push(UUID);
+  if (r.confirm) functions.push(CONFIRM);
   functions.push(sendFunction(plan));
   const parts = [
     ['#!/usr/bin/env bash', ...commentBlock(aboutLines(plan, 'shell'), '#')].join('\n'),
