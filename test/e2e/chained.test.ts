@@ -7,12 +7,11 @@
  * The built CLI, spawned, against the sandbox over real HTTP.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { ensureBuilt } from '../support/build';
-import { describeRun, tradereq, type Run } from '../support/cli';
+import { describeRun, type Run } from '../support/cli';
+import { sandboxProject, type Project } from '../support/project';
 
 const FILE = `@symbol = BTCUSDT
 @orderId = {{buy.response.orderId}}
@@ -39,29 +38,16 @@ orderId = {{orderId}}
 
 describe('chained requests on the command line: answers kept between runs, --grep with what it reads', function () {
   this.timeout(60_000);
-  let sandbox: Sandbox;
-  let dir: string;
-  let env: Record<string, string>;
+  let p: Project;
 
   before(async () => {
     ensureBuilt();
-    sandbox = await startSandbox({ port: 0 });
-    dir = mkdtempSync(join(tmpdir(), 'tradereq-chained-'));
-    env = { TRADEREQ_STATE_DIR: join(dir, 'state') };
-    const environment = { baseUrl: sandbox.baseUrl, key: 'sandbox' };
-    writeFileSync(join(dir, 'tradereq.env.json'), JSON.stringify({ local: environment, other: environment }));
-    writeFileSync(join(dir, 'orders.tradereq'), FILE);
+    p = await sandboxProject('chained', { 'orders.tradereq': FILE }, ['local', 'other']);
   });
-  after(async () => {
-    await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => p.close());
 
-  const run = (args: string[]): Promise<Run> => tradereq(args, { cwd: dir, env });
-  const reached = async (): Promise<string[]> =>
-    ((await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as { method: string; path: string }[]).map(
-      (e) => `${e.method} ${e.path}`,
-    );
+  const run = (args: string[]): Promise<Run> => p.run(args);
+  const reached = (): Promise<string[]> => p.reached();
 
   it("send --request of a request that reads an earlier run's answer: read from the state folder, said with its time", async () => {
     const buy = await run(['send', 'orders.tradereq', '--env', 'local', '--request', 'buy', '--json']);
@@ -91,7 +77,7 @@ describe('chained requests on the command line: answers kept between runs, --gre
   it('a kept answer holds no listen key: masked in the state folder', async () => {
     const r = await run(['send', 'orders.tradereq', '--env', 'local', '--request', 'stream', '--json']);
     assert.equal(r.status, 0, describeRun(r));
-    const kept = readFileSync(join(dir, 'state', 'answers.json'), 'utf8');
+    const kept = readFileSync(join(p.dir, 'state', 'answers.json'), 'utf8');
     const stream = (JSON.parse(kept) as { answers: { name: string; json: { listenKey: string } }[] }).answers.find(
       (a) => a.name === 'stream',
     );

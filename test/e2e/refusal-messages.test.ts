@@ -5,7 +5,6 @@
  * sandbox that is not running. The built CLI, spawned, against the sandbox over real HTTP.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,7 +12,7 @@ import { join } from 'node:path';
 import { DEMO_ACCOUNTS } from '../../src/core/env/demo';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { ensureBuilt } from '../support/build';
-import { CLI, cleanEnv, describeRun, tradereq, type Run } from '../support/cli';
+import { canFakeTerminal, describeRun, inTerminal, tradereq, type Run } from '../support/cli';
 
 const DEMO = DEMO_ACCOUNTS[0]!;
 
@@ -41,31 +40,6 @@ async function closedPort(): Promise<number> {
   const port = (server.address() as { port: number }).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-/** Runs the CLI under `script`, so that its standard input is a terminal; answers `answer` to its question. */
-function inTerminal(args: string[], cwd: string, env: Record<string, string>, answer: string): Promise<Run> {
-  const start = Date.now();
-  const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, CLI, ...args].map(quote).join(' ');
-  return new Promise((resolve) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd, env: cleanEnv(env) });
-    let stdout = '';
-    let answered = false;
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-      if (!answered && stdout.includes('[y/N]')) {
-        answered = true;
-        child.stdin.write(answer + '\n');
-      }
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      child.stdin.destroy();
-      resolve({ status, stdout, stderr: '', ms: Date.now() - start });
-    });
-  });
 }
 
 describe('refusal messages: one line, said once, with the exact next step', function () {
@@ -138,10 +112,10 @@ describe('refusal messages: one line, said once, with the exact next step', func
   });
 
   it('answering no in a terminal: the order was not sent because the answer was no (exit 4)', async function () {
-    if (spawnSync('script', ['--version']).status !== 0) this.skip();
+    if (!canFakeTerminal()) this.skip();
     file('tradereq.env.json', JSON.stringify({ careful: { baseUrl: sandbox.baseUrl, key: 'sandbox', confirm: true } }));
     const f = file('o.tradereq', ORDER);
-    const r = await inTerminal(['send', f], dir, env, 'n');
+    const r = await inTerminal(['send', f], { cwd: dir, env, answer: 'n' });
     assert.equal(r.status, 4, describeRun(r));
     assert.match(r.stdout, /\[y\/N\]/);
     assert.match(

@@ -3,7 +3,7 @@
  * (so that a sandbox in the test's own process can answer), with no TRADEREQ_* variable of the
  * machine leaking in.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -54,4 +54,37 @@ export function tradereq(args: readonly string[], options: RunOptions): Promise<
 
 export function describeRun(r: Run): string {
   return `exit ${r.status} after ${r.ms} ms\n--- stdout ---\n${r.stdout.slice(0, 4000)}\n--- stderr ---\n${r.stderr.slice(0, 4000)}`;
+}
+
+/** Whether `script` (util-linux) can give a run a terminal: Linux; elsewhere the tests that need one skip. */
+export function canFakeTerminal(): boolean {
+  return spawnSync('script', ['--version']).status === 0;
+}
+
+/**
+ * Runs the CLI under `script`, so that its standard input and output are a terminal; answers
+ * `answer` to its first `[y/N]` question. stdout is all the terminal got (stderr included).
+ */
+export function inTerminal(args: readonly string[], options: RunOptions & { readonly answer?: string }): Promise<Run> {
+  const start = Date.now();
+  const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(' ');
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: options.cwd, env: cleanEnv(options.env) });
+    let stdout = '';
+    let answered = false;
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      if (options.answer !== undefined && !answered && stdout.includes('[y/N]')) {
+        answered = true;
+        child.stdin.write(options.answer + '\n');
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      child.stdin.destroy();
+      resolve({ status, stdout, stderr: '', ms: Date.now() - start });
+    });
+  });
 }
