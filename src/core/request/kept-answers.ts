@@ -85,10 +85,10 @@ export class KeptAnswers {
     }
   }
 
-  /** The kept answer for `key`, if any; or why the kept answers cannot be read. */
-  find(key: AnswerKey): Result<KeptAnswer | undefined, string> {
+  /** Every kept answer; or why they cannot be read. */
+  read(): Result<readonly KeptAnswer[], string> {
     const loaded = this.load();
-    return loaded.ok ? ok(loaded.value.answers.find((a) => sameKey(a, key))) : loaded;
+    return loaded.ok ? ok(loaded.value.answers) : loaded;
   }
 
   /** Keeps `json` as the last answer for `key` (false: too large to keep); or why it cannot be kept. */
@@ -117,6 +117,8 @@ export interface UsedAnswer {
  */
 export class ChainedResponses {
   private readonly run = new Map<string, unknown>();
+  /** The answers earlier runs kept, read once per run (the file may be megabytes; resolving asks per variable). */
+  private kept: Result<readonly KeptAnswer[], string> | undefined;
   /** Answers of earlier runs read since the last `take()`. */
   private used = new Map<string, UsedAnswer>();
   /** Why kept answers could not be read or written: each told once. */
@@ -133,13 +135,14 @@ export class ChainedResponses {
 
   get(name: string): unknown {
     if (this.runNames.has(name)) return this.run.get(name);
-    const found = this.store.find({ ...this.where, name });
-    if (!found.ok) {
-      this.warn(`kept answers in ${this.store.location} are not used: ${found.error}`);
+    this.kept ??= this.store.read();
+    if (!this.kept.ok) {
+      this.warn(`kept answers in ${this.store.location} are not used: ${this.kept.error}`);
       return undefined;
     }
-    if (found.value) this.used.set(name, { name, at: found.value.at });
-    return found.value?.json;
+    const found = this.kept.value.find((a) => sameKey(a, { ...this.where, name }));
+    if (found) this.used.set(name, { name, at: found.at });
+    return found?.json;
   }
 
   set(name: string, json: unknown): void {
