@@ -236,21 +236,13 @@ function print(io: Io, target: Target, index: number, r: RunResult, json: boolea
     io.out(hide(JSON.stringify({ ...jsonRecord(label, request, r), next })));
     return;
   }
-  const lines = reportPieces(target, index, r).map((line) =>
-    line.map((p) => (typeof p === 'string' ? hide(p) : { ...p, text: hide(p.text) })),
-  );
-  if (r.exit === EXIT.badInput)
-    io.err(
-      paintText(
-        lines.flatMap((l) => [...l, '\n']),
-        false,
-      ),
-    );
-  else
-    paint(
-      io,
-      lines.flatMap((l) => [...l, '\n']),
-    );
+  const pieces = reportPieces(target, index, r).flatMap((line) => [
+    ...line.map((p) => (typeof p === 'string' ? hide(p) : { ...p, text: hide(p.text) })),
+    '\n',
+  ]);
+  // Bad input goes to standard error, plain: colour is for standard output on a terminal.
+  if (r.exit === EXIT.badInput) io.err(paintText(pieces, false));
+  else paint(io, pieces);
 }
 
 /** The colour of a request's outcome line, by its exit code. */
