@@ -7,7 +7,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { openWorkbench, openFile, screenshot } = require('./workbench');
+const { sharedWorkbench, openFile, screenshot } = require('./workbench');
 
 const FILE = 'pasted.tradereq';
 // The shape of the family's documentation: every parameter in the query string of a POST, signed.
@@ -33,10 +33,12 @@ describe('pasting a cURL command into a .tradereq file, as a person does it', fu
   let wb;
 
   before(async () => {
-    wb = await openWorkbench(); // of its own: a shared one's Quick Open has indexed the files without this one
-    fs.writeFileSync(path.join(wb.workspace, FILE), '# Requests pasted from the documentation\n');
+    wb = await sharedWorkbench();
+    const file = path.join(wb.workspace, FILE);
+    fs.writeFileSync(file, '# Requests pasted from the documentation\n');
     await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await openFile(wb.page, FILE, 'Requests pasted from the documentation');
+    // By its path: the shared workbench's Quick Open indexed the workspace before this file was written.
+    await openFile(wb.page, FILE, 'Requests pasted from the documentation', file);
     // The paste provider is registered when the extension activates (its environment in the status bar).
     await wb.page.locator('.statusbar-item', { hasText: /^\W*sandbox\b/ }).waitFor();
   });

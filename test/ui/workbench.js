@@ -69,12 +69,16 @@ async function closeSharedWorkbench() {
   shared = undefined;
 }
 
-/** Opens a file of the workspace with Quick Open and waits for its first line in the editor. */
-async function openFile(page, name, firstLineText) {
+/**
+ * Opens a file of the workspace with Quick Open and waits for its first line in the editor. `query`
+ * is what is typed: the name by default; an absolute path finds a file written after the workbench
+ * opened, which Quick Open's file index does not hold.
+ */
+async function openFile(page, name, firstLineText, query = name) {
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
-  await input.fill(name);
+  await input.fill(query);
   await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().waitFor();
   await page.keyboard.press('Enter');
   await page.locator('.monaco-editor .view-lines').filter({ hasText: firstLineText }).first().waitFor();
