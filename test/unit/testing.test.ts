@@ -17,7 +17,7 @@ import type { Sender } from '../../src/core/net/send';
 import { UndiciSender } from '../../src/core/net/undici-sender';
 import type { KeySource } from '../../src/core/request/prepare';
 import { ok } from '../../src/core/result';
-import { caseTitle, matchesGrep, testCases, WEBSOCKET_SKIP } from '../../src/core/testing/cases';
+import { caseTitle, matchesGrep, selectCases, testCases, WEBSOCKET_SKIP } from '../../src/core/testing/cases';
 import type { CaseResult } from '../../src/core/testing/result';
 import { runCases, type RunDeps } from '../../src/core/testing/run';
 import { sandboxEnvironment, sandboxKeys } from '../../src/core/testing/sandbox';
@@ -108,6 +108,27 @@ describe('request files as tests: discovery', () => {
     assert.deepEqual(
       cases.filter((c) => matchesGrep(c, /Cancel|Query/)).map((c) => c.id),
       ['#2', '#3', '#4'],
+    );
+  });
+
+  it('--grep adds what a selected request reads, each named by the one that reads it directly (issue 19, point 2)', () => {
+    const doc = parse(
+      [
+        '@price = {{quote.response.price}}',
+        '### Quote\n# @name quote\nGET /api/v3/ticker/price\nsymbol = BTCUSDT',
+        '### Ping\nGET /api/v3/ping',
+        '### Buy\n# @name buy\nPOST /api/v3/order\nsymbol = BTCUSDT\nprice = {{price}}',
+        '### Cancel it\nDELETE /api/v3/order\nsymbol = BTCUSDT\norderId = {{buy.response.orderId}}',
+      ].join('\n\n'),
+    );
+    const picked = selectCases(doc, testCases(doc), /cancel/i);
+    assert.deepEqual(
+      picked.map((c) => [c.label, c.neededBy]),
+      [
+        ['Quote', ['Buy']],
+        ['Buy', ['Cancel it']],
+        ['Cancel it', undefined],
+      ],
     );
   });
 });

@@ -80,16 +80,17 @@ export function selectCases(doc: TradeReqDocument, all: readonly TestCase[], pat
   const neededBy = new Map<number, Set<string>>();
   const selected = all.filter((c) => matchesGrep(c, pattern));
   const chosen = new Set(selected.map((c) => c.index));
-  const stack = selected.map((c) => ({ index: c.index, by: c.label }));
+  const labels = new Map(all.map((c) => [c.index, c.label]));
+  const stack = selected.map((c) => c.index);
   const nearestNamed = namedAt(doc);
+  // Each case names the one that reads it directly: "Cancel it" reads "Buy", which reads "Quote".
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    for (const name of responsesReadBy(doc, doc.requests[next.index]!)) {
-      const source = nearestNamed(name, next.index);
+    for (const name of responsesReadBy(doc, doc.requests[next]!)) {
+      const source = nearestNamed(name, next);
       if (source === undefined || chosen.has(source)) continue;
       const by = neededBy.get(source) ?? new Set<string>();
-      const fresh = by.size === 0;
-      neededBy.set(source, by.add(next.by));
-      if (fresh) stack.push({ index: source, by: next.by });
+      if (by.size === 0) stack.push(source);
+      neededBy.set(source, by.add(labels.get(next) ?? `#${next + 1}`));
     }
   }
   return all
