@@ -84,15 +84,6 @@ export const OUTCOME_SHORT: Readonly<Record<SendOutcome, string>> = {
   refused: 'Refused',
 };
 
-/** A symbol beside the label, so the outcome never rests on colour alone. */
-export const OUTCOME_ICON: Readonly<Record<SendOutcome, string>> = {
-  ok: '✔',
-  rejected: '✘',
-  unknown: '?',
-  'not-sent': '–',
-  refused: '⊘',
-};
-
 /** §8: every counter is a 10 s window, so all that was counted at `now` is free 10 s later. */
 export const WINDOW_MS = 10_000;
 

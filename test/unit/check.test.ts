@@ -351,8 +351,7 @@ describe('check step (checkDocument)', () => {
       assert.deepEqual(check([lines[0]!, lines[1]!, lines[2]!.replace('0.5', '"0.5"')]), []);
     });
 
-    // BUG (check.ts, decimal-as-text): the diagnostic sets prevents: 33333, but unlike every other rule
-    // that sets `prevents`, its message does not name the service error (no "33333" / "parameter error").
+    // decimal-as-text prevents 33333, so its message names that error, as every rule with `prevents` does.
     it('decimal-as-text: the message names the service error it prevents (33333)', () => {
       const lines = [
         'POST /api/v3/order',
@@ -460,10 +459,7 @@ describe('check step (checkDocument)', () => {
       assert.match(d.message, /query value/);
     });
 
-    // BUG (check.ts, query-and-body): only a body parameter written AFTER the query one is reported.
-    // With [body] above [query], the service still uses the query value (spec §4.1 rule 5), but
-    // checkDocument returns nothing: the lookup `seen.get('query ' + name)` runs only for body
-    // parameters, before the query parameter has been seen.
+    // With [body] above [query] the service still uses the query value (§4.1 rule 5): reported in either order.
     it('query-and-body: the same name is reported on the body one also when [body] comes before [query]', () => {
       const lines = [
         'POST /api/v3/order',
@@ -484,8 +480,7 @@ describe('check step (checkDocument)', () => {
       });
     });
 
-    // BUG (check.ts, checkRequired): order-type requirements read the raw text of `type`, so a type
-    // given through a variable is never checked, while symbol and enum checks use the resolved value.
+    // Order-type requirements read the resolved `type`, as the symbol and enum checks read resolved values.
     it('missing-param: a LIMIT order type given through a variable still needs price', () => {
       const lines = [
         '@t = LIMIT',
@@ -610,10 +605,7 @@ describe('check step (checkDocument)', () => {
       assert.deepEqual(check(['# @signature body', ...ORDER]), []);
     });
 
-    // BUG (check.ts, checkRequest): file directives (above the first `###`, docs/format.md "Lines") apply to
-    // every request, and `tradereq sign` honours them (it refuses this file: "`# @signature body` needs
-    // a form body"), but checkRequest reads options with `fileDirectives: []`, so check says nothing.
-    // The same drops a file-level `# @unsigned`/`# @signed` (no unsigned-signed-endpoint warning).
+    // File directives (above the first `###`) apply to every request, in check as in `tradereq sign`.
     it('signature-placement: a file-level `# @signature body` without a form body is an error too', () => {
       const lines = [
         '# @signature body',

@@ -7,7 +7,7 @@
  */
 import { BOUNDS, HISTORY_LIMIT } from '../bounds';
 import { SEND_OUTCOMES } from '../outcome';
-import { check, shape as s, type Infer } from './shape';
+import { shape as s, type Infer } from './shape';
 import { toZod } from './zod-shape';
 
 // The panel's code imports this module only: what it needs of the core comes through here.
@@ -280,11 +280,6 @@ export const FromPanelShape = s.union('type', [
 
 export type ToPanel = Infer<typeof ToPanelShape>;
 export type FromPanel = Infer<typeof FromPanelShape>;
-
-/** A message for the panel, checked as the panel checks it. */
-export function checkToPanel(value: unknown): ReturnType<typeof check<ToPanel>> {
-  return check(ToPanelShape, value);
-}
 
 // The extension's zod schemas, from the same shapes. Pure: the panel's bundle leaves them (and zod) out.
 export const PanelEntrySchema = /* @__PURE__ */ toZod(PanelEntryShape);
