@@ -4,7 +4,9 @@
  * (generated from this list by `npm run docs`; a test keeps the two equal). The parser, resolve,
  * the check step and the editor's quick fixes all name rules from here.
  */
-import type { Severity } from './format/model';
+
+/** How grave a diagnostic is: here, so that format/model.ts imports the rules and never the reverse. */
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
 export interface RuleInfo {
   /** The severities it is reported with, the usual first. */

@@ -4,7 +4,7 @@
  * Lines and characters are 0-based; characters count UTF-16 code units, as editors do.
  */
 
-import type { RuleId } from '../rules';
+import type { RuleId, Severity } from '../rules';
 
 export interface Range {
   readonly startLine: number;
@@ -18,7 +18,7 @@ export interface Token {
   readonly range: Range;
 }
 
-export type Severity = 'error' | 'warning' | 'information' | 'hint';
+export type { Severity } from '../rules';
 
 export interface Diagnostic {
   readonly range: Range;
