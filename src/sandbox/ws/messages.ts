@@ -17,7 +17,21 @@ import { err, ok, type Result } from '../../core/result';
 import type { Refusal } from '../engine';
 import { SYMBOLS, SYMBOLS_BY_NAME } from '../market';
 import { meaningOf } from '../replies';
-import type { Conn, WsHub } from './hub';
+
+/** What a message reads of its connection (hub.ts's Conn): declared here, so that hub.ts imports this file and not the reverse. */
+interface Conn {
+  readonly account: string | undefined;
+  readonly streams: ReadonlyMap<string, string>;
+}
+
+/** What a message asks of the hub (hub.ts's WsHub). */
+interface WsHub {
+  listenKeyLive(conn: Conn, now: number): boolean;
+  sendTo(conn: Conn, data: string): void;
+  sendSnapshot(conn: Conn, stream: ParsedStream): void;
+  subscribe(conn: Conn, name: string, key: string): void;
+  unsubscribe(conn: Conn, name: string): void;
+}
 
 /** The index key of a private stream: the same name means a different feed per account. */
 export function privateKey(account: string, channel: string): string {
