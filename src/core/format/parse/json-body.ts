@@ -5,20 +5,9 @@
 import { UNCLOSED_JSON_MESSAGE } from '../messages';
 import { jsonParams } from '../json';
 import type { JsonBody } from '../model';
-import { append, type Block } from './block';
+import { append, type Block, type JsonScan } from './state';
 import { scanRefs } from './refs';
 import { CH_BACKSLASH, CH_LBRACE, CH_LBRACKET, CH_QUOTE, CH_RBRACE, CH_RBRACKET, contentEnd } from './source';
-
-/** State of an open JSON object that spans lines. */
-export interface JsonScan {
-  readonly into: 'json' | 'message';
-  readonly startLine: number;
-  readonly startChar: number;
-  readonly parts: string[];
-  depth: number;
-  inString: boolean;
-  escaped: boolean;
-}
 
 /** Opens the object that starts at `first` and feeds it the rest of the line. */
 export function openJson(b: Block, line: string, i: number, first: number, into: JsonScan['into']): void {
