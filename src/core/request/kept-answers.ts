@@ -15,7 +15,7 @@ import * as z from '../zod-mini';
 export const KEPT_ANSWERS = {
   /** Answers kept in all; the oldest goes first. */
   count: 200,
-  /** An answer's JSON text longer than this is not kept (the request says so when it is read). */
+  /** An answer's JSON text longer than this is not kept (a warning says so when it comes). */
   answerChars: 64 * 1024,
   /** The file is read only up to this size: count × answerChars, with room for the rest. */
   fileBytes: 16 * 1024 * 1024,

@@ -60,14 +60,16 @@ export function matchesGrep(c: TestCase, pattern: RegExp): boolean {
 /** A request as `tradereq send` titles it, as caseTitle does: its ### title with its # @name, or either; none without both. */
 export function requestTitle(request: RequestBlock): string | undefined {
   const title = request.title?.text.trim() || undefined;
-  const name = request.name?.text;
-  if (title === undefined) return name;
-  return name !== undefined && name !== title ? `${title} (${name})` : title;
+  return title === undefined ? request.name?.text : withName(title, request.name?.text);
 }
 
 /** "Buy at a limit price (buy)": the label, with the `# @name` when it says something more. */
 export function caseTitle(c: TestCase): string {
-  return c.name !== undefined && c.name !== c.label ? `${c.label} (${c.name})` : c.label;
+  return withName(c.label, c.name);
+}
+
+function withName(label: string, name: string | undefined): string {
+  return name !== undefined && name !== label ? `${label} (${name})` : label;
 }
 
 /**
