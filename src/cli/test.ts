@@ -7,7 +7,7 @@ import type { NamedEnvironment } from '../core/env/constants';
 import { isLoopbackOrigin } from '../core/env/demo';
 import { range } from '../core/format/model';
 import type { Sender } from '../core/net/send';
-import { caseTitle, selectCases, testCases, type TestCase } from '../core/testing/cases';
+import { caseTitle, neededByText, selectCases, testCases, type TestCase } from '../core/testing/cases';
 import { prettyFile, report } from '../core/testing/reporters';
 import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/result';
 import { runCases } from '../core/testing/run';
@@ -139,9 +139,7 @@ function loadFile(file: FoundFile, io: Io, plan: Plan): Loaded {
     const cases = selectCases(loaded.doc, testCases(loaded.doc), plan.grep);
     for (const c of cases)
       if (c.neededBy)
-        io.err(
-          `tradereq: --grep: also runs "${caseTitle(c)}" of ${file.display}: ${c.neededBy.map((l) => `"${l}"`).join(', ')} reads its answer`,
-        );
+        io.err(`tradereq: --grep: also runs "${caseTitle(c)}" of ${file.display}: ${neededByText(c.neededBy)}`);
     return { file, loaded, cases };
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;

@@ -100,6 +100,11 @@ export function selectCases(doc: TradeReqDocument, all: readonly TestCase[], pat
     .map((c) => (neededBy.has(c.index) ? { ...c, neededBy: [...neededBy.get(c.index)!] } : c));
 }
 
+/** '"Cancel it", "Close" reads its answer': why a case that --grep did not select runs. */
+export function neededByText(neededBy: readonly string[]): string {
+  return `${neededBy.map((l) => `"${l}"`).join(', ')} reads its answer`;
+}
+
 /** Where each `# @name` occurs, in file order: the nearest earlier one is found by bisection (a file may hold 20,000). */
 function namedAt(doc: TradeReqDocument): (name: string, before: number) => number | undefined {
   const at = new Map<string, number[]>();

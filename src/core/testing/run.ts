@@ -15,7 +15,7 @@ import type { ResolvedRequest } from '../format/resolve';
 import { hideListenKeys } from '../request/listen-keys';
 import { resolveIn } from '../request/prepare';
 import { runRequest, type PipelineDeps } from '../request/pipeline';
-import type { TestCase } from './cases';
+import { neededByText, type TestCase } from './cases';
 import { judge, without, type Judged } from './judge';
 import type { CaseResult } from './result';
 
@@ -129,8 +129,7 @@ async function runOne(
         request: `${target.method} ${target.url}`,
       },
     };
-  const notSelected =
-    c.neededBy && `not selected: it runs because ${c.neededBy.map((l) => `"${l}"`).join(', ')} reads its answer`;
+  const notSelected = c.neededBy && `not selected: it runs because ${neededByText(c.neededBy)}`;
   const result = await runRequest(doc, request, deps.environment, {
     ...deps.pipeline,
     responses: deps.responses,
