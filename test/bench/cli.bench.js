@@ -1,19 +1,26 @@
 #!/usr/bin/env node
 // `npm run bench:cli`: how long people wait for the command line, against what Node itself costs.
 // Every row is a fresh process, run in alternation with its baseline (round after round, so a busy
-// moment of the machine falls on all of them), median over the rounds. Peak memory is the kernel's
-// (GNU time's %M, the process's maximum resident set), taken in a second, separately spawned run
-// of each case in the same round, so that the timed runs have no wrapper. Rows:
+// moment of the machine falls on all of them), median over the rounds. Every process measured is
+// pinned to one CPU with taskset (the sandbox to another one when there is one), so that a second
+// core does not hide what a process costs (garbage collection and compilation threads); without
+// taskset the runs are not pinned and the output says so. Peak memory is the kernel's (GNU time's
+// %M, the process's maximum resident set), taken in a second, separately spawned run of each case
+// in the same round, so that the timed runs have no wrapper but taskset. Rows:
 //   tradereq --help and tradereq errors 700003, against `node -e 0`;
-//   tradereq send of one signed LIMIT order to the sandbox (its own process, limits off; the clock
-//   offset is measured in a warm-up send, so each timed send makes one request), against a minimal
-//   node:http script that signs the same order with node:crypto and sends it;
+//   tradereq send of one signed LIMIT order to the sandbox (its own process, limits off), as a user
+//   sends it: from a folder with a tradereq.env.json whose environment names a key profile, the
+//   profile's keys and origins in TRADEREQ_<PROFILE>_* variables, and a state folder that already
+//   holds the rate-limit state of a few dozen origins (the clock offset is measured in a warm-up
+//   send, so each timed send makes one request), against a minimal node:http script that signs the
+//   same order with node:crypto and sends it;
 //   tradereq send against httpyac's command line sending the same signed order (installed with
 //   `npm install --no-save httpyac` into the benchmark's temporary folder; skipped when that fails).
 // It prints figures, not verdicts: no time is asserted anywhere.
 // Options: --runs N (default 15), --cli PATH (another build, e.g. an older one; default: build
-// dist/ with esbuild.js and use dist/cli.js), --no-httpyac, --httpyac-dir DIR (install httpyac
-// there, or use the copy already there, and keep it), --json FILE (the figures as JSON).
+// with esbuild.js into the benchmark's temporary folder, leaving dist/ alone, and use its cli.js),
+// --cpu N (the CPU to pin to; default the last one), --no-httpyac, --httpyac-dir DIR (install
+// httpyac there, or use the copy already there, and keep it), --json FILE (the figures as JSON).
 'use strict';
 
 const fs = require('node:fs');
@@ -33,6 +40,19 @@ function option(name) {
 
 const RUNS = Number(option('--runs') ?? 15);
 const JSON_OUT = option('--json');
+const TASKSET = '/usr/bin/taskset';
+/** The CPU every measured process runs on, and another for the sandbox (undefined without taskset or a second CPU). */
+const CPUS = (() => {
+  if (!fs.existsSync(TASKSET)) return undefined;
+  const count = os.cpus().length;
+  const measured = Number(option('--cpu') ?? count - 1);
+  return { measured, sandbox: count > 1 ? (measured + 1) % count : undefined };
+})();
+
+/** argv run on `cpu` (through taskset, which execs it: the same process), or as it is without taskset. */
+function pinned(argv, cpu) {
+  return cpu === undefined ? argv : [TASKSET, '-c', String(cpu), ...argv];
+}
 
 /** The minimal client the send row is measured against: sign with node:crypto, send with node:http. */
 const MINIMAL_CLIENT = `'use strict';
@@ -58,7 +78,7 @@ req.end(body);
 `;
 
 const ORDER = `POST /api/v3/order
-symbol = BTCUSDT
+symbol = {{symbol}}
 side = BUY
 type = LIMIT
 quantity = 0.001
@@ -78,19 +98,74 @@ X-SERVICE-APIKEY: {{apiKey}}
 {{orderBody}}
 `;
 
-function buildCli() {
+/** The build measured: --cli, else one made into `dir` (dist/ is left to the tests that use it). */
+function buildCli(dir) {
   const given = option('--cli');
   if (given) return path.resolve(given);
-  const built = spawnSync(process.execPath, [path.join(REPO, 'esbuild.js')], { cwd: REPO, stdio: 'inherit' });
+  const outdir = path.join(dir, 'dist');
+  const built = spawnSync(process.execPath, [path.join(REPO, 'esbuild.js'), `--outdir=${outdir}`], {
+    cwd: REPO,
+    stdio: 'inherit',
+  });
   if (built.status !== 0) throw new Error('the build failed (see above)');
-  return path.join(REPO, 'dist', 'cli.js');
+  return path.join(outdir, 'cli.js');
+}
+
+/** The profile the environment names; its keys and origins come from TRADEREQ_DESK_* (README, Keys). */
+const PROFILE = 'desk';
+
+/** The user's folder: a tradereq.env.json whose one environment points at the sandbox and names the key profile. */
+function writeProject(dir, baseUrl) {
+  fs.writeFileSync(path.join(dir, 'order.tradereq'), ORDER);
+  const env = {
+    local: { baseUrl, key: PROFILE, variables: { symbol: 'BTCUSDT' } },
+    live: { baseUrl: 'https://api.example.com', key: 'main', confirm: true, variables: { symbol: 'BTCUSDT' } },
+  };
+  fs.writeFileSync(path.join(dir, 'tradereq.env.json'), JSON.stringify(env, null, 2));
+}
+
+/** The process environment of every run: the state folder and the key profile, no other TRADEREQ_ variable. */
+function runEnv(stateDir, sandbox) {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (/^TRADEREQ_/.test(k)) delete env[k];
+  const prefix = `TRADEREQ_${PROFILE.toUpperCase()}_`;
+  return {
+    ...env,
+    TRADEREQ_STATE_DIR: stateDir,
+    TRADEREQ_ENV: 'local',
+    [`${prefix}API_KEY`]: sandbox.key.apiKey,
+    [`${prefix}SECRET_KEY`]: sandbox.key.secretKey,
+    [`${prefix}ORIGINS`]: new URL(sandbox.baseUrl).origin,
+  };
+}
+
+/**
+ * A state folder as a user's looks after a while: the rate-limit state of 40 other origins, each
+ * with its clock offset and requests counted against its IP and an account (src/core/budget/state.ts).
+ */
+function prefillState(stateDir) {
+  const now = Date.now();
+  const entries = (n) => Array.from({ length: n }, (_, i) => [now - 1000 * (i + 1), 1 + (i % 4)]);
+  const origins = {};
+  for (let i = 0; i < 40; i++) {
+    const origin = i % 4 === 0 ? `http://127.0.0.1:${20000 + i}` : `https://api-${i}.example.com`;
+    origins[origin] = {
+      ip: entries(6),
+      accounts: { [`${(i * 7919).toString(16).padStart(16, '0')}`]: entries(4) },
+      clock: { offsetMs: i - 20, roundTripMs: 2 + (i % 5), measuredAt: now - 1000 * i },
+    };
+  }
+  fs.mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(stateDir, 'state.json'), JSON.stringify({ version: 1, origins }), { mode: 0o600 });
 }
 
 /** The sandbox in a process of its own, limits off; resolves with its address and demo keys. */
 async function startSandbox(cli) {
-  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--json', '--no-limits'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const [cmd, ...args] = pinned(
+    [process.execPath, cli, 'sandbox', '--port', '0', '--json', '--no-limits'],
+    CPUS?.sandbox,
+  );
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before printing its address`)));
@@ -104,7 +179,8 @@ async function startSandbox(cli) {
 function runOnce({ argv, expect }, { cwd, env, memory }) {
   return new Promise((resolve, reject) => {
     const marker = `@@peak `;
-    const [cmd, args] = memory ? [TIME, ['-f', `${marker}%M`, ...argv]] : [argv[0], argv.slice(1)];
+    const run = pinned(argv, CPUS?.measured);
+    const [cmd, args] = memory ? [TIME, ['-f', `${marker}%M`, ...run]] : [run[0], run.slice(1)];
     const start = performance.now();
     const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -167,7 +243,7 @@ function cases(cli, dir, sandbox, httpyac) {
       argv: [node, path.join(dir, 'minimal-client.js'), baseUrl, key.apiKey, key.secretKey],
       expect: placed,
     },
-    'tradereq send': { argv: [node, cli, 'send', 'order.tradereq', '--base-url', baseUrl], expect: placed },
+    'tradereq send': { argv: [node, cli, 'send', 'order.tradereq'], expect: placed },
   };
   if (httpyac.bin) {
     list[`httpyac ${httpyac.version} send`] = {
@@ -231,26 +307,36 @@ function report(results, httpyac) {
 
 async function main() {
   if (!fs.existsSync(TIME)) throw new Error(`${TIME} (GNU time) is needed for peak memory: apt-get install time`);
-  const cli = buildCli();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-bench-cli-'));
   let sandbox;
   try {
+    const cli = buildCli(dir);
     fs.writeFileSync(path.join(dir, 'minimal-client.js'), MINIMAL_CLIENT);
-    fs.writeFileSync(path.join(dir, 'order.tradereq'), ORDER);
     fs.writeFileSync(path.join(dir, 'order.http'), HTTPYAC_FILE);
     const httpyacDir = option('--httpyac-dir');
     const httpyac = installHttpyac(httpyacDir ? path.resolve(httpyacDir) : path.join(dir, 'httpyac'));
     if (httpyac.skipped) console.log(`httpyac row skipped: ${httpyac.skipped}`);
     sandbox = await startSandbox(cli);
-    const env = { ...process.env, TRADEREQ_STATE_DIR: path.join(dir, 'state') };
-    for (const k of Object.keys(env)) if (/^TRADEREQ_/.test(k) && k !== 'TRADEREQ_STATE_DIR') delete env[k];
+    writeProject(dir, sandbox.baseUrl);
+    const stateDir = path.join(dir, 'state');
+    prefillState(stateDir);
+    const env = runEnv(stateDir, sandbox);
     console.log(
       `${cli}; ${RUNS} rounds; Node ${process.version}; ${os.cpus().length} cores; load ${os.loadavg()[0].toFixed(2)}`,
+    );
+    console.log(
+      CPUS
+        ? `every measured process pinned to CPU ${CPUS.measured} (taskset -c ${CPUS.measured})${CPUS.sandbox === undefined ? '' : `, the sandbox to CPU ${CPUS.sandbox}`}`
+        : `not pinned: ${TASKSET} is missing (apt-get install util-linux), so the runs may use every core`,
+    );
+    console.log(
+      `send: from a folder with tradereq.env.json (environment "local", key profile "${PROFILE}" from TRADEREQ_${PROFILE.toUpperCase()}_*), state folder prefilled with 40 origins`,
     );
     const results = await measure(cases(cli, dir, sandbox, httpyac), { cwd: dir, env });
     const ratios = report(results, httpyac);
     console.log(`load average after: ${os.loadavg()[0].toFixed(2)}`);
-    if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify({ cli, runs: RUNS, results, ratios }, null, 2));
+    if (JSON_OUT)
+      fs.writeFileSync(JSON_OUT, JSON.stringify({ cli, runs: RUNS, cpus: CPUS ?? null, results, ratios }, null, 2));
   } finally {
     sandbox?.child.kill();
     fs.rmSync(dir, { recursive: true, force: true });
