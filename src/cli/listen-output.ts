@@ -6,7 +6,7 @@
  */
 import type { Reply } from '../core/catalog/streams';
 import type { MessageExpectationResult } from '../core/ws/expect';
-import type { ListenBound } from '../core/ws/request';
+import type { ListenBound } from '../core/ws/resolved-request';
 import type { ConnectionSnapshot, SubscriptionOutcome, WsEventOf, WsFailure } from '../core/ws/types';
 import type { Io } from './usage';
 

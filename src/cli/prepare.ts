@@ -5,7 +5,7 @@ import type { NamedEnvironment } from '../core/env/schema';
 import type { RequestBlock } from '../core/format/model';
 import type { ResolvedRequest } from '../core/format/resolve';
 import { confirmationReason, describeOrder } from '../core/request/confirm';
-import { normaliseOrigin, type KeyBinding } from '../core/request/gate';
+import { normaliseOrigin, type KeyBinding } from '../core/request/origin-binding';
 import { answerFile, ChainedResponses, KeptAnswers, type UsedAnswer } from '../core/request/kept-answers';
 import type { KeySource, PrepareFailure } from '../core/request/prepare';
 import { err, ok } from '../core/result';

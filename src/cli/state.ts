@@ -1,7 +1,7 @@
 /** `tradereq state`: the rate-limit state shared by the command line and the editor, shown and reset. */
 import { Budget, type BudgetView } from '../core/budget/budget';
 import { defaultStateDir, FileStateStore } from '../core/budget/state';
-import { normaliseOrigin } from '../core/request/gate';
+import { normaliseOrigin } from '../core/request/origin-binding';
 import { parseCommand } from './args';
 import { budgetText } from './budget-text';
 import { UsageError, type Io } from './usage';

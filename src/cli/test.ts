@@ -9,7 +9,7 @@ import { range } from '../core/format/model';
 import type { Sender } from '../core/net/send';
 import { caseTitle, neededByText, selectCases, testCases, type TestCase } from '../core/testing/cases';
 import { prettyFile, report } from '../core/testing/reporters';
-import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/result';
+import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/verdict';
 import { runCases } from '../core/testing/run';
 import { sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
 import type { Sandbox } from '../sandbox';

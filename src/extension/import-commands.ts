@@ -4,7 +4,7 @@
  * src/core/convert load on first use; what they could not carry over is always shown.
  */
 import * as vscode from 'vscode';
-import { IMPORT_LIMITS, type ImportResult, type ImportedFile } from '../core/convert/result';
+import { IMPORT_LIMITS, type ImportResult, type ImportedFile } from '../core/convert/import-result';
 import type { Environments } from './environments';
 import { tools } from './lazy';
 import { exists } from './workspace-fs';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { maskApiKey, PROFILE_NAME_PATTERN } from '../core/env/keys';
-import { normaliseOrigin } from '../core/request/gate';
+import { normaliseOrigin } from '../core/request/origin-binding';
 import type { Environments } from './environments';
 import type { KeyStore } from './keys';
 

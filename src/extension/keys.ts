@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { maskApiKey } from '../core/env/keys';
 import { lazy } from './lazy';
-import type { StoredKey } from './lazy/keys';
+import type { StoredKey } from './lazy/stored-key-schema';
 
 const INDEX = 'tradereq.keys';
 const entry = (profile: string): string => `tradereq.key.${profile}`;

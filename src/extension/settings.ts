@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { lazy } from './lazy';
-import type { Settings } from './lazy/settings';
+import type { Settings } from './lazy/settings-schema';
 
 export type { Settings };
 

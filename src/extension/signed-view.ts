@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { PreparedRequest } from '../core/request/build';
+import type { PreparedRequest } from '../core/net/send';
 import type { DocumentModels } from './documents';
 import { editorKeySource } from './editor-keys';
 import type { Environments } from './environments';

@@ -4,7 +4,7 @@ import type { TradeReqDocument } from '../core/format/model';
 import type { ResolvedRequest } from '../core/format/resolve';
 import type { KeySource } from '../core/request/prepare';
 import type { TestCase } from '../core/testing/cases';
-import { failureLines, type CaseResult } from '../core/testing/result';
+import { failureLines, type CaseResult } from '../core/testing/verdict';
 import type { SandboxHolder } from './commands';
 import { toRange } from './documents';
 import { editorKeySource } from './editor-keys';

@@ -17,7 +17,7 @@ import { parse } from '../../src/core/format/parser';
 import type { TestCase } from '../../src/core/testing/cases';
 import { junitReport } from '../../src/core/testing/junit';
 import { tapReport } from '../../src/core/testing/reporters';
-import type { CaseResult, RunReport } from '../../src/core/testing/result';
+import type { CaseResult, RunReport } from '../../src/core/testing/verdict';
 import { cpuTime } from '../support/cpu-time';
 
 function check(text: string): Diagnostic[] {

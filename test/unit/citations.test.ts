@@ -63,7 +63,7 @@ function prose(file: string, text: string): string[] {
 }
 
 const EXTENSIONS = 'ts|js|mjs|cjs|json|md|tradereq|ya?ml|css|svg|png|sh|py|go|html';
-// A path with a folder (`docs/format.md`, `core/request/gate.ts`, `.ci/run`, `test/support/`) or
+// A path with a folder (`docs/format.md`, `core/request/origin-binding.ts`, `.ci/run`, `test/support/`) or
 // a file's name alone (`ARCHITECTURE.md`, `build.ts`).
 const CITED = new RegExp(
   String.raw`(?<![\w.$/@~-])((?:\.\.?\/)*(?:\.?[\w-][\w.-]*\/)+(?:[\w-][\w.-]*\.(?:${EXTENSIONS})|run)?|[\w-][\w.-]*\.(?:${EXTENSIONS}))(?![\w/*<{-])`,

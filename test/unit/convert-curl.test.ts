@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { IMPORT_LIMITS, importCurl } from '../../src/core/convert';
 import { parse } from '../../src/core/format/parser';
-import { shellWords } from '../../src/core/convert/shell';
+import { shellWords } from '../../src/core/convert/shell-words';
 import { assertClean, assertRefused, fixture, imported, paramsOf } from '../fixtures/convert/harness';
 import { cpuTime } from '../support/cpu-time';
 

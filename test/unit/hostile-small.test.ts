@@ -16,7 +16,7 @@ import { parse } from '../../src/core/format/parser';
 import { defaultContext, resolveRequest } from '../../src/core/format/resolve';
 import { roundTrip } from '../../src/core/net/round-trip';
 import { entryFromResult, historyItem } from '../../src/core/panel/entry';
-import { prepareRequest } from '../../src/core/request/build';
+import { buildRequest } from '../../src/core/request/build';
 import { orderQueryDocument, validOrderRef } from '../../src/core/request/order-query';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { SENDERS } from '../support/senders';
@@ -40,7 +40,7 @@ describe('nothing re-routes or re-shapes a signed request', () => {
     const doc = parse(text);
     const resolved = resolveRequest(doc, doc.requests[0]!, defaultContext(ENV));
     assert.ok(resolved.ok);
-    const prepared = prepareRequest(resolved.value, { key: { apiKey: 'k'.repeat(32), secretKey: 's' } });
+    const prepared = buildRequest(resolved.value, { key: { apiKey: 'k'.repeat(32), secretKey: 's' } });
     assert.equal(prepared.ok, false);
     assert.match(prepared.ok ? '' : prepared.error, /Host is not for request files/);
   });
@@ -96,7 +96,7 @@ describe('history entries are bounded', () => {
       const doc = parse(`### hostile\nGET ${origin}/api/v3/ping\n`);
       const resolved = resolveRequest(doc, doc.requests[0]!, defaultContext(ENV));
       assert.ok(resolved.ok);
-      const prepared = prepareRequest(resolved.value, {});
+      const prepared = buildRequest(resolved.value, {});
       assert.ok(prepared.ok);
       const sender = make();
       try {

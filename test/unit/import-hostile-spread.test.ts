@@ -10,7 +10,7 @@ import { inlineCode } from '../../src/core/editor/markdown';
 import { range } from '../../src/core/format/model';
 import { parse, reparse } from '../../src/core/format/parser';
 import { tapReport } from '../../src/core/testing/reporters';
-import type { CaseResult, RunReport } from '../../src/core/testing/result';
+import type { CaseResult, RunReport } from '../../src/core/testing/verdict';
 
 describe('no unbounded list is spread onto the stack (issue 18, section 4)', () => {
   it('hover: inline code of a line with 500,000 runs of backticks has a fence longer than any of them', () => {

@@ -16,7 +16,7 @@ import { BUILTIN_SANDBOX } from '../../src/core/env/constants';
 import { parse } from '../../src/core/format/parser';
 import type { Sender } from '../../src/core/net/send';
 import { UndiciSender } from '../../src/core/net/undici-sender';
-import type { KeyBinding } from '../../src/core/request/gate';
+import type { KeyBinding } from '../../src/core/request/origin-binding';
 import { runRequest, type PipelineDeps } from '../../src/core/request/pipeline';
 import { testCases } from '../../src/core/testing/cases';
 import { runCases } from '../../src/core/testing/run';

@@ -15,7 +15,7 @@ import {
   type SendSettings,
   type Sender,
 } from '../../src/core/net/send';
-import type { PreparedRequest } from '../../src/core/request/build';
+import type { PreparedRequest } from '../../src/core/net/send';
 import { SENDERS } from '../support/senders';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;

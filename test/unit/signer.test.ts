@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from '../../src/core/format/parser';
 import { resolveRequest, type ResolveContext } from '../../src/core/format/resolve';
-import { prepareRequest, type PreparedRequest } from '../../src/core/request/build';
+import { buildRequest } from '../../src/core/request/build';
+import type { PreparedRequest } from '../../src/core/net/send';
 import { percentEncode } from '../../src/core/signing/encode';
 import { signatureMatches } from '../../src/core/signing/hmac';
 import { BUILTIN_SANDBOX, type NamedEnvironment } from '../../src/core/env/schema';
@@ -27,7 +28,7 @@ function sign(
   const request = doc.requests[options.index ?? 0]!;
   const resolved = resolveRequest(doc, request, context(options.environment));
   if (!resolved.ok) throw new Error(resolved.error.map((d) => d.message).join('; '));
-  const prepared = prepareRequest(resolved.value, { key: KEY, timestamp: options.timestamp });
+  const prepared = buildRequest(resolved.value, { key: KEY, timestamp: options.timestamp });
   if (!prepared.ok) throw new Error(prepared.error);
   return prepared.value;
 }
@@ -118,7 +119,7 @@ describe('signer', () => {
     const doc = parse('GET /api/v3/account\n');
     const resolved = resolveRequest(doc, doc.requests[0]!, context(BUILTIN_SANDBOX, 1_700_000_000_123));
     assert.ok(resolved.ok);
-    const p = prepareRequest(resolved.value, { key: KEY });
+    const p = buildRequest(resolved.value, { key: KEY });
     assert.ok(p.ok);
     assert.equal(p.value.timestamp, '1700000000123');
   });
@@ -174,7 +175,7 @@ describe('signer', () => {
     const doc = parse('GET /api/v3/account\n');
     const resolved = resolveRequest(doc, doc.requests[0]!, context());
     assert.ok(resolved.ok);
-    const p = prepareRequest(resolved.value, {});
+    const p = buildRequest(resolved.value, {});
     assert.equal(p.ok, false);
     assert.match(p.ok ? '' : p.error, /profile "sandbox"/);
   });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { range } from '../../src/core/format/model';
 import type { TestCase } from '../../src/core/testing/cases';
 import { jsonReport, prettyReport, report, tapReport } from '../../src/core/testing/reporters';
-import { summaryLine, tally, type CaseResult, type RunReport } from '../../src/core/testing/result';
+import { summaryLine, tally, type CaseResult, type RunReport } from '../../src/core/testing/verdict';
 import { parseJUnit } from '../support/junit';
 
 const HOSTILE = 'a <b> & "c" \'d\' ]]> \u0001\u001b[31m\ud800 # e\nf';

@@ -18,7 +18,7 @@ import { UndiciSender } from '../../src/core/net/undici-sender';
 import type { KeySource } from '../../src/core/request/prepare';
 import { ok } from '../../src/core/result';
 import { caseTitle, matchesGrep, selectCases, testCases, WEBSOCKET_SKIP } from '../../src/core/testing/cases';
-import type { CaseResult } from '../../src/core/testing/result';
+import type { CaseResult } from '../../src/core/testing/verdict';
 import { runCases, type RunDeps } from '../../src/core/testing/run';
 import { sandboxEnvironment, sandboxKeys } from '../../src/core/testing/sandbox';
 import { startSandbox, type Sandbox } from '../../src/sandbox';

@@ -24,7 +24,7 @@ import {
   type ListenKeyApi,
 } from '../../src/core/ws';
 import { readFrame } from '../../src/core/ws/frames';
-import { PendingReplies, pending } from '../../src/core/ws/requests';
+import { PendingReplies, pending } from '../../src/core/ws/pending-replies';
 import { redact } from '../../src/core/ws/url';
 
 /** Why the destination is refused; fails the test when it is allowed. */

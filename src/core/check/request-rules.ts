@@ -5,7 +5,7 @@ import { DEFAULT_API_KEY_HEADER, type NamedEnvironment } from '../env/constants'
 import type { RequestOptions } from '../format/directives';
 import type { Param, RequestBlock, TradeReqDocument } from '../format/model';
 import { isCredentialRef, responseRequestName } from '../format/variables';
-import { HEADER_VALUE_RULE, headerNameProblem, isHeaderValue } from '../request/headers';
+import { HEADER_VALUE_RULE, headerNameProblem, isHeaderValue } from '../format/headers';
 import { answers, Findings } from './findings';
 
 /** Response references resolve at send time; here it is enough that the named request exists. */

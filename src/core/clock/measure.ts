@@ -2,7 +2,7 @@ import type { Budget } from '../budget/budget';
 import { joinUrl } from '../format/resolve';
 import { roundTrip } from '../net/round-trip';
 import type { Sender } from '../net/send';
-import type { PreparedRequest } from '../request/build';
+import type { PreparedRequest } from '../net/send';
 import { findEndpoint } from '../catalog/endpoints';
 import * as z from '../zod-mini';
 import { sampleFrom, type ClockSample } from './clock';

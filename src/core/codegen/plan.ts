@@ -4,7 +4,7 @@
  * the program must make. The language files only render this plan.
  */
 import { BOUNDS } from '../bounds';
-import { headerNameProblem, isHeaderValue, HEADER_VALUE_RULE } from '../request/headers';
+import { headerNameProblem, isHeaderValue, HEADER_VALUE_RULE } from '../format/headers';
 import type { CodeRequest, NamedValue, Piece, Value } from './model';
 
 /** The model cannot become a program; the message says what to change. */

@@ -5,7 +5,7 @@
  */
 import { BUILTIN_SANDBOX, type NamedEnvironment } from '../env/constants';
 import { environmentWsUrl } from '../ws/url';
-import { Notes } from './values';
+import { Notes } from './common';
 
 /**
  * The environments a written file can run against, `current` (the one it uses by default) first:

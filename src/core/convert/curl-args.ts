@@ -1,5 +1,5 @@
 /** cURL's command-line options, read as cURL reads them: which take an argument, and what each does. */
-import { ConvertError } from './result';
+import { ConvertError } from './import-result';
 
 /** One piece of request data, as cURL gets it from -d, --data-urlencode, --json or -F. */
 export type DataPart =

@@ -8,11 +8,11 @@ import { isLoopbackOrigin } from '../env/demo';
 import { percentEncode } from '../signing/encode';
 import { addParam, newRequest, params, sentContentType, type DraftRequest } from './draft';
 import { readCurlArguments, type CurlCommand } from './curl-args';
-import { ConvertError, checkInputSize, type ImportResult } from './result';
-import { shellWords } from './shell';
+import { ConvertError, checkInputSize, type ImportResult } from './import-result';
+import { shellWords } from './shell-words';
 import { apiKeyAdvice, applySigning } from './signing';
-import { credentialSetIn, isApiKeyHeader, isCredentialHeader, isCredentialName } from './credentials';
-import { Notes, splitPairs, type RawPair } from './values';
+import { credentialSetIn, isApiKeyHeader, isCredentialHeader, isCredentialName } from './credential-like';
+import { Notes, splitPairs, type RawPair } from './common';
 import { renderFile } from './write';
 
 export interface CurlOptions {

@@ -10,9 +10,9 @@ import {
   isCredentialHeader,
   isCredentialName,
   withoutCredentialLines,
-} from './credentials';
-import { Notes, REQUEST_NAME, looksLikeForm, requestNameFrom, splitPairs } from './values';
-import { mapVariables } from './variables';
+} from './credential-like';
+import { Notes, REQUEST_NAME, looksLikeForm, requestNameFrom, splitPairs } from './common';
+import { mapVariables } from './foreign-variables';
 import { WS_METHOD } from '../format/model';
 import { isWebSocketLine, readWsBody, readWsHeaders, readWsUrl, type WsContext } from './http-ws';
 
@@ -96,7 +96,7 @@ export class BlockReader {
     this.ctx.notes.add(`${this.where()}: ${text}`);
   }
 
-  /** Text of the source kept as a comment, without the lines that set a credential (credentials.ts). */
+  /** Text of the source kept as a comment, without the lines that set a credential (credential-like.ts). */
   private comment(text: string): void {
     const kept = this.withoutCredentials(text);
     if (this.request) (this.phase === 'body' ? this.request.after : this.request.comments).push(kept);

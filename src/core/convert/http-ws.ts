@@ -5,10 +5,10 @@
  * objects. What has no counterpart is kept as a comment and noted, as for HTTP requests.
  */
 import { BOUNDS } from '../bounds';
-import { credentialNote, isApiKeyHeader, isCredentialHeader, isCredentialName } from './credentials';
+import { credentialNote, isApiKeyHeader, isCredentialHeader, isCredentialName } from './credential-like';
 import type { DraftRequest, DraftWs } from './draft';
-import { readObject } from './json-body';
-import { Notes, shown } from './values';
+import { readObject } from './json-placeholders';
+import { Notes, shown } from './common';
 
 function note(ctx: WsContext, text: string): void {
   ctx.notes.add(`${ctx.where}: ${text}`);

@@ -10,10 +10,10 @@ import { BaseMapper, importEnvironments } from './base-url';
 import type { DraftFile, DraftRequest } from './draft';
 import { BlockReader, type BlockContext } from './http-block';
 import { profileFromHost, readCurl, type CurlRequest } from './curl';
-import { ConvertError, IMPORT_LIMITS, checkInputSize, type ImportResult } from './result';
+import { ConvertError, IMPORT_LIMITS, checkInputSize, type ImportResult } from './import-result';
 import { apiKeyAdvice, applySigning } from './signing';
-import { Notes } from './values';
-import { secondsNote } from './variables';
+import { Notes } from './common';
+import { secondsNote } from './foreign-variables';
 import { portableFileName, renderFile } from './write';
 
 export interface HttpImportOptions {

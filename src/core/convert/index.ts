@@ -7,11 +7,11 @@ import { err, ok, type Result } from '../result';
 import { curlImport, type CurlOptions } from './curl';
 import { httpImport, type HttpImportOptions } from './http';
 import { postmanImport } from './postman';
-import { ConvertError, type ImportResult } from './result';
+import { ConvertError, type ImportResult } from './import-result';
 
 export type { CurlOptions } from './curl';
 export type { HttpImportOptions } from './http';
-export { IMPORT_LIMITS, type ImportResult, type ImportedFile } from './result';
+export { IMPORT_LIMITS, type ImportResult, type ImportedFile } from './import-result';
 export { importEnvironments } from './base-url';
 
 /** The importers read hostile input and unwind with ConvertError from deep inside: caught here, once. */

@@ -6,8 +6,8 @@
  * `pm.response.to.have.jsonBody("x", 1)`). A script is hostile text: it is scanned with bounded
  * patterns and never run; at most IMPORT_LIMITS.maxChecks checks are read from one.
  */
-import { IMPORT_LIMITS } from './result';
-import { Notes, shown } from './values';
+import { IMPORT_LIMITS } from './import-result';
+import { Notes, shown } from './common';
 
 export interface ScriptChecks {
   /** `expect status 200`, `expect json symbol == BTCUSDT`, in the script's order. */

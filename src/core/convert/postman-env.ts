@@ -7,8 +7,8 @@ import { BUILTIN_SANDBOX, DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { profileEnvPrefix } from '../env/keys';
 import { EnvironmentFileSchema, type Environment, type EnvironmentFile } from '../env/schema';
 import { scalarText, type PostmanKeyValue } from './postman-schema';
-import { isCredentialName } from './credentials';
-import { Notes } from './values';
+import { isCredentialName } from './credential-like';
+import { Notes } from './common';
 
 export interface Variable {
   readonly name: string;

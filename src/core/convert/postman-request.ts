@@ -19,10 +19,10 @@ import {
   isCredentialHeader,
   isCredentialName,
   withoutCredentialLines,
-} from './credentials';
+} from './credential-like';
 import { checkNotes, readChecks, type ScriptChecks } from './postman-checks';
-import { Notes, formDecode, looksLikeForm } from './values';
-import { mapVariables } from './variables';
+import { Notes, formDecode, looksLikeForm } from './common';
+import { mapVariables } from './foreign-variables';
 
 export interface RequestContext {
   readonly notes: Notes;
@@ -223,7 +223,7 @@ function leftOut(
 ): boolean {
   if (descriptionText(kv.description).trim().length > 0) ctx.counts.descriptions++;
   const signer = name === 'timestamp' || name === 'signature';
-  // A credential's value is not written even as a comment: the writer notes its name (credentials.ts).
+  // A credential's value is not written even as a comment: the writer notes its name (credential-like.ts).
   if (isCredentialName(name) && !signer) return false;
   if (kv.disabled === true) addLeftOut(request, placement, `left out (disabled in Postman): ${name} = ${value}`);
   else if (!signer && value.trim().length === 0) addLeftOut(request, placement, `left out (empty in Postman): ${name}`);

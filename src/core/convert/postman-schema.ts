@@ -4,7 +4,7 @@
  * one clear message before anything is read.
  */
 import * as z from '../zod-mini';
-import { ConvertError, IMPORT_LIMITS, checkInputSize } from './result';
+import { ConvertError, IMPORT_LIMITS, checkInputSize } from './import-result';
 
 const ScalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const DescriptionSchema = z.optional(z.union([z.string(), z.object({ content: z.nullish(z.string()) }), z.null()]));

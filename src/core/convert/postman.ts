@@ -30,10 +30,10 @@ import {
   type PostmanItem,
   type PostmanUrl,
 } from './postman-schema';
-import { ConvertError, IMPORT_LIMITS, type ImportResult, type ImportedFile } from './result';
+import { ConvertError, IMPORT_LIMITS, type ImportResult, type ImportedFile } from './import-result';
 import { apiKeyAdvice, applySigning } from './signing';
-import { Notes, UniqueNames, requestNameFrom, slug } from './values';
-import { secondsNote } from './variables';
+import { Notes, UniqueNames, requestNameFrom, slug } from './common';
+import { secondsNote } from './foreign-variables';
 import { portableFileName, renderFile } from './write';
 
 interface InheritedEvent {

@@ -7,8 +7,8 @@ import { profileEnvPrefix } from '../env/keys';
 import type { Placement } from '../format/model';
 import { findEndpoint } from '../catalog/endpoints';
 import { filterLines, params, type DraftRequest } from './draft';
-import { jsonMembers, pruneMembers } from './json-body';
-import { Notes } from './values';
+import { jsonMembers, pruneMembers } from './json-placeholders';
+import { Notes } from './common';
 
 export const SIGNING_COMMENT =
   'signature and timestamp are left out: TradeReq adds timestamp and signs the request itself (spec §5).';

@@ -2,7 +2,7 @@
  * Draft → `.tradereq` text (docs/format.md). Every line is checked against what the parser reads, so
  * a value the format cannot hold becomes a comment and a note instead of a broken file; the text
  * is parsed once more at the end, and whatever the parser still refuses is reported too. It is
- * also the last gate of every importer: no credential is written (credentials.ts), a request
+ * also the last check of every importer: no credential is written (credential-like.ts), a request
  * holds at most BOUNDS.paramsPerRequest parameters and BOUNDS.headersPerRequest headers, and
  * lines are appended one by one, never spread onto the stack (a list may be long).
  */
@@ -10,10 +10,10 @@ import { BOUNDS } from '../bounds';
 import { jsonParams } from '../format/json';
 import { METHODS, WS_METHOD, lineToken, range } from '../format/model';
 import { defaultPlacement, parse } from '../format/parser';
-import { credentialNote, dropCredentials, isCredentialName } from './credentials';
+import { credentialNote, dropCredentials, isCredentialName } from './credential-like';
 import { isRequest, type DraftFile, type DraftLine, type DraftRequest, type DraftWs } from './draft';
-import { ConvertError } from './result';
-import { Notes, REQUEST_NAME, oneLine, shown } from './values';
+import { ConvertError } from './import-result';
+import { Notes, REQUEST_NAME, oneLine, shown } from './common';
 
 const VARIABLE_NAME = /^[A-Za-z_$][\w.$-]*$/;
 const HEADER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;

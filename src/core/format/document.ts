@@ -6,7 +6,7 @@
  */
 import { BOUNDS } from '../bounds';
 import { byPosition, type Diagnostic, type Range, type RequestBlock, type Token, type TradeReqDocument } from './model';
-import type { Block, ParsedRequest } from './parse/state';
+import type { Block, ParsedRequest } from './parse/block-state';
 
 export interface ParsedDocument extends TradeReqDocument {
   readonly blocks: readonly Block[];

@@ -8,7 +8,7 @@ import { BOUNDS, formatSize } from '../bounds';
 import { assemble, documentOf, handOver, tooManyRequests, type ParsedDocument } from './document';
 import { range, type Diagnostic } from './model';
 import { parseBlock } from './parse/block';
-import type { Block, ParsedRequest } from './parse/state';
+import type { Block, ParsedRequest } from './parse/block-state';
 
 import { firstVisible, isSeparatorLine, lineAt, sourceOf, type SourceText } from './parse/source';
 

@@ -61,7 +61,7 @@ export function joinUrl(baseUrl: string, path: string): string {
   return baseUrl.replace(/\/+$/, '') + path;
 }
 
-/** Collects the diagnostics of one resolution (of an HTTP request here, of a WebSocket one in ws/request.ts). */
+/** Collects the diagnostics of one resolution (of an HTTP request here, of a WebSocket one in ws/resolved-request.ts). */
 export class Problems {
   readonly list: Diagnostic[] = [];
   add(range: Range, message: string, rule: RuleId): void {

@@ -7,7 +7,7 @@
 import * as http from 'node:http';
 import type * as https from 'node:https';
 import type { Socket } from 'node:net';
-import type { PreparedRequest } from '../request/build';
+import type { PreparedRequest } from './send';
 import {
   DEFAULT_SEND_SETTINGS,
   FAILURE_CODES,

@@ -4,7 +4,7 @@
  * this machine) or refused (the gate kept it back).
  */
 import type { Budget, BudgetView, Charge, GateRefusal } from '../budget/budget';
-import type { PreparedRequest } from '../request/build';
+import type { PreparedRequest } from './send';
 import { decodeResponse, UNKNOWN_OUTCOME_TEXT, type Decoded } from '../net/decode';
 import type { SendOutcome } from '../outcome';
 import { describeFailure, type Sender, type SendResult } from './send';

@@ -5,7 +5,30 @@
  * extension's) and node:http's (node-http-sender.ts, the command line's: it starts in a fraction of
  * the time). The pipeline and its tests see only this interface.
  */
-import type { PreparedRequest } from '../request/build';
+import type { Method } from '../format/model';
+import type { RateLimitMode } from '../catalog/types';
+
+/** A request built and signed (request/build.ts), exactly as it goes on the wire: what a Sender sends. */
+export interface PreparedRequest {
+  readonly method: Method;
+  /** Full URL with the final query string. */
+  readonly url: string;
+  readonly origin: string;
+  readonly path: string;
+  /** The query string as sent (with the signature when it goes there), without `?`. */
+  readonly query: string;
+  /** The body as sent. */
+  readonly body: string;
+  /** Header names as written; the API key header holds the real key: mask it before showing. */
+  readonly headers: readonly (readonly [string, string])[];
+  readonly signed: boolean;
+  readonly apiKeyHeader?: string;
+  readonly totalParams?: string;
+  readonly signature?: string;
+  readonly timestamp?: string;
+  readonly weight: number;
+  readonly mode: RateLimitMode;
+}
 
 export interface SendSettings {
   readonly connectTimeoutMs: number;

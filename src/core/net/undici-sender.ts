@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
-import type { PreparedRequest } from '../request/build';
+import type { PreparedRequest } from './send';
 import {
   DEFAULT_SEND_SETTINGS,
   FAILURE_CODES,

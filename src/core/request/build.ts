@@ -6,36 +6,14 @@
 import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { maskApiKey, type KeyPair } from '../env/keys';
 import type { ResolvedRequest } from '../format/resolve';
-import type { Method } from '../format/model';
-import type { RateLimitMode } from '../catalog/types';
 import { err, ok, type Result } from '../result';
 import { encodeParams, type NameValue } from '../signing/encode';
-import { HEADER_VALUE_RULE, headerNameProblem, isHeaderValue } from './headers';
+import { HEADER_VALUE_RULE, headerNameProblem, isHeaderValue } from '../format/headers';
 import { signParts } from '../signing/sign';
+import type { PreparedRequest } from '../net/send';
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 export const JSON_CONTENT_TYPE = 'application/json';
-
-export interface PreparedRequest {
-  readonly method: Method;
-  /** Full URL with the final query string. */
-  readonly url: string;
-  readonly origin: string;
-  readonly path: string;
-  /** The query string as sent (with the signature when it goes there), without `?`. */
-  readonly query: string;
-  /** The body as sent. */
-  readonly body: string;
-  /** Header names as written; the API key header holds the real key: mask it before showing. */
-  readonly headers: readonly (readonly [string, string])[];
-  readonly signed: boolean;
-  readonly apiKeyHeader?: string;
-  readonly totalParams?: string;
-  readonly signature?: string;
-  readonly timestamp?: string;
-  readonly weight: number;
-  readonly mode: RateLimitMode;
-}
 
 /** The headers for showing: the API key masked to its last 4 characters, nothing else changed. */
 export function redactedHeaders(p: PreparedRequest): [string, string][] {
@@ -43,9 +21,9 @@ export function redactedHeaders(p: PreparedRequest): [string, string][] {
   return p.headers.map(([n, v]) => [n, n.toLowerCase() === key ? maskApiKey(v) : v]);
 }
 
-export type PrepareResult = Result<PreparedRequest, string>;
+export type BuildResult = Result<PreparedRequest, string>;
 
-export interface PrepareOptions {
+export interface BuildOptions {
   /** Required for a signed request. */
   readonly key?: KeyPair;
   /** Overrides the timestamp the signer adds (reproducible output). */
@@ -93,7 +71,7 @@ function partsOf(resolved: ResolvedRequest): Parts {
   return { query, form, json, headers };
 }
 
-export function prepareRequest(resolved: ResolvedRequest, options: PrepareOptions): PrepareResult {
+export function buildRequest(resolved: ResolvedRequest, options: BuildOptions): BuildResult {
   const problem = headersProblem(resolved, options.key);
   if (problem) return err(problem);
   const parts = partsOf(resolved);

@@ -5,7 +5,7 @@
  */
 import { lineToken, range, type Param, type RequestBlock, type TradeReqDocument } from '../format/model';
 import { CLIENT_ORDER_ID_FORMAT, ORDER_ID_FORMAT, SYMBOL_FORMAT } from '../catalog/formats';
-import { normaliseOrigin } from './gate';
+import { normaliseOrigin } from './origin-binding';
 
 export interface OrderRef {
   readonly symbol: string;

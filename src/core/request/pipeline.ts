@@ -17,8 +17,8 @@ import type { Sender } from '../net/send';
 import { err, ok, type Result } from '../result';
 import { confirmationReason, describeOrder, isOrder, needsConfirmation } from './confirm';
 import { checkExpectations, type ExpectationResult } from './expect';
-import { checkBinding, type KeyBinding, type Unbound } from './gate';
-import { build, keyOf, resolveIn, type KeyChoice, type KeySource, type PrepareFailure, type Ready } from './prepare';
+import { checkBinding, type KeyBinding, type Unbound } from './origin-binding';
+import { prepare, keyOf, resolveIn, type KeyChoice, type KeySource, type PrepareFailure, type Ready } from './prepare';
 
 export type { KeyChoice } from './prepare';
 
@@ -95,7 +95,7 @@ export async function runRequest(
   if (!resolved.ok) return resolved;
   const confirmed = await confirmIfAsked(resolved.value, deps);
   if (!confirmed.ok) return confirmed;
-  const ready = build(resolved.value, choice.value);
+  const ready = prepare(resolved.value, choice.value);
   return ready.ok ? ok(await send(ready.value, deps)) : ready;
 }
 

@@ -8,8 +8,9 @@ import type { NamedEnvironment } from '../env/constants';
 import type { Diagnostic, RequestBlock, TradeReqDocument } from '../format/model';
 import { defaultContext, resolveRequest, type ResolveContext, type ResolvedRequest } from '../format/resolve';
 import { err, ok, type Result } from '../result';
-import { prepareRequest, redactedHeaders, type PreparedRequest } from './build';
-import type { KeyBinding } from './gate';
+import { buildRequest, redactedHeaders } from './build';
+import type { PreparedRequest } from '../net/send';
+import type { KeyBinding } from './origin-binding';
 
 /** The key that signs a request, and the origins its owner approved for it. */
 export interface KeyChoice {
@@ -67,12 +68,12 @@ export async function keyOf(
 }
 
 /** Builds and signs `resolved` with `choice` (exact query, body and headers). */
-export function build(
+export function prepare(
   resolved: ResolvedRequest,
   choice: KeyChoice | undefined,
   timestamp?: number,
 ): Result<Ready, PrepareFailure> {
-  const prepared = prepareRequest(resolved, { key: choice?.key, timestamp });
+  const prepared = buildRequest(resolved, { key: choice?.key, timestamp });
   return prepared.ok ? ok({ resolved, prepared: prepared.value, choice }) : err(badInput([], prepared.error));
 }
 
@@ -87,7 +88,7 @@ export async function resolveAndPrepare(
   if (!resolved.ok) return resolved;
   const choice = await keyOf(resolved.value, deps.key);
   if (!choice.ok) return choice;
-  return build(resolved.value, choice.value, deps.timestamp);
+  return prepare(resolved.value, choice.value, deps.timestamp);
 }
 
 /** A request exactly as it goes on the wire, the API key masked: for `tradereq sign` and Sign only. */

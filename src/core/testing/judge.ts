@@ -10,7 +10,7 @@ import { passed, type PipelineResult, type Sent } from '../request/pipeline';
 import { hideListenKeys, listenKeysOf } from '../request/listen-keys';
 import { signedRequestText } from '../request/prepare';
 import type { TestCase } from './cases';
-import { REASONS, type CaseResult, type CheckedExpectation, type Reason } from './result';
+import { REASONS, type CaseResult, type CheckedExpectation, type Reason } from './verdict';
 
 export type Judged = Omit<CaseResult, 'durationMs'>;
 

@@ -6,7 +6,7 @@
  * cannot carry written as \uXXXX.
  */
 import { caseTitle } from './cases';
-import { failureLines, tally, type CaseResult, type FileReport, type RunReport } from './result';
+import { failureLines, tally, type CaseResult, type FileReport, type RunReport } from './verdict';
 
 export function junitReport(run: RunReport): string {
   const t = tally(run);

@@ -13,7 +13,7 @@ import {
   type FileReport,
   type RunReport,
   type Verdict,
-} from './result';
+} from './verdict';
 
 export const REPORTERS = ['pretty', 'junit', 'tap', 'json'] as const;
 export type ReporterName = (typeof REPORTERS)[number];

@@ -17,7 +17,7 @@ import { resolveIn } from '../request/prepare';
 import { runRequest, type PipelineDeps } from '../request/pipeline';
 import { neededByText, type TestCase } from './cases';
 import { judge, without, type Judged } from './judge';
-import type { CaseResult } from './result';
+import type { CaseResult } from './verdict';
 
 export interface RunDeps {
   /** The pipeline's parts: sender, budget, clock, keys, confirmation. */

@@ -11,7 +11,7 @@ import { inspect } from 'node:util';
 import { Agent, WebSocket } from 'undici';
 import { BOUNDS, clip } from '../bounds';
 import type { Budget } from '../budget/budget';
-import { normaliseOrigin } from '../request/gate';
+import { normaliseOrigin } from '../request/origin-binding';
 import { err, ok, type Result } from '../result';
 import {
   ClientMessageSchema,
@@ -27,7 +27,7 @@ import { WsEmitter } from './emitter';
 import { MAX_FRAME_BYTES, bytesText, readFrame, serverText } from './frames';
 import { ListenKeyLease, type ListenKeyApi } from './listen-key';
 import { MessagePacer, PACING, PacerError } from './pacer';
-import { PendingReplies, pending, sentMessage, type Pending } from './requests';
+import { PendingReplies, pending, sentMessage, type Pending } from './pending-replies';
 import { StreamTable } from './stream-table';
 import type {
   ConnectionSnapshot,

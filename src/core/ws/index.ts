@@ -11,8 +11,8 @@ export { MAX_FRAME_BYTES } from './frames';
 export { ListenKeyLease, LISTEN_KEY_KEEP_ALIVE_MS, type ListenKeyApi } from './listen-key';
 export { restListenKeyApi, type ListenKeyCallFailure, type ListenKeyDeps } from './listen-key-api';
 export { MessagePacer, PACING, PacerError, SlidingWindow } from './pacer';
-export { FIRST_CLIENT_ID } from './requests';
-export { resolveWsRequest, type ListenBound, type ResolvedWsRequest, type WsResolveResult } from './request';
+export { FIRST_CLIENT_ID } from './pending-replies';
+export { resolveWsRequest, type ListenBound, type ResolvedWsRequest, type WsResolveResult } from './resolved-request';
 export {
   LISTEN_KEY_FORMAT,
   checkListenKeyDestination,

@@ -9,7 +9,7 @@ import type { NamedEnvironment } from '../env/constants';
 import { isLoopbackOrigin } from '../env/demo';
 import { maskApiKey } from '../env/keys';
 import { WS_RULES } from '../catalog/streams';
-import { checkBinding, type KeyBinding, type Unbound } from '../request/gate';
+import { checkBinding, type KeyBinding, type Unbound } from '../request/origin-binding';
 import { err, ok, type Result } from '../result';
 
 /** `http://h:p/base` → `ws://h:p/ws`, `https://…` → `wss://…/ws`; undefined when not an http(s) URL. */
@@ -80,7 +80,7 @@ export function checkListenKeyDestination(url: string, envWsUrl: string): Destin
  * Whether a listen key obtained with a key of `binding` may go to the WebSocket endpoint `url`:
  * never over plain ws:// to a host that is not loopback, and only to an origin the key profile
  * approves, through its http(s) form (wss://h by https://h, ws://h by http://h), refused as a
- * REST request to an unbound origin is (request/gate.ts).
+ * REST request to an unbound origin is (request/origin-binding.ts).
  */
 export function checkListenKeyBinding(url: string | undefined, binding: KeyBinding): Result<void, Unbound> {
   const u = url === undefined ? undefined : parseWsUrl(url);

@@ -12,7 +12,7 @@ import { requestLine } from './request-line';
 import { section } from './section';
 import { separator } from './separator';
 import { CH_AT, CH_LBRACKET, firstVisible, lineAt, type SourceText } from './source';
-import { Block, type ParsedRequest } from './state';
+import { Block, type ParsedRequest } from './block-state';
 import { fileVariable } from './variable';
 
 /** Parses lines [from, to) of `source` as one block. */

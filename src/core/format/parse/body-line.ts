@@ -3,7 +3,7 @@
  * (`name = value`), the start of a `[json]`/`[message]` object, stream names under `[subscribe]`.
  */
 import type { Param, Placement, Range, Token } from '../model';
-import { append, type Block } from './state';
+import { append, type Block } from './block-state';
 import { openJson } from './json-body';
 import { scanRefs } from './refs';
 import { CH_COLON, CH_LBRACE, contentEnd, firstVisible, isSpace, sliceTrimEnd, type SourceText } from './source';

@@ -1,6 +1,6 @@
 /** `# text`, `// text`: comments; `# @word args`: directives (docs/format.md, Directives). */
 import type { Directive } from '../model';
-import { append, type Block } from './state';
+import { append, type Block } from './block-state';
 import { CH_AT, CH_HASH, CH_SLASH, contentEnd, firstVisible, isSpace, sliceTrimEnd } from './source';
 
 export function isCommentStart(line: string, first: number, c: number): boolean {

@@ -5,7 +5,7 @@
 import { UNCLOSED_JSON_MESSAGE } from '../messages';
 import { jsonParams } from '../json';
 import type { JsonBody } from '../model';
-import { append, type Block, type JsonScan } from './state';
+import { append, type Block, type JsonScan } from './block-state';
 import { scanRefs } from './refs';
 import { CH_BACKSLASH, CH_LBRACE, CH_LBRACKET, CH_QUOTE, CH_RBRACE, CH_RBRACKET, contentEnd } from './source';
 

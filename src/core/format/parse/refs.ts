@@ -1,6 +1,6 @@
 /** `{{name}}` references in a value: recorded with their ranges, read lazily. */
 import type { VariableRef } from '../model';
-import type { Block } from './state';
+import type { Block } from './block-state';
 import { isSpace, type SourceText } from './source';
 import type { Positions } from './position';
 

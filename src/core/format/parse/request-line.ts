@@ -1,7 +1,7 @@
 /** `METHOD TARGET [HTTP/x]`: the request line (docs/format.md, Lines), and the inline `?query` it may carry. */
 import { unknownMethodMessage } from '../messages';
 import { METHODS, WS_METHOD, type Param, type Placement, type RequestLine, type Token } from '../model';
-import type { Block } from './state';
+import type { Block } from './block-state';
 import { scanRefs } from './refs';
 import { CH_LBRACE, CH_SLASH, contentEnd, firstVisible, isSpace } from './source';
 

@@ -1,6 +1,6 @@
 /** `[query]`, `[body]`, `[json]` (HTTP) and `[subscribe]`, `[message]` (WebSocket): where the lines below go. */
 import type { SectionKind } from '../model';
-import { append, type Block } from './state';
+import { append, type Block } from './block-state';
 import { contentEnd } from './source';
 
 const HTTP_SECTIONS: ReadonlySet<string> = new Set(['query', 'body', 'json']);

@@ -1,5 +1,5 @@
 /** `### title`: starts a request; the rest of the line is its title. */
-import type { Block } from './state';
+import type { Block } from './block-state';
 import { CH_HASH, contentEnd, firstVisible, sliceTrimEnd } from './source';
 
 export function separator(b: Block, line: string, i: number, first: number): void {

@@ -1,6 +1,6 @@
 /** `@name = value`: a file variable, at the top of the file only (docs/format.md, Variables). */
 import type { FileVariable, VariableRef } from '../model';
-import { append, NONE, type Block } from './state';
+import { append, NONE, type Block } from './block-state';
 import { scanRefs } from './refs';
 import { firstVisible, sliceTrimEnd } from './source';
 

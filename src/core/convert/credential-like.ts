@@ -6,8 +6,8 @@
  */
 import { looksLikeSecret } from '../env/secrets';
 import { filterLines, type DraftRequest } from './draft';
-import { pruneMembers } from './json-body';
-import { Notes, shown } from './values';
+import { pruneMembers } from './json-placeholders';
+import { Notes, shown } from './common';
 
 /** What separates the words of a name: api_key, API-KEY, api.key, "pass phrase". */
 const SEPARATORS = /[-_.\s]+/g;

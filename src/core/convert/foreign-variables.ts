@@ -3,7 +3,7 @@
  * are, dynamic variables with a counterpart are renamed, and the rest is kept and noted.
  */
 import { params, type DraftRequest } from './draft';
-import { Notes } from './values';
+import { Notes } from './common';
 
 export type Dialect = 'Postman' | 'the .http file';
 

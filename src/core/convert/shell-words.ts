@@ -3,7 +3,7 @@
  * them: '...', "...", $'...', backslash escapes and line continuations. Shell variables become
  * `{{NAME}}`; command substitutions are kept as written. One pass, no backtracking.
  */
-import { ConvertError } from './result';
+import { ConvertError } from './import-result';
 
 export interface ShellWords {
   readonly words: string[];

@@ -1,4 +1,4 @@
-/** Small pieces every importer shares: decoding, names, and the notes list (credentials: credentials.ts). */
+/** Small pieces every importer shares: decoding, names, and the notes list (credentials: credential-like.ts). */
 import { percentDecode } from '../format/parser';
 
 /** Notes in the order they were found, each once. */
