@@ -18,9 +18,10 @@
 //   `npm install --no-save httpyac` into the benchmark's temporary folder; skipped when that fails).
 // It prints figures, not verdicts: no time is asserted anywhere.
 // Options: --runs N (default 15), --cli PATH (another build, e.g. an older one; default: build
-// with esbuild.js into the benchmark's temporary folder, leaving dist/ alone, and use its cli.js),
-// --cpu N (the CPU to pin to; default the last one), --no-httpyac, --httpyac-dir DIR (install
-// httpyac there, or use the copy already there, and keep it), --json FILE (the figures as JSON).
+// with esbuild.js --production, as the package is, into the benchmark's temporary folder, leaving
+// dist/ alone, and use its cli.js), --cpu N (the CPU to pin to; default the last one), --no-httpyac,
+// --httpyac-dir DIR (install httpyac there, or use the copy already there, and keep it), --json
+// FILE (the figures as JSON).
 'use strict';
 
 const fs = require('node:fs');
@@ -98,12 +99,12 @@ X-SERVICE-APIKEY: {{apiKey}}
 {{orderBody}}
 `;
 
-/** The build measured: --cli, else one made into `dir` (dist/ is left to the tests that use it). */
+/** The build measured: --cli, else the production build (what the package holds) made into `dir`, leaving dist/ to the tests. */
 function buildCli(dir) {
   const given = option('--cli');
   if (given) return path.resolve(given);
   const outdir = path.join(dir, 'dist');
-  const built = spawnSync(process.execPath, [path.join(REPO, 'esbuild.js'), `--outdir=${outdir}`], {
+  const built = spawnSync(process.execPath, [path.join(REPO, 'esbuild.js'), '--production', `--outdir=${outdir}`], {
     cwd: REPO,
     stdio: 'inherit',
   });
