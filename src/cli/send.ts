@@ -25,8 +25,8 @@ import {
   notConfirmedMessage,
   type Target,
 } from './prepare';
-import { paint, paintText, terminalSafe, type Piece, type Style } from './terminal';
-import { UsageError, type Io } from './usage';
+import { paint, paintText, terminalSafe } from './terminal';
+import { UsageError, type Io, type Piece, type Style } from './usage';
 
 /** The help, made when asked for: it names the state folder, which is not worked out otherwise. */
 function sendHelp(): string {

@@ -4,7 +4,7 @@
  * and an escape sequence among them could rewrite the terminal. Control characters are shown as
  * \u escapes; line breaks and tabs stay. JSON output stays valid JSON (\uXXXX is a JSON escape).
  */
-import type { Io } from './usage';
+import type { Io, Piece, Style } from './usage';
 
 export function terminalSafe(text: string): string {
   return text.replace(
@@ -14,10 +14,7 @@ export function terminalSafe(text: string): string {
   );
 }
 
-const SGR = { bold: '1', dim: '2', red: '31', green: '32', yellow: '33' } as const;
-export type Style = keyof typeof SGR;
-/** A piece of output: plain text, or text in a style (coloured only on a colour terminal). */
-export type Piece = string | { readonly style: Style; readonly text: string };
+const SGR: Readonly<Record<Style, string>> = { bold: '1', dim: '2', red: '31', green: '32', yellow: '33' };
 
 /** The pieces as text: each made safe first, so that colour codes are the only escapes written. */
 export function paintText(pieces: readonly Piece[], colour: boolean): string {

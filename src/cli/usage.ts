@@ -1,5 +1,3 @@
-import type { Piece } from './terminal';
-
 /** Bad input: one clear line on stderr and exit code 2, nothing sent. */
 export class UsageError extends Error {
   constructor(message: string) {
@@ -12,6 +10,10 @@ export class UsageError extends Error {
 export function isUsageError(e: unknown): e is UsageError {
   return e instanceof Error && e.name === 'UsageError';
 }
+
+export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow';
+/** A piece of output: plain text, or text in a style (coloured only on a colour terminal: terminal.ts paint). */
+export type Piece = string | { readonly style: Style; readonly text: string };
 
 export interface Io {
   readonly out: (text: string) => void;
