@@ -7,7 +7,7 @@ import { ENDPOINTS } from '../core/catalog/endpoints';
 import { LIMITS } from '../core/catalog/limits';
 import type { KeyAccount } from './auth';
 import { formatUnits } from './decimal';
-import type { MatchingEngine, Order, Refusal } from './engine';
+import { isOpen, type MatchingEngine, type Order, type Refusal } from './engine';
 import { ASSETS, SYMBOLS, SYMBOL_JSON } from './market';
 import { lookupSymbol, optional, parseOrder, required, symbolParam } from './order-params';
 import { parseBatchOrders } from './batch';
@@ -38,53 +38,48 @@ function refused(r: Refusal): Reply {
   return fail(r.code, r.detail);
 }
 
-function placedView(o: Order): string {
-  return JSON.stringify({
-    symbol: o.spec.symbol,
-    orderId: o.orderId,
-    orderListId: -1,
-    clientOrderId: o.clientOrderId,
-    price: formatUnits(o.price),
-    origQty: formatUnits(o.origQty),
-    executedQty: formatUnits(o.executedQty),
-    status: o.status,
-    type: o.type,
-    side: o.side,
-    transactTime: o.time,
-  });
-}
+/** The answers that show an order: a new order's, a query's (and open orders'), a cancel's. */
+type OrderView = 'placed' | 'queried' | 'canceled';
 
-function orderRecord(o: Order): Record<string, string | number | boolean> {
-  return {
-    symbol: o.spec.symbol,
-    orderId: o.orderId,
-    orderListId: -1,
-    clientOrderId: o.clientOrderId,
-    price: formatUnits(o.price),
-    origQty: formatUnits(o.origQty),
-    executedQty: formatUnits(o.executedQty),
-    cummulativeQuoteQty: formatUnits(o.cummulativeQuoteQty),
-    status: o.status,
-    timeInForce: o.timeInForce,
-    type: o.type,
-    side: o.side,
-    time: o.time,
-    updateTime: o.updateTime,
-    isWorking: o.status === 'NEW' || o.status === 'PARTIALLY_FILLED',
-    origQuoteOrderQty: formatUnits(o.origQuoteOrderQty),
-  };
-}
+const ALL: readonly OrderView[] = ['placed', 'queried', 'canceled'];
+// Fields of the record that the cancel answer keeps and the new order's answer does not show.
+const RECORD: readonly OrderView[] = ['queried', 'canceled'];
 
-/** The cancel answer of the family: the order record without its times, with origClientOrderId. */
-function canceledView(o: Order): string {
-  const {
-    time: _time,
-    updateTime: _updateTime,
-    isWorking: _isWorking,
-    origQuoteOrderQty: _quote,
-    ...record
-  } = orderRecord(o);
-  return JSON.stringify({ symbol: record['symbol'], origClientOrderId: o.clientOrderId, ...record });
+type OrderField = readonly [name: string, read: (o: Order) => string | number | boolean, views: readonly OrderView[]];
+
+/**
+ * Every field of an order's answers, in the order they are sent, with the answers that show it
+ * (docs/service.md, Assumptions: the cancel answer is the record with origClientOrderId and
+ * without its last four fields; the new order's a part of it, with transactTime).
+ */
+const ORDER_FIELDS: readonly OrderField[] = [
+  ['symbol', (o) => o.spec.symbol, ALL],
+  ['origClientOrderId', (o) => o.clientOrderId, ['canceled']],
+  ['orderId', (o) => o.orderId, ALL],
+  ['orderListId', () => -1, ALL],
+  ['clientOrderId', (o) => o.clientOrderId, ALL],
+  ['price', (o) => formatUnits(o.price), ALL],
+  ['origQty', (o) => formatUnits(o.origQty), ALL],
+  ['executedQty', (o) => formatUnits(o.executedQty), ALL],
+  ['cummulativeQuoteQty', (o) => formatUnits(o.cummulativeQuoteQty), RECORD],
+  ['status', (o) => o.status, ALL],
+  ['timeInForce', (o) => o.timeInForce, RECORD],
+  ['type', (o) => o.type, ALL],
+  ['side', (o) => o.side, ALL],
+  ['transactTime', (o) => o.time, ['placed']],
+  ['time', (o) => o.time, ['queried']],
+  ['updateTime', (o) => o.updateTime, ['queried']],
+  ['isWorking', (o) => isOpen(o), ['queried']],
+  ['origQuoteOrderQty', (o) => formatUnits(o.origQuoteOrderQty), ['queried']],
+];
+
+const FIELDS_OF = new Map(ALL.map((a) => [a, ORDER_FIELDS.filter(([, , views]) => views.includes(a))]));
+
+/** The order as the answer `view` shows it, as JSON text. */
+function orderView(o: Order, view: OrderView): string {
+  const shown: Record<string, string | number | boolean> = {};
+  for (const [name, read] of FIELDS_OF.get(view)!) shown[name] = read(o);
+  return JSON.stringify(shown);
 }
 
 const RATE_LIMITS_JSON = JSON.stringify(
@@ -149,7 +144,7 @@ function batchOrders(engine: MatchingEngine, req: ApiRequest): Reply {
     const order = parseOrder(values.value);
     if (!order.ok) return order.error.body;
     const placed = engine.place(account, order.value, req.serverTime);
-    return placed.ok ? placedView(placed.value) : refused(placed.error).body;
+    return placed.ok ? orderView(placed.value, 'placed') : refused(placed.error).body;
   });
   return ok('[' + results.join(',') + ']');
 }
@@ -217,7 +212,7 @@ export function createHandlers(engine: MatchingEngine, streams: UserStreams): Re
       // docs/service.md, Assumptions: order/test validates without placing and answers {}.
       if (test) return EMPTY_OK;
       const placed = engine.place(engine.account(req.key!.name), order.value, req.serverTime);
-      return placed.ok ? ok(placedView(placed.value)) : refused(placed.error);
+      return placed.ok ? ok(orderView(placed.value, 'placed')) : refused(placed.error);
     };
   const handlers: Record<string, Handler> = {
     'GET /api/v3/ping': () => EMPTY_OK,
@@ -229,18 +224,19 @@ export function createHandlers(engine: MatchingEngine, streams: UserStreams): Re
     ...userDataStream(streams),
     'GET /api/v3/order': (req) => {
       const order = findOrder(engine, req);
-      return order.ok ? ok(JSON.stringify(orderRecord(order.value))) : order.error;
+      return order.ok ? ok(orderView(order.value, 'queried')) : order.error;
     },
     'DELETE /api/v3/order': (req) => {
       const order = findOrder(engine, req);
       if (!order.ok) return order.error;
       const done = engine.cancel(order.value, req.serverTime);
-      return done.ok ? ok(canceledView(done.value)) : refused(done.error);
+      return done.ok ? ok(orderView(done.value, 'canceled')) : refused(done.error);
     },
     'GET /api/v3/openOrders': (req) => {
       const spec = symbolParam(req.params.values);
       if (!spec.ok) return spec.error;
-      return ok(JSON.stringify(engine.openOrders(engine.account(req.key!.name), spec.value).map(orderRecord)));
+      const open = engine.openOrders(engine.account(req.key!.name), spec.value);
+      return ok('[' + open.map((o) => orderView(o, 'queried')).join(',') + ']');
     },
     'GET /api/v3/account': (req) => account(engine, req),
   };

@@ -159,7 +159,8 @@ export function remaining(o: Order): bigint {
   return o.origQty - o.executedQty;
 }
 
-function isOpen(o: Order): boolean {
+/** NEW or PARTIALLY_FILLED: the order may still fill (the record's isWorking). */
+export function isOpen(o: Order): boolean {
   return o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
 }
 
