@@ -73,8 +73,9 @@ interface IpState {
   offences: number;
 }
 
-export type Gate =
-  | { readonly kind: 'pass'; readonly used: number }
+/** Whether one API request is let through under §8, and if not, what the client is told to wait. */
+export type Admission =
+  | { readonly kind: 'admitted'; readonly used: number }
   | { readonly kind: 'limited'; readonly retryAfterS: number }
   | { readonly kind: 'banned'; readonly retryAfterS: number; readonly started: boolean };
 
@@ -103,10 +104,10 @@ export class RateLimiter {
   }
 
   /**
-   * The gate of one API request from `ip`, charged `weight` on the counter `counterKey`
-   * ("ip:<address>" or "uid:<account>").
+   * Admits one API request from `ip`, charging `weight` on the counter `counterKey`
+   * ("ip:<address>" or "uid:<account>"), or says why not (429 or ban).
    */
-  gate(ip: string, counterKey: string, weight: number, now: number): Gate {
+  admit(ip: string, counterKey: string, weight: number, now: number): Admission {
     let state = this.ips.get(ip);
     if (state !== undefined) {
       if (now < state.banUntil)
@@ -128,7 +129,7 @@ export class RateLimiter {
       this.counters.set(counterKey, counter);
     }
     const wait = counter.take(now, weight);
-    if (wait === 0) return { kind: 'pass', used: counter.usedAt(now) };
+    if (wait === 0) return { kind: 'admitted', used: counter.usedAt(now) };
     const retryAfterS = wholeSeconds(wait);
     if (state === undefined) {
       if (this.ips.size >= PRUNE_AT) this.prune(now);

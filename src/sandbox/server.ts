@@ -334,23 +334,23 @@ export class SandboxServer implements ControlTarget {
     const known = apiKey === undefined ? undefined : KEY_ACCOUNTS.get(apiKey);
     // §8: UID mode counts per account; a signed request without a known key is counted on its IP.
     const counter = endpoint.mode === 'uid' && known !== undefined ? 'uid:' + known.name : 'ip:' + ip;
-    const gate = this.limiter.gate(ip, counter, endpoint.weight, this.now());
-    if (gate.kind === 'limited') {
+    const admission = this.limiter.admit(ip, counter, endpoint.weight, this.now());
+    if (admission.kind === 'limited') {
       const who = counter.startsWith('uid:') ? 'account' : 'IP';
       return refusal(
         429,
-        `The ${who} used its 500 weight of the last 10 s; wait ${gate.retryAfterS} s (Retry-After). Sending during the wait bans the IP (§8 rules 1-2).`,
-        { status: 429, headers: { 'Retry-After': String(gate.retryAfterS) } },
+        `The ${who} used its 500 weight of the last 10 s; wait ${admission.retryAfterS} s (Retry-After). Sending during the wait bans the IP (§8 rules 1-2).`,
+        { status: 429, headers: { 'Retry-After': String(admission.retryAfterS) } },
       );
     }
-    if (gate.kind === 'banned') {
+    if (admission.kind === 'banned') {
       return refusal(
         429,
-        `The IP ${ip} is banned for ${gate.retryAfterS} s (Retry-After) for sending after a 429; bans grow with repeat offences (§8 rules 2-3).`,
-        { status: 418, headers: { 'Retry-After': String(gate.retryAfterS) } },
+        `The IP ${ip} is banned for ${admission.retryAfterS} s (Retry-After) for sending after a 429; bans grow with repeat offences (§8 rules 2-3).`,
+        { status: 418, headers: { 'Retry-After': String(admission.retryAfterS) } },
       );
     }
-    return value(String(gate.used));
+    return value(String(admission.used));
   }
 
   private carryOut(

@@ -86,14 +86,15 @@ export function handleMessage(hub: WsHub, conn: Conn, data: RawData, isBinary: b
   else unsubscribe(hub, conn, id, m.params);
 }
 
-interface Admitted {
+/** A stream a SUBSCRIPTION message may add, with its key in the hub's index. */
+interface Subscription {
   readonly name: string;
   readonly key: string;
   readonly stream: ParsedStream;
 }
 
 /** The index key of a stream this connection may subscribe to, or why not. */
-function admit(
+function subscriptionKey(
   hub: WsHub,
   conn: Conn,
   name: string,
@@ -123,16 +124,16 @@ function admit(
 
 function subscribe(hub: WsHub, conn: Conn, id: number, params: readonly string[], now: number): void {
   const names = [...new Set(params)];
-  const admitted: Admitted[] = [];
+  const accepted: Subscription[] = [];
   for (const name of names) {
     const r = parseStreamName(name);
     if (!r.ok) return refuse(hub, conn, id, 33333, `${JSON.stringify(name)}: ${r.error.message}`);
-    const key = admit(hub, conn, name, r.value.stream, r.value.info, now);
+    const key = subscriptionKey(hub, conn, name, r.value.stream, r.value.info, now);
     if (!key.ok) return refuse(hub, conn, id, key.error.code, key.error.detail);
-    admitted.push({ name, key: key.value, stream: r.value.stream });
+    accepted.push({ name, key: key.value, stream: r.value.stream });
   }
   const max = WS_RULES.streamsPerConnection;
-  const added = admitted.filter((a) => !conn.streams.has(a.name)).length;
+  const added = accepted.filter((a) => !conn.streams.has(a.name)).length;
   if (conn.streams.size + added > max) {
     return refuse(
       hub,
@@ -142,9 +143,9 @@ function subscribe(hub: WsHub, conn: Conn, id: number, params: readonly string[]
       `At most ${max} streams per connection (§8): this connection holds ${conn.streams.size} and the message adds ${added}; unsubscribe some or open another connection.`,
     );
   }
-  for (const a of admitted) hub.subscribe(conn, a.name, a.key);
+  for (const a of accepted) hub.subscribe(conn, a.name, a.key);
   reply(hub, conn, id, 0, names.join(','));
-  for (const a of admitted)
+  for (const a of accepted)
     if (a.stream.kind === 'depth' || a.stream.kind === 'bookTicker') hub.sendSnapshot(conn, a.stream);
 }
 
