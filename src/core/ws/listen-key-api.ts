@@ -8,7 +8,8 @@
  * parameters, and every message made here shows it masked.
  */
 import type { NamedEnvironment } from '../env/constants';
-import { lineToken, range, type Param, type RequestBlock, type TradeReqDocument } from '../format/model';
+import type { TradeReqDocument } from '../format/model';
+import { knownRequestDocument } from '../format/known-request';
 import { runRequest, type PipelineDeps, type PipelineFailure } from '../request/pipeline';
 import type { SendOutcome } from '../outcome';
 import type { ListenKeyApi } from './listen-key';
@@ -77,44 +78,9 @@ function answerText(report: { summary: string; decoded?: { msg?: string } }): st
 
 /** `METHOD /api/v3/userDataStream` with `listenKey` in the query, as a one-request document built as data. */
 function userDataStreamDocument(method: 'POST' | 'PUT' | 'DELETE', listenKey: string | undefined): TradeReqDocument {
-  const target = lineToken(PATH, 0, method.length + 1);
-  const params: Param[] =
-    listenKey === undefined
-      ? []
-      : [
-          {
-            name: lineToken('listenKey', 1, 0),
-            value: lineToken(listenKey, 1, 12),
-            placement: 'query',
-            origin: 'section',
-            range: range(1, 0, 1, 12 + listenKey.length),
-          },
-        ];
-  const request: RequestBlock = {
-    index: 0,
-    range: range(0, 0, 1, 0),
-    directives: [],
-    requestLine: {
-      range: range(0, 0, 0, method.length + 1 + PATH.length),
-      method: lineToken(method, 0, 0),
-      target,
-      path: target,
-    },
-    headers: [],
-    sections: [],
-    params,
-    variableRefs: [],
-    streams: [],
-    messages: [],
-  };
-  return {
-    lineCount: 2,
-    variables: [],
-    fileDirectives: [],
-    requests: [request],
-    comments: [],
-    variableRefs: [],
-    diagnostics: [],
-    separatorLines: [],
-  };
+  return knownRequestDocument({
+    method,
+    target: PATH,
+    query: listenKey === undefined ? [] : [['listenKey', listenKey]],
+  });
 }
