@@ -2,7 +2,16 @@
  * Go with the standard library only (net/http, crypto/hmac). The output is gofmt-clean: no
  * aligned blocks, imports sorted, tabs.
  */
-import type { NamedValue, Value } from './model';
+import type { NamedValue } from './model';
+import {
+  bodyStatements,
+  makePieces,
+  pieceImports,
+  programFunctions,
+  renderValue,
+  type BodyStatements,
+  type ValueRenderings,
+} from './renderings';
 import {
   BASE_URL_ENV,
   DEADLINE_SECONDS,
@@ -12,46 +21,14 @@ import {
   TIMESTAMP_ENV,
   type Plan,
 } from './plan';
-import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii, notConfirmedNotes } from './text';
+import { aboutLines, commentBlock, commentText, hex, notConfirmedNotes, NOTES, quoted } from './text';
 
 /**
  * A Go string literal holding exactly `text`, in printable ASCII: code points as UTF-8, or, with
  * `latin1` (header values, which HTTP carries as Latin-1 as TradeReq sends them), as single bytes.
  */
 export function goString(text: string, latin1 = false): string {
-  let out = '"';
-  for (const c of codePoints(text)) {
-    if (c === 0x5c) out += '\\\\';
-    else if (c === 0x22) out += '\\"';
-    else if (isPlainAscii(c)) out += String.fromCharCode(c);
-    else if (c === 0x0a) out += '\\n';
-    else if (c === 0x0d) out += '\\r';
-    else if (c === 0x09) out += '\\t';
-    else if (c < 0x80 || (latin1 && c <= 0xff)) out += '\\x' + hex(c, 2);
-    else if (c <= 0xffff) out += '\\u' + hex(c, 4);
-    else out += '\\U' + hex(c, 8);
-  }
-  return out + '"';
-}
-
-function goValue(value: Value, latin1 = false): string {
-  if (value.length === 0) return '""';
-  return value
-    .map((p) => {
-      switch (p.kind) {
-        case 'text':
-          return goString(p.text, latin1);
-        case 'timestamp':
-          return 'timestamp';
-        case 'clientOrderId':
-          return 'clientOrderID';
-        case 'uuid':
-          return 'requestUUID';
-        case 'parameter':
-          return `args[${goString(p.parameter)}]`;
-      }
-    })
-    .join(' + ');
+  return quoted(text, { lastHexByte: latin1 ? 0xff : 0x7f, astral: (c) => '\\U' + hex(c, 8) });
 }
 
 /** Appends the list's declaration to `lines`, one line a pair (pushed, not spread: a list may be long). */
@@ -61,7 +38,7 @@ function goPairs(lines: string[], name: string, list: readonly NamedValue[]): vo
     return;
   }
   lines.push(`\t${name} := []param{`);
-  for (const p of list) lines.push(`\t\t{${goString(p.name)}, ${goValue(p.value)}},`);
+  for (const p of list) lines.push(`\t\t{${goString(p.name)}, ${renderValue(p.value, GO)}},`);
   lines.push('\t}');
 }
 
@@ -236,6 +213,23 @@ func newUUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }`;
 
+/** Values in Go (see renderings.ts): a header's text is Latin-1 bytes, as HTTP carries it. */
+const GO: ValueRenderings = {
+  empty: '""',
+  join: ' + ',
+  apiKey: 'apiKey',
+  text: (p, inHeader) => goString(p.text, inHeader),
+  parameter: (p) => `args[${goString(p.parameter)}]`,
+  timestamp: { variable: 'timestamp', make: '\ttimestamp := nowMs()', helper: TIMESTAMP, imports: ['strconv'] },
+  clientOrderId: {
+    variable: 'clientOrderID',
+    make: '\tclientOrderID := newClientOrderID()',
+    helper: CLIENT_ORDER_ID,
+    imports: ['crypto/rand', 'math/big'],
+  },
+  uuid: { variable: 'requestUUID', make: '\trequestUUID := newUUID()', helper: UUID, imports: ['crypto/rand'] },
+};
+
 const CONFIRM =
   String.raw`// oneLine is text shown on one line: control, invisible and bidirectional characters as "?".
 func oneLine(text string) string {
@@ -322,7 +316,7 @@ function signing(plan: Plan): string[] {
   if (!plan.request.signed) return [];
   const target = plan.request.signaturePlacement === 'body' ? 'body' : 'queryString';
   return [
-    '\t// totalParams: the query string followed by the body, no separator (spec §5 rule 4).',
+    `\t// ${NOTES.signing}`,
     '\ttotalParams := queryString + body',
     '\tmac := hmac.New(sha256.New, []byte(secretKey))',
     '\tmac.Write([]byte(totalParams))',
@@ -330,45 +324,36 @@ function signing(plan: Plan): string[] {
   ];
 }
 
-function usesParameterPieces(plan: Plan): boolean {
-  const r = plan.request;
-  const values = [...r.query, ...r.form, ...r.headers].map((p) => p.value);
-  return [...values, r.json ?? []].some((v) => v.some((p) => p.kind === 'parameter'));
-}
+const BODY: BodyStatements = {
+  none: ['\tbody := ""'],
+  form: ['\tbody := encodeParams(form)'],
+  json: (value) => [`\t// ${NOTES.jsonBody}`, `\tbody := ${value}`],
+};
 
 function build(plan: Plan): string[] {
   const r = plan.request;
   const lines: string[] = [];
   if (r.confirm) lines.push('\tyes := takeYes()');
   // Go refuses a variable declared and not used.
-  if (r.parameters.length > 0)
-    lines.push(usesParameterPieces(plan) ? '\targs := readArguments()' : '\treadArguments()');
+  if (r.parameters.length > 0) lines.push(plan.usesParameters ? '\targs := readArguments()' : '\treadArguments()');
   if (r.signed) lines.push('\tapiKey, secretKey := readKeys()');
-  if (plan.usesTimestamp && !r.confirm) lines.push('\ttimestamp := nowMs()');
-  if (plan.usesClientOrderId) lines.push('\tclientOrderID := newClientOrderID()');
-  if (plan.usesUuid) lines.push('\trequestUUID := newUUID()');
+  lines.push(...makePieces(plan, GO, 'beforeAsking'));
   if (r.confirm) {
-    // The timestamp after the answer: a slow answer must not age it.
     // A variable: gofmt spaces a + b in an assignment, not in a call's arguments.
-    lines.push(`\torder := ${goValue(r.confirm.order)}`, '\tconfirm(order, yes)');
-    if (plan.usesTimestamp) lines.push('\ttimestamp := nowMs()');
+    lines.push(`\torder := ${renderValue(r.confirm.order, GO)}`, '\tconfirm(order, yes)');
+    lines.push(...makePieces(plan, GO, 'afterAnswer'));
   }
   goPairs(lines, 'query', r.query);
   if (plan.body === 'form') goPairs(lines, 'form', r.form);
   if (plan.addTimestamp) {
-    lines.push('\t// The timestamp goes last in the form body when it has parameters, else in the query string.');
+    lines.push(`\t// ${NOTES.addedTimestamp}`);
     lines.push(`\t${plan.addTimestamp} = append(${plan.addTimestamp}, param{"timestamp", timestamp})`);
   }
   lines.push('\tqueryString := encodeParams(query)');
-  if (plan.body === 'form') lines.push('\tbody := encodeParams(form)');
-  else if (plan.body === 'json')
-    lines.push('\t// The JSON body is sent byte for byte as written.', `\tbody := ${goValue(r.json ?? [])}`);
-  else lines.push('\tbody := ""');
+  lines.push(...bodyStatements(plan, BODY, GO));
   for (const line of signing(plan)) lines.push(line);
   lines.push('\theaders := [][2]string{');
-  for (const h of plan.headers) {
-    lines.push(`\t\t{${goString(h.name)}, ${h.value === 'apiKey' ? 'apiKey' : goValue(h.value, true)}},`);
-  }
+  for (const h of plan.headers) lines.push(`\t\t{${goString(h.name)}, ${renderValue(h.value, GO, true)}},`);
   lines.push('\t}');
   return lines;
 }
@@ -394,23 +379,17 @@ function imports(plan: Plan): string[] {
   const names = ['fmt', 'io', 'net/http', 'os', 'regexp', 'strings', 'time'];
   if (r.parameters.length > 0) names.push('path/filepath');
   if (r.signed) names.push('crypto/hmac', 'crypto/sha256', 'encoding/hex');
-  if (plan.usesTimestamp) names.push('strconv');
-  if (plan.usesClientOrderId || plan.usesUuid) names.push('crypto/rand');
-  if (plan.usesClientOrderId) names.push('math/big');
+  names.push(...pieceImports(plan, GO));
   if (r.confirm) names.push('bufio');
   return ['import (', ...names.sort().map((n) => `\t"${n}"`), ')'];
 }
 
 export function generateGo(plan: Plan): string {
-  const r = plan.request;
-  const functions = [HELPERS];
-  if (r.parameters.length > 0) functions.push(ARGUMENTS);
-  if (r.signed) functions.push(KEYS);
-  if (plan.usesTimestamp) functions.push(TIMESTAMP);
-  if (plan.usesClientOrderId) functions.push(CLIENT_ORDER_ID);
-  if (plan.usesUuid) functions.push(UUID);
-  if (r.confirm) functions.push(CONFIRM);
-  functions.push(SEND);
+  const functions = programFunctions(
+    plan,
+    { helpers: HELPERS, arguments: ARGUMENTS, keys: KEYS, confirm: CONFIRM, send: SEND },
+    GO,
+  );
   const parts = [
     // After the package clause: no comment line there can be a build constraint (`// +build`),
     // and gofmt does not reflow it as a doc comment.

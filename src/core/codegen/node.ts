@@ -3,7 +3,16 @@
  * install. The query and body are built with a strict encoder of its own (encodeURIComponent
  * leaves ! ' ( ) * as they are).
  */
-import type { NamedValue, Value } from './model';
+import type { NamedValue } from './model';
+import {
+  bodyStatements,
+  makePieces,
+  pieceImports,
+  programFunctions,
+  renderValue,
+  type BodyStatements,
+  type ValueRenderings,
+} from './renderings';
 import {
   BASE_URL_ENV,
   DEADLINE_SECONDS,
@@ -13,43 +22,11 @@ import {
   TIMESTAMP_ENV,
   type Plan,
 } from './plan';
-import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii, notConfirmedNotes } from './text';
+import { aboutLines, commentBlock, commentText, hex, notConfirmedNotes, NOTES, quoted } from './text';
 
 /** A JavaScript string literal holding exactly `text`, in printable ASCII. */
 export function jsString(text: string): string {
-  let out = '"';
-  for (const c of codePoints(text)) {
-    if (c === 0x5c) out += '\\\\';
-    else if (c === 0x22) out += '\\"';
-    else if (isPlainAscii(c)) out += String.fromCharCode(c);
-    else if (c === 0x0a) out += '\\n';
-    else if (c === 0x0d) out += '\\r';
-    else if (c === 0x09) out += '\\t';
-    else if (c <= 0xff) out += '\\x' + hex(c, 2);
-    else if (c <= 0xffff) out += '\\u' + hex(c, 4);
-    else out += '\\u{' + hex(c, 1) + '}';
-  }
-  return out + '"';
-}
-
-function jsValue(value: Value): string {
-  if (value.length === 0) return '""';
-  return value
-    .map((p) => {
-      switch (p.kind) {
-        case 'text':
-          return jsString(p.text);
-        case 'timestamp':
-          return 'timestamp';
-        case 'clientOrderId':
-          return 'clientOrderId';
-        case 'uuid':
-          return 'requestUuid';
-        case 'parameter':
-          return `args.get(${jsString(p.parameter)})`;
-      }
-    })
-    .join(' + ');
+  return quoted(text, { lastHexByte: 0xff, astral: (c) => '\\u{' + hex(c, 1) + '}' });
 }
 
 /** Appends the list's declaration to `lines`, one line a pair (pushed, not spread: a list may be long). */
@@ -59,7 +36,7 @@ function jsPairs(lines: string[], name: string, list: readonly NamedValue[]): vo
     return;
   }
   lines.push(`const ${name} = [`);
-  for (const p of list) lines.push(`  [${jsString(p.name)}, ${jsValue(p.value)}],`);
+  for (const p of list) lines.push(`  [${jsString(p.name)}, ${renderValue(p.value, NODE)}],`);
   lines.push('];');
 }
 
@@ -180,6 +157,23 @@ function newClientOrderId() {
   return id;
 }`;
 
+/** Values in JavaScript (see renderings.ts); the imports are names from node:crypto. */
+const NODE: ValueRenderings = {
+  empty: '""',
+  join: ' + ',
+  apiKey: 'apiKey',
+  text: (p) => jsString(p.text),
+  parameter: (p) => `args.get(${jsString(p.parameter)})`,
+  timestamp: { variable: 'timestamp', make: 'const timestamp = nowMs();', helper: TIMESTAMP, imports: [] },
+  clientOrderId: {
+    variable: 'clientOrderId',
+    make: 'const clientOrderId = newClientOrderId();',
+    helper: CLIENT_ORDER_ID,
+    imports: ['randomInt'],
+  },
+  uuid: { variable: 'requestUuid', make: 'const requestUuid = randomUUID();', imports: ['randomUUID'] },
+};
+
 const CONFIRM = String.raw`/** Text shown on one line: control, invisible and bidirectional characters as "?". */
 function oneLine(text) {
   return text.replace(/[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g, "?");
@@ -240,12 +234,18 @@ function signing(plan: Plan): string[] {
   if (!plan.request.signed) return [];
   const target = plan.request.signaturePlacement === 'body' ? 'body' : 'queryString';
   return [
-    '// totalParams: the query string followed by the body, no separator (spec §5 rule 4).',
+    `// ${NOTES.signing}`,
     'const totalParams = queryString + body;',
     'const signature = createHmac("sha256", secretKey).update(totalParams, "utf8").digest("hex");',
     `${target} = withPair(${target}, "signature=" + signature);`,
   ];
 }
+
+const BODY: BodyStatements = {
+  none: ['let body = "";'],
+  form: ['let body = encodeParams(form);'],
+  json: (value) => [`// ${NOTES.jsonBody}`, `let body = ${value};`],
+};
 
 function build(plan: Plan): string[] {
   const r = plan.request;
@@ -253,29 +253,22 @@ function build(plan: Plan): string[] {
   if (r.confirm) lines.push('const yes = takeYes();');
   if (r.parameters.length > 0) lines.push('const args = readArguments();');
   if (r.signed) lines.push('const [apiKey, secretKey] = readKeys();');
-  if (plan.usesTimestamp && !r.confirm) lines.push('const timestamp = nowMs();');
-  if (plan.usesClientOrderId) lines.push('const clientOrderId = newClientOrderId();');
-  if (plan.usesUuid) lines.push('const requestUuid = randomUUID();');
+  lines.push(...makePieces(plan, NODE, 'beforeAsking'));
   if (r.confirm) {
-    // The timestamp after the answer: a slow answer must not age it.
-    lines.push(`await confirm(${jsValue(r.confirm.order)}, yes);`);
-    if (plan.usesTimestamp) lines.push('const timestamp = nowMs();');
+    lines.push(`await confirm(${renderValue(r.confirm.order, NODE)}, yes);`);
+    lines.push(...makePieces(plan, NODE, 'afterAnswer'));
   }
   jsPairs(lines, 'query', r.query);
   if (plan.body === 'form') jsPairs(lines, 'form', r.form);
   if (plan.addTimestamp) {
-    lines.push('// The timestamp goes last in the form body when it has parameters, else in the query string.');
+    lines.push(`// ${NOTES.addedTimestamp}`);
     lines.push(`${plan.addTimestamp}.push(["timestamp", timestamp]);`);
   }
   lines.push('let queryString = encodeParams(query);');
-  if (plan.body === 'form') lines.push('let body = encodeParams(form);');
-  else if (plan.body === 'json')
-    lines.push('// The JSON body is sent byte for byte as written.', `let body = ${jsValue(r.json ?? [])};`);
-  else lines.push('let body = "";');
+  lines.push(...bodyStatements(plan, BODY, NODE));
   for (const line of signing(plan)) lines.push(line);
   lines.push('const headers = [');
-  for (const h of plan.headers)
-    lines.push(`  [${jsString(h.name)}, ${h.value === 'apiKey' ? 'apiKey' : jsValue(h.value)}],`);
+  for (const h of plan.headers) lines.push(`  [${jsString(h.name)}, ${renderValue(h.value, NODE, true)}],`);
   lines.push('];');
   return lines;
 }
@@ -295,8 +288,7 @@ if (status >= 200 && status < 300) {
 function imports(plan: Plan): string[] {
   const crypto: string[] = [];
   if (plan.request.signed) crypto.push('createHmac');
-  if (plan.usesClientOrderId) crypto.push('randomInt');
-  if (plan.usesUuid) crypto.push('randomUUID');
+  crypto.push(...pieceImports(plan, NODE));
   const lines = ['import { Buffer } from "node:buffer";'];
   if (crypto.length > 0) lines.push(`import { ${crypto.join(', ')} } from "node:crypto";`);
   if (plan.request.parameters.length > 0) lines.push('import { basename } from "node:path";');
@@ -306,14 +298,11 @@ function imports(plan: Plan): string[] {
 }
 
 export function generateNode(plan: Plan): string {
-  const r = plan.request;
-  const functions = [HELPERS];
-  if (r.parameters.length > 0) functions.push(ARGUMENTS);
-  if (r.signed) functions.push(KEYS);
-  if (plan.usesTimestamp) functions.push(TIMESTAMP);
-  if (plan.usesClientOrderId) functions.push(CLIENT_ORDER_ID);
-  if (r.confirm) functions.push(CONFIRM);
-  functions.push(SEND);
+  const functions = programFunctions(
+    plan,
+    { helpers: HELPERS, arguments: ARGUMENTS, keys: KEYS, confirm: CONFIRM, send: SEND },
+    NODE,
+  );
   const parts = [
     ['#!/usr/bin/env node', ...commentBlock(aboutLines(plan, 'node'), '//')].join('\n'),
     imports(plan).join('\n'),

@@ -32,6 +32,8 @@ export interface Plan {
   readonly usesTimestamp: boolean;
   readonly usesClientOrderId: boolean;
   readonly usesUuid: boolean;
+  /** A value the program sends holds one of the program's parameters. */
+  readonly usesParameters: boolean;
 }
 
 /** Names the programs read themselves: a parameter of the same name would be read from them. */
@@ -203,5 +205,6 @@ export function planProgram(request: CodeRequest): Plan {
     usesTimestamp: addTimestamp !== undefined || pieces.some((p) => p.kind === 'timestamp'),
     usesClientOrderId: pieces.some((p) => p.kind === 'clientOrderId'),
     usesUuid: pieces.some((p) => p.kind === 'uuid'),
+    usesParameters: pieces.some((p) => p.kind === 'parameter'),
   };
 }

@@ -2,7 +2,16 @@
  * Python 3 programs: standard library only (urllib), or with `requests`. Both build the query and
  * body themselves (strict percent-encoding, not urllib.parse's helpers) and sign at run time.
  */
-import type { NamedValue, Value } from './model';
+import type { NamedValue } from './model';
+import {
+  bodyStatements,
+  makePieces,
+  pieceImports,
+  programFunctions,
+  renderValue,
+  type BodyStatements,
+  type ValueRenderings,
+} from './renderings';
 import {
   DEADLINE_SECONDS,
   CONNECT_TIMEOUT_SECONDS,
@@ -13,43 +22,11 @@ import {
   BASE_URL_ENV,
   type Plan,
 } from './plan';
-import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii, notConfirmedNotes } from './text';
+import { aboutLines, commentBlock, commentText, hex, notConfirmedNotes, NOTES, quoted } from './text';
 
 /** A Python string literal holding exactly `text`, in printable ASCII. */
 export function pyString(text: string): string {
-  let out = '"';
-  for (const c of codePoints(text)) {
-    if (c === 0x5c) out += '\\\\';
-    else if (c === 0x22) out += '\\"';
-    else if (isPlainAscii(c)) out += String.fromCharCode(c);
-    else if (c === 0x0a) out += '\\n';
-    else if (c === 0x0d) out += '\\r';
-    else if (c === 0x09) out += '\\t';
-    else if (c <= 0xff) out += '\\x' + hex(c, 2);
-    else if (c <= 0xffff) out += '\\u' + hex(c, 4);
-    else out += '\\U' + hex(c, 8);
-  }
-  return out + '"';
-}
-
-function pyValue(value: Value): string {
-  if (value.length === 0) return '""';
-  return value
-    .map((p) => {
-      switch (p.kind) {
-        case 'text':
-          return pyString(p.text);
-        case 'timestamp':
-          return 'timestamp';
-        case 'clientOrderId':
-          return 'client_order_id';
-        case 'uuid':
-          return 'request_uuid';
-        case 'parameter':
-          return `args[${pyString(p.parameter)}]`;
-      }
-    })
-    .join(' + ');
+  return quoted(text, { lastHexByte: 0xff, astral: (c) => '\\U' + hex(c, 8) });
 }
 
 /** Appends the list's declaration to `lines`, one line a pair (pushed, not spread: a list may be long). */
@@ -59,7 +36,7 @@ function pyPairs(lines: string[], name: string, list: readonly NamedValue[]): vo
     return;
   }
   lines.push(`    ${name} = [`);
-  for (const p of list) lines.push(`        (${pyString(p.name)}, ${pyValue(p.value)}),`);
+  for (const p of list) lines.push(`        (${pyString(p.name)}, ${renderValue(p.value, PYTHON)}),`);
   lines.push('    ]');
 }
 
@@ -166,6 +143,23 @@ const CLIENT_ORDER_ID = String.raw`def new_client_order_id():
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
     return "".join(secrets.choice(alphabet) for _ in range(32))`;
 
+/** Values in Python (see renderings.ts): names of the variables main() makes, the imports they need. */
+const PYTHON: ValueRenderings = {
+  empty: '""',
+  join: ' + ',
+  apiKey: 'api_key',
+  text: (p) => pyString(p.text),
+  parameter: (p) => `args[${pyString(p.parameter)}]`,
+  timestamp: { variable: 'timestamp', make: '    timestamp = now_ms()', helper: TIMESTAMP, imports: ['time'] },
+  clientOrderId: {
+    variable: 'client_order_id',
+    make: '    client_order_id = new_client_order_id()',
+    helper: CLIENT_ORDER_ID,
+    imports: ['secrets'],
+  },
+  uuid: { variable: 'request_uuid', make: '    request_uuid = str(uuid.uuid4())', imports: ['uuid'] },
+};
+
 const CONFIRM = String.raw`def one_line(text):
     """Text shown on one line: control, invisible and bidirectional characters as "?"."""
     return re.sub(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ud800-\udfff]", "?", text)
@@ -231,12 +225,18 @@ function signing(plan: Plan): string[] {
   if (!r.signed) return [];
   const target = r.signaturePlacement === 'body' ? 'body' : 'query_string';
   return [
-    '    # totalParams: the query string followed by the body, no separator (spec §5 rule 4).',
+    `    # ${NOTES.signing}`,
     '    total_params = query_string + body',
     '    signature = hmac.new(secret_key, total_params.encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()',
     `    ${target} = with_pair(${target}, "signature=" + signature)`,
   ];
 }
+
+const BODY: BodyStatements = {
+  none: ['    body = ""'],
+  form: ['    body = encode_params(form)'],
+  json: (value) => [`    # ${NOTES.jsonBody}`, `    body = ${value}`],
+};
 
 function build(plan: Plan): string[] {
   const r = plan.request;
@@ -244,30 +244,22 @@ function build(plan: Plan): string[] {
   if (r.confirm) lines.push('    yes = take_yes()');
   if (r.parameters.length > 0) lines.push('    args = arguments()');
   if (r.signed) lines.push('    api_key, secret_key = keys()');
-  if (plan.usesTimestamp && !r.confirm) lines.push('    timestamp = now_ms()');
-  if (plan.usesClientOrderId) lines.push('    client_order_id = new_client_order_id()');
-  if (plan.usesUuid) lines.push('    request_uuid = str(uuid.uuid4())');
+  lines.push(...makePieces(plan, PYTHON, 'beforeAsking'));
   if (r.confirm) {
-    // The timestamp after the answer: a slow answer must not age it.
-    lines.push(`    confirm(${pyValue(r.confirm.order)}, yes)`);
-    if (plan.usesTimestamp) lines.push('    timestamp = now_ms()');
+    lines.push(`    confirm(${renderValue(r.confirm.order, PYTHON)}, yes)`);
+    lines.push(...makePieces(plan, PYTHON, 'afterAnswer'));
   }
   pyPairs(lines, 'query', r.query);
   if (plan.body === 'form') pyPairs(lines, 'form', r.form);
   if (plan.addTimestamp) {
-    lines.push('    # The timestamp goes last in the form body when it has parameters, else in the query string.');
+    lines.push(`    # ${NOTES.addedTimestamp}`);
     lines.push(`    ${plan.addTimestamp}.append(("timestamp", timestamp))`);
   }
   lines.push('    query_string = encode_params(query)');
-  if (plan.body === 'form') lines.push('    body = encode_params(form)');
-  else if (plan.body === 'json')
-    lines.push('    # The JSON body is sent byte for byte as written.', `    body = ${pyValue(r.json ?? [])}`);
-  else lines.push('    body = ""');
+  lines.push(...bodyStatements(plan, BODY, PYTHON));
   for (const line of signing(plan)) lines.push(line);
   lines.push('    headers = {');
-  for (const h of plan.headers) {
-    lines.push(`        ${pyString(h.name)}: ${h.value === 'apiKey' ? 'api_key' : pyValue(h.value)},`);
-  }
+  for (const h of plan.headers) lines.push(`        ${pyString(h.name)}: ${renderValue(h.value, PYTHON, true)},`);
   lines.push('    }');
   return lines;
 }
@@ -293,9 +285,7 @@ function main(plan: Plan): string[] {
 function imports(plan: Plan, withRequests: boolean): string[] {
   const names = ['os', 're', 'sys'];
   if (plan.request.signed) names.push('hashlib', 'hmac');
-  if (plan.usesClientOrderId) names.push('secrets');
-  if (plan.usesTimestamp) names.push('time');
-  if (plan.usesUuid) names.push('uuid');
+  names.push(...pieceImports(plan, PYTHON));
   if (!withRequests) names.push('http.client', 'urllib.error', 'urllib.request');
   const lines = names.sort().map((n) => `import ${n}`);
   if (withRequests) lines.push('', 'import requests');
@@ -303,7 +293,6 @@ function imports(plan: Plan, withRequests: boolean): string[] {
 }
 
 export function generatePython(plan: Plan, withRequests: boolean): string {
-  const r = plan.request;
   const parts: string[][] = [
     // Python reads a coding declaration on line 1 or 2: this one, so a title there cannot choose another.
     [
@@ -314,13 +303,12 @@ export function generatePython(plan: Plan, withRequests: boolean): string {
     imports(plan, withRequests),
     constants(plan),
   ];
-  const functions = [HELPERS];
-  if (r.parameters.length > 0) functions.push(ARGUMENTS);
-  if (r.signed) functions.push(KEYS);
-  if (plan.usesTimestamp) functions.push(TIMESTAMP);
-  if (plan.usesClientOrderId) functions.push(CLIENT_ORDER_ID);
-  if (r.confirm) functions.push(CONFIRM);
-  functions.push(withRequests ? sendRequests() : sendStdlib());
+  const send = withRequests ? sendRequests() : sendStdlib();
+  const functions = programFunctions(
+    plan,
+    { helpers: HELPERS, arguments: ARGUMENTS, keys: KEYS, confirm: CONFIRM, send },
+    PYTHON,
+  );
   functions.push(main(plan).join('\n'));
   return (
     [

@@ -5,7 +5,15 @@
  * itself (RFC 2104) around `openssl dgst -sha256`, feeding the key through pipes from bash's
  * builtin printf. The API key reaches curl the same way, in a header file (`--header @FILE`).
  */
-import type { NamedValue, Value } from './model';
+import type { NamedValue } from './model';
+import {
+  bodyStatements,
+  makePieces,
+  programFunctions,
+  renderValue,
+  type BodyStatements,
+  type ValueRenderings,
+} from './renderings';
 import {
   BASE_URL_ENV,
   CONNECT_TIMEOUT_SECONDS,
@@ -16,7 +24,7 @@ import {
   TIMESTAMP_ENV,
   type Plan,
 } from './plan';
-import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii, notConfirmedNotes } from './text';
+import { aboutLines, codePoints, commentBlock, commentText, hex, isPlainAscii, notConfirmedNotes, NOTES } from './text';
 
 function utf8Bytes(code: number): number[] {
   return [...Buffer.from(String.fromCodePoint(code), 'utf8')];
@@ -43,37 +51,14 @@ export function shString(text: string, latin1 = false): string {
   return out + "'";
 }
 
-/** Where each program parameter sits in the script's `args` array. */
-type ParameterIndex = ReadonlyMap<string, number>;
-
-function shValue(value: Value, index: ParameterIndex, latin1 = false): string {
-  if (value.length === 0) return "''";
-  return value
-    .map((p) => {
-      switch (p.kind) {
-        case 'text':
-          return shString(p.text, latin1);
-        case 'timestamp':
-          return '"${timestamp}"';
-        case 'clientOrderId':
-          return '"${client_order_id}"';
-        case 'uuid':
-          return '"${request_uuid}"';
-        case 'parameter':
-          return `"\${args[${index.get(p.parameter) ?? -1}]}"`;
-      }
-    })
-    .join('');
-}
-
 /** Appends the list's declaration to `lines`, one line a pair (pushed, not spread: a list may be long). */
-function shPairs(lines: string[], name: string, list: readonly NamedValue[], index: ParameterIndex): void {
+function shPairs(lines: string[], name: string, list: readonly NamedValue[], values: ValueRenderings): void {
   if (list.length === 0) {
     lines.push(`  local ${name}=()`);
     return;
   }
   lines.push(`  local ${name}=(`);
-  for (const p of list) lines.push(`    ${shString(p.name)} ${shValue(p.value, index)}`);
+  for (const p of list) lines.push(`    ${shString(p.name)} ${renderValue(p.value, values)}`);
   lines.push('  )');
 }
 
@@ -260,6 +245,29 @@ new_uuid() {
     "$(( (16#${'${h:16:1}'} & 3) | 8 ))" "${'${h:17:3}'}" "${'${h:20:12}'}"
 }`;
 
+/**
+ * Values in bash (see renderings.ts): words, quoted, that join by standing side by side; a parameter is
+ * its place in the script's `args` array, and a header's text is Latin-1 bytes, as HTTP carries it.
+ */
+function shellValues(plan: Plan): ValueRenderings {
+  const index = new Map(plan.request.parameters.map((p, i) => [p.name, i]));
+  return {
+    empty: "''",
+    join: '',
+    apiKey: '"$api_key"',
+    text: (p, inHeader) => shString(p.text, inHeader),
+    parameter: (p) => `"\${args[${index.get(p.parameter) ?? -1}]}"`,
+    timestamp: { variable: '"${timestamp}"', make: '  now_ms', helper: TIMESTAMP, imports: [] },
+    clientOrderId: {
+      variable: '"${client_order_id}"',
+      make: '  new_client_order_id',
+      helper: CLIENT_ORDER_ID,
+      imports: [],
+    },
+    uuid: { variable: '"${request_uuid}"', make: '  new_uuid', helper: UUID, imports: [] },
+  };
+}
+
 const CONFIRM = String.raw`# $1 shown on one line: control, invisible and bidirectional characters as "?" (UTF-8 bytes:
 # C1 controls, U+200B-U+200F, U+2028-U+202E, U+2060-U+206F, U+FEFF). Sets SHOWN.
 one_line() {
@@ -329,15 +337,20 @@ function signing(plan: Plan): string[] {
   if (!plan.request.signed) return [];
   const target = plan.request.signaturePlacement === 'body' ? 'body' : 'query_string';
   return [
-    '  # totalParams: the query string followed by the body, no separator (spec §5 rule 4).',
+    `  # ${NOTES.signing}`,
     '  hmac_sha256 "$query_string$body"',
     `  ${target}+="\${${target}:+&}signature=$SIGNATURE"`,
   ];
 }
 
-function build(plan: Plan): string[] {
+const BODY: BodyStatements = {
+  none: ["  local body=''"],
+  form: ['  encode_params "${form[@]}"', '  local body="$PARAMS"'],
+  json: (value) => [`  # ${NOTES.jsonBody}`, `  local body=${value}`],
+};
+
+function build(plan: Plan, values: ValueRenderings): string[] {
   const r = plan.request;
-  const index: ParameterIndex = new Map(r.parameters.map((p, i) => [p.name, i]));
   const lines: string[] = [];
   if (r.confirm) {
     lines.push(
@@ -351,31 +364,23 @@ function build(plan: Plan): string[] {
   }
   if (r.parameters.length > 0) lines.push('  read_arguments "$@"');
   if (r.signed) lines.push('  check_keys');
-  if (plan.usesTimestamp && !r.confirm) lines.push('  now_ms');
-  if (plan.usesClientOrderId) lines.push('  new_client_order_id');
-  if (plan.usesUuid) lines.push('  new_uuid');
+  lines.push(...makePieces(plan, values, 'beforeAsking'));
   if (r.confirm) {
-    // The timestamp after the answer: a slow answer must not age it.
-    lines.push(`  confirm ${shValue(r.confirm.order, index)} "$yes"`);
-    if (plan.usesTimestamp) lines.push('  now_ms');
+    lines.push(`  confirm ${renderValue(r.confirm.order, values)} "$yes"`);
+    lines.push(...makePieces(plan, values, 'afterAnswer'));
   }
   lines.push('  # name value pairs, in order');
-  shPairs(lines, 'query', r.query, index);
-  if (plan.body === 'form') shPairs(lines, 'form', r.form, index);
+  shPairs(lines, 'query', r.query, values);
+  if (plan.body === 'form') shPairs(lines, 'form', r.form, values);
   if (plan.addTimestamp) {
-    lines.push('  # The timestamp goes last in the form body when it has parameters, else in the query string.');
+    lines.push(`  # ${NOTES.addedTimestamp}`);
     lines.push(`  ${plan.addTimestamp}+=('timestamp' "$timestamp")`);
   }
   lines.push('  encode_params "${query[@]}"', '  local query_string="$PARAMS"');
-  if (plan.body === 'form') lines.push('  encode_params "${form[@]}"', '  local body="$PARAMS"');
-  else if (plan.body === 'json') {
-    lines.push('  # The JSON body is sent byte for byte as written.', `  local body=${shValue(r.json ?? [], index)}`);
-  } else lines.push("  local body=''");
+  lines.push(...bodyStatements(plan, BODY, values));
   for (const line of signing(plan)) lines.push(line);
   lines.push('  local headers=(');
-  for (const h of plan.headers) {
-    lines.push(`    ${shString(h.name)} ${h.value === 'apiKey' ? '"$api_key"' : shValue(h.value, index, true)}`);
-  }
+  for (const h of plan.headers) lines.push(`    ${shString(h.name)} ${renderValue(h.value, values, true)}`);
   lines.push('  )', '  check_headers');
   return lines;
 }
@@ -404,15 +409,12 @@ const MAIN_END = String.raw`  local base url status
 main "$@"`;
 
 export function generateShell(plan: Plan): string {
-  const r = plan.request;
-  const functions = [HELPERS];
-  if (r.parameters.length > 0) functions.push(ARGUMENTS);
-  if (r.signed) functions.push(KEYS);
-  if (plan.usesTimestamp) functions.push(TIMESTAMP);
-  if (plan.usesClientOrderId) functions.push(CLIENT_ORDER_ID);
-  if (plan.usesUuid) functions.push(UUID);
-  if (r.confirm) functions.push(CONFIRM);
-  functions.push(sendFunction(plan));
+  const values = shellValues(plan);
+  const functions = programFunctions(
+    plan,
+    { helpers: HELPERS, arguments: ARGUMENTS, keys: KEYS, confirm: CONFIRM, send: sendFunction(plan) },
+    values,
+  );
   const parts = [
     ['#!/usr/bin/env bash', ...commentBlock(aboutLines(plan, 'shell'), '#')].join('\n'),
     [
@@ -423,7 +425,7 @@ export function generateShell(plan: Plan): string {
     ].join('\n'),
     constants(plan).join('\n'),
     ...functions,
-    ['main() {', ...build(plan), MAIN_END].join('\n'),
+    ['main() {', ...build(plan, values), MAIN_END].join('\n'),
   ];
   return parts.join('\n\n') + '\n';
 }

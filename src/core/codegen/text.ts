@@ -35,6 +35,38 @@ export function hex(code: number, digits: number): string {
   return code.toString(16).toUpperCase().padStart(digits, '0');
 }
 
+/** How a language's double-quoted string literal writes a character that is not printable ASCII, besides \n \r \t. */
+export interface StringEscapes {
+  /** The last code point written as \xHH; above it, \uHHHH. */
+  readonly lastHexByte: number;
+  /** A code point above U+FFFF. */
+  readonly astral: (code: number) => string;
+}
+
+/** A double-quoted string literal holding exactly `text`, in printable ASCII (Python, JavaScript, Go). */
+export function quoted(text: string, escapes: StringEscapes): string {
+  let out = '"';
+  for (const c of codePoints(text)) {
+    if (c === 0x5c) out += '\\\\';
+    else if (c === 0x22) out += '\\"';
+    else if (isPlainAscii(c)) out += String.fromCharCode(c);
+    else if (c === 0x0a) out += '\\n';
+    else if (c === 0x0d) out += '\\r';
+    else if (c === 0x09) out += '\\t';
+    else if (c <= escapes.lastHexByte) out += '\\x' + hex(c, 2);
+    else if (c <= 0xffff) out += '\\u' + hex(c, 4);
+    else out += escapes.astral(c);
+  }
+  return out + '"';
+}
+
+/** Comments every program has, as lines without the comment marker. */
+export const NOTES = {
+  signing: 'totalParams: the query string followed by the body, no separator (spec §5 rule 4).',
+  addedTimestamp: 'The timestamp goes last in the form body when it has parameters, else in the query string.',
+  jsonBody: 'The JSON body is sent byte for byte as written.',
+} as const;
+
 /** C0, DEL, C1, zero-width and bidirectional controls, line and paragraph separators, BOM. */
 function hiddenInComment(code: number): boolean {
   return (
