@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CodeLanguage } from '../core/codegen/model';
+import type { CodeLanguage } from '../core/codegen/program-model';
 import type { DocumentModels } from './documents';
 import type { Environments } from './environments';
 import { tools } from './lazy';

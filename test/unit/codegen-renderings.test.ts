@@ -5,7 +5,7 @@
  * file name of its own. The programs themselves are checked in codegen.test.ts and test/e2e/codegen-*.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Piece } from '../../src/core/codegen';
 import { planProgram } from '../../src/core/codegen/plan';
@@ -121,5 +121,10 @@ describe('Copy as code: one walk over the kinds, a table per language (issue 20)
       assert.doesNotMatch(source, copy, file);
       if (['python.ts', 'node.ts', 'go.ts', 'shell.ts'].includes(file)) assert.doesNotMatch(source, flag, file);
     }
+  });
+
+  it('the program model has a file name of its own: format/model.ts is the .tradereq document', () => {
+    assert.ok(existsSync(join(CODEGEN, 'program-model.ts')));
+    assert.ok(!existsSync(join(CODEGEN, 'model.ts')));
   });
 });

@@ -15,7 +15,7 @@ import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../request/build';
 import { confirmationReason, describeOrder, needsConfirmation } from '../request/confirm';
 import { badInput, resolveIn, type PrepareFailure } from '../request/prepare';
 import { err, ok, type Result } from '../result';
-import type { CodeRequest, Confirmation, NamedValue, Piece, ProgramParameter, Value } from './model';
+import type { CodeRequest, Confirmation, NamedValue, Piece, ProgramParameter, Value } from './program-model';
 import { shownText } from './text';
 
 /** A marker's digits: 16, below 2^53, so the timestamp marker survives String(Number). */

@@ -2,7 +2,7 @@
  * Go with the standard library only (net/http, crypto/hmac). The output is gofmt-clean: no
  * aligned blocks, imports sorted, tabs.
  */
-import type { NamedValue } from './model';
+import type { NamedValue } from './program-model';
 import {
   bodyStatements,
   makePieces,

@@ -4,15 +4,15 @@
  * environment. Pure: text in, text out.
  */
 import { generateGo } from './go';
-import { CODE_LANGUAGES, type CodeLanguage, type CodeRequest } from './model';
+import { CODE_LANGUAGES, type CodeLanguage, type CodeRequest } from './program-model';
 import { generateNode } from './node';
 import { CodegenError, planProgram } from './plan';
 import { err, ok, type Result } from '../result';
 import { generatePython } from './python';
 import { generateShell } from './shell';
 
-export { CODE_LANGUAGES, type CodeLanguage, type CodeRequest } from './model';
-export type { NamedValue, Piece, ProgramParameter, Value } from './model';
+export { CODE_LANGUAGES, type CodeLanguage, type CodeRequest } from './program-model';
+export type { NamedValue, Piece, ProgramParameter, Value } from './program-model';
 export { BASE_URL_ENV, TIMESTAMP_ENV } from './plan';
 export { codeRequestFrom, keyEnvironment, programNeeds } from './adapter';
 

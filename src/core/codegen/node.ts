@@ -3,7 +3,7 @@
  * install. The query and body are built with a strict encoder of its own (encodeURIComponent
  * leaves ! ' ( ) * as they are).
  */
-import type { NamedValue } from './model';
+import type { NamedValue } from './program-model';
 import {
   bodyStatements,
   makePieces,

@@ -5,7 +5,7 @@
  */
 import { BOUNDS } from '../bounds';
 import { headerNameProblem, isHeaderValue, HEADER_VALUE_RULE } from '../format/headers';
-import type { CodeRequest, NamedValue, Piece, Value } from './model';
+import type { CodeRequest, NamedValue, Piece, Value } from './program-model';
 
 /** The model cannot become a program; the message says what to change. */
 export class CodegenError extends Error {

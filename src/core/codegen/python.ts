@@ -2,7 +2,7 @@
  * Python 3 programs: standard library only (urllib), or with `requests`. Both build the query and
  * body themselves (strict percent-encoding, not urllib.parse's helpers) and sign at run time.
  */
-import type { NamedValue } from './model';
+import type { NamedValue } from './program-model';
 import {
   bodyStatements,
   makePieces,

@@ -5,7 +5,7 @@
  * lacks it.
  */
 import type { Plan } from './plan';
-import type { Piece, Value } from './model';
+import type { Piece, Value } from './program-model';
 
 /** The pieces a program makes itself when it runs; the others are text and the program's parameters. */
 export type RunTimePiece = Exclude<Piece['kind'], 'text' | 'parameter'>;

@@ -5,7 +5,7 @@
  * itself (RFC 2104) around `openssl dgst -sha256`, feeding the key through pipes from bash's
  * builtin printf. The API key reaches curl the same way, in a header file (`--header @FILE`).
  */
-import type { NamedValue } from './model';
+import type { NamedValue } from './program-model';
 import {
   bodyStatements,
   makePieces,

@@ -4,7 +4,7 @@
  * decides how), and in comments line breaks, control and bidirectional characters are shown as
  * `\uXXXX` so nothing can end the comment or reorder what a reader sees.
  */
-import { CODE_LANGUAGES, type CodeLanguage } from './model';
+import { CODE_LANGUAGES, type CodeLanguage } from './program-model';
 import {
   BASE_URL_ENV,
   DEADLINE_SECONDS,
