@@ -62,8 +62,11 @@ export class LockedFile {
     }
   }
 
-  /** Under the lock: `change` gets the latest text and returns the text to write and a result. */
-  update<T>(change: () => { text: string; result: T }): Result<T, StateUnavailable> {
+  /**
+   * Under the lock: `change` reads the latest text and returns the text to write and a result; no
+   * text (undefined) leaves the file as it is, which saves a write and a rename when nothing changed.
+   */
+  update<T>(change: () => { text: string | undefined; result: T }): Result<T, StateUnavailable> {
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     } catch (e) {
@@ -73,6 +76,7 @@ export class LockedFile {
     if (!lock.ok) return lock;
     try {
       const { text, result } = change();
+      if (text === undefined) return ok(result);
       const written = this.write(text);
       return written.ok ? ok(result) : written;
     } finally {

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { LIMITS } from '../catalog/limits';
 import * as z from '../zod-mini';
 import { ok, type Result } from '../result';
-import { LockedFile, type StateUnavailable } from './locked-file';
+import { LockedFile, type ReadText, type StateUnavailable } from './locked-file';
 import { defaultStateDir } from './state-dir';
 
 export { defaultStateDir } from './state-dir';
@@ -24,6 +24,40 @@ const REASON_CHARS = 500;
 
 const DamageSchema = z.object({ reason: z.string().check(z.maxLength(REASON_CHARS)), since: z.number() });
 
+/** [time ms, weight]: one request counted against a limit. */
+type Entry = [number, number];
+
+/** Whether `list` holds only entries the tuple of originStateSchema accepts (times up to `latest`), in one loop. */
+function isEntryList(list: unknown, latest: number): list is Entry[] {
+  return (
+    Array.isArray(list) &&
+    list.every(
+      (e) =>
+        Array.isArray(e) &&
+        e.length === 2 &&
+        typeof e[0] === 'number' &&
+        e[0] >= 0 &&
+        e[0] <= latest &&
+        Number.isSafeInteger(e[1]) &&
+        (e[1] as number) >= 0,
+    )
+  );
+}
+
+/**
+ * A list of entries: a state holds hundreds, and a schema run per entry costs every command-line
+ * send milliseconds, so a loop checks them; a list it refuses gets the issue (and path) of `exact`.
+ */
+function entryList(latest: number, exact: z.ZodMiniType<Entry[]>) {
+  return z.custom<Entry[]>().check(
+    z.superRefine((list, ctx) => {
+      if (isEntryList(list, latest)) return;
+      for (const { path, message } of exact.safeParse(list).error?.issues ?? [])
+        ctx.addIssue({ code: 'custom', path, message });
+    }),
+  );
+}
+
 /**
  * An origin's entry, for a file read at `now`: weights are whole numbers of 0 or more and times lie
  * between the epoch and a little past `now` (a block up to the longest ban past it), since a
@@ -32,12 +66,12 @@ const DamageSchema = z.object({ reason: z.string().check(z.maxLength(REASON_CHAR
 function originStateSchema(now: number) {
   const time = (latest: number) => z.number().check(z.nonnegative(), z.lte(latest));
   const at = time(now + FUTURE_SLACK_MS);
-  const entry = z.tuple([at, z.int().check(z.nonnegative())]);
+  const entries = entryList(now + FUTURE_SLACK_MS, z.array(z.tuple([at, z.int().check(z.nonnegative())])));
   return z.object({
     /** [time ms, weight] of each request counted against the IP (§8: per IP for unsigned endpoints). */
-    ip: z._default(z.array(entry), []),
+    ip: z._default(entries, []),
     /** Per account (API key hash): [time ms, weight] (§8: per account for signed endpoints). */
-    accounts: z._default(z.record(z.string(), z.array(entry)), {}),
+    accounts: z._default(z.record(z.string(), entries), {}),
     /** After a 429 or 418: no request to this origin until `until` (§8 rules 1–4). */
     blocked: z.optional(
       z.object({
@@ -157,6 +191,8 @@ export class MemoryStateStore implements StateStore {
 
 export class FileStateStore implements StateStore {
   private readonly file: LockedFile;
+  /** The text last read and its state: a send reads the state several times, and validating costs more than reading. */
+  private last?: { readonly text: string; readonly at: number; readonly state: State };
 
   constructor(
     readonly dir: string = defaultStateDir(),
@@ -174,17 +210,38 @@ export class FileStateStore implements StateStore {
   }
 
   read(): State {
-    const text = this.file.read();
-    if (!text.ok) return { ...emptyState(), damaged: { reason: text.error, since: this.now() } };
-    return text.value === undefined ? emptyState() : parseState(text.value, this.now());
+    return this.stateOf(this.file.read());
   }
 
   update<T>(change: (state: State) => T): Result<T, StateUnavailable> {
     return this.file.update(() => {
-      const state = this.read();
+      const before = this.file.read();
+      const state = this.stateOf(before);
       const result = change(state);
-      return { text: JSON.stringify(state), result };
+      const text = JSON.stringify(state);
+      // The same text again (a settlement that changed nothing): no write, no rename.
+      return { text: before.ok && before.value === text ? undefined : text, result };
     });
+  }
+
+  private stateOf(text: ReadText): State {
+    if (!text.ok) return { ...emptyState(), damaged: { reason: text.error, since: this.now() } };
+    return text.value === undefined ? emptyState() : this.parse(text.value);
+  }
+
+  /**
+   * The state of `text`, parsed again only when it differs from the last one read. A state with
+   * no damage reads the same at any later time (its bounds on times only grow); a copy is handed
+   * out, since callers change what they get.
+   */
+  private parse(text: string): State {
+    const now = this.now();
+    const last = this.last;
+    if (last && last.text === text && now >= last.at) return structuredClone(last.state);
+    const state = parseState(text, now);
+    const damaged = state.damaged !== undefined || Object.values(state.origins).some((o) => o.damaged);
+    this.last = damaged ? undefined : { text, at: now, state: structuredClone(state) };
+    return state;
   }
 }
 
