@@ -20,8 +20,6 @@ import { checkExpectations, type ExpectationResult } from './expect';
 import { checkBinding, type KeyBinding, type Unbound } from './origin-binding';
 import { prepare, keyOf, resolveIn, type KeyChoice, type KeySource, type PrepareFailure, type Ready } from './prepare';
 
-export type { KeyChoice } from './prepare';
-
 export interface PipelineDeps {
   readonly sender: Sender;
   readonly budget: Budget;
@@ -93,6 +91,9 @@ export async function runRequest(
     resolveIn(doc, request, environment, { response, now: () => deps.clock.correctedNow(first.value.origin) }),
   );
   if (!resolved.ok) return resolved;
+  // The second resolve may read an answer that arrived meanwhile: the key goes only where its binding allows.
+  const rebound = choice.value ? checkOrigin(resolved.value, choice.value, deps) : ok(undefined);
+  if (!rebound.ok) return rebound;
   const confirmed = await confirmIfAsked(resolved.value, deps);
   if (!confirmed.ok) return confirmed;
   const ready = prepare(resolved.value, choice.value);
@@ -106,13 +107,19 @@ async function boundKey(
 ): Promise<Result<KeyChoice | undefined, PipelineFailure>> {
   const choice = await keyOf(resolved, deps.key);
   if (!choice.ok || !choice.value) return choice;
-  const binding = checkBinding(resolved.origin, choice.value.binding);
+  const bound = checkOrigin(resolved, choice.value, deps);
+  return bound.ok ? choice : bound;
+}
+
+/** Refused when `choice`'s binding does not approve the request's origin (or what the request obtains). */
+function checkOrigin(resolved: ResolvedRequest, choice: KeyChoice, deps: PipelineDeps): Result<void, PipelineFailure> {
+  const binding = checkBinding(resolved.origin, choice.binding);
   const unbound = binding.ok
-    ? (deps.obtainsFor?.(choice.value.binding) ?? ok(undefined))
+    ? (deps.obtainsFor?.(choice.binding) ?? ok(undefined))
     : err({ message: binding.error, origin: resolved.origin });
-  if (unbound.ok) return choice;
+  if (unbound.ok) return ok(undefined);
   const { message, origin } = unbound.error;
-  if (origin !== undefined) deps.onUnboundOrigin?.(resolved, choice.value, message, origin);
+  if (origin !== undefined) deps.onUnboundOrigin?.(resolved, choice, message, origin);
   return err({ kind: 'refused', resolved, reason: 'origin', message });
 }
 
