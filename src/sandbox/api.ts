@@ -12,10 +12,10 @@ import { ASSETS, SYMBOLS, SYMBOL_JSON } from './market';
 import { lookupSymbol, optional, parseOrder, required, symbolParam } from './order-params';
 import { parseBatchOrders } from './batch';
 import type { RequestParams } from './params';
-import { LISTEN_KEY_FORMAT } from './ws/listen-keys';
+import { LISTEN_KEY_FORMAT, LISTEN_KEY_LAPSED } from './ws/listen-keys';
 import { EMPTY_OK, fail, ok, refusal, value, type Answer, type Reply } from './replies';
 
-export interface ApiRequest {
+interface ApiRequest {
   readonly params: RequestParams;
   /** The authenticated key, for signed endpoints. */
   readonly key: KeyAccount | undefined;
@@ -149,9 +149,6 @@ function batchOrders(engine: MatchingEngine, req: ApiRequest): Reply {
   return ok('[' + results.join(',') + ']');
 }
 
-const LAPSED =
-  'The listenKey is unknown, closed or lapsed (60 minutes after its last keep-alive); get one with POST /api/v3/userDataStream.';
-
 function userDataStream(streams: UserStreams): Record<string, Handler> {
   // The key is a credential: refusals never repeat it.
   const withKey =
@@ -159,7 +156,8 @@ function userDataStream(streams: UserStreams): Record<string, Handler> {
     (req: ApiRequest): Reply => {
       const listenKey = required(req.params.values, 'listenKey');
       if (!listenKey.ok) return listenKey.error;
-      if (!LISTEN_KEY_FORMAT.test(listenKey.value) || !act(req.key!.name, listenKey.value)) return fail(730002, LAPSED);
+      if (!LISTEN_KEY_FORMAT.test(listenKey.value) || !act(req.key!.name, listenKey.value))
+        return fail(730002, LISTEN_KEY_LAPSED);
       return ok(JSON.stringify({ listenKey: listenKey.value }));
     };
   return {

@@ -11,7 +11,7 @@ import { LIMITS, MILLISECOND_TIMESTAMP_MIN } from '../core/catalog/limits';
 import { looseEncoding, type RequestParams } from './params';
 import { refusal, value, type Answer } from './replies';
 
-export type Permission = 'read' | 'trade';
+type Permission = 'read' | 'trade';
 
 export interface KeyAccount {
   readonly name: DemoAccount['name'];
@@ -43,7 +43,7 @@ export function apiKeyOf(header: string | string[] | undefined): string | undefi
 const INTEGER = /^\d{1,16}$/;
 const MAX_SHOWN = 400;
 
-export interface AuthInput {
+interface AuthInput {
   readonly apiKey: string | undefined;
   /** The client's address, IPv4-mapped IPv6 written as IPv4. */
   readonly ip: string;

@@ -9,7 +9,7 @@ import { SAFE_CHARS } from './params';
 import { refusal, value, type Answer } from './replies';
 
 /** One order of the list: its parameters as text, or why it cannot be read (its own refusal). */
-export type BatchItem = Answer<Map<string, string>>;
+type BatchItem = Answer<Map<string, string>>;
 
 const EXAMPLE = '[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"0.001","price":"20000"}]';
 

@@ -4,14 +4,19 @@
  */
 import * as z from '../core/zod-mini';
 import { KNOWN_PATHS } from '../core/catalog/endpoints';
-import { errorBody, fail, meaningOf, ok, type Reply } from './replies';
+import { fail, ok, type Reply } from './replies';
 
 export const CONTROL_PREFIX = '/_sandbox';
+
+/** An IPv4-mapped IPv6 address (::ffff:127.0.0.1) written as IPv4; any other address as it is. */
+export function plainAddress(address: string): string {
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
 
 /** 127.0.0.0/8 and ::1, also written as IPv4-mapped IPv6 (::ffff:127.0.0.1). */
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (address === undefined) return false;
-  const a = address.startsWith('::ffff:') ? address.slice(7) : address;
+  const a = plainAddress(address);
   return a === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a);
 }
 
@@ -76,7 +81,7 @@ const ResetBodySchema = z.strictObject({});
 type Route = { readonly method: 'GET' | 'POST'; readonly run: (target: ControlTarget, body: unknown) => Reply };
 
 function invalid(message: string): Reply {
-  return { status: 400, body: errorBody(730002, `${meaningOf(730002)} ${message}`), code: 730002 };
+  return fail(730002, message);
 }
 
 function withBody<T>(schema: z.ZodMiniType<T>, act: (target: ControlTarget, value: T) => Reply): Route['run'] {
@@ -88,6 +93,17 @@ function withBody<T>(schema: z.ZodMiniType<T>, act: (target: ControlTarget, valu
       return invalid(where + (issue?.message ?? 'invalid body'));
     }
     return act(target, r.data);
+  };
+}
+
+/** POST /_sandbox/ws/pause (true) or /ws/resume (false). */
+function pauseRoute(paused: boolean): Route {
+  return {
+    method: 'POST',
+    run: withBody(ResetBodySchema, (target) => {
+      target.pauseWebSockets(paused);
+      return ok(JSON.stringify({ paused }));
+    }),
   };
 }
 
@@ -172,26 +188,8 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
       run: withBody(ResetBodySchema, (target) => ok(JSON.stringify({ dropped: target.dropWebSockets() }))),
     },
   ],
-  [
-    '/ws/pause',
-    {
-      method: 'POST',
-      run: withBody(ResetBodySchema, (target) => {
-        target.pauseWebSockets(true);
-        return ok('{"paused":true}');
-      }),
-    },
-  ],
-  [
-    '/ws/resume',
-    {
-      method: 'POST',
-      run: withBody(ResetBodySchema, (target) => {
-        target.pauseWebSockets(false);
-        return ok('{"paused":false}');
-      }),
-    },
-  ],
+  ['/ws/pause', pauseRoute(true)],
+  ['/ws/resume', pauseRoute(false)],
   [
     '/ws/malformed',
     {
@@ -202,7 +200,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
 ]);
 
 /** A request to the control surface, with what decides whether a web page could have sent it. */
-export interface ControlRequest {
+interface ControlRequest {
   readonly method: string;
   readonly path: string;
   readonly body: string;

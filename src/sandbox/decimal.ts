@@ -3,8 +3,8 @@
  * prices arrive as decimal text (§2.1: "decimal number, sent as text").
  */
 
-export const DECIMALS = 8;
-export const SCALE = 100_000_000n;
+const DECIMALS = 8;
+const SCALE = 100_000_000n;
 
 // At most 12 digits before the point keeps products far from anything slow; 8 after is the unit.
 const DECIMAL_TEXT = /^(\d{1,12})(?:\.(\d{1,8}))?$/;
@@ -33,6 +33,16 @@ export function mulFloor(quantity: bigint, price: bigint): bigint {
 /** quantity × price in units, rounded up: what a BUY order locks, so fills never outrun the lock. */
 export function mulCeil(quantity: bigint, price: bigint): bigint {
   return (quantity * price + SCALE - 1n) / SCALE;
+}
+
+/** amount ÷ price in units, rounded down: the quantity an amount buys at least. */
+export function divFloor(amount: bigint, price: bigint): bigint {
+  return (amount * SCALE) / price;
+}
+
+/** amount ÷ price in units, rounded up: the quantity that brings in at least the amount. */
+export function divCeil(amount: bigint, price: bigint): bigint {
+  return (amount * SCALE + price - 1n) / price;
 }
 
 /** units of text for constants written in code ("0.0001"); throws on a typo. */

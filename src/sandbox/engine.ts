@@ -4,19 +4,19 @@
  * (quantity × price, rounded up), a SELL locks base asset; fills move amounts rounded down, so a
  * lock always covers its fills. Refusals carry the §7.2 code of the real condition met.
  */
-import { SCALE, formatUnits, mulCeil, mulFloor } from './decimal';
+import { divCeil, divFloor, formatUnits, mulCeil, mulFloor } from './decimal';
 import { ASSETS, DEMO_BALANCES, HOUSE_BALANCE, SYMBOLS, type SymbolSpec } from './market';
 import { err, ok, type Result } from '../core/result';
 
 export type Side = 'BUY' | 'SELL';
 export type OrderType = 'LIMIT' | 'MARKET';
 export type TimeInForce = 'GTC' | 'IOC' | 'FOK';
-export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
+type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELED' | 'EXPIRED';
 
 /** Open orders an account may hold before 30029; high enough for the benchmark's resting orders. */
-export const MAX_OPEN_ORDERS = 200_000;
+const MAX_OPEN_ORDERS = 200_000;
 /** Closed orders kept for queries; older ones are forgotten (then -2011), so memory stays bounded. */
-export const MAX_CLOSED_ORDERS = 200_000;
+const MAX_CLOSED_ORDERS = 200_000;
 
 export const HOUSE = '_house';
 
@@ -115,6 +115,38 @@ class BookSide {
 class Book {
   readonly bids = new BookSide(true);
   readonly asks = new BookSide(false);
+
+  /** Where orders of `side` rest: the bids for BUY, the asks for SELL. */
+  of(side: Side): BookSide {
+    return side === 'BUY' ? this.bids : this.asks;
+  }
+
+  /** Where orders of `side` take from. */
+  opposite(side: Side): BookSide {
+    return side === 'BUY' ? this.asks : this.bids;
+  }
+}
+
+/** The quantity resting at a level. */
+function levelSize(level: Level): bigint {
+  let size = 0n;
+  for (const o of level.orders) size += remaining(o);
+  return size;
+}
+
+/** The asset an order of `side` locks and spends: the quote asset for a BUY, the base asset for a SELL. */
+function lockedAsset(spec: SymbolSpec, side: Side): string {
+  return side === 'BUY' ? spec.quoteAsset : spec.baseAsset;
+}
+
+/** What a LIMIT order locks: quantity × price rounded up for a BUY, the quantity for a SELL. */
+function limitLock(side: Side, qty: bigint, price: bigint): bigint {
+  return side === 'BUY' ? mulCeil(qty, price) : qty;
+}
+
+/** A price a taker of `side` with limit `limit` does not take: above it for a BUY, below it for a SELL. */
+function pastLimit(side: Side, price: bigint, limit: bigint): boolean {
+  return side === 'BUY' ? price > limit : price < limit;
 }
 
 /** A refusal with the §7.2 code of the condition met. */
@@ -201,15 +233,16 @@ export class MatchingEngine {
 
   /** The best `depth` levels of a side of `spec`'s book, best first: [price, quantity]. */
   levels(spec: SymbolSpec, side: Side, depth: number): [bigint, bigint][] {
-    const book = this.books.get(spec.symbol)!;
     const out: [bigint, bigint][] = [];
-    for (const level of (side === 'BUY' ? book.bids : book.asks).levels) {
+    for (const level of this.book(spec).of(side).levels) {
       if (out.length >= depth) break;
-      let size = 0n;
-      for (const o of level.orders) size += remaining(o);
-      out.push([level.price, size]);
+      out.push([level.price, levelSize(level)]);
     }
     return out;
+  }
+
+  private book(spec: SymbolSpec): Book {
+    return this.books.get(spec.symbol)!;
   }
 
   /** Every user account (not the house). */
@@ -223,7 +256,7 @@ export class MatchingEngine {
       { spec, side, type: 'LIMIT', timeInForce: 'GTC', quantity: spec.levelQty, price },
       time,
     );
-    this.lock(order, side === 'BUY' ? mulCeil(spec.levelQty, price) : spec.levelQty);
+    this.lock(order, limitLock(side, spec.levelQty, price));
     this.rest(order);
   }
 
@@ -256,30 +289,27 @@ export class MatchingEngine {
     };
   }
 
-  private lockAsset(o: Order): Balance {
-    return o.owner.balance(o.side === 'BUY' ? o.spec.quoteAsset : o.spec.baseAsset);
-  }
-
   private lock(o: Order, amount: bigint): void {
-    const b = this.lockAsset(o);
+    const asset = lockedAsset(o.spec, o.side);
+    const b = o.owner.balance(asset);
     b.free -= amount;
     b.locked += amount;
     o.locked = amount;
-    this.listener?.balance(o.owner, o.side === 'BUY' ? o.spec.quoteAsset : o.spec.baseAsset, 'ENTRUST_PLACE');
+    this.listener?.balance(o.owner, asset, 'ENTRUST_PLACE');
   }
 
   private release(o: Order): void {
     if (o.locked === 0n) return;
-    const b = this.lockAsset(o);
+    const asset = lockedAsset(o.spec, o.side);
+    const b = o.owner.balance(asset);
     b.locked -= o.locked;
     b.free += o.locked;
     o.locked = 0n;
-    this.listener?.balance(o.owner, o.side === 'BUY' ? o.spec.quoteAsset : o.spec.baseAsset, 'ENTRUST_CANCEL');
+    this.listener?.balance(o.owner, asset, 'ENTRUST_CANCEL');
   }
 
   private rest(o: Order): void {
-    const book = this.books.get(o.spec.symbol)!;
-    (o.side === 'BUY' ? book.bids : book.asks).insert(o);
+    this.book(o.spec).of(o.side).insert(o);
     o.owner.open.set(o.orderId, o);
     o.rested = true;
     this.listener?.book(o.spec);
@@ -350,18 +380,17 @@ export class MatchingEngine {
    * quantity, or by `budget` in the quote asset. True when the taker wants nothing more.
    */
   private match(taker: Order, limit: bigint | undefined, budget: bigint | undefined, time: number): boolean {
-    const book = this.books.get(taker.spec.symbol)!;
-    const opposite = taker.side === 'BUY' ? book.asks : book.bids;
+    const opposite = this.book(taker.spec).opposite(taker.side);
     const buying = taker.side === 'BUY';
     let left = budget;
     for (;;) {
       const level = opposite.levels[0];
       if (level === undefined) return false;
-      if (limit !== undefined && (buying ? level.price > limit : level.price < limit)) return false;
+      if (limit !== undefined && pastLimit(taker.side, level.price, limit)) return false;
       let want: bigint;
       if (left === undefined) want = remaining(taker);
-      else if (buying) want = (left * SCALE) / level.price;
-      else want = (left * SCALE + level.price - 1n) / level.price;
+      else if (buying) want = divFloor(left, level.price);
+      else want = divCeil(left, level.price);
       if (want <= 0n) return true;
       while (want > 0n && level.orders.length > 0) {
         const maker = level.orders[0]!;
@@ -385,11 +414,10 @@ export class MatchingEngine {
 
   /** Quantity resting on the opposite side at prices within `limit`, counted up to `enough`. */
   private available(spec: SymbolSpec, side: Side, limit: bigint, enough: bigint): bigint {
-    const book = this.books.get(spec.symbol)!;
     let total = 0n;
-    for (const level of (side === 'BUY' ? book.asks : book.bids).levels) {
-      if (side === 'BUY' ? level.price > limit : level.price < limit) break;
-      for (const o of level.orders) total += remaining(o);
+    for (const level of this.book(spec).opposite(side).levels) {
+      if (pastLimit(side, level.price, limit)) break;
+      total += levelSize(level);
       if (total >= enough) break;
     }
     return total;
@@ -399,9 +427,8 @@ export class MatchingEngine {
   private costOf(spec: SymbolSpec, qty: bigint): bigint {
     let left = qty;
     let cost = 0n;
-    for (const level of this.books.get(spec.symbol)!.asks.levels) {
-      let size = 0n;
-      for (const o of level.orders) size += remaining(o);
+    for (const level of this.book(spec).asks.levels) {
+      const size = levelSize(level);
       const take = size < left ? size : left;
       cost += mulCeil(take, level.price);
       left -= take;
@@ -414,11 +441,10 @@ export class MatchingEngine {
   private baseFor(spec: SymbolSpec, budget: bigint): bigint {
     let left = budget;
     let need = 0n;
-    for (const level of this.books.get(spec.symbol)!.bids.levels) {
-      let size = 0n;
-      for (const o of level.orders) size += remaining(o);
+    for (const level of this.book(spec).bids.levels) {
+      const size = levelSize(level);
       const amount = mulFloor(size, level.price);
-      if (amount >= left) return need + (left * SCALE + level.price - 1n) / level.price;
+      if (amount >= left) return need + divCeil(left, level.price);
       need += size;
       left -= amount;
     }
@@ -426,8 +452,7 @@ export class MatchingEngine {
   }
 
   private hasOpposite(spec: SymbolSpec, side: Side): boolean {
-    const book = this.books.get(spec.symbol)!;
-    return (side === 'BUY' ? book.asks : book.bids).levels.length > 0;
+    return this.book(spec).opposite(side).levels.length > 0;
   }
 
   /** Places an order for `account`; `time` is the server time. */
@@ -450,8 +475,8 @@ export class MatchingEngine {
   private placeLimit(account: Account, req: NewOrder, time: number): Result<Order, Refusal> {
     const spec = req.spec;
     const qty = req.quantity!;
-    const need = req.side === 'BUY' ? mulCeil(qty, req.price) : qty;
-    const balance = account.balance(req.side === 'BUY' ? spec.quoteAsset : spec.baseAsset);
+    const need = limitLock(req.side, qty, req.price);
+    const balance = account.balance(lockedAsset(spec, req.side));
     const refusal = this.checkFree(req.side, balance, need, spec);
     if (refusal !== undefined) return err(refusal);
     const order = this.newOrder(account, req, time);
@@ -486,7 +511,7 @@ export class MatchingEngine {
     let need: bigint;
     if (req.side === 'BUY') need = req.quantity !== undefined ? this.costOf(spec, req.quantity) : req.quoteOrderQty!;
     else need = req.quantity !== undefined ? req.quantity : this.baseFor(spec, req.quoteOrderQty!);
-    const balance = account.balance(req.side === 'BUY' ? spec.quoteAsset : spec.baseAsset);
+    const balance = account.balance(lockedAsset(spec, req.side));
     const refusal = this.checkFree(req.side, balance, need, spec);
     if (refusal !== undefined) return err(refusal);
     const order = this.newOrder(account, req, time);
@@ -527,8 +552,7 @@ export class MatchingEngine {
   cancel(order: Order, time: number): Result<Order, Refusal> {
     if (!isOpen(order))
       return refuse(-2011, `Order ${order.orderId} is ${order.status}; only open orders can be cancelled.`);
-    const book = this.books.get(order.spec.symbol)!;
-    (order.side === 'BUY' ? book.bids : book.asks).remove(order);
+    this.book(order.spec).of(order.side).remove(order);
     this.listener?.book(order.spec);
     this.close(order, 'CANCELED', time);
     return ok(order);

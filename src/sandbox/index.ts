@@ -11,10 +11,9 @@ import { WS_RULES } from '../core/catalog/streams';
 import { SandboxServer } from './server';
 
 export { isLoopbackAddress } from './control';
-export type { LogEntry, Fault } from './control';
-export { SYMBOLS } from './market';
+export type { LogEntry } from './control';
 
-export interface SandboxOptions {
+interface SandboxOptions {
   /** Default 8780 (SANDBOX_PORT); 0 picks a free port. */
   readonly port?: number;
   /** Default 127.0.0.1. */

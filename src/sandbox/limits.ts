@@ -7,7 +7,7 @@
  * 2 min, 8 min, 32 min, … (×4 per offence) up to 3 days, all × banScale (§8 rules 1-4).
  * Refused requests consume no weight.
  */
-import { LIMITS } from '../core/catalog/limits';
+import { LIMITS, type RateLimit } from '../core/catalog/limits';
 
 /** The weights of a sliding window, oldest first, in a ring as large as the limit can need. */
 export class SlidingCounter {
@@ -66,15 +66,19 @@ export class SlidingCounter {
   }
 }
 
-interface IpState {
-  /** A request before this time is an offence: the IP was told to wait until then. */
-  noticeUntil: number;
+/** An IP's bans: the end of the current one, and how many it has had (each longer, §8 rule 3). */
+export interface Bans {
   banUntil: number;
   offences: number;
 }
 
+interface IpState extends Bans {
+  /** A request before this time is an offence: the IP was told to wait until then. */
+  noticeUntil: number;
+}
+
 /** Whether one API request is let through under §8, and if not, what the client is told to wait. */
-export type Admission =
+type Admission =
   | { readonly kind: 'admitted'; readonly used: number }
   | { readonly kind: 'limited'; readonly retryAfterS: number }
   | { readonly kind: 'banned'; readonly retryAfterS: number; readonly started: boolean };
@@ -84,9 +88,22 @@ export function banDurationMs(offence: number): number {
   return Math.min(LIMITS.ban.minMs * 4 ** (offence - 1), LIMITS.ban.maxMs);
 }
 
+/** Starts the ban of the IP's next offence, `banScale` times its length; returns that length (ms). */
+export function startBan(bans: Bans, now: number, banScale: number): number {
+  bans.offences++;
+  const duration = banDurationMs(bans.offences) * banScale;
+  bans.banUntil = now + duration;
+  return duration;
+}
+
 /** Whole seconds, rounded up, at least 1 (§8 rule 4: Retry-After is a number of seconds). */
 export function wholeSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** The §8 limit of a counter: "uid:<account>" counts an account, "ip:<address>" an IP. */
+export function rateOf(counterKey: string): RateLimit {
+  return counterKey.startsWith('uid:') ? LIMITS.rate.uid : LIMITS.rate.ip;
 }
 
 // Counters and IP states idle this long are dropped when the maps grow large.
@@ -114,9 +131,7 @@ export class RateLimiter {
         return { kind: 'banned', retryAfterS: wholeSeconds(state.banUntil - now), started: false };
       if (now < state.noticeUntil) {
         // §8 rule 2: continuing after 429 results in an automated IP ban.
-        state.offences++;
-        const duration = banDurationMs(state.offences) * this.banScale;
-        state.banUntil = now + duration;
+        const duration = startBan(state, now, this.banScale);
         state.noticeUntil = 0;
         return { kind: 'banned', retryAfterS: wholeSeconds(duration), started: true };
       }
@@ -124,7 +139,7 @@ export class RateLimiter {
     let counter = this.counters.get(counterKey);
     if (counter === undefined) {
       if (this.counters.size >= PRUNE_AT) this.prune(now);
-      const rate = counterKey.startsWith('uid:') ? LIMITS.rate.uid : LIMITS.rate.ip;
+      const rate = rateOf(counterKey);
       counter = new SlidingCounter(rate.limit, rate.intervalMs);
       this.counters.set(counterKey, counter);
     }

@@ -135,8 +135,6 @@ export const DEMO_BALANCES: Readonly<Record<string, bigint>> = {
 /** The house account that seeds the books: enough of everything never to run short. */
 export const HOUSE_BALANCE = units('1000000000');
 
-export { SYMBOL_FORMAT } from '../core/catalog/formats';
-
 function symbolJson(s: SymbolSpec): string {
   return JSON.stringify({
     symbol: s.symbol,

@@ -10,7 +10,7 @@ import type { NewOrder, OrderType, Side, TimeInForce } from './engine';
 import { SYMBOLS, SYMBOLS_BY_NAME, type SymbolSpec } from './market';
 import { refusal, value, type Answer } from './replies';
 
-export type Values = ReadonlyMap<string, string>;
+type Values = ReadonlyMap<string, string>;
 
 /** A parameter that must be sent with a value (44444 otherwise). */
 export function required(values: Values, name: string, why = ''): Answer<string> {

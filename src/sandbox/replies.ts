@@ -3,6 +3,8 @@
  * request log. Error bodies are `{"code": N, "msg": "..."}` (docs/service.md, Assumptions), the msg starting
  * with the catalog's meaning of the code (§7.2).
  */
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Result } from '../core/result';
 import { lookupError } from '../core/catalog/errors';
 
@@ -18,7 +20,7 @@ export interface Reply {
 const AUTH_CODES: ReadonlySet<number> = new Set([400, 401, 602, 10072, 700001, 700002, 700006, 700007]);
 
 /** The HTTP status the sandbox gives an error code. */
-export function statusOfCode(code: number): number {
+function statusOfCode(code: number): number {
   if (AUTH_CODES.has(code)) return 401;
   if (code === 429) return 429;
   if (code === 403) return 403;
@@ -33,11 +35,11 @@ export function meaningOf(code: number, meaning = 0): string {
   return (info.meanings[meaning] ?? info.meanings[0]!) + '.';
 }
 
-export function errorBody(code: number, msg: string): string {
+function errorBody(code: number, msg: string): string {
   return `{"code":${code},"msg":${JSON.stringify(msg)}}`;
 }
 
-export interface FailOptions {
+interface FailOptions {
   readonly status?: number;
   readonly meaning?: number;
   readonly headers?: Readonly<Record<string, string>>;
@@ -64,6 +66,27 @@ export function ok(body: string): Reply {
 }
 
 export const EMPTY_OK: Reply = ok('{}');
+
+/** The Content-Type of every answer. */
+export const JSON_CONTENT_TYPE = 'application/json';
+
+/** Writes `reply` as a whole HTTP answer on a bare socket (a request Node could not read, a refused upgrade), then closes it. */
+export function endSocket(socket: Duplex, reply: Reply): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const headers = {
+    ...reply.headers,
+    'Content-Type': JSON_CONTENT_TYPE,
+    'Content-Length': String(Buffer.byteLength(reply.body)),
+    Connection: 'close',
+  };
+  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
+  socket.end(
+    `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n${reply.body}`,
+  );
+}
 
 /** A value on the way to an answer, or the refusal that ends the request (its answer). */
 export type Answer<T> = Result<T, Reply>;

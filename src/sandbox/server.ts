@@ -14,30 +14,31 @@ import { KEY_ACCOUNTS, apiKeyOf, authenticate, type KeyAccount } from './auth';
 import {
   CONTROL_PREFIX,
   handleControl,
+  plainAddress,
   type ControlTarget,
   type Fault,
   type LogEntry,
   type WebSocketState,
 } from './control';
 import { MatchingEngine } from './engine';
-import { RateLimiter } from './limits';
+import { RateLimiter, rateOf } from './limits';
 import { parseParams } from './params';
-import { errorBody, fail, meaningOf, refusal, value, type Answer, type Reply } from './replies';
+import { JSON_CONTENT_TYPE, endSocket, fail, refusal, value, type Answer, type Reply } from './replies';
 import { MarketFeed } from './ws/feed';
 import { WsHub } from './ws/hub';
 import { ListenKeys, MAX_LISTEN_KEYS_PER_ACCOUNT } from './ws/listen-keys';
 
 /** Bodies above this are answered 413 (hostile or mistaken input). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 // Past this much of an oversized body the connection is dropped instead of drained.
 const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
 /** The request log keeps the latest entries only. */
-export const MAX_LOG_ENTRIES = 10_000;
+const MAX_LOG_ENTRIES = 10_000;
 
 /** The header with the weight used in the request's counter (the spec names none; §8 counts it). */
-export const USED_WEIGHT_HEADER = 'X-SERVICE-USED-WEIGHT-10S';
+const USED_WEIGHT_HEADER = 'X-SERVICE-USED-WEIGHT-10S';
 
-export interface ServerOptions {
+interface ServerOptions {
   readonly banScale: number;
   readonly limits: boolean;
   readonly now: () => number;
@@ -56,22 +57,34 @@ interface Route {
   readonly strictEncoding: boolean;
 }
 
+/** An API request as it arrived, body read. */
+interface ApiCall {
+  readonly req: http.IncomingMessage;
+  readonly method: string;
+  /** The path without the query string. */
+  readonly path: string;
+  readonly rawQuery: string;
+  readonly body: string;
+  /** Server time when the request arrived. */
+  readonly received: number;
+}
+
 function normalisePath(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 function clientIp(socket: Socket): string {
-  const a = socket.remoteAddress ?? '';
-  return a.startsWith('::ffff:') ? a.slice(7) : a;
+  return plainAddress(socket.remoteAddress ?? '');
 }
-
-const JSON_CONTENT_TYPE = 'application/json';
 
 function faultReply(status: number): Reply {
   // §7.2 has codes for 500, 503 and 504; other 5xx statuses carry 500.
   const code = status === 500 || status === 503 || status === 504 ? status : 500;
-  const msg = `${meaningOf(code)} Injected by POST /_sandbox/fault: the request was carried out before this answer (§7.1: the outcome of a 5XX is unknown).`;
-  return { status, body: errorBody(code, msg), code };
+  return fail(
+    code,
+    'Injected by POST /_sandbox/fault: the request was carried out before this answer (§7.1: the outcome of a 5XX is unknown).',
+    { status },
+  );
 }
 
 export class SandboxServer implements ControlTarget {
@@ -133,18 +146,9 @@ export class SandboxServer implements ControlTarget {
       this.hub.upgrade(req, socket, head, clientIp(req.socket)),
     );
     this.http.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-      if (!socket.writable) {
-        socket.destroy();
-        return;
-      }
       const big = err.code === 'HPE_HEADER_OVERFLOW';
-      const body = errorBody(
-        33333,
-        `${meaningOf(33333)} ${big ? 'The request headers are too large.' : 'The request is not valid HTTP.'}`,
-      );
-      socket.end(
-        `HTTP/1.1 ${big ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
+      const why = big ? 'The request headers are too large.' : 'The request is not valid HTTP.';
+      endSocket(socket, fail(33333, why, { status: big ? 431 : 400 }));
     });
   }
 
@@ -257,7 +261,8 @@ export class SandboxServer implements ControlTarget {
           send(res, handleControl(this, request), undefined);
           return;
         }
-        this.api(req, res, path, q === -1 ? '' : url.slice(q + 1), body, received);
+        const rawQuery = q === -1 ? '' : url.slice(q + 1);
+        this.api({ req, method: req.method ?? '', path, rawQuery, body, received }, res);
       } catch (e) {
         // Never let one request take the server down; the answer says what failed.
         if (!res.headersSent)
@@ -270,17 +275,9 @@ export class SandboxServer implements ControlTarget {
     });
   }
 
-  private api(
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-    path: string,
-    rawQuery: string,
-    body: string,
-    received: number,
-  ): void {
-    const method = req.method ?? '';
-    const { reply, weight } = this.process(req, method, path, rawQuery, body, received);
-    this.record({ method, path, status: reply.status, code: reply.code, time: received });
+  private api(call: ApiCall, res: http.ServerResponse): void {
+    const { reply, weight } = this.process(call);
+    this.record({ method: call.method, path: call.path, status: reply.status, code: reply.code, time: call.received });
     if (this.latencyMs > 0) {
       const t = setTimeout(() => {
         this.timers.delete(t);
@@ -290,23 +287,16 @@ export class SandboxServer implements ControlTarget {
     } else send(res, reply, weight);
   }
 
-  private process(
-    req: http.IncomingMessage,
-    method: string,
-    path: string,
-    rawQuery: string,
-    body: string,
-    received: number,
-  ): { reply: Reply; weight: string | undefined } {
-    const route = this.route(method, path);
+  private process(call: ApiCall): { reply: Reply; weight: string | undefined } {
+    const route = this.route(call.method, call.path);
     if (!route.ok) return { reply: route.error, weight: undefined };
     const endpoint = route.value.endpoint;
-    const ip = clientIp(req.socket);
-    const apiKey = endpoint.signed ? apiKeyOf(req.headers['x-service-apikey']) : undefined;
+    const ip = clientIp(call.req.socket);
+    const apiKey = endpoint.signed ? apiKeyOf(call.req.headers['x-service-apikey']) : undefined;
     const weight = this.limits ? this.meter(endpoint, ip, apiKey) : value(undefined);
     if (!weight.ok) return { reply: weight.error, weight: undefined };
 
-    let reply = this.carryOut(req, route.value, method, rawQuery, body, ip, apiKey, received);
+    let reply = this.carryOut(call, route.value, ip, apiKey);
     const fault = this.fault;
     if (fault !== undefined && (fault.path === undefined || fault.path === endpoint.path)) {
       if (--fault.remaining <= 0) this.fault = undefined;
@@ -336,10 +326,11 @@ export class SandboxServer implements ControlTarget {
     const counter = endpoint.mode === 'uid' && known !== undefined ? 'uid:' + known.name : 'ip:' + ip;
     const admission = this.limiter.admit(ip, counter, endpoint.weight, this.now());
     if (admission.kind === 'limited') {
-      const who = counter.startsWith('uid:') ? 'account' : 'IP';
+      const rate = rateOf(counter);
+      const who = rate.mode === 'uid' ? 'account' : 'IP';
       return refusal(
         429,
-        `The ${who} used its 500 weight of the last 10 s; wait ${admission.retryAfterS} s (Retry-After). Sending during the wait bans the IP (§8 rules 1-2).`,
+        `The ${who} used its ${rate.limit} weight of the last ${rate.intervalMs / 1000} s; wait ${admission.retryAfterS} s (Retry-After). Sending during the wait bans the IP (§8 rules 1-2).`,
         { status: 429, headers: { 'Retry-After': String(admission.retryAfterS) } },
       );
     }
@@ -353,16 +344,8 @@ export class SandboxServer implements ControlTarget {
     return value(String(admission.used));
   }
 
-  private carryOut(
-    req: http.IncomingMessage,
-    route: Route,
-    method: string,
-    rawQuery: string,
-    body: string,
-    ip: string,
-    apiKey: string | undefined,
-    received: number,
-  ): Reply {
+  private carryOut(call: ApiCall, route: Route, ip: string, apiKey: string | undefined): Reply {
+    const { req, method, rawQuery, body, received } = call;
     const params = parseParams(method, rawQuery, body, req.headers['content-type'], route.jsonValued);
     if (!params.ok) return params.error;
     const endpoint = route.endpoint;

@@ -1,10 +1,12 @@
 /**
  * The sandbox's answers about an order, byte for byte (docs/service.md, Assumptions: the new
  * order's answer, the order record of a query and of open orders, the cancel answer, a batch's
- * list), and its §8 limiter's admission of a request. The clock is fixed, so every byte is known.
+ * list), its §8 limiter's admission of a request, and the answers it writes on a bare socket.
+ * The clock is fixed, so every byte is known.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { RateLimiter } from '../../src/sandbox/limits';
@@ -102,5 +104,75 @@ describe('sandbox: the §8 limiter admits a request or says why not', () => {
     assert.ok(files.length > 10, files.join(', '));
     const found = files.filter((f) => /\bgat(e|es|ed|ing)\b/i.test(readFileSync(path.join(root, f), 'utf8')));
     assert.deepEqual(found, []);
+  });
+});
+
+/** Sends `bytes` on a new connection and resolves with all the sandbox writes before it closes. */
+function rawExchange(sb: Sandbox, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(sb.port, '127.0.0.1', () => socket.write(bytes));
+    const chunks: Buffer[] = [];
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer in 10 s')));
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+/** The status line and the JSON body of a whole HTTP answer. */
+function statusAndBody(answer: string): { status: string; body: { code: number; msg: string } } {
+  const split = answer.indexOf('\r\n\r\n');
+  assert.ok(split > 0, answer);
+  return {
+    status: answer.slice(0, answer.indexOf('\r\n')),
+    body: JSON.parse(answer.slice(split + 4)) as { code: number; msg: string },
+  };
+}
+
+describe('sandbox: answers written on a bare socket', () => {
+  let sb: Sandbox;
+
+  before(async () => {
+    sb = await startSandbox({ port: 0, now: () => T });
+  });
+  after(async () => {
+    await sb.close();
+  });
+
+  it('a request that is not HTTP → 400, headers over the limit → 431: JSON 33333 saying which, then the close', async () => {
+    const bad = statusAndBody(await rawExchange(sb, 'NOT HTTP AT ALL\r\n\r\n'));
+    assert.equal(bad.status, 'HTTP/1.1 400 Bad Request');
+    assert.equal(bad.body.code, 33333);
+    assert.match(bad.body.msg, / The request is not valid HTTP\.$/);
+    const big = await rawExchange(
+      sb,
+      `GET /api/v3/ping HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    assert.match(big, /\r\nConnection: close\r\n/i);
+    assert.match(big, /\r\nContent-Type: application\/json\r\n/i);
+    const parsed = statusAndBody(big);
+    assert.equal(parsed.status, 'HTTP/1.1 431 Request Header Fields Too Large');
+    assert.equal(parsed.body.code, 33333);
+    assert.match(parsed.body.msg, / The request headers are too large\.$/);
+  });
+
+  it('an unknown listen key: REST (730002) and the WebSocket upgrade (401) say the same why', async () => {
+    const listenKey = 'ab'.repeat(32);
+    const rest = await signed(sb, 'PUT', '/api/v3/userDataStream', `listenKey=${listenKey}`, { timestamp: T });
+    assert.equal(field(rest.json, 'code'), 730002, rest.text);
+    const upgrade = statusAndBody(
+      await rawExchange(
+        sb,
+        `GET /ws?listenKey=${listenKey} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+      ),
+    );
+    assert.equal(upgrade.status, 'HTTP/1.1 401 Unauthorized');
+    assert.equal(upgrade.body.code, 401);
+    const why =
+      'The listenKey is unknown, closed or lapsed (60 minutes after its last keep-alive); get one with POST /api/v3/userDataStream.';
+    assert.ok(String(field(rest.json, 'msg')).endsWith(' ' + why), rest.text);
+    assert.ok(upgrade.body.msg.endsWith(' ' + why), upgrade.body.msg);
+    assert.ok(!upgrade.body.msg.includes(listenKey) && !rest.text.includes(listenKey), 'the key is not repeated');
   });
 });

@@ -12,11 +12,12 @@ import {
   streamInfo,
   type ParsedStream,
 } from '../../core/catalog/streams';
-import { SCALE, formatUnits, mulFloor } from '../decimal';
+import { divFloor, formatUnits, mulFloor } from '../decimal';
 import {
   HOUSE,
   remaining,
   type Account,
+  type Balance,
   type BalanceChange,
   type MatchingEngine,
   type ExchangeListener,
@@ -61,17 +62,12 @@ function statusCode(o: Order): number {
   return o.executedQty > 0n ? 5 : 4;
 }
 
-export function orderJson(o: Order): string {
+function orderJson(o: Order): string {
   const amount = o.type === 'LIMIT' ? mulFloor(o.origQty, o.price) : o.origQuoteOrderQty;
   const left = remaining(o);
   const amountLeft = amount - o.cummulativeQuoteQty;
-  const avg = o.executedQty > 0n ? (o.cummulativeQuoteQty * SCALE) / o.executedQty : 0n;
+  const avg = o.executedQty > 0n ? divFloor(o.cummulativeQuoteQty, o.executedQty) : 0n;
   return `{"i":"${o.orderId}","c":"${o.clientOrderId}","o":${typeCode(o)},"S":${o.side === 'BUY' ? 1 : 2},"p":"${n(o.price)}","v":"${n(o.origQty)}","a":"${n(amount)}","V":"${n(left > 0n ? left : 0n)}","A":"${n(amountLeft > 0n ? amountLeft : 0n)}","cv":"${n(o.executedQty)}","ca":"${n(o.cummulativeQuoteQty)}","ap":"${n(avg)}","s":${statusCode(o)},"m":${o.rested ? 1 : 0},"O":${o.time}}`;
-}
-
-interface Held {
-  free: bigint;
-  locked: bigint;
 }
 
 export class MarketFeed implements ExchangeListener {
@@ -82,7 +78,7 @@ export class MarketFeed implements ExchangeListener {
   private versions = new Map<string, number>();
   private tops = new Map<string, string>();
   private changed = new Map<Account, Map<string, BalanceChange>>();
-  private pushed = new Map<string, Map<string, Held>>();
+  private pushed = new Map<string, Map<string, Balance>>();
   private tradeId = 0;
   private scheduled = false;
 
@@ -105,7 +101,7 @@ export class MarketFeed implements ExchangeListener {
     this.changed = new Map();
     this.pushed = new Map();
     for (const account of this.engine.userAccounts()) {
-      const held = new Map<string, Held>();
+      const held = new Map<string, Balance>();
       for (const [asset, b] of account.balances) held.set(asset, { free: b.free, locked: b.locked });
       this.pushed.set(account.name, held);
     }
@@ -246,7 +242,7 @@ export class MarketFeed implements ExchangeListener {
 
   private flushBalances(account: Account, assets: Map<string, BalanceChange>, t: number): void {
     let held = this.pushed.get(account.name);
-    if (held === undefined) this.pushed.set(account.name, (held = new Map<string, Held>()));
+    if (held === undefined) this.pushed.set(account.name, (held = new Map<string, Balance>()));
     const key = privateKey(account.name, ACCOUNT);
     const listening = this.hub.hasSubscribers(key);
     for (const [asset, why] of assets) {

@@ -4,17 +4,15 @@
  * times within CUT_WINDOW_MS is banned, and its upgrade requests are answered 418 with
  * Retry-After, for the escalating durations of the REST bans (× banScale).
  */
-import { banDurationMs } from '../limits';
+import { startBan, type Bans } from '../limits';
 
 export const CUTS_BEFORE_BAN = 3;
 export const CUT_WINDOW_MS = 10 * 60_000;
 // IP records are pruned when there are more than this many.
 const PRUNE_AT = 10_000;
 
-interface IpRecord {
+interface IpRecord extends Bans {
   cuts: number[];
-  banUntil: number;
-  offences: number;
 }
 
 export class CutGuard {
@@ -44,10 +42,7 @@ export class CutGuard {
     r.cuts.push(now);
     if (r.cuts.length < CUTS_BEFORE_BAN) return 0;
     r.cuts = [];
-    r.offences++;
-    const duration = banDurationMs(r.offences) * this.banScale;
-    r.banUntil = now + duration;
-    return duration;
+    return startBan(r, now, this.banScale);
   }
 
   private prune(now: number): void {

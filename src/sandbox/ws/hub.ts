@@ -6,30 +6,30 @@
  * second (beyond it: close 1008, and CutGuard's ban), plus the family's idle and 24-hour closes.
  * A consumer too slow to take its pushes is closed (MAX_BUFFERED_BYTES), so memory stays bounded.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { WS_RULES, type ParsedStream } from '../../core/catalog/streams';
 import { foreignPageRefusal, fromForeignPage, type LogEntry, type WebSocketState } from '../control';
 import { SlidingCounter, wholeSeconds } from '../limits';
-import { fail, type Reply } from '../replies';
+import { endSocket, fail, type Reply } from '../replies';
 import { CUTS_BEFORE_BAN, CUT_WINDOW_MS, CutGuard } from './guard';
-import type { ListenKeys } from './listen-keys';
+import { LISTEN_KEY_LAPSED, LISTEN_KEY_LAPSED_CLOSE, type ListenKeys } from './listen-keys';
 import { handleMessage } from './messages';
 
 /** Unsent bytes past which a connection is a slow consumer and is closed (1008). */
 export const MAX_BUFFERED_BYTES = 256 * 1024;
 /** Connections the sandbox holds at once; more upgrades are answered 503. */
-export const MAX_CONNECTIONS = 1000;
+const MAX_CONNECTIONS = 1000;
 /** A client message above this is refused by closing the connection (1009, by the ws package). */
-export const MAX_MESSAGE_BYTES = 64 * 1024;
+const MAX_MESSAGE_BYTES = 64 * 1024;
 // A connection closed by the server is dropped if its client does not finish the close handshake in this time.
 const CLOSE_GRACE_MS = 2_000;
 // How often lapsed listen keys are looked for (their connections are closed).
 const SWEEP_MS = 10_000;
 const TEXT = { binary: false } as const;
 
-export interface HubOptions {
+interface HubOptions {
   /** Real time (ms): message rate windows, bans, listen keys. */
   readonly now: () => number;
   /** The server clock (with the control clock offset): the `t` of pushes. */
@@ -45,7 +45,7 @@ export interface HubOptions {
 }
 
 /** One WebSocket connection; `account` is set when it was opened with a listen key. */
-export class Conn {
+class Conn {
   /** Subscribed names → their key in the hub's index. */
   readonly streams = new Map<string, string>();
   readonly rate = new SlidingCounter(WS_RULES.messagesPerSecond, 1000);
@@ -86,8 +86,7 @@ export class WsHub {
   constructor(private readonly o: HubOptions) {
     this.guard = new CutGuard(o.banScale);
     this.sweep = setInterval(() => {
-      for (const key of o.listenKeys.sweep(o.now()))
-        this.closeListenKey(key, 'listenKey lapsed: 60 minutes with no keep-alive');
+      for (const key of o.listenKeys.sweep(o.now())) this.closeListenKey(key, LISTEN_KEY_LAPSED_CLOSE);
     }, SWEEP_MS);
     this.sweep.unref();
   }
@@ -192,7 +191,7 @@ export class WsHub {
         code: reply.code,
         time: this.o.serverTime(),
       });
-      refuseUpgrade(socket, reply);
+      endSocket(socket, reply);
     };
     // A browser page may open a WebSocket anywhere: refused before the upgrade, it can cut nothing (no ban).
     if (fromForeignPage({ host: req.headers.host, origin: req.headers.origin }))
@@ -217,12 +216,7 @@ export class WsHub {
     const account = listenKey === undefined ? undefined : this.o.listenKeys.accountOf(listenKey, now);
     if (listenKey !== undefined && account === undefined) {
       // The key is a credential: the answer does not repeat it.
-      return refuse(
-        fail(
-          401,
-          'The listenKey is unknown, closed or lapsed (60 minutes after its last keep-alive); get one with POST /api/v3/userDataStream.',
-        ),
-      );
+      return refuse(fail(401, LISTEN_KEY_LAPSED));
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       this.o.record({ method: req.method ?? 'GET', path, status: 101, code: null, time: this.o.serverTime() });
@@ -350,21 +344,4 @@ function durationText(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000} hours`;
   if (ms % 1000 === 0) return `${ms / 1000} s`;
   return `${ms} ms`;
-}
-
-function refuseUpgrade(socket: Duplex, reply: Reply): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const headers = {
-    ...reply.headers,
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(reply.body)),
-    Connection: 'close',
-  };
-  const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
-  socket.end(
-    `HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status] ?? ''}\r\n${lines.join('\r\n')}\r\n\r\n${reply.body}`,
-  );
 }

@@ -10,7 +10,7 @@ import { formatUnits, mulFloor } from '../decimal';
 const FIRST_MONDAY_MS = 4 * 24 * 60 * 60_000;
 
 /** The [start, end) of the candle of `interval` that holds `time` (Unix ms). */
-export function candleSpan(interval: KlineInterval, time: number): [number, number] {
+function candleSpan(interval: KlineInterval, time: number): [number, number] {
   if (interval === 'Month') {
     const d = new Date(time);
     return [Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)];

@@ -13,6 +13,14 @@ export const MAX_LISTEN_KEYS_PER_ACCOUNT = 60;
 /** 64 hex characters, as the family's keys. */
 export const LISTEN_KEY_FORMAT = /^[0-9a-f]{64}$/;
 
+const VALIDITY_MINUTES = WS_RULES.listenKeyValidityMs / 60_000;
+
+/** Why a listen key is refused, on REST (730002) and on the WebSocket upgrade (401); it never repeats the key. */
+export const LISTEN_KEY_LAPSED = `The listenKey is unknown, closed or lapsed (${VALIDITY_MINUTES} minutes after its last keep-alive); get one with POST /api/v3/userDataStream.`;
+
+/** The close reason of a connection whose listen key lapsed. */
+export const LISTEN_KEY_LAPSED_CLOSE = `listenKey lapsed: ${VALIDITY_MINUTES} minutes with no keep-alive`;
+
 interface Entry {
   readonly account: string;
   expires: number;
