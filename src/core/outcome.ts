@@ -4,7 +4,7 @@
  * unknown, never failed. A send can also end before any status: nothing left this machine
  * (not-sent), or the gate kept it back (refused).
  */
-export const STATUS_OUTCOMES = ['ok', 'rejected', 'unknown'] as const;
+const STATUS_OUTCOMES = ['ok', 'rejected', 'unknown'] as const;
 export type Outcome = (typeof STATUS_OUTCOMES)[number];
 
 export const SEND_OUTCOMES = [...STATUS_OUTCOMES, 'not-sent', 'refused'] as const;

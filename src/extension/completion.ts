@@ -17,7 +17,7 @@ const KINDS: Record<CompletionKind, vscode.CompletionItemKind> = {
   snippet: vscode.CompletionItemKind.Snippet,
 };
 
-export const COMPLETION_TRIGGERS = ['{', '@', '=', ' ', '[', '/', '"', '?', '&'];
+const COMPLETION_TRIGGERS = ['{', '@', '=', ' ', '[', '/', '"', '?', '&'];
 
 export function registerCompletionSupport(
   selector: vscode.DocumentSelector,

@@ -20,7 +20,7 @@ export interface ImportOutcome {
 }
 
 /** A cURL command as written in documentation: `curl …`, maybe after a `$ ` prompt. */
-export function looksLikeCurl(text: string): boolean {
+function looksLikeCurl(text: string): boolean {
   return /^\s*(?:\$\s*)?curl(?:\.exe)?\s/.test(text) && text.length <= IMPORT_LIMITS.maxInputChars;
 }
 
@@ -110,7 +110,7 @@ export async function importFromCurl(parts: ImportParts, input?: unknown): Promi
  * A cURL command pasted into a .tradereq file becomes a request (the plain text stays one click
  * away in the paste widget). The notes go in as comments.
  */
-export class CurlPaste implements vscode.DocumentPasteEditProvider {
+class CurlPaste implements vscode.DocumentPasteEditProvider {
   static readonly kind = vscode.DocumentDropOrPasteEditKind.Text.append('tradereq', 'curl');
 
   constructor(private readonly environments: Environments) {}

@@ -14,7 +14,7 @@ import type { Network } from './network';
 import { requireTrust } from './trust';
 
 /** Where the stream view's messages go: the response panel. */
-export interface LiveSink {
+interface LiveSink {
   post(m: LiveMessage | { type: 'forget'; id: string }): void;
 }
 

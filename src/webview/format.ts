@@ -85,7 +85,7 @@ export const OUTCOME_SHORT: Readonly<Record<SendOutcome, string>> = {
 };
 
 /** §8: every counter is a 10 s window, so all that was counted at `now` is free 10 s later. */
-export const WINDOW_MS = 10_000;
+const WINDOW_MS = 10_000;
 
 export interface CounterView {
   /** What is certainly left now. */

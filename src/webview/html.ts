@@ -17,7 +17,7 @@ export interface PanelHtmlOptions {
 }
 
 /** Escapes text for an HTML text node or a double-quoted attribute value (the only kind this file writes). */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
@@ -27,7 +27,7 @@ const NONCE = /^[A-Za-z0-9+/_=-]{16,}$/;
 // 'self' is allowed: VS Code in a browser gives `'self' https://*.vscode-cdn.net` as webview.cspSource.
 const CSP_SOURCE = /^(?:'self'|[^\s;,'"<>]+)(?: (?:'self'|[^\s;,'"<>]+))*$/;
 
-export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+function contentSecurityPolicy(cspSource: string, nonce: string): string {
   if (!CSP_SOURCE.test(cspSource))
     throw new Error(`panelHtml: not a CSP source expression: ${JSON.stringify(cspSource)}`);
   if (!NONCE.test(nonce)) throw new Error('panelHtml: the nonce must be base64 of at least 16 characters');

@@ -9,12 +9,12 @@ import { formatClock, formatCount, formatRate, shortStream } from './format';
 import type { KeptLine } from './live-store';
 
 /** Sets an element's text only when it changed: an unchanged number is not laid out again. */
-export function setText(el: Element, text: string): void {
+function setText(el: Element, text: string): void {
   if (el.textContent !== text) el.textContent = text;
 }
 
 /** Levels a book table shows on each side. */
-export const BOOK_ROWS = 10;
+const BOOK_ROWS = 10;
 
 const STATUS_LABEL: Readonly<Record<LiveStream['status'], string>> = {
   pending: 'subscribing…',

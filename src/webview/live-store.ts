@@ -20,7 +20,7 @@ export interface KeptLine {
 }
 
 /** A fixed-size ring of the newest lines. */
-export class LineRing {
+class LineRing {
   private readonly items: (KeptLine | undefined)[];
   private next = 0;
   private size = 0;

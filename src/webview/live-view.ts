@@ -23,7 +23,7 @@ import {
 import type { LiveStore } from './live-store';
 
 /** Log lines on the page while pushes flow: enough to read, few enough to draw every frame. */
-export const LIVE_ROWS = 100;
+const LIVE_ROWS = 100;
 
 export interface LiveViewHost {
   post(m: FromPanel): void;

@@ -24,15 +24,14 @@ import { highlightJson } from './json';
 /** Called every second with the extension's clock; returns false once it no longer changes. */
 export type Ticker = (extNow: number) => boolean;
 
-export const UNKNOWN_SENTENCE = 'The operation may have succeeded: check before retrying.';
+const UNKNOWN_SENTENCE = 'The operation may have succeeded: check before retrying.';
 
 /** A 418 (docs/service.md §7.1): what the banner says instead of the code in its body (429) and that code's advice. */
-export const BAN_SENTENCE =
+const BAN_SENTENCE =
   'The service banned this IP for repeated rate limit violations. Sending before the ban ends makes it longer (§8 rules 2–3).';
 
 /** The editor's next step after a 700003 measured the clock again; the button follows it. */
-export const SEND_AGAIN_STEP =
-  'Nothing was processed, so sending again is safe: Send again sends it with the new offset.';
+const SEND_AGAIN_STEP = 'Nothing was processed, so sending again is safe: Send again sends it with the new offset.';
 
 type Counter = BudgetState['ip'];
 type ErrorInfo = NonNullable<PanelEntry['error']>;
@@ -41,17 +40,17 @@ type ErrorInfo = NonNullable<PanelEntry['error']>;
 // Banner
 
 /** An answer 418: the IP is banned (§8 rules 2–3), whatever code its body carries. */
-export function isBan(e: { readonly status?: number }): boolean {
+function isBan(e: { readonly status?: number }): boolean {
   return e.status === 418;
 }
 
 /** Send again: a 700003 after which the clock was measured again (never an unknown outcome: it may have been carried out). */
-export function canSendAgain(e: PanelEntry): boolean {
+function canSendAgain(e: PanelEntry): boolean {
   return e.outcome === 'rejected' && e.sendAgain === true;
 }
 
 /** The one-click query needs an id to look the order up by (§7.2 700004: orderId or origClientOrderId). */
-export function canQueryOrder(e: PanelEntry): boolean {
+function canQueryOrder(e: PanelEntry): boolean {
   return (
     e.outcome === 'unknown' && e.orderRef !== undefined && Boolean(e.orderRef.orderId || e.orderRef.origClientOrderId)
   );
@@ -287,7 +286,7 @@ function renderOrderRef(e: PanelEntry): Child {
 // ---------------------------------------------------------------------------------------------
 // Countdown
 
-export interface Wait {
+interface Wait {
   readonly kind: 'ban' | 'retry';
   readonly untilMs: number;
 }
@@ -296,7 +295,7 @@ export interface Wait {
  * The gate's block on the origin first (the budget's view), else a 429 wait or 418 ban recorded on
  * the entry shown. A wait for room in the budget is no block: its meters say when room frees up.
  */
-export function waitOf(state: PanelState | undefined): Wait | undefined {
+function waitOf(state: PanelState | undefined): Wait | undefined {
   const blocked = state?.budget?.blocked;
   if (blocked) return { kind: blocked.status === 418 ? 'ban' : 'retry', untilMs: blocked.untilMs };
   const e = state?.current;
@@ -305,7 +304,7 @@ export function waitOf(state: PanelState | undefined): Wait | undefined {
   return undefined;
 }
 
-export function countdownText(wait: Wait, extNow: number): string {
+function countdownText(wait: Wait, extNow: number): string {
   const left = formatWait(wait.untilMs - extNow);
   return wait.kind === 'ban' ? `${BANNED}: ${left} left` : `Retry-After: ${left}`;
 }

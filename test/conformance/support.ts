@@ -69,7 +69,7 @@ export const WRONG_SIGNERS: Record<string, (secretKey: string, message: string) 
 /** The published vectors of the service family (test/fixtures/vectors/signing.json): the suite checks its own signer on them before trusting it. */
 export const PUBLISHED_VECTORS = signingVectors();
 
-export function checkOwnSigner(): void {
+function checkOwnSigner(): void {
   for (const v of PUBLISHED_VECTORS) assert.equal(sign(v.secretKey, totalParams(v.query, v.body)), v.signature);
   assert.equal(strictEncode("BEP20(BSC),a b~*!'é"), 'BEP20%28BSC%29%2Ca%20b~%2A%21%27%C3%A9');
 }
@@ -85,7 +85,7 @@ export function field(json: unknown, name: string): unknown {
 }
 
 /** An entry of GET /_sandbox/requests. */
-export interface LogEntry {
+interface LogEntry {
   method: string;
   path: string;
   status: number;
@@ -114,13 +114,13 @@ function agentFor(from: string): Agent {
   return a;
 }
 
-export async function closeAgents(): Promise<void> {
+async function closeAgents(): Promise<void> {
   const all = [...agents.values()];
   agents.clear();
   await Promise.all(all.map((a) => a.close()));
 }
 
-export interface RawRequest {
+interface RawRequest {
   readonly method: string;
   /** Path with its raw query string, sent byte for byte. */
   readonly path: string;
@@ -130,7 +130,7 @@ export interface RawRequest {
   readonly from?: string;
 }
 
-export async function send(baseUrl: string, r: RawRequest): Promise<Reply> {
+async function send(baseUrl: string, r: RawRequest): Promise<Reply> {
   const origin = new URL(baseUrl);
   assert.equal(origin.hostname, '127.0.0.1', 'the suite talks to 127.0.0.1 only');
   const res = await agentFor(r.from ?? '127.0.0.1').request({
@@ -172,7 +172,7 @@ export const BAN_SCALE = 0.001;
 /** dist/ as `npm run build` writes it, made once for all the tests (test/support/build.ts). */
 const build = ensureBuilt;
 
-export class SandboxProcess {
+class SandboxProcess {
   private constructor(
     private readonly child: ChildProcess,
     readonly baseUrl: string,
@@ -232,9 +232,9 @@ export class SandboxProcess {
 // ---------------------------------------------------------------------------------------------
 // The per-file context: one sandbox per test file, reset before every test
 
-export type Placement = 'query' | 'body' | 'json';
+type Placement = 'query' | 'body' | 'json';
 
-export interface SignedOptions {
+interface SignedOptions {
   /** Where the parameters go (default: query for GET, body for the others). */
   readonly place?: Placement;
   /** Timestamp to send; null leaves it out. Default: now. */
@@ -462,7 +462,7 @@ export function around(from: number, to: number, recvWindow?: number): TimingCas
 }
 
 /** §5 rule 9: processed only when timestamp < serverTime + 1000 and serverTime - timestamp <= recvWindow (default 5000). */
-export function processable(t: TimingResult): boolean {
+function processable(t: TimingResult): boolean {
   return t.timestamp < t.serverTime + 1000 && t.serverTime - t.timestamp <= (t.recvWindow ?? 5000);
 }
 

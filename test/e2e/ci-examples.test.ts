@@ -7,6 +7,7 @@
  * Node and the system's folders).
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,14 +33,18 @@ function commands(file: keyof typeof WORKFLOWS): string[] {
 interface CleanFolder {
   cleanShellEnv: (tmp: string, options?: { extra?: Record<string, string> }) => NodeJS.ProcessEnv;
   runAsWritten: (line: string, options: { cwd: string; env: NodeJS.ProcessEnv }) => Ran;
-  hasBash: () => boolean;
 }
 interface Ran {
   readonly line: string;
   readonly status: number | null;
   readonly output: string;
 }
-const { cleanShellEnv, runAsWritten, hasBash } = createRequire(__filename)('../harness/clean-folder.js') as CleanFolder;
+const { cleanShellEnv, runAsWritten } = createRequire(__filename)('../harness/clean-folder.js') as CleanFolder;
+
+/** True when bash runs here (not on every Windows machine). */
+function hasBash(): boolean {
+  return spawnSync('bash', ['-c', 'true']).status === 0;
+}
 
 describe('the CI examples (examples/ci/), run as written', function () {
   this.timeout(300_000);

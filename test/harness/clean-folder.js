@@ -40,9 +40,4 @@ function runAsWritten(line, { cwd, env, timeoutMs = 180_000 }) {
   return { line, status: r.status, output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? r.error.message : ''}` };
 }
 
-/** True when bash runs here (not on every Windows machine). */
-function hasBash() {
-  return spawnSync('bash', ['-c', 'true']).status === 0;
-}
-
-module.exports = { cleanShellEnv, runAsWritten, hasBash };
+module.exports = { cleanShellEnv, runAsWritten };

@@ -260,4 +260,4 @@ function workbenchUrl(server, { folder, workspace, extensionDevelopmentPath, ext
   return `${server.origin}/?${query.join('&')}`;
 }
 
-module.exports = { startVscodeServer, launchBrowser, workbenchUrl, remoteUri, CHROMIUM_ARGS };
+module.exports = { startVscodeServer, launchBrowser, workbenchUrl };

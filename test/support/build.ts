@@ -22,7 +22,7 @@ export interface Packages {
   readonly build: string;
 }
 
-export const PACKAGES: Packages = {
+const PACKAGES: Packages = {
   vsix: join(ROOT, 'tradereq.vsix'),
   tarball: join(ROOT, `tradereq-${VERSION}.tgz`),
   build: join(ROOT, 'out', 'package', 'dist'),

@@ -44,7 +44,7 @@ const JUnitSchema = z.object({
   testsuites: Attrs({ name: z.string(), ...Counts }).extend({ testsuite: z.array(TestSuiteSchema).optional() }),
 });
 
-export interface JUnitCase {
+interface JUnitCase {
   readonly name: string;
   readonly classname: string;
   readonly file: string;
@@ -56,7 +56,7 @@ export interface JUnitCase {
   readonly systemOut?: string;
 }
 
-export interface JUnitSuite {
+interface JUnitSuite {
   readonly name: string;
   readonly tests: number;
   readonly failures: number;

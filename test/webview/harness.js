@@ -270,9 +270,6 @@ async function shoot(page, name) {
 
 module.exports = {
   REPO,
-  RESULTS,
-  THEMES,
-  newNonce,
   servePanel,
   launchChromium,
   openPanel,

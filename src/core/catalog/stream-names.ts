@@ -33,7 +33,7 @@ export const WS_RULES = {
 export type StreamKind = 'deals' | 'depth' | 'bookTicker' | 'kline' | 'orders' | 'privateDeals' | 'account';
 
 export const DEPTH_LEVELS = [5, 10, 20] as const;
-export type DepthLevels = (typeof DEPTH_LEVELS)[number];
+type DepthLevels = (typeof DEPTH_LEVELS)[number];
 
 export const KLINE_INTERVALS = ['Min1', 'Min5', 'Min15', 'Min30', 'Min60', 'Hour4', 'Day1', 'Week1', 'Month'] as const;
 export type KlineInterval = (typeof KLINE_INTERVALS)[number];
@@ -64,7 +64,7 @@ export type ParsedStream =
 // ---------------------------------------------------------------------------------------------
 // The catalog
 
-export interface StreamParamInfo {
+interface StreamParamInfo {
   readonly name: 'symbol' | 'levels' | 'interval';
   readonly description: string;
   readonly rule: string;
@@ -72,7 +72,7 @@ export interface StreamParamInfo {
 }
 
 /** One field of a push's `d`, by its path (`deals[].p`). */
-export interface PushFieldInfo {
+interface PushFieldInfo {
   readonly path: string;
   readonly type: 'decimal' | 'integer' | 'timestampMs' | 'timestampS' | 'string' | 'code' | 'list';
   readonly description: string;
@@ -305,7 +305,7 @@ export const STREAM_DESCRIPTIONS: readonly StreamDescription[] = [
 const byKind = new Map<StreamKind, StreamDescription>(STREAM_DESCRIPTIONS.map((s) => [s.kind, s]));
 const byChannel = new Map<string, StreamDescription>(STREAM_DESCRIPTIONS.map((s) => [s.channel, s]));
 
-export function describeStream(kind: StreamKind): StreamDescription {
+function describeStream(kind: StreamKind): StreamDescription {
   return byKind.get(kind)!;
 }
 
@@ -328,7 +328,7 @@ export function formatStreamName(s: ParsedStream): string {
 // ---------------------------------------------------------------------------------------------
 // Parsing a stream name
 
-export type StreamProblemKind = 'malformed' | 'unknown-kind' | 'bad-symbol' | 'bad-levels' | 'bad-interval';
+type StreamProblemKind = 'malformed' | 'unknown-kind' | 'bad-symbol' | 'bad-levels' | 'bad-interval';
 
 export interface StreamProblem {
   readonly kind: StreamProblemKind;

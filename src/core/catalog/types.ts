@@ -18,7 +18,7 @@ export interface ErrorCodeInfo {
   readonly category: ErrorCategory;
 }
 
-export type ErrorCategory =
+type ErrorCategory =
   'auth' | 'timing' | 'limits' | 'order' | 'parameters' | 'account' | 'transfer' | 'subaccount' | 'apikey' | 'system';
 
 import type { Outcome } from '../outcome';
@@ -35,7 +35,7 @@ export interface HttpStatusInfo {
   readonly source: Source;
 }
 
-export type ParamType =
+type ParamType =
   | 'symbol'
   | 'symbols'
   | 'enum'
@@ -77,7 +77,7 @@ export interface ParamInfo {
 }
 
 export type RateLimitMode = 'ip' | 'uid';
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** Parameters an order type needs; `anyOf` groups need at least one of their names. */
 export interface TypeRequirement {

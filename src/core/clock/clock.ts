@@ -41,7 +41,7 @@ function offsetWords(sample: ClockSample): string {
 }
 
 /** "your clock is N ms behind the server", or ahead of it. */
-export function describeOffset(sample: ClockSample): string {
+function describeOffset(sample: ClockSample): string {
   return `your clock is ${offsetWords(sample)}`;
 }
 

@@ -41,7 +41,7 @@ function pathOf(rest: string): string {
 }
 
 /** The path `url` (without its query) has under `baseUrl`, when it is under it. */
-export function pathUnder(url: string, baseUrl: string): string | undefined {
+function pathUnder(url: string, baseUrl: string): string | undefined {
   const u = splitOrigin(url);
   const b = splitOrigin(baseUrl);
   if (!u || !b || u.origin !== b.origin || u.rest.includes('?')) return undefined;
@@ -55,7 +55,7 @@ export function pathUnder(url: string, baseUrl: string): string | undefined {
  * URL's query) when it is the environment's wsUrl, its path and query when it is another path
  * on that origin; undefined otherwise.
  */
-export function wsTargetUnder(url: string, env: NamedEnvironment): string | undefined {
+function wsTargetUnder(url: string, env: NamedEnvironment): string | undefined {
   const wsUrl = environmentWsUrl(env);
   const u = splitOrigin(url);
   const w = wsUrl === undefined ? undefined : splitOrigin(wsUrl);

@@ -2,7 +2,7 @@
 import { ConvertError } from './import-result';
 
 /** One piece of request data, as cURL gets it from -d, --data-urlencode, --json or -F. */
-export type DataPart =
+type DataPart =
   | { readonly kind: 'encoded'; readonly text: string }
   | { readonly kind: 'pair'; readonly name: string; readonly value: string }
   | { readonly kind: 'json'; readonly text: string };

@@ -17,7 +17,7 @@ export type DraftLine =
   | { readonly kind: 'param'; readonly param: DraftParam }
   | { readonly kind: 'comment'; readonly placement: Placement; readonly text: string };
 
-export interface DraftHeader {
+interface DraftHeader {
   readonly name: string;
   readonly value: string;
 }
@@ -49,7 +49,7 @@ export interface DraftWs {
 }
 
 /** A `###` block of comments only: a request the format cannot hold, kept as its source text. */
-export interface DraftNote {
+interface DraftNote {
   readonly title?: string;
   readonly lines: string[];
 }

@@ -11,7 +11,7 @@ import { ConvertError, type ImportResult } from './import-result';
 
 export type { CurlOptions } from './curl';
 export type { HttpImportOptions } from './http';
-export { IMPORT_LIMITS, type ImportResult, type ImportedFile } from './import-result';
+export { IMPORT_LIMITS, type ImportResult } from './import-result';
 export { importEnvironments } from './base-url';
 
 /** The importers read hostile input and unwind with ConvertError from deep inside: caught here, once. */

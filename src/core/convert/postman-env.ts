@@ -10,7 +10,7 @@ import { scalarText, type PostmanKeyValue } from './postman-schema';
 import { isCredentialName } from './credential-like';
 import { Notes } from './common';
 
-export interface Variable {
+interface Variable {
   readonly name: string;
   readonly value: string;
 }

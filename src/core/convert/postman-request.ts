@@ -73,7 +73,7 @@ export function testChecks(e: PostmanEvent): ScriptChecks | undefined {
  * The script as a comment, without the lines that set a credential (named in a note, `where`
  * first); `mapped` of its checks are `# @expect` lines already.
  */
-export function scriptComment(e: PostmanEvent, owner: string, where: string, notes: Notes, mapped = 0): string {
+function scriptComment(e: PostmanEvent, owner: string, where: string, notes: Notes, mapped = 0): string {
   const kind = scriptKind(e);
   const script = withoutCredentialLines(scriptLines(e).join('\n'));
   if (script.names.length > 0)

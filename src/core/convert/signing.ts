@@ -10,7 +10,7 @@ import { filterLines, params, type DraftRequest } from './draft';
 import { jsonMembers, pruneMembers } from './json-placeholders';
 import { Notes } from './common';
 
-export const SIGNING_COMMENT =
+const SIGNING_COMMENT =
   'signature and timestamp are left out: TradeReq adds timestamp and signs the request itself (spec §5).';
 
 const ADDED_BY_SIGNER = new Set(['timestamp', 'signature']);

@@ -25,7 +25,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Tab, visible ASCII and Latin-1: no CR, LF, NUL or other control characters.
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-export function isForbiddenHeader(name: string): boolean {
+function isForbiddenHeader(name: string): boolean {
   return FORBIDDEN.has(name.toLowerCase());
 }
 

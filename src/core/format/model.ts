@@ -90,7 +90,7 @@ export type SectionKind = 'query' | 'body' | 'json' | 'subscribe' | 'message';
  * Where a parameter was written: inline on the request line, under a section line, with no
  * section (placement from the method), or as a top-level member of a `[json]` body.
  */
-export type ParamOrigin = 'inline' | 'section' | 'default' | 'json';
+type ParamOrigin = 'inline' | 'section' | 'default' | 'json';
 
 export interface Param {
   readonly name: Token;

@@ -26,7 +26,7 @@ import { VariableScope, unresolvedRefs, type ResolveContext } from './variables'
 
 export { defaultContext, type ResolveContext } from './variables';
 
-export interface ResolvedParam {
+interface ResolvedParam {
   readonly name: string;
   readonly value: string;
   readonly placement: Placement;

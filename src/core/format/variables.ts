@@ -44,7 +44,7 @@ export function defaultContext(environment: NamedEnvironment, extra: Partial<Res
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** 32 characters of A-Za-z0-9, within the limit docs/format.md gives for client order ids. */
-export function newClientOrderId(): string {
+function newClientOrderId(): string {
   const bytes = nodeCrypto().randomBytes(32);
   let out = '';
   for (const b of bytes) out += ALNUM[b % ALNUM.length];

@@ -31,7 +31,7 @@ export interface RoundTripDeps {
   readonly account?: string;
 }
 
-export function chargeOf(prepared: PreparedRequest, account: string | undefined): Charge {
+function chargeOf(prepared: PreparedRequest, account: string | undefined): Charge {
   return { origin: prepared.origin, mode: prepared.mode, weight: prepared.weight, account };
 }
 

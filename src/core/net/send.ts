@@ -48,7 +48,7 @@ export const DEFAULT_SEND_SETTINGS: SendSettings = {
   deadlineMs: 20_000,
 };
 
-export interface Timings {
+interface Timings {
   /** Time to open the connection; 0 when a kept-alive connection was reused. */
   readonly connectMs: number;
   readonly firstByteMs: number;

@@ -16,7 +16,7 @@ import { validOrderRef } from '../request/order-query';
 import type { BudgetState, HistoryItem, PanelEntry } from './protocol';
 
 /** Markdown hover text as plain text, for a title attribute and a screen reader. */
-export function plainText(markdown: string): string {
+function plainText(markdown: string): string {
   return markdown
     .replace(/\*\*|__|`/g, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|<>&~"])/g, '$1')

@@ -19,7 +19,7 @@ const LIVE_TICK_MS = 1000;
 const REPLAY_LINES = 200;
 
 /** What a LiveFeed reads of a connection (a WsConnection). */
-export interface LiveSource {
+interface LiveSource {
   snapshot(): ConnectionSnapshot;
   onEvent(listener: (e: WsEvent) => void): () => void;
   /** `text` with the connection's listen key masked (pushes are the server's text: it could echo one). */

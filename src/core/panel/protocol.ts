@@ -12,8 +12,8 @@ import { toZod } from './zod-shape';
 
 // The panel's code imports this module only: what it needs of the core comes through here.
 export { BOUNDS, HISTORY_LIMIT } from '../bounds';
-export { SEND_OUTCOMES, type SendOutcome } from '../outcome';
-export { check, shape, type Infer, type Shape } from './shape';
+export type { SendOutcome } from '../outcome';
+export { check, shape } from './shape';
 
 // Room for the note clip() appends to a cut text.
 const NOTE = 64;
@@ -29,7 +29,7 @@ const CounterShape = s.object({
   freesInMs: s.number(),
 });
 
-export const BudgetStateShape = s.object({
+const BudgetStateShape = s.object({
   origin: s.string(BOUNDS.messageChars),
   ip: CounterShape,
   uid: s.optional(CounterShape),
@@ -42,7 +42,7 @@ export const BudgetStateShape = s.object({
 // Header names are not clipped (undici bounds a response's headers to 16 KiB in all).
 const pairs = (max: number) => s.array(s.tuple(text(BOUNDS.historyRequestChars), text(max)), 10_000);
 
-export const ErrorInfoShape = s.object({
+const ErrorInfoShape = s.object({
   code: s.number(),
   meanings: s.array(s.string(BOUNDS.messageChars), 20),
   cause: s.optional(s.string(BOUNDS.messageChars)),
@@ -51,7 +51,7 @@ export const ErrorInfoShape = s.object({
   hoverText: text(BOUNDS.historyRequestChars),
 });
 
-export const PanelEntryShape = s.object({
+const PanelEntryShape = s.object({
   id,
   /** Local time of the send, ms. */
   at: s.number(),
@@ -116,7 +116,7 @@ export const PanelEntryShape = s.object({
 });
 
 /** A send in the history list: what the list shows, not the whole entry (the panel asks for that with `show`). */
-export const HistoryItemShape = s.object({
+const HistoryItemShape = s.object({
   id,
   at: s.number(),
   title: text(BOUNDS.messageChars),
@@ -150,7 +150,7 @@ export type HistoryItem = Infer<typeof HistoryItemShape>;
 
 const streamName = text(200);
 
-export const LiveStreamShape = s.object({
+const LiveStreamShape = s.object({
   stream: streamName,
   status: s.enum(['pending', 'subscribed', 'refused', 'unsubscribing']),
   kind: s.optional(s.string(20)),
@@ -164,7 +164,7 @@ export const LiveStreamShape = s.object({
 });
 
 /** One event of a connection for people: a message sent, a reply, a refusal, a dropped frame, an error. */
-export const LiveNoteShape = s.object({
+const LiveNoteShape = s.object({
   at: s.number(),
   tone: s.enum(['info', 'ok', 'warn', 'error']),
   text: text(BOUNDS.messageChars),
@@ -173,7 +173,7 @@ export const LiveNoteShape = s.object({
 const count = s.number();
 
 /** One connection as the stream view shows it; the URL and any listen key masked. */
-export const LiveConnectionShape = s.object({
+const LiveConnectionShape = s.object({
   id,
   title: text(BOUNDS.messageChars),
   environment: text(BOUNDS.messageChars),
@@ -208,7 +208,7 @@ export const LiveConnectionShape = s.object({
   notes: s.array(LiveNoteShape, BOUNDS.streamViewNotes),
 });
 
-export const PushLineShape = s.object({
+const PushLineShape = s.object({
   at: s.number(),
   stream: streamName,
   /** A line for people (a trade, the best bid and ask), for the kinds that have one. */
@@ -220,7 +220,7 @@ export const PushLineShape = s.object({
 const level = s.tuple(s.string(40), s.string(40));
 
 /** The latest book of a depth stream: [price, quantity], best first. */
-export const BookShape = s.object({
+const BookShape = s.object({
   stream: streamName,
   at: s.number(),
   version: s.optional(s.string(40)),
@@ -237,7 +237,7 @@ export type LiveConnection = Infer<typeof LiveConnectionShape>;
 export type PushLine = Infer<typeof PushLineShape>;
 export type Book = Infer<typeof BookShape>;
 
-export const LiveMessageShape = s.object({
+const LiveMessageShape = s.object({
   type: s.literal('live'),
   connection: LiveConnectionShape,
   /** Pushes since the last message, oldest first. */
@@ -278,11 +278,9 @@ export const FromPanelShape = s.union('type', [
   s.object({ type: s.literal('forget'), id }),
 ]);
 
-export type ToPanel = Infer<typeof ToPanelShape>;
 export type FromPanel = Infer<typeof FromPanelShape>;
 
 // The extension's zod schemas, from the same shapes. Pure: the panel's bundle leaves them (and zod) out.
 export const PanelEntrySchema = /* @__PURE__ */ toZod(PanelEntryShape);
-export const PanelStateSchema = /* @__PURE__ */ toZod(PanelStateShape);
 export const ToPanelSchema = /* @__PURE__ */ toZod(ToPanelShape);
 export const FromPanelSchema = /* @__PURE__ */ toZod(FromPanelShape);

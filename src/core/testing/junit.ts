@@ -76,11 +76,11 @@ function visible(s: string): string {
 }
 
 /** Character data. */
-export function text(s: string): string {
+function text(s: string): string {
   return visible(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** An attribute value in double quotes; line breaks and tabs kept as references (parsers normalise them). */
-export function attr(s: string): string {
+function attr(s: string): string {
   return text(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }

@@ -34,7 +34,7 @@ export function report(name: ReporterName, run: RunReport): string {
 const MARKS: Record<Verdict, string> = { passed: '✔', failed: '✘', unknown: '?', refused: '⊘', skipped: '-' };
 
 /** One line for a finished case, as the progress and the pretty report show it. */
-export function caseLine(r: CaseResult): string {
+function caseLine(r: CaseResult): string {
   const took = r.verdict === 'skipped' ? '' : ` · ${r.durationMs} ms`;
   return `${MARKS[r.verdict]} ${caseTitle(r.case)}${took}`;
 }

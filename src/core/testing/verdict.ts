@@ -7,8 +7,7 @@ import type { Range } from '../format/model';
 import type { SendOutcome } from '../outcome';
 import type { TestCase } from './cases';
 
-export const VERDICTS = ['passed', 'failed', 'unknown', 'refused', 'skipped'] as const;
-export type Verdict = (typeof VERDICTS)[number];
+export type Verdict = 'passed' | 'failed' | 'unknown' | 'refused' | 'skipped';
 
 /** Why a case ended as it did; each reason belongs to one verdict. */
 export const REASONS = {
@@ -89,7 +88,7 @@ export function summaryLine(report: RunReport): string {
   return `${t.passed} passed, ${t.failed} failed, ${t.unknown} unknown, ${t.refused} refused${skipped} in ${seconds(report.durationMs)} s`;
 }
 
-export function seconds(ms: number): string {
+function seconds(ms: number): string {
   return (ms / 1000).toFixed(ms < 10_000 ? 2 : 1);
 }
 

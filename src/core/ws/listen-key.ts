@@ -26,9 +26,9 @@ export interface ListenKeyApi {
 }
 
 /** Half the key's 60-minute validity (assumed, WS_RULES.listenKeyValidityMs): one failed keep-alive leaves time for another. */
-export const LISTEN_KEY_KEEP_ALIVE_MS = WS_RULES.listenKeyValidityMs / 2;
+const LISTEN_KEY_KEEP_ALIVE_MS = WS_RULES.listenKeyValidityMs / 2;
 /** After a failed keep-alive, the next try comes this much sooner. */
-export const KEEP_ALIVE_RETRY_MS = 60_000;
+const KEEP_ALIVE_RETRY_MS = 60_000;
 
 export interface LeaseOptions {
   readonly keepAliveMs?: number;

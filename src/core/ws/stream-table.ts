@@ -7,9 +7,9 @@ import { parseStreamName, type StreamKind } from '../catalog/streams';
 import type { StreamStatus, StreamView } from './types';
 
 /** Refused streams kept for the view; older refusals are forgotten. */
-export const MAX_REFUSED = 100;
+const MAX_REFUSED = 100;
 /** The push rate is over this many seconds. */
-export const RATE_SECONDS = 10;
+const RATE_SECONDS = 10;
 
 /** Pushes per whole second of the last RATE_SECONDS, in a ring. */
 class RateBuckets {

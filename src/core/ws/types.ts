@@ -33,7 +33,7 @@ export type WsFailure =
   /** The caller asked for something the connection cannot do (bad URL, not open, bad message). */
   | { readonly kind: 'usage'; readonly message: string };
 
-export type ConnectionStatus = 'idle' | 'connecting' | 'open' | 'closing' | 'closed';
+type ConnectionStatus = 'idle' | 'connecting' | 'open' | 'closing' | 'closed';
 
 export interface ConnectionState {
   readonly status: ConnectionStatus;

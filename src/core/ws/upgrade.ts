@@ -45,7 +45,7 @@ function requestKey(headers: unknown): string | undefined {
 }
 
 /** The first thing a client must refuse in a 101 (RFC 6455 section 4.1), for the message; undefined when none is seen. */
-export function handshakeProblem(key: string | undefined, headers: IncomingHttpHeaders): string | undefined {
+function handshakeProblem(key: string | undefined, headers: IncomingHttpHeaders): string | undefined {
   if (header(headers, 'upgrade')?.toLowerCase() !== 'websocket') return 'no "Upgrade: websocket" header';
   if (!/(^|,)\s*upgrade\s*(,|$)/i.test(header(headers, 'connection') ?? '')) return 'no "Connection: Upgrade" header';
   if (key === undefined) return undefined;

@@ -43,7 +43,7 @@ export function parseWsUrl(url: string): URL | undefined {
 }
 
 /** `ws://h:p`: the scheme, host and port a listen key may be sent to. */
-export function wsOrigin(url: string): string | undefined {
+function wsOrigin(url: string): string | undefined {
   const u = parseWsUrl(url);
   return u === undefined ? undefined : `${u.protocol}//${u.host}`;
 }
@@ -103,7 +103,7 @@ export function checkListenKeyBinding(url: string | undefined, binding: KeyBindi
 export const LISTEN_KEY_FORMAT = /^[A-Za-z0-9._~-]{1,256}$/;
 
 /** The answer to POST /api/v3/userDataStream (docs/websocket.md). */
-export const ListenKeyAnswer = z.object({ listenKey: z.string().regex(LISTEN_KEY_FORMAT) });
+const ListenKeyAnswer = z.object({ listenKey: z.string().regex(LISTEN_KEY_FORMAT) });
 
 /** The listen key of a POST /api/v3/userDataStream answer, or undefined when it has none usable. */
 export function listenKeyOf(json: unknown): string | undefined {

@@ -49,7 +49,7 @@ class AnchoredRange implements Range {
   }
 }
 
-export function plainRange(r: Range): Range {
+function plainRange(r: Range): Range {
   return { startLine: r.startLine, startChar: r.startChar, endLine: r.endLine, endChar: r.endChar };
 }
 

@@ -21,8 +21,8 @@ export function lineAt(source: SourceText, n: number): string {
   return source.text.slice(start, end);
 }
 
-export const CH_TAB = 9;
-export const CH_SPACE = 32;
+const CH_TAB = 9;
+const CH_SPACE = 32;
 export const CH_QUOTE = 34;
 export const CH_HASH = 35;
 export const CH_SLASH = 47;
