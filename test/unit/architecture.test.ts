@@ -190,6 +190,12 @@ describe('architecture: the boundaries of ARCHITECTURE.md', () => {
     assert.deepEqual(cycles(), []);
   });
 
+  it("no two files of src/core/ share a name, but the ones ARCHITECTURE.md allows (a folder's index.ts and types.ts, expect.ts)", () => {
+    const names = sources(join(SRC, 'core')).map((f) => f.split(/[\\/]/).pop()!);
+    const twice = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+    assert.deepEqual(twice.filter((n) => !['index.ts', 'types.ts', 'expect.ts'].includes(n)).sort(), []);
+  });
+
   it('the activation bundle (dist/extension.js) holds no zod, undici or sandbox: they load on first use', async () => {
     const result = await build({
       entryPoints: [join(SRC, 'extension', 'extension.ts')],
