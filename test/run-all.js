@@ -47,7 +47,7 @@ const PARTS = [
     command: node('scripts/package.js'),
     after: ['build'],
   },
-  { id: 'lint', name: 'lint and format (ESLint, Prettier)', command: ['npm', 'run', '--silent', 'lint'] },
+  { id: 'lint', name: 'lint, format, dead code (ESLint, Prettier, knip)', command: ['npm', 'run', '--silent', 'lint'] },
   { id: 'typecheck', name: 'type check', command: ['npm', 'run', '--silent', 'typecheck'] },
   {
     id: 'grammar',
