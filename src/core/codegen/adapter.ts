@@ -170,7 +170,7 @@ function holdsMarker(text: string, markers: Markers): boolean {
 }
 
 /** The key variables the program reads: the profile's pair (docs/format.md), else the generic pair. */
-export function keyEnvironment(profile: string | undefined): CodeRequest['keyEnv'] {
+function keyEnvironment(profile: string | undefined): CodeRequest['keyEnv'] {
   const prefix = profile ? profileEnvPrefix(profile) : 'TRADEREQ_';
   return { apiKey: prefix + 'API_KEY', secretKey: prefix + 'SECRET_KEY' };
 }

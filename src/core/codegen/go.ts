@@ -27,7 +27,7 @@ import { aboutLines, commentBlock, commentText, hex, notConfirmedNotes, NOTES, q
  * A Go string literal holding exactly `text`, in printable ASCII: code points as UTF-8, or, with
  * `latin1` (header values, which HTTP carries as Latin-1 as TradeReq sends them), as single bytes.
  */
-export function goString(text: string, latin1 = false): string {
+function goString(text: string, latin1 = false): string {
   return quoted(text, { lastHexByte: latin1 ? 0xff : 0x7f, astral: (c) => '\\U' + hex(c, 8) });
 }
 

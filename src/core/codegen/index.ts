@@ -12,9 +12,8 @@ import { generatePython } from './python';
 import { generateShell } from './shell';
 
 export { CODE_LANGUAGES, type CodeLanguage, type CodeRequest } from './program-model';
-export type { NamedValue, Piece, ProgramParameter, Value } from './program-model';
-export { BASE_URL_ENV, TIMESTAMP_ENV } from './plan';
-export { codeRequestFrom, keyEnvironment, programNeeds } from './adapter';
+export type { NamedValue, Piece, Value } from './program-model';
+export { codeRequestFrom, programNeeds } from './adapter';
 
 export function isCodeLanguage(id: string): id is CodeLanguage {
   return CODE_LANGUAGES.some((l) => l.id === id);

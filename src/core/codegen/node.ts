@@ -25,7 +25,7 @@ import {
 import { aboutLines, commentBlock, commentText, hex, notConfirmedNotes, NOTES, quoted } from './text';
 
 /** A JavaScript string literal holding exactly `text`, in printable ASCII. */
-export function jsString(text: string): string {
+function jsString(text: string): string {
   return quoted(text, { lastHexByte: 0xff, astral: (c) => '\\u{' + hex(c, 1) + '}' });
 }
 

@@ -13,7 +13,7 @@ export class CodegenError extends Error {
 }
 
 /** A header of the program in its final order; `apiKey` stands for the key read from the environment. */
-export interface PlannedHeader {
+interface PlannedHeader {
   readonly name: string;
   readonly value: Value | 'apiKey';
 }

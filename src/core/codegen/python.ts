@@ -25,7 +25,7 @@ import {
 import { aboutLines, commentBlock, commentText, hex, notConfirmedNotes, NOTES, quoted } from './text';
 
 /** A Python string literal holding exactly `text`, in printable ASCII. */
-export function pyString(text: string): string {
+function pyString(text: string): string {
   return quoted(text, { lastHexByte: 0xff, astral: (c) => '\\U' + hex(c, 8) });
 }
 

@@ -8,10 +8,10 @@ import type { Plan } from './plan';
 import type { Piece, Value } from './program-model';
 
 /** The pieces a program makes itself when it runs; the others are text and the program's parameters. */
-export type RunTimePiece = Exclude<Piece['kind'], 'text' | 'parameter'>;
+type RunTimePiece = Exclude<Piece['kind'], 'text' | 'parameter'>;
 
 /** How a language makes a run-time piece, once per run, and names it where a value holds it. */
-export interface RunTimeRendering {
+interface RunTimeRendering {
   /** The variable that holds it: what a value's piece becomes. */
   readonly variable: string;
   /** The statement that makes it, indented as the program's main code. */

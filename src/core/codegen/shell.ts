@@ -34,7 +34,7 @@ function utf8Bytes(code: number): number[] {
  * One shell word holding exactly `text`: '...' when that is enough, else $'...' with every byte
  * outside printable ASCII as \xHH (UTF-8 bytes, or with `latin1` one byte per character ≤ U+00FF).
  */
-export function shString(text: string, latin1 = false): string {
+function shString(text: string, latin1 = false): string {
   const points = codePoints(text);
   // The text itself (printable ASCII), never String.fromCodePoint(...points): a value may be millions long.
   if (points.every((c) => isPlainAscii(c) && c !== 0x27)) return `'${text}'`;

@@ -17,7 +17,7 @@ import {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** The text as UTF-8 can carry it: a lone surrogate becomes U+FFFD, as Buffer.from(text) makes it when TradeReq sends. */
-export function wellFormed(text: string): string {
+function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATE, '\uFFFD');
 }
 
