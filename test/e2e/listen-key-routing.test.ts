@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { ensureBuilt } from '../support/build';
 import { describeRun, tradereq, type Run } from '../support/cli';
-import { control, field, signed } from '../unit/sandbox-ws-support';
+import { control, field, signed } from '../support/sandbox-ws';
 
 const ORDERS = 'spot@private.orders.v3.api';
 

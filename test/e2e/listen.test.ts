@@ -14,7 +14,7 @@ import { Budget } from '../../src/core/budget/budget';
 import { FileStateStore } from '../../src/core/budget/state';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { CLI, cleanEnv, describeRun, tradereq, type Run } from '../support/cli';
-import { control, field, limitOrder, signed } from '../unit/sandbox-ws-support';
+import { control, field, limitOrder, signed } from '../support/sandbox-ws';
 import { ensureBuilt } from '../support/build';
 
 const BOOK = 'spot@public.bookTicker.v3.api@BTCUSDT';

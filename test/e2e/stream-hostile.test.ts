@@ -20,7 +20,7 @@ import { BOUNDS } from '../../src/core/bounds';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { ensureBuilt } from '../support/build';
 import { CLI, cleanEnv, describeRun, tradereq, type Run } from '../support/cli';
-import { control, field, signed } from '../unit/sandbox-ws-support';
+import { control, field, signed } from '../support/sandbox-ws';
 
 const DEALS = 'spot@public.deals.v3.api@BTCUSDT';
 /** RFC 6455 §1.3: the GUID of Sec-WebSocket-Accept. */

@@ -2,7 +2,7 @@
  * The repository's own references as data for the tests: sections and tables of the Markdown
  * documents in docs/ (docs/service.md keeps the published spec's section numbers and tables), and
  * the signing vectors of test/fixtures/vectors/signing.json. Nothing here reads outside the
- * repository; only test/unit/spec-crosscheck.test.ts compares these with the published spec.
+ * repository; only test/unit/repo/spec-crosscheck.test.ts compares these with the published spec.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

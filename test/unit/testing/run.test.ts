@@ -1,0 +1,369 @@
+/**
+ * Request files as tests, in the core: discovering a file's requests as test cases (ranges,
+ * expectations, ids), running them in order through the real pipeline against the sandbox over
+ * HTTP (chaining, expectations, refusals that stop a file, cancellation, a run that sends only to
+ * the sandbox), and what a result says (decoded code, the answer, never the API key).
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Budget } from '../../../src/core/budget/budget';
+import { MemoryStateStore } from '../../../src/core/budget/state';
+import { ClockSync } from '../../../src/core/clock/sync';
+import { DEMO_ACCOUNTS } from '../../../src/core/env/demo';
+import type { NamedEnvironment } from '../../../src/core/env/constants';
+import { parse } from '../../../src/core/format/parser';
+import type { Sender } from '../../../src/core/net/send';
+import { UndiciSender } from '../../../src/core/net/undici-sender';
+import type { KeySource } from '../../../src/core/request/prepare';
+import { ok } from '../../../src/core/result';
+import { caseTitle, matchesGrep, selectCases, testCases, WEBSOCKET_SKIP } from '../../../src/core/testing/cases';
+import type { CaseResult } from '../../../src/core/testing/verdict';
+import { runCases, type RunDeps } from '../../../src/core/testing/run';
+import { sandboxEnvironment, sandboxKeys } from '../../../src/core/testing/sandbox';
+import { startSandbox, type Sandbox } from '../../../src/sandbox';
+
+const FILE = `# Requests as tests
+@symbol = BTCUSDT
+
+### Buy at a limit price
+# @name buy
+POST /api/v3/order
+symbol = {{symbol}}
+side = BUY
+type = LIMIT
+quantity = 0.001
+price = 20000
+
+### Query it
+# @expect status 200
+# @expect json symbol == BTCUSDT
+GET /api/v3/order
+symbol = {{symbol}}
+orderId = {{buy.response.orderId}}
+
+### Cancel without an id
+# @expect code 30002
+DELETE /api/v3/order
+symbol = BTCUSDT
+
+### Cancel without an id, as expected
+# @expect code 700004
+DELETE /api/v3/order
+symbol = BTCUSDT
+
+### Trades
+WS /ws
+[subscribe]
+spot@public.deals.v3.api@BTCUSDT
+`;
+
+describe('request files as tests: discovery', () => {
+  const cases = testCases(parse(FILE));
+
+  it('each request is a case, in file order, its range from the ### line to the end of its block', () => {
+    assert.deepEqual(
+      cases.map((c) => [c.id, c.label, c.range.startLine]),
+      [
+        ['name:buy', 'Buy at a limit price', 3],
+        ['#2', 'Query it', 12],
+        ['#3', 'Cancel without an id', 19],
+        ['#4', 'Cancel without an id, as expected', 24],
+        ['#5', 'Trades', 29],
+      ],
+    );
+    assert.equal(cases[0]!.range.endLine, 10, 'the block of "buy" ends at its last line');
+    assert.equal(caseTitle(cases[0]!), 'Buy at a limit price (buy)');
+  });
+
+  it('the # @expect lines of a case are known before it runs (where a failure is shown)', () => {
+    assert.deepEqual(
+      cases.map((c) => c.expectRanges.map((r) => r.startLine)),
+      [[], [13, 14], [20], [25], []],
+    );
+  });
+
+  it('a WebSocket request is a case that is skipped, with the reason', () => {
+    assert.equal(cases[4]!.skip, WEBSOCKET_SKIP);
+    assert.equal(cases[0]!.skip, undefined);
+  });
+
+  it('a request without a title is labelled by its # @name, else by its request line; two equal names fall back to positions', () => {
+    const doc = parse('# @name a\nGET /api/v3/ping\n###\n# @name a\nGET /api/v3/time\n###\nGET /api/v3/account');
+    assert.deepEqual(
+      testCases(doc).map((c) => [c.id, c.label]),
+      [
+        ['#1', 'a'],
+        ['#2', 'a'],
+        ['#3', 'GET /api/v3/account'],
+      ],
+    );
+  });
+
+  it('--grep matches titles and names', () => {
+    assert.deepEqual(
+      cases.filter((c) => matchesGrep(c, /^buy$/)).map((c) => c.id),
+      ['name:buy'],
+    );
+    assert.deepEqual(
+      cases.filter((c) => matchesGrep(c, /Cancel|Query/)).map((c) => c.id),
+      ['#2', '#3', '#4'],
+    );
+  });
+
+  it('--grep adds what a selected request reads, each named by the one that reads it directly (issue 19, point 2)', () => {
+    const doc = parse(
+      [
+        '@price = {{quote.response.price}}',
+        '### Quote\n# @name quote\nGET /api/v3/ticker/price\nsymbol = BTCUSDT',
+        '### Ping\nGET /api/v3/ping',
+        '### Buy\n# @name buy\nPOST /api/v3/order\nsymbol = BTCUSDT\nprice = {{price}}',
+        '### Cancel it\nDELETE /api/v3/order\nsymbol = BTCUSDT\norderId = {{buy.response.orderId}}',
+      ].join('\n\n'),
+    );
+    const picked = selectCases(doc, testCases(doc), /cancel/i);
+    assert.deepEqual(
+      picked.map((c) => [c.label, c.neededBy]),
+      [
+        ['Quote', ['Buy']],
+        ['Buy', ['Cancel it']],
+        ['Cancel it', undefined],
+      ],
+    );
+  });
+});
+
+describe('request files as tests: running against the sandbox', function () {
+  this.timeout(30_000);
+  let sandbox: Sandbox;
+  let sender: Sender;
+  let origin: string;
+
+  before(async () => {
+    sandbox = await startSandbox({ port: 0 });
+    origin = new URL(sandbox.baseUrl).origin;
+    sender = new UndiciSender();
+  });
+  after(async () => {
+    await sender.close();
+    await sandbox.close();
+  });
+  beforeEach(() => control('reset', {}));
+
+  async function control(what: string, body: unknown): Promise<void> {
+    const res = await fetch(`${sandbox.baseUrl}/_sandbox/${what}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    assert.equal(res.status, 200, await res.text());
+  }
+
+  async function reached(): Promise<string[]> {
+    const log = (await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as {
+      method: string;
+      path: string;
+    }[];
+    return log.map((r) => `${r.method} ${r.path}`);
+  }
+
+  function deps(extra: Partial<RunDeps> = {}, key: KeySource = sandboxKeys(origin)): RunDeps {
+    const store = new MemoryStateStore();
+    return {
+      pipeline: {
+        sender,
+        budget: new Budget(store),
+        clock: new ClockSync(store),
+        clockSync: false,
+        key,
+        confirm: () => true,
+      },
+      environment: sandboxEnvironment(sandbox.baseUrl),
+      responses: new Map(),
+      ...extra,
+    };
+  }
+
+  async function run(text: string, extra: Partial<RunDeps> = {}, key?: KeySource): Promise<CaseResult[]> {
+    const doc = parse(text);
+    return runCases(doc, testCases(doc), deps(extra, key));
+  }
+
+  it('runs a file in order: a later request reads an earlier answer, an expected rejection passes, a WebSocket request is skipped', async () => {
+    const results = await run(FILE);
+    assert.deepEqual(
+      results.map((r) => [r.verdict, r.reason]),
+      [
+        ['passed', 'ok'],
+        ['passed', 'ok'],
+        ['failed', 'expectation'],
+        ['passed', 'expected-rejection'],
+        ['skipped', 'websocket'],
+      ],
+    );
+    assert.ok(
+      results[1]!.expectations.every((e) => e.passed),
+      'the query found the order placed by "buy"',
+    );
+    assert.deepEqual(await reached(), [
+      'POST /api/v3/order',
+      'GET /api/v3/order',
+      'DELETE /api/v3/order',
+      'DELETE /api/v3/order',
+    ]);
+  });
+
+  it('a failed expectation says what was expected, what came back (the decoded code and its meaning) and where the # @expect line is', async () => {
+    const cancel = (await run(FILE))[2]!;
+    assert.equal(cancel.status, 400);
+    assert.equal(cancel.error?.code, 700004);
+    assert.ok(cancel.error.meanings.length > 0);
+    const [e] = cancel.expectations;
+    assert.deepEqual(
+      { text: e!.text, passed: e!.passed, actual: e!.actual, line: e!.range?.startLine },
+      { text: '@expect code 30002', passed: false, actual: 'code 700004', line: 20 },
+    );
+    assert.match(cancel.summary, /^400 rejected: 700004 /);
+    assert.match(cancel.response ?? '', /^400 /);
+    assert.match(cancel.response ?? '', /"code": 700004/);
+    assert.match(
+      cancel.request ?? '',
+      /^DELETE http:\/\/127\.0\.0\.1:\d+\/api\/v3\/order\?symbol=BTCUSDT&timestamp=\d+&signature=[0-9a-f]{64}/,
+    );
+    assert.ok(!cancel.request?.includes(DEMO_ACCOUNTS[0]!.apiKey), 'the API key is masked in the request');
+  });
+
+  it('a rejection without # @expect lines fails; a 5xx is unknown, never failed', async () => {
+    await control('fault', { status: 503, count: 1, path: '/api/v3/order' });
+    const [unknown, rejected] = await run(
+      'POST /api/v3/order\nsymbol = BTCUSDT\nside = BUY\ntype = LIMIT\nquantity = 0.001\nprice = 20000\n###\nGET /api/v3/order\nsymbol = BTCUSDT\norderId = 1',
+    );
+    assert.deepEqual([unknown!.verdict, unknown!.reason, unknown!.status], ['unknown', 'unknown', 503]);
+    assert.match(unknown!.summary, /may have succeeded/);
+    assert.deepEqual([rejected!.verdict, rejected!.reason], ['failed', 'rejected']);
+  });
+
+  it('a refusal before sending stops the file: the requests after it are skipped, saying why, and nothing of them is sent', async () => {
+    const unbound: KeySource = () =>
+      ok({ key: DEMO_ACCOUNTS[0]!, binding: { profile: 'sandbox', origins: ['http://127.0.0.1:1'], source: 'test' } });
+    const results = await run(
+      'GET /api/v3/ping\n###\nGET /api/v3/account\n###\nGET /api/v3/time\n###\nGET /api/v3/ping',
+      {},
+      unbound,
+    );
+    assert.deepEqual(
+      results.map((r) => [r.verdict, r.reason]),
+      [
+        ['passed', 'ok'],
+        ['refused', 'origin'],
+        ['skipped', 'after-refusal'],
+        ['skipped', 'after-refusal'],
+      ],
+    );
+    assert.match(results[2]!.summary, /^not run: an earlier request was refused \(key profile .*may not be sent to/);
+    assert.deepEqual(await reached(), ['GET /api/v3/ping']);
+  });
+
+  it('a run against the sandbox refuses a request to any other origin, sends nothing of it, and goes on', async () => {
+    const results = await run('GET http://127.0.0.1:1/api/v3/ping\n###\nGET /api/v3/ping', { onlyOrigin: origin });
+    assert.deepEqual(
+      results.map((r) => [r.verdict, r.reason]),
+      [
+        ['refused', 'elsewhere'],
+        ['passed', 'ok'],
+      ],
+    );
+    assert.match(results[0]!.summary, /sends only to it/);
+  });
+
+  it('cancelling stops the run between requests: the request under way ends, the rest are skipped', async () => {
+    let cancelled = false;
+    const started: string[] = [];
+    const results = await run('GET /api/v3/ping\n###\nGET /api/v3/time\n###\nGET /api/v3/ping', {
+      cancelled: () => cancelled,
+      onStart: (c) => {
+        started.push(c.id);
+        cancelled = true;
+      },
+    });
+    assert.deepEqual(started, ['#1']);
+    assert.deepEqual(
+      results.map((r) => r.reason),
+      ['ok', 'cancelled', 'cancelled'],
+    );
+    assert.deepEqual(await reached(), ['GET /api/v3/ping']);
+  });
+
+  it('bad input is a failure with its place: an undefined variable, a line the parser could not read; nothing is sent', async () => {
+    const results = await run(
+      '### a\nGET /api/v3/order\nsymbol = {{nope}}\n### b\nGET /api/v3/ping\nthis is not a line\n',
+    );
+    assert.deepEqual(
+      results.map((r) => [r.verdict, r.reason, r.problemRange?.startLine]),
+      [
+        ['failed', 'bad-input', 2],
+        ['failed', 'bad-input', 5],
+      ],
+    );
+    assert.deepEqual(await reached(), []);
+  });
+
+  it('reports each result as it comes, in order, with its time', async () => {
+    const seen: string[] = [];
+    const times = [0, 5, 5, 12];
+    await run('GET /api/v3/ping\n###\nGET /api/v3/time', {
+      now: () => times.shift() ?? 99,
+      onResult: (r) => seen.push(`${r.case.id} ${r.durationMs}`),
+    });
+    assert.deepEqual(seen, ['#1 5', '#2 7']);
+  });
+});
+
+describe('request files as tests: an answer that repeats the API key', function () {
+  let server: Server;
+  let baseUrl: string;
+  const apiKey = 'hostileEchoApiKey000000000000042';
+  before(async () => {
+    server = createServer((req, res) => {
+      // A hostile server echoes the key it was sent, in the body and a header.
+      const key = String(req.headers['x-service-apikey'] ?? '');
+      res.writeHead(400, { 'Content-Type': 'application/json', 'X-Echo': key });
+      res.end(JSON.stringify({ code: 700002, msg: `key ${key} refused`, echo: key }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('masks it everywhere in the result: summary, response, expectations', async () => {
+    const doc = parse('# @expect json echo == 1\nGET /api/v3/account');
+    const store = new MemoryStateStore();
+    const sender = new UndiciSender();
+    const environment: NamedEnvironment = { name: 'hostile', baseUrl, key: 'k' };
+    try {
+      const [r] = await runCases(doc, testCases(doc), {
+        pipeline: {
+          sender,
+          budget: new Budget(store),
+          clock: new ClockSync(store),
+          clockSync: false,
+          key: () =>
+            ok({
+              key: { apiKey, secretKey: 's'.repeat(40) },
+              binding: { profile: 'k', origins: [baseUrl], source: 't' },
+            }),
+          confirm: () => true,
+        },
+        environment,
+        responses: new Map(),
+      });
+      const text = JSON.stringify(r);
+      assert.ok(!text.includes(apiKey), text);
+      assert.ok(!text.includes('s'.repeat(40)));
+      assert.match(r!.response ?? '', /\*\*\*\*0042/);
+      assert.equal(r!.expectations[0]!.actual, 'echo = ****0042');
+    } finally {
+      await sender.close();
+    }
+  });
+});
