@@ -24,61 +24,29 @@ const REASON_CHARS = 500;
 
 const DamageSchema = z.object({ reason: z.string().check(z.maxLength(REASON_CHARS)), since: z.number() });
 
-/** [time ms, weight]: one request counted against a limit. */
-type Entry = [number, number];
-
-/** Whether `list` holds only entries the tuple of originStateSchema accepts (times up to `latest`), in one loop. */
-function isEntryList(list: unknown, latest: number): list is Entry[] {
-  return (
-    Array.isArray(list) &&
-    list.every(
-      (e) =>
-        Array.isArray(e) &&
-        e.length === 2 &&
-        typeof e[0] === 'number' &&
-        e[0] >= 0 &&
-        e[0] <= latest &&
-        Number.isSafeInteger(e[1]) &&
-        (e[1] as number) >= 0,
-    )
-  );
-}
-
-/**
- * A list of entries: a state holds hundreds, and a schema run per entry costs every command-line
- * send milliseconds, so a loop checks them; a list it refuses gets the issue (and path) of `exact`.
- */
-function entryList(latest: number, exact: z.ZodMiniType<Entry[]>) {
-  return z.custom<Entry[]>().check(
-    z.superRefine((list, ctx) => {
-      if (isEntryList(list, latest)) return;
-      for (const { path, message } of exact.safeParse(list).error?.issues ?? [])
-        ctx.addIssue({ code: 'custom', path, message });
-    }),
-  );
+/** The latest times of a file read at `now`: a little past `now`, and a block up to the longest ban past it. */
+function latestTimes(now: number): { readonly at: number; readonly until: number } {
+  return { at: now + FUTURE_SLACK_MS, until: now + LIMITS.ban.maxMs + FUTURE_SLACK_MS };
 }
 
 /**
  * An origin's entry, for a file read at `now`: weights are whole numbers of 0 or more and times lie
- * between the epoch and a little past `now` (a block up to the longest ban past it), since a
- * negative weight would open the budget and a far-future time would hold forever.
+ * between the epoch and their latest (latestTimes), since a negative weight would open the budget
+ * and a far-future time would hold forever.
  */
 function originStateSchema(now: number) {
-  const time = (latest: number) => z.number().check(z.nonnegative(), z.lte(latest));
-  const at = time(now + FUTURE_SLACK_MS);
-  const entries = entryList(now + FUTURE_SLACK_MS, z.array(z.tuple([at, z.int().check(z.nonnegative())])));
+  const latest = latestTimes(now);
+  const time = (max: number) => z.number().check(z.nonnegative(), z.lte(max));
+  const at = time(latest.at);
+  const entry = z.tuple([at, z.int().check(z.nonnegative())]);
   return z.object({
     /** [time ms, weight] of each request counted against the IP (§8: per IP for unsigned endpoints). */
-    ip: z._default(entries, []),
+    ip: z._default(z.array(entry), []),
     /** Per account (API key hash): [time ms, weight] (§8: per account for signed endpoints). */
-    accounts: z._default(z.record(z.string(), entries), {}),
+    accounts: z._default(z.record(z.string(), z.array(entry)), {}),
     /** After a 429 or 418: no request to this origin until `until` (§8 rules 1–4). */
     blocked: z.optional(
-      z.object({
-        until: time(now + LIMITS.ban.maxMs + FUTURE_SLACK_MS),
-        status: z.union([z.literal(429), z.literal(418)]),
-        since: at,
-      }),
+      z.object({ until: time(latest.until), status: z.union([z.literal(429), z.literal(418)]), since: at }),
     ),
     /** The last measured offset of the server clock (see src/core/clock). */
     clock: z.optional(
@@ -103,6 +71,86 @@ export interface State {
   damaged?: { reason: string; since: number };
 }
 
+type Entry = [number, number];
+type Latest = ReturnType<typeof latestTimes>;
+
+const isTime = (v: unknown, latest: number): v is number => typeof v === 'number' && v >= 0 && v <= latest;
+
+/** A JSON object, as zod's object and record take it. */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+}
+
+function plainEntries(v: unknown, latest: Latest): Entry[] | undefined {
+  const valid =
+    Array.isArray(v) &&
+    v.every(
+      (e) => Array.isArray(e) && e.length === 2 && isTime(e[0], latest.at) && Number.isSafeInteger(e[1]) && e[1] >= 0,
+    );
+  return valid ? (v as Entry[]) : undefined;
+}
+
+function plainAccounts(v: unknown, latest: Latest): Record<string, Entry[]> | undefined {
+  if (!isPlainObject(v)) return undefined;
+  const accounts: Record<string, Entry[]> = {};
+  for (const [id, list] of Object.entries(v)) {
+    const entries = id === '__proto__' ? undefined : plainEntries(list, latest);
+    if (!entries) return undefined;
+    accounts[id] = entries;
+  }
+  return accounts;
+}
+
+function plainBlock(v: unknown, latest: Latest): OriginState['blocked'] {
+  if (!isPlainObject(v) || !isTime(v['until'], latest.until) || !isTime(v['since'], latest.at)) return undefined;
+  const status = v['status'];
+  return status === 429 || status === 418 ? { until: v['until'], status, since: v['since'] } : undefined;
+}
+
+function plainClock(v: unknown, latest: Latest): OriginState['clock'] {
+  if (!isPlainObject(v)) return undefined;
+  const { offsetMs, roundTripMs, measuredAt } = v;
+  const valid =
+    typeof offsetMs === 'number' &&
+    Number.isFinite(offsetMs) &&
+    isTime(roundTripMs, Number.MAX_VALUE) &&
+    isTime(measuredAt, latest.at);
+  return valid ? { offsetMs, roundTripMs, measuredAt } : undefined;
+}
+
+/**
+ * An origin's entry as TradeReq writes it, read without zod: a send reads the state two or three
+ * times, each holding dozens of origins, and zod's parse of them costs every run milliseconds. It
+ * takes only what originStateSchema takes and gives what it gives (its fields in its order, unknown
+ * ones left out); anything else (damage, a value out of bounds or of another type) is undefined,
+ * for the schema to decide and word.
+ */
+function plainOriginState(value: unknown, now: number): OriginState | undefined {
+  if (!isPlainObject(value) || value['damaged'] !== undefined) return undefined;
+  const latest = latestTimes(now);
+  const { ip, accounts, blocked, clock } = value;
+  const state = {
+    ip: ip === undefined ? [] : plainEntries(ip, latest),
+    accounts: accounts === undefined ? {} : plainAccounts(accounts, latest),
+    blocked: blocked === undefined ? undefined : plainBlock(blocked, latest),
+    clock: clock === undefined ? undefined : plainClock(clock, latest),
+  };
+  if (
+    !state.ip ||
+    !state.accounts ||
+    (blocked !== undefined && !state.blocked) ||
+    (clock !== undefined && !state.clock)
+  )
+    return undefined;
+  // As zod gives it: an optional field that is absent is not there at all.
+  return {
+    ip: state.ip,
+    accounts: state.accounts,
+    ...(state.blocked && { blocked: state.blocked }),
+    ...(state.clock && { clock: state.clock }),
+  };
+}
+
 export function emptyState(): State {
   return { version: 1, origins: {} };
 }
@@ -123,22 +171,26 @@ export function parseState(text: string, now: number): State {
   if (!shape.success)
     return { ...emptyState(), damaged: { reason: 'the file does not have the expected shape', since: now } };
   const state: State = { version: 1, origins: {}, damaged: shape.data.damaged };
-  const OriginStateSchema = originStateSchema(now);
+  const OriginStateSchema = z.onFirstUse(() => originStateSchema(now));
   for (const [origin, value] of Object.entries(shape.data.origins)) {
-    const parsed = OriginStateSchema.safeParse(value);
-    const entry = parsed.success
-      ? parsed.data
-      : {
-          ip: [],
-          accounts: {},
-          damaged: { reason: `its entry does not validate (${issueText(parsed.error)})`, since: now },
-        };
+    const entry = plainOriginState(value, now) ?? validOriginState(OriginStateSchema(), value, now);
     // Another spelling of one origin (as an older TradeReq keyed it) joins its entry: a ban is never dropped.
     const key = stateKey(origin);
     const kept = state.origins[key];
     state.origins[key] = kept ? mergeOrigins(kept, entry) : entry;
   }
   return state;
+}
+
+/** The entry as originStateSchema reads it; one that does not validate is damaged, with zod's first issue. */
+function validOriginState(schema: ReturnType<typeof originStateSchema>, value: unknown, now: number): OriginState {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  return {
+    ip: [],
+    accounts: {},
+    damaged: { reason: `its entry does not validate (${issueText(parsed.error)})`, since: now },
+  };
 }
 
 /** Two entries of one origin as one, in `a`: every counted request, the later block and clock, any damage. */

@@ -94,4 +94,56 @@ describe('the state file, read and written by one run', () => {
     write({ [A]: { ip: [[NOW - 1000, 1.5]] } });
     assert.match(store.read().origins[A]?.damaged?.reason ?? '', /^its entry does not validate \(ip\.0\.1: /);
   });
+
+  it('an entry as TradeReq writes it reads as zod reads it: unknown fields left out, absent ones defaulted', () => {
+    const blocked = { until: NOW + 5000, status: 429, since: NOW - 1 };
+    const clock = { offsetMs: -3.5, roundTripMs: 2, measuredAt: NOW - 1 };
+    write({
+      [A]: { clock: { ...clock, x: 1 }, blocked: { ...blocked, y: 2 }, ip: [[NOW - 1000, 1]], other: true },
+      'https://b.example': {},
+    });
+    const read = store.read();
+    assert.deepEqual(read.origins[A], { ip: [[NOW - 1000, 1]], accounts: {}, blocked, clock });
+    assert.deepEqual(Object.keys(read.origins[A]), ['ip', 'accounts', 'blocked', 'clock'], "in the schema's order");
+    assert.deepEqual(read.origins['https://b.example'], { ip: [], accounts: {} });
+  });
+
+  it("every value the schema refuses damages its origin with zod's words, as before", () => {
+    const cases: [unknown, string][] = [
+      [{ ip: [[NOW, 2 ** 53]] }, 'ip.0.1: Too big: expected int to be <=9007199254740991'],
+      [{ ip: [[-1, 1]] }, 'ip.0.0: Too small: expected number to be >=0'],
+      [{ ip: [[NOW]] }, 'ip.0: Too small: expected array to have >=2 items'],
+      [{ ip: [{ 0: NOW, 1: 1 }] }, 'ip.0: Invalid input: expected tuple, received object'],
+      [{ ip: null }, 'ip: Invalid input: expected array, received null'],
+      [{ accounts: [] }, 'accounts: Invalid input: expected record, received array'],
+      [{ accounts: { a: null } }, 'accounts.a: Invalid input: expected array, received null'],
+      [
+        { blocked: { until: NOW + 73 * HOUR_MS + 1, status: 418, since: NOW } },
+        'blocked.until: Too big: expected number to be <=1700262800000',
+      ],
+      [{ blocked: { until: NOW, status: '429', since: NOW } }, 'blocked.status: Invalid input'],
+      [{ blocked: { until: NOW, status: 429 } }, 'blocked.since: Invalid input: expected number, received undefined'],
+      [
+        { clock: { offsetMs: '1', roundTripMs: 1, measuredAt: NOW } },
+        'clock.offsetMs: Invalid input: expected number, received string',
+      ],
+      [
+        { clock: { offsetMs: 1, roundTripMs: -1, measuredAt: NOW } },
+        'clock.roundTripMs: Too small: expected number to be >=0',
+      ],
+      [{ clock: null }, 'clock: Invalid input: expected object, received null'],
+      [{ damaged: null }, 'damaged: Invalid input: expected object, received null'],
+      [[], 'entry: Invalid input: expected object, received array'],
+    ];
+    for (const [entry, issue] of cases) {
+      write({ [A]: entry });
+      assert.equal(
+        store.read().origins[A]?.damaged?.reason,
+        `its entry does not validate (${issue})`,
+        JSON.stringify(entry),
+      );
+    }
+    write({ [A]: { ip: [], damaged: { reason: 'kept', since: NOW - 5 } } });
+    assert.deepEqual(store.read().origins[A], { ip: [], accounts: {}, damaged: { reason: 'kept', since: NOW - 5 } });
+  });
 });
