@@ -243,8 +243,6 @@ export class MemoryStateStore implements StateStore {
 
 export class FileStateStore implements StateStore {
   private readonly file: LockedFile;
-  /** The text last read and its state: a send reads the state several times, and validating costs more than reading. */
-  private last?: { readonly text: string; readonly at: number; readonly state: State };
 
   constructor(
     readonly dir: string = defaultStateDir(),
@@ -278,22 +276,7 @@ export class FileStateStore implements StateStore {
 
   private stateOf(text: ReadText): State {
     if (!text.ok) return { ...emptyState(), damaged: { reason: text.error, since: this.now() } };
-    return text.value === undefined ? emptyState() : this.parse(text.value);
-  }
-
-  /**
-   * The state of `text`, parsed again only when it differs from the last one read. A state with
-   * no damage reads the same at any later time (its bounds on times only grow); a copy is handed
-   * out, since callers change what they get.
-   */
-  private parse(text: string): State {
-    const now = this.now();
-    const last = this.last;
-    if (last && last.text === text && now >= last.at) return structuredClone(last.state);
-    const state = parseState(text, now);
-    const damaged = state.damaged !== undefined || Object.values(state.origins).some((o) => o.damaged);
-    this.last = damaged ? undefined : { text, at: now, state: structuredClone(state) };
-    return state;
+    return text.value === undefined ? emptyState() : parseState(text.value, this.now());
   }
 }
 

@@ -1,7 +1,8 @@
 /**
- * The state file as a send uses it (src/core/budget/state.ts): read several times in a run, so a
- * text read again is not validated again, yet another process's change, damage and a clock set
- * back are seen exactly as before; a settlement that changes nothing leaves the file as it is.
+ * The state file as a send uses it (src/core/budget/state.ts): read several times in a run, an
+ * entry as TradeReq writes it without zod and anything else with it, so that another process's
+ * change, damage and a clock set back are seen exactly as before; a settlement that changes
+ * nothing leaves the file as it is.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -66,7 +67,7 @@ describe('the state file, read and written by one run', () => {
     assert.deepEqual(store.read().origins[A]!.ip, [[NOW - 1000, 7]]);
   });
 
-  it('the same text read after the clock was set back is validated again: a time too far ahead damages', () => {
+  it('the same text read after the clock was set back: a time now too far ahead damages its origin', () => {
     write({ [A]: { ip: [[NOW + HOUR_MS - 1, 1]] } });
     assert.equal(store.read().origins[A]?.damaged, undefined, 'within the slack of an hour');
     clock.t = NOW - 2 * HOUR_MS;
