@@ -324,7 +324,8 @@ export class SandboxServer implements ControlTarget {
     const known = apiKey === undefined ? undefined : KEY_ACCOUNTS.get(apiKey);
     // §8: UID mode counts per account; a signed request without a known key is counted on its IP.
     const counter = endpoint.mode === 'uid' && known !== undefined ? 'uid:' + known.name : 'ip:' + ip;
-    const admission = this.limiter.admit(ip, counter, endpoint.weight, this.now());
+    // The server's clock, offset included: POST /_sandbox/clock moves windows and bans with it.
+    const admission = this.limiter.admit(ip, counter, endpoint.weight, this.serverTime());
     if (admission.kind === 'limited') {
       const rate = rateOf(counter);
       const who = rate.mode === 'uid' ? 'account' : 'IP';
