@@ -22,7 +22,10 @@ const FUTURE_SLACK_MS = 60 * 60_000;
 /** What a reason of damage (shown in messages) may hold. */
 const REASON_CHARS = 500;
 
-const DamageSchema = z.object({ reason: z.string().check(z.maxLength(REASON_CHARS)), since: z.number() });
+// The schemas read what TradeReq does not write itself (plainFile, plainOriginState): made on first use.
+const DamageSchema = z.onFirstUse(() =>
+  z.object({ reason: z.string().check(z.maxLength(REASON_CHARS)), since: z.number() }),
+);
 
 /** The latest times of a file read at `now`: a little past `now`, and a block up to the longest ban past it. */
 function latestTimes(now: number): { readonly at: number; readonly until: number } {
@@ -53,16 +56,18 @@ function originStateSchema(now: number) {
       z.object({ offsetMs: z.number(), roundTripMs: z.number().check(z.nonnegative()), measuredAt: at }),
     ),
     /** This origin's entry could not be read: nothing is sent to it until it is reset. */
-    damaged: z.optional(DamageSchema),
+    damaged: z.optional(DamageSchema()),
   });
 }
 
-const StateFileSchema = z.object({
-  version: z.literal(1),
-  origins: z._default(z.record(z.string(), z.unknown()), {}),
-  /** The file could not be read at all: nothing is sent anywhere until it is reset. */
-  damaged: z.optional(DamageSchema),
-});
+const StateFileSchema = z.onFirstUse(() =>
+  z.object({
+    version: z.literal(1),
+    origins: z._default(z.record(z.string(), z.unknown()), {}),
+    /** The file could not be read at all: nothing is sent anywhere until it is reset. */
+    damaged: z.optional(DamageSchema()),
+  }),
+);
 
 export type OriginState = z.infer<ReturnType<typeof originStateSchema>>;
 export interface State {
@@ -118,6 +123,13 @@ function plainClock(v: unknown, latest: Latest): OriginState['clock'] {
   return valid ? { offsetMs, roundTripMs, measuredAt } : undefined;
 }
 
+/** The file's top level as TradeReq writes it, read without zod as StateFileSchema reads it; else undefined. */
+function plainFile(raw: unknown): { origins: Record<string, unknown>; damaged?: undefined } | undefined {
+  if (!isPlainObject(raw) || raw['version'] !== 1 || raw['damaged'] !== undefined) return undefined;
+  const origins = raw['origins'] === undefined ? {} : raw['origins'];
+  return isPlainObject(origins) && !Object.hasOwn(origins, '__proto__') ? { origins } : undefined;
+}
+
 /**
  * An origin's entry as TradeReq writes it, read without zod: a send reads the state two or three
  * times, each holding dozens of origins, and zod's parse of them costs every run milliseconds. It
@@ -167,12 +179,11 @@ export function parseState(text: string, now: number): State {
   } catch {
     return { ...emptyState(), damaged: { reason: 'the file is not valid JSON (truncated?)', since: now } };
   }
-  const shape = StateFileSchema.safeParse(raw);
-  if (!shape.success)
-    return { ...emptyState(), damaged: { reason: 'the file does not have the expected shape', since: now } };
-  const state: State = { version: 1, origins: {}, damaged: shape.data.damaged };
+  const shape = plainFile(raw) ?? StateFileSchema().safeParse(raw).data;
+  if (!shape) return { ...emptyState(), damaged: { reason: 'the file does not have the expected shape', since: now } };
+  const state: State = { version: 1, origins: {}, damaged: shape.damaged };
   const OriginStateSchema = z.onFirstUse(() => originStateSchema(now));
-  for (const [origin, value] of Object.entries(shape.data.origins)) {
+  for (const [origin, value] of Object.entries(shape.origins)) {
     const entry = plainOriginState(value, now) ?? validOriginState(OriginStateSchema(), value, now);
     // Another spelling of one origin (as an older TradeReq keyed it) joins its entry: a ban is never dropped.
     const key = stateKey(origin);

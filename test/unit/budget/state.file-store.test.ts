@@ -147,4 +147,22 @@ describe('the state file, read and written by one run', () => {
     write({ [A]: { ip: [], damaged: { reason: 'kept', since: NOW - 5 } } });
     assert.deepEqual(store.read().origins[A], { ip: [], accounts: {}, damaged: { reason: 'kept', since: NOW - 5 } });
   });
+
+  it('a file TradeReq did not write reads as zod reads it: a wrong shape damages it all, a kept mark stays', () => {
+    const shape = { reason: 'the file does not have the expected shape', since: NOW };
+    for (const text of [
+      '{"version":2,"origins":{}}',
+      '{"version":1,"origins":null}',
+      '[]',
+      '{"version":1,"origins":[]}',
+    ]) {
+      writeFileSync(store.path, text);
+      assert.deepEqual(store.read(), { version: 1, origins: {}, damaged: shape }, text);
+    }
+    writeFileSync(store.path, '{"version":1}');
+    assert.deepEqual(store.read(), { version: 1, origins: {}, damaged: undefined });
+    const mark = { reason: 'kept', since: NOW - 5 };
+    writeFileSync(store.path, JSON.stringify({ version: 1, origins: { [A]: {} }, damaged: mark, other: 1 }));
+    assert.deepEqual(store.read(), { version: 1, origins: { [A]: { ip: [], accounts: {} } }, damaged: mark });
+  });
 });
