@@ -283,8 +283,6 @@ export class WsConnection extends WsEmitter {
 
   #opened(): void {
     this.#setState({ ...this.#state, status: 'open', openedAt: this.#now() });
-    this.#sweepTimer = setInterval(() => this.#expireReplies(), 1000);
-    this.#sweepTimer.unref();
     if (this.#o.pingAfterMs > 0) {
       this.#pingTimer = setTimeout(() => this.#ping(), this.#o.pingAfterMs);
       this.#pingTimer.unref();
@@ -340,7 +338,7 @@ export class WsConnection extends WsEmitter {
     if (this.#finalised) return;
     this.#finalised = true;
     clearTimeout(this.#pingTimer);
-    clearInterval(this.#sweepTimer);
+    clearTimeout(this.#sweepTimer);
     clearTimeout(this.#graceTimer);
     this.#pacer.close('the connection is closed');
     for (const p of this.#pending.clear()) this.#giveUp(p, 'the connection closed before the reply came');
@@ -512,6 +510,7 @@ export class WsConnection extends WsEmitter {
     if (ws === undefined || this.#state.status !== 'open' || ws.readyState !== WebSocket.OPEN)
       throw new Error('the connection is not open');
     this.#pending.add({ ...p, sentAt: this.#now() });
+    this.#armSweep();
     ws.send(text);
     this.#counts.sent++;
     this.#pingTimer?.refresh();
@@ -562,6 +561,20 @@ export class WsConnection extends WsEmitter {
       return outcome;
     });
     p.settle?.(outcomes);
+  }
+
+  /** Sweeps at the oldest message's deadline, then the next one's: no timer while nothing awaits a reply. */
+  #armSweep(): void {
+    const oldest = this.#pending.oldestSentAt();
+    if (this.#sweepTimer !== undefined || this.#finalised || oldest === undefined) return;
+    // One past the deadline: expire takes what was sent strictly before now - replyTimeoutMs.
+    const wait = Math.max(1, oldest + this.#o.replyTimeoutMs + 1 - this.#now());
+    this.#sweepTimer = setTimeout(() => {
+      this.#sweepTimer = undefined;
+      this.#expireReplies();
+      this.#armSweep();
+    }, wait);
+    this.#sweepTimer.unref();
   }
 
   #expireReplies(): void {

@@ -50,6 +50,15 @@ export class PendingReplies {
     return p;
   }
 
+  /** When the oldest message on the table was sent (Unix ms); undefined when none waits. */
+  oldestSentAt(): number | undefined {
+    let oldest: number | undefined;
+    // Each list is in the order sent, so its first is its oldest.
+    for (const list of this.byId.values())
+      if (oldest === undefined || list[0]!.sentAt < oldest) oldest = list[0]!.sentAt;
+    return oldest;
+  }
+
   /** Takes every message sent before `before` (Unix ms) off the table and returns them. */
   expire(before: number): Pending[] {
     const out: Pending[] = [];

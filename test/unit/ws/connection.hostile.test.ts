@@ -166,6 +166,34 @@ describe('stream client against hostile servers', function () {
     }
   });
 
+  it('a reply timeout ends at its message deadline, not at a sweep once a second, also for a message sent after one that was answered', async () => {
+    // It answers the first SUBSCRIPTION only.
+    let answered = false;
+    const wss = await wsServer((ws) =>
+      ws.on('message', (data: Buffer) => {
+        const m = JSON.parse(data.toString()) as { method: string; id?: number };
+        if (m.method !== 'SUBSCRIPTION' || answered) return;
+        answered = true;
+        ws.send(JSON.stringify({ id: m.id ?? 0, code: 0, msg: DEALS }));
+      }),
+    );
+    const c = connection({ replyTimeoutMs: 50 });
+    try {
+      const start = Date.now();
+      assert.ok((await c.connect(urlOf(wss))).ok);
+      assert.equal((await c.subscribe([DEALS]))[0]?.ok, true);
+      const [outcome] = await c.subscribe([BOOK]);
+      // Sent in the millisecond of the first reply, it counts as heard from: then the connection stays.
+      assert.match(outcome?.msg ?? '', /^Unknown: (no reply|the server answered nothing) within 0\.05 s/);
+      // A sweep once a second from the open would have given it up no sooner than 1 s after connecting.
+      const elapsed = Date.now() - start;
+      assert.ok(elapsed < 1000, `given up ${elapsed} ms after connecting, with a reply timeout of 50 ms`);
+    } finally {
+      await c.close();
+      await closeWss(wss);
+    }
+  });
+
   it('a listen key whose DELETE never gets an answer holds the end for releaseTimeoutMs at most, and says the key lapses', async () => {
     const wss = await wsServer(() => undefined);
     // An HTTP server that takes the DELETE and never answers it.
