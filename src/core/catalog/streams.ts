@@ -5,8 +5,8 @@
  * their descriptions live in stream-names.ts (no zod, for the editor); this file adds the schema
  * of each stream's pushes, for the sandbox and the WebSocket client.
  */
-import { z } from 'zod';
 import { err, ok, type Result } from '../result';
+import * as z from '../zod-mini';
 import {
   KLINE_INTERVALS,
   STREAM_DESCRIPTIONS,
@@ -23,33 +23,33 @@ export * from './stream-names';
 // ---------------------------------------------------------------------------------------------
 // Pushes: the envelope and each stream's `d`
 
-const decimalText = z.string().regex(/^-?\d{1,20}(\.\d{1,18})?$/, 'a decimal number as text');
-const timeMs = z.number().int().nonnegative();
+const decimalText = z.string().check(z.regex(/^-?\d{1,20}(\.\d{1,18})?$/, 'a decimal number as text'));
+const timeMs = z.int().check(z.gte(0));
 const side = z.union([z.literal(1), z.literal(2)]);
 const flag = z.union([z.literal(0), z.literal(1)]);
 const level = z.object({ p: decimalText, v: decimalText });
 
 export const DealsDataSchema = z.object({
   e: z.literal('spot@public.deals.v3.api'),
-  deals: z.array(z.object({ p: decimalText, v: decimalText, S: side, t: timeMs })).max(10_000),
+  deals: z.array(z.object({ p: decimalText, v: decimalText, S: side, t: timeMs })).check(z.maxLength(10_000)),
 });
 export const DepthDataSchema = z.object({
   e: z.literal('spot@public.limit.depth.v3.api'),
-  r: z.string().max(20),
-  bids: z.array(level).max(20),
-  asks: z.array(level).max(20),
+  r: z.string().check(z.maxLength(20)),
+  bids: z.array(level).check(z.maxLength(20)),
+  asks: z.array(level).check(z.maxLength(20)),
 });
 export const BookTickerDataSchema = z.object({
-  b: decimalText.nullable(),
-  B: decimalText.nullable(),
-  a: decimalText.nullable(),
-  A: decimalText.nullable(),
+  b: z.nullable(decimalText),
+  B: z.nullable(decimalText),
+  a: z.nullable(decimalText),
+  A: z.nullable(decimalText),
 });
 export const KlineDataSchema = z.object({
   e: z.literal('spot@public.kline.v3.api'),
   k: z.object({
-    t: z.number().int(),
-    T: z.number().int(),
+    t: z.int(),
+    T: z.int(),
     i: z.enum(KLINE_INTERVALS),
     o: decimalText,
     c: decimalText,
@@ -60,9 +60,9 @@ export const KlineDataSchema = z.object({
   }),
 });
 export const OrderDataSchema = z.object({
-  i: z.string().max(64),
-  c: z.string().max(64),
-  o: z.number().int(),
+  i: z.string().check(z.maxLength(64)),
+  c: z.string().check(z.maxLength(64)),
+  o: z.int(),
   S: side,
   p: decimalText,
   v: decimalText,
@@ -72,7 +72,7 @@ export const OrderDataSchema = z.object({
   cv: decimalText,
   ca: decimalText,
   ap: decimalText,
-  s: z.number().int(),
+  s: z.int(),
   m: flag,
   O: timeMs,
 });
@@ -82,27 +82,27 @@ export const PrivateDealDataSchema = z.object({
   a: decimalText,
   S: side,
   T: timeMs,
-  t: z.string().max(64),
-  c: z.string().max(64),
-  i: z.string().max(64),
+  t: z.string().check(z.maxLength(64)),
+  c: z.string().check(z.maxLength(64)),
+  i: z.string().check(z.maxLength(64)),
   m: flag,
   n: decimalText,
-  N: z.string().max(20),
+  N: z.string().check(z.maxLength(20)),
 });
 export const AccountDataSchema = z.object({
-  a: z.string().max(20),
+  a: z.string().check(z.maxLength(20)),
   c: timeMs,
   f: decimalText,
   fd: decimalText,
   l: decimalText,
   ld: decimalText,
-  o: z.string().max(40),
+  o: z.string().check(z.maxLength(40)),
 });
 
 /** Every push: `{"c": STREAM, "s": SYMBOL, "t": MILLISECONDS, "d": {...}}` (no `s` on account pushes). */
 export const PushSchema = z.object({
-  c: z.string().max(WS_RULES.maxStreamNameLength),
-  s: z.string().max(20).optional(),
+  c: z.string().check(z.maxLength(WS_RULES.maxStreamNameLength)),
+  s: z.optional(z.string().check(z.maxLength(20))),
   t: timeMs,
   d: z.record(z.string(), z.unknown()),
 });
@@ -110,22 +110,24 @@ export type Push = z.infer<typeof PushSchema>;
 
 /** The answer to a client message: code 0 = done; otherwise refused, msg says why. */
 export const ReplySchema = z.object({
-  id: z.number().int(),
-  code: z.number().int(),
-  msg: z.string().max(4096),
+  id: z.int(),
+  code: z.int(),
+  msg: z.string().check(z.maxLength(4096)),
 });
 export type Reply = z.infer<typeof ReplySchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Client messages
 
-const messageId = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const streamNames = z.array(z.string().max(WS_RULES.maxStreamNameLength)).min(1).max(WS_RULES.maxParamsPerMessage);
+const messageId = z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER));
+const streamNames = z
+  .array(z.string().check(z.maxLength(WS_RULES.maxStreamNameLength)))
+  .check(z.minLength(1), z.maxLength(WS_RULES.maxParamsPerMessage));
 
 export const ClientMessageSchema = z.discriminatedUnion('method', [
-  z.object({ method: z.literal('SUBSCRIPTION'), params: streamNames, id: messageId.optional() }),
-  z.object({ method: z.literal('UNSUBSCRIPTION'), params: streamNames, id: messageId.optional() }),
-  z.object({ method: z.literal('PING'), id: messageId.optional() }),
+  z.object({ method: z.literal('SUBSCRIPTION'), params: streamNames, id: z.optional(messageId) }),
+  z.object({ method: z.literal('UNSUBSCRIPTION'), params: streamNames, id: z.optional(messageId) }),
+  z.object({ method: z.literal('PING'), id: z.optional(messageId) }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 
@@ -172,10 +174,10 @@ export function classifyServerMessage(value: unknown): ServerMessage {
 
 export interface StreamInfo extends StreamDescription {
   /** Schema of the push's `d`. */
-  readonly data: z.ZodType<Record<string, unknown>>;
+  readonly data: z.ZodMiniType<Record<string, unknown>>;
 }
 
-const DATA: Readonly<Record<StreamKind, z.ZodType<Record<string, unknown>>>> = {
+const DATA: Readonly<Record<StreamKind, z.ZodMiniType<Record<string, unknown>>>> = {
   deals: DealsDataSchema,
   depth: DepthDataSchema,
   bookTicker: BookTickerDataSchema,

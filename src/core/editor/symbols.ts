@@ -1,6 +1,6 @@
 /** Symbols of an environment from GET /api/v3/exchangeInfo (shape of docs/service.md, Assumptions; hostile input). */
-import { z } from 'zod';
 import { err, ok, type Result } from '../result';
+import * as z from '../zod-mini';
 import type { Budget } from '../budget/budget';
 import { joinUrl } from '../format/resolve';
 import { roundTrip } from '../net/round-trip';
@@ -9,20 +9,21 @@ import type { PreparedRequest } from '../net/send';
 import { findEndpoint } from '../catalog/endpoints';
 import type { SymbolEntry } from './completion';
 
-const ExchangeInfoSchema = z.object({
-  symbols: z
-    .array(
-      z
-        .object({
-          symbol: z.string().regex(/^[A-Za-z0-9]{1,40}$/),
-          status: z.string().max(40).optional(),
-          baseAsset: z.string().max(20).optional(),
-          quoteAsset: z.string().max(20).optional(),
-        })
-        .passthrough(),
-    )
-    .max(10_000),
-});
+// Made on first use: a session that never completes a symbol does not pay for it.
+const exchangeInfoSchema = z.onFirstUse(() =>
+  z.object({
+    symbols: z
+      .array(
+        z.looseObject({
+          symbol: z.string().check(z.regex(/^[A-Za-z0-9]{1,40}$/)),
+          status: z.optional(z.string().check(z.maxLength(40))),
+          baseAsset: z.optional(z.string().check(z.maxLength(20))),
+          quoteAsset: z.optional(z.string().check(z.maxLength(20))),
+        }),
+      )
+      .check(z.maxLength(10_000)),
+  }),
+);
 
 const EXCHANGE_INFO = findEndpoint('GET', '/api/v3/exchangeInfo')!;
 
@@ -44,7 +45,7 @@ export async function fetchSymbols(baseUrl: string, deps: { sender: Sender; budg
   };
   const report = await roundTrip(prepared, deps);
   if (report.outcome !== 'ok' || !report.decoded) return err(report.summary);
-  const parsed = ExchangeInfoSchema.safeParse(report.decoded.json);
+  const parsed = exchangeInfoSchema().safeParse(report.decoded.json);
   if (!parsed.success) return err('exchangeInfo did not have the expected shape ({"symbols": [{"symbol": ...}]})');
   return ok(
     parsed.data.symbols.map((s) => ({

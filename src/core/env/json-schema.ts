@@ -1,5 +1,5 @@
 /** The JSON schema of tradereq.env.json, generated from the zod schema so the two cannot drift. */
-import { z } from 'zod';
+import * as z from '../zod-mini';
 import { EnvironmentFileSchema } from './schema';
 
 export function environmentJsonSchema(): Record<string, unknown> {

@@ -2,71 +2,77 @@
  * `tradereq.env.json`: named environments, shared in the repository, holding no secret
  * (docs/format.md, Environments). The JSON schema the editor contributes is generated from this.
  */
-import { z } from 'zod';
 import { err, ok, type Result } from '../result';
+import * as z from '../zod-mini';
 import { PROFILE_NAME_PATTERN } from './keys';
 import { looksLikeSecret, secretNameMessage } from './secrets';
 
+/** A text matching `pattern`, with `message` when it does not. */
+const matching = (pattern: RegExp, message: string) => z.string().check(z.regex(pattern, message));
+
 export const EnvironmentSchema = z
-  .object({
-    baseUrl: z
-      .string()
-      .regex(
-        /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
-        'baseUrl must be an http:// or https:// URL such as https://api.example.com',
-      )
-      .describe('Base URL the request paths are joined to, e.g. https://api.example.com.'),
+  .strictObject({
+    baseUrl: matching(
+      /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+      'baseUrl must be an http:// or https:// URL such as https://api.example.com',
+    ).check(z.describe('Base URL the request paths are joined to, e.g. https://api.example.com.')),
     wsUrl: z
-      .string()
-      .regex(
-        /^wss?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/,
-        'wsUrl must be a ws:// or wss:// URL such as wss://stream.example.com/ws',
+      .optional(
+        matching(
+          /^wss?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/,
+          'wsUrl must be a ws:// or wss:// URL such as wss://stream.example.com/ws',
+        ),
       )
-      .optional()
-      .describe(
-        'WebSocket endpoint of the WS requests, e.g. wss://stream.example.com/ws; a listen key is sent to its origin only. Default: the base URL with ws:// or wss:// and the path /ws.',
+      .check(
+        z.describe(
+          'WebSocket endpoint of the WS requests, e.g. wss://stream.example.com/ws; a listen key is sent to its origin only. Default: the base URL with ws:// or wss:// and the path /ws.',
+        ),
       ),
     key: z
-      .string()
-      .regex(PROFILE_NAME_PATTERN, 'key names a key profile: letters, digits, "-" and "_"')
-      .optional()
-      .describe(
-        'Name of the key profile used to sign requests. The keys themselves live in VS Code SecretStorage or in TRADEREQ_<PROFILE>_API_KEY / TRADEREQ_<PROFILE>_SECRET_KEY, never in this file.',
+      .optional(matching(PROFILE_NAME_PATTERN, 'key names a key profile: letters, digits, "-" and "_"'))
+      .check(
+        z.describe(
+          'Name of the key profile used to sign requests. The keys themselves live in VS Code SecretStorage or in TRADEREQ_<PROFILE>_API_KEY / TRADEREQ_<PROFILE>_SECRET_KEY, never in this file.',
+        ),
       ),
-    confirm: z.boolean().optional().describe('Ask for confirmation before every order sent to this environment.'),
+    confirm: z
+      .optional(z.boolean())
+      .check(z.describe('Ask for confirmation before every order sent to this environment.')),
     apiKeyHeader: z
-      .string()
-      .regex(/^[A-Za-z0-9-]+$/, 'apiKeyHeader must be a header name')
-      .optional()
-      .describe('Header that carries the API key (default X-SERVICE-APIKEY, spec §4.1 rule 7).'),
+      .optional(matching(/^[A-Za-z0-9-]+$/, 'apiKeyHeader must be a header name'))
+      .check(z.describe('Header that carries the API key (default X-SERVICE-APIKEY, spec §4.1 rule 7).')),
     variables: z
-      .record(
-        z.string().regex(/^[A-Za-z_][\w.-]*$/, 'variable names are letters, digits, "_", "-" and "."'),
-        z.union([z.string(), z.number(), z.boolean()]),
+      .optional(
+        z.record(
+          matching(/^[A-Za-z_][\w.-]*$/, 'variable names are letters, digits, "_", "-" and "."'),
+          z.union([z.string(), z.number(), z.boolean()]),
+        ),
       )
-      .optional()
-      .describe('Variables available as {{name}} in requests sent to this environment. Never secrets.'),
+      .check(z.describe('Variables available as {{name}} in requests sent to this environment. Never secrets.')),
   })
-  .strict()
-  .superRefine((env, ctx) => {
-    for (const name of Object.keys(env.variables ?? {})) {
-      if (looksLikeSecret(name)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['variables', name],
-          message: secretNameMessage(name, 'tradereq.env.json'),
-        });
+  .check(
+    z.superRefine((env, ctx) => {
+      for (const name of Object.keys(env.variables ?? {})) {
+        if (looksLikeSecret(name)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['variables', name],
+            message: secretNameMessage(name, 'tradereq.env.json'),
+          });
+        }
       }
-    }
-  });
+    }),
+  );
 
 export const EnvironmentFileSchema = z
   .record(
-    z.string().regex(/^[A-Za-z0-9][\w.-]*$/, 'environment names are letters, digits, "_", "-" and "."'),
+    matching(/^[A-Za-z0-9][\w.-]*$/, 'environment names are letters, digits, "_", "-" and "."'),
     EnvironmentSchema,
   )
-  .describe(
-    'TradeReq environments: name → base URL, key profile and variables. Shared in the repository; holds no secret.',
+  .check(
+    z.describe(
+      'TradeReq environments: name → base URL, key profile and variables. Shared in the repository; holds no secret.',
+    ),
   );
 
 export type Environment = z.infer<typeof EnvironmentSchema>;

@@ -4,13 +4,13 @@
  * service runs it on a host of its own). A listen key is a credential: it is sent only to the
  * environment's WebSocket origin, and shown only masked.
  */
-import { z } from 'zod';
 import type { NamedEnvironment } from '../env/constants';
 import { isLoopbackOrigin } from '../env/demo';
 import { maskApiKey } from '../env/keys';
 import { WS_RULES } from '../catalog/streams';
 import { checkBinding, type KeyBinding, type Unbound } from '../request/origin-binding';
 import { err, ok, type Result } from '../result';
+import * as z from '../zod-mini';
 
 /** `http://h:p/base` → `ws://h:p/ws`, `https://…` → `wss://…/ws`; undefined when not an http(s) URL. */
 export function defaultWsUrl(baseUrl: string): string | undefined {
@@ -103,11 +103,11 @@ export function checkListenKeyBinding(url: string | undefined, binding: KeyBindi
 export const LISTEN_KEY_FORMAT = /^[A-Za-z0-9._~-]{1,256}$/;
 
 /** The answer to POST /api/v3/userDataStream (docs/websocket.md). */
-const ListenKeyAnswer = z.object({ listenKey: z.string().regex(LISTEN_KEY_FORMAT) });
+const ListenKeyAnswerSchema = z.object({ listenKey: z.string().check(z.regex(LISTEN_KEY_FORMAT)) });
 
 /** The listen key of a POST /api/v3/userDataStream answer, or undefined when it has none usable. */
 export function listenKeyOf(json: unknown): string | undefined {
-  const r = ListenKeyAnswer.safeParse(json);
+  const r = ListenKeyAnswerSchema.safeParse(json);
   return r.success ? r.data.listenKey : undefined;
 }
 

@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import * as z from '../../core/zod-mini';
 
 /** The extension's settings, validated: a value of the wrong shape falls back to its default. */
 const SettingsSchema = z.object({
-  symbols: z.array(z.string().regex(/^[A-Z0-9]+$/)).catch([]),
-  diagnosticsDelay: z.number().int().min(0).max(5000).catch(300),
-  fetchExchangeInfo: z.boolean().catch(true),
+  symbols: z.catch(z.array(z.string().check(z.regex(/^[A-Z0-9]+$/))), []),
+  diagnosticsDelay: z.catch(z.int().check(z.gte(0), z.lte(5000)), 300),
+  fetchExchangeInfo: z.catch(z.boolean(), true),
 });
 
 export type Settings = z.infer<typeof SettingsSchema>;

@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from '../../core/zod-mini';
 
 /** A key profile as kept in SecretStorage: the keys and the origins its owner approved. */
 const StoredKeySchema = z.object({
-  apiKey: z.string().min(1),
-  secretKey: z.string().min(1),
+  apiKey: z.string().check(z.minLength(1)),
+  secretKey: z.string().check(z.minLength(1)),
   origins: z.array(z.string()),
 });
 
