@@ -91,7 +91,7 @@ const targets = [
     ...common,
     entryPoints: ['src/extension/extension.ts'],
     outfile: out('extension.js'),
-    external: ['vscode', './lazy.js', './tools.js'],
+    external: ['vscode', './lazy.js', './tools.js', './ws.js'],
     // When the bundle starts and ends loading, so activate() can report its own cost (the benchmark's figure).
     banner: { js: 'var __tradereqLoadStart = Number(process.hrtime.bigint()) / 1e6;' },
     footer: { js: '__tradereqLoadEnd = Number(process.hrtime.bigint()) / 1e6;' },
@@ -109,6 +109,8 @@ const targets = [
   // Loaded by the extension on first use, so that activation does not compile it.
   { ...common, entryPoints: ['src/extension/lazy/index.ts'], outfile: out('lazy.js'), external: ['vscode'] },
   { ...common, entryPoints: ['src/extension/lazy/tools.ts'], outfile: out('tools.js'), external: ['vscode'] },
+  // The WebSocket client with undici, loaded on the first Connect: no send needs it.
+  { ...common, entryPoints: ['src/extension/lazy/ws.ts'], outfile: out('ws.js'), external: ['vscode'] },
   // The check step in a worker thread: the editor checks large files there, off the typing path.
   { ...common, entryPoints: ['src/core/check/worker.ts'], outfile: out('check-worker.js') },
   // The command line: dist/cli.js, and a bundle per command and per lazily loaded part (cliChunks).

@@ -14,11 +14,11 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // The extension loads its second bundle and Node's costly modules on first use, synchronously:
+      // The extension loads its lazy bundles and Node's costly modules on first use, synchronously:
       // require() on purpose (src/core/node-lazy.ts).
       '@typescript-eslint/no-require-imports': [
         'error',
-        { allow: ['^\\./(lazy|tools)\\.js$', '^node:crypto$', '^node:worker_threads$'] },
+        { allow: ['^\\./(lazy|tools|ws)\\.js$', '^node:crypto$', '^node:worker_threads$'] },
       ],
     },
   },

@@ -1,8 +1,10 @@
 import type * as Lazy from './lazy/index';
 import type * as Tools from './lazy/tools';
+import type * as Ws from './lazy/ws';
 
 let loaded: typeof Lazy | undefined;
 let loadedTools: typeof Tools | undefined;
+let loadedWs: typeof Ws | undefined;
 
 /** The parts loaded on first use (dist/lazy.js, built beside dist/extension.js): what a send needs. */
 export function lazy(): typeof Lazy {
@@ -12,4 +14,9 @@ export function lazy(): typeof Lazy {
 /** The parts no send needs (dist/tools.js): the sandbox, Copy as Code, the importers. */
 export function tools(): typeof Tools {
   return (loadedTools ??= require('./tools.js') as typeof Tools);
+}
+
+/** The WebSocket client with undici, and the live feed (dist/ws.js): what a Connect needs, no send. */
+export function ws(): typeof Ws {
+  return (loadedWs ??= require('./ws.js') as typeof Ws);
 }

@@ -11,7 +11,7 @@ export interface Net {
 }
 
 /**
- * undici, the rate-limit budget and the clock, loaded on the first send (not at activation) and
+ * The sender, the rate-limit budget and the clock, loaded on the first send (not at activation) and
  * shared by everything in the editor that sends.
  */
 export class Network implements vscode.Disposable {
@@ -21,10 +21,10 @@ export class Network implements vscode.Disposable {
 
   get(): Net {
     if (!this.net) {
-      const { UndiciSender, Budget, ClockSync, FileStateStore, DEFAULT_SEND_SETTINGS } = lazy();
+      const { NodeHttpSender, Budget, ClockSync, FileStateStore, DEFAULT_SEND_SETTINGS } = lazy();
       const store = new FileStateStore();
       this.net = {
-        sender: new UndiciSender(DEFAULT_SEND_SETTINGS),
+        sender: new NodeHttpSender(DEFAULT_SEND_SETTINGS),
         budget: new Budget(store),
         clock: new ClockSync(store),
       };
@@ -41,7 +41,7 @@ export class Network implements vscode.Disposable {
     return this.get().budget.view(origin, this.accounts.get(origin));
   }
 
-  /** The budget of `origin`, once something was sent (the status bar does not load undici by itself). */
+  /** The budget of `origin`, once something was sent (the status bar does not load the send code by itself). */
   budgetViewIfLoaded(origin: string): BudgetView | undefined {
     return this.net ? this.budgetView(origin) : undefined;
   }

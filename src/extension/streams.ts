@@ -9,7 +9,7 @@ import { toRange, type DocumentModels } from './documents';
 import { editorKeySource } from './editor-keys';
 import type { Environments } from './environments';
 import type { KeyStore } from './keys';
-import { lazy } from './lazy';
+import { ws } from './lazy';
 import type { Network } from './network';
 import { requireTrust } from './trust';
 
@@ -90,7 +90,7 @@ export class Streams implements vscode.Disposable {
     document: vscode.TextDocument,
   ): Promise<ResolvedWsRequest | undefined> {
     await this.parts.environments.ready();
-    const { resolveWsRequest, defaultContext } = lazy();
+    const { resolveWsRequest, defaultContext } = ws();
     const context = defaultContext(this.parts.environments.current(), { response: this.parts.response });
     const r = resolveWsRequest(doc, doc.requests[index]!, context);
     if (r.ok) return r.value;
@@ -107,7 +107,7 @@ export class Streams implements vscode.Disposable {
   private async open(r: ResolvedWsRequest, document: vscode.TextDocument, index: number): Promise<string> {
     const { log, network, sink } = this.parts;
     const { budget } = network.get();
-    const { WsConnection, LiveFeed } = lazy();
+    const { WsConnection, LiveFeed } = ws();
     const id = nodeCrypto().randomUUID();
     const connection = new WsConnection({ budget, restBaseUrl: r.restBaseUrl });
     const feed = new LiveFeed({
@@ -141,7 +141,7 @@ export class Streams implements vscode.Disposable {
   private listenKeyApi(r: ResolvedWsRequest, retry: () => unknown): ListenKeyApi {
     const { keys, log, network } = this.parts;
     const { sender, budget, clock } = network.get();
-    return lazy().restListenKeyApi({
+    return ws().restListenKeyApi({
       environment: r.environment,
       keyProfile: r.keyProfile,
       key: editorKeySource(keys),

@@ -62,9 +62,9 @@ export class Symbols implements vscode.Disposable {
     let p = this.fetched.get(baseUrl);
     if (!p) {
       p = (async () => {
-        // undici and the budget load only now, not at activation.
-        const { fetchSymbols, UndiciSender, Budget, FileStateStore } = lazy();
-        const sender = new UndiciSender({
+        // The sender and the budget load only now, not at activation.
+        const { fetchSymbols, NodeHttpSender, Budget, FileStateStore } = lazy();
+        const sender = new NodeHttpSender({
           connectTimeoutMs: 2000,
           headersTimeoutMs: 5000,
           bodyTimeoutMs: 5000,

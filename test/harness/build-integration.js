@@ -40,7 +40,7 @@ async function buildIntegration({ quiet = false } = {}) {
     logLevel: 'warning',
     logOverride: { 'require-resolve-not-external': 'silent' }, // bundled mocha: only its unused parallel mode warns
     // The extension's lazy bundles: a test that imports a helper of src/extension/ never loads them.
-    external: [...(externalMocha ? ['vscode', 'mocha'] : ['vscode']), './lazy.js', './tools.js'],
+    external: [...(externalMocha ? ['vscode', 'mocha'] : ['vscode']), './lazy.js', './tools.js', './ws.js'],
   });
   if (!quiet)
     console.log(

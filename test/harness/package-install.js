@@ -91,6 +91,7 @@ async function main() {
       'dist/extension.js',
       'dist/lazy.js',
       'dist/tools.js',
+      'dist/ws.js',
       'dist/webview/panel.js',
       'dist/webview/panel.css',
       'media/tradereq.tmLanguage.json',

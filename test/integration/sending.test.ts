@@ -37,17 +37,17 @@ interface Recorder {
   close(): Promise<void>;
 }
 
-async function startRecorder(): Promise<Recorder> {
+async function startRecorder(host = '127.0.0.1'): Promise<Recorder> {
   const requests: string[] = [];
   const server = http.createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ serverTime: Date.now() }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://${host}:${port}`,
     requests,
     close: () => {
       server.closeAllConnections();
@@ -320,6 +320,31 @@ suite('sending from the editor, in the real extension host', () => {
     const log = await sandboxLog();
     assert.equal(log.length, reached, 'the second request never reached the sandbox');
     assert.deepEqual(log.at(-1) && [log.at(-1)!.path, log.at(-1)!.status], ['/api/v3/exchangeInfo', 429]);
+  });
+
+  test("VS Code's proxy setting does not reroute a Send: the request goes straight to its origin", async function () {
+    // The extension host routes node:http's request functions through VS Code's proxy resolver (localhost
+    // and 127.0.0.1 excepted); the editor's sender, like undici's before it, connects directly.
+    const origin = await startRecorder('127.0.0.2').catch(() => undefined);
+    if (!origin) return this.skip(); // no 127.0.0.2 on this machine's loopback (macOS)
+    const proxy = await startRecorder();
+    const http = vscode.workspace.getConfiguration('http');
+    try {
+      await http.update('proxy', proxy.baseUrl, vscode.ConfigurationTarget.Global);
+      await waitFor(
+        'the proxy setting in the extension host',
+        () => vscode.workspace.getConfiguration('http').get('proxy') === proxy.baseUrl,
+      );
+      await useEnvironment('behind-a-proxy', { baseUrl: origin.baseUrl });
+      const entry = await send('sending.tradereq', EXCHANGE_INFO);
+      assert.equal(entry?.outcome, 'ok', entry?.summary);
+      assert.deepEqual(origin.requests, ['GET /api/v3/exchangeInfo']);
+      assert.deepEqual(proxy.requests, [], 'nothing went through the proxy');
+    } finally {
+      await http.update('proxy', undefined, vscode.ConfigurationTarget.Global);
+      await useEnvironment('test-sandbox', {});
+      await Promise.all([origin.close(), proxy.close()]);
+    }
   });
 
   test('no key value is in any file of the workspace or of the state folder', () => {

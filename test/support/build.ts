@@ -30,7 +30,7 @@ const PACKAGES: Packages = {
 
 /** dist/ as `npm run build` writes it, made first when missing or older than a source. */
 export function ensureBuilt(): void {
-  const outputs = ['cli.js', 'extension.js', 'lazy.js', 'tools.js', 'webview/panel.js'].map((f) =>
+  const outputs = ['cli.js', 'extension.js', 'lazy.js', 'tools.js', 'ws.js', 'webview/panel.js'].map((f) =>
     join(ROOT, 'dist', f),
   );
   makeOnce('build', outputs, SOURCES, 'esbuild.js');

@@ -1,8 +1,9 @@
 /**
- * The sender of the command line: Node's own http and https clients behind the Sender interface,
- * with the behaviour of undici-sender.ts (keep-alive, connect timing, timeouts, deadline, size cap,
- * failure phases). It loads in a fraction of undici's start-up time and memory, which is most of
- * what a one-shot `tradereq send` costs.
+ * The sender of the command line and the editor: Node's own http and https clients behind the
+ * Sender interface, with the behaviour of undici-sender.ts (keep-alive, connect timing, timeouts,
+ * deadline, size cap, failure phases). It loads in a fraction of undici's start-up time and memory,
+ * which is most of what a one-shot `tradereq send` costs, and keeps undici out of the editor's
+ * first Send.
  */
 import * as http from 'node:http';
 import type * as https from 'node:https';
@@ -18,10 +19,7 @@ import {
   type Sender,
 } from './send';
 
-type RequestFn = typeof http.request;
-
 interface Client {
-  readonly request: RequestFn;
   readonly agent: http.Agent;
   readonly tls: boolean;
 }
@@ -51,11 +49,10 @@ export class NodeHttpSender implements Sender {
   private async client(protocol: string): Promise<Client | undefined> {
     let client = this.clients.get(protocol);
     if (client) return client;
-    if (protocol === 'http:')
-      client = { request: http.request, agent: new http.Agent({ keepAlive: true }), tls: false };
+    if (protocol === 'http:') client = { agent: new http.Agent({ keepAlive: true }), tls: false };
     else if (protocol === 'https:') {
       const h: typeof https = await import('node:https');
-      client = { request: h.request, agent: new h.Agent({ keepAlive: true }), tls: true };
+      client = { agent: new h.Agent({ keepAlive: true }), tls: true };
     }
     if (client) this.clients.set(protocol, client);
     return client;
@@ -100,7 +97,8 @@ class Exchange {
     if (this.p.body.length > 0) headers['content-length'] = Buffer.byteLength(this.p.body);
     try {
       // Options rather than the URL: user:password in a URL must not become an Authorization header.
-      this.req = client.request({
+      // Not through http.request: VS Code's extension host reroutes that by its proxy settings; a Send goes direct.
+      this.req = new http.ClientRequest({
         protocol: url.protocol,
         hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: url.port,

@@ -1,14 +1,15 @@
 /**
- * What the extension needs only after activation, in its own bundle (dist/lazy.js): validation with
- * zod, undici, the shared rate-limit state, the send pipeline, the Testing view's runner and the
- * WebSocket client. Loading it on first use keeps activation fast; what no send needs is in tools.ts.
+ * What a send needs, in its own bundle (dist/lazy.js) loaded on first use, which keeps activation
+ * fast: validation with zod/mini, node:http's sender, the shared rate-limit state, the send pipeline
+ * and the Testing view's runner. The WebSocket client (with undici) is in ws.ts, what no send needs
+ * in tools.ts.
  */
 export { parseEnvironmentFile } from '../../core/env/schema';
 export { FileStateStore } from '../../core/budget/state';
 export { Budget } from '../../core/budget/budget';
 export { ClockSync } from '../../core/clock/sync';
 export { DEFAULT_SEND_SETTINGS } from '../../core/net/send';
-export { UndiciSender } from '../../core/net/undici-sender';
+export { NodeHttpSender } from '../../core/net/node-http-sender';
 export { fetchSymbols } from '../../core/editor/symbols';
 export { runRequest } from '../../core/request/pipeline';
 export { resolveAndPrepare, signedRequestText, curlCommand } from '../../core/request/prepare';
@@ -20,6 +21,3 @@ export { sandboxEnvironment, sandboxKeys } from '../../core/testing/sandbox';
 export { parseSettings } from './settings-schema';
 export { parseStoredKey, parseProfileIndex } from './stored-key-schema';
 export { parseHistory } from './history-schema';
-export { WsConnection, resolveWsRequest, restListenKeyApi } from '../../core/ws';
-export { defaultContext } from '../../core/format/variables';
-export { LiveFeed } from '../../core/panel/live';
