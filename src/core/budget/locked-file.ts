@@ -32,7 +32,7 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-export function errorCode(e: unknown): string {
+function errorCode(e: unknown): string {
   return (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
 }
 

@@ -163,7 +163,7 @@ function plainOriginState(value: unknown, now: number): OriginState | undefined 
   };
 }
 
-export function emptyState(): State {
+function emptyState(): State {
   return { version: 1, origins: {} };
 }
 
@@ -172,7 +172,7 @@ export function originState(state: State, origin: string): OriginState {
 }
 
 /** The state from the file's text: each origin validated on its own, damage marked rather than dropped. */
-export function parseState(text: string, now: number): State {
+function parseState(text: string, now: number): State {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
