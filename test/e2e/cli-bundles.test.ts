@@ -65,6 +65,13 @@ describe('the command line: a bundle per command, loaded through the code cache'
     assert.doesNotMatch(readFileSync(join(dist, 'cli.js'), 'utf8'), /node_modules\//, 'the entry bundles no package');
   });
 
+  it("a send from a folder with a tradereq.env.json loads no zod full form: the env file's schema is zod/mini", () => {
+    // The realistic send of bench:cli loads send.js and, for the env file, core-env-schema.js (issue 20).
+    const schema = bundle('core-env-schema');
+    assert.doesNotMatch(schema, /node_modules\/zod\/v4\/classic\//, "the env file's schema holds zod's full form");
+    assert.doesNotMatch(schema, /node_modules\/zod\/v4\/locales\/(?!en\.js)/, "zod's messages other than English");
+  });
+
   it('the first run keeps a cache for the exact bundle; the next run uses it as it is', () => {
     const first = run(['errors', '700003']);
     assert.equal(first.status, 0, first.stderr);
