@@ -1,6 +1,6 @@
 /**
  * What a request file may put in a header. Headers that steer the connection are TradeReq's and
- * undici's business: a `Host:` written in a shared file would carry a signed request (and its
+ * the sender's business: a `Host:` written in a shared file would carry a signed request (and its
  * key) to another virtual host behind a shared proxy. Values must be one line of Latin-1, as
  * HTTP carries them; anything else is bad input, refused before anything is sent or counted.
  */

@@ -39,7 +39,7 @@ const BudgetStateShape = s.object({
   damaged: s.optional(text(BOUNDS.messageChars)),
 });
 
-// Header names are not clipped (undici bounds a response's headers to 16 KiB in all).
+// Header names are not clipped (Node's HTTP parser, as undici's, bounds a response's headers to 16 KiB in all).
 const pairs = (max: number) => s.array(s.tuple(text(BOUNDS.historyRequestChars), text(max)), 10_000);
 
 const ErrorInfoShape = s.object({
