@@ -9,7 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, wr
 import { join } from 'node:path';
 import type { CodeLanguage } from '../../src/core/codegen';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
-import { GUARDED_REASON, guarded, RUN_CASES } from '../fixtures/codegen/cases';
+import { CHAIN, GUARDED_REASON, guarded, RUN_CASES } from '../fixtures/codegen/cases';
 import {
   DEMO,
   DEMO_KEYS,
@@ -20,7 +20,9 @@ import {
   sendJson,
   type SendLine,
   ensureToolchains,
+  generated,
   normalise,
+  prebuildGo,
   programOf,
   run,
   sandboxControl,
@@ -48,6 +50,14 @@ describe('tradereq code: programs from a request file, run against the sandbox',
     tools = ensureToolchains(this);
     ensureBuilt();
     sandbox = await startSandbox({ port: 0, banScale: 0.001 });
+    // The Go programs `tradereq code` writes are those of their twins in cases.ts, byte for byte:
+    // built here in one go build instead of one each (a program that differs is built when written).
+    const url = sandbox.baseUrl;
+    const twins = [...RUN_CASES.map((c) => c.build(url)), CHAIN.buy(url), CHAIN.byOrderId(url, 'GET')];
+    prebuildGo(
+      tools,
+      twins.map((r) => generated(r, 'go')),
+    );
     dir = fixtureFolder('tradereq-code-');
   });
 
