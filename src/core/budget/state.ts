@@ -131,8 +131,8 @@ function plainFile(raw: unknown): { origins: Record<string, unknown>; damaged?: 
 }
 
 /**
- * An origin's entry as TradeReq writes it, read without zod: a send reads the state two or three
- * times, each holding dozens of origins, and zod's parse of them costs every run milliseconds. It
+ * An origin's entry as TradeReq writes it, read without zod: a send reads the state four times,
+ * each holding dozens of origins, and zod's parse of them cost every run milliseconds. It
  * takes only what originStateSchema takes and gives what it gives (its fields in its order, unknown
  * ones left out); anything else (damage, a value out of bounds or of another type) is undefined,
  * for the schema to decide and word.
