@@ -1,7 +1,7 @@
 /**
  * The sender of the command line and the editor: Node's own http and https clients behind the
- * Sender interface, with the behaviour of undici-sender.ts (keep-alive, connect timing, timeouts,
- * deadline, size cap, failure phases). It loads in a fraction of undici's start-up time and memory,
+ * Sender interface (keep-alive, connect timing, timeouts, deadline, size cap, failure phases). It
+ * loads in a fraction of undici's start-up time and memory,
  * which is most of what a one-shot `tradereq send` costs, and keeps undici out of the editor's
  * first Send.
  */

@@ -1,9 +1,9 @@
 /**
  * The send step: one HTTP exchange with connect, headers and body timeouts, an overall deadline, a
  * cap on the response size kept in memory, and timings. It never retries: a request that may have
- * reached the service is not sent twice. Two senders answer alike: undici's (undici-sender.ts) and
- * node:http's (node-http-sender.ts, the command line's and the editor's: it starts in a fraction of
- * the time). The pipeline and its tests see only this interface.
+ * reached the service is not sent twice. node:http's sender (node-http-sender.ts) is the command
+ * line's and the editor's: it starts in a fraction of undici's time. The pipeline and its tests
+ * see only this interface.
  */
 import type { Method } from '../format/model';
 import type { RateLimitMode } from '../catalog/types';

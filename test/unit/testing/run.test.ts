@@ -14,7 +14,7 @@ import { DEMO_ACCOUNTS } from '../../../src/core/env/demo';
 import type { NamedEnvironment } from '../../../src/core/env/constants';
 import { parse } from '../../../src/core/format/parser';
 import type { Sender } from '../../../src/core/net/send';
-import { UndiciSender } from '../../../src/core/net/undici-sender';
+import { NodeHttpSender } from '../../../src/core/net/node-http-sender';
 import type { KeySource } from '../../../src/core/request/prepare';
 import { ok } from '../../../src/core/result';
 import { caseTitle, matchesGrep, selectCases, testCases, WEBSOCKET_SKIP } from '../../../src/core/testing/cases';
@@ -142,7 +142,7 @@ describe('request files as tests: running against the sandbox', function () {
   before(async () => {
     sandbox = await startSandbox({ port: 0 });
     origin = new URL(sandbox.baseUrl).origin;
-    sender = new UndiciSender();
+    sender = new NodeHttpSender();
   });
   after(async () => {
     await sender.close();
@@ -338,7 +338,7 @@ describe('request files as tests: an answer that repeats the API key', function 
   it('masks it everywhere in the result: summary, response, expectations', async () => {
     const doc = parse('# @expect json echo == 1\nGET /api/v3/account');
     const store = new MemoryStateStore();
-    const sender = new UndiciSender();
+    const sender = new NodeHttpSender();
     const environment: NamedEnvironment = { name: 'hostile', baseUrl, key: 'k' };
     try {
       const [r] = await runCases(doc, testCases(doc), {

@@ -9,7 +9,7 @@ import { MemoryStateStore } from '../../../src/core/budget/state';
 import { ClockSync } from '../../../src/core/clock/sync';
 import { demoKeyFor } from '../../../src/core/env/demo';
 import type { Sender } from '../../../src/core/net/send';
-import { UndiciSender } from '../../../src/core/net/undici-sender';
+import { NodeHttpSender } from '../../../src/core/net/node-http-sender';
 import type { KeySource } from '../../../src/core/request/prepare';
 import { ok } from '../../../src/core/result';
 import { LISTEN_KEY_FORMAT, restListenKeyApi, type ListenKeyCallFailure } from '../../../src/core/ws';
@@ -60,7 +60,7 @@ describe('restListenKeyApi: the listen key calls through the send pipeline', fun
   });
   beforeEach(async () => {
     assert.equal((await control(sb, '/reset')).status, 200);
-    sender = new UndiciSender();
+    sender = new NodeHttpSender();
     store = new MemoryStateStore();
     budget = new Budget(store);
     failures = [];

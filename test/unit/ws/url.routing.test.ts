@@ -15,7 +15,7 @@ import { ClockSync } from '../../../src/core/clock/sync';
 import { BUILTIN_SANDBOX } from '../../../src/core/env/constants';
 import { parse } from '../../../src/core/format/parser';
 import type { Sender } from '../../../src/core/net/send';
-import { UndiciSender } from '../../../src/core/net/undici-sender';
+import { NodeHttpSender } from '../../../src/core/net/node-http-sender';
 import type { KeyBinding } from '../../../src/core/request/origin-binding';
 import { runRequest, type PipelineDeps } from '../../../src/core/request/pipeline';
 import { testCases } from '../../../src/core/testing/cases';
@@ -70,7 +70,7 @@ describe('listen key routing: a listen key never resolves into a request', funct
     await sandbox.close();
   });
   beforeEach(async () => {
-    sender = new UndiciSender();
+    sender = new NodeHttpSender();
     other = await otherHost((path) => (path.startsWith('/nested') ? { data: { listenKey: KEY } } : { echo: KEY }));
   });
   afterEach(async () => {
@@ -162,7 +162,7 @@ describe('listen key routing: the listen key calls check the WebSocket origin fi
     await sandbox.close();
   });
   beforeEach(() => {
-    sender = new UndiciSender();
+    sender = new NodeHttpSender();
   });
   afterEach(async () => {
     await sender.close();
