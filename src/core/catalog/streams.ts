@@ -100,7 +100,7 @@ export const AccountDataSchema = z.object({
 });
 
 /** Every push: `{"c": STREAM, "s": SYMBOL, "t": MILLISECONDS, "d": {...}}` (no `s` on account pushes). */
-export const PushSchema = z.object({
+const PushSchema = z.object({
   c: z.string().check(z.maxLength(WS_RULES.maxStreamNameLength)),
   s: z.optional(z.string().check(z.maxLength(20))),
   t: timeMs,
@@ -109,7 +109,7 @@ export const PushSchema = z.object({
 export type Push = z.infer<typeof PushSchema>;
 
 /** The answer to a client message: code 0 = done; otherwise refused, msg says why. */
-export const ReplySchema = z.object({
+const ReplySchema = z.object({
   id: z.int(),
   code: z.int(),
   msg: z.string().check(z.maxLength(4096)),
@@ -129,7 +129,6 @@ export const ClientMessageSchema = z.discriminatedUnion('method', [
   z.object({ method: z.literal('UNSUBSCRIPTION'), params: streamNames, id: z.optional(messageId) }),
   z.object({ method: z.literal('PING'), id: z.optional(messageId) }),
 ]);
-export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 
 /** The PING reply's msg. */
 export const PONG = 'PONG';

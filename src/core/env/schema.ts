@@ -10,7 +10,7 @@ import { looksLikeSecret, secretNameMessage } from './secrets';
 /** A text matching `pattern`, with `message` when it does not. */
 const matching = (pattern: RegExp, message: string) => z.string().check(z.regex(pattern, message));
 
-export const EnvironmentSchema = z
+const EnvironmentSchema = z
   .strictObject({
     baseUrl: matching(
       /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
@@ -78,7 +78,7 @@ export const EnvironmentFileSchema = z
 export type Environment = z.infer<typeof EnvironmentSchema>;
 export type EnvironmentFile = z.infer<typeof EnvironmentFileSchema>;
 
-export { BUILTIN_SANDBOX, ENV_FILE_NAME, type NamedEnvironment } from './constants';
+export { BUILTIN_SANDBOX, type NamedEnvironment } from './constants';
 
 /** Validates the text of a tradereq.env.json; the failure says where and what to fix. */
 export function parseEnvironmentFile(text: string): Result<EnvironmentFile, string> {
