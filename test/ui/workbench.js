@@ -198,5 +198,4 @@ module.exports = {
   assertPortFree,
   filesContaining,
   REPO,
-  RESULTS,
 };
