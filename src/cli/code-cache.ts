@@ -9,7 +9,6 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { defaultStateDir } from '../core/budget/state-dir';
@@ -41,7 +40,9 @@ export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): 
     cachedData,
   });
   const module = { exports: {} as unknown };
-  (script.runInThisContext() as CommonJsWrapper)(module.exports, createRequire(file), module, file, dirname(file));
+  // This bundle's own require: the bundles require only Node's modules (and, in the sandbox's, optional
+  // packages found from dist/ all the same), and node:module's createRequire would cost a module more.
+  (script.runInThisContext() as CommonJsWrapper)(module.exports, require, module, file, dirname(file));
   // Made at exit, so that it holds the functions this run compiled, not only the top level.
   if (cache !== undefined && (cachedData === undefined || script.cachedDataRejected === true))
     process.once('exit', () => keep(cache, basename(file, '.js'), script));
