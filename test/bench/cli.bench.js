@@ -17,7 +17,7 @@
 //   tradereq send against httpyac's command line sending the same signed order (installed with
 //   `npm install --no-save httpyac` into the benchmark's temporary folder; skipped when that fails).
 // It prints figures, not verdicts: no time is asserted anywhere.
-// Options: --runs N (default 15), --cli PATH (another build, e.g. an older one; default: build
+// Options: --runs N (default 20), --cli PATH (another build, e.g. an older one; default: build
 // with esbuild.js --production, as the package is, into the benchmark's temporary folder, leaving
 // dist/ alone, and use its cli.js), --cpu N (the CPU to pin to; default the last one), --no-httpyac,
 // --httpyac-dir DIR (install httpyac there, or use the copy already there, and keep it), --json
@@ -39,7 +39,7 @@ function option(name) {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-const RUNS = Number(option('--runs') ?? 15);
+const RUNS = Number(option('--runs') ?? 20);
 const JSON_OUT = option('--json');
 const TASKSET = '/usr/bin/taskset';
 /** The CPU every measured process runs on, and another for the sandbox (undefined without taskset or a second CPU). */
