@@ -34,9 +34,9 @@ export function parseRetryAfter(value: string | undefined): number | undefined {
 export function decodeResponse(status: number, bodyText: string, retryAfter?: string): Decoded {
   const statusInfo = describeStatus(status);
   const json = parseJson(bodyText);
-  const body = ErrorBodySchema.safeParse(json);
-  // A 2xx body with a code field is data, not an error (e.g. an order record).
-  const carriesError = body.success && status >= 400;
+  // A 2xx body with a code field is data, not an error (e.g. an order record): only an error status's body is read as one.
+  const body = status >= 400 ? ErrorBodySchema.safeParse(json) : undefined;
+  const carriesError = body?.success === true;
   const code = carriesError ? body.data.code : undefined;
   return {
     outcome: statusInfo.outcome,

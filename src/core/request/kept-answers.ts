@@ -35,21 +35,26 @@ export interface KeptAnswer extends AnswerKey {
   readonly json: unknown;
 }
 
-const KeptAnswerSchema = z.object({
-  file: z.string().check(z.maxLength(4096)),
-  environment: z.string().check(z.maxLength(256)),
-  origin: z.string().check(z.maxLength(2048)),
-  name: z.string().check(z.maxLength(256)),
-  at: z.number().check(z.nonnegative()),
-  json: z.unknown(),
-});
+// Made on first use: a send that reads no kept answer does not pay for making them.
+const FileSchema = z.onFirstUse(() =>
+  z.object({
+    version: z.literal(1),
+    answers: z
+      .array(
+        z.object({
+          file: z.string().check(z.maxLength(4096)),
+          environment: z.string().check(z.maxLength(256)),
+          origin: z.string().check(z.maxLength(2048)),
+          name: z.string().check(z.maxLength(256)),
+          at: z.number().check(z.nonnegative()),
+          json: z.unknown(),
+        }),
+      )
+      .check(z.maxLength(KEPT_ANSWERS.count)),
+  }),
+);
 
-const FileSchema = z.object({
-  version: z.literal(1),
-  answers: z.array(KeptAnswerSchema).check(z.maxLength(KEPT_ANSWERS.count)),
-});
-
-type AnswersFile = z.infer<typeof FileSchema>;
+type AnswersFile = z.infer<ReturnType<typeof FileSchema>>;
 
 function sameKey(a: AnswerKey, b: AnswerKey): boolean {
   return a.file === b.file && a.environment === b.environment && a.origin === b.origin && a.name === b.name;
@@ -78,7 +83,7 @@ export class KeptAnswers {
     if (!text.ok) return err(text.error);
     if (text.value === undefined) return ok({ version: 1, answers: [] });
     try {
-      const parsed = FileSchema.safeParse(JSON.parse(text.value));
+      const parsed = FileSchema().safeParse(JSON.parse(text.value));
       return parsed.success ? ok(parsed.data) : err('it does not have the expected shape');
     } catch {
       return err('it is not valid JSON');
