@@ -7,7 +7,7 @@
  */
 import { BOUNDS, OPTION_MAX } from '../core/bounds';
 import { Budget } from '../core/budget/budget';
-import { WS_RULES } from '../core/catalog/streams';
+import { WS_RULES } from '../core/catalog/ws-limits';
 import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
 import { isWebSocket } from '../core/format/model';

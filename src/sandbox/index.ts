@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { DEMO_ACCOUNTS, type DemoAccount } from '../core/env/demo';
 import { SANDBOX_PORT } from '../core/env/constants';
-import { WS_RULES } from '../core/catalog/streams';
+import { WS_RULES } from '../core/catalog/ws-limits';
 import { SandboxServer } from './server';
 
 export { isLoopbackAddress } from './control';

@@ -10,13 +10,13 @@ import * as z from '../zod-mini';
 import {
   KLINE_INTERVALS,
   STREAM_DESCRIPTIONS,
-  WS_RULES,
   readStreamName,
   type ParsedStream,
   type StreamDescription,
   type StreamKind,
   type StreamProblem,
 } from './stream-names';
+import { WS_RULES } from './ws-limits';
 
 export * from './stream-names';
 

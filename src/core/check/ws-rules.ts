@@ -4,7 +4,8 @@
  * (catalog/stream-names.ts, assumed), private streams without a listen key, and directives written
  * on the wrong kind of request.
  */
-import { WS_RULES, readStreamName, type StreamProblem } from '../catalog/stream-names';
+import { readStreamName, type StreamProblem } from '../catalog/stream-names';
+import { WS_RULES } from '../catalog/ws-limits';
 import type { RequestOptions } from '../format/directives';
 import { isWebSocket, range, type Directive, type Range, type RequestBlock, type Token } from '../format/model';
 import type { VariableScope } from '../format/variables';

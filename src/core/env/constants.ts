@@ -1,4 +1,4 @@
-import { WS_RULES } from '../catalog/stream-names';
+import { WS_RULES } from '../catalog/ws-limits';
 
 /**
  * Environment facts that need no validation code, kept apart from the zod schema so that what

@@ -1,5 +1,5 @@
 /** Directives (docs/format.md): what each `# @word args` means for a request, and what is wrong with one. */
-import { WS_RULES } from '../catalog/stream-names';
+import { WS_RULES } from '../catalog/ws-limits';
 import { PROFILE_NAME_PATTERN } from '../env/keys';
 import { REQUEST_NAME, type Diagnostic, type Directive, type RequestBlock, type TradeReqDocument } from './model';
 

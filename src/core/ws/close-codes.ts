@@ -1,5 +1,5 @@
 /** What a WebSocket close code means here (RFC 6455 §7.4.1, and the service's §8 cut), for people. */
-import { WS_RULES } from '../catalog/streams';
+import { WS_RULES } from '../catalog/ws-limits';
 import { bytesText } from './frames';
 
 /**

@@ -17,11 +17,11 @@ import {
   ClientMessageSchema,
   PING_MESSAGE,
   PONG,
-  WS_RULES,
   parseStreamName,
   subscriptionMessage,
   type Reply,
 } from '../catalog/streams';
+import { WS_RULES } from '../catalog/ws-limits';
 import { closeMessage } from './close-codes';
 import { WsEmitter } from './emitter';
 import { MAX_FRAME_BYTES, bytesText, readFrame, serverText } from './frames';

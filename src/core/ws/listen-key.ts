@@ -10,7 +10,7 @@
  */
 import { inspect } from 'node:util';
 import { BOUNDS, clip } from '../bounds';
-import { WS_RULES } from '../catalog/streams';
+import { WS_RULES } from '../catalog/ws-limits';
 import type { WsFailure } from './types';
 import { err, ok, type Result } from '../result';
 import { LISTEN_KEY_FORMAT, maskListenKey, redact, withListenKey } from './url';

@@ -5,7 +5,7 @@
  * URL is the environment's wsUrl, or the request line's path on its origin, or a ws(s):// URL.
  */
 import { BOUNDS } from '../bounds';
-import { WS_RULES } from '../catalog/stream-names';
+import { WS_RULES } from '../catalog/ws-limits';
 import type { NamedEnvironment } from '../env/constants';
 import type { Expectation, ListenOption } from '../format/directives';
 import { isWebSocket, type Diagnostic, type RequestBlock, type TradeReqDocument } from '../format/model';

@@ -7,7 +7,7 @@
 import type { NamedEnvironment } from '../env/constants';
 import { isLoopbackOrigin } from '../env/demo';
 import { maskApiKey } from '../env/keys';
-import { WS_RULES } from '../catalog/streams';
+import { WS_RULES } from '../catalog/ws-limits';
 import { checkBinding, type KeyBinding, type Unbound } from '../request/origin-binding';
 import { err, ok, type Result } from '../result';
 import * as z from '../zod-mini';

@@ -9,7 +9,8 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import { WS_RULES, type ParsedStream } from '../../core/catalog/streams';
+import { type ParsedStream } from '../../core/catalog/streams';
+import { WS_RULES } from '../../core/catalog/ws-limits';
 import { foreignPageRefusal, fromForeignPage, type LogEntry, type WebSocketState } from '../control';
 import { SlidingCounter, wholeSeconds } from '../limits';
 import { endSocket, fail, type Reply } from '../replies';

@@ -5,7 +5,7 @@
  * logged nor written in a message.
  */
 import { randomBytes } from 'node:crypto';
-import { WS_RULES } from '../../core/catalog/streams';
+import { WS_RULES } from '../../core/catalog/ws-limits';
 
 /** Listen keys one account may hold at once (the family allows 60); bounds memory. */
 export const MAX_LISTEN_KEYS_PER_ACCOUNT = 60;

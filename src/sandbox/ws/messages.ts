@@ -8,11 +8,11 @@ import type { RawData } from 'ws';
 import {
   ClientMessageSchema,
   PONG,
-  WS_RULES,
   parseStreamName,
   type ParsedStream,
   type StreamInfo,
 } from '../../core/catalog/streams';
+import { WS_RULES } from '../../core/catalog/ws-limits';
 import { err, ok, type Result } from '../../core/result';
 import type { Refusal } from '../engine';
 import { SYMBOLS, SYMBOLS_BY_NAME } from '../market';

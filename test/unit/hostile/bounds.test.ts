@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Budget } from '../../../src/core/budget/budget';
 import { FileStateStore, stateKey } from '../../../src/core/budget/state';
-import { WS_RULES } from '../../../src/core/catalog/stream-names';
+import { WS_RULES } from '../../../src/core/catalog/ws-limits';
 import { checkDocument } from '../../../src/core/check/check';
 import { BUILTIN_SANDBOX } from '../../../src/core/env/constants';
 import { range, type Diagnostic } from '../../../src/core/format/model';

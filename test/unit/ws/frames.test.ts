@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { WS_RULES } from '../../../src/core/catalog/streams';
+import { WS_RULES } from '../../../src/core/catalog/ws-limits';
 import {
   FIRST_CLIENT_ID,
   ListenKeyLease,

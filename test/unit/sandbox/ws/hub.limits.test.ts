@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { request } from 'undici';
-import { WS_RULES, formatStreamName, KLINE_INTERVALS, DEPTH_LEVELS } from '../../../../src/core/catalog/streams';
+import { formatStreamName, KLINE_INTERVALS, DEPTH_LEVELS } from '../../../../src/core/catalog/streams';
+import { WS_RULES } from '../../../../src/core/catalog/ws-limits';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox';
 import { MAX_BUFFERED_BYTES } from '../../../../src/sandbox/ws/hub';
 import { WsClient, control, field, limitOrder, signed, type Refused } from '../../../support/sandbox-ws';
