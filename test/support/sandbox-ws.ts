@@ -231,3 +231,9 @@ export async function control(sb: Sandbox, path: string, body: unknown = {}): Pr
   const text = await res.body.text();
   return { status: res.statusCode, text, json: JSON.parse(text) as unknown };
 }
+
+/** A control call that must succeed, for a test's set-up (reset, the clock). */
+export async function controlOk(sb: Sandbox, path: string, body: unknown = {}): Promise<void> {
+  const answer = await control(sb, path, body);
+  assert.equal(answer.status, 200, `${path}: ${answer.text}`);
+}

@@ -12,6 +12,7 @@ import { parse } from '../../../src/core/format/parser';
 import { NodeHttpSender } from '../../../src/core/net/node-http-sender';
 import { runRequest, type PipelineDeps, type Sent } from '../../../src/core/request/pipeline';
 import { sandboxEnvironment, sandboxKeys } from '../../../src/core/testing/sandbox';
+import { controlOk } from '../../support/sandbox-ws';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 
 const ORIGIN = 'http://127.0.0.1:8780';
@@ -44,14 +45,7 @@ describe('clock jump: the offset after a 700003', function () {
     await sandbox.close();
   });
 
-  async function control(path: string, body: unknown): Promise<void> {
-    const r = await fetch(`${sandbox.baseUrl}/_sandbox/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    assert.equal(r.status, 200, await r.text());
-  }
+  const control = (path: string, body: unknown): Promise<void> => controlOk(sandbox, `/${path}`, body);
 
   async function timeRequests(): Promise<number> {
     const log = (await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as { path: string }[];

@@ -29,6 +29,7 @@ import {
 import type { KeySource } from '../../../src/core/request/prepare';
 import { err, ok } from '../../../src/core/result';
 import { sandboxEnvironment, sandboxKeys } from '../../../src/core/testing/sandbox';
+import { controlOk } from '../../support/sandbox-ws';
 import { startSandbox, type LogEntry, type Sandbox } from '../../../src/sandbox';
 
 const ORDER =
@@ -82,14 +83,7 @@ describe('runRequest: refusals send nothing, and the second resolve is what goes
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function control(path: string, body: unknown): Promise<void> {
-    const r = await fetch(`${sandbox.baseUrl}/_sandbox/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    assert.equal(r.status, 200, await r.text());
-  }
+  const control = (path: string, body: unknown): Promise<void> => controlOk(sandbox, `/${path}`, body);
 
   /** What reached the sandbox's API since the last reset. */
   async function reached(): Promise<string[]> {

@@ -21,6 +21,7 @@ import { caseTitle, matchesGrep, selectCases, testCases, WEBSOCKET_SKIP } from '
 import type { CaseResult } from '../../../src/core/testing/verdict';
 import { runCases, type RunDeps } from '../../../src/core/testing/run';
 import { sandboxEnvironment, sandboxKeys } from '../../../src/core/testing/sandbox';
+import { controlOk } from '../../support/sandbox-ws';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 
 const FILE = `# Requests as tests
@@ -150,14 +151,7 @@ describe('request files as tests: running against the sandbox', function () {
   });
   beforeEach(() => control('reset', {}));
 
-  async function control(what: string, body: unknown): Promise<void> {
-    const res = await fetch(`${sandbox.baseUrl}/_sandbox/${what}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    assert.equal(res.status, 200, await res.text());
-  }
+  const control = (path: string, body: unknown): Promise<void> => controlOk(sandbox, `/${path}`, body);
 
   async function reached(): Promise<string[]> {
     const log = (await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as {
