@@ -62,6 +62,7 @@ export function historyItem(e: PanelEntry): HistoryItem {
     method: e.request.method,
     path: urlPath(e.request.url),
     status: e.status,
+    environment: e.environment,
   };
 }
 

@@ -126,6 +126,8 @@ const HistoryItemShape = s.object({
   /** The URL's path, without origin or query. */
   path: text(BOUNDS.historyRequestChars),
   status: s.optional(s.number()),
+  /** Where it was sent (sandbox or live): what tells two answers to compare apart. */
+  environment: s.optional(text(BOUNDS.messageChars)),
 });
 
 export const PanelStateShape = s.object({
@@ -276,6 +278,8 @@ export const FromPanelShape = s.union('type', [
   s.object({ type: s.literal('disconnect'), id }),
   /** Close the tab of a closed connection. */
   s.object({ type: s.literal('forget'), id }),
+  /** Open the answers of two entries of the history in VS Code's diff editor, volatile fields masked or not. */
+  s.object({ type: s.literal('compare'), left: id, right: id, mask: s.boolean() }),
 ]);
 
 export type FromPanel = Infer<typeof FromPanelShape>;

@@ -96,6 +96,14 @@ const FROM_PANEL: [string, unknown][] = [
   ['an id too long', { type: 'disconnect', id: 'x'.repeat(101) }],
   ['an id of a number', { type: 'show', id: 7 }],
   ['an unknown type', { type: 'eval', code: '1' }],
+  ['compare', { type: 'compare', left: 'e1', right: 'e2', mask: true }],
+  ['compare with extra members (dropped)', { type: 'compare', left: 'e1', right: 'e2', mask: false, path: '/etc' }],
+  ['compare without mask', { type: 'compare', left: 'e1', right: 'e2' }],
+  ['compare with a mask of text', { type: 'compare', left: 'e1', right: 'e2', mask: 'yes' }],
+  ['compare with one id', { type: 'compare', left: 'e1', mask: true }],
+  ['compare with an id too long', { type: 'compare', left: 'x'.repeat(101), right: 'e2', mask: true }],
+  ['compare with an id of an object', { type: 'compare', left: { $ne: '' }, right: 'e2', mask: true }],
+  ['compare with ids in a list', { type: 'compare', left: ['e1', 'e2'], right: 'e2', mask: true }],
 ];
 
 describe('panel protocol: one definition, two validators', () => {
@@ -132,6 +140,23 @@ describe('panel protocol: one definition, two validators', () => {
       { type: 'sendAgain' },
       { type: 'sendAgain', id: 'x'.repeat(101) },
       { type: 'sendAgain', id: null },
+    ]) {
+      assert.equal(check(FromPanelShape, bad).ok, false, JSON.stringify(bad));
+      assert.equal(FromPanelSchema.safeParse(bad).success, false, JSON.stringify(bad));
+    }
+  });
+
+  it('Compare Two Answers (issue 21): two entry ids and the mask flag reach the extension, nothing else, in both validators', () => {
+    const message = { type: 'compare', left: 'e1', right: 'e2', mask: true, uri: 'file:///etc/passwd' };
+    const expected = { type: 'compare', left: 'e1', right: 'e2', mask: true };
+    assert.deepEqual(check(FromPanelShape, message), { ok: true, value: expected });
+    assert.deepEqual(FromPanelSchema.parse(message), expected);
+    for (const bad of [
+      { type: 'compare', left: 'e1', right: 'e2' },
+      { type: 'compare', left: 'e1', right: null, mask: false },
+      { type: 'compare', left: 'e1', right: 'e2', mask: 1 },
+      { type: 'compare', left: 'e1', right: 'x'.repeat(101), mask: false },
+      { type: 'compare', left: 7, right: 'e2', mask: false },
     ]) {
       assert.equal(check(FromPanelShape, bad).ok, false, JSON.stringify(bad));
       assert.equal(FromPanelSchema.safeParse(bad).success, false, JSON.stringify(bad));
