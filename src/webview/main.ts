@@ -7,7 +7,7 @@
 import { check, PanelStateShape, shape as s, ToPanelShape, type PanelState } from '../core/panel/protocol';
 import { findByAttr, h } from './dom';
 import { LivePanel } from './live';
-import { bannerKey, renderBanner, renderContent, renderHistory, type Ticker } from './render';
+import { bannerKey, renderBanner, renderContent, renderHistory, type CompareChoice, type Ticker } from './render';
 import { getSavedState, post, saveState } from './vscode-api';
 
 const root = document.getElementById('app') ?? document.body.appendChild(h('main', { id: 'app', class: 'app' }));
@@ -43,6 +43,8 @@ let timer: number | undefined;
 const openSections = new Map<string, boolean>();
 /** After a mouse click on a history item, bring the banner into view when that entry arrives. */
 let scrollToTopFor: string | undefined;
+/** The history entries ticked for Compare (at most two, the first ticked first) and the mask toggle. */
+let compare: CompareChoice = { ticked: [], mask: false };
 
 function extensionNow(): number {
   return Date.now() + clockOffset;
@@ -68,8 +70,7 @@ function render(): void {
   const now = extensionNow();
   const next: Ticker[] = [];
   content.replaceChildren(renderContent(state, { open: openSections, extNow: now }, next));
-  history.hidden = state === undefined;
-  history.replaceChildren(state ? renderHistory(state) : '');
+  renderHistoryPane();
 
   tickers = next;
   if (tickers.length > 0 && timer === undefined) timer = window.setInterval(tick, 1000);
@@ -78,11 +79,7 @@ function render(): void {
     timer = undefined;
   }
 
-  // Keep the keyboard where it was: the element with the same data-focus in the new DOM.
-  const active = document.activeElement;
-  if (focusKey !== undefined && (active === null || active === document.body || !active.isConnected)) {
-    findByAttr(root, 'data-focus', focusKey)?.focus({ preventScroll: true });
-  }
+  keepFocus(focusKey);
 
   if (scrollToTopFor !== undefined && state?.current?.id === scrollToTopFor) {
     scrollToTopFor = undefined;
@@ -90,16 +87,33 @@ function render(): void {
   }
 }
 
+/** Keeps the keyboard where it was: the element with the same data-focus in the new DOM. */
+function keepFocus(focusKey: string | undefined): void {
+  const active = document.activeElement;
+  if (focusKey !== undefined && (active === null || active === document.body || !active.isConnected)) {
+    findByAttr(root, 'data-focus', focusKey)?.focus({ preventScroll: true });
+  }
+}
+
+function renderHistoryPane(): void {
+  history.hidden = state === undefined;
+  history.replaceChildren(state ? renderHistory(state, compare) : '');
+}
+
 const SavedShape = s.object({
   v: s.literal(1),
   state: PanelStateShape,
   clockOffset: s.number(),
   open: s.record(s.boolean(), 100),
+  compare: s.withDefault(s.object({ ticked: s.array(s.string(100), 2), mask: s.boolean() }), {
+    ticked: [],
+    mask: false,
+  }),
 });
 
 function persist(): void {
   if (state === undefined) return;
-  saveState({ v: 1, state, clockOffset, open: Object.fromEntries(openSections) });
+  saveState({ v: 1, state, clockOffset, open: Object.fromEntries(openSections), compare });
 }
 
 function accept(next: PanelState, offset: number): void {
@@ -109,6 +123,8 @@ function accept(next: PanelState, offset: number): void {
     scrollToTopFor = id;
   state = next;
   clockOffset = offset;
+  // A send that left the history cannot be compared.
+  compare = { ...compare, ticked: compare.ticked.filter((t) => next.history.some((e) => e.id === t)) };
   render();
   persist();
 }
@@ -143,6 +159,7 @@ root.addEventListener('click', (event: MouseEvent) => {
     }
     return;
   }
+  if (action === 'compare') return postCompare();
   const id = button.getAttribute('data-id') ?? '';
   if (action === 'show' || action === 'queryOrder' || action === 'copyBody' || action === 'sendAgain') {
     // detail is 0 for a click made with the keyboard: then the focus stays where the user is.
@@ -151,6 +168,30 @@ root.addEventListener('click', (event: MouseEvent) => {
     if (action === 'sendAgain') button.disabled = true;
     post({ type: action, id });
   }
+});
+
+/** Compare: the two ticked, the older send on the left. */
+function postCompare(): void {
+  const [a, b] = compare.ticked.map((id) => state?.history.find((e) => e.id === id));
+  if (!a || !b) return;
+  const [left, right] = a.at <= b.at ? [a, b] : [b, a];
+  post({ type: 'compare', left: left.id, right: right.id, mask: compare.mask });
+}
+
+// A tick for Compare: a third one unticks the first; the mask toggle is remembered.
+history.addEventListener('change', (event: Event) => {
+  const box = event.target;
+  if (!(box instanceof HTMLInputElement)) return;
+  const id = box.getAttribute('data-compare');
+  if (box.hasAttribute('data-compare-mask')) compare = { ...compare, mask: box.checked };
+  else if (id !== null) {
+    const others = compare.ticked.filter((t) => t !== id);
+    compare = { ...compare, ticked: box.checked ? [...others, id].slice(-2) : others };
+  } else return;
+  const focusKey = box.getAttribute('data-focus') ?? undefined;
+  renderHistoryPane();
+  keepFocus(focusKey);
+  persist();
 });
 
 // Arrow keys move along the history list (each item is also a Tab stop).
@@ -187,6 +228,7 @@ document.addEventListener(
 const saved = check(SavedShape, getSavedState());
 if (saved.ok) {
   for (const [name, isOpen] of Object.entries(saved.value.open)) openSections.set(name, isOpen);
+  compare = saved.value.compare;
   accept({ ...saved.value.state, busy: false }, saved.value.clockOffset);
 } else {
   render();

@@ -3,7 +3,13 @@
  * answer, or a file's content): it only ever enters the page through dom.ts, as text nodes or as
  * values of allow-listed attributes.
  */
-import { HISTORY_LIMIT, type BudgetState, type PanelEntry, type PanelState } from '../core/panel/protocol';
+import {
+  HISTORY_LIMIT,
+  type BudgetState,
+  type HistoryItem,
+  type PanelEntry,
+  type PanelState,
+} from '../core/panel/protocol';
 import { append, h, newId, setAttr, srOnly, type Child } from './dom';
 import {
   BANNED,
@@ -669,7 +675,13 @@ function renderRequest(e: PanelEntry, open: ReadonlyMap<string, boolean>): HTMLE
   );
 }
 
-export function renderHistory(state: PanelState): DocumentFragment {
+/** What the history's compare controls show: the entries ticked (at most two) and whether to mask volatile fields. */
+export interface CompareChoice {
+  readonly ticked: readonly string[];
+  readonly mask: boolean;
+}
+
+export function renderHistory(state: PanelState, compare: CompareChoice): DocumentFragment {
   // Newest first, whatever order arrives (the schema refuses more than HISTORY_LIMIT).
   const entries = [...state.history].sort((a, b) => b.at - a.at).slice(0, HISTORY_LIMIT);
   const currentId = state.current?.id;
@@ -683,30 +695,8 @@ export function renderHistory(state: PanelState): DocumentFragment {
             h(
               'li',
               null,
-              h(
-                'button',
-                {
-                  type: 'button',
-                  class: `history-item outcome-${x.outcome}`,
-                  'data-action': 'show',
-                  'data-id': x.id,
-                  'data-testid': 'history-item',
-                  'data-focus': `history:${x.id}`,
-                  'data-outcome': x.outcome,
-                  'aria-current': x.id === currentId ? 'true' : undefined,
-                  title: x.summary,
-                },
-                h('time', { class: 'h-time', datetime: isoTime(x.at) }, formatTime(x.at, state.now)),
-                h('span', { class: 'h-method method' }, x.method),
-                h('span', { class: 'h-path' }, x.path),
-                h(
-                  'span',
-                  { class: 'h-outcome' },
-                  h('span', { class: 'outcome-icon' }),
-                  isBan(x) ? BANNED : OUTCOME_SHORT[x.outcome],
-                ),
-                h('span', { class: 'h-status' }, x.status !== undefined ? String(x.status) : '–'),
-              ),
+              compareBox(x, state.now, compare.ticked.includes(x.id)),
+              historyButton(x, state.now, currentId),
             ),
           ),
         );
@@ -719,7 +709,88 @@ export function renderHistory(state: PanelState): DocumentFragment {
       entries.length === 1 ? '1 send' : `${entries.length} sends`,
       ` of this workspace, newest first (last ${HISTORY_LIMIT} kept)`,
     ),
+    entries.length >= 2 ? compareBar(compare) : null,
     list,
   ]);
   return frag;
+}
+
+function historyButton(x: HistoryItem, now: number, currentId: string | undefined): HTMLElement {
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: `history-item outcome-${x.outcome}`,
+      'data-action': 'show',
+      'data-id': x.id,
+      'data-testid': 'history-item',
+      'data-focus': `history:${x.id}`,
+      'data-outcome': x.outcome,
+      'aria-current': x.id === currentId ? 'true' : undefined,
+      title: x.environment === undefined ? x.summary : `${x.summary} (${x.environment})`,
+    },
+    h('time', { class: 'h-time', datetime: isoTime(x.at) }, formatTime(x.at, now)),
+    h('span', { class: 'h-method method' }, x.method),
+    h('span', { class: 'h-path' }, x.path),
+    h(
+      'span',
+      { class: 'h-outcome' },
+      h('span', { class: 'outcome-icon' }),
+      isBan(x) ? BANNED : OUTCOME_SHORT[x.outcome],
+    ),
+    h('span', { class: 'h-status' }, x.status !== undefined ? String(x.status) : '–'),
+  );
+}
+
+/** The tick that picks an entry for Compare; its name says which send it is, for a screen reader. */
+function compareBox(x: HistoryItem, now: number, ticked: boolean): HTMLElement {
+  const where = x.environment === undefined ? '' : `, ${x.environment}`;
+  const box = h('input', {
+    type: 'checkbox',
+    class: 'h-compare',
+    'data-compare': x.id,
+    'data-testid': 'compare-tick',
+    'data-focus': `compare:${x.id}`,
+    'aria-label': `Compare ${x.method} ${x.path}${where}, ${formatTime(x.at, now)}`,
+  });
+  box.checked = ticked;
+  return box;
+}
+
+/** Compare (enabled once two entries are ticked) and whether to mask the volatile fields (orderId, times). */
+function compareBar(compare: CompareChoice): HTMLElement {
+  const hintId = newId('compare-hint');
+  const ready = compare.ticked.length === 2;
+  const mask = h('input', {
+    type: 'checkbox',
+    'data-compare-mask': '',
+    'data-testid': 'compare-mask',
+    'data-focus': 'compare-mask',
+  });
+  mask.checked = compare.mask;
+  return h(
+    'div',
+    { class: 'compare-bar', 'data-testid': 'compare-bar' },
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'button secondary small',
+        'data-action': 'compare',
+        'data-testid': 'compare',
+        'data-focus': 'compare',
+        'aria-describedby': hintId,
+        disabled: !ready,
+      },
+      'Compare answers',
+    ),
+    h('label', { class: 'compare-mask' }, mask, ' Mask volatile fields'),
+    h(
+      'p',
+      { id: hintId, class: 'section-meta compare-hint', 'data-testid': 'compare-hint' },
+      ready
+        ? 'Opens the two answers ticked in VS Code’s diff editor, the older on the left.'
+        : `Tick two sends to compare their answers (${compare.ticked.length} of 2 ticked).`,
+    ),
+  );
 }

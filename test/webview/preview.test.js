@@ -653,6 +653,59 @@ describe('the response panel, in a browser', function () {
     await shoot(page, 'dark-keyboard-focus');
   });
 
+  it('Compare Two Answers (issue 21): tick two sends, Compare posts both ids, the older on the left, with the mask toggle; by mouse and by keyboard', async () => {
+    const { page } = await openPanel();
+    // Newest first: e-rej (NOW - 2 s), e-two (NOW - 20 s), e-ok (NOW - 60 s).
+    await sendState(page, state({ current: okEntry, history: [twoMeanings, okEntry, rejected] }));
+    const compare = page.getByTestId('compare');
+    const tick = (id) => page.locator(`[data-testid="compare-tick"][data-compare="${id}"]`);
+    const compares = async () => (await posted(page)).filter((m) => m.type === 'compare');
+    assert.equal(await page.getByTestId('compare-tick').count(), 3);
+    assert.equal(await compare.isDisabled(), true, 'nothing ticked: Compare is disabled');
+    assert.match(await text(page, 'compare-hint'), /Tick two sends to compare their answers \(0 of 2 ticked\)/);
+    assert.match(
+      await tick('e-two').getAttribute('aria-label'),
+      /^Compare GET \/api\/v3\/ticker\/price, sandbox, 13:01:56$/,
+    );
+    assert.equal(
+      await compare.getAttribute('aria-describedby'),
+      await page.getByTestId('compare-hint').getAttribute('id'),
+    );
+
+    // The mouse: the newest, then the oldest.
+    await tick('e-rej').click();
+    assert.equal(await compare.isDisabled(), true, 'one ticked: still disabled');
+    await tick('e-ok').click();
+    assert.equal(await compare.isDisabled(), false);
+    await compare.click();
+    assert.deepEqual(await compares(), [{ type: 'compare', left: 'e-ok', right: 'e-rej', mask: false }]);
+
+    // The keyboard: Space ticks a third (the first ticked, e-rej, is unticked) and keeps the focus on it,
+    // Space on the mask toggle, Enter on Compare.
+    await tick('e-two').focus();
+    await page.keyboard.press(' ');
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('data-focus')), 'compare:e-two');
+    assert.deepEqual(await page.getByTestId('compare-tick').evaluateAll((els) => els.map((e) => e.checked)), [
+      false,
+      true,
+      true,
+    ]);
+    await page.getByTestId('compare-mask').focus();
+    await page.keyboard.press(' ');
+    assert.equal(await page.getByTestId('compare-mask').isChecked(), true);
+    await compare.focus();
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await compares()).at(-1), { type: 'compare', left: 'e-ok', right: 'e-two', mask: true });
+
+    // Ticks and the toggle hold across states; a send that left the history is no longer ticked.
+    await sendState(page, state({ current: twoMeanings, history: [twoMeanings, rejected] }));
+    assert.equal(await page.getByTestId('compare-mask').isChecked(), true);
+    assert.equal(await tick('e-two').isChecked(), true);
+    assert.equal(await compare.isDisabled(), true, 'e-ok left the history');
+    assert.equal((await compares()).length, 2, 'nothing posted but by Compare');
+    await shoot(page, 'dark-compare');
+  });
+
   it('the countdown ticks each second on the extension’s clock in the budget’s place: a Retry-After wait, then a ban (issue 19, point 9)', async () => {
     const { page } = await openPanel();
     const inBudget = (testid) => page.locator(`[data-section="budget"] [data-testid="${testid}"]`);
