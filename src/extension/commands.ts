@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { AnswerDocuments } from './answer-documents';
 import { SANDBOX_PORT } from '../core/env/constants';
 import { isWebSocket } from '../core/format/model';
 import { copyAsCode } from './copy-as-code';
@@ -58,6 +59,7 @@ export interface Services {
   readonly signedDocs: SignedDocuments;
   readonly presenter: PanelPresenter;
   readonly streams: Streams;
+  readonly answers: AnswerDocuments;
   readonly sandbox: SandboxHolder;
 }
 
@@ -87,6 +89,8 @@ const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
   'tradereq.unsubscribeStream': unsubscribeStream,
   'tradereq.sendWsMessage': sendWsMessage,
   'tradereq.newRequestFile': () => newRequestFile,
+  'tradereq.compareAnswers': compareAnswers,
+  'tradereq.toggleAnswerMask': (s) => () => s.answers.toggleMask(),
 };
 
 export function registerCommands(services: Services): vscode.Disposable[] {
@@ -341,4 +345,12 @@ async function resetState(): Promise<void> {
   const done = new Budget(store).reset(picked.label === all ? undefined : picked.label);
   if (done.ok) void vscode.window.showInformationMessage(`TradeReq: the rate-limit state of ${which} was reset.`);
   else void vscode.window.showErrorMessage(`TradeReq: ${done.error}; nothing was reset.`);
+}
+
+/** Compare Two Answers: two entry ids (the panel, a test), else picked from the history. */
+function compareAnswers(s: Services): Handler {
+  return (left, right, mask) =>
+    typeof left === 'string' && typeof right === 'string'
+      ? s.answers.compare(left, right, mask === true)
+      : s.answers.pickAndCompare();
 }

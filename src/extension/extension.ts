@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { AnswerDocuments } from './answer-documents';
 import { monotonicMs } from '../core/node-lazy';
 import type { ClockSample } from '../core/clock/clock';
 import type { PanelState } from '../core/panel/protocol';
@@ -109,19 +110,13 @@ function createServices(context: vscode.ExtensionContext): Shell {
   const network = new Network();
   // The panel's handlers reach the presenter and the services, which need the panel: tied after.
   const late: { presenter?: PanelPresenter; sending?: Sending; streams?: Streams } = {};
-  const panel = new ResponsePanel(context.extensionUri, panelHandlers(history, late), log);
+  const answers = new AnswerDocuments(history, log);
+  const panel = new ResponsePanel(context.extensionUri, panelHandlers(history, answers, late), log);
   const presenter = (late.presenter = new PanelPresenter(panel, history, network));
   const sending = (late.sending = new Sending({ models, environments, keys, history, presenter, network, log }));
-  const streams = (late.streams = new Streams({
-    models,
-    environments,
-    keys,
-    network,
-    log,
-    sink: panel,
-    response: (n) => sending.response(n),
-  }));
-  const signedView = new SignedView({ models, environments, keys, network, log, response: (n) => sending.response(n) });
+  const response = (name: string): unknown => sending.response(name);
+  const streams = (late.streams = new Streams({ models, environments, keys, network, log, sink: panel, response }));
+  const signedView = new SignedView({ models, environments, keys, network, log, response });
   const settings = new SettingsCache();
   const symbols = new Symbols(models, log, settings);
   const signedDocs = new SignedDocuments();
@@ -133,6 +128,7 @@ function createServices(context: vscode.ExtensionContext): Shell {
     streams,
     sending,
     signedDocs,
+    answers,
     sandbox,
     panel,
     symbols,
@@ -153,6 +149,7 @@ function createServices(context: vscode.ExtensionContext): Shell {
     signedDocs,
     presenter,
     streams,
+    answers,
     sandbox,
     panel,
     network,
@@ -165,6 +162,7 @@ function createServices(context: vscode.ExtensionContext): Shell {
 /** What the panel's buttons do, through services made after the panel. */
 function panelHandlers(
   history: History,
+  answers: AnswerDocuments,
   late: { presenter?: PanelPresenter; sending?: Sending; streams?: Streams },
 ): PanelHandlers {
   return {
@@ -180,6 +178,7 @@ function panelHandlers(
     sendMessage: (id, text) => void late.streams?.send(id, text),
     disconnect: (id) => void late.streams?.disconnect(id),
     forget: (id) => void late.streams?.forget(id),
+    compare: (left, right, mask) => void answers.compare(left, right, mask),
   };
 }
 

@@ -11,7 +11,7 @@ export function lazy(): typeof Lazy {
   return (loaded ??= require('./lazy.js') as typeof Lazy);
 }
 
-/** The parts no send needs (dist/tools.js): the sandbox, Copy as Code, the importers. */
+/** The parts no send needs (dist/tools.js): the sandbox, Copy as Code, the importers, Compare Two Answers. */
 export function tools(): typeof Tools {
   return (loadedTools ??= require('./tools.js') as typeof Tools);
 }

@@ -21,6 +21,8 @@ export interface PanelHandlers {
   sendMessage(id: string, text: string): void;
   disconnect(id: string): void;
   forget(id: string): void;
+  /** Compare Two Answers: the entries' answers in VS Code's diff editor. */
+  compare(left: string, right: string, mask: boolean): void;
 }
 
 /**
@@ -117,6 +119,8 @@ export class ResponsePanel implements vscode.Disposable {
         return h.disconnect(m.id);
       case 'forget':
         return h.forget(m.id);
+      case 'compare':
+        return h.compare(m.left, m.right, m.mask);
     }
   }
 
