@@ -13,9 +13,12 @@ function answerOf(uri: vscode.Uri): { id: string; mask: boolean } | undefined {
   return id === null || id.length > 100 ? undefined : { id, mask: query.get('mask') === '1' };
 }
 
-/** The body's volatile fields masked: orderId, times (core/testing/mask.ts). */
+/**
+ * The body's volatile fields masked as snapshots mask them (core/testing/mask.ts): ids and times,
+ * and every client order id, a fresh one per send being as volatile for a comparison as the service's.
+ */
 function maskVolatileFields(json: unknown): unknown {
-  return json;
+  return tools().maskVolatile(json).value;
 }
 
 /**

@@ -231,6 +231,63 @@ suite('sending from the editor, in the real extension host', () => {
     assert.equal(current.sendAgain, undefined, 'never Send again on an unknown outcome');
   });
 
+  test('Compare Two Answers (issue 21): the panel’s compare message opens two sends side by side in the diff editor, as tradereq-answer: documents with no key in them; the diff’s title button masks their volatile fields', async () => {
+    const first = await send('sending.tradereq', BUY);
+    const second = await send('sending.tradereq', BUY);
+    assert.ok(first?.outcome === 'ok' && second?.outcome === 'ok', 'two orders accepted');
+    const answerDiffs = (): vscode.Tab[] =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === 'tradereq-answer');
+    const sides = (tab: vscode.Tab): [vscode.Uri, vscode.Uri] => {
+      const input = tab.input as vscode.TabInputTextDiff;
+      return [input.original, input.modified];
+    };
+    const named = (uri: vscode.Uri): string => `${uri.scheme} ${new URLSearchParams(uri.query).toString()}`;
+    const texts = async (tab: vscode.Tab): Promise<string[]> =>
+      Promise.all(sides(tab).map(async (u) => (await vscode.workspace.openTextDocument(u)).getText()));
+    try {
+      // One send twice is no comparison: the extension refuses it, and opens nothing.
+      api.panelMessage({ type: 'compare', left: first.id, right: first.id, mask: false });
+      await tradereqLogContaining('Compare Two Answers: two different sends of the history are needed');
+      assert.deepEqual(answerDiffs(), []);
+
+      api.panelMessage({ type: 'compare', left: first.id, right: second.id, mask: false });
+      const diff = await waitFor('the diff editor of the two answers', () => answerDiffs()[0]);
+      assert.deepEqual(sides(diff).map(named), [
+        `tradereq-answer id=${first.id}&mask=0`,
+        `tradereq-answer id=${second.id}&mask=0`,
+      ]);
+      assert.match(diff.label, /^POST \/api\/v3\/order · test-sandbox · .* ↔ POST \/api\/v3\/order · test-sandbox · /);
+      const [left, right] = await texts(diff);
+      assert.match(left!, /^POST \/api\/v3\/order\nenvironment: test-sandbox\noutcome: ok\nstatus: 200 /);
+      assert.notEqual(left, right, 'two orders differ as received: ids and times');
+      for (const text of [left!, right!]) {
+        assert.ok(!text.includes(DEMO.apiKey) && !text.includes(DEMO.secretKey), 'no key value in an answer document');
+      }
+
+      // The diff's title button: the same two sends, their volatile fields masked, in place of the first diff.
+      await vscode.commands.executeCommand('tradereq.toggleAnswerMask');
+      const masked = await waitFor('the masked diff', () =>
+        answerDiffs().find((t) => named(sides(t)[0]).endsWith('mask=1')),
+      );
+      assert.equal(answerDiffs().length, 1, 'the masked diff replaced the other');
+      assert.match(masked.label, /\(volatile fields masked\)$/);
+      const [maskedLeft, maskedRight] = await texts(masked);
+      assert.match(maskedLeft!, /"orderId": "<orderId>"/);
+      assert.equal(maskedLeft, maskedRight, 'two orders alike but for ids and times read the same, masked');
+
+      // Without the panel: the command, given two entries (else it asks for them in a quick pick).
+      assert.equal(await vscode.commands.executeCommand('tradereq.compareAnswers', second.id, first.id), true);
+      await waitFor('the diff of the command', () =>
+        answerDiffs().some((t) => named(sides(t)[0]) === `tradereq-answer id=${second.id}&mask=0`),
+      );
+    } finally {
+      await vscode.window.tabGroups.close(answerDiffs());
+      await vscode.commands.executeCommand('notifications.clearAll');
+    }
+  });
+
   test("after the server clock jumps, a 700003 names the offset measured again and offers Send again; the panel's sendAgain message sends the request once more, once, and it goes through (issue 19, point 1)", async () => {
     await control('clock', { offsetMs: 30_000 });
     try {
