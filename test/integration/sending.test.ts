@@ -282,6 +282,19 @@ suite('sending from the editor, in the real extension host', () => {
       await waitFor('the diff of the command', () =>
         answerDiffs().some((t) => named(sides(t)[0]) === `tradereq-answer id=${second.id}&mask=0`),
       );
+      // Without arguments it asks for the left answer, then the right one: the first item of each pick, the newest sends.
+      await vscode.window.tabGroups.close(answerDiffs());
+      let picked: unknown;
+      void vscode.commands.executeCommand('tradereq.compareAnswers').then((r) => (picked = r));
+      await waitFor('both picks taken', async () => {
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        return picked !== undefined;
+      });
+      assert.equal(picked, true);
+      assert.deepEqual(
+        answerDiffs().map((t) => sides(t).map(named)),
+        [[`tradereq-answer id=${second.id}&mask=0`, `tradereq-answer id=${first.id}&mask=0`]],
+      );
     } finally {
       await vscode.window.tabGroups.close(answerDiffs());
       await vscode.commands.executeCommand('notifications.clearAll');
