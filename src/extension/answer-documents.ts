@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { HISTORY_LIMIT } from '../core/bounds';
 import type { PanelEntry } from '../core/panel/protocol';
 import type { History } from './history';
 import { tools } from './lazy';
@@ -37,7 +38,7 @@ export class AnswerDocuments implements vscode.TextDocumentContentProvider, vsco
   provideTextDocumentContent(uri: vscode.Uri): string {
     const answer = answerOf(uri);
     const entry = answer && this.history.find(answer.id);
-    if (!entry) return 'This send is no longer in the history (it keeps the last 50).\n';
+    if (!entry) return `This send is no longer in the history (it keeps the last ${HISTORY_LIMIT}).\n`;
     return tools().answerText(entry, answer.mask ? maskVolatileFields : undefined);
   }
 
@@ -48,7 +49,7 @@ export class AnswerDocuments implements vscode.TextDocumentContentProvider, vsco
     if (leftId === rightId || !left || !right) {
       this.log.warn('Compare Two Answers: two different sends of the history are needed');
       void vscode.window.showInformationMessage(
-        'TradeReq: pick two different sends of the history to compare (a send older than the last 50 is gone).',
+        `TradeReq: pick two different sends of the history to compare (a send older than the last ${HISTORY_LIMIT} is gone).`,
       );
       return false;
     }
