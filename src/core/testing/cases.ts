@@ -2,9 +2,11 @@
  * A request file as tests: each request a test case, found from the parsed document alone (no
  * resolving, nothing sent), with the ranges the editor's Testing view and the reports need.
  */
-import { readOptions } from '../format/directives';
+import { readOptions, type DataSource } from '../format/directives';
 import { responsesReadBy } from '../format/variables';
 import { isWebSocket, range, type Range, type RequestBlock, type TradeReqDocument } from '../format/model';
+import type { Result } from '../result';
+import type { DataTable } from './data';
 
 export interface TestCase {
   /** Stable within its file: `name:NAME` for a request with a unique `# @name`, else `#N` (1-based). */
@@ -23,6 +25,22 @@ export interface TestCase {
   readonly skip?: string;
   /** Not selected (`--grep`), but run because these selected cases read its answer (their labels). */
   readonly neededBy?: readonly string[];
+  /** `# @data FILE`: the request runs once per row (withRows makes a case of each). */
+  readonly data?: DataSource;
+  /** One row of its request's `# @data` file: its id is the request's with `#rowN`, its label ends with `[row N: …]`. */
+  readonly row?: DataRow;
+  /** Why its `# @data` file gives no rows: the case fails as bad input, and nothing is sent. */
+  readonly dataProblem?: string;
+}
+
+export interface DataRow {
+  /** 1-based, the header not counted. */
+  readonly number: number;
+  readonly values: ReadonlyMap<string, string>;
+  /** `row 3: symbol=ETHUSDT, side=SELL`: the first columns, values clipped. */
+  readonly text: string;
+  /** The request's own label, without the row. */
+  readonly requestLabel: string;
 }
 
 export const WEBSOCKET_SKIP = 'a WebSocket request: not run as a test (tradereq listen runs it)';
@@ -34,6 +52,7 @@ export function testCases(doc: TradeReqDocument): TestCase[] {
   return doc.requests.map((r) => {
     const name = r.name?.text;
     const title = r.title?.text.trim() || undefined;
+    const { options } = readOptions(doc, r);
     return {
       id: name !== undefined && names.get(name) === 1 ? `name:${name}` : `#${r.index + 1}`,
       index: r.index,
@@ -41,10 +60,49 @@ export function testCases(doc: TradeReqDocument): TestCase[] {
       title,
       name,
       range: caseRange(r),
-      expectRanges: readOptions(doc, r).options.expectations.map((e) => e.directive.range),
+      expectRanges: options.expectations.map((e) => e.directive.range),
       skip: isWebSocket(r) ? WEBSOCKET_SKIP : undefined,
+      data: isWebSocket(r) ? undefined : options.data,
     };
   });
+}
+
+/** Columns a row's label shows, and characters of each value (a data file is hostile: labels stay one short line). */
+const LABEL_COLUMNS = 3;
+const LABEL_VALUE_CHARS = 24;
+
+/**
+ * `cases` with each `# @data` request's case replaced by one case per row of its file, in order, or
+ * kept with the reason `rowsOf` gives why there are none (the case then fails as bad input).
+ */
+export function withRows(
+  cases: readonly TestCase[],
+  rowsOf: (source: DataSource) => Result<DataTable, string>,
+): TestCase[] {
+  return cases.flatMap((c) => {
+    if (!c.data) return [c];
+    const table = rowsOf(c.data);
+    return table.ok ? rowCases(c, table.value) : [{ ...c, dataProblem: table.error }];
+  });
+}
+
+/** The cases of a `# @data` request's rows: ids `name:buy#row3`, labels `buy [row 3: symbol=ETHUSDT]`. */
+export function rowCases(c: TestCase, table: DataTable): TestCase[] {
+  return table.rows.map((values, i) => {
+    const shown = table.columns.slice(0, LABEL_COLUMNS).filter((col) => values.has(col));
+    const cells = shown.map((col) => `${col}=${labelValue(values.get(col)!)}`);
+    if (table.columns.length > LABEL_COLUMNS) cells.push('…');
+    const text = `row ${i + 1}${cells.length > 0 ? `: ${cells.join(', ')}` : ''}`;
+    const row: DataRow = { number: i + 1, values, text, requestLabel: c.label };
+    return { ...c, id: `${c.id}#row${i + 1}`, label: `${c.label} [${text}]`, row };
+  });
+}
+
+/** One line, at most LABEL_VALUE_CHARS characters. */
+function labelValue(value: string): string {
+  // eslint-disable-next-line no-control-regex -- line breaks and controls of a hostile file, out of a one-line label
+  const line = value.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return line.length <= LABEL_VALUE_CHARS ? line : `${line.slice(0, LABEL_VALUE_CHARS - 1)}…`;
 }
 
 function caseRange(r: RequestBlock): Range {
@@ -63,9 +121,9 @@ export function requestTitle(request: RequestBlock): string | undefined {
   return title === undefined ? request.name?.text : withName(title, request.name?.text);
 }
 
-/** "Buy at a limit price (buy)": the label, with the `# @name` when it says something more. */
+/** "Buy at a limit price (buy)": the label, with the `# @name` when it says something more (and a data row's `[row N: …]` after it). */
 export function caseTitle(c: TestCase): string {
-  return withName(c.label, c.name);
+  return c.row ? `${withName(c.row.requestLabel, c.name)} [${c.row.text}]` : withName(c.label, c.name);
 }
 
 function withName(label: string, name: string | undefined): string {
