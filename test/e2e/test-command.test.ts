@@ -129,6 +129,33 @@ describe('tradereq test', function () {
     assert.match(r.stdout, /✘ Cancel without an id/);
   });
 
+  it('# @data: a request runs once per row of its CSV file, each row a JUnit testcase named by the row, a bad row failing alone', async () => {
+    file(
+      'data/orders.tradereq',
+      '###\n# @name buy\n# @data cases/buy.csv\nPOST /api/v3/order\nsymbol = {{symbol}}\nside = {{side}}\ntype = LIMIT\nquantity = 0.001\nprice = {{price}}\n',
+    );
+    file(
+      'data/cases/buy.csv',
+      '\uFEFFsymbol,side,price\r\nBTCUSDT,BUY,20000\r\nNOSUCHPAIR,BUY,1\r\n"ETHUSDT",SELL,"1500"\r\n',
+    );
+    const r = await run(['--sandbox', '--reporter', 'pretty', '--reporter', 'junit:out/junit.xml', 'data']);
+    assert.equal(r.status, 1, describeRun(r));
+    const junit = await parseJUnit(readFileSync(join(dir, 'out', 'junit.xml'), 'utf8'));
+    assert.deepEqual(
+      junit.suites[0]!.cases.map((c) => [c.name, c.failure?.type ?? 'passed']),
+      [
+        ['buy [row 1: symbol=BTCUSDT, side=BUY, price=20000]', 'passed'],
+        ['buy [row 2: symbol=NOSUCHPAIR, side=BUY, price=1]', 'rejected'],
+        ['buy [row 3: symbol=ETHUSDT, side=SELL, price=1500]', 'passed'],
+      ],
+    );
+    assert.match(r.stdout, /\n {2}✘ buy \[row 2: symbol=NOSUCHPAIR, side=BUY, price=1\] · \d+ ms\n/);
+    file('data/cases/buy.csv', 'symbol,side\nBTCUSDT\n');
+    const bad = await run(['--sandbox', 'data']);
+    assert.equal(bad.status, 2, describeRun(bad));
+    assert.match(bad.stdout, /✘ buy · \d+ ms\n {6}not sent: cases\/buy\.csv is not valid CSV: .*\n/);
+  });
+
   it('JUnit on standard output is the XML alone; the summary goes to standard error', async () => {
     file('orders.tradereq', PASSING);
     const r = await run(['--sandbox', '--reporter', 'junit']);
