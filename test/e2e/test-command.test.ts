@@ -236,6 +236,21 @@ describe('tradereq test', function () {
       ...(origins ? { TRADEREQ_DESK_ORIGINS: origins } : {}),
     });
 
+    it('tradereq send on a # @data request sends one row: the first by default, said on standard error, or --row N', async () => {
+      file('orders.tradereq', '### Price\n# @data cases.csv\nGET /api/v3/exchangeInfo\nsymbol = {{symbol}}\n');
+      file('cases.csv', 'symbol\nBTCUSDT\nETHUSDT\n');
+      const send = (args: string[]): Promise<Run> =>
+        tradereq(['send', 'orders.tradereq', ...args], { cwd: dir, env: { ...env, ...keys(sandbox.baseUrl) } });
+      const first = await send(['--env', 'local']);
+      assert.equal(first.status, 0, describeRun(first));
+      assert.equal(first.stderr, 'tradereq: # @data cases.csv: row 1 of 2; --row N sends another\n');
+      const second = await send(['--env', 'local', '--row', '2']);
+      assert.equal(second.status, 0, describeRun(second));
+      assert.equal(second.stderr, 'tradereq: # @data cases.csv: row 2 of 2\n');
+      const symbols = (r: Run): string[] => [...r.stdout.matchAll(/"symbol": "(\w+)"/g)].map((m) => m[1]!);
+      assert.deepEqual([symbols(first), symbols(second)], [['BTCUSDT'], ['ETHUSDT']]);
+    });
+
     it('exit 3: a 5xx after the order went out is an unknown outcome', async () => {
       file('orders.tradereq', PASSING);
       await control('fault', { status: 503, count: 1, path: '/api/v3/order' });
