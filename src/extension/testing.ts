@@ -2,9 +2,13 @@ import * as vscode from 'vscode';
 import { BOUNDS, formatSize } from '../core/bounds';
 import type { TradeReqDocument } from '../core/format/model';
 import { parse } from '../core/format/parser';
-import { testCases, type TestCase } from '../core/testing/cases';
+import type { DataSource } from '../core/format/directives';
+import { err, type Result } from '../core/result';
+import { rowCases, testCases, type TestCase } from '../core/testing/cases';
+import type { DataTable } from '../core/testing/data';
 import type { DocumentModels } from './documents';
 import { toRange } from './documents';
+import { lazy } from './lazy';
 import { runTests, type RunParts, type RecordedResult } from './testing-run';
 
 export { resultKey } from './testing-run';
@@ -155,10 +159,38 @@ export class Testing implements vscode.Disposable {
       item.label = c.label;
       item.description = c.skip ? 'WebSocket: not run as a test' : c.name && c.name !== c.label ? c.name : undefined;
       item.range = toRange(c.range);
-      caseOf.set(item, c);
+      if (!c.data) {
+        // It may have had rows before an edit.
+        item.children.replace([]);
+        item.error = undefined;
+      }
+      caseOf.set(item, c.data ? this.withRows(item, uri, c, c.data) : c);
       return item;
     });
     file.children.replace(children);
+  }
+
+  /** A `# @data` request's item: a child per row of its file (read now), or the reason there are none; its case as the run takes it. */
+  private withRows(item: vscode.TestItem, uri: vscode.Uri, c: TestCase, source: DataSource): TestCase {
+    const table = rowsOf(uri, source);
+    if (!table.ok) {
+      item.children.replace([]);
+      item.error = table.error;
+      return { ...c, dataProblem: table.error };
+    }
+    item.error = undefined;
+    const rows = table.value.rows.length;
+    const description = `${rows} row${rows === 1 ? '' : 's'} of ${source.path}`;
+    item.description = item.description ? `${item.description} · ${description}` : description;
+    const children = rowCases(c, table.value).map((r) => {
+      const child = item.children.get(r.id) ?? this.controller.createTestItem(r.id, r.row!.text, uri);
+      child.label = r.row!.text;
+      child.range = toRange(r.range);
+      caseOf.set(child, r);
+      return child;
+    });
+    item.children.replace(children);
+    return c;
   }
 
   private fileItem(uri: vscode.Uri): vscode.TestItem {
@@ -191,5 +223,11 @@ export class Testing implements vscode.Disposable {
   }
 }
 
-/** The test case behind each request item, as last discovered. */
+/** The rows of a request file's `# @data` file (dist/lazy.js reads them: the CSV parser loads with it). */
+function rowsOf(uri: vscode.Uri, source: DataSource): Result<DataTable, string> {
+  if (uri.scheme !== 'file') return err(`${source.path} cannot be read: the request file is not on disk`);
+  return lazy().loadData(uri.fsPath, source);
+}
+
+/** The test case behind each request item (and each row item of a `# @data` request), as last discovered. */
 const caseOf = new WeakMap<vscode.TestItem, TestCase>();

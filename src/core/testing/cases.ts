@@ -89,13 +89,19 @@ export function withRows(
 /** The cases of a `# @data` request's rows: ids `name:buy#row3`, labels `buy [row 3: symbol=ETHUSDT]`. */
 export function rowCases(c: TestCase, table: DataTable): TestCase[] {
   return table.rows.map((values, i) => {
-    const shown = table.columns.slice(0, LABEL_COLUMNS).filter((col) => values.has(col));
-    const cells = shown.map((col) => `${col}=${labelValue(values.get(col)!)}`);
-    if (table.columns.length > LABEL_COLUMNS) cells.push('…');
-    const text = `row ${i + 1}${cells.length > 0 ? `: ${cells.join(', ')}` : ''}`;
+    const text = rowText(table, i);
     const row: DataRow = { number: i + 1, values, text, requestLabel: c.label };
     return { ...c, id: `${c.id}#row${i + 1}`, label: `${c.label} [${text}]`, row };
   });
+}
+
+/** `row 3: symbol=ETHUSDT, side=SELL, …`: row `i` (0-based) by its first columns. */
+export function rowText(table: DataTable, i: number): string {
+  const values = table.rows[i] ?? new Map<string, string>();
+  const shown = table.columns.slice(0, LABEL_COLUMNS).filter((col) => values.has(col));
+  const cells = shown.map((col) => `${col}=${labelValue(values.get(col)!)}`);
+  if (table.columns.length > LABEL_COLUMNS) cells.push('…');
+  return `row ${i + 1}${cells.length > 0 ? `: ${cells.join(', ')}` : ''}`;
 }
 
 /** One line, at most LABEL_VALUE_CHARS characters. */
