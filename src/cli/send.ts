@@ -198,7 +198,9 @@ interface SendDeps {
 function rowFlag(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d{1,9}$/.test(text) || Number(text) < 1)
-    throw new UsageError(`--row takes the number of a row of the request's # @data file (1 is the first), not "${text}"`);
+    throw new UsageError(
+      `--row takes the number of a row of the request's # @data file (1 is the first), not "${text}"`,
+    );
   return Number(text);
 }
 

@@ -33,7 +33,7 @@ export interface TestCase {
   readonly dataProblem?: string;
 }
 
-export interface DataRow {
+interface DataRow {
   /** 1-based, the header not counted. */
   readonly number: number;
   readonly values: ReadonlyMap<string, string>;
