@@ -60,6 +60,10 @@ export const BOUNDS = {
   dataColumns: 100,
   /** One value of a `# @data` file, in characters. */
   dataCellChars: 4 * KiB,
+  /** Different `# @data` files one request file reads. */
+  dataFilesPerFile: 100,
+  /** Test cases the `# @data` requests of one request file make in all (a row each). */
+  dataCasesPerFile: 10_000,
 } as const;
 
 /**

@@ -2,6 +2,7 @@
  * A request file as tests: each request a test case, found from the parsed document alone (no
  * resolving, nothing sent), with the ranges the editor's Testing view and the reports need.
  */
+import { BOUNDS } from '../bounds';
 import { readOptions, type DataSource } from '../format/directives';
 import { responsesReadBy } from '../format/variables';
 import { isWebSocket, range, type Range, type RequestBlock, type TradeReqDocument } from '../format/model';
@@ -73,21 +74,42 @@ const LABEL_VALUE_CHARS = 24;
 
 /**
  * `cases` with each `# @data` request's case replaced by one case per row of its file, in order, or
- * kept with the reason `rowsOf` gives why there are none (the case then fails as bad input).
+ * kept with the reason `rowsOf` gives why there are none (the case then fails as bad input). Each
+ * file is read once; past BOUNDS.dataFilesPerFile files or BOUNDS.dataCasesPerFile rows in all, the
+ * rest is not read (a hostile file may name thousands).
  */
 export function withRows(
   cases: readonly TestCase[],
   rowsOf: (source: DataSource) => Result<DataTable, string>,
 ): TestCase[] {
+  const tables = new Map<string, Result<DataTable, string>>();
+  let rows = 0;
   return cases.flatMap((c) => {
     if (!c.data) return [c];
-    const table = rowsOf(c.data);
-    return table.ok ? rowCases(c, table.value) : [{ ...c, dataProblem: table.error }];
+    let table = tables.get(c.data.path);
+    if (!table && tables.size >= BOUNDS.dataFilesPerFile)
+      return [
+        {
+          ...c,
+          dataProblem: `this file names more than ${BOUNDS.dataFilesPerFile} data files: TradeReq reads no more`,
+        },
+      ];
+    if (!table) tables.set(c.data.path, (table = rowsOf(c.data)));
+    if (!table.ok) return [{ ...c, dataProblem: table.error }];
+    rows += table.value.rows.length;
+    if (rows > BOUNDS.dataCasesPerFile)
+      return [
+        {
+          ...c,
+          dataProblem: `the data files of this file hold more than ${BOUNDS.dataCasesPerFile} rows in all: TradeReq runs no more; split the file`,
+        },
+      ];
+    return rowCases(c, table.value);
   });
 }
 
 /** The cases of a `# @data` request's rows: ids `name:buy#row3`, labels `buy [row 3: symbol=ETHUSDT]`. */
-export function rowCases(c: TestCase, table: DataTable): TestCase[] {
+function rowCases(c: TestCase, table: DataTable): TestCase[] {
   return table.rows.map((values, i) => {
     const text = rowText(table, i);
     const row: DataRow = { number: i + 1, values, text, requestLabel: c.label };

@@ -184,10 +184,14 @@ export function dataDiagnostics(
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const scope = new VariableScope(doc, defaultContext(environment, { now: () => 0 }));
+  // Each file read once, and no more files than a test run reads (cases.ts, withRows).
+  const tables = new Map<string, Result<DataTable, string>>();
   for (const request of doc.requests) {
     const source = readOptions(doc, request).options.data;
     if (!source || isWebSocket(request)) continue;
-    const table = load(source);
+    let table = tables.get(source.path);
+    if (!table && tables.size >= BOUNDS.dataFilesPerFile) break;
+    if (!table) tables.set(source.path, (table = load(source)));
     if (!table.ok) {
       out.push({ range: source.range, severity: 'error', message: table.error, rule: 'data-file' });
       continue;

@@ -200,6 +200,25 @@ GET /api/v3/ping
     assert.equal(long!.label, `Buy [row 1: symbol=${'X'.repeat(23)}…]`);
   });
 
+  it('each data file is read once; past the bounds on data files and rows per request file, the rest is not read', () => {
+    const many = parse(
+      Array.from(
+        { length: BOUNDS.dataFilesPerFile + 2 },
+        (_, i) => `###\n# @data d${i % (BOUNDS.dataFilesPerFile + 1)}.csv\nGET /api/v3/ping`,
+      ).join('\n'),
+    );
+    const read: string[] = [];
+    const cases = withRows(testCases(many), (source) => (read.push(source.path), ok(table('n\n1\n'))));
+    assert.equal(read.length, BOUNDS.dataFilesPerFile, 'no file past the bound is read, and none twice');
+    assert.match(cases.at(-2)!.dataProblem ?? '', /names more than 100 data files/);
+    assert.equal(cases.at(-1)!.dataProblem, undefined, 'a file already read still gives its rows');
+    const big = table('n\n' + '1\n'.repeat(BOUNDS.dataRows));
+    const heavy = parse(Array.from({ length: 11 }, () => '###\n# @data d.csv\nGET /api/v3/ping').join('\n'));
+    const rows = withRows(testCases(heavy), () => ok(big));
+    assert.equal(rows.filter((c) => c.row).length, BOUNDS.dataCasesPerFile);
+    assert.match(rows.at(-1)!.dataProblem ?? '', /more than 10000 rows in all/);
+  });
+
   it('check: the data columns are not undefined variables; dataDiagnostics reports the file and the names no column defines', () => {
     const found = checkDocument(doc, { environment: ENV }).filter((d) => d.rule === 'undefined-variable');
     assert.deepEqual(found, [], 'the check step leaves {{symbol}} to the data file');
