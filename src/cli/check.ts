@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { checkDocument } from '../core/check/check';
+import type { NamedEnvironment } from '../core/env/constants';
+import type { Diagnostic } from '../core/format/model';
 import { parseCommand } from './args';
 import { findRequestFiles } from './test-files';
 import { readRequestFile, selectEnvironment, type LoadedFile } from './workspace';
@@ -30,7 +32,7 @@ export function checkCommand(args: string[], io: Io): number {
   const lines: string[] = [];
   for (const { display, file } of files) {
     const environment = selectEnvironment(file.path, values.env, io.env);
-    for (const d of checkDocument(file.doc, { environment })) {
+    for (const d of [...checkDocument(file.doc, { environment }), ...dataFileProblems(file, environment)]) {
       if (d.severity === 'error') errors++;
       lines.push(`${display}:${d.range.startLine + 1}:${d.range.startChar + 1}: ${d.severity}: ${d.message}`);
     }
@@ -38,6 +40,13 @@ export function checkCommand(args: string[], io: Io): number {
   if (lines.length > 0) io.out(lines.join('\n'));
   // EXIT's numbers (send.ts), written out: importing send.ts would put its pipeline in this bundle.
   return unread ? 2 : errors > 0 ? 1 : 0;
+}
+
+/** What the check step cannot see: the `# @data` files (read from disk, loaded only for a file that names one). */
+function dataFileProblems(file: LoadedFile, environment: NamedEnvironment): Diagnostic[] {
+  if (!/#\s*@data\b/.test(file.text)) return [];
+  const { dataDiagnostics } = require('../core/testing/data') as typeof import('../core/testing/data');
+  return dataDiagnostics(file.doc, file.path, environment);
 }
 
 interface Named {

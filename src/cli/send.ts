@@ -5,6 +5,8 @@ import { ClockSync } from '../core/clock/sync';
 import { jsonOrText, prettyBody } from '../core/format/json-value';
 import type { ResolvedRequest } from '../core/format/resolve';
 import type { RequestBlock } from '../core/format/model';
+import { readOptions } from '../core/format/directives';
+import { err, ok, type Result } from '../core/result';
 import type { RoundTripReport } from '../core/net/round-trip';
 import { NodeHttpSender } from '../core/net/node-http-sender';
 import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
@@ -47,6 +49,8 @@ code, the response, the rate-limit budget left and the timings, and checks its #
   --timeout MS          time the whole exchange may take, answer included (default ${DEFAULT_SEND_SETTINGS.deadlineMs}, at most ${OPTION_MAX.timeoutMs})
   --connect-timeout MS  time to wait for the connection (default ${DEFAULT_SEND_SETTINGS.connectTimeoutMs}, at most ${OPTION_MAX.timeoutMs})
   --json                print one JSON object per request, one per line
+  --row N               for a request with # @data FILE: send with row N of FILE (default the
+                        first, said on standard error)
   -h, --help            this help
 
 Exit codes: 0 all ok; 1 a request was rejected, not sent, or an expectation failed; 2 bad input
@@ -126,6 +130,7 @@ const SEND_OPTIONS = {
   timeout: { type: 'string' },
   'connect-timeout': { type: 'string' },
   json: { type: 'boolean' },
+  row: { type: 'string' },
 } as const;
 
 export async function sendCommand(args: string[], io: Io): Promise<number> {
@@ -154,6 +159,7 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     responses: chainedResponses(stateDir, target),
     clockSync: !values['no-clock-sync'],
     yes: values.yes === true,
+    row: rowFlag(values.row),
   };
   try {
     return await sendAll(io, target, deps, values.json === true);
@@ -185,6 +191,37 @@ interface SendDeps {
   readonly responses: ChainedResponses;
   readonly clockSync: boolean;
   readonly yes: boolean;
+  /** --row N: the row of a `# @data` request's file to send (1-based; default the first). */
+  readonly row?: number;
+}
+
+function rowFlag(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(text) || Number(text) < 1)
+    throw new UsageError(
+      `--row takes the number of a row of the request's # @data file (1 is the first), not "${text}"`,
+    );
+  return Number(text);
+}
+
+/** A `# @data` request's row (--row N, else the first), said on standard error; or why there is none. */
+function dataRow(
+  io: Io,
+  target: Target,
+  request: RequestBlock,
+  row: number | undefined,
+): Result<ReadonlyMap<string, string> | undefined, string> {
+  const source = readOptions(target.file.doc, request).options.data;
+  if (!source) return ok(undefined);
+  const { loadData } = require('../core/testing/data') as typeof import('../core/testing/data');
+  const table = loadData(target.file.path, source);
+  if (!table.ok) return err(`# @data: ${table.error}`);
+  const rows = table.value.rows.length;
+  const values = table.value.rows[(row ?? 1) - 1];
+  if (!values) return err(`--row ${row}: ${source.path} has ${rows} row${rows === 1 ? '' : 's'}`);
+  const more = row === undefined && rows > 1 ? '; --row N sends another' : '';
+  io.err(`tradereq: # @data ${source.path}: row ${row ?? 1} of ${rows}${more}`);
+  return ok(values);
 }
 
 async function sendOne(
@@ -193,8 +230,11 @@ async function sendOne(
   request: Target['requests'][number],
   deps: SendDeps,
 ): Promise<RunResult> {
+  const variables = dataRow(io, target, request, deps.row);
+  if (!variables.ok) return { exit: EXIT.badInput, expectations: [], error: variables.error };
   const result = await runRequest(target.file.doc, request, target.environment, {
     ...deps,
+    variables: variables.value,
     key: keySource(target, io.env),
     confirm: terminalConfirm(deps.yes),
   });

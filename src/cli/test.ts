@@ -7,7 +7,8 @@ import type { NamedEnvironment } from '../core/env/constants';
 import { isLoopbackOrigin } from '../core/env/demo';
 import { range } from '../core/format/model';
 import type { Sender } from '../core/net/send';
-import { caseTitle, neededByText, selectCases, testCases, type TestCase } from '../core/testing/cases';
+import { caseTitle, neededByText, selectCases, testCases, withRows, type TestCase } from '../core/testing/cases';
+import { loadData } from '../core/testing/data';
 import { prettyFile, report } from '../core/testing/reporters';
 import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/verdict';
 import { runCases } from '../core/testing/run';
@@ -48,8 +49,11 @@ outcome is ok, or rejected exactly as its # @expect lines say.
   --no-clock-sync, --timeout MS, --connect-timeout MS   as for send (MS at most ${OPTION_MAX.timeoutMs})
   -h, --help            this help
 
-JUnit XML has one testsuite per file and one testcase per request (time; failure with the
-expectation and what came back; system-out with the request, API key masked, and the answer).
+A request with # @data FILE (CSV or JSON, beside the request file) runs once per row, each row's
+columns as variables, each row a test case: "buy [row 3: symbol=ETHUSDT]".
+
+JUnit XML has one testsuite per file and one testcase per request or data row (time; failure with
+the expectation and what came back; system-out with the request, API key masked, and the answer).
 A refusal before sending (rate-limit budget, Retry-After or ban, a key not bound to the origin, no
 confirmation) stops the run of its file. When nothing answers where a request goes (connection
 refused), it fails once, and the rest of its file and later requests there are not run.
@@ -136,8 +140,10 @@ interface Loaded {
 function loadFile(file: FoundFile, io: Io, plan: Plan): Loaded {
   try {
     const loaded = readRequestFile(file.path, io.cwd);
-    const cases = selectCases(loaded.doc, testCases(loaded.doc), plan.grep);
-    for (const c of cases)
+    const selected = selectCases(loaded.doc, testCases(loaded.doc), plan.grep);
+    // A `# @data` request is a case per row of its file (docs/format.md, Data files).
+    const cases = withRows(selected, (source) => loadData(loaded.path, source));
+    for (const c of selected)
       if (c.neededBy)
         io.err(`tradereq: --grep: also runs "${caseTitle(c)}" of ${file.display}: ${neededByText(c.neededBy)}`);
     return { file, loaded, cases };

@@ -52,6 +52,18 @@ export const BOUNDS = {
   paramsPerRequest: 1_000,
   /** Headers of one request an import writes, or a program (Copy as code) sends; more is refused in one line. */
   headersPerRequest: 100,
+  /** A `# @data` file (CSV or JSON) is read only up to this size. */
+  dataFileBytes: 1 * MiB,
+  /** Rows of one `# @data` file: one test case each. */
+  dataRows: 1_000,
+  /** Columns (variables) of one `# @data` file. */
+  dataColumns: 100,
+  /** One value of a `# @data` file, in characters. */
+  dataCellChars: 4 * KiB,
+  /** Different `# @data` files one request file reads. */
+  dataFilesPerFile: 100,
+  /** Test cases the `# @data` requests of one request file make in all (a row each). */
+  dataCasesPerFile: 10_000,
 } as const;
 
 /**

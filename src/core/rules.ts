@@ -168,6 +168,11 @@ export const RULES = {
     ['error'],
     [33333],
   ),
+  // Data-driven requests (docs/format.md, Data files).
+  'data-file': rule(
+    "a `# @data` file that is missing, unreadable, outside the request file's folder, over 1 MiB, 1,000 rows or 100 columns, with a column that is not a variable name or a bad row",
+    ['error'],
+  ),
   // The report itself.
   'too-many-problems': rule('more than 1,000 problems in a file (one line counts the rest)', ['error', 'information']),
 } as const satisfies Record<string, RuleInfo>;

@@ -1,13 +1,29 @@
 import * as vscode from 'vscode';
 import { checkDocument } from '../core/check/check';
-import type { Diagnostic, Severity } from '../core/format/model';
+import type { NamedEnvironment } from '../core/env/constants';
+import type { Diagnostic, Severity, TradeReqDocument } from '../core/format/model';
 import type { DocumentModels } from './documents';
 import { toRange } from './documents';
 import type { Environments } from './environments';
+import { lazy } from './lazy';
 import { BOUNDS } from '../core/bounds';
 import { OffloadedChecker } from '../core/check/offload';
 import type { QuickFixes } from './quick-fixes';
 import type { SettingsCache } from './settings';
+
+/**
+ * What the check step cannot see, since it reads no file: the `# @data` files of the document's
+ * requests (read through dist/lazy.js, which holds the CSV parser; only for a document that has one).
+ */
+function dataProblems(
+  document: vscode.TextDocument,
+  doc: TradeReqDocument,
+  environment: NamedEnvironment,
+): Diagnostic[] {
+  if (document.uri.scheme !== 'file' || !doc.requests.some((r) => r.directives.some((d) => d.name.text === 'data')))
+    return [];
+  return lazy().dataDiagnostics(doc, document.uri.fsPath, environment);
+}
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -86,7 +102,12 @@ export class DiagnosticsManager implements vscode.Disposable {
     const key = document.uri.toString();
     const size = document.offsetAt(new vscode.Position(document.lineCount, 0));
     if (size <= BOUNDS.workerCheckChars) {
-      this.publish(document, checkDocument(this.models.get(document), { environment }), 'main');
+      const doc = this.models.get(document);
+      this.publish(
+        document,
+        [...checkDocument(doc, { environment }), ...dataProblems(document, doc, environment)],
+        'main',
+      );
       return;
     }
     const running = this.inWorker.get(key);

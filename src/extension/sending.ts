@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import { nodeCrypto } from '../core/node-lazy';
 import { isWebSocket, requestInBlock, type RequestBlock, type TradeReqDocument } from '../core/format/model';
+import { readOptions } from '../core/format/directives';
 import type { PanelEntry } from '../core/panel/protocol';
+import { err } from '../core/result';
+import { rowText } from '../core/testing/cases';
 import type { PipelineFailure, Sent } from '../core/request/pipeline';
 import { confirmOrder, offerBinding } from './dialogs';
 import type { DocumentModels } from './documents';
@@ -95,10 +98,13 @@ export class Sending implements vscode.Disposable {
     const { environments, keys, log, network, presenter } = this.parts;
     await environments.ready(document?.uri);
     const environment = environments.current(document?.uri);
+    const row = await pickRow(doc, request, document);
+    if (row === 'not-sent') return undefined;
     presenter.setBusy(true);
     try {
       const result = await lazy().runRequest(doc, request, environment, {
         ...network.get(),
+        variables: row?.values,
         clockSync: true,
         responses: this.responses,
         key: editorKeySource(keys),
@@ -106,7 +112,8 @@ export class Sending implements vscode.Disposable {
         confirm: confirmOrder(log),
       });
       if (!result.ok) return await this.notSent(result.error, document);
-      return await this.record(result.value, titleOf(request), () => this.again(doc, request, document?.uri));
+      const title = row ? `${titleOf(request)} [${row.text}]` : titleOf(request);
+      return await this.record(result.value, title, () => this.again(doc, request, document?.uri));
     } finally {
       presenter.setBusy(false);
     }
@@ -157,6 +164,34 @@ export class Sending implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+/**
+ * A `# @data` request's row to send: the only one, or the one picked from its file's rows (docs/format.md,
+ * Data files); 'not-sent' when the file gives none (said) or no row was picked.
+ */
+async function pickRow(
+  doc: TradeReqDocument,
+  request: RequestBlock,
+  document: vscode.TextDocument | undefined,
+): Promise<{ values: ReadonlyMap<string, string>; text: string } | undefined | 'not-sent'> {
+  const source = readOptions(doc, request).options.data;
+  if (!source || !document) return undefined;
+  const table =
+    document.uri.scheme === 'file'
+      ? lazy().loadData(document.uri.fsPath, source)
+      : err(`${source.path} cannot be read: the request file is not on disk`);
+  if (!table.ok) {
+    void vscode.window.showErrorMessage(`TradeReq: not sent: # @data ${table.error}`);
+    return 'not-sent';
+  }
+  const rows = table.value.rows.map((values, i) => ({ values, text: rowText(table.value, i) }));
+  if (rows.length === 1) return rows[0];
+  const picked = await vscode.window.showQuickPick(
+    rows.map((r) => ({ label: r.text, row: r })),
+    { title: `Send with which row of ${source.path}?`, placeHolder: `${rows.length} rows: one is sent` },
+  );
+  return picked?.row ?? 'not-sent';
 }
 
 function titleOf(request: RequestBlock): string {

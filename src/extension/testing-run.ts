@@ -88,8 +88,8 @@ async function queue(
   const excluded = new Set(request.exclude ?? []);
   const files = new Map<vscode.TestItem, Set<string>>();
   for (const item of roots) {
-    const file = item.parent ?? item;
-    if (excluded.has(file) || excluded.has(item)) continue;
+    const file = fileOf(item);
+    if (excluded.has(file) || excluded.has(item) || (item.parent && excluded.has(item.parent))) continue;
     const ids = files.get(file) ?? new Set<string>();
     if (item.parent) ids.add(item.id);
     else file.children.forEach((c) => ids.add(c.id));
@@ -99,10 +99,47 @@ async function queue(
   return new Map(
     byUri.map(([file, ids]) => {
       const items: vscode.TestItem[] = [];
-      file.children.forEach((c) => ids.has(c.id) && !excluded.has(c) && items.push(c));
+      file.children.forEach((c) => {
+        if (excluded.has(c)) return;
+        if (ids.has(c.id)) items.push(c);
+        // A row of a `# @data` request, chosen alone.
+        else c.children.forEach((row) => ids.has(row.id) && !excluded.has(row) && items.push(row));
+      });
       return [file, items];
     }),
   );
+}
+
+/** The file item of a request item, or of a `# @data` row's item. */
+function fileOf(item: vscode.TestItem): vscode.TestItem {
+  let file = item;
+  while (file.parent) file = file.parent;
+  return file;
+}
+
+/** The item of `id` in `file` as it is now: a request's, or a `# @data` row's (`name:buy#row3`). */
+function itemOf(file: vscode.TestItem, id: string): vscode.TestItem | undefined {
+  const row = id.lastIndexOf('#row');
+  return file.children.get(id) ?? (row > 0 ? file.children.get(id.slice(0, row))?.children.get(id) : undefined);
+}
+
+/** The cases to run and the item each reports to: a `# @data` request's item stands for its rows. */
+function casesOf(
+  items: readonly vscode.TestItem[],
+  parts: RunParts,
+): { cases: TestCase[]; byId: Map<string, vscode.TestItem> } {
+  const byId = new Map<string, vscode.TestItem>();
+  const add = (item: vscode.TestItem): void => {
+    const c = parts.caseOf(item);
+    if (c && !byId.has(c.id)) byId.set(c.id, item);
+  };
+  for (const item of items) {
+    const c = parts.caseOf(item);
+    if (c?.data && c.dataProblem === undefined && item.children.size > 0) item.children.forEach(add);
+    else add(item);
+  }
+  const cases = [...byId.values()].map((i) => parts.caseOf(i)!);
+  return { cases, byId };
 }
 
 async function runFile(
@@ -116,14 +153,13 @@ async function runFile(
   const uri = file.uri!;
   const doc = await parts.fileModel(file);
   // The file as it is now: its items were synced to it, by id.
-  const items = requested.map((i) => file.children.get(i.id)).filter((i): i is vscode.TestItem => i !== undefined);
+  const items = requested.map((i) => itemOf(file, i.id)).filter((i): i is vscode.TestItem => i !== undefined);
   if (typeof doc === 'string') {
     for (const item of items) record(parts, run, item, { state: 'errored', messages: [{ text: doc }] });
     return;
   }
-  for (const item of items) run.enqueued(item);
-  const byId = new Map(items.map((i) => [i.id, i]));
-  const cases = items.map((i) => parts.caseOf(i)).filter((c): c is TestCase => c !== undefined);
+  const { cases, byId } = casesOf(items, parts);
+  for (const item of byId.values()) run.enqueued(item);
   const responses = responsesByFile.get(uri.toString()) ?? new Map<string, unknown>();
   responsesByFile.set(uri.toString(), responses);
   await lazy().runCases(doc, cases, {

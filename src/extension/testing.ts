@@ -2,9 +2,13 @@ import * as vscode from 'vscode';
 import { BOUNDS, formatSize } from '../core/bounds';
 import type { TradeReqDocument } from '../core/format/model';
 import { parse } from '../core/format/parser';
-import { testCases, type TestCase } from '../core/testing/cases';
+import type { DataSource } from '../core/format/directives';
+import { err, type Result } from '../core/result';
+import { testCases, withRows, type TestCase } from '../core/testing/cases';
+import type { DataTable } from '../core/testing/data';
 import type { DocumentModels } from './documents';
 import { toRange } from './documents';
+import { lazy } from './lazy';
 import { runTests, type RunParts, type RecordedResult } from './testing-run';
 
 export { resultKey } from './testing-run';
@@ -150,15 +154,51 @@ export class Testing implements vscode.Disposable {
   private sync(uri: vscode.Uri, doc: TradeReqDocument): void {
     const file = this.fileItem(uri);
     file.error = undefined;
-    const children = testCases(doc).map((c) => {
+    const cases = testCases(doc);
+    // A `# @data` request's rows, read (once per data file, bounded) only when the file has one.
+    const rows = cases.some((c) => c.data) ? rowsByRequest(cases, uri) : new Map<number, TestCase[]>();
+    const children = cases.map((c) => {
       const item = file.children.get(c.id) ?? this.controller.createTestItem(c.id, c.label, uri);
       item.label = c.label;
       item.description = c.skip ? 'WebSocket: not run as a test' : c.name && c.name !== c.label ? c.name : undefined;
       item.range = toRange(c.range);
-      caseOf.set(item, c);
+      if (!c.data) {
+        // It may have had rows before an edit.
+        item.children.replace([]);
+        item.error = undefined;
+      }
+      caseOf.set(item, c.data ? this.withRows(item, uri, c, c.data, rows.get(c.index) ?? []) : c);
       return item;
     });
     file.children.replace(children);
+  }
+
+  /** A `# @data` request's item: a child per row of its file (read now), or the reason there are none; its case as the run takes it. */
+  private withRows(
+    item: vscode.TestItem,
+    uri: vscode.Uri,
+    c: TestCase,
+    source: DataSource,
+    rows: readonly TestCase[],
+  ): TestCase {
+    const problem = rows.find((r) => r.dataProblem !== undefined)?.dataProblem;
+    if (problem !== undefined || rows.length === 0) {
+      item.children.replace([]);
+      item.error = problem ?? `${source.path}: no rows`;
+      return { ...c, dataProblem: item.error };
+    }
+    item.error = undefined;
+    const description = `${rows.length} row${rows.length === 1 ? '' : 's'} of ${source.path}`;
+    item.description = item.description ? `${item.description} · ${description}` : description;
+    const children = rows.map((r) => {
+      const child = item.children.get(r.id) ?? this.controller.createTestItem(r.id, r.row!.text, uri);
+      child.label = r.row!.text;
+      child.range = toRange(r.range);
+      caseOf.set(child, r);
+      return child;
+    });
+    item.children.replace(children);
+    return c;
   }
 
   private fileItem(uri: vscode.Uri): vscode.TestItem {
@@ -191,5 +231,21 @@ export class Testing implements vscode.Disposable {
   }
 }
 
-/** The test case behind each request item, as last discovered. */
+/** The row cases of each `# @data` request, by request (dist/lazy.js reads the files: the CSV parser loads with it). */
+function rowsByRequest(cases: readonly TestCase[], uri: vscode.Uri): Map<number, TestCase[]> {
+  const rowsOf = (source: DataSource): Result<DataTable, string> =>
+    uri.scheme === 'file'
+      ? lazy().loadData(uri.fsPath, source)
+      : err(`${source.path} cannot be read: the request file is not on disk`);
+  const byRequest = new Map<number, TestCase[]>();
+  for (const r of withRows(cases, rowsOf)) {
+    if (!r.data) continue;
+    const list = byRequest.get(r.index);
+    if (list) list.push(r);
+    else byRequest.set(r.index, [r]);
+  }
+  return byRequest;
+}
+
+/** The test case behind each request item (and each row item of a `# @data` request), as last discovered. */
 const caseOf = new WeakMap<vscode.TestItem, TestCase>();

@@ -129,6 +129,33 @@ describe('tradereq test', function () {
     assert.match(r.stdout, /✘ Cancel without an id/);
   });
 
+  it('# @data: a request runs once per row of its CSV file, each row a JUnit testcase named by the row, a bad row failing alone', async () => {
+    file(
+      'data/orders.tradereq',
+      '###\n# @name buy\n# @data cases/buy.csv\nPOST /api/v3/order\nsymbol = {{symbol}}\nside = {{side}}\ntype = LIMIT\nquantity = 0.001\nprice = {{price}}\n',
+    );
+    file(
+      'data/cases/buy.csv',
+      '\uFEFFsymbol,side,price\r\nBTCUSDT,BUY,20000\r\nNOSUCHPAIR,BUY,1\r\n"ETHUSDT",SELL,"1500"\r\n',
+    );
+    const r = await run(['--sandbox', '--reporter', 'pretty', '--reporter', 'junit:out/junit.xml', 'data']);
+    assert.equal(r.status, 1, describeRun(r));
+    const junit = await parseJUnit(readFileSync(join(dir, 'out', 'junit.xml'), 'utf8'));
+    assert.deepEqual(
+      junit.suites[0]!.cases.map((c) => [c.name, c.failure?.type ?? 'passed']),
+      [
+        ['buy [row 1: symbol=BTCUSDT, side=BUY, price=20000]', 'passed'],
+        ['buy [row 2: symbol=NOSUCHPAIR, side=BUY, price=1]', 'rejected'],
+        ['buy [row 3: symbol=ETHUSDT, side=SELL, price=1500]', 'passed'],
+      ],
+    );
+    assert.match(r.stdout, /\n {2}✘ buy \[row 2: symbol=NOSUCHPAIR, side=BUY, price=1\] · \d+ ms\n/);
+    file('data/cases/buy.csv', 'symbol,side\nBTCUSDT\n');
+    const bad = await run(['--sandbox', 'data']);
+    assert.equal(bad.status, 2, describeRun(bad));
+    assert.match(bad.stdout, /✘ buy · \d+ ms\n {6}not sent: cases\/buy\.csv is not valid CSV: .*\n/);
+  });
+
   it('JUnit on standard output is the XML alone; the summary goes to standard error', async () => {
     file('orders.tradereq', PASSING);
     const r = await run(['--sandbox', '--reporter', 'junit']);
@@ -207,6 +234,21 @@ describe('tradereq test', function () {
       TRADEREQ_DESK_API_KEY: DEMO.apiKey,
       TRADEREQ_DESK_SECRET_KEY: DEMO.secretKey,
       ...(origins ? { TRADEREQ_DESK_ORIGINS: origins } : {}),
+    });
+
+    it('tradereq send on a # @data request sends one row: the first by default, said on standard error, or --row N', async () => {
+      file('orders.tradereq', '### Price\n# @data cases.csv\nGET /api/v3/exchangeInfo\nsymbol = {{symbol}}\n');
+      file('cases.csv', 'symbol\nBTCUSDT\nETHUSDT\n');
+      const send = (args: string[]): Promise<Run> =>
+        tradereq(['send', 'orders.tradereq', ...args], { cwd: dir, env: { ...env, ...keys(sandbox.baseUrl) } });
+      const first = await send(['--env', 'local']);
+      assert.equal(first.status, 0, describeRun(first));
+      assert.equal(first.stderr, 'tradereq: # @data cases.csv: row 1 of 2; --row N sends another\n');
+      const second = await send(['--env', 'local', '--row', '2']);
+      assert.equal(second.status, 0, describeRun(second));
+      assert.equal(second.stderr, 'tradereq: # @data cases.csv: row 2 of 2\n');
+      const symbols = (r: Run): string[] => [...r.stdout.matchAll(/"symbol": "(\w+)"/g)].map((m) => m[1]!);
+      assert.deepEqual([symbols(first), symbols(second)], [['BTCUSDT'], ['ETHUSDT']]);
     });
 
     it('exit 3: a 5xx after the order went out is an unknown outcome', async () => {

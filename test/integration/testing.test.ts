@@ -197,6 +197,38 @@ suite('Testing view: request files as tests in a multi-root workspace', () => {
     assert.equal((await reached(alpha)).length, before, 'nothing was sent');
   });
 
+  test('a # @data request shows its rows as child items; running it runs each row against the sandbox, and a row runs alone', async () => {
+    const uri = file('beta', 'data', 'rows.tradereq');
+    const csv = file('beta', 'data', 'cases.csv');
+    const write = (u: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(u, new TextEncoder().encode(text));
+    await write(csv, 'symbol,side\r\nBTCUSDT,BUY\r\nNOSUCHPAIR,SELL\r\n');
+    await write(
+      uri,
+      '###\n# @name buy\n# @data cases.csv\nPOST /api/v3/order\nsymbol = {{symbol}}\nside = {{side}}\ntype = LIMIT\nquantity = 0.001\nprice = 20000\n',
+    );
+    try {
+      await waitFor('the rows as child items', () => fileItem(uri)?.children.get('name:buy')?.children.size === 2);
+      const buy = fileItem(uri)!.children.get('name:buy')!;
+      assert.deepEqual(
+        children(buy).map((c) => [c.id, c.label, c.range?.start.line]),
+        [
+          ['name:buy#row1', 'row 1: symbol=BTCUSDT, side=BUY', 0],
+          ['name:buy#row2', 'row 2: symbol=NOSUCHPAIR, side=SELL', 0],
+        ],
+      );
+      assert.equal(buy.description, '2 rows of cases.csv');
+      await run(api.testing.sandboxProfile, [buy]);
+      assert.equal(result(uri, 'name:buy#row1')?.state, 'passed');
+      assert.equal(result(uri, 'name:buy#row2')?.state, 'failed');
+      assert.match(result(uri, 'name:buy#row2')?.messages[0]?.text ?? '', /\n400 rejected: 10007 /);
+      await run(api.testing.sandboxProfile, [children(buy)[0]!]);
+      assert.equal(result(uri, 'name:buy#row1')?.state, 'passed');
+      assert.equal(result(uri, 'name:buy#row2'), undefined, 'only the row chosen ran');
+    } finally {
+      await vscode.workspace.fs.delete(file('beta', 'data'), { recursive: true });
+    }
+  });
+
   test('cancelling a run stops it between requests: the request under way ends, the others are skipped', async () => {
     const market = fileItem(file('alpha', 'market.tradereq'))!;
     const sandbox = api.testing.sandboxUrl();

@@ -101,7 +101,7 @@ function lastOf(streams: readonly Token[], messages: RequestBlock['messages']): 
 }
 
 const WS_ONLY = new Set(['listenKey', 'listen']);
-const HTTP_ONLY = new Set(['signed', 'unsigned', 'weight', 'mode', 'confirm', 'signature']);
+const HTTP_ONLY = new Set(['signed', 'unsigned', 'weight', 'mode', 'confirm', 'signature', 'data']);
 
 /** A request's own directive that its kind ignores (file directives apply to every kind of request). */
 export function checkDirectiveKinds(request: RequestBlock, out: Findings): void {

@@ -1,7 +1,14 @@
 /** Directives (docs/format.md): what each `# @word args` means for a request, and what is wrong with one. */
 import { WS_RULES } from '../catalog/ws-limits';
 import { PROFILE_NAME_PATTERN } from '../env/keys';
-import { REQUEST_NAME, type Diagnostic, type Directive, type RequestBlock, type TradeReqDocument } from './model';
+import {
+  REQUEST_NAME,
+  type Diagnostic,
+  type Directive,
+  type Range,
+  type RequestBlock,
+  type TradeReqDocument,
+} from './model';
 
 export type Expectation =
   | { readonly kind: 'status'; readonly status: number; readonly directive: Directive }
@@ -30,6 +37,16 @@ export interface RequestOptions {
   /** `# @listenKey`: a WebSocket request obtains a listen key before it connects. */
   readonly listenKey: boolean;
   readonly listen: ListenOption;
+  /** `# @data FILE`: the request runs once per row of this file (core/testing/data.ts reads it). */
+  readonly data?: DataSource;
+}
+
+/** A `# @data` file as written: relative to the request file, `/` between folders, in its folder or below. */
+export interface DataSource {
+  readonly path: string;
+  readonly format: 'csv' | 'json';
+  /** Where the path is written, for diagnostics. */
+  readonly range: Range;
 }
 
 /** Options as directives set them, before the request's name is added. */
@@ -164,7 +181,29 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
       return undefined;
     },
   },
+  {
+    name: 'data',
+    usage: '@data cases.csv | @data cases.json',
+    description:
+      "Runs the request once per row of a CSV file (its header row names the variables) or of a JSON array of objects, each row's values as variables; `tradereq test` and the Testing view report each row as a test case. The path is relative to this file, in its folder or below.",
+    apply: (draft, args, d) => {
+      const format = dataFormat(args);
+      if (format === undefined || !d.args)
+        return 'Write `# @data FILE.csv` or `# @data FILE.json`: a path relative to this file, with `/` between folders, in its folder or below (no `..`, no absolute path).';
+      draft.data = { path: args, format, range: d.args.range };
+      return undefined;
+    },
+  },
 ];
+
+/** The format of a `# @data` path, when it is one: relative, `/`-separated, no `..`, no `{{` (directive arguments are not substituted). */
+function dataFormat(path: string): 'csv' | 'json' | undefined {
+  // eslint-disable-next-line no-control-regex -- a path with a control character is no file name to open
+  if (path.length > 1_000 || /[\\:{}\u0000-\u001f]/.test(path) || path.startsWith('/')) return undefined;
+  if (path.split('/').some((segment) => segment === '..' || segment === '')) return undefined;
+  const m = /\.(csv|json)$/i.exec(path);
+  return m ? (m[1]!.toLowerCase() as 'csv' | 'json') : undefined;
+}
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -195,6 +234,16 @@ function fileOptions(doc: TradeReqDocument): { draft: Readonly<Draft>; diagnosti
     };
     const diagnostics: Diagnostic[] = [];
     applyDirectives(draft, doc.fileDirectives, diagnostics);
+    if (draft.data) {
+      // Every request once per row would multiply the file: a data file belongs to one request.
+      diagnostics.push({
+        range: draft.data.range,
+        severity: 'error',
+        message: 'Write `# @data FILE` under the `###` line of the request it feeds, not among the file directives.',
+        rule: 'bad-directive',
+      });
+      delete draft.data;
+    }
     cached = { draft, diagnostics };
     FILE_OPTIONS.set(doc, cached);
   }

@@ -19,6 +19,8 @@ export interface ResolveContext {
   clientOrderId(): string;
   /** The parsed body of the last response of the request named `name`, when there is one. */
   response?(name: string): unknown;
+  /** A `# @data` row's values: they win over the file's and the environment's, and are inserted as written. */
+  readonly variables?: ReadonlyMap<string, string>;
 }
 
 export const SYSTEM_VARIABLES: readonly { name: string; description: string }[] = [
@@ -114,7 +116,15 @@ export class VariableScope {
     return this.refusals.has(error) ? error : `${error}. Nothing is sent until it resolves.`;
   }
 
+  /** Whether no file, environment, system variable or response defines `name`: a `# @data` column may. */
+  definedNowhere(name: string): boolean {
+    return !name.startsWith('$') && this.origin(name) === undefined;
+  }
+
   private resolve(name: string): Resolved {
+    // A data file's value is text, never a template: its {{...}} are not expanded.
+    const row = this.ctx.variables?.get(name);
+    if (row !== undefined) return found(row);
     const known = this.memo.get(name);
     if (known) return known;
     const cycleAt = this.resolving.indexOf(name);

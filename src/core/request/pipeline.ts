@@ -45,6 +45,8 @@ export interface PipelineDeps {
    * answer a selected one reads): an order then asks for confirmation too, with this reason.
    */
   readonly notSelected?: string;
+  /** A `# @data` row's values (core/testing/data.ts): they win over the file's and the environment's variables. */
+  readonly variables?: ReadonlyMap<string, string>;
   /** Asked for `# @confirm`, orders to a `confirm` environment and orders not selected; false sends nothing. */
   confirm(resolved: ResolvedRequest, order: string): Promise<boolean> | boolean;
 }
@@ -82,13 +84,18 @@ export async function runRequest(
   deps: PipelineDeps,
 ): Promise<PipelineResult> {
   const response = (name: string): unknown => deps.responses.get(name);
+  const variables = deps.variables;
   // First resolve: where it goes and whether it is signed. Nothing is sent before the binding is checked.
-  const first = resolveIn(doc, request, environment, { response });
+  const first = resolveIn(doc, request, environment, { response, variables });
   if (!first.ok) return first;
   const choice = await boundKey(first.value, deps);
   if (!choice.ok) return choice;
   const resolved = await withSyncedClock(first.value, deps, () =>
-    resolveIn(doc, request, environment, { response, now: () => deps.clock.correctedNow(first.value.origin) }),
+    resolveIn(doc, request, environment, {
+      response,
+      variables,
+      now: () => deps.clock.correctedNow(first.value.origin),
+    }),
   );
   if (!resolved.ok) return resolved;
   // The second resolve may read an answer that arrived meanwhile: the key goes only where its binding allows.

@@ -2,9 +2,12 @@
  * A request file as tests: each request a test case, found from the parsed document alone (no
  * resolving, nothing sent), with the ranges the editor's Testing view and the reports need.
  */
-import { readOptions } from '../format/directives';
+import { BOUNDS } from '../bounds';
+import { readOptions, type DataSource } from '../format/directives';
 import { responsesReadBy } from '../format/variables';
 import { isWebSocket, range, type Range, type RequestBlock, type TradeReqDocument } from '../format/model';
+import type { Result } from '../result';
+import type { DataTable } from './data';
 
 export interface TestCase {
   /** Stable within its file: `name:NAME` for a request with a unique `# @name`, else `#N` (1-based). */
@@ -23,6 +26,22 @@ export interface TestCase {
   readonly skip?: string;
   /** Not selected (`--grep`), but run because these selected cases read its answer (their labels). */
   readonly neededBy?: readonly string[];
+  /** `# @data FILE`: the request runs once per row (withRows makes a case of each). */
+  readonly data?: DataSource;
+  /** One row of its request's `# @data` file: its id is the request's with `#rowN`, its label ends with `[row N: …]`. */
+  readonly row?: DataRow;
+  /** Why its `# @data` file gives no rows: the case fails as bad input, and nothing is sent. */
+  readonly dataProblem?: string;
+}
+
+interface DataRow {
+  /** 1-based, the header not counted. */
+  readonly number: number;
+  readonly values: ReadonlyMap<string, string>;
+  /** `row 3: symbol=ETHUSDT, side=SELL`: the first columns, values clipped. */
+  readonly text: string;
+  /** The request's own label, without the row. */
+  readonly requestLabel: string;
 }
 
 export const WEBSOCKET_SKIP = 'a WebSocket request: not run as a test (tradereq listen runs it)';
@@ -34,6 +53,7 @@ export function testCases(doc: TradeReqDocument): TestCase[] {
   return doc.requests.map((r) => {
     const name = r.name?.text;
     const title = r.title?.text.trim() || undefined;
+    const { options } = readOptions(doc, r);
     return {
       id: name !== undefined && names.get(name) === 1 ? `name:${name}` : `#${r.index + 1}`,
       index: r.index,
@@ -41,10 +61,76 @@ export function testCases(doc: TradeReqDocument): TestCase[] {
       title,
       name,
       range: caseRange(r),
-      expectRanges: readOptions(doc, r).options.expectations.map((e) => e.directive.range),
+      expectRanges: options.expectations.map((e) => e.directive.range),
       skip: isWebSocket(r) ? WEBSOCKET_SKIP : undefined,
+      data: isWebSocket(r) ? undefined : options.data,
     };
   });
+}
+
+/** Columns a row's label shows, and characters of each value (a data file is hostile: labels stay one short line). */
+const LABEL_COLUMNS = 3;
+const LABEL_VALUE_CHARS = 24;
+
+/**
+ * `cases` with each `# @data` request's case replaced by one case per row of its file, in order, or
+ * kept with the reason `rowsOf` gives why there are none (the case then fails as bad input). Each
+ * file is read once; past BOUNDS.dataFilesPerFile files or BOUNDS.dataCasesPerFile rows in all, the
+ * rest is not read (a hostile file may name thousands).
+ */
+export function withRows(
+  cases: readonly TestCase[],
+  rowsOf: (source: DataSource) => Result<DataTable, string>,
+): TestCase[] {
+  const tables = new Map<string, Result<DataTable, string>>();
+  let rows = 0;
+  return cases.flatMap((c) => {
+    if (!c.data) return [c];
+    let table = tables.get(c.data.path);
+    if (!table && tables.size >= BOUNDS.dataFilesPerFile)
+      return [
+        {
+          ...c,
+          dataProblem: `this file names more than ${BOUNDS.dataFilesPerFile} data files: TradeReq reads no more`,
+        },
+      ];
+    if (!table) tables.set(c.data.path, (table = rowsOf(c.data)));
+    if (!table.ok) return [{ ...c, dataProblem: table.error }];
+    rows += table.value.rows.length;
+    if (rows > BOUNDS.dataCasesPerFile)
+      return [
+        {
+          ...c,
+          dataProblem: `the data files of this file hold more than ${BOUNDS.dataCasesPerFile} rows in all: TradeReq runs no more; split the file`,
+        },
+      ];
+    return rowCases(c, table.value);
+  });
+}
+
+/** The cases of a `# @data` request's rows: ids `name:buy#row3`, labels `buy [row 3: symbol=ETHUSDT]`. */
+function rowCases(c: TestCase, table: DataTable): TestCase[] {
+  return table.rows.map((values, i) => {
+    const text = rowText(table, i);
+    const row: DataRow = { number: i + 1, values, text, requestLabel: c.label };
+    return { ...c, id: `${c.id}#row${i + 1}`, label: `${c.label} [${text}]`, row };
+  });
+}
+
+/** `row 3: symbol=ETHUSDT, side=SELL, …`: row `i` (0-based) by its first columns. */
+export function rowText(table: DataTable, i: number): string {
+  const values = table.rows[i] ?? new Map<string, string>();
+  const shown = table.columns.slice(0, LABEL_COLUMNS).filter((col) => values.has(col));
+  const cells = shown.map((col) => `${col}=${labelValue(values.get(col)!)}`);
+  if (table.columns.length > LABEL_COLUMNS) cells.push('…');
+  return `row ${i + 1}${cells.length > 0 ? `: ${cells.join(', ')}` : ''}`;
+}
+
+/** One line, at most LABEL_VALUE_CHARS characters. */
+function labelValue(value: string): string {
+  // eslint-disable-next-line no-control-regex -- line breaks and controls of a hostile file, out of a one-line label
+  const line = value.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return line.length <= LABEL_VALUE_CHARS ? line : `${line.slice(0, LABEL_VALUE_CHARS - 1)}…`;
 }
 
 function caseRange(r: RequestBlock): Range {
@@ -63,9 +149,9 @@ export function requestTitle(request: RequestBlock): string | undefined {
   return title === undefined ? request.name?.text : withName(title, request.name?.text);
 }
 
-/** "Buy at a limit price (buy)": the label, with the `# @name` when it says something more. */
+/** "Buy at a limit price (buy)": the label, with the `# @name` when it says something more (and a data row's `[row N: …]` after it). */
 export function caseTitle(c: TestCase): string {
-  return withName(c.label, c.name);
+  return c.row ? `${withName(c.row.requestLabel, c.name)} [${c.row.text}]` : withName(c.label, c.name);
 }
 
 function withName(label: string, name: string | undefined): string {

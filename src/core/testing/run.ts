@@ -57,6 +57,8 @@ export async function runCases(
     if (deps.cancelled?.()) judged = without(c, 'cancelled', 'not run: the run was cancelled');
     else if (stop) judged = without(c, 'after-refusal', stop);
     else if (c.skip) judged = without(c, 'websocket', `not run: ${c.skip}`);
+    else if (c.dataProblem !== undefined)
+      judged = { ...without(c, 'bad-input', `not sent: ${c.dataProblem}`), problemRange: c.data?.range };
     else ({ judged, stop } = await runOrSkip(doc, c, run));
     const result = { ...masked(judged, deps.responses), durationMs: Math.max(0, now() - start) };
     results.push(result);
@@ -97,7 +99,10 @@ function nothingAnswered(origin: string): string {
 function targetOf(doc: TradeReqDocument, c: TestCase, deps: RunDeps): Target | undefined {
   const request = doc.requests[c.index];
   if (!request) return undefined;
-  const resolved = resolveIn(doc, request, deps.environment, { response: (name) => deps.responses.get(name) });
+  const resolved = resolveIn(doc, request, deps.environment, {
+    response: (name) => deps.responses.get(name),
+    variables: c.row?.values,
+  });
   return resolved.ok ? resolved.value : undefined;
 }
 
@@ -134,6 +139,7 @@ async function runOne(
     ...deps.pipeline,
     responses: deps.responses,
     notSelected,
+    variables: c.row?.values,
   });
   const report = result.ok ? result.value.report : undefined;
   const noAnswer = report?.outcome === 'not-sent' && report.failure?.code === 'ECONNREFUSED';

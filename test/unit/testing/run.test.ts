@@ -16,8 +16,16 @@ import { parse } from '../../../src/core/format/parser';
 import type { Sender } from '../../../src/core/net/send';
 import { NodeHttpSender } from '../../../src/core/net/node-http-sender';
 import type { KeySource } from '../../../src/core/request/prepare';
-import { ok } from '../../../src/core/result';
-import { caseTitle, matchesGrep, selectCases, testCases, WEBSOCKET_SKIP } from '../../../src/core/testing/cases';
+import { err, ok } from '../../../src/core/result';
+import {
+  caseTitle,
+  matchesGrep,
+  selectCases,
+  testCases,
+  WEBSOCKET_SKIP,
+  withRows,
+} from '../../../src/core/testing/cases';
+import { parseData } from '../../../src/core/testing/data';
 import type { CaseResult } from '../../../src/core/testing/verdict';
 import { runCases, type RunDeps } from '../../../src/core/testing/run';
 import { sandboxEnvironment, sandboxKeys } from '../../../src/core/testing/sandbox';
@@ -225,6 +233,53 @@ describe('request files as tests: running against the sandbox', function () {
       /^DELETE http:\/\/127\.0\.0\.1:\d+\/api\/v3\/order\?symbol=BTCUSDT&timestamp=\d+&signature=[0-9a-f]{64}/,
     );
     assert.ok(!cancel.request?.includes(DEMO_ACCOUNTS[0]!.apiKey), 'the API key is masked in the request');
+  });
+
+  it("# @data: each row runs with its values over the file's and the environment's; a later request reads the last row's answer; a file without rows fails as bad input, nothing sent", async () => {
+    const doc = parse(
+      [
+        '@symbol = NOTUSED\n@side = BUY',
+        '### Buy\n# @name buy\n# @data cases.csv\nPOST /api/v3/order\nsymbol = {{symbol}}\nside = {{side}}\ntype = LIMIT\nquantity = 0.001\nprice = {{price}}',
+        '### Query the last\n# @expect json symbol == ETHUSDT\nGET /api/v3/order\nsymbol = ETHUSDT\norderId = {{buy.response.orderId}}',
+      ].join('\n\n'),
+    );
+    const table = parseData('symbol,price,note\nBTCUSDT,20000,{{$timestamp}}\nETHUSDT,1500,x\n', 'csv', 'cases.csv');
+    assert.ok(table.ok);
+    const results = await runCases(
+      doc,
+      withRows(testCases(doc), () => table),
+      deps(),
+    );
+    assert.deepEqual(
+      results.map((r) => [r.case.id, r.verdict, r.reason]),
+      [
+        ['name:buy#row1', 'passed', 'ok'],
+        ['name:buy#row2', 'passed', 'ok'],
+        ['#2', 'passed', 'ok'],
+      ],
+    );
+    assert.match(results[0]!.request ?? '', /symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0\.001&price=20000/);
+    assert.match(results[1]!.request ?? '', /symbol=ETHUSDT&side=BUY&type=LIMIT&quantity=0\.001&price=1500/);
+    const ping = parse('### Ping\n# @data cases.csv\nGET /api/v3/ping\nnote = {{note}}');
+    const [literal] = await runCases(
+      ping,
+      withRows(testCases(ping), () => table),
+      deps(),
+    );
+    assert.match(
+      literal!.request ?? '',
+      /note=%7B%7B%24timestamp%7D%7D/,
+      'a value is text: its {{...}} is not expanded',
+    );
+    const missing = await runCases(
+      doc,
+      withRows(testCases(doc), () => err('cases.csv cannot be read (ENOENT)')),
+      deps(),
+    );
+    assert.deepEqual(
+      [missing[0]!.verdict, missing[0]!.reason, missing[0]!.summary, missing[0]!.problemRange?.startLine],
+      ['failed', 'bad-input', 'not sent: cases.csv cannot be read (ENOENT)', 5],
+    );
   });
 
   it('a rejection without # @expect lines fails; a 5xx is unknown, never failed', async () => {

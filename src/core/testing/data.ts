@@ -1,0 +1,206 @@
+/**
+ * `# @data` files (docs/format.md, Data files): a CSV file whose header row names the variables, or
+ * a JSON array of flat objects, read as rows of variables. A data file comes from a repository like
+ * the request file: it is hostile. It is read only from the request file's folder or below (a link
+ * out of it is refused), bounded in size, rows, columns and value length, and its values are text
+ * that is substituted like any variable, never run.
+ */
+import { parse } from 'csv-parse/sync';
+import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { BOUNDS, clip, formatSize } from '../bounds';
+import { looksLikeSecret } from '../env/secrets';
+import type { NamedEnvironment } from '../env/constants';
+import type { DataSource } from '../format/directives';
+import { readOptions } from '../format/directives';
+import { isWebSocket, type Diagnostic, type TradeReqDocument } from '../format/model';
+import { defaultContext, VariableScope } from '../format/variables';
+import { err, ok, type Result } from '../result';
+import * as z from '../zod-mini';
+
+/** The rows of a data file: its columns in order, and each row's values by column. */
+export interface DataTable {
+  readonly columns: readonly string[];
+  readonly rows: readonly ReadonlyMap<string, string>[];
+}
+
+/** A file variable's name (docs/format.md, Variables) without the leading `$` of system variables. */
+const COLUMN = /^[A-Za-z_][\w.-]*$/;
+
+/** Reads `source` (relative to `requestFile`), or says in one line why its rows cannot be had. */
+export function loadData(requestFile: string, source: DataSource): Result<DataTable, string> {
+  const text = readBounded(requestFile, source.path);
+  return text.ok ? parseData(text.value, source.format, source.path) : text;
+}
+
+/** The file's text, when it is a file of the request file's folder or below (links followed), within the size bound. */
+function readBounded(requestFile: string, path: string): Result<string, string> {
+  const folder = dirname(requestFile);
+  const file = resolve(folder, ...path.split('/'));
+  let real: string;
+  try {
+    real = realpathSync(file);
+    const inside = relative(realpathSync(folder), real);
+    if (inside.startsWith('..') || isAbsolute(inside))
+      return err(
+        `${path} leads out of the request file's folder (a link?): a data file is read only from there or below`,
+      );
+    if (!statSync(real).isFile()) return err(`${path} is not a file`);
+  } catch (e) {
+    return err(
+      `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}): write the path relative to the request file`,
+    );
+  }
+  // One more byte than the bound tells a file that is too large, even one that grows while read.
+  const bytes = Buffer.alloc(BOUNDS.dataFileBytes + 1);
+  let length = 0;
+  try {
+    const fd = openSync(real, 'r');
+    try {
+      for (let n = -1; n !== 0 && length < bytes.length; length += n)
+        n = readSync(fd, bytes, length, bytes.length - length, null);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    return err(`${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (length > BOUNDS.dataFileBytes)
+    return err(`${path} is larger than TradeReq reads (${formatSize(BOUNDS.dataFileBytes)}): split it`);
+  try {
+    return ok(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length)));
+  } catch {
+    return err(`${path} is not UTF-8 text`);
+  }
+}
+
+/** The rows of a data file's text; `name` names it in messages. */
+export function parseData(text: string, format: 'csv' | 'json', name: string): Result<DataTable, string> {
+  const table = format === 'csv' ? csvRows(text, name) : jsonRows(text.replace(/^\uFEFF/, ''), name);
+  if (!table.ok) return table;
+  if (table.value.rows.length === 0)
+    return err(`${name} has no row: add one below its ${format === 'csv' ? 'header' : '['}`);
+  return table;
+}
+
+function csvRows(text: string, name: string): Result<DataTable, string> {
+  let records: string[][];
+  try {
+    // One record past the bound is enough to know there are too many.
+    records = parse(text, { bom: true, skip_empty_lines: true, to: BOUNDS.dataRows + 2 });
+  } catch (e) {
+    return err(`${name} is not valid CSV: ${clip(e instanceof Error ? e.message : String(e), 200)}`);
+  }
+  const [header, ...rows] = records;
+  if (!header) return err(`${name} is empty: its first line names the variables (symbol,side,quantity)`);
+  const columns = checkColumns(
+    header.map((h) => h.trim()),
+    name,
+  );
+  if (!columns.ok) return columns;
+  if (rows.length > BOUNDS.dataRows) return err(tooManyRows(name));
+  const out: Map<string, string>[] = [];
+  for (const [i, row] of rows.entries()) {
+    const values = new Map<string, string>();
+    for (const [c, column] of columns.value.entries()) {
+      const value = row[c] ?? '';
+      if (value.length > BOUNDS.dataCellChars) return err(tooLong(name, i, column));
+      values.set(column, value);
+    }
+    out.push(values);
+  }
+  return ok({ columns: columns.value, rows: out });
+}
+
+const ValueSchema = z.union([z.string(), z.number(), z.boolean()]);
+
+function jsonRows(text: string, name: string): Result<DataTable, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    return err(`${name} is not valid JSON (${clip(e instanceof Error ? e.message : String(e), 200)})`);
+  }
+  if (!Array.isArray(parsed)) return err(`${name} is not a JSON array of objects ([{"symbol": "BTCUSDT"}, …])`);
+  if (parsed.length > BOUNDS.dataRows) return err(tooManyRows(name));
+  const columns: string[] = [];
+  const rows: Map<string, string>[] = [];
+  for (const [i, item] of (parsed as unknown[]).entries()) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      return err(`${name}: row ${i + 1} is not an object of names and values`);
+    const values = new Map<string, string>();
+    for (const [column, raw] of Object.entries(item)) {
+      const value = ValueSchema.safeParse(raw);
+      if (!value.success) return err(`${name}: row ${i + 1}: "${clip(column, 40)}" is not a string, number or boolean`);
+      const v = String(value.data);
+      if (v.length > BOUNDS.dataCellChars) return err(tooLong(name, i, column));
+      if (!columns.includes(column)) columns.push(column);
+      values.set(column, v);
+    }
+    rows.push(values);
+  }
+  const checked = checkColumns(columns, name);
+  return checked.ok ? ok({ columns: checked.value, rows }) : checked;
+}
+
+/** Column names are variable names, each once, none that looks like a secret, at most BOUNDS.dataColumns. */
+function checkColumns(columns: readonly string[], name: string): Result<readonly string[], string> {
+  if (columns.length > BOUNDS.dataColumns)
+    return err(`${name} has more than ${BOUNDS.dataColumns} columns: TradeReq reads no more`);
+  const seen = new Set<string>();
+  for (const column of columns) {
+    const shown = JSON.stringify(clip(column, 40));
+    if (!COLUMN.test(column) || column === '__proto__')
+      return err(
+        `${name}: the column ${shown} is not a variable name: a name starts with a letter or _ and goes on with letters, digits, _, - and .`,
+      );
+    if (looksLikeSecret(column))
+      return err(`${name}: the column ${shown} looks like a secret, but a data file is shared and holds no secret`);
+    if (seen.has(column)) return err(`${name}: the column ${shown} is there twice`);
+    seen.add(column);
+  }
+  return ok(columns);
+}
+
+function tooManyRows(name: string): string {
+  return `${name} has more than ${BOUNDS.dataRows} rows: TradeReq runs no more; split it`;
+}
+
+function tooLong(name: string, i: number, column: string): string {
+  return `${name}: row ${i + 1}: the value of ${column} is longer than ${formatSize(BOUNDS.dataCellChars)}`;
+}
+
+/**
+ * What the check step cannot see, since it reads no file: each `# @data` file of `doc` that gives
+ * no rows (at its path), and each `{{name}}` of such a request that neither its data file's columns
+ * nor the file or `environment` define. For the shells that check a file on disk (`tradereq check`,
+ * the editor's diagnostics).
+ */
+export function dataDiagnostics(
+  doc: TradeReqDocument,
+  requestFile: string,
+  environment: NamedEnvironment,
+  load: (source: DataSource) => Result<DataTable, string> = (source) => loadData(requestFile, source),
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const scope = new VariableScope(doc, defaultContext(environment, { now: () => 0 }));
+  // Each file read once, and no more files than a test run reads (cases.ts, withRows).
+  const tables = new Map<string, Result<DataTable, string>>();
+  for (const request of doc.requests) {
+    const source = readOptions(doc, request).options.data;
+    if (!source || isWebSocket(request)) continue;
+    let table = tables.get(source.path);
+    if (!table && tables.size >= BOUNDS.dataFilesPerFile) break;
+    if (!table) tables.set(source.path, (table = load(source)));
+    if (!table.ok) {
+      out.push({ range: source.range, severity: 'error', message: table.error, rule: 'data-file' });
+      continue;
+    }
+    for (const ref of request.variableRefs) {
+      if (!scope.definedNowhere(ref.name) || table.value.columns.includes(ref.name)) continue;
+      const message = `Undefined variable {{${ref.name}}}: it is no column of ${source.path}, and neither the file nor the environment "${environment.name}" defines it`;
+      out.push({ range: ref.nameRange, severity: 'error', message, rule: 'undefined-variable' });
+    }
+  }
+  return out;
+}
