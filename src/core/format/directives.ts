@@ -8,7 +8,9 @@ export type Expectation =
   | { readonly kind: 'code'; readonly code: number; readonly directive: Directive }
   | { readonly kind: 'json'; readonly path: string; readonly value: string; readonly directive: Directive }
   /** `# @expect message PATH == VALUE`: passes when one push of a WebSocket request matches (ws/expect.ts). */
-  | { readonly kind: 'message'; readonly path: string; readonly value: string; readonly directive: Directive };
+  | { readonly kind: 'message'; readonly path: string; readonly value: string; readonly directive: Directive }
+  /** `# @expect snapshot`: the answer equals its entry in the snapshot file beside the request file (core/testing/snapshot.ts). */
+  | { readonly kind: 'snapshot'; readonly directive: Directive };
 
 /** `# @listen`: when a run from the command line ends (the first bound reached). */
 export interface ListenOption {
@@ -30,6 +32,8 @@ export interface RequestOptions {
   /** `# @listenKey`: a WebSocket request obtains a listen key before it connects. */
   readonly listenKey: boolean;
   readonly listen: ListenOption;
+  /** `# @mask PATH` lines, the file's then the request's: what a snapshot masks besides the built-in fields. */
+  readonly masks: readonly string[];
 }
 
 /** Options as directives set them, before the request's name is added. */
@@ -140,6 +144,18 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
     },
   },
   {
+    name: 'mask',
+    usage: '@mask PATH',
+    description:
+      'A field of the answer that `# @expect snapshot` masks (replaced by `<NAME>` in the snapshot and the answer), besides the ids and times the service assigns; `[*]` is every element of a list (`fills[*].tradeId`).',
+    apply: (draft, args) => {
+      if (!MASK_PATH.test(args))
+        return 'Write `# @mask PATH` with a path into the JSON answer as in `# @expect json` (`price`, `fills[0].price`), `[*]` for every element of a list (`fills[*].tradeId`).';
+      draft.masks = [...draft.masks, args];
+      return undefined;
+    },
+  },
+  {
     name: 'listenKey',
     usage: '@listenKey',
     description:
@@ -165,6 +181,9 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
     },
   },
 ];
+
+/** A `# @mask` path: members and `[N]` as in `# @expect json`, `[*]` or `.*` for every element of a list. */
+export const MASK_PATH = /^(?=.{1,256}$)(?:\[(?:\d+|\*)\]|[^.[\]\s]+)(?:\.[^.[\]\s]+|\[(?:\d+|\*)\])*$/;
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -192,6 +211,7 @@ function fileOptions(doc: TradeReqDocument): { draft: Readonly<Draft>; diagnosti
       expectations: [],
       listenKey: false,
       listen: {},
+      masks: [],
     };
     const diagnostics: Diagnostic[] = [];
     applyDirectives(draft, doc.fileDirectives, diagnostics);
@@ -245,6 +265,7 @@ function readExpectation(d: Directive, args: string): Expectation | undefined {
       ? { kind: 'status', status: Number(m[2]), directive: d }
       : { kind: 'code', code: Number(m[2]), directive: d };
   }
+  if (args === 'snapshot') return { kind: 'snapshot', directive: d };
   const j = /^(json|message)\s+(\S+)\s*==\s*(.*)$/.exec(args);
   if (j) return { kind: j[1] as 'json' | 'message', path: j[2]!, value: j[3]!.trim(), directive: d };
   return undefined;

@@ -7,6 +7,7 @@
  * Pure; an answer is hostile, so it is walked without recursion.
  */
 import { credentialsIn, isCredentialField } from '../format/credentials';
+import { MASK_PATH } from '../format/directives';
 
 export interface MaskOptions {
   /** `# @mask` paths: `orderId`, `fills[*].tradeId`, `[*].orderId`; `[*]` (or `.*`) is every element of a list. */
@@ -31,8 +32,6 @@ export interface Masked {
 
 /** Masked paths listed at most; a list of 20,000 orders masks more, uncounted. */
 const MAX_PATHS = 1_000;
-/** Characters of a `# @mask` path; more is not a path. */
-const MAX_PATH_CHARS = 256;
 /** A credential shorter than this is not looked for inside texts: it would cut up ordinary words. */
 const MIN_SECRET_CHARS = 4;
 
@@ -71,8 +70,7 @@ type Segment = string | number | null;
 
 /** `fills[*].tradeId` → ['fills', null, 'tradeId']; undefined when it is not a path. */
 function parsePath(path: string): Segment[] | undefined {
-  if (path.length === 0 || path.length > MAX_PATH_CHARS) return undefined;
-  if (!/^(?:\[(?:\d+|\*)\]|[^.[\]\s]+)(?:\.[^.[\]\s]+|\[(?:\d+|\*)\])*$/.test(path)) return undefined;
+  if (!MASK_PATH.test(path)) return undefined;
   const segments: Segment[] = [];
   for (const m of path.matchAll(/\[(\d+|\*)\]|([^.[\]\s]+)/g)) {
     if (m[1] !== undefined) segments.push(m[1] === '*' ? null : Number(m[1]));
