@@ -160,17 +160,24 @@ function children({ put, at, states }: Frame, value: object, rules: Rules): Fram
         : states.filter(([i, n]) => takes(rules.patterns[i]![n]!, key)).map(([i, n]) => [i, n + 1] as const);
     const mask = maskOf(key, child, next, rules);
     // Set now, in order, so the copy keeps the members' order whatever order the frames are taken in.
-    target[name] = typeof child === 'string' ? hide(child, rules) : child;
+    setMember(target, name, typeof child === 'string' ? hide(child, rules) : child);
     if (mask === undefined && (child === null || typeof child !== 'object')) continue;
     frames.push({
       value: child,
-      put: (v: unknown) => void (target[name] = v),
+      put: (v: unknown) => setMember(target, name, v),
       at: { up: at, key: name },
       states: next,
       mask,
     });
   }
   return frames;
+}
+
+/** Sets a member; one named "__proto__" (JSON.parse makes it an own member) stays a member instead of setting the prototype. */
+function setMember(target: Record<string | number, unknown>, name: string | number, value: unknown): void {
+  if (name === '__proto__')
+    Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  else target[name] = value;
 }
 
 /** "fills[0].tradeId": a place as a path. */
