@@ -12,6 +12,7 @@ import { loadData } from '../core/testing/data';
 import { prettyFile, report } from '../core/testing/reporters';
 import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/verdict';
 import { runCases } from '../core/testing/run';
+import { SnapshotStore } from '../core/testing/snapshot-store';
 import { sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
 import type { Sandbox } from '../sandbox';
 import { parseCommand, timeoutFlag } from './args';
@@ -25,6 +26,7 @@ import { readRequestFile, selectEnvironment, type LoadedFile } from './workspace
 
 const TEST_HELP = `Usage: tradereq test [PATH...] [--sandbox] [--env NAME] [--grep PATTERN]
                      [--reporter pretty|junit|tap|json[:FILE]]... [--output FILE]...
+                     [--update-snapshots]
 
 Runs every request of every .tradereq file of PATH (files or folders, default the current folder),
 as tests: files sorted, one after another, and the requests of a file in order, so that
@@ -45,6 +47,9 @@ outcome is ok, or rejected exactly as its # @expect lines say.
                         .tradereq or tradereq.env.json file: refused before anything is sent)
   --output FILE         write the report of the --reporter before it to FILE (one report at most
                         goes to standard output; the others need a file)
+  --update-snapshots    write the answers of the requests run to their snapshots (# @expect
+                        snapshot: __snapshots__/FILE.snap.json beside each file), masked, where
+                        they differ or are missing; without it a missing or different snapshot fails
   --yes                 confirm requests that ask for it (# @confirm, "confirm": true) without a prompt
   --no-clock-sync, --timeout MS, --connect-timeout MS   as for send (MS at most ${OPTION_MAX.timeoutMs})
   -h, --help            this help
@@ -69,6 +74,7 @@ const TEST_OPTIONS = {
   reporter: { type: 'string', multiple: true },
   output: { type: 'string', multiple: true },
   yes: { type: 'boolean' },
+  'update-snapshots': { type: 'boolean' },
   'no-clock-sync': { type: 'boolean' },
   timeout: { type: 'string' },
   'connect-timeout': { type: 'string' },
@@ -81,6 +87,7 @@ interface Plan {
   readonly env?: string;
   readonly sandbox: boolean;
   readonly yes: boolean;
+  readonly updateSnapshots: boolean;
   readonly clockSync: boolean;
   readonly sender: Sender;
 }
@@ -99,8 +106,9 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
       throw new UsageError(
         `no request${plan.grep ? ` matches --grep ${plan.grep.source}` : ''} in ${plan.files.length} file(s)`,
       );
-    const run = await runAll(loaded, plan, io, sandbox);
-    return finish(run, plan, io);
+    const unsaved: string[] = [];
+    const run = await runAll(loaded, plan, io, sandbox, unsaved);
+    return finish(run, plan, io, unsaved.length > 0);
   } finally {
     await plan.sender.close();
     await sandbox?.close();
@@ -125,7 +133,12 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
   const files = findRequestFiles(positionals.length > 0 ? positionals : ['.'], io.cwd);
   checkReportPaths(reporters, files);
   const sender = cliSender(timeout, connectTimeout);
-  const flags = { env: values.env, sandbox: values.sandbox === true, yes: values.yes === true };
+  const flags = {
+    env: values.env,
+    sandbox: values.sandbox === true,
+    yes: values.yes === true,
+    updateSnapshots: values['update-snapshots'] === true,
+  };
   return { ...flags, files, grep, reporters, clockSync: !values['no-clock-sync'], sender };
 }
 
@@ -154,7 +167,14 @@ function loadFile(file: FoundFile, io: Io, plan: Plan): Loaded {
   }
 }
 
-async function runAll(files: readonly Loaded[], plan: Plan, io: Io, sandbox: Sandbox | undefined): Promise<RunReport> {
+/** Runs every file; a snapshot file that could not be written is said on standard error and added to `unsaved`. */
+async function runAll(
+  files: readonly Loaded[],
+  plan: Plan,
+  io: Io,
+  sandbox: Sandbox | undefined,
+  unsaved: string[],
+): Promise<RunReport> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const store = new FileStateStore(defaultStateDir(io.env));
@@ -164,6 +184,7 @@ async function runAll(files: readonly Loaded[], plan: Plan, io: Io, sandbox: San
     sender: plan.sender,
     clockSync: plan.clockSync,
     unreachable: new Set<string>(),
+    unsaved,
   };
   const progress = progressLine(files.reduce((n, f) => n + f.cases.length, 0));
   const streamed = plan.reporters.some((r) => r.name === 'pretty' && r.file === undefined);
@@ -182,6 +203,8 @@ async function runAll(files: readonly Loaded[], plan: Plan, io: Io, sandbox: San
 type Net = Pick<Parameters<typeof runCases>[2]['pipeline'], 'budget' | 'clock' | 'sender' | 'clockSync'> & {
   /** Where nothing answered earlier in the run: requests there are not run (core/testing/run.ts). */
   readonly unreachable: Set<string>;
+  /** Snapshot files that could not be written (exit 2). */
+  readonly unsaved: string[];
 };
 
 async function runFile(
@@ -206,7 +229,8 @@ async function runFile(
     return { path: f.file.display, environment: environment?.name ?? plan.env ?? '-', cases, durationMs: 0 };
   }
   const origin = sandbox ? new URL(sandbox.baseUrl).origin : undefined;
-  const { unreachable, ...pipeline } = net;
+  const { unreachable, unsaved, ...pipeline } = net;
+  const snapshots = snapshotStore(f, plan);
   const cases = await runCases(f.loaded.doc, f.cases, {
     pipeline: {
       ...pipeline,
@@ -219,8 +243,28 @@ async function runFile(
     unreachable,
     nothingAnswers: sandbox ? undefined : nothingAnswers,
     onStart: (c) => progress?.show(`${f.file.display}: ${c.label}`),
+    snapshots,
   });
+  await saveSnapshots(snapshots, io, unsaved);
   return { path: f.file.display, environment: environment.name, cases, durationMs: Date.now() - start };
+}
+
+function snapshotStore(f: Loaded, plan: Plan): SnapshotStore {
+  return new SnapshotStore(f.file.path, {
+    update: plan.updateSnapshots,
+    shown: f.file.display,
+    howToUpdate: 'run tradereq test with --update-snapshots',
+  });
+}
+
+/** Writes what the file's run changed in its snapshots, and says so on standard error (standard output may be a report). */
+async function saveSnapshots(store: SnapshotStore, io: Io, unsaved: string[]): Promise<void> {
+  const saved = await store.save();
+  if ('error' in saved) {
+    io.err(`tradereq: ${saved.error}.`);
+    unsaved.push(store.path);
+  } else if (saved.created + saved.changed > 0)
+    io.err(`tradereq: snapshots written to ${store.shown}: ${saved.created} new, ${saved.changed} updated.`);
 }
 
 /** Nothing answers on loopback: the sandbox is not running, and the next step is to start one. */
@@ -274,8 +318,8 @@ function progressLine(total: number): Progress | undefined {
 }
 
 /** Writes each report, then the summary; the exit code is the worst of any request's (as for send). */
-function finish(run: RunReport, plan: Plan, io: Io): number {
-  let unwritten = false;
+function finish(run: RunReport, plan: Plan, io: Io, snapshotsUnsaved: boolean): number {
+  let unwritten = snapshotsUnsaved;
   for (const spec of plan.reporters) {
     if (spec.file === undefined) {
       if (spec.name !== 'pretty') io.out(report(spec.name, run));

@@ -64,6 +64,12 @@ export const BOUNDS = {
   dataFilesPerFile: 100,
   /** Test cases the `# @data` requests of one request file make in all (a row each). */
   dataCasesPerFile: 10_000,
+  /** A snapshot file (`__snapshots__/FILE.snap.json`) is read, and written, only up to this size. */
+  snapshotFileBytes: 8 * MiB,
+  /** Lines of a snapshot's diff shown (terminal, reports, the Testing view's message); the rest is counted. */
+  snapshotDiffLines: 200,
+  /** Time one snapshot diff may take; a longer one is not shown (the two texts still are, in the editor). */
+  snapshotDiffMs: 1_000,
 } as const;
 
 /**

@@ -16,8 +16,21 @@ import type { Network } from './network';
 /** What a run reported for an item, kept for the integration tests (nothing secret: results hold none). */
 export interface RecordedResult {
   readonly state: 'started' | 'passed' | 'failed' | 'errored' | 'skipped';
-  readonly messages: readonly { readonly text: string; readonly line?: number }[];
+  readonly messages: readonly RecordedMessage[];
 }
+
+/** A message of a result; a snapshot's carries both sides of VS Code's diff (TestMessage.diff). */
+interface RecordedMessage {
+  readonly text: string;
+  readonly line?: number;
+  readonly expectedOutput?: string;
+  readonly actualOutput?: string;
+}
+
+/** The context value of a snapshot's message: its "Update Snapshots" button (package.json, testing/message/content). */
+const SNAPSHOT_MESSAGE = 'tradereq.snapshot';
+const HOW_TO_UPDATE =
+  'run "TradeReq: Update Snapshots" (or the "Run against the sandbox and update snapshots" profile)';
 
 export interface RunParts {
   readonly controller: vscode.TestController;
@@ -50,6 +63,7 @@ export async function runTests(
   token: vscode.CancellationToken,
   kind: 'sandbox' | 'environment',
   parts: RunParts,
+  updateSnapshots = false,
 ): Promise<void> {
   const run = parts.controller.createTestRun(request);
   parts.results.clear();
@@ -66,7 +80,7 @@ export async function runTests(
         for (const item of items) record(parts, run, item, result);
         continue;
       }
-      await runFile(file, items, run, token, target, parts);
+      await runFile(file, items, run, token, { ...target, updateSnapshots }, parts);
     }
   } finally {
     run.end();
@@ -147,7 +161,7 @@ async function runFile(
   requested: readonly vscode.TestItem[],
   run: vscode.TestRun,
   token: vscode.CancellationToken,
-  target: Target,
+  target: Target & { readonly updateSnapshots: boolean },
   parts: RunParts,
 ): Promise<void> {
   const uri = file.uri!;
@@ -162,6 +176,15 @@ async function runFile(
   for (const item of byId.values()) run.enqueued(item);
   const responses = responsesByFile.get(uri.toString()) ?? new Map<string, unknown>();
   responsesByFile.set(uri.toString(), responses);
+  // Snapshots live beside a file on disk; an untitled or virtual file has none (its # @expect snapshot fails).
+  const snapshots =
+    uri.scheme === 'file'
+      ? new (lazy().SnapshotStore)(uri.fsPath, {
+          update: target.updateSnapshots,
+          shown: vscode.workspace.asRelativePath(uri),
+          howToUpdate: HOW_TO_UPDATE,
+        })
+      : undefined;
   await lazy().runCases(doc, cases, {
     pipeline: { ...parts.network.get(), clockSync: true, key: target.key, confirm: (r, o) => target.confirm(r, o) },
     environment: await target.environmentFor(uri),
@@ -174,7 +197,23 @@ async function runFile(
       parts.results.set(resultKey(item), { state: 'started', messages: [] });
     },
     onResult: (r) => report(parts, run, byId.get(r.case.id)!, uri, r),
+    snapshots,
   });
+  if (snapshots) await saveSnapshots(snapshots, run, parts);
+}
+
+/** Writes what the run changed in a file's snapshots; says so in the run's output (and the log when it cannot). */
+async function saveSnapshots(
+  store: InstanceType<ReturnType<typeof lazy>['SnapshotStore']>,
+  run: vscode.TestRun,
+  parts: RunParts,
+): Promise<void> {
+  const saved = await store.save();
+  if ('error' in saved) {
+    run.appendOutput(`${saved.error}.\r\n`);
+    parts.log.error(`snapshots: ${saved.error}`);
+  } else if (saved.created + saved.changed > 0)
+    run.appendOutput(`Snapshots written to ${store.shown}: ${saved.created} new, ${saved.changed} updated.\r\n`);
 }
 
 async function targetOf(
@@ -255,10 +294,7 @@ function report(parts: RunParts, run: vscode.TestRun, item: vscode.TestItem, uri
   const answer = r.response ? `\n\nResponse:\n${r.response}` : '';
   const at = (range: { startLine: number; startChar: number; endLine: number; endChar: number } | undefined) =>
     new vscode.Location(uri, toRange(range ?? r.case.range).start);
-  const unmet = r.expectations.filter((e) => !e.passed);
-  const messages = unmet.length
-    ? unmet.map((e) => ({ text: `Expected ${e.text}, got ${e.actual}\n${r.summary}${answer}`, location: at(e.range) }))
-    : [{ text: failureLines(r).join('\n') + answer, location: at(r.problemRange) }];
+  const messages = messagesOf(r, at, answer);
   // The summary beside the request in the editor; the request and the answer in the test's output.
   const crlf = (text: string): string => text.replace(/\r?\n/g, '\r\n');
   run.appendOutput(crlf(`${r.case.label}: ${r.summary}`) + '\r\n', at(undefined), item);
@@ -277,10 +313,32 @@ function report(parts: RunParts, run: vscode.TestRun, item: vscode.TestItem, uri
           ? []
           : state === 'skipped'
             ? [{ text: r.summary }]
-            : messages.map((m) => ({ text: m.text, line: m.location.range.start.line })),
+            : messages.map((m) => ({
+                text: m.text,
+                line: m.location.range.start.line,
+                ...(m.diff && { expectedOutput: m.diff.expected, actualOutput: m.diff.actual }),
+              })),
     },
     r.durationMs,
     messages,
+  );
+}
+
+/**
+ * Each unmet expectation at its line (a snapshot's as VS Code's diff between the snapshot and the
+ * answer, whose message keeps the first line: the editor shows the rest), else the failure's lines.
+ */
+function messagesOf(
+  r: CaseResult,
+  at: (range: CaseResult['problemRange']) => vscode.Location,
+  answer: string,
+): (Located & { readonly location: vscode.Location })[] {
+  const unmet = r.expectations.filter((e) => !e.passed);
+  if (unmet.length === 0) return [{ text: failureLines(r).join('\n') + answer, location: at(r.problemRange) }];
+  return unmet.map((e) =>
+    e.snapshot
+      ? { text: `Expected ${e.text}, got ${e.actual.split('\n')[0]}`, location: at(e.range), diff: e.snapshot }
+      : { text: `Expected ${e.text}, got ${e.actual}\n${r.summary}${answer}`, location: at(e.range) },
   );
 }
 
@@ -290,11 +348,14 @@ function record(
   item: vscode.TestItem,
   result: RecordedResult,
   durationMs?: number,
-  located?: readonly { text: string; location: vscode.Location }[],
+  located?: readonly Located[],
 ): void {
   parts.results.set(resultKey(item), result);
-  const messages = (located ?? result.messages.map((m) => ({ text: m.text, location: undefined }))).map((m) => {
-    const message = new vscode.TestMessage(m.text);
+  const messages = (located ?? result.messages.map((m): Located => ({ text: m.text }))).map((m) => {
+    const message = m.diff
+      ? vscode.TestMessage.diff(m.text, m.diff.expected, m.diff.actual)
+      : new vscode.TestMessage(m.text);
+    if (m.diff) message.contextValue = SNAPSHOT_MESSAGE;
     message.location = m.location;
     return message;
   });
@@ -303,6 +364,13 @@ function record(
   else if (result.state === 'skipped') run.skipped(item);
   else if (result.state === 'failed') run.failed(item, messages, durationMs);
   else run.errored(item, messages, durationMs);
+}
+
+/** A message at its place; a snapshot's with the snapshot and the answer for VS Code's diff editor. */
+interface Located {
+  readonly text: string;
+  readonly location?: vscode.Location;
+  readonly diff?: { readonly expected: string; readonly actual: string };
 }
 
 /** `FILE_URI::CASE_ID`: a request item's key in the recorded results. */

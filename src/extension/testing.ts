@@ -27,6 +27,8 @@ export class Testing implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('tradereq', 'TradeReq');
   readonly sandboxProfile: vscode.TestRunProfile;
   readonly environmentProfile: vscode.TestRunProfile;
+  /** Runs against the sandbox and writes the answers to their snapshots (`tradereq test --update-snapshots`). */
+  readonly updateProfile: vscode.TestRunProfile;
   /** What the last run reported per item (`FILE_URI::CASE_ID`), for the integration tests. */
   readonly results = new Map<string, RecordedResult>();
   private discovery: Promise<void> | undefined;
@@ -39,22 +41,34 @@ export class Testing implements vscode.Disposable {
     private readonly parts: Omit<RunParts, 'controller' | 'results' | 'caseOf' | 'fileModel' | 'discover'>,
   ) {
     const run =
-      (target: 'sandbox' | 'environment') =>
+      (target: 'sandbox' | 'environment', updateSnapshots = false) =>
       (request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> =>
-        runTests(request, token, target, {
-          ...parts,
-          controller: this.controller,
-          results: this.results,
-          discover: () => this.discoverAll(),
-          fileModel: (item) => this.fileModel(item),
-          caseOf: (item) => caseOf.get(item),
-        });
+        runTests(
+          request,
+          token,
+          target,
+          {
+            ...parts,
+            controller: this.controller,
+            results: this.results,
+            discover: () => this.discoverAll(),
+            fileModel: (item) => this.fileModel(item),
+            caseOf: (item) => caseOf.get(item),
+          },
+          updateSnapshots,
+        );
     const { Run } = vscode.TestRunProfileKind;
     this.sandboxProfile = this.controller.createRunProfile('Run against the sandbox', Run, run('sandbox'), true);
     this.environmentProfile = this.controller.createRunProfile(
       'Run against the selected environment',
       Run,
       run('environment'),
+      false,
+    );
+    this.updateProfile = this.controller.createRunProfile(
+      'Run against the sandbox and update snapshots',
+      Run,
+      run('sandbox', true),
       false,
     );
     this.controller.resolveHandler = (item) => (item ? undefined : this.discoverAll());
@@ -76,6 +90,8 @@ export class Testing implements vscode.Disposable {
         (d) => this.controller.items.get(d.uri.toString()) && void this.fromDisk(d.uri),
       ),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.rediscover()),
+      // Here rather than in commands.ts's table: it runs this controller's profile (commands.ts cannot import this file).
+      vscode.commands.registerCommand('tradereq.updateSnapshots', (...args: unknown[]) => this.updateSnapshots(args)),
     );
     // The files already open get their items (and gutter buttons) without waiting for the Testing view.
     setImmediate(() => vscode.workspace.textDocuments.forEach((d) => this.fromDocument(d)));
@@ -95,6 +111,35 @@ export class Testing implements vscode.Disposable {
         else await this.fromDisk(uri);
       }
     })());
+  }
+
+  /**
+   * "TradeReq: Update Snapshots": runs the items it is given (a test item's context menu, a
+   * snapshot's failure message) with the update profile; from the palette, the active request file,
+   * else every file.
+   */
+  async updateSnapshots(args: readonly unknown[]): Promise<void> {
+    // A test item's menu passes the item; a test message's menu, `{ test, message }`.
+    const given = args.map((a) => (isTestItem(a) ? a : (a as { test?: unknown } | undefined)?.test));
+    let include = given.filter((i): i is vscode.TestItem => isTestItem(i) && this.owns(i));
+    if (include.length === 0) {
+      const active = vscode.window.activeTextEditor?.document;
+      if (active?.languageId === 'tradereq' && this.fromDocument(active))
+        include = [this.controller.items.get(active.uri.toString())!];
+    }
+    const request = new vscode.TestRunRequest(include.length > 0 ? include : undefined, undefined, this.updateProfile);
+    const cancel = new vscode.CancellationTokenSource();
+    try {
+      await this.updateProfile.runHandler(request, cancel.token);
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  /** Whether `item` is one of this controller's (a file item, or a request item of one). */
+  private owns(item: vscode.TestItem): boolean {
+    const file = item.parent ?? item;
+    return this.controller.items.get(file.id) === file;
   }
 
   /** The base URL of the embedded sandbox, when it runs. */
@@ -229,6 +274,12 @@ export class Testing implements vscode.Disposable {
     for (const t of this.typing.values()) clearTimeout(t);
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function isTestItem(value: unknown): value is vscode.TestItem {
+  return (
+    typeof value === 'object' && value !== null && 'id' in value && 'children' in value && 'canResolveChildren' in value
+  );
 }
 
 /** The row cases of each `# @data` request, by request (dist/lazy.js reads the files: the CSV parser loads with it). */

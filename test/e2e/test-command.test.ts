@@ -187,6 +187,35 @@ describe('tradereq test', function () {
     assert.match(r.stdout, / {6}expected @expect code 30002, got code 700004\n {6}400 rejected: 700004 /);
   });
 
+  it('snapshots: --update-snapshots writes them (masked, no key), a later run passes, a changed answer fails with a diff (exit 1), in JUnit too', async () => {
+    const snapshot = join(dir, 'a', '__snapshots__', 'orders.tradereq.snap.json');
+    file('a/orders.tradereq', `# @expect snapshot\n\n${PASSING}`);
+    const written = await run(['--sandbox', '--update-snapshots']);
+    assert.equal(written.status, 0, describeRun(written));
+    assert.equal(
+      written.stderr,
+      `tradereq: snapshots written to ${join('a', '__snapshots__', 'orders.tradereq.snap.json')}: 3 new, 0 updated.\n`,
+    );
+    const snap = readFileSync(snapshot, 'utf8');
+    assert.match(snap, /"transactTime": "<transactTime>"/);
+    assert.ok(!snap.includes(DEMO.apiKey), 'no API key');
+    const again = await run(['--sandbox']);
+    assert.equal(again.status, 0, describeRun(again));
+    assert.equal(again.stderr, '', 'nothing written');
+    file('a/orders.tradereq', `# @expect snapshot\n\n${PASSING.replace('quantity = 0.001', 'quantity = 0.002')}`);
+    const changed = await run(['--sandbox', '--reporter', 'pretty', '--reporter', 'junit:junit.xml']);
+    assert.equal(changed.status, 1, describeRun(changed));
+    assert.match(
+      changed.stdout,
+      / {2}✘ Buy \(buy\) · \d+ ms\n {6}expected @expect snapshot, got an answer unlike its snapshot \(name:buy in a[/\\]__snapshots__[/\\]orders\.tradereq\.snap\.json\); run tradereq test with --update-snapshots if the new answer is right:\n {6}--- snapshot\n {6}\+\+\+ answer\n/,
+    );
+    assert.match(changed.stdout, /\n {6}- {4}"origQty": "0\.00100000",\n {6}\+ {4}"origQty": "0\.00200000",\n/);
+    const buy = (await parseJUnit(readFileSync(join(dir, 'junit.xml'), 'utf8'))).suites[0]!.cases[1]!;
+    assert.match(buy.failure?.message ?? '', /^expected @expect snapshot, got an answer unlike its snapshot [^\n]*:$/);
+    assert.match(buy.failure?.text ?? '', /\n- {4}"origQty": "0\.00100000",\n\+ {4}"origQty": "0\.00200000",\n/);
+    assert.equal(readFileSync(snapshot, 'utf8'), snap, 'not written without --update-snapshots');
+  });
+
   it('exit 2: bad input (an undefined variable) fails with its place and sends nothing; usage errors are one line', async () => {
     file('bad.tradereq', '### uses nothing defined\nGET /api/v3/order\nsymbol = {{nope}}\n');
     const r = await run(['--sandbox', '--reporter', 'json']);

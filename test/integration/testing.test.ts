@@ -160,6 +160,47 @@ suite('Testing view: request files as tests in a multi-root workspace', () => {
     assert.deepEqual(await reached(beta), [], 'nothing went to the environment of the file');
   });
 
+  test('# @expect snapshot: a mismatch is a message at its line that opens VS Code\'s diff (snapshot vs answer); "Update Snapshots" writes it, then the run passes', async () => {
+    const uri = file('beta', 'snap.tradereq');
+    const snapshot = file('beta', '__snapshots__', 'snap.tradereq.snap.json');
+    const stale = { version: 1, snapshots: { '#1': { status: 200, body: { serverTime: 1, retired: true } } } };
+    await vscode.workspace.fs.writeFile(snapshot, new TextEncoder().encode(JSON.stringify(stale)));
+    await vscode.workspace.fs.writeFile(
+      uri,
+      new TextEncoder().encode('# @expect snapshot\n\n### Time\nGET /api/v3/time\n'),
+    );
+    try {
+      const item = await waitFor('the new file in the list', () => fileItem(uri));
+      await waitFor('its request', () => children(item).length === 1);
+      await run(api.testing.sandboxProfile, [item]);
+      const failed = result(uri, '#1');
+      assert.equal(failed?.state, 'failed');
+      const [m] = failed.messages;
+      assert.equal(m?.line, 0, 'at the "# @expect snapshot" line');
+      assert.match(
+        m?.text ?? '',
+        /^Expected @expect snapshot, got an answer unlike its snapshot \(#1 in beta\/__snapshots__\/snap\.tradereq\.snap\.json\); run "TradeReq: Update Snapshots"/,
+      );
+      assert.equal(
+        m?.expectedOutput,
+        '{\n  "status": 200,\n  "body": {\n    "serverTime": "<serverTime>",\n    "retired": true\n  }\n}\n',
+      );
+      assert.equal(m?.actualOutput, '{\n  "status": 200,\n  "body": {\n    "serverTime": "<serverTime>"\n  }\n}\n');
+      await vscode.commands.executeCommand('tradereq.updateSnapshots', children(item)[0]);
+      assert.equal(result(uri, '#1')?.state, 'passed', 'updated');
+      const written = new TextDecoder().decode(await vscode.workspace.fs.readFile(snapshot));
+      assert.match(
+        written,
+        /"request": "Time",\n {6}"status": 200,\n {6}"body": \{\n {8}"serverTime": "<serverTime>"\n/,
+      );
+      await run(api.testing.sandboxProfile, [item]);
+      assert.deepEqual(result(uri, '#1'), { state: 'passed', messages: [] });
+    } finally {
+      await vscode.workspace.fs.delete(file('beta', '__snapshots__'), { recursive: true });
+      await vscode.workspace.fs.delete(uri);
+    }
+  });
+
   test('run against the selected environment: each file uses the tradereq.env.json of its own folder, or the nearest above it', async () => {
     const market = fileItem(file('alpha', 'market.tradereq'))!;
     const deeper = fileItem(file('alpha', 'nested', 'deeper.tradereq'))!;

@@ -15,7 +15,9 @@ export type Expectation =
   | { readonly kind: 'code'; readonly code: number; readonly directive: Directive }
   | { readonly kind: 'json'; readonly path: string; readonly value: string; readonly directive: Directive }
   /** `# @expect message PATH == VALUE`: passes when one push of a WebSocket request matches (ws/expect.ts). */
-  | { readonly kind: 'message'; readonly path: string; readonly value: string; readonly directive: Directive };
+  | { readonly kind: 'message'; readonly path: string; readonly value: string; readonly directive: Directive }
+  /** `# @expect snapshot`: the answer equals its entry in the snapshot file beside the request file (core/testing/snapshot.ts). */
+  | { readonly kind: 'snapshot'; readonly directive: Directive };
 
 /** `# @listen`: when a run from the command line ends (the first bound reached). */
 export interface ListenOption {
@@ -37,6 +39,8 @@ export interface RequestOptions {
   /** `# @listenKey`: a WebSocket request obtains a listen key before it connects. */
   readonly listenKey: boolean;
   readonly listen: ListenOption;
+  /** `# @mask PATH` lines, the file's then the request's: what a snapshot masks besides the built-in fields. */
+  readonly masks: readonly string[];
   /** `# @data FILE`: the request runs once per row of this file (core/testing/data.ts reads it). */
   readonly data?: DataSource;
 }
@@ -157,6 +161,18 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
     },
   },
   {
+    name: 'mask',
+    usage: '@mask PATH',
+    description:
+      'A field of the answer that `# @expect snapshot` masks (replaced by `<NAME>` in the snapshot and the answer), besides the ids and times the service assigns; `[*]` is every element of a list (`fills[*].tradeId`).',
+    apply: (draft, args) => {
+      if (!MASK_PATH.test(args))
+        return 'Write `# @mask PATH` with a path into the JSON answer as in `# @expect json` (`price`, `fills[0].price`), `[*]` for every element of a list (`fills[*].tradeId`).';
+      draft.masks = [...draft.masks, args];
+      return undefined;
+    },
+  },
+  {
     name: 'listenKey',
     usage: '@listenKey',
     description:
@@ -196,6 +212,8 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
   },
 ];
 
+/** A `# @mask` path: members and `[N]` as in `# @expect json`, `[*]` or `.*` for every element of a list. */
+export const MASK_PATH = /^(?=.{1,256}$)(?:\[(?:\d+|\*)\]|[^.[\]\s]+)(?:\.[^.[\]\s]+|\[(?:\d+|\*)\])*$/;
 /** The format of a `# @data` path, when it is one: relative, `/`-separated, no `..`, no `{{` (directive arguments are not substituted). */
 function dataFormat(path: string): 'csv' | 'json' | undefined {
   // eslint-disable-next-line no-control-regex -- a path with a control character is no file name to open
@@ -231,6 +249,7 @@ function fileOptions(doc: TradeReqDocument): { draft: Readonly<Draft>; diagnosti
       expectations: [],
       listenKey: false,
       listen: {},
+      masks: [],
     };
     const diagnostics: Diagnostic[] = [];
     applyDirectives(draft, doc.fileDirectives, diagnostics);
@@ -294,6 +313,7 @@ function readExpectation(d: Directive, args: string): Expectation | undefined {
       ? { kind: 'status', status: Number(m[2]), directive: d }
       : { kind: 'code', code: Number(m[2]), directive: d };
   }
+  if (args === 'snapshot') return { kind: 'snapshot', directive: d };
   const j = /^(json|message)\s+(\S+)\s*==\s*(.*)$/.exec(args);
   if (j) return { kind: j[1] as 'json' | 'message', path: j[2]!, value: j[3]!.trim(), directive: d };
   return undefined;

@@ -3,6 +3,9 @@ import type { Expectation } from '../format/directives';
 import { jsonPath, jsonValueText } from '../format/json-value';
 import type { Decoded } from '../net/decode';
 
+/** Where `# @expect snapshot` is judged: not by a send, which has no snapshot file (docs/format.md, Snapshots). */
+const SNAPSHOT_ELSEWHERE = 'compared by tradereq test and the Testing view';
+
 export interface ExpectationResult {
   readonly text: string;
   readonly passed: boolean;
@@ -37,6 +40,13 @@ export function checkExpectations(
       case 'message':
         // A check on WebSocket pushes (tradereq listen); an HTTP response has none.
         return { text, passed: false, actual: 'an HTTP response, not WebSocket pushes' };
+      case 'snapshot':
+        // Compared with its file by a test run (core/testing/snapshot.ts); a send has no snapshot to judge a rejection by.
+        return {
+          text: `${text} (${SNAPSHOT_ELSEWHERE})`,
+          passed: decoded.outcome === 'ok',
+          actual: `${decoded.outcome}, status ${decoded.status}`,
+        };
     }
   });
 }

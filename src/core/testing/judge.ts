@@ -95,10 +95,15 @@ function responseText(report: RoundTripReport, scrub: (s: string) => string): st
  */
 function scrubber(sent: Sent): (s: string) => string {
   const report = sent.report;
-  const header = report.prepared.apiKeyHeader?.toLowerCase();
-  const apiKey = report.prepared.headers.find(([n]) => n.toLowerCase() === header)?.[1];
+  const apiKey = apiKeyOf(report);
   // A listen key sent or received is a credential too (request/listen-keys.ts).
   const listenKeys = listenKeysOf(report, sent.resolved.params);
   const withKey = (s: string): string => (!apiKey || apiKey.length < 4 ? s : s.split(apiKey).join(maskApiKey(apiKey)));
   return (s) => hideListenKeys(withKey(s), listenKeys);
+}
+
+/** The API key the request carried in its header, if any. */
+export function apiKeyOf(report: RoundTripReport): string | undefined {
+  const header = report.prepared.apiKeyHeader?.toLowerCase();
+  return report.prepared.headers.find(([n]) => n.toLowerCase() === header)?.[1];
 }

@@ -42,14 +42,12 @@ function testcase(path: string, title: string, r: CaseResult): string[] {
   const open = `    <testcase name="${attr(title)}" classname="${attr(path)}" file="${attr(path)}" line="${r.case.range.startLine + 1}" time="${secs(r.durationMs)}">`;
   const lines = [open];
   const message = failureLines(r);
+  // The attribute holds the first line; the text, everything (a snapshot's diff included).
+  const first = (message[0] ?? '').split('\n')[0]!;
   if (r.verdict === 'failed')
-    lines.push(
-      `      <failure message="${attr(message[0] ?? '')}" type="${r.reason}">${text(message.join('\n'))}</failure>`,
-    );
+    lines.push(`      <failure message="${attr(first)}" type="${r.reason}">${text(message.join('\n'))}</failure>`);
   if (r.verdict === 'unknown' || r.verdict === 'refused')
-    lines.push(
-      `      <error message="${attr(message[0] ?? '')}" type="${r.reason}">${text(message.join('\n'))}</error>`,
-    );
+    lines.push(`      <error message="${attr(first)}" type="${r.reason}">${text(message.join('\n'))}</error>`);
   if (r.verdict === 'skipped') lines.push(`      <skipped message="${attr(r.summary)}"/>`);
   const out = [
     r.request ? `request:\n${r.request}` : undefined,

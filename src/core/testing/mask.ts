@@ -7,6 +7,7 @@
  * Pure; an answer is hostile, so it is walked without recursion.
  */
 import { credentialsIn, isCredentialField } from '../format/credentials';
+import { MASK_PATH } from '../format/directives';
 
 export interface MaskOptions {
   /** `# @mask` paths: `orderId`, `fills[*].tradeId`, `[*].orderId`; `[*]` (or `.*`) is every element of a list. */
@@ -31,8 +32,6 @@ export interface Masked {
 
 /** Masked paths listed at most; a list of 20,000 orders masks more, uncounted. */
 const MAX_PATHS = 1_000;
-/** Characters of a `# @mask` path; more is not a path. */
-const MAX_PATH_CHARS = 256;
 /** A credential shorter than this is not looked for inside texts: it would cut up ordinary words. */
 const MIN_SECRET_CHARS = 4;
 
@@ -71,8 +70,7 @@ type Segment = string | number | null;
 
 /** `fills[*].tradeId` → ['fills', null, 'tradeId']; undefined when it is not a path. */
 function parsePath(path: string): Segment[] | undefined {
-  if (path.length === 0 || path.length > MAX_PATH_CHARS) return undefined;
-  if (!/^(?:\[(?:\d+|\*)\]|[^.[\]\s]+)(?:\.[^.[\]\s]+|\[(?:\d+|\*)\])*$/.test(path)) return undefined;
+  if (!MASK_PATH.test(path)) return undefined;
   const segments: Segment[] = [];
   for (const m of path.matchAll(/\[(\d+|\*)\]|([^.[\]\s]+)/g)) {
     if (m[1] !== undefined) segments.push(m[1] === '*' ? null : Number(m[1]));
@@ -162,17 +160,24 @@ function children({ put, at, states }: Frame, value: object, rules: Rules): Fram
         : states.filter(([i, n]) => takes(rules.patterns[i]![n]!, key)).map(([i, n]) => [i, n + 1] as const);
     const mask = maskOf(key, child, next, rules);
     // Set now, in order, so the copy keeps the members' order whatever order the frames are taken in.
-    target[name] = typeof child === 'string' ? hide(child, rules) : child;
+    setMember(target, name, typeof child === 'string' ? hide(child, rules) : child);
     if (mask === undefined && (child === null || typeof child !== 'object')) continue;
     frames.push({
       value: child,
-      put: (v: unknown) => void (target[name] = v),
+      put: (v: unknown) => setMember(target, name, v),
       at: { up: at, key: name },
       states: next,
       mask,
     });
   }
   return frames;
+}
+
+/** Sets a member; one named "__proto__" (JSON.parse makes it an own member) stays a member instead of setting the prototype. */
+function setMember(target: Record<string | number, unknown>, name: string | number, value: unknown): void {
+  if (name === '__proto__')
+    Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  else target[name] = value;
 }
 
 /** "fills[0].tradeId": a place as a path. */

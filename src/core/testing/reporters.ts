@@ -49,7 +49,8 @@ export function prettyFile(f: FileReport): string {
   for (const r of f.cases) {
     lines.push('  ' + caseLine(r));
     const detail = r.verdict === 'passed' ? [] : r.verdict === 'skipped' ? [r.summary] : failureLines(r);
-    for (const l of detail) lines.push('      ' + l);
+    // A detail may run over several lines (a snapshot's diff): each indented under its case.
+    for (const l of detail) for (const part of l.split('\n')) lines.push('      ' + part);
   }
   return lines.join('\n') + '\n\n';
 }

@@ -16,7 +16,9 @@ import { hideListenKeys } from '../request/listen-keys';
 import { resolveIn } from '../request/prepare';
 import { runRequest, type PipelineDeps } from '../request/pipeline';
 import { neededByText, type TestCase } from './cases';
-import { judge, without, type Judged } from './judge';
+import { without, type Judged } from './judge';
+import { judgeWithSnapshots } from './snapshot';
+import type { SnapshotStore } from './snapshot-store';
 import type { CaseResult } from './verdict';
 
 export interface RunDeps {
@@ -29,6 +31,8 @@ export interface RunDeps {
   readonly onlyOrigin?: string;
   readonly cancelled?: () => boolean;
   readonly now?: () => number;
+  /** The file's snapshots, for `# @expect snapshot` (undefined: the file is not on disk, such a check fails). */
+  readonly snapshots?: SnapshotStore;
   /**
    * Origins where nothing answered (the connection was refused) earlier in the run, shared by the
    * caller across files: a request that goes to one is not run, nor the rest of its file.
@@ -143,7 +147,9 @@ async function runOne(
   });
   const report = result.ok ? result.value.report : undefined;
   const noAnswer = report?.outcome === 'not-sent' && report.failure?.code === 'ECONNREFUSED';
-  return { judged: judge(c, result), unreachable: noAnswer ? report.prepared.origin : undefined };
+  const credentials = [...deps.responses.values()].flatMap(credentialsIn);
+  const judged = await judgeWithSnapshots(c, result, deps.snapshots, credentials);
+  return { judged, unreachable: noAnswer ? report.prepared.origin : undefined };
 }
 
 /** `r` with every credential of the run's answers (kept for chaining) masked in what it shows. */
@@ -154,7 +160,12 @@ function masked(r: Judged, responses: ReadonlyMap<string, unknown>): Judged {
   return {
     ...r,
     summary: hide(r.summary),
-    expectations: r.expectations.map((e) => ({ ...e, text: hide(e.text), actual: hide(e.actual) })),
+    expectations: r.expectations.map((e) => ({
+      ...e,
+      text: hide(e.text),
+      actual: hide(e.actual),
+      ...(e.snapshot && { snapshot: { expected: hide(e.snapshot.expected), actual: hide(e.snapshot.actual) } }),
+    })),
     ...(r.request !== undefined && { request: hide(r.request) }),
     ...(r.response !== undefined && { response: hide(r.response) }),
   };

@@ -35,6 +35,8 @@ export interface CheckedExpectation {
   readonly passed: boolean;
   readonly actual: string;
   readonly range?: Range;
+  /** `# @expect snapshot` not met: the snapshot and the answer as compared (masked), for an editor's diff. */
+  readonly snapshot?: { readonly expected: string; readonly actual: string };
 }
 
 export interface CaseResult {

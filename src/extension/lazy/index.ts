@@ -18,6 +18,7 @@ export { orderQueryDocument } from '../../core/request/order-query';
 export { FromPanelSchema } from '../../core/panel/protocol';
 export { runCases } from '../../core/testing/run';
 export { dataDiagnostics, loadData } from '../../core/testing/data';
+export { SnapshotStore } from '../../core/testing/snapshot-store';
 export { sandboxEnvironment, sandboxKeys } from '../../core/testing/sandbox';
 export { parseSettings } from './settings-schema';
 export { parseStoredKey, parseProfileIndex } from './stored-key-schema';

@@ -100,6 +100,13 @@ describe('maskVolatile', () => {
     assert.deepEqual(maskVolatile([1, 2], { paths: ['[*]'] }).value, ['<masked>', '<masked>']);
   });
 
+  it('a member named __proto__ (as JSON.parse makes it) stays a member of the copy, masked like any other', () => {
+    const answer = JSON.parse('{"__proto__": {"orderId": "1", "x": 2}, "y": 3}') as unknown;
+    const { value } = maskVolatile(answer);
+    assert.equal(JSON.stringify(value), '{"__proto__":{"orderId":"<orderId>","x":2},"y":3}');
+    assert.equal(Object.getPrototypeOf(value), Object.prototype);
+  });
+
   it('builtIn: false leaves the volatile fields (only the paths given are masked)', () => {
     assert.deepEqual(maskVolatile(PLACED, { builtIn: false, paths: ['price'] }).value, {
       ...PLACED,
