@@ -17,6 +17,7 @@ export { entryFromResult, budgetState, historyItem } from '../../core/panel/entr
 export { orderQueryDocument } from '../../core/request/order-query';
 export { FromPanelSchema } from '../../core/panel/protocol';
 export { runCases } from '../../core/testing/run';
+export { Pacer } from '../../core/testing/pace';
 export { sandboxEnvironment, sandboxKeys } from '../../core/testing/sandbox';
 export { parseSettings } from './settings-schema';
 export { parseStoredKey, parseProfileIndex } from './stored-key-schema';
