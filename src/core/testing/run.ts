@@ -78,7 +78,7 @@ async function runOrSkip(
   c: TestCase,
   deps: RunDeps & { readonly unreachable: Set<string> },
 ): Promise<{ judged: Judged; stop?: string }> {
-  // Resolved once, only when something asks where it goes (an unreachable origin, a sandbox run).
+  // Resolved once, only when something asks where it goes (an unreachable origin, a sandbox run, a paced one).
   const asked = deps.unreachable.size > 0 || deps.onlyOrigin !== undefined || deps.pace !== undefined;
   const target = asked ? targetOf(doc, c, deps) : undefined;
   if (target !== undefined && deps.unreachable.has(target.origin)) {
