@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Budget } from '../core/budget/budget';
 import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
@@ -13,10 +14,11 @@ import { prettyFile, report } from '../core/testing/reporters';
 import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/verdict';
 import { runCases } from '../core/testing/run';
 import { SnapshotStore } from '../core/testing/snapshot-store';
+import { DEFAULT_PACE, Pacer } from '../core/testing/pace';
 import { sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
 import type { Sandbox } from '../sandbox';
 import { parseCommand, timeoutFlag } from './args';
-import { OPTION_MAX } from '../core/bounds';
+import { BOUNDS, OPTION_MAX, clip } from '../core/bounds';
 import { keySource } from './prepare';
 import { cliSender, EXIT, terminalConfirm, worstExit } from './send';
 import { terminalSafe } from './terminal';
@@ -27,6 +29,7 @@ import { readRequestFile, selectEnvironment, type LoadedFile } from './workspace
 const TEST_HELP = `Usage: tradereq test [PATH...] [--sandbox] [--env NAME] [--grep PATTERN]
                      [--reporter pretty|junit|tap|json[:FILE]]... [--output FILE]...
                      [--update-snapshots]
+                     [--pace [FRACTION]] [--bail]
 
 Runs every request of every .tradereq file of PATH (files or folders, default the current folder),
 as tests: files sorted, one after another, and the requests of a file in order, so that
@@ -50,6 +53,14 @@ outcome is ok, or rejected exactly as its # @expect lines say.
   --update-snapshots    write the answers of the requests run to their snapshots (# @expect
                         snapshot: __snapshots__/FILE.snap.json beside each file), masked, where
                         they differ or are missing; without it a missing or different snapshot fails
+  --pace [FRACTION]     space the requests by their weights: before each one, wait until it fits
+                        under FRACTION of its rate-limit counter (500 weight per 10 s, IP and
+                        account apart), counting what this machine sent and what the service's
+                        used-weight header reports (default ${DEFAULT_PACE}; more than 0, at most 1). After a
+                        429 the run waits its Retry-After and goes on (the 429'd request is
+                        reported rejected, never sent again); a 418 (ban) stops the run; a wait
+                        over ${BOUNDS.paceWaitMs / 1000} s stops it too. The summary says how long pacing waited
+  --bail                stop the run at the first 429 (the rest is not run, and says why)
   --yes                 confirm requests that ask for it (# @confirm, "confirm": true) without a prompt
   --no-clock-sync, --timeout MS, --connect-timeout MS   as for send (MS at most ${OPTION_MAX.timeoutMs})
   -h, --help            this help
@@ -78,6 +89,8 @@ const TEST_OPTIONS = {
   'no-clock-sync': { type: 'boolean' },
   timeout: { type: 'string' },
   'connect-timeout': { type: 'string' },
+  pace: { type: 'string' },
+  bail: { type: 'boolean' },
 } as const;
 
 interface Plan {
@@ -90,6 +103,9 @@ interface Plan {
   readonly updateSnapshots: boolean;
   readonly clockSync: boolean;
   readonly sender: Sender;
+  /** --pace: the fraction of each rate-limit budget a run stays under. */
+  readonly pace?: number;
+  readonly bail: boolean;
 }
 
 export async function testCommand(args: string[], io: Io): Promise<number> {
@@ -116,7 +132,7 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
 }
 
 function parsePlan(args: string[], io: Io): Plan | undefined {
-  const { values, positionals, tokens } = parseCommand('test', args, TEST_OPTIONS);
+  const { values, positionals, tokens } = parseCommand('test', withPaceValue(args), TEST_OPTIONS);
   if (values.help) {
     io.out(TEST_HELP);
     return undefined;
@@ -138,8 +154,36 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
     sandbox: values.sandbox === true,
     yes: values.yes === true,
     updateSnapshots: values['update-snapshots'] === true,
+    bail: values.bail === true,
   };
-  return { ...flags, files, grep, reporters, clockSync: !values['no-clock-sync'], sender };
+  const pace = paceFlag(values.pace);
+  return { ...flags, pace, files, grep, reporters, clockSync: !values['no-clock-sync'], sender };
+}
+
+/** `--pace` alone is the default fraction (parseArgs knows no option with an optional value); `--pace 0.5` gives one. */
+function withPaceValue(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (arg !== '--pace') out.push(arg);
+    else if (/^-?[\d.]+$/.test(args[i + 1] ?? '')) out.push(`--pace=${args[++i]}`);
+    else out.push(`--pace=${DEFAULT_PACE}`);
+  }
+  return out;
+}
+
+/** --pace's fraction of each budget: more than 0, at most 1. */
+function paceFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const fraction = /^(\d{1,3}(\.\d{1,6})?|\.\d{1,6})$/.test(value) ? Number(value) : NaN;
+  if (fraction > 0 && fraction <= 1) return fraction;
+  throw new UsageError(
+    `--pace takes a fraction of each rate-limit budget, more than 0 and at most 1 (${DEFAULT_PACE} is ${DEFAULT_PACE * 100} %), not "${clip(value, 40)}"`,
+  );
 }
 
 interface Loaded {
@@ -178,13 +222,15 @@ async function runAll(
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const store = new FileStateStore(defaultStateDir(io.env));
+  const budget = new Budget(store);
   const net = {
-    budget: new Budget(store),
+    budget,
     clock: new ClockSync(store),
     sender: plan.sender,
     clockSync: plan.clockSync,
     unreachable: new Set<string>(),
     unsaved,
+    pace: plan.pace !== undefined || plan.bail ? pacer(plan, budget) : undefined,
   };
   const progress = progressLine(files.reduce((n, f) => n + f.cases.length, 0));
   const streamed = plan.reporters.some((r) => r.name === 'pretty' && r.file === undefined);
@@ -197,7 +243,13 @@ async function runAll(
     if (streamed) io.out(prettyFile(fileReport));
   }
   progress?.clear();
-  return { files: reports, durationMs: Date.now() - started, startedAt };
+  const pace = net.pace?.summary();
+  return { files: reports, durationMs: Date.now() - started, startedAt, ...(pace && { pace }) };
+}
+
+/** --pace and --bail: one pacer for the whole run, so that a ban or --bail stops every file after it. */
+function pacer(plan: Plan, budget: Budget): Pacer {
+  return new Pacer({ fraction: plan.pace, bail: plan.bail, budget, sleep: (ms) => delay(ms) });
 }
 
 type Net = Pick<Parameters<typeof runCases>[2]['pipeline'], 'budget' | 'clock' | 'sender' | 'clockSync'> & {
@@ -205,6 +257,7 @@ type Net = Pick<Parameters<typeof runCases>[2]['pipeline'], 'budget' | 'clock' |
   readonly unreachable: Set<string>;
   /** Snapshot files that could not be written (exit 2). */
   readonly unsaved: string[];
+  readonly pace: Pacer | undefined;
 };
 
 async function runFile(
@@ -229,7 +282,7 @@ async function runFile(
     return { path: f.file.display, environment: environment?.name ?? plan.env ?? '-', cases, durationMs: 0 };
   }
   const origin = sandbox ? new URL(sandbox.baseUrl).origin : undefined;
-  const { unreachable, unsaved, ...pipeline } = net;
+  const { unreachable, unsaved, pace, ...pipeline } = net;
   const snapshots = snapshotStore(f, plan);
   const cases = await runCases(f.loaded.doc, f.cases, {
     pipeline: {
@@ -241,6 +294,7 @@ async function runFile(
     responses: new Map<string, unknown>(),
     onlyOrigin: origin,
     unreachable,
+    pace,
     nothingAnswers: sandbox ? undefined : nothingAnswers,
     onStart: (c) => progress?.show(`${f.file.display}: ${c.label}`),
     snapshots,

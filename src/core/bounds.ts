@@ -50,6 +50,11 @@ export const BOUNDS = {
   testFiles: 10_000,
   /** Parameters of one request an import writes, or a program (Copy as code) sends; more is refused in one line. */
   paramsPerRequest: 1_000,
+  /**
+   * The longest a paced test run (tradereq test --pace) waits before one request: a Retry-After or
+   * a wait for room longer than this (a hostile or confused server) stops the run, saying why.
+   */
+  paceWaitMs: 60_000,
   /** Headers of one request an import writes, or a program (Copy as code) sends; more is refused in one line. */
   headersPerRequest: 100,
   /** A `# @data` file (CSV or JSON) is read only up to this size. */

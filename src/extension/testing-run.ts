@@ -4,7 +4,8 @@ import type { TradeReqDocument } from '../core/format/model';
 import type { ResolvedRequest } from '../core/format/resolve';
 import type { KeySource } from '../core/request/prepare';
 import type { TestCase } from '../core/testing/cases';
-import { failureLines, type CaseResult } from '../core/testing/verdict';
+import type { Pacer } from '../core/testing/pace';
+import { failureLines, paceText, type CaseResult, type PaceSummary } from '../core/testing/verdict';
 import type { SandboxHolder } from './commands';
 import { toRange } from './documents';
 import { editorKeySource } from './editor-keys';
@@ -53,6 +54,8 @@ interface Target {
   readonly key: KeySource;
   confirm(resolved: ResolvedRequest, order: string): Promise<boolean> | boolean;
   readonly onlyOrigin?: string;
+  /** tradereq.testing.pace: one pacer for the whole run. */
+  readonly pace?: Pacer;
 }
 
 /** Responses of named requests per file, kept across runs so that a request run alone can chain. */
@@ -67,9 +70,11 @@ export async function runTests(
 ): Promise<void> {
   const run = parts.controller.createTestRun(request);
   parts.results.clear();
+  let pace: Pacer | undefined;
   try {
     const files = await queue(request, parts);
     const target = await targetOf(kind, run, parts);
+    pace = typeof target === 'string' ? undefined : pacer(parts, token);
     for (const [file, items] of files) {
       if (typeof target === 'string' || token.isCancellationRequested) {
         // A run that cannot start says why on each item; a cancelled one skips what is left.
@@ -80,11 +85,48 @@ export async function runTests(
         for (const item of items) record(parts, run, item, result);
         continue;
       }
-      await runFile(file, items, run, token, { ...target, updateSnapshots }, parts);
+      await runFile(file, items, run, token, { ...target, updateSnapshots, pace }, parts);
     }
+    const paced = pace?.summary();
+    if (paced) run.appendOutput(`${paceLine(paced)}\r\n`);
   } finally {
     run.end();
   }
+}
+
+/** tradereq.testing.pace: "off" (the default) or the fraction of each rate-limit budget a run stays under. */
+function paceSetting(log: vscode.LogOutputChannel): number | undefined {
+  const value: unknown = vscode.workspace.getConfiguration('tradereq').get('testing.pace');
+  if (value === undefined || value === 'off') return undefined;
+  if (typeof value === 'number' && value > 0 && value <= 1) return value;
+  log.warn(
+    `tradereq.testing.pace is "off" or a number more than 0 and at most 1, not ${JSON.stringify(value)}: the run is not paced`,
+  );
+  return undefined;
+}
+
+/** A pacer for this run when the setting asks for one; its waits end when the run is cancelled. */
+function pacer(parts: RunParts, token: vscode.CancellationToken): Pacer | undefined {
+  const fraction = paceSetting(parts.log);
+  if (fraction === undefined) return undefined;
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        cancel.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      const cancel = token.onCancellationRequested(done);
+    });
+  const budget = parts.network.get().budget;
+  return new (lazy().Pacer)({ fraction, budget, sleep, cancelled: () => token.isCancellationRequested });
+}
+
+/** The run's last line of output: how long pacing waited. */
+function paceLine(p: PaceSummary): string {
+  const text = paceText(p);
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
 
 /** The requested request items by file, in the order of files and requests; excluded ones left out. */
@@ -190,6 +232,7 @@ async function runFile(
     environment: await target.environmentFor(uri),
     responses,
     onlyOrigin: target.onlyOrigin,
+    pace: target.pace,
     cancelled: () => token.isCancellationRequested,
     onStart: (c) => {
       const item = byId.get(c.id)!;

@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { ENDPOINTS, isBatchEndpoint } from '../core/catalog/endpoints';
+import { USED_WEIGHT_HEADER } from '../core/catalog/limits';
 import type { EndpointInfo } from '../core/catalog/types';
 import { DEMO_ACCOUNTS } from '../core/env/demo';
 import { createHandlers, type Handler, type UserStreams } from './api';
@@ -34,9 +35,6 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
 /** The request log keeps the latest entries only. */
 const MAX_LOG_ENTRIES = 10_000;
-
-/** The header with the weight used in the request's counter (the spec names none; §8 counts it). */
-const USED_WEIGHT_HEADER = 'X-SERVICE-USED-WEIGHT-10S';
 
 interface ServerOptions {
   readonly banScale: number;

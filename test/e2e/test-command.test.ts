@@ -311,6 +311,34 @@ describe('tradereq test', function () {
       assert.equal(confirmed.status, 0, describeRun(confirmed));
     });
 
+    it('--pace --bail: a 429 that comes anyway (another client filled the counter) is reported rejected, and the run stops there', async () => {
+      file('pings.tradereq', '### one\nGET /api/v3/ping\n\n### two\nGET /api/v3/ping\n');
+      // Another client on this IP uses the whole IP budget (50 × weight 10) behind the run's back.
+      for (let i = 0; i < 50; i++) assert.equal((await fetch(`${sandbox.baseUrl}/api/v3/exchangeInfo`)).status, 200);
+      const r = await run(['--pace', 'pings.tradereq', '--bail'], keys(sandbox.baseUrl));
+      assert.equal(r.status, 1, describeRun(r));
+      assert.match(r.stdout, / {2}✘ one · \d+ ms\n(?: {6}.*\n)* {6}429 rejected: /);
+      assert.match(
+        r.stdout,
+        / {2}- two\n {6}not run: the run stopped at a 429 from http:\/\/127\.0\.0\.1:\d+ \(--bail\)\n/,
+      );
+      assert.match(r.stdout, /; paced to 80 % of each rate-limit budget: waited [\d.]+ s \(1 answer 429\)\n$/);
+      assert.equal((await reached()).filter((l) => l === 'GET /api/v3/ping').length, 1, 'the 429 is not sent again');
+      for (const [pace, shown] of [
+        ['0', '0'],
+        ['1.5', '1.5'],
+      ]) {
+        const u = await run(['--pace', pace!, 'pings.tradereq']);
+        assert.equal(u.status, 2, describeRun(u));
+        assert.match(
+          u.stderr,
+          new RegExp(
+            `^tradereq: --pace takes a fraction of each rate-limit budget, more than 0 and at most 1 .*not "${shown}"\n$`,
+          ),
+        );
+      }
+    });
+
     it('no secret and no full API key reaches any report or output', async () => {
       file('orders.tradereq', PASSING);
       file('rejections.tradereq', FAILING);

@@ -270,6 +270,36 @@ suite('Testing view: request files as tests in a multi-root workspace', () => {
     }
   });
 
+  test('tradereq.testing.pace: a run waits until the request fits under that fraction of its budget; cancelling ends the wait, nothing sent', async () => {
+    const checks = fileItem(file('beta', 'checks.tradereq'))!;
+    const config = vscode.workspace.getConfiguration('tradereq');
+    await config.update('testing.pace', 0.8, vscode.ConfigurationTarget.Global);
+    const pings = async (): Promise<number> => (await reached(beta)).filter((r) => r === 'GET /api/v3/ping').length;
+    const before = await pings();
+    try {
+      // 400 weight counted against beta's IP just now: a ping fits the gate's 500, but under 80 % of
+      // it only in 10 s, when that weight leaves the window. Unpaced, it would be sent at once.
+      const statePath = path.join(stateDir, 'state.json');
+      const text = fs.existsSync(statePath) ? fs.readFileSync(statePath, 'utf8') : '{"version":1,"origins":{}}';
+      const state = JSON.parse(text) as { origins: Record<string, { ip?: unknown[] }> };
+      const origin = new URL(beta.baseUrl).origin;
+      state.origins[origin] = { ...state.origins[origin], ip: [[Date.now(), 400]] };
+      fs.writeFileSync(statePath, JSON.stringify(state));
+      const cancel = new vscode.CancellationTokenSource();
+      const running = run(api.testing.environmentProfile, [children(checks)[0]!], cancel.token);
+      await waitFor('the request to start', () => result(checks.uri!, '#1')?.state === 'started');
+      cancel.cancel();
+      await running;
+    } finally {
+      await config.update('testing.pace', undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.deepEqual(result(checks.uri!, '#1'), {
+      state: 'skipped',
+      messages: [{ text: 'not run: the run was cancelled' }],
+    });
+    assert.equal(await pings(), before, 'the paced request was not sent');
+  });
+
   test('cancelling a run stops it between requests: the request under way ends, the others are skipped', async () => {
     const market = fileItem(file('alpha', 'market.tradereq'))!;
     const sandbox = api.testing.sandboxUrl();

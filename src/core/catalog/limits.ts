@@ -42,5 +42,11 @@ export const LIMITS = {
 /** The longest wait the service can ask for is its longest ban (§8 rule 3): a longer Retry-After is capped. */
 export const MAX_RETRY_AFTER_S = LIMITS.ban.maxMs / 1000;
 
+/**
+ * The header in which the sandbox reports the weight used in the request's counter over the last
+ * 10 s (the spec names none: docs/service.md, Usage headers). A paced test run reads it.
+ */
+export const USED_WEIGHT_HEADER = 'X-SERVICE-USED-WEIGHT-10S';
+
 /** Timestamps below this are seconds, not milliseconds (a 10-digit Unix time). */
 export const MILLISECOND_TIMESTAMP_MIN = 100_000_000_000;

@@ -14,6 +14,9 @@ import { REASONS, type CaseResult, type CheckedExpectation, type Reason } from '
 
 export type Judged = Omit<CaseResult, 'durationMs'>;
 
+/** The summary of a case a cancelled run did not run. */
+export const CANCELLED = 'not run: the run was cancelled';
+
 /** A case that ends before the pipeline: skipped, or refused by the run itself. */
 export function without(c: TestCase, reason: Reason, summary: string): Judged {
   return { case: c, verdict: REASONS[reason], reason, summary, expectations: [] };

@@ -14,17 +14,18 @@ export function junitReport(run: RunReport): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="tradereq test"${counts(t.passed + t.failed + t.unknown + t.refused + t.skipped, t.failed, t.unknown + t.refused, t.skipped)} time="${secs(run.durationMs)}" timestamp="${attr(run.startedAt)}">`,
   ];
-  for (const f of run.files) lines.push(...suite(f, run.startedAt));
+  for (const f of run.files) lines.push(...suite(f, run.startedAt, run.pace));
   lines.push('</testsuites>');
   return lines.join('\n') + '\n';
 }
 
-function suite(f: FileReport, timestamp: string): string[] {
+function suite(f: FileReport, timestamp: string, pace: RunReport['pace']): string[] {
   const n = (v: CaseResult['verdict']): number => f.cases.filter((c) => c.verdict === v).length;
   const lines = [
     `  <testsuite name="${attr(f.path)}"${counts(f.cases.length, n('failed'), n('unknown') + n('refused'), n('skipped'))} time="${secs(f.durationMs)}" timestamp="${attr(timestamp)}" file="${attr(f.path)}">`,
     '    <properties>',
     `      <property name="environment" value="${attr(f.environment)}"/>`,
+    ...paceProperties(f, pace),
     '    </properties>',
   ];
   const titles = new Map<string, number>();
@@ -50,12 +51,23 @@ function testcase(path: string, title: string, r: CaseResult): string[] {
     lines.push(`      <error message="${attr(first)}" type="${r.reason}">${text(message.join('\n'))}</error>`);
   if (r.verdict === 'skipped') lines.push(`      <skipped message="${attr(r.summary)}"/>`);
   const out = [
+    r.pacedMs ? `paced: waited ${r.pacedMs} ms before sending` : undefined,
     r.request ? `request:\n${r.request}` : undefined,
     r.response ? `response:\n${r.response}` : r.verdict === 'skipped' ? undefined : `response: none (${r.summary})`,
   ].filter((s): s is string => s !== undefined);
   if (out.length > 0) lines.push(`      <system-out>${text(out.join('\n\n'))}</system-out>`);
   lines.push('    </testcase>');
   return lines;
+}
+
+/** A paced run: its fraction of each budget, and how long it waited before this file's requests. */
+function paceProperties(f: FileReport, pace: RunReport['pace']): string[] {
+  if (!pace) return [];
+  const waited = f.cases.reduce((ms, r) => ms + (r.pacedMs ?? 0), 0);
+  return [
+    `      <property name="pace" value="${pace.fraction}"/>`,
+    `      <property name="pace.waitedMs" value="${waited}"/>`,
+  ];
 }
 
 function counts(tests: number, failures: number, errors: number, skipped: number): string {

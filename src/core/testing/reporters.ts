@@ -107,7 +107,13 @@ function tapText(s: string): string {
 /** Every result as one JSON document: the summary, then files and their cases. */
 export function jsonReport(run: RunReport): string {
   const doc = {
-    summary: { ...tally(run), durationMs: run.durationMs, startedAt: run.startedAt, text: summaryLine(run) },
+    summary: {
+      ...tally(run),
+      durationMs: run.durationMs,
+      startedAt: run.startedAt,
+      text: summaryLine(run),
+      ...(run.pace && { pace: run.pace }),
+    },
     files: run.files.map((f) => ({
       path: f.path,
       environment: f.environment,
@@ -125,6 +131,7 @@ export function jsonReport(run: RunReport): string {
         error: r.error ?? null,
         expectations: r.expectations.map((e) => ({ text: e.text, passed: e.passed, actual: e.actual })),
         durationMs: r.durationMs,
+        ...(r.pacedMs !== undefined && { pacedMs: r.pacedMs }),
         request: r.request ?? null,
         response: r.response ?? null,
       })),

@@ -16,7 +16,8 @@ import { hideListenKeys } from '../request/listen-keys';
 import { resolveIn } from '../request/prepare';
 import { runRequest, type PipelineDeps } from '../request/pipeline';
 import { neededByText, type TestCase } from './cases';
-import { without, type Judged } from './judge';
+import { CANCELLED, without, type Judged } from './judge';
+import type { RunPace } from './pace';
 import { judgeWithSnapshots } from './snapshot';
 import type { SnapshotStore } from './snapshot-store';
 import type { CaseResult } from './verdict';
@@ -38,6 +39,8 @@ export interface RunDeps {
    * caller across files: a request that goes to one is not run, nor the rest of its file.
    */
   readonly unreachable?: Set<string>;
+  /** A paced run (pace.ts): asked before each request is sent and told each answer; shared across files. */
+  readonly pace?: RunPace;
   /** The shell's line for the request that found nothing answering at `origin`; undefined keeps the send's. */
   nothingAnswers?(origin: string): string | undefined;
   onStart?(c: TestCase): void;
@@ -58,13 +61,17 @@ export async function runCases(
   for (const c of [...cases].sort((a, b) => a.index - b.index)) {
     const start = now();
     let judged: Judged;
-    if (deps.cancelled?.()) judged = without(c, 'cancelled', 'not run: the run was cancelled');
+    if (deps.cancelled?.()) judged = without(c, 'cancelled', CANCELLED);
     else if (stop) judged = without(c, 'after-refusal', stop);
     else if (c.skip) judged = without(c, 'websocket', `not run: ${c.skip}`);
     else if (c.dataProblem !== undefined)
       judged = { ...without(c, 'bad-input', `not sent: ${c.dataProblem}`), problemRange: c.data?.range };
     else ({ judged, stop } = await runOrSkip(doc, c, run));
-    const result = { ...masked(judged, deps.responses), durationMs: Math.max(0, now() - start) };
+    // A paced run's wait before sending is not the request's time: reports give it apart.
+    const result = {
+      ...masked(judged, deps.responses),
+      durationMs: Math.max(0, now() - start - (judged.pacedMs ?? 0)),
+    };
     results.push(result);
     deps.onResult?.(result);
   }
@@ -77,14 +84,16 @@ async function runOrSkip(
   c: TestCase,
   deps: RunDeps & { readonly unreachable: Set<string> },
 ): Promise<{ judged: Judged; stop?: string }> {
-  // Resolved once, only when something asks where it goes (an unreachable origin, a sandbox run).
-  const target = deps.unreachable.size > 0 || deps.onlyOrigin !== undefined ? targetOf(doc, c, deps) : undefined;
+  // Resolved once, only when something asks where it goes (an unreachable origin, a sandbox run, a paced one).
+  const asked = deps.unreachable.size > 0 || deps.onlyOrigin !== undefined || deps.pace !== undefined;
+  const target = asked ? targetOf(doc, c, deps) : undefined;
   if (target !== undefined && deps.unreachable.has(target.origin)) {
     const judged = without(c, 'after-refusal', nothingAnswered(target.origin));
     return { judged, stop: judged.summary };
   }
   deps.onStart?.(c);
-  const { judged, unreachable } = await runOne(doc, c, deps, target);
+  const { judged, unreachable, stop } = await runOne(doc, c, deps, target);
+  if (stop !== undefined) return { judged, stop };
   if (unreachable !== undefined) {
     deps.unreachable.add(unreachable);
     const summary = deps.nothingAnswers?.(unreachable) ?? judged.summary;
@@ -100,7 +109,7 @@ function nothingAnswered(origin: string): string {
 }
 
 /** Where `c` goes (origin, method and URL), when it resolves now. */
-function targetOf(doc: TradeReqDocument, c: TestCase, deps: RunDeps): Target | undefined {
+function targetOf(doc: TradeReqDocument, c: TestCase, deps: RunDeps): ResolvedRequest | undefined {
   const request = doc.requests[c.index];
   if (!request) return undefined;
   const resolved = resolveIn(doc, request, deps.environment, {
@@ -110,15 +119,13 @@ function targetOf(doc: TradeReqDocument, c: TestCase, deps: RunDeps): Target | u
   return resolved.ok ? resolved.value : undefined;
 }
 
-type Target = Pick<ResolvedRequest, 'origin' | 'method' | 'url'>;
-
 /** A case's result, and the origin when nothing answered there (connection refused: nothing was sent). */
 async function runOne(
   doc: TradeReqDocument,
   c: TestCase,
   deps: RunDeps,
-  target: Target | undefined,
-): Promise<{ judged: Judged; unreachable?: string }> {
+  target: ResolvedRequest | undefined,
+): Promise<{ judged: Judged; unreachable?: string; stop?: string }> {
   const request = doc.requests[c.index];
   if (!request) return { judged: without(c, 'bad-input', 'not sent: the request is no longer in the file') };
   // A request the parser could not read whole is not what its author meant (as for tradereq send).
@@ -139,17 +146,24 @@ async function runOne(
       },
     };
   const notSelected = c.neededBy && `not selected: it runs because ${neededByText(c.neededBy)}`;
+  const paced = deps.pace && target ? await deps.pace.before(c, target, deps.pipeline.key) : undefined;
+  if (paced?.go === false) return { judged: paced.judged, stop: paced.judged.summary };
   const result = await runRequest(doc, request, deps.environment, {
     ...deps.pipeline,
+    ...(paced && { key: paced.key }),
     responses: deps.responses,
     notSelected,
     variables: c.row?.values,
   });
+  const stop = deps.pace?.after(result);
   const report = result.ok ? result.value.report : undefined;
   const noAnswer = report?.outcome === 'not-sent' && report.failure?.code === 'ECONNREFUSED';
   const credentials = [...deps.responses.values()].flatMap(credentialsIn);
-  const judged = await judgeWithSnapshots(c, result, deps.snapshots, credentials);
-  return { judged, unreachable: noAnswer ? report.prepared.origin : undefined };
+  const judged = {
+    ...(await judgeWithSnapshots(c, result, deps.snapshots, credentials)),
+    ...(paced?.waitedMs && { pacedMs: paced.waitedMs }),
+  };
+  return { judged, unreachable: noAnswer ? report.prepared.origin : undefined, stop };
 }
 
 /** `r` with every credential of the run's answers (kept for chaining) masked in what it shows. */

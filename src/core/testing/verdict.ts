@@ -57,6 +57,8 @@ export interface CaseResult {
   /** The answer: status line, headers and body, bounded; any echo of the API key masked. */
   readonly response?: string;
   readonly durationMs: number;
+  /** How long a paced run waited before sending it (testing/pace.ts); not part of durationMs. */
+  readonly pacedMs?: number;
 }
 
 export interface FileReport {
@@ -73,6 +75,16 @@ export interface RunReport {
   readonly durationMs: number;
   /** ISO 8601 start time. */
   readonly startedAt: string;
+  /** Present when the run was paced (tradereq test --pace). */
+  readonly pace?: PaceSummary;
+}
+
+/** A paced run: the fraction of each rate-limit budget, how long it waited in all and for Retry-After, its 429s. */
+export interface PaceSummary {
+  readonly fraction: number;
+  readonly waitedMs: number;
+  readonly retryAfterMs: number;
+  readonly rateLimited: number;
 }
 
 export type Tally = Record<Verdict, number>;
@@ -87,7 +99,17 @@ export function tally(report: RunReport): Tally {
 export function summaryLine(report: RunReport): string {
   const t = tally(report);
   const skipped = t.skipped > 0 ? ` (${t.skipped} skipped)` : '';
-  return `${t.passed} passed, ${t.failed} failed, ${t.unknown} unknown, ${t.refused} refused${skipped} in ${seconds(report.durationMs)} s`;
+  const paced = report.pace ? `; ${paceText(report.pace)}` : '';
+  return `${t.passed} passed, ${t.failed} failed, ${t.unknown} unknown, ${t.refused} refused${skipped} in ${seconds(report.durationMs)} s${paced}`;
+}
+
+/** "paced to 80 % of each rate-limit budget: waited 12.3 s (2.0 s of it for Retry-After; 1 answer 429)". */
+export function paceText(p: PaceSummary): string {
+  const retry = p.retryAfterMs > 0 ? `${seconds(p.retryAfterMs)} s of it for Retry-After` : '';
+  const limited = p.rateLimited > 0 ? `${p.rateLimited} answer${p.rateLimited === 1 ? '' : 's'} 429` : '';
+  const notes = [retry, limited].filter(Boolean).join('; ');
+  const percent = Math.round(p.fraction * 1000) / 10;
+  return `paced to ${percent} % of each rate-limit budget: waited ${seconds(p.waitedMs)} s${notes ? ` (${notes})` : ''}`;
 }
 
 function seconds(ms: number): string {

@@ -19,6 +19,7 @@ export { FromPanelSchema } from '../../core/panel/protocol';
 export { runCases } from '../../core/testing/run';
 export { dataDiagnostics, loadData } from '../../core/testing/data';
 export { SnapshotStore } from '../../core/testing/snapshot-store';
+export { Pacer } from '../../core/testing/pace';
 export { sandboxEnvironment, sandboxKeys } from '../../core/testing/sandbox';
 export { parseSettings } from './settings-schema';
 export { parseStoredKey, parseProfileIndex } from './stored-key-schema';

@@ -208,3 +208,43 @@ describe('test reports: TAP, JSON and pretty text', () => {
     assert.deepEqual(tally(RUN), { passed: 1, failed: 1, unknown: 1, refused: 1, skipped: 1 });
   });
 });
+
+describe('test reports: a paced run (tradereq test --pace)', () => {
+  const PACED: RunReport = {
+    ...RUN,
+    files: [{ ...RUN.files[0]!, cases: [{ ...passed, pacedMs: 2_500 }, failed, unknown] }, RUN.files[1]!],
+    pace: { fraction: 0.8, waitedMs: 12_345, retryAfterMs: 2_000, rateLimited: 1 },
+  };
+
+  it('the summary (pretty, TAP, JSON) says how long pacing waited, and how much of it for Retry-After', () => {
+    const line = summaryLine(PACED);
+    assert.match(
+      line,
+      /refused \(1 skipped\) in 1\.52 s; paced to 80 % of each rate-limit budget: waited [\d.]+ s \([\d.]+ s of it for Retry-After; 1 answer 429\)$/,
+    );
+    assert.ok(prettyReport(PACED).endsWith(line + '\n'));
+    assert.ok(tapReport(PACED).includes(`# ${line}\n`));
+    const json = JSON.parse(jsonReport(PACED)) as {
+      summary: { pace: unknown };
+      files: { cases: { pacedMs?: number }[] }[];
+    };
+    assert.deepEqual(json.summary.pace, PACED.pace);
+    assert.deepEqual(
+      json.files[0]!.cases.map((c) => c.pacedMs),
+      [2_500, undefined, undefined],
+    );
+    assert.ok(!summaryLine(RUN).includes('paced'), 'an unpaced run says nothing of it');
+  });
+
+  it("JUnit: each suite's properties hold the fraction and its wait; a case's system-out says how long it waited", async () => {
+    const junit = await parseJUnit(report('junit', PACED));
+    assert.deepEqual(
+      junit.suites.map((s) => [s.properties['pace'], s.properties['pace.waitedMs']]),
+      [
+        ['0.8', '2500'],
+        ['0.8', '0'],
+      ],
+    );
+    assert.match(junit.suites[0]!.cases[0]!.systemOut ?? '', /^paced: waited 2500 ms before sending\n\nrequest:\n/);
+  });
+});
