@@ -52,6 +52,18 @@ export const BOUNDS = {
   paramsPerRequest: 1_000,
   /** Headers of one request an import writes, or a program (Copy as code) sends; more is refused in one line. */
   headersPerRequest: 100,
+  /** Values one `# @expect` path with `*` may reach in an answer or a push; past it the expectation fails. */
+  expectValues: 1_000,
+  /** A `# @expect … matches /re/` pattern, as written between the slashes. */
+  patternChars: 512,
+  /** RE2's program size of a pattern (its cost per character matched: `.{1000}` is 1,000). */
+  patternProgram: 300,
+  /** What a pattern is matched against: one value's text, and all the values one expectation checks. */
+  patternSubjectChars: 16 * KiB,
+  patternSubjectTotalChars: 256 * KiB,
+  /** A decimal compared by `# @expect` (its text, and its exponent in 1e-7): past them it is no decimal. */
+  decimalChars: 64,
+  decimalExponent: 400,
 } as const;
 
 /**

@@ -120,5 +120,5 @@ export function checkDirectiveKinds(request: RequestBlock, out: Findings): void 
 }
 
 function expectKind(d: Directive): string | undefined {
-  return /^(status|code|json|message)\b/.exec(d.args?.text ?? '')?.[1];
+  return /^(status|code|json|header|duration|message)\b/.exec(d.args?.text ?? '')?.[1];
 }

@@ -175,7 +175,10 @@ async function send({ resolved, prepared, choice }: Ready, deps: PipelineDeps): 
   const report = await roundTrip(prepared, { sender: deps.sender, budget: deps.budget, account });
   if (resolved.options.name && report.decoded?.json !== undefined)
     deps.responses.set(resolved.options.name, report.decoded.json);
-  const expectations = checkExpectations(resolved.options.expectations, report.decoded);
+  const expectations = checkExpectations(resolved.options.expectations, report.decoded, {
+    headers: report.response?.headers,
+    durationMs: report.response?.timings.totalMs,
+  });
   if (report.decoded?.code !== 700003) return { resolved, report, expectations };
   const recvWindow = Number(resolved.params.find((p) => p.name === 'recvWindow')?.value) || undefined;
   // A timestamp written in the request (not {{$timestamp}}), signed or not, is not the clock's: measuring again cannot help it.
