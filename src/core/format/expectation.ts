@@ -175,12 +175,12 @@ function readNumberLine(
   // `status 200` is `status == 200`: a word where the operator would stand is the number.
   const bare = parts.operator === undefined || !/^[=!<>]/.test(parts.operator.text);
   const operand = bare ? (parts.operator ?? parts.operand) : parts.operand;
-  const op = bare ? '==' : parts.operator!.text;
+  const op = bare ? '==' : parts.operator.text;
   if (!OPERATORS[kind].includes(op))
     return err(
       bare
         ? { range: operand?.range, message: `Write ${KIND_USAGE[kind]}.`, rule: 'expect-operator' }
-        : unknownOperator(kind, parts.operator!),
+        : unknownOperator(kind, parts.operator),
     );
   const n = operand && (kind === 'duration' ? readMs(operand.text) : readWhole(operand.text));
   if (n === undefined || (bare && parts.operand !== undefined))

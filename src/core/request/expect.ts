@@ -8,6 +8,7 @@ import { BOUNDS, clip } from '../bounds';
 import { compareDecimals, decimalOf, parseDecimal, type Decimal } from '../format/decimal';
 import type { Expectation } from '../format/directives';
 import { hasWildcard, type Check, type Comparison, type Written } from '../format/expectation';
+import type { Pattern } from '../format/pattern';
 import { jsonValueText, reachAll, type PathStep, type Reached } from '../format/json-value';
 import type { Decoded } from '../net/decode';
 
@@ -109,7 +110,7 @@ function judgeReached(check: Check, label: string, reached: readonly Reached[], 
   const first = reached[0];
   if (check.op === 'exists' || check.op === 'not exists') {
     const found =
-      first === undefined ? `no value at ${label}` : many ? `${reached.length} values at ${label}` : shown(first);
+      first === undefined ? `no value at ${label}` : many ? `${count(reached.length)} at ${label}` : shown(first);
     return { passed: (first !== undefined) === (check.op === 'exists'), actual: found };
   }
   if (check.op === 'count') return judgeCount(check, label, reached, many);
@@ -119,7 +120,7 @@ function judgeReached(check: Check, label: string, reached: readonly Reached[], 
     const verdict = passes(check, r.value, budget);
     if (verdict !== true) return failed(check, r, many, verdict);
   }
-  return { passed: true, actual: many ? `${reached.length} values at ${label}, each as expected` : shown(first) };
+  return { passed: true, actual: many ? `${count(reached.length)} at ${label}, each as expected` : shown(first) };
 }
 
 function failed(check: Check, r: Reached, many: boolean, why: false | string): Judgement {
@@ -164,7 +165,7 @@ function passes(check: Check, value: unknown, budget: { chars: number }): boolea
     case 'in':
       return check.values.some((w) => equals(value, w));
     case 'matches':
-      return matches(check.pattern.test, value, budget);
+      return matches(check.pattern, value, budget);
     default:
       return isType(check.op, value);
   }
@@ -184,7 +185,7 @@ function compares(op: Comparison, found: Decimal | undefined, wanted: Written): 
   return { '==': c === 0, '!=': c !== 0, '<': c < 0, '<=': c <= 0, '>': c > 0, '>=': c >= 0 }[op];
 }
 
-function matches(test: (text: string) => boolean, value: unknown, budget: { chars: number }): boolean | string {
+function matches(pattern: Pattern, value: unknown, budget: { chars: number }): boolean | string {
   if (!isScalar(value)) return 'not text';
   const text = jsonValueText(value);
   if (text.length > BOUNDS.patternSubjectChars)
@@ -192,7 +193,7 @@ function matches(test: (text: string) => boolean, value: unknown, budget: { char
   budget.chars -= text.length;
   if (budget.chars < 0)
     return `past the ${BOUNDS.patternSubjectTotalChars} characters one expectation matches in all; nothing more was matched`;
-  return test(text);
+  return pattern.test(text);
 }
 
 function isType(op: Check['op'], v: unknown): boolean {
@@ -214,6 +215,10 @@ function isType(op: Check['op'], v: unknown): boolean {
     default:
       return false;
   }
+}
+
+function count(n: number): string {
+  return `${n} value${n === 1 ? '' : 's'}`;
 }
 
 function isScalar(v: unknown): v is string | number | boolean {
