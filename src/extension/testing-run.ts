@@ -16,7 +16,15 @@ import type { Network } from './network';
 /** What a run reported for an item, kept for the integration tests (nothing secret: results hold none). */
 export interface RecordedResult {
   readonly state: 'started' | 'passed' | 'failed' | 'errored' | 'skipped';
-  readonly messages: readonly { readonly text: string; readonly line?: number }[];
+  readonly messages: readonly RecordedMessage[];
+}
+
+/** A message as shown: `expected`/`actual` when it opens as a diff (a failed `==`). */
+interface RecordedMessage {
+  readonly text: string;
+  readonly line?: number;
+  readonly expected?: string;
+  readonly actual?: string;
 }
 
 export interface RunParts {
@@ -220,8 +228,12 @@ function report(parts: RunParts, run: vscode.TestRun, item: vscode.TestItem, uri
   const at = (range: { startLine: number; startChar: number; endLine: number; endChar: number } | undefined) =>
     new vscode.Location(uri, toRange(range ?? r.case.range).start);
   const unmet = r.expectations.filter((e) => !e.passed);
-  const messages = unmet.length
-    ? unmet.map((e) => ({ text: `Expected ${e.text}, got ${e.actual}\n${r.summary}${answer}`, location: at(e.range) }))
+  const messages: (Located & { location: vscode.Location })[] = unmet.length
+    ? unmet.map((e) => ({
+        text: `Expected ${e.text}, got ${e.actual}\n${r.summary}${answer}`,
+        location: at(e.range),
+        ...(e.diff && { expected: e.diff.expected, actual: e.diff.actual }),
+      }))
     : [{ text: failureLines(r).join('\n') + answer, location: at(r.problemRange) }];
   // The summary beside the request in the editor; the request and the answer in the test's output.
   const crlf = (text: string): string => text.replace(/\r?\n/g, '\r\n');
@@ -241,11 +253,19 @@ function report(parts: RunParts, run: vscode.TestRun, item: vscode.TestItem, uri
           ? []
           : state === 'skipped'
             ? [{ text: r.summary }]
-            : messages.map((m) => ({ text: m.text, line: m.location.range.start.line })),
+            : messages.map(({ location, ...m }) => ({ ...m, line: location.range.start.line })),
     },
     r.durationMs,
     messages,
   );
+}
+
+/** A message with where it shows. */
+interface Located {
+  readonly text: string;
+  readonly location: vscode.Location | undefined;
+  readonly expected?: string;
+  readonly actual?: string;
 }
 
 function record(
@@ -254,11 +274,16 @@ function record(
   item: vscode.TestItem,
   result: RecordedResult,
   durationMs?: number,
-  located?: readonly { text: string; location: vscode.Location }[],
+  located?: readonly Located[],
 ): void {
   parts.results.set(resultKey(item), result);
-  const messages = (located ?? result.messages.map((m) => ({ text: m.text, location: undefined }))).map((m) => {
-    const message = new vscode.TestMessage(m.text);
+  const shown: readonly Located[] = located ?? result.messages.map((m) => ({ text: m.text, location: undefined }));
+  const messages = shown.map((m) => {
+    // A failed `==` opens as VS Code's diff of the expected and the actual value.
+    const message =
+      m.expected !== undefined && m.actual !== undefined
+        ? vscode.TestMessage.diff(m.text, m.expected, m.actual)
+        : new vscode.TestMessage(m.text);
     message.location = m.location;
     return message;
   });

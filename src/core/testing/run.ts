@@ -148,7 +148,12 @@ function masked(r: Judged, responses: ReadonlyMap<string, unknown>): Judged {
   return {
     ...r,
     summary: hide(r.summary),
-    expectations: r.expectations.map((e) => ({ ...e, text: hide(e.text), actual: hide(e.actual) })),
+    expectations: r.expectations.map((e) => ({
+      ...e,
+      text: hide(e.text),
+      actual: hide(e.actual),
+      ...(e.diff && { diff: { expected: hide(e.diff.expected), actual: hide(e.diff.actual) } }),
+    })),
     ...(r.request !== undefined && { request: hide(r.request) }),
     ...(r.response !== undefined && { response: hide(r.response) }),
   };

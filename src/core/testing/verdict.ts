@@ -35,6 +35,8 @@ export interface CheckedExpectation {
   readonly passed: boolean;
   readonly actual: string;
   readonly range?: Range;
+  /** A failed `==` on one value: what was expected and what came, for a side-by-side view. */
+  readonly diff?: { readonly expected: string; readonly actual: string };
 }
 
 export interface CaseResult {
