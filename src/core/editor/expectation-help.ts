@@ -54,7 +54,7 @@ const OPERATOR_WORDS: Readonly<Record<string, string>> = {
 };
 
 /** `# @expect json PATH isDecimal` → "Passes when every value at PATH is a decimal…", in Markdown. */
-export function describeExpectation(e: ExpectationLine): string {
+function describeExpectation(e: ExpectationLine): string {
   switch (e.kind) {
     case 'status':
       return `Passes when the HTTP status ${COMPARED[e.check.op as Comparison]} ${e.status}.`;

@@ -15,10 +15,10 @@ import { err, ok, type Result } from '../result';
 export const EXPECT_KINDS = ['status', 'code', 'json', 'header', 'duration', 'message'] as const;
 export type ExpectKind = (typeof EXPECT_KINDS)[number];
 
-export const COMPARISONS = ['==', '!=', '<', '<=', '>', '>='] as const;
+const COMPARISONS = ['==', '!=', '<', '<=', '>', '>='] as const;
 export type Comparison = (typeof COMPARISONS)[number];
 
-export const TYPE_TESTS = ['isString', 'isNumber', 'isDecimal', 'isBoolean', 'isNull', 'isArray', 'isObject'] as const;
+const TYPE_TESTS = ['isString', 'isNumber', 'isDecimal', 'isBoolean', 'isNull', 'isArray', 'isObject'] as const;
 type TypeTest = (typeof TYPE_TESTS)[number];
 
 /** A value as written after an operator: bare, or in double quotes (removed); its decimal when it writes one. */
@@ -36,10 +36,8 @@ export type Check =
   | { readonly op: TypeTest }
   | { readonly op: 'count'; readonly comparison: Comparison; readonly count: Written };
 
-export type Operator = Check['op'];
-
 /** The parts of a line as written, with their ranges: `operator` spans `not exists` whole. */
-export interface ExpectationParts {
+interface ExpectationParts {
   readonly kind: Token;
   /** The path (`json`, `message`) or the header name (`header`). */
   readonly subject?: Token;

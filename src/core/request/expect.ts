@@ -52,7 +52,7 @@ function judgeExpectation(e: Expectation, decoded: Decoded, answer: AnswerFacts)
         actual: decoded.code === undefined ? 'no error code' : `code ${decoded.code}`,
       };
     case 'json':
-      return judgePath(e.check, e.path, e.steps, decoded.json);
+      return judgePath(e.check, e.path, e.steps, decoded.json).judgement;
     case 'header':
       return judgeReached(e.check, e.name, headerOf(answer.headers, e.name), false);
     case 'duration':
@@ -76,13 +76,11 @@ function holds(check: Check, n: number): boolean {
   return 'value' in check && compares(check.op as Comparison, parseDecimal(String(n)), check.value);
 }
 
-/** `check` on the values `steps` reach in `root` (a JSON answer or push); `path` as written. */
-export function judgePath(check: Check, path: string, steps: readonly PathStep[], root: unknown): Judgement {
-  return judgeFound(check, path, steps, root).judgement;
-}
-
-/** judgePath, and whether the path reached a value at all (a push that lacks it says nothing). */
-export function judgeFound(
+/**
+ * `check` on the values `steps` reach in `root` (a JSON answer or push), `path` as written; and
+ * whether the path reached a value at all (a push that lacks it says nothing).
+ */
+export function judgePath(
   check: Check,
   path: string,
   steps: readonly PathStep[],

@@ -7,7 +7,7 @@
 import { BOUNDS, clip } from '../bounds';
 import { parsePath, readExpectationLine, written, type Check } from '../format/expectation';
 import { jsonValueText, type PathStep } from '../format/json-value';
-import { judgeFound } from '../request/expect';
+import { judgePath } from '../request/expect';
 
 export interface MessageExpectation {
   readonly path: string;
@@ -67,7 +67,7 @@ export class MessageExpectations {
     this.pushes++;
     for (const t of this.tracked) {
       if (t.passed) continue;
-      const { judgement, found } = judgeFound(t.check, t.e.path, t.steps, push);
+      const { judgement, found } = judgePath(t.check, t.e.path, t.steps, push);
       // A push without PATH says nothing about it, unless that is what passes (`not exists`).
       if (!found && !judgement.passed) continue;
       t.last = clip(judgement.actual, BOUNDS.messageChars);
