@@ -42,7 +42,10 @@ DELETE /api/v3/order
 symbol = BTCUSDT
 `;
 
-/** The forms of the assertion language (docs/format.md, Expectations): all pass on the account, two fail on the time. */
+/**
+ * The forms of the assertion language (docs/format.md, Expectations): all pass on the account; a
+ * rejection is not expected by a duration or a header alone; two fail on the time.
+ */
 const ASSERTIONS = `### Account, every new form
 # @expect status < 300
 # @expect code != 700003
@@ -55,6 +58,12 @@ const ASSERTIONS = `### Account, every new form
 # @expect json canTrade == true
 # @expect json nothing not exists
 GET /api/v3/account
+
+### Cancel, timed only
+# @expect duration < 60s
+# @expect header Content-Type contains json
+DELETE /api/v3/order
+symbol = BTCUSDT
 
 ### Server time
 # @expect json serverTime > 1600000000000
@@ -181,6 +190,10 @@ describe('tradereq test', function () {
     assert.equal(r.status, 1, describeRun(r));
     assert.match(r.stdout, / {6}expected @expect code 30002, got code 700004\n {6}400 rejected: 700004 /);
     assert.match(r.stdout, /\n {2}✔ Account, every new form · \d+ ms\n/);
+    assert.match(
+      r.stdout,
+      /\n {2}✘ Cancel, timed only · \d+ ms\n {6}expected the request to be accepted \(or # @expect lines for a rejection\)\n/,
+    );
     assert.match(
       r.stdout,
       /\n {2}✘ Server time · \d+ ms\n {6}expected @expect json serverTime isString, got serverTime = \d{13}\n {6}expected @expect json \$ count > 0, got \$ = \{"serverTime":\d{13}\}, not an array\n/,

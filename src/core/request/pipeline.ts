@@ -191,7 +191,8 @@ async function send({ resolved, prepared, choice }: Ready, deps: PipelineDeps): 
 
 /** Whether the result counts as what the user wanted: ok, or rejected exactly as `# @expect` said. */
 export function passed(result: Sent): boolean {
-  const expected = result.resolved.options.expectations.length > 0;
+  // A header or a duration says nothing of a rejection: `duration < 500` alone does not expect one.
+  const expected = result.resolved.options.expectations.some((e) => e.kind !== 'header' && e.kind !== 'duration');
   const outcomeOk = result.report.outcome === 'ok' || (expected && result.report.outcome === 'rejected');
   return outcomeOk && result.expectations.every((e) => e.passed);
 }
