@@ -58,6 +58,11 @@ function cliChunkPlugin(chunks) {
   return {
     name: 'cli-chunks',
     setup(build) {
+      // re2js is a chunk too (dist/cli/re2.js), loaded like the commands' own parts.
+      build.onResolve({ filter: /^re2js$/ }, (args) => ({
+        path: args.importer === CLI_MAIN ? 'cli/re2.js' : 're2.js',
+        namespace: 'cli-chunk',
+      }));
       build.onResolve({ filter: /^\.\.?\// }, (args) => {
         if (args.kind !== 'require-call') return undefined;
         const name = chunks.get(sourceOf(path.resolve(args.resolveDir, args.path)));
@@ -73,6 +78,21 @@ function cliChunkPlugin(chunks) {
     },
   };
 }
+
+/**
+ * re2js (the regular expressions of `# @expect … matches`, src/core/format/pattern.ts) is 150 KB
+ * that only a file with `matches` needs: a bundle of its own beside the bundles that may use it,
+ * loaded on its first use, so that activation and every send do not pay for compiling it.
+ */
+const RE2 = require.resolve('re2js');
+
+/** The bundles in dist/ require it as ./re2.js (dist/re2.js). */
+const re2Beside = {
+  name: 're2-beside',
+  setup(build) {
+    build.onResolve({ filter: /^re2js$/ }, () => ({ path: './re2.js', external: true }));
+  },
+};
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -92,6 +112,7 @@ const targets = [
     entryPoints: ['src/extension/extension.ts'],
     outfile: out('extension.js'),
     external: ['vscode', './lazy.js', './tools.js', './ws.js'],
+    plugins: [re2Beside],
     // When the bundle starts and ends loading, so activate() can report its own cost (the benchmark's figure).
     banner: { js: 'var __tradereqLoadStart = Number(process.hrtime.bigint()) / 1e6;' },
     footer: { js: '__tradereqLoadEnd = Number(process.hrtime.bigint()) / 1e6;' },
@@ -107,18 +128,39 @@ const targets = [
     tsconfig: 'src/webview/tsconfig.json',
   },
   // Loaded by the extension on first use, so that activation does not compile it.
-  { ...common, entryPoints: ['src/extension/lazy/index.ts'], outfile: out('lazy.js'), external: ['vscode'] },
-  { ...common, entryPoints: ['src/extension/lazy/tools.ts'], outfile: out('tools.js'), external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['src/extension/lazy/index.ts'],
+    outfile: out('lazy.js'),
+    external: ['vscode'],
+    plugins: [re2Beside],
+  },
+  {
+    ...common,
+    entryPoints: ['src/extension/lazy/tools.ts'],
+    outfile: out('tools.js'),
+    external: ['vscode'],
+    plugins: [re2Beside],
+  },
   // The WebSocket client with undici, loaded on the first Connect: no send needs it.
-  { ...common, entryPoints: ['src/extension/lazy/ws.ts'], outfile: out('ws.js'), external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['src/extension/lazy/ws.ts'],
+    outfile: out('ws.js'),
+    external: ['vscode'],
+    plugins: [re2Beside],
+  },
   // The check step in a worker thread: the editor checks large files there, off the typing path.
-  { ...common, entryPoints: ['src/core/check/worker.ts'], outfile: out('check-worker.js') },
+  { ...common, entryPoints: ['src/core/check/worker.ts'], outfile: out('check-worker.js'), plugins: [re2Beside] },
+  // re2js for the bundles beside it, on the first `matches`.
+  { ...common, entryPoints: [RE2], outfile: out('re2.js') },
   // The command line: dist/cli.js, and a bundle per command and per lazily loaded part (cliChunks).
   {
     ...common,
     entryPoints: {
       cli: CLI_MAIN,
       ...Object.fromEntries([...CLI_CHUNKS].map(([source, name]) => [`cli/${name}`, source])),
+      'cli/re2': RE2,
     },
     outdir,
     banner: { js: '#!/usr/bin/env node' },

@@ -75,6 +75,18 @@ export const BOUNDS = {
   snapshotDiffLines: 200,
   /** Time one snapshot diff may take; a longer one is not shown (the two texts still are, in the editor). */
   snapshotDiffMs: 1_000,
+  /** Values one `# @expect` path with `*` may reach in an answer or a push; past it the expectation fails. */
+  expectValues: 1_000,
+  /** A `# @expect … matches /re/` pattern, as written between the slashes. */
+  patternChars: 512,
+  /** RE2's program size of a pattern (its cost per character matched: `.{1000}` is 1,000). */
+  patternProgram: 300,
+  /** What a pattern is matched against: one value's text, and all the values one expectation checks. */
+  patternSubjectChars: 16 * KiB,
+  patternSubjectTotalChars: 256 * KiB,
+  /** A decimal compared by `# @expect` (its text, and its exponent in 1e-7): past them it is no decimal. */
+  decimalChars: 64,
+  decimalExponent: 400,
 } as const;
 
 /**

@@ -83,6 +83,34 @@ export const RULES = {
   'misplaced-directive': rule('`# @name` above the first request', ['warning'], [], PARSE),
   'bad-directive': rule('a directive with arguments it cannot take', ['error'], [], PARSE),
   'unknown-directive': rule('an unknown `# @directive`', ['warning'], [], PARSE),
+  // `# @expect` lines (docs/format.md, Expectations).
+  'expect-operator': rule(
+    'an unknown `# @expect` operator, or one its kind does not take (quick fix for `=`, `<>`, `Contains`…)',
+    ['error'],
+    [],
+    {
+      fix: true,
+      stage: 'parse',
+    },
+  ),
+  'expect-pattern': rule(
+    'a `matches /re/` pattern RE2 cannot compile (backreferences, lookaround), too long or too costly, or with flags other than `i`, `m`, `s`',
+    ['error'],
+    [],
+    PARSE,
+  ),
+  'expect-number': rule(
+    'a comparison (`<`, `>=`…) with a word instead of a number, or `status`, `code`, `duration`, `count` without a whole number',
+    ['error'],
+    [],
+    PARSE,
+  ),
+  'expect-path': rule(
+    'a malformed `# @expect` path (an empty part, an unclosed `[`, `[x]` neither an index nor `*`)',
+    ['error'],
+    [],
+    PARSE,
+  ),
   'unclosed-variable': rule('an unclosed `{{`', ['error'], [], PARSE),
   'empty-variable': rule('an empty `{{}}`', ['error'], [], PARSE),
   // Variables (docs/format.md, Variables).

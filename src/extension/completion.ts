@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { completionsAt, wantsSymbols, type CompletionKind } from '../core/editor/completion';
+import { completionsAt, wantsSymbols, type AnswerPath, type CompletionKind } from '../core/editor/completion';
+import type { RequestBlock } from '../core/format/model';
 import type { DocumentModels } from './documents';
 import { toRange } from './documents';
 import type { Environments } from './environments';
@@ -15,6 +16,7 @@ const KINDS: Record<CompletionKind, vscode.CompletionItemKind> = {
   path: vscode.CompletionItemKind.File,
   section: vscode.CompletionItemKind.Module,
   snippet: vscode.CompletionItemKind.Snippet,
+  operator: vscode.CompletionItemKind.Operator,
 };
 
 const COMPLETION_TRIGGERS = ['{', '@', '=', ' ', '[', '/', '"', '?', '&'];
@@ -24,6 +26,7 @@ export function registerCompletionSupport(
   models: DocumentModels,
   environments: Environments,
   symbols: Symbols,
+  answerPaths: (uri: vscode.Uri, request: RequestBlock) => readonly AnswerPath[] | undefined,
 ): vscode.Disposable {
   return vscode.languages.registerCompletionItemProvider(
     selector,
@@ -36,21 +39,20 @@ export function registerCompletionSupport(
         // Symbols are looked up only where a symbol is being written (a value, a stream name).
         const wanted = wantsSymbols(doc, lineText, position.line, position.character);
         const list = wanted ? await symbols.list(environment) : [];
-        return completionsAt(doc, lineText, position.line, position.character, { environment, symbols: list }).map(
-          (e) => {
-            const item = new vscode.CompletionItem(e.label, KINDS[e.kind]);
-            if (e.insertText !== undefined)
-              item.insertText = e.snippet ? new vscode.SnippetString(e.insertText) : e.insertText;
-            item.detail = e.detail;
-            if (e.documentation) item.documentation = new vscode.MarkdownString(e.documentation);
-            item.sortText = e.sortText;
-            item.range = toRange(e.range);
-            // Keep the list open after a name (its value comes next) or a stream kind (its symbol comes next).
-            if (e.retrigger || (e.kind === 'parameter' && e.insertText?.endsWith('= ')))
-              item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest values' };
-            return item;
-          },
-        );
+        const ctx = { environment, symbols: list, answerPaths: (r: RequestBlock) => answerPaths(document.uri, r) };
+        return completionsAt(doc, lineText, position.line, position.character, ctx).map((e) => {
+          const item = new vscode.CompletionItem(e.label, KINDS[e.kind]);
+          if (e.insertText !== undefined)
+            item.insertText = e.snippet ? new vscode.SnippetString(e.insertText) : e.insertText;
+          item.detail = e.detail;
+          if (e.documentation) item.documentation = new vscode.MarkdownString(e.documentation);
+          item.sortText = e.sortText;
+          item.range = toRange(e.range);
+          // Keep the list open after a name (its value comes next) or a stream kind (its symbol comes next).
+          if (e.retrigger || (e.kind === 'parameter' && e.insertText?.endsWith('= ')))
+            item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest values' };
+          return item;
+        });
       },
     },
     ...COMPLETION_TRIGGERS,

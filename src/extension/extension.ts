@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     vscode.window.onDidChangeActiveTextEditor(() => statusBar.refresh()),
     registerCodeLensSupport(SELECTOR, s.models, s.streams),
     ...registerCommands(s),
-    registerCompletionSupport(SELECTOR, s.models, s.environments, s.symbols),
+    registerCompletionSupport(SELECTOR, s.models, s.environments, s.symbols, (uri, r) => s.sending.answerPaths(uri, r)),
     registerHoverSupport(SELECTOR, s.models, s.environments, (uri) => clockSample(s.environments, uri)),
     registerQuickFixes(SELECTOR, fixes),
     registerCurlPaste(SELECTOR, s.environments),

@@ -39,6 +39,7 @@ export class QuickFixes {
       case 'stream-symbol-case':
       case 'enum-value':
       case 'timestamp-seconds':
+      case 'expect-operator':
         return this.byDocument.get(uri.toString())?.get(key(code, diagnostic.range));
       default:
         return undefined;

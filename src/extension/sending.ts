@@ -1,4 +1,7 @@
 import * as vscode from 'vscode';
+import { HISTORY_LIMIT } from '../core/bounds';
+import { answerPaths } from '../core/editor/expectation-help';
+import type { AnswerPath } from '../core/editor/completion';
 import { nodeCrypto } from '../core/node-lazy';
 import { isWebSocket, requestInBlock, type RequestBlock, type TradeReqDocument } from '../core/format/model';
 import { readOptions } from '../core/format/directives';
@@ -35,6 +38,8 @@ export interface SendingParts {
 export class Sending implements vscode.Disposable {
   /** Responses of named requests sent this session, for {{NAME.response.PATH}}. */
   private readonly responses = new Map<string, unknown>();
+  /** The paths of each request's last JSON answer this session, for completing `# @expect json PATH`. */
+  private readonly paths = new Map<string, readonly AnswerPath[]>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires after each send (the status bar shows the budget left). */
   readonly onDidSend = this.changed.event;
@@ -44,6 +49,11 @@ export class Sending implements vscode.Disposable {
   /** The last response of the request named `name` this session, for {{NAME.response.PATH}}. */
   response(name: string): unknown {
     return this.responses.get(name);
+  }
+
+  /** The paths of the last JSON answer of `request` of `uri` sent from the editor this session. */
+  answerPaths(uri: vscode.Uri, request: RequestBlock): readonly AnswerPath[] | undefined {
+    return this.paths.get(answerKey(uri, request));
   }
 
   /** The request a command is about when it names none: the one whose block holds the cursor. */
@@ -112,11 +122,21 @@ export class Sending implements vscode.Disposable {
         confirm: confirmOrder(log),
       });
       if (!result.ok) return await this.notSent(result.error, document);
+      if (document) this.keepPaths(document.uri, request, result.value.report.decoded?.json);
       const title = row ? `${titleOf(request)} [${row.text}]` : titleOf(request);
       return await this.record(result.value, title, () => this.again(doc, request, document?.uri));
     } finally {
       presenter.setBusy(false);
     }
+  }
+
+  /** Only paths are kept (a short list), never the answer; HISTORY_LIMIT requests at most, the oldest going first. */
+  private keepPaths(uri: vscode.Uri, request: RequestBlock, json: unknown): void {
+    if (json === undefined) return;
+    const key = answerKey(uri, request);
+    this.paths.delete(key);
+    this.paths.set(key, answerPaths(json));
+    if (this.paths.size > HISTORY_LIMIT) this.paths.delete(this.paths.keys().next().value!);
   }
 
   /** The request sent once more: the file's as it reads now, or an in-memory one (the order query) as it was. */
@@ -192,6 +212,12 @@ async function pickRow(
     { title: `Send with which row of ${source.path}?`, placeHolder: `${rows.length} rows: one is sent` },
   );
   return picked?.row ?? 'not-sent';
+}
+
+/** A request of a file as its answers are kept: by its `# @name`, else by its request line. */
+function answerKey(uri: vscode.Uri, request: RequestBlock): string {
+  const rl = request.requestLine;
+  return `${uri.toString()}\n${request.name ? `@${request.name.text}` : `${rl.method.text} ${rl.path.text}`}`;
 }
 
 function titleOf(request: RequestBlock): string {

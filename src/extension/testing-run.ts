@@ -5,7 +5,13 @@ import type { ResolvedRequest } from '../core/format/resolve';
 import type { KeySource } from '../core/request/prepare';
 import type { TestCase } from '../core/testing/cases';
 import type { Pacer } from '../core/testing/pace';
-import { failureLines, paceText, type CaseResult, type PaceSummary } from '../core/testing/verdict';
+import {
+  failureLines,
+  paceText,
+  type CaseResult,
+  type CheckedExpectation,
+  type PaceSummary,
+} from '../core/testing/verdict';
 import type { SandboxHolder } from './commands';
 import { toRange } from './documents';
 import { editorKeySource } from './editor-keys';
@@ -379,9 +385,9 @@ function messagesOf(
   const unmet = r.expectations.filter((e) => !e.passed);
   if (unmet.length === 0) return [{ text: failureLines(r).join('\n') + answer, location: at(r.problemRange) }];
   return unmet.map((e) =>
-    e.snapshot
-      ? { text: `Expected ${e.text}, got ${e.actual.split('\n')[0]}`, location: at(e.range), diff: e.snapshot }
-      : { text: `Expected ${e.text}, got ${e.actual}\n${r.summary}${answer}`, location: at(e.range) },
+    e.diff?.snapshot
+      ? { text: `Expected ${e.text}, got ${e.actual.split('\n')[0]}`, location: at(e.range), diff: e.diff }
+      : { text: `Expected ${e.text}, got ${e.actual}\n${r.summary}${answer}`, location: at(e.range), diff: e.diff },
   );
 }
 
@@ -398,7 +404,7 @@ function record(
     const message = m.diff
       ? vscode.TestMessage.diff(m.text, m.diff.expected, m.diff.actual)
       : new vscode.TestMessage(m.text);
-    if (m.diff) message.contextValue = SNAPSHOT_MESSAGE;
+    if (m.diff?.snapshot) message.contextValue = SNAPSHOT_MESSAGE;
     message.location = m.location;
     return message;
   });
@@ -413,7 +419,7 @@ function record(
 interface Located {
   readonly text: string;
   readonly location?: vscode.Location;
-  readonly diff?: { readonly expected: string; readonly actual: string };
+  readonly diff?: CheckedExpectation['diff'];
 }
 
 /** `FILE_URI::CASE_ID`: a request item's key in the recorded results. */

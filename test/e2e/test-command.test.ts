@@ -42,6 +42,36 @@ DELETE /api/v3/order
 symbol = BTCUSDT
 `;
 
+/**
+ * The forms of the assertion language (docs/format.md, Expectations): all pass on the account; a
+ * rejection is not expected by a duration or a header alone; two fail on the time.
+ */
+const ASSERTIONS = `### Account, every new form
+# @expect status < 300
+# @expect code != 700003
+# @expect header Content-Type contains json
+# @expect duration < 60s
+# @expect json balances[*].free isDecimal
+# @expect json balances count > 1
+# @expect json balances[*].asset matches /^[A-Z]+$/
+# @expect json balances[0].asset in [BTC, ETH, USDT]
+# @expect json canTrade == true
+# @expect json nothing not exists
+GET /api/v3/account
+
+### Cancel, timed only
+# @expect duration < 60s
+# @expect header Content-Type contains json
+DELETE /api/v3/order
+symbol = BTCUSDT
+
+### Server time
+# @expect json serverTime > 1600000000000
+# @expect json serverTime isString
+# @expect json $ count > 0
+GET /api/v3/time
+`;
+
 describe('tradereq test', function () {
   this.timeout(60_000);
   let dir: string;
@@ -180,11 +210,21 @@ describe('tradereq test', function () {
     assert.match(none.stderr, /^tradereq: no request matches --grep nothing like this in 2 file\(s\)\n$/);
   });
 
-  it('exit 1: a request rejected against its # @expect line', async () => {
+  it('exit 1: a request rejected against its # @expect line; the assertion language judged against the sandbox', async () => {
     file('rejections.tradereq', FAILING);
+    file('assertions.tradereq', ASSERTIONS);
     const r = await run(['--sandbox']);
     assert.equal(r.status, 1, describeRun(r));
     assert.match(r.stdout, / {6}expected @expect code 30002, got code 700004\n {6}400 rejected: 700004 /);
+    assert.match(r.stdout, /\n {2}✔ Account, every new form · \d+ ms\n/);
+    assert.match(
+      r.stdout,
+      /\n {2}✘ Cancel, timed only · \d+ ms\n {6}expected the request to be accepted \(or # @expect lines for a rejection\)\n/,
+    );
+    assert.match(
+      r.stdout,
+      /\n {2}✘ Server time · \d+ ms\n {6}expected @expect json serverTime isString, got serverTime = \d{13}\n {6}expected @expect json \$ count > 0, got \$ = \{"serverTime":\d{13}\}, not an array\n/,
+    );
   });
 
   it('snapshots: --update-snapshots writes them (masked, no key), a later run passes, a changed answer fails with a diff (exit 1), in JUnit too', async () => {

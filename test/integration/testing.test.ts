@@ -156,6 +156,15 @@ suite('Testing view: request files as tests in a multi-root workspace', () => {
       /^Expected @expect code 30002, got code 700004\n400 rejected: 700004 origClientOrderId or orderId must be sent/,
     );
     assert.match(m!.text, /\n\nResponse:\n400 [^\n]*\n(.*\n)*\{\n {2}"code": 700004/);
+    // The assertion language (matches loads dist/re2.js): the one unmet line of four, at its line, expected and actual side by side.
+    const forms = result(uri, '#3');
+    assert.equal(forms?.state, 'failed');
+    assert.equal(forms.messages.length, 1, 'status < 300, serverTime > 0 and matches passed');
+    const [f] = forms.messages;
+    assert.equal(f!.line, 16, 'at the "# @expect json serverTime == 1" line');
+    assert.match(f!.text, /^Expected @expect json serverTime == 1, got serverTime = \d{13}\n200 /);
+    assert.equal(f!.expectedOutput, '1');
+    assert.match(f!.actualOutput ?? '', /^\d{13}$/);
     assert.ok(api.testing.sandboxUrl(), 'the run started the embedded sandbox');
     assert.deepEqual(await reached(beta), [], 'nothing went to the environment of the file');
   });

@@ -57,11 +57,11 @@ const NO_CODES: ReadonlySet<number> = new Set();
 /** Per list of expectations: the file's list is shared by every request without its own, so read once. */
 const EXPECTED_CODES = new WeakMap<readonly Expectation[], ReadonlySet<number>>();
 
-/** The service error codes of `# @expect code N` lines. */
+/** The service error codes of `# @expect code N` lines (not of `code != N`). */
 function expectedCodes(expectations: readonly Expectation[]): ReadonlySet<number> {
   let codes = EXPECTED_CODES.get(expectations);
   if (codes === undefined) {
-    codes = new Set(expectations.flatMap((e) => (e.kind === 'code' ? [e.code] : [])));
+    codes = new Set(expectations.flatMap((e) => (e.kind === 'code' && e.check.op === '==' ? [e.code] : [])));
     EXPECTED_CODES.set(expectations, codes);
   }
   return codes;

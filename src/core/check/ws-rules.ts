@@ -4,6 +4,7 @@
  * (catalog/stream-names.ts, assumed), private streams without a listen key, and directives written
  * on the wrong kind of request.
  */
+import { EXPECT_KINDS } from '../format/expectation';
 import { readStreamName, type StreamProblem } from '../catalog/stream-names';
 import { WS_RULES } from '../catalog/ws-limits';
 import type { RequestOptions } from '../format/directives';
@@ -101,7 +102,7 @@ function lastOf(streams: readonly Token[], messages: RequestBlock['messages']): 
 }
 
 const WS_ONLY = new Set(['listenKey', 'listen']);
-const HTTP_ONLY = new Set(['signed', 'unsigned', 'weight', 'mode', 'confirm', 'signature', 'data']);
+const HTTP_ONLY = new Set(['signed', 'unsigned', 'weight', 'mode', 'confirm', 'signature', 'data', 'mask']);
 
 /** A request's own directive that its kind ignores (file directives apply to every kind of request). */
 export function checkDirectiveKinds(request: RequestBlock, out: Findings): void {
@@ -120,5 +121,6 @@ export function checkDirectiveKinds(request: RequestBlock, out: Findings): void 
 }
 
 function expectKind(d: Directive): string | undefined {
-  return /^(status|code|json|message)\b/.exec(d.args?.text ?? '')?.[1];
+  const kind = /^\w+/.exec(d.args?.text ?? '')?.[0];
+  return (EXPECT_KINDS as readonly string[]).includes(kind ?? '') ? kind : undefined;
 }

@@ -2,12 +2,12 @@
  * The shapes of completion entries, and the entries for values (enum values, symbols, the usual
  * values of a few parameters): shared by completion.ts and stream-completion.ts.
  */
-import { range, type Range } from '../format/model';
+import { range, type Range, type RequestBlock } from '../format/model';
 import type { NamedEnvironment } from '../env/constants';
 import type { ParamInfo } from '../catalog/types';
 
 export type CompletionKind =
-  'parameter' | 'value' | 'symbol' | 'variable' | 'directive' | 'method' | 'path' | 'section' | 'snippet';
+  'parameter' | 'value' | 'symbol' | 'variable' | 'directive' | 'method' | 'path' | 'section' | 'snippet' | 'operator';
 
 export interface CompletionEntry {
   readonly label: string;
@@ -31,10 +31,18 @@ export interface SymbolEntry {
   readonly source: 'exchangeInfo' | 'setting' | 'workspace';
 }
 
+/** A path of an answer (`balances[*].free`) and a short sample of its value, for `# @expect json`. */
+export interface AnswerPath {
+  readonly path: string;
+  readonly sample: string;
+}
+
 export interface CompletionContext {
   readonly environment: NamedEnvironment;
   /** Symbols from exchangeInfo, the tradereq.symbols setting and other files, most trusted first. */
   readonly symbols: readonly SymbolEntry[];
+  /** The paths of the last answer `request` received in the editor (none before it is sent). */
+  readonly answerPaths?: (request: RequestBlock) => readonly AnswerPath[] | undefined;
 }
 
 const WORD_CHAR = /[\w.$-]/;

@@ -16,11 +16,12 @@ import {
 import { SYSTEM_VARIABLES } from '../format/variables';
 import { ENDPOINTS, KNOWN_PATHS, findEndpoint, findParam } from '../catalog/endpoints';
 import type { EndpointInfo } from '../catalog/types';
+import { expectationCompletions } from './expectation-help';
 import { paramMarkdown } from './markdown';
 import { orderListCompletions, streamSymbolAt, wsCompletions } from './stream-completion';
 import { valuesFor, wordRange, wordStart, type CompletionContext, type CompletionEntry } from './completion-values';
 
-export type { CompletionContext, CompletionEntry, CompletionKind, SymbolEntry } from './completion-values';
+export type { AnswerPath, CompletionContext, CompletionEntry, CompletionKind, SymbolEntry } from './completion-values';
 
 export function completionsAt(
   doc: TradeReqDocument,
@@ -39,7 +40,7 @@ export function completionsAt(
   // # @ at the start of a comment: directives.
   const directive = /^\s*(#|\/\/)\s*@([\w-]*)$/.exec(before);
   if (directive) return directiveCompletions(line, lineText, character);
-  if (/^\s*(#|\/\/)/.test(before)) return [];
+  if (/^\s*(#|\/\/)/.test(before)) return commentCompletions(doc, before, line, character, ctx);
 
   const request = requestInBlock(doc, line);
   if (!request || line < request.requestLine.range.startLine) {
@@ -76,6 +77,19 @@ export function completionsAt(
   if (endpoint && findParam(endpoint, name)?.type === 'orderList')
     return orderListCompletions(endpoint, before.slice(eq + 1), 'line', line, character, ctx) ?? [];
   return valueCompletions(endpoint, name, line, lineText, character, ctx);
+}
+
+/** In a comment, only an `# @expect` line is completed: its kinds, paths and operators. */
+function commentCompletions(
+  doc: TradeReqDocument,
+  before: string,
+  line: number,
+  character: number,
+  ctx: CompletionContext,
+): CompletionEntry[] {
+  const request = requestInBlock(doc, line);
+  const ws = request !== undefined && isWebSocket(request);
+  return expectationCompletions(before, line, character, ws, request && ctx.answerPaths?.(request)) ?? [];
 }
 
 function methodCompletions(line: number, lineText: string, character: number): CompletionEntry[] {

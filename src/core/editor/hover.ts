@@ -1,15 +1,18 @@
 /**
- * Hover from the document model: error codes in comments and `@expect code` lines, parameters,
- * enum values, endpoints, directives and variables (their resolved value; never a secret).
+ * Hover from the document model: error codes in comments and `@expect code` lines, what an `@expect`
+ * line checks, parameters, enum values, endpoints, directives and variables (their resolved value;
+ * never a secret).
  */
 import type { ClockSample } from '../clock/clock';
 import { DIRECTIVES } from '../format/directives';
+import { expectationHover } from './expectation-help';
 import { readStreamName } from '../catalog/stream-names';
 import {
   contains,
   isWebSocket,
   range,
   requestAtLine,
+  type Directive,
   type Range,
   type RequestBlock,
   type TradeReqDocument,
@@ -50,6 +53,26 @@ function errorCodeAt(lineText: string, line: number, character: number): HoverRe
   return undefined;
 }
 
+/** An error code in a comment; on an `# @expect` line, what it checks (`code N` keeps its code's hover on the number). */
+function commentHover(
+  directives: readonly Directive[],
+  lineText: string,
+  line: number,
+  character: number,
+  ctx: HoverContext,
+): HoverResult | undefined {
+  const expect = directives.find(
+    (d) => d.name.text === 'expect' && d.args !== undefined && contains(d.args.range, line, character),
+  );
+  if (expect && !/^code\b/.test(expect.args!.text)) return expectationHover(expect);
+  const code = errorCodeAt(lineText, line, character);
+  if (code) {
+    const n = Number(lineText.slice(code.range.startChar, code.range.endChar));
+    return { markdown: errorCodeMarkdown(lookupError(n)!, ctx.clock?.()), range: code.range };
+  }
+  return expect && expectationHover(expect);
+}
+
 export function hoverAt(
   doc: TradeReqDocument,
   lineText: string,
@@ -57,13 +80,10 @@ export function hoverAt(
   character: number,
   ctx: HoverContext,
 ): HoverResult | undefined {
-  const code = errorCodeAt(lineText, line, character);
-  if (code) {
-    const n = Number(lineText.slice(code.range.startChar, code.range.endChar));
-    return { markdown: errorCodeMarkdown(lookupError(n)!, ctx.clock?.()), range: code.range };
-  }
-
   const request = requestAtLine(doc, line);
+  const comment = commentHover(request?.directives ?? doc.fileDirectives, lineText, line, character, ctx);
+  if (comment) return comment;
+
   const refs = request ? request.variableRefs : doc.variableRefs;
   const ref = refs.find((r) => contains(r.range, line, character));
   if (ref) return variableHover(doc, ref.name, ref.range, ctx);

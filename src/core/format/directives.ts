@@ -1,6 +1,8 @@
 /** Directives (docs/format.md): what each `# @word args` means for a request, and what is wrong with one. */
 import { WS_RULES } from '../catalog/ws-limits';
+import { err, ok, type Result } from '../result';
 import { PROFILE_NAME_PATTERN } from '../env/keys';
+import { EXPECT_USAGE, readExpectationLine, type ExpectationLine, type ExpectationProblem } from './expectation';
 import {
   REQUEST_NAME,
   type Diagnostic,
@@ -10,14 +12,11 @@ import {
   type TradeReqDocument,
 } from './model';
 
-export type Expectation =
-  | { readonly kind: 'status'; readonly status: number; readonly directive: Directive }
-  | { readonly kind: 'code'; readonly code: number; readonly directive: Directive }
-  | { readonly kind: 'json'; readonly path: string; readonly value: string; readonly directive: Directive }
-  /** `# @expect message PATH == VALUE`: passes when one push of a WebSocket request matches (ws/expect.ts). */
-  | { readonly kind: 'message'; readonly path: string; readonly value: string; readonly directive: Directive }
-  /** `# @expect snapshot`: the answer equals its entry in the snapshot file beside the request file (core/testing/snapshot.ts). */
-  | { readonly kind: 'snapshot'; readonly directive: Directive };
+/**
+ * A `# @expect` line (format/expectation.ts): `status`, `code`, `json`, `header`, `duration`, or
+ * `message`, which passes when one push of a WebSocket request matches (ws/expect.ts).
+ */
+export type Expectation = ExpectationLine & { readonly directive: Directive };
 
 /** `# @listen`: when a run from the command line ends (the first bound reached). */
 export interface ListenOption {
@@ -60,9 +59,10 @@ type Draft = { -readonly [K in keyof Omit<RequestOptions, 'name' | 'expectations
 
 /**
  * What a directive does to the options: undefined when its arguments are right, else the message
- * that says how to write it. `own` collects the request's expectations.
+ * that says how to write it (a bad-directive on the whole line), or a problem of one part of it.
+ * `own` collects the request's expectations.
  */
-type Apply = (draft: Draft, args: string, d: Directive, own: Expectation[]) => string | undefined;
+type Apply = (draft: Draft, args: string, d: Directive, own: Expectation[]) => string | ExpectationProblem | undefined;
 
 export interface DirectiveInfo {
   readonly name: string;
@@ -149,14 +149,14 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
   },
   {
     name: 'expect',
-    usage: '@expect status 200 | @expect code 30002 | @expect json PATH == VALUE | @expect message PATH == VALUE',
+    usage:
+      '@expect status 200 | @expect code 30002 | @expect json PATH OP VALUE | @expect header NAME OP VALUE | @expect duration < MS | @expect message PATH == VALUE',
     description:
-      'A check on the response (`status`, `code`, `json`) or, for a WebSocket request, on its pushes (`message`: passes when one push matches); the command line exits non-zero when one fails.',
-    apply: (_draft, args, d, own) => {
-      const e = readExpectation(d, args);
-      if (!e)
-        return 'Write `# @expect status 200`, `# @expect code 30002`, `# @expect json PATH == VALUE` or, for a WebSocket request, `# @expect message PATH == VALUE`.';
-      own.push(e);
+      'A check on the response (`status`, `code`, `json`, `header`, `duration`) or, for a WebSocket request, on its pushes (`message`: passes when one push matches); OP is ==, !=, <, <=, >, >=, contains, startsWith, matches /re/, in [a, b], or exists, not exists, isString, isNumber, isDecimal, isArray, isObject, count OP N after a path. The command line exits non-zero when one fails.',
+    apply: (_draft, _args, d, own) => {
+      const e = readExpectation(d);
+      if (!e.ok) return e.error;
+      own.push(e.value);
       return undefined;
     },
   },
@@ -300,21 +300,16 @@ function applyDirectives(draft: Draft, directives: readonly Directive[], diagnos
       continue;
     }
     const problem = info.apply(draft, d.args?.text ?? '', d, own);
-    if (problem !== undefined)
+    if (typeof problem === 'string')
       diagnostics.push({ range: d.range, severity: 'error', message: problem, rule: 'bad-directive' });
+    else if (problem !== undefined)
+      diagnostics.push({ ...problem, range: problem.range ?? d.range, severity: 'error' });
   }
   if (own.length > 0) draft.expectations = draft.expectations.length > 0 ? [...draft.expectations, ...own] : own;
 }
 
-function readExpectation(d: Directive, args: string): Expectation | undefined {
-  const m = /^(status|code)\s+(-?\d+)$/.exec(args);
-  if (m) {
-    return m[1] === 'status'
-      ? { kind: 'status', status: Number(m[2]), directive: d }
-      : { kind: 'code', code: Number(m[2]), directive: d };
-  }
-  if (args === 'snapshot') return { kind: 'snapshot', directive: d };
-  const j = /^(json|message)\s+(\S+)\s*==\s*(.*)$/.exec(args);
-  if (j) return { kind: j[1] as 'json' | 'message', path: j[2]!, value: j[3]!.trim(), directive: d };
-  return undefined;
+function readExpectation(d: Directive): Result<Expectation, ExpectationProblem> {
+  if (!d.args) return err({ message: EXPECT_USAGE, rule: 'bad-directive' });
+  const line = readExpectationLine(d.args.text, d.args.range.startLine, d.args.range.startChar);
+  return line.ok ? ok({ ...line.value, directive: d }) : line;
 }

@@ -26,6 +26,52 @@ export function jsonPath(value: unknown, path: string): unknown {
   return current;
 }
 
+/** A step of a path: a member name (an array index as its digits), or `*`: every element. */
+export type PathStep = string | { readonly every: true };
+
+/** A value a path reached, with the path that leads to it (`balances[2].free`). */
+export interface Reached {
+  readonly path: string;
+  readonly value: unknown;
+}
+
+/**
+ * Every value `steps` reach in `value`: a `*` step goes into each element of an array (or member of
+ * an object). More than `max` values, even half-way, is `overflow`: a hostile answer cannot make the
+ * walk large.
+ */
+export function reachAll(
+  value: unknown,
+  steps: readonly PathStep[],
+  max: number,
+): { reached: Reached[]; overflow: boolean } {
+  let frontier: Reached[] = [{ path: '', value }];
+  for (const step of steps) {
+    const next: Reached[] = [];
+    for (const at of frontier) {
+      const v = at.value;
+      if (v === null || typeof v !== 'object') continue;
+      if (typeof step === 'string') {
+        if (Object.hasOwn(v, step))
+          next.push({ path: join(at.path, step, Array.isArray(v)), value: (v as Record<string, unknown>)[step] });
+        continue;
+      }
+      const keys = Array.isArray(v) ? v.keys() : Object.keys(v);
+      for (const k of keys) {
+        if (next.length >= max) return { reached: next, overflow: true };
+        next.push({ path: join(at.path, String(k), Array.isArray(v)), value: (v as Record<string, unknown>)[k] });
+      }
+    }
+    frontier = next;
+  }
+  return { reached: frontier, overflow: false };
+}
+
+function join(path: string, step: string, index: boolean): string {
+  if (index) return `${path}[${step}]`;
+  return path === '' ? step : `${path}.${step}`;
+}
+
 /** Whether `value` nests deeper than `max` arrays and objects (checked without recursion). */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];

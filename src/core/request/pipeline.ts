@@ -182,7 +182,10 @@ async function send({ resolved, prepared, choice }: Ready, deps: PipelineDeps): 
   const report = await roundTrip(prepared, { sender: deps.sender, budget: deps.budget, account });
   if (resolved.options.name && report.decoded?.json !== undefined)
     deps.responses.set(resolved.options.name, report.decoded.json);
-  const expectations = checkExpectations(resolved.options.expectations, report.decoded);
+  const expectations = checkExpectations(resolved.options.expectations, report.decoded, {
+    headers: report.response?.headers,
+    durationMs: report.response?.timings.totalMs,
+  });
   if (report.decoded?.code !== 700003) return { resolved, report, expectations };
   const recvWindow = Number(resolved.params.find((p) => p.name === 'recvWindow')?.value) || undefined;
   // A timestamp written in the request (not {{$timestamp}}), signed or not, is not the clock's: measuring again cannot help it.
@@ -195,7 +198,8 @@ async function send({ resolved, prepared, choice }: Ready, deps: PipelineDeps): 
 
 /** Whether the result counts as what the user wanted: ok, or rejected exactly as `# @expect` said. */
 export function passed(result: Sent): boolean {
-  const expected = result.resolved.options.expectations.length > 0;
+  // A header or a duration says nothing of a rejection: `duration < 500` alone does not expect one.
+  const expected = result.resolved.options.expectations.some((e) => e.kind !== 'header' && e.kind !== 'duration');
   const outcomeOk = result.report.outcome === 'ok' || (expected && result.report.outcome === 'rejected');
   return outcomeOk && result.expectations.every((e) => e.passed);
 }

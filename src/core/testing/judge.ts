@@ -49,6 +49,7 @@ function judgeSent(c: TestCase, sent: Sent): Judged {
     passed: e.passed,
     actual: scrub(e.actual),
     range: sent.resolved.options.expectations[i]?.directive.range,
+    ...(e.diff && { diff: { expected: e.diff.expected, actual: scrub(e.diff.actual) } }),
   }));
   const d = report.decoded;
   return {

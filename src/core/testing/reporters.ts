@@ -71,7 +71,7 @@ export function tapReport(run: RunReport): string {
       `message: ${yamlString(failureLines(r).join('\n'))}`,
       ...r.expectations.filter((e) => !e.passed).map((e) => `expected: ${yamlString(e.text)}`),
       `got: ${yamlString(r.summary)}`,
-      `at: ${yamlString(`${path}:${(r.problemRange ?? r.case.range).startLine + 1}`)}`,
+      `at: ${yamlString(`${path}:${(r.problemRange ?? r.expectations.find((e) => !e.passed)?.range ?? r.case.range).startLine + 1}`)}`,
       `duration_ms: ${r.durationMs}`,
     ];
     // Pushed one by one: a request may have more unmet expectations than the stack holds arguments.
@@ -129,7 +129,12 @@ export function jsonReport(run: RunReport): string {
         outcome: r.outcome ?? null,
         status: r.status ?? null,
         error: r.error ?? null,
-        expectations: r.expectations.map((e) => ({ text: e.text, passed: e.passed, actual: e.actual })),
+        expectations: r.expectations.map((e) => ({
+          text: e.text,
+          passed: e.passed,
+          actual: e.actual,
+          line: e.range ? e.range.startLine + 1 : null,
+        })),
         durationMs: r.durationMs,
         ...(r.pacedMs !== undefined && { pacedMs: r.pacedMs }),
         request: r.request ?? null,

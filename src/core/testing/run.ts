@@ -178,7 +178,7 @@ function masked(r: Judged, responses: ReadonlyMap<string, unknown>): Judged {
       ...e,
       text: hide(e.text),
       actual: hide(e.actual),
-      ...(e.snapshot && { snapshot: { expected: hide(e.snapshot.expected), actual: hide(e.snapshot.actual) } }),
+      ...(e.diff && { diff: { ...e.diff, expected: hide(e.diff.expected), actual: hide(e.diff.actual) } }),
     })),
     ...(r.request !== undefined && { request: hide(r.request) }),
     ...(r.response !== undefined && { response: hide(r.response) }),

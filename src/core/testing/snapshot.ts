@@ -47,10 +47,11 @@ export async function judgeWithSnapshots(
     at.has(i) ? { text: SNAPSHOT_TEXT, passed: check.passed, actual: check.actual } : e,
   );
   const judged = judge(c, ok({ ...sent, expectations }));
-  if (!check.texts) return judged;
+  const texts = check.texts;
+  if (!texts) return judged;
   return {
     ...judged,
-    expectations: judged.expectations.map((e, i) => (at.has(i) ? { ...e, snapshot: check.texts } : e)),
+    expectations: judged.expectations.map((e, i) => (at.has(i) ? { ...e, diff: { ...texts, snapshot: true } } : e)),
   };
 }
 

@@ -35,8 +35,11 @@ export interface CheckedExpectation {
   readonly passed: boolean;
   readonly actual: string;
   readonly range?: Range;
-  /** `# @expect snapshot` not met: the snapshot and the answer as compared (masked), for an editor's diff. */
-  readonly snapshot?: { readonly expected: string; readonly actual: string };
+  /**
+   * What was expected and what came, for an editor's side-by-side diff: a failed `==` on one value,
+   * or a `# @expect snapshot` not met (the snapshot and the answer as compared, masked).
+   */
+  readonly diff?: { readonly expected: string; readonly actual: string; readonly snapshot?: true };
 }
 
 export interface CaseResult {

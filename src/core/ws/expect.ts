@@ -1,30 +1,31 @@
 /**
- * `# @expect message PATH == VALUE` (docs/format.md, WebSocket requests): a check on the pushes that
- * passes when one push matches. PATH goes into the whole push ({c, s, t, d}: `d.deals[0].S`, `s`);
- * VALUE follows the rules of `# @expect json` (src/core/request/expect.ts): written bare or as
- * JSON, compared with the value's text. Fed push by push, so nothing is kept but the last value seen.
+ * `# @expect message PATH OP VALUE` (docs/format.md, WebSocket requests): a check on the pushes that
+ * passes when one push satisfies it. PATH goes into the whole push ({c, s, t, d}: `d.deals[0].S`,
+ * `s`, `d.deals[*].p`); every operator of `# @expect json` applies, judged by the same rules
+ * (src/core/request/expect.ts). Fed push by push, so nothing is kept but the last value seen.
  */
 import { BOUNDS, clip } from '../bounds';
-import { jsonPath, jsonValueText } from '../format/json-value';
+import { parsePath, readExpectationLine, written, type Check } from '../format/expectation';
+import { jsonValueText, type PathStep } from '../format/json-value';
+import { judgePath } from '../request/expect';
 
 export interface MessageExpectation {
   readonly path: string;
   readonly value: string;
-  /** As written after `@expect`, for the result line; default `message PATH == VALUE`. */
+  /** As written after `@expect` (`message PATH OP VALUE`), read for its operator; default `message PATH == VALUE`. */
   readonly text?: string;
 }
 
 export interface MessageExpectationResult {
   readonly text: string;
   readonly passed: boolean;
-  /** What was seen: the matching push's value, or the last one, or that no push had PATH. */
+  /** What was seen: the passing push's value, or the last one, or that no push had PATH. */
   readonly actual: string;
 }
 
-/** Whether `found` (at a path of a JSON value) is what `written` says, by the rules of `# @expect json`. */
+/** Whether `found` (at a path of a JSON value) has the text `written` says (bare or in quotes): `==` as it always was. */
 export function matchesWritten(found: unknown, written: string): boolean {
   if (found === undefined) return false;
-  // VALUE may be written bare (BTCUSDT, 0.1) or as JSON ("BTCUSDT", 0.1, true).
   const wanted =
     written.length >= 2 && written.startsWith('"') && written.endsWith('"') ? written.slice(1, -1) : written;
   return jsonValueText(found) === wanted;
@@ -32,8 +33,19 @@ export function matchesWritten(found: unknown, written: string): boolean {
 
 interface Tracked {
   readonly e: MessageExpectation;
+  readonly check: Check;
+  readonly steps: readonly PathStep[];
   passed: boolean;
   last?: string;
+}
+
+/** The check of an expectation: its line as written, else `PATH == VALUE`. */
+function tracked(e: MessageExpectation): Tracked {
+  const line = e.text === undefined ? undefined : readExpectationLine(e.text);
+  if (line?.ok && line.value.kind === 'message')
+    return { e, check: line.value.check, steps: line.value.steps, passed: false };
+  const steps = parsePath(e.path);
+  return { e, check: { op: '==', value: written(e.value) }, steps: steps.ok ? steps.value : [e.path], passed: false };
 }
 
 /** Checks expectations against each push as it comes. */
@@ -42,7 +54,7 @@ export class MessageExpectations {
   private pushes = 0;
 
   constructor(expectations: readonly MessageExpectation[]) {
-    this.tracked = expectations.map((e) => ({ e, passed: false }));
+    this.tracked = expectations.map(tracked);
   }
 
   /** Whether every expectation has passed (a listen may stop early). */
@@ -55,10 +67,11 @@ export class MessageExpectations {
     this.pushes++;
     for (const t of this.tracked) {
       if (t.passed) continue;
-      const found = jsonPath(push, t.e.path);
-      if (found === undefined) continue;
-      t.last = clip(jsonValueText(found), BOUNDS.messageChars);
-      t.passed = matchesWritten(found, t.e.value);
+      const { judgement, found } = judgePath(t.check, t.e.path, t.steps, push);
+      // A push without PATH says nothing about it, unless that is what passes (`not exists`).
+      if (!found && !judgement.passed) continue;
+      t.last = clip(judgement.actual, BOUNDS.messageChars);
+      t.passed = judgement.passed;
     }
   }
 
@@ -71,12 +84,12 @@ export class MessageExpectations {
           ? 'no push'
           : last === undefined
             ? `no push of ${this.pushes} had ${e.path}`
-            : `${e.path} = ${last}${passed ? '' : ` (the last of ${this.pushes} pushes)`}`,
+            : `${last}${passed ? '' : ` (the last of ${this.pushes} pushes)`}`,
     }));
   }
 }
 
-/** `# @expect message PATH == VALUE` over pushes already received. */
+/** `# @expect message` lines over pushes already received. */
 export function checkMessageExpectations(
   expectations: readonly MessageExpectation[],
   pushes: Iterable<unknown>,

@@ -147,6 +147,11 @@ describe('check: WebSocket requests', () => {
       'ws-directive warning 2:0-2:24',
     ]);
     assert.deepEqual(found('# @listen 5\n\n### a\nGET /api/v3/ping\n\n### b\nWS /ws'), []);
+    // The expectation kinds of HTTP answers: a header and a duration are not a push's.
+    assert.deepEqual(found('# @expect header a exists\n# @expect duration < 5\n# @expect message s isString\nWS /ws'), [
+      'ws-directive warning 0:0-0:25',
+      'ws-directive warning 1:0-1:22',
+    ]);
   });
 });
 

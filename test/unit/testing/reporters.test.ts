@@ -194,6 +194,14 @@ describe('test reports: TAP, JSON and pretty text', () => {
     assert.deepEqual(doc.files[0]!.cases[1]!.error, failed.error);
   });
 
+  it('TAP and JSON place an unmet expectation at its own # @expect line', () => {
+    assert.ok(tapReport(RUN).split('\n').includes('  at: "examples/orders.tradereq:7"'));
+    const doc = JSON.parse(jsonReport(RUN)) as { files: { cases: { expectations: { line: number | null }[] }[] }[] };
+    assert.deepEqual(doc.files[0]!.cases[1]!.expectations, [
+      { text: '@expect code 30002', passed: false, actual: 'code 700004', line: 7 },
+    ]);
+  });
+
   it('pretty: each file, a mark and the time per request, the reason of every one that did not pass, and the summary', () => {
     const text = prettyReport(RUN);
     assert.match(

@@ -174,10 +174,10 @@ describe('snapshots: # @expect snapshot in a test run', function () {
       /^an answer unlike its snapshot \(name:buy in __snapshots__[/\\]orders\.tradereq\.snap\.json\); run with --update-snapshots if the new answer is right:\n--- snapshot\n\+\+\+ answer\n@@ /,
     );
     assert.match(e.actual, /\n- {4}"origQty": "0\.00100000",\n\+ {4}"origQty": "0\.00200000",\n/);
-    assert.ok(e.snapshot, 'both sides as compared');
-    assert.match(e.snapshot.expected, /"origQty": "0\.00100000"/);
-    assert.match(e.snapshot.actual, /"origQty": "0\.00200000"/);
-    assert.doesNotMatch(e.snapshot.actual, /"request"/, 'the title is not compared');
+    assert.ok(e.diff?.snapshot, 'both sides as compared');
+    assert.match(e.diff.expected, /"origQty": "0\.00100000"/);
+    assert.match(e.diff.actual, /"origQty": "0\.00200000"/);
+    assert.doesNotMatch(e.diff.actual, /"request"/, 'the title is not compared');
     const pretty = prettyFile({ path: 'orders.tradereq', environment: 'sandbox', cases: results, durationMs: 1 });
     assert.match(
       pretty,

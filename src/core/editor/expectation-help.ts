@@ -1,0 +1,235 @@
+/**
+ * The editor's help on `# @expect` lines (docs/format.md, Expectations): hover says what a line
+ * checks, in words; completion offers the kinds after `@expect`, paths from the request's last
+ * answer, and the operators each kind takes.
+ */
+import { BOUNDS, clip } from '../bounds';
+import {
+  EXPECT_KINDS,
+  KIND_USAGE,
+  OPERATORS,
+  hasWildcard,
+  readExpectationLine,
+  type Check,
+  type Comparison,
+  type ExpectKind,
+  type ExpectationLine,
+} from '../format/expectation';
+import { credentialsIn } from '../format/credentials';
+import { range, type Directive, type Range } from '../format/model';
+import type { AnswerPath, CompletionEntry } from './completion-values';
+import { escapeMarkdown, inlineCode } from './markdown';
+
+const COMPARED: Readonly<Record<Comparison, string>> = {
+  '==': 'is',
+  '!=': 'is not',
+  '<': 'is less than',
+  '<=': 'is at most',
+  '>': 'is greater than',
+  '>=': 'is at least',
+};
+
+/** What each operator checks of a value, in words (hover and completion share them). */
+const OPERATOR_WORDS: Readonly<Record<string, string>> = {
+  '==': 'is VALUE: the same text, or the same decimal ("0.10000000" is 0.1)',
+  '!=': 'is not VALUE (by the rule of ==)',
+  '<': 'is a number less than N, compared exactly as decimals',
+  '<=': 'is a number at most N, compared exactly as decimals',
+  '>': 'is a number greater than N, compared exactly as decimals',
+  '>=': 'is a number at least N, compared exactly as decimals',
+  contains: 'is text that contains VALUE, or a list with an element VALUE',
+  startsWith: 'is text that starts with VALUE',
+  matches: 'matches the pattern /re/ (flags i, m, s), run by RE2 in linear time',
+  in: 'is one of the values of [a, b, "c d"]',
+  exists: 'exists (null counts)',
+  'not exists': 'is absent',
+  isString: 'is text',
+  isNumber: 'is a JSON number',
+  isDecimal: 'is a decimal: a number, or text that writes one ("0.10000000")',
+  isBoolean: 'is true or false',
+  isNull: 'is null',
+  isArray: 'is a list',
+  isObject: 'is an object',
+  count: 'is a list whose length passes the comparison (with *: how many values the path reaches)',
+};
+
+/** `# @expect json PATH isDecimal` → "Passes when every value at PATH is a decimal…", in Markdown. */
+function describeExpectation(e: ExpectationLine): string {
+  switch (e.kind) {
+    case 'status':
+      return `Passes when the HTTP status ${COMPARED[e.check.op as Comparison]} ${e.status}.`;
+    case 'code':
+      return e.check.op === '=='
+        ? `Passes when the answer carries the service's error code ${e.code} (§7.2).`
+        : `Passes when the answer does not carry the error code ${e.code}; an answer without an error code passes.`;
+    case 'duration':
+      return `Passes when the round trip (from sending the request to the whole answer) ${COMPARED[e.check.op as Comparison]} ${e.ms} ms.`;
+    case 'header':
+      return `Passes when the response header ${inlineCode(e.name)} (in any case) ${checkWords(e.check, false)}.`;
+    case 'json':
+      return `Passes when, in the JSON answer, ${describePath(e)}.`;
+    case 'message':
+      return `Passes when, in one push, ${describePath(e)}. Pushes are checked as they come.`;
+    case 'snapshot':
+      return 'Passes when the answer (status, error code, body), its volatile fields masked, equals its entry in `__snapshots__/FILE.snap.json` beside this file; compared by `tradereq test` and the Testing view, written by `--update-snapshots`.';
+  }
+}
+
+function describePath(e: Extract<ExpectationLine, { kind: 'json' | 'message' }>): string {
+  const many = hasWildcard(e.steps);
+  const p = inlineCode(e.path);
+  const c = e.check;
+  if (c.op === 'exists') return many ? `${p} reaches a value` : `${p} is present (null counts)`;
+  if (c.op === 'not exists') return many ? `${p} reaches no value` : `${p} is absent`;
+  if (c.op === 'count')
+    return many
+      ? `the number of values ${p} reaches ${COMPARED[c.comparison]} ${c.count.text}`
+      : `the value at ${p} is a list whose length ${COMPARED[c.comparison]} ${c.count.text}`;
+  return many
+    ? `every value ${p} reaches (each element at a \`*\`; one at least must exist) ${checkWords(c)}`
+    : `the value at ${p} ${checkWords(c)}`;
+}
+
+function checkWords(check: Check, lists = true): string {
+  switch (check.op) {
+    case 'matches':
+      return `matches ${inlineCode(`/${check.pattern.source}/${check.pattern.flags}`)} (RE2: linear time)`;
+    case 'in':
+      return `is one of ${check.values.map((v) => inlineCode(v.text)).join(', ')}`;
+    case 'contains':
+      return `contains ${inlineCode(check.value.text)}${lists ? ' (as text, or as an element of a list)' : ''}`;
+    case 'startsWith':
+      return `starts with ${inlineCode(check.value.text)}`;
+    case '==':
+    case '!=':
+      return `${COMPARED[check.op]} ${inlineCode(check.value.text)}${check.value.decimal ? ' (as text, or as the same decimal)' : ''}`;
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return `${COMPARED[check.op]} ${check.value.text} (compared exactly, as decimals)`;
+    default:
+      return OPERATOR_WORDS[check.op]!;
+  }
+}
+
+/** The hover of an `# @expect` line's arguments: what it checks, or what is wrong with it. */
+export function expectationHover(d: Directive): { markdown: string; range: Range } | undefined {
+  const args = d.args;
+  if (!args) return undefined;
+  const line = readExpectationLine(args.text, args.range.startLine, args.range.startChar);
+  const markdown = line.ok
+    ? `**@expect ${line.value.kind}**: ${describeExpectation(line.value)}`
+    : `**@expect**: ${escapeMarkdown(line.error.message)}`;
+  return { markdown, range: args.range };
+}
+
+const EXPECT_LINE = /^\s*(?:#|\/\/)\s*@expect\s+(.*)$/;
+
+/**
+ * Completion on an `# @expect` line, or undefined when the cursor is not on one: the kinds, then
+ * paths of the request's last answer (json), then the operators of the kind.
+ */
+export function expectationCompletions(
+  before: string,
+  line: number,
+  character: number,
+  websocket: boolean,
+  answerPaths: readonly AnswerPath[] | undefined,
+): CompletionEntry[] | undefined {
+  const m = EXPECT_LINE.exec(before);
+  if (!m) return undefined;
+  const words = m[1]!.split(/\s+/);
+  const typed = words[words.length - 1]!;
+  const r = range(line, character - typed.length, line, character);
+  const kind = words[0] as ExpectKind;
+  if (words.length === 1) return kindCompletions(r, websocket);
+  if (!(EXPECT_KINDS as readonly string[]).includes(kind)) return [];
+  const withSubject = kind === 'json' || kind === 'message' || kind === 'header';
+  if (withSubject && words.length === 2) return kind === 'json' ? pathCompletions(r, answerPaths ?? []) : [];
+  const operatorAt = withSubject ? 2 : 1;
+  if (words.length === operatorAt + 1) return operatorCompletions(kind, r);
+  if (words[operatorAt] === 'not' && words.length === operatorAt + 2) return operatorCompletions(kind, r, 'exists');
+  if (words[operatorAt] === 'count' && words.length === operatorAt + 2) return operatorCompletions('status', r);
+  return [];
+}
+
+function kindCompletions(r: Range, websocket: boolean): CompletionEntry[] {
+  const kinds = EXPECT_KINDS.filter((k) => (k === 'message') === websocket);
+  return kinds.map((k, i) => ({
+    label: k,
+    kind: 'directive',
+    insertText: k + ' ',
+    detail: KIND_USAGE[k].replace(/`/g, ''),
+    range: r,
+    sortText: String(i),
+    retrigger: true,
+  }));
+}
+
+function operatorCompletions(kind: ExpectKind, r: Range, only?: string): CompletionEntry[] {
+  const ops = only ? [only] : OPERATORS[kind];
+  return ops.map((op, i) => ({
+    label: op,
+    kind: 'operator',
+    insertText: op === 'matches' ? 'matches /${1}/' : op === 'in' ? 'in [${1}]' : op,
+    snippet: op === 'matches' || op === 'in',
+    detail: OPERATOR_WORDS[op],
+    range: r,
+    sortText: String(i).padStart(2, '0'),
+  }));
+}
+
+function pathCompletions(r: Range, paths: readonly AnswerPath[]): CompletionEntry[] {
+  return paths.map((p, i) => ({
+    label: p.path,
+    kind: 'parameter',
+    insertText: p.path + ' ',
+    detail: p.sample,
+    documentation: 'A field of the last answer of this request in the editor.',
+    range: r,
+    sortText: String(i).padStart(4, '0'),
+    retrigger: true,
+  }));
+}
+
+/** Members of an answer's JSON that a path can name (no `.`, brackets, space or operator in them). */
+const NAMEABLE = /^[^\s.[\]=!<>]+$/;
+const PATHS_KEPT = 200;
+const PATH_DEPTH = 6;
+
+/**
+ * The paths of an answer, breadth first, for completion: every member, and for a list `[*]` with
+ * the members of its first element. Bounded in count and depth; each with a short sample.
+ */
+export function answerPaths(json: unknown): AnswerPath[] {
+  // A listen key in the answer is a credential: its samples say so instead of showing it.
+  const secrets = credentialsIn(json);
+  const sample = (v: unknown): string =>
+    typeof v === 'string' && secrets.some((s) => v.includes(s)) ? 'a credential (not shown)' : sampleOf(v);
+  const out: AnswerPath[] = [];
+  const queue: { path: string; value: unknown; depth: number }[] = [{ path: '', value: json, depth: 0 }];
+  for (let i = 0; i < queue.length && out.length < PATHS_KEPT; i++) {
+    const { path, value, depth } = queue[i]!;
+    if (value === null || typeof value !== 'object' || depth >= PATH_DEPTH) continue;
+    const children: [string, unknown][] = Array.isArray(value)
+      ? value.length > 0
+        ? [[`${path || '$'}[*]`, value[0]]]
+        : []
+      : Object.keys(value)
+          .slice(0, PATHS_KEPT)
+          .filter((k) => NAMEABLE.test(k))
+          .map((k) => [path ? `${path}.${k}` : k, (value as Record<string, unknown>)[k]]);
+    for (const [p, v] of children) {
+      out.push({ path: p, sample: sample(v) });
+      queue.push({ path: p, value: v, depth: depth + 1 });
+    }
+  }
+  return out.slice(0, PATHS_KEPT);
+}
+
+function sampleOf(v: unknown): string {
+  if (Array.isArray(v)) return `a list of ${v.length}`;
+  if (v !== null && typeof v === 'object') return 'an object';
+  return clip(JSON.stringify(v) ?? String(v), Math.min(40, BOUNDS.messageChars));
+}
