@@ -17,7 +17,9 @@ export type Test =
   | { readonly op: CompareOp | 'contains' | 'startsWith'; readonly value: Literal }
   | { readonly op: 'matches'; readonly source: string; readonly flags: string }
   | { readonly op: 'in'; readonly values: readonly Literal[] }
-  | { readonly op: 'exists' | 'not exists' | 'isString' | 'isNumber' | 'isArray' | 'isObject' }
+  | {
+      readonly op: 'exists' | 'not exists' | 'isString' | 'isNumber' | 'isBoolean' | 'isNull' | 'isArray' | 'isObject';
+    }
   | { readonly op: 'count'; readonly compare: CompareOp; readonly n: number };
 
 export type Subject =
@@ -30,8 +32,8 @@ export type Subject =
 const NUMBER = /^-?(?:0|[1-9]\d{0,19})(?:\.\d{1,20})?(?:[eE][+-]?\d{1,3})?$/;
 /** A value written without quotes: one word the line cannot read as anything else. */
 const BARE = /^[\w.:@+-]{1,200}$/;
-/** `a.b[0].c`: names of letters, digits, `_`, `$` and `-`; a leading index for an answer that is an array. */
-const PATH = /^(?:[\w$-]{1,100}|\[\d{1,9}\])(?:\.[\w$-]{1,100}|\[\d{1,9}\]){0,31}$/;
+/** `a.b[0].c`: names of letters, digits, `_`, `$` and `-`; a leading index for an answer that is an array; `$` the whole answer. */
+const PATH = /^(?:\$|(?:[\w$-]{1,100}|\[\d{1,9}\])(?:\.[\w$-]{1,100}|\[\d{1,9}\]){0,31})$/;
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 // eslint-disable-next-line no-control-regex
@@ -45,8 +47,12 @@ const MAX_PATTERN = 200;
 const MAX_COUNT = 1e9;
 const MAX_DURATION = 3_600_000;
 
-/** A literal as the `VALUE` of a line: bare when one plain word, else JSON-quoted. */
-function valueText(literal: Literal): Result<string, string> {
+/**
+ * A literal as the `VALUE` of a line: bare when one plain word, else in double quotes, which the
+ * parser removes (in a list `in […]`, a JSON string); a quote or backslash in it would be read
+ * differently by the two, so such a value is not written.
+ */
+function valueText(literal: Literal, inList = false): Result<string, string> {
   if (literal.kind === 'json')
     return NUMBER.test(literal.text) || ['true', 'false', 'null'].includes(literal.text)
       ? ok(literal.text)
@@ -54,7 +60,9 @@ function valueText(literal: Literal): Result<string, string> {
   const s = literal.value;
   if (s.length > MAX_STRING) return err(`a value longer than ${MAX_STRING} characters`);
   if (CONTROL.test(s)) return err('a value with a line break or control character');
-  return ok(BARE.test(s) ? s : JSON.stringify(s));
+  if (BARE.test(s)) return ok(s);
+  if (!inList && /["\\]/.test(s)) return err('a value with a double quote or backslash');
+  return ok(inList ? JSON.stringify(s) : `"${s}"`);
 }
 
 /** `/source/flags`, a `/` of the source escaped; undefined when the pattern is not one `matches` runs. */
@@ -64,6 +72,9 @@ function regexText(source: string, flags: string): Result<string, string> {
   if (!/^[ims]*$/.test(flags)) return err(`the regular expression flags ${flags} (only i, m and s carry over)`);
   if (NOT_LINEAR.test(source))
     return err('a regular expression with lookaround or backreferences, which no linear-time engine runs');
+  // A large count (`.{1000}`) makes a program longer than the engine of `matches` runs.
+  if ([...source.matchAll(/\{(\d{1,9})(?:,(\d{0,9}))?\}/g)].some((m) => Number(m[1]) > 50 || Number(m[2] ?? 0) > 50))
+    return err('a regular expression that repeats something more than 50 times');
   try {
     new RegExp(source, flags);
   } catch {
@@ -90,7 +101,7 @@ function testText(test: Test): Result<string, string> {
         return err(`a list of no value or more than ${MAX_LIST}`);
       const values: string[] = [];
       for (const v of test.values) {
-        const t = valueText(v);
+        const t = valueText(v, true);
         if (!t.ok) return t;
         values.push(t.value);
       }
@@ -104,6 +115,8 @@ function testText(test: Test): Result<string, string> {
     case 'not exists':
     case 'isString':
     case 'isNumber':
+    case 'isBoolean':
+    case 'isNull':
     case 'isArray':
     case 'isObject':
       return ok(test.op);
@@ -129,14 +142,16 @@ function statusLine(test: Test): Result<string, string> {
   return n <= 999 ? ok(`expect status ${test.op} ${n}`) : err(`${n} is not an HTTP status`);
 }
 
+const DURATION_OPS: readonly string[] = ['<', '<=', '>', '>='];
+
 function durationLine(test: Test): Result<string, string> {
   const n = wholeNumber(test);
-  return test.op === '<' && n !== undefined && n > 0 && n <= MAX_DURATION
-    ? ok(`expect duration < ${n}`)
-    : err('a duration is checked with < and a whole number of milliseconds only');
+  return DURATION_OPS.includes(test.op) && n !== undefined && n > 0 && n <= MAX_DURATION
+    ? ok(`expect duration ${test.op} ${n}`)
+    : err('a duration is compared with <, <=, > or >= and a whole number of milliseconds');
 }
 
-const HEADER_TESTS: readonly string[] = [...COMPARE_OPS, 'contains', 'startsWith', 'matches', 'exists'];
+const HEADER_TESTS: readonly string[] = [...COMPARE_OPS, 'contains', 'startsWith', 'matches', 'exists', 'not exists'];
 
 /** The `# @expect` line (without `# @`) for a check, or why it has none. */
 export function expectLine(subject: Subject, test: Test): Result<string, string> {

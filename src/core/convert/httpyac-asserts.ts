@@ -128,12 +128,13 @@ const TYPES: Readonly<Record<string, Test>> = {
   isTrue: { op: '==', value: { kind: 'json', text: 'true' } },
   isFalse: { op: '==', value: { kind: 'json', text: 'false' } },
   isNumber: { op: 'isNumber' },
+  isBoolean: { op: 'isBoolean' },
   isString: { op: 'isString' },
   isArray: { op: 'isArray' },
 };
 const NUMBER = /^-?\d{1,20}(?:\.\d{1,20})?$/;
 /** Predicates the assertion language has no word for. */
-const NO_COUNTERPART = new Set(['endsWith', 'isBoolean', 'sha256', 'sha512', 'md5']);
+const NO_COUNTERPART = new Set(['endsWith', 'sha256', 'sha512', 'md5']);
 
 /** The test of a predicate with its expected text, as httpYac compares them. */
 function test(predicate: string, expected: string, length: boolean): Result<Test, string> {

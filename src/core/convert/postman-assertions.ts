@@ -178,11 +178,12 @@ interface Read {
   readonly length: boolean;
 }
 
-/** A path of the JSON answer; `x.length` the length of `x`. */
+/** A path of the JSON answer (`$` the whole answer); `x.length` the length of `x`. */
 function jsonSubject(path: string | undefined): Read | undefined {
   if (path === undefined) return undefined;
   const length = /(?:^|\.)length$/.exec(path);
-  return { subject: { kind: 'json', path: length ? path.slice(0, length.index) : path }, length: length !== null };
+  const of = length ? path.slice(0, length.index) : path;
+  return { subject: { kind: 'json', path: of.length > 0 ? of : '$' }, length: length !== null };
 }
 
 /** The subject of `pm.expect(…)`: the status, the time, a header, or a path of the JSON answer. */
@@ -244,6 +245,8 @@ const INCLUDE = new Set(['include', 'includes', 'contain', 'contains']);
 const TYPES: Readonly<Record<string, Test['op']>> = {
   string: 'isString',
   number: 'isNumber',
+  boolean: 'isBoolean',
+  null: 'isNull',
   array: 'isArray',
   object: 'isObject',
 };
@@ -307,6 +310,7 @@ function chaiTest(a: Assertion): Result<Test, string> {
     if (a.name === 'exist' && !a.length) return ok({ op: a.not ? 'not exists' : 'exists' });
     if ((a.name === 'true' || a.name === 'false') && !a.not && !a.length)
       return ok({ op: '==', value: { kind: 'json', text: a.name } });
+    if (a.name === 'null' && !a.not && !a.length) return ok({ op: 'isNull' });
     return err(`.${a.name} has no counterpart`);
   }
   return valueTest(a);
@@ -319,7 +323,7 @@ function propertyLine(path: string, a: Assertion): Result<string, string> {
     return err('.property takes a name and a value');
   const deeper = {
     kind: 'json',
-    path: path.length > 0 ? `${path}.${name.literal.value}` : name.literal.value,
+    path: path !== '$' ? `${path}.${name.literal.value}` : name.literal.value,
   } as const;
   if (value === undefined) return expectLine(deeper, { op: a.not ? 'not exists' : 'exists' });
   if (value.kind !== 'value' || a.not) return err('.not.property with a value has no counterpart');
@@ -339,7 +343,6 @@ function expectCheck(r: Reader, jsonNames: ReadonlySet<string>): Result<string, 
   const s = read.subject;
   const length = a.value.length || read.length;
   if (a.value.name === 'property' && s.kind === 'json' && !read.length) return propertyLine(s.path, a.value);
-  if (s.kind === 'json' && s.path.length === 0) return err('it checks the whole answer, not a field of it');
   const test = chaiTest({ ...a.value, length });
   return test.ok ? expectLine(s, test.value) : test;
 }
@@ -358,8 +361,11 @@ function responseCheck(r: Reader): Result<string, string> {
   if (name === 'status' && key?.kind === 'json' && second === undefined)
     return expectLine({ kind: 'status' }, { op: not ? '!=' : '==', value: key });
   if (key?.kind !== 'string') return err(`pm.response.to.…${name} has no counterpart`);
-  if (name === 'header' && !not)
-    return expectLine({ kind: 'header', name: key.value }, value ? { op: '==', value } : { op: 'exists' });
+  if (name === 'header' && !(not && value))
+    return expectLine(
+      { kind: 'header', name: key.value },
+      value ? { op: '==', value } : { op: not ? 'not exists' : 'exists' },
+    );
   if (name === 'jsonBody' && !(not && value))
     return expectLine(
       { kind: 'json', path: key.value },

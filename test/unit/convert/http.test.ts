@@ -289,10 +289,12 @@ describe('import http', () => {
       '?? body symbol isString',
       '?? body fills isArray',
       '?? body fills.length > 0',
-      '?? duration firstByte < 100',
       '?? duration <= 1000',
-      '?? body symbol endsWith USDT',
       '?? body isIsolated isBoolean',
+      '?? duration firstByte < 100',
+      '?? body msg == say "hi"',
+      '?? body symbol endsWith USDT',
+      '?? body symbol sha256 abc=',
       '?? body symbol == {{symbol}}',
       '?? body == {"symbol":"BTCUSDT"}',
       '?? body symbol matches (?<=x)BTC',
@@ -330,6 +332,8 @@ describe('import http', () => {
         '# @expect json symbol isString',
         '# @expect json fills isArray',
         '# @expect json fills count > 0',
+        '# @expect duration <= 1000',
+        '# @expect json isIsolated isBoolean',
       ]);
       for (const line of expects) assert.match(line, EXPECT_LINE);
       assertClean(text);
@@ -339,19 +343,19 @@ describe('import http', () => {
       const kept = text.split('\n').filter((l) => l.startsWith('# assertion with no counterpart in TradeReq: '));
       assert.deepEqual(
         kept.map((l) => l.slice('# assertion with no counterpart in TradeReq: '.length)),
-        lines.slice(28, 36),
+        lines.slice(30, 38),
       );
       assert.deepEqual(
         r.notes.filter((n) => /httpYac assertion/.test(n)),
         [
-          'asserts.http:29: the httpYac assertion "?? duration firstByte < 100" has no # @expect counterpart (duration firstByte is not the status, the duration, a header or a field of the body) and is kept as a comment.',
-          'asserts.http:30: the httpYac assertion "?? duration <= 1000" has no # @expect counterpart (a duration is checked with < and a whole number of milliseconds only) and is kept as a comment.',
-          'asserts.http:31: the httpYac assertion "?? body symbol endsWith USDT" has no # @expect counterpart (endsWith has no counterpart) and is kept as a comment.',
-          'asserts.http:32: the httpYac assertion "?? body isIsolated isBoolean" has no # @expect counterpart (isBoolean has no counterpart) and is kept as a comment.',
-          'asserts.http:33: the httpYac assertion "?? body symbol == {{symbol}}" has no # @expect counterpart (its value uses variables, which # @expect does not read) and is kept as a comment.',
-          'asserts.http:34: the httpYac assertion "?? body == {\\"symbol\\":\\"BTCUSDT\\"}" has no # @expect counterpart (body is not the status, the duration, a header or a field of the body) and is kept as a comment.',
-          'asserts.http:35: the httpYac assertion "?? body symbol matches (?<=x)BTC" has no # @expect counterpart (a regular expression with lookaround or backreferences, which no linear-time engine runs) and is kept as a comment.',
-          'asserts.http:36: the httpYac assertion "?? status === 200" has no # @expect counterpart (httpYac reads === and !== as == and != followed by =) and is kept as a comment.',
+          'asserts.http:31: the httpYac assertion "?? duration firstByte < 100" has no # @expect counterpart (duration firstByte is not the status, the duration, a header or a field of the body) and is kept as a comment.',
+          'asserts.http:32: the httpYac assertion "?? body msg == say \\"hi\\"" has no # @expect counterpart (a value with a double quote or backslash) and is kept as a comment.',
+          'asserts.http:33: the httpYac assertion "?? body symbol endsWith USDT" has no # @expect counterpart (endsWith has no counterpart) and is kept as a comment.',
+          'asserts.http:34: the httpYac assertion "?? body symbol sha256 abc=" has no # @expect counterpart (sha256 has no counterpart) and is kept as a comment.',
+          'asserts.http:35: the httpYac assertion "?? body symbol == {{symbol}}" has no # @expect counterpart (its value uses variables, which # @expect does not read) and is kept as a comment.',
+          'asserts.http:36: the httpYac assertion "?? body == {\\"symbol\\":\\"BTCUSDT\\"}" has no # @expect counterpart (body is not the status, the duration, a header or a field of the body) and is kept as a comment.',
+          'asserts.http:37: the httpYac assertion "?? body symbol matches (?<=x)BTC" has no # @expect counterpart (a regular expression with lookaround or backreferences, which no linear-time engine runs) and is kept as a comment.',
+          'asserts.http:38: the httpYac assertion "?? status === 200" has no # @expect counterpart (httpYac reads === and !== as == and != followed by =) and is kept as a comment.',
         ],
       );
     });
