@@ -125,8 +125,10 @@ export function dropCredentials(request: DraftRequest, where: string, notes: Not
   dropCredentialChecks(request.directives, where, notes);
 }
 
-/** The credential a `expect json|message PATH == VALUE` directive checks, by the words of its path. */
+/** The credential an `expect json|message PATH …` directive checks (by the words of its path), or an `expect header NAME …`. */
 function credentialPath(directive: string): string | undefined {
+  const header = /^expect\s+header\s+(\S+)/.exec(directive)?.[1];
+  if (header !== undefined) return isCredentialHeader(header) || isApiKeyHeader(header) ? header : undefined;
   const path = /^expect\s+(?:json|message)\s+(\S+)/.exec(directive)?.[1];
   return path?.split(/[.[\]]+/).find((part) => part.length > 0 && isCredentialName(part));
 }

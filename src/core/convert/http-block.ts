@@ -11,7 +11,8 @@ import {
   isCredentialName,
   withoutCredentialLines,
 } from './credential-like';
-import { Notes, REQUEST_NAME, looksLikeForm, requestNameFrom, splitPairs } from './common';
+import { Notes, REQUEST_NAME, looksLikeForm, requestNameFrom, shown, splitPairs } from './common';
+import { httpYacAssert } from './httpyac-asserts';
 import { mapVariables } from './foreign-variables';
 import { WS_METHOD } from '../format/model';
 import { isWebSocketLine, readWsBody, readWsHeaders, readWsUrl, type WsContext } from './http-ws';
@@ -78,6 +79,8 @@ export class BlockReader {
   /** `# @name` and the directives that map (`@note`, `??` assertions), for the request when it is read. */
   private pendingName?: string;
   private readonly pendingDirectives: string[] = [];
+  /** `??` lines above the request line (by index in `lines`), read once the request's kind is known. */
+  private readonly earlyAssertions: number[] = [];
   private readonly result: BlockResult = { comments: [] };
 
   constructor(
@@ -160,6 +163,8 @@ export class BlockReader {
     const t = line.trim();
     if (t.length === 0) return;
     if (t.startsWith('#') || t.startsWith('//')) return this.commentOrDirective(t);
+    // httpYac reads an assertion anywhere in its region, above the request line too.
+    if (t.startsWith('??')) return void this.earlyAssertions.push(this.i);
     const variable = /^@([^\s=:]+)\s*(:?=)\s*(.*)$/.exec(t);
     if (variable && isCredentialName(variable[1]!)) {
       this.note(`@${variable[1]} looks like a secret and is not copied: TradeReq sends keys from a key profile.`);
@@ -219,6 +224,7 @@ export class BlockReader {
     this.url = line.url;
     this.phase = 'headers';
     for (const c of this.result.comments.splice(0)) this.request.comments.push(c);
+    this.readEarlyAssertions();
     return true;
   }
 
@@ -276,26 +282,41 @@ export class BlockReader {
     this.lastBlank = t.length === 0;
   }
 
-  /** httpYac `?? status == 200` and `?? js response.parsedBody.PATH == VALUE` become `# @expect`. */
+  /** The `??` lines above the request line, with their own line numbers in the notes. */
+  private readEarlyAssertions(): void {
+    const at = this.i;
+    for (const i of this.earlyAssertions) {
+      this.i = i;
+      this.assertion(this.lines[i]!.trim());
+    }
+    this.i = at;
+  }
+
+  /** httpYac's `??` assertions become `# @expect` lines where they have an exact counterpart (httpyac-asserts.ts). */
   private assertion(t: string): void {
     if (this.wsLine !== undefined) {
       this.comment(`assertion with no counterpart for a WebSocket request: ${t}`);
       this.note('an httpYac assertion on a WebSocket request has no counterpart and is kept as a comment.');
       return;
     }
-    const status = /^\?\?\s*status\s*==\s*(\d{3})$/.exec(t);
-    const json = /^\?\?\s*js\s+response\.parsedBody\.([\w.[\]]+)\s*==\s*(.+)$/.exec(t);
-    if (status) this.pendingDirectives.push(`expect status ${status[1]}`);
-    else if (json) this.pendingDirectives.push(`expect json ${json[1]} == ${json[2]!.trim()}`);
-    else {
-      this.comment(`assertion with no counterpart in TradeReq: ${t}`);
-      this.note('an httpYac assertion has no exact counterpart and is kept as a comment.');
-    }
+    const mapped = httpYacAssert(t);
+    if (mapped.ok) return void this.pendingDirectives.push(mapped.value);
+    this.comment(`assertion with no counterpart in TradeReq: ${t}`);
+    this.note(
+      `the httpYac assertion ${shown(t, 80)} has no # @expect counterpart (${mapped.error}) and is kept as a comment.`,
+    );
   }
 
   private finish(): void {
     const request = this.request;
     if (!request) {
+      for (const i of this.earlyAssertions)
+        this.result.comments.push(`assertion of no request: ${this.lines[i]!.trim()}`);
+      const first = this.earlyAssertions[0];
+      if (first !== undefined)
+        this.ctx.notes.add(
+          `${this.ctx.sourceName}:${this.firstLine + first}: httpYac assertions of no request are kept as comments.`,
+        );
       if (this.pendingName !== undefined)
         this.ctx.notes.add(`${this.ctx.sourceName}: @name ${this.pendingName} names no request and is left out.`);
       return;

@@ -1,19 +1,24 @@
 /**
- * The checks of a Postman test script as `# @expect` lines (docs/format.md, Directives): the
- * status (`pm.response.to.have.status(200)`, `pm.expect(pm.response.code).to.eql(200)`) and the
- * value of a JSON field (`pm.expect(jsonData.symbol).to.eql("BTCUSDT")` after
- * `var jsonData = pm.response.json()`, `pm.expect(pm.response.json().x)…`,
- * `pm.response.to.have.jsonBody("x", 1)`). A script is hostile text: it is scanned with bounded
- * patterns and never run; at most IMPORT_LIMITS.maxChecks checks are read from one.
+ * The checks of a Postman test script as `# @expect` lines
+ * (docs/format.md, Checks from other tools): the script is cut into checks (`pm.expect(…)…`,
+ * `pm.response.to.…`), each read by postman-assertions.ts. A script is hostile text: it is
+ * scanned with bounded patterns and never run; at most IMPORT_LIMITS.maxChecks checks are read from one.
  */
 import { IMPORT_LIMITS } from './import-result';
 import { Notes, shown } from './common';
+import { postmanCheck } from './postman-assertions';
+
+/** A check with no `# @expect` counterpart: as written, and why. */
+interface Unmapped {
+  readonly text: string;
+  readonly reason: string;
+}
 
 export interface ScriptChecks {
   /** `expect status 200`, `expect json symbol == BTCUSDT`, in the script's order. */
   readonly directives: readonly string[];
-  /** The checks that have no `# @expect` counterpart, as written. */
-  readonly unmapped: readonly string[];
+  /** The checks that have no `# @expect` counterpart. */
+  readonly unmapped: readonly Unmapped[];
   /** The script holds nothing but checks that became directives: it need not be kept. */
   readonly complete: boolean;
   /** Why none of its checks were read (conditions, loops, length), when so. */
@@ -24,10 +29,29 @@ export interface ScriptChecks {
 
 const NONE: ScriptChecks = { directives: [], unmapped: [], complete: false, unread: false };
 
-/** Comments blanked, the inside of strings replaced by `x` (same length); undefined when a string or comment does not close. */
+/** After these (or at the start) a `/` opens a regular expression literal rather than dividing. */
+const BEFORE_REGEX = new Set(['', '(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';']);
+
+/** The index after the closing `/` of the regular expression literal opened at `i`; -1 when it does not close on its line. */
+function regexEnd(script: string, i: number): number {
+  let inClass = false;
+  for (let j = i + 1; j < script.length; j++) {
+    const c = script[j]!;
+    if (c === '\\') j++;
+    else if (c === '\n') return -1;
+    else if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    else if (c === '/' && !inClass) return j + 1;
+  }
+  return -1;
+}
+
+/** Comments blanked, the inside of strings and regular expressions replaced by `x` (same length); undefined when one does not close. */
 function skeleton(script: string): string | undefined {
   let out = '';
   let i = 0;
+  // The last character of code before `i` that is not a space (what a `/` follows).
+  let prev = '';
   while (i < script.length) {
     const c = script[i]!;
     const next = script[i + 1];
@@ -37,6 +61,12 @@ function skeleton(script: string): string | undefined {
       const end = close < 0 ? script.length : next === '/' ? close : close + 2;
       out += script.slice(i, end).replace(/[^\n]/g, ' ');
       i = end;
+    } else if (c === '/' && BEFORE_REGEX.has(prev)) {
+      const end = regexEnd(script, i);
+      if (end < 0) return undefined;
+      out += '/' + 'x'.repeat(end - i - 2) + '/';
+      i = end;
+      prev = '/';
     } else if (c === '"' || c === "'" || c === '`') {
       let j = i + 1;
       for (; j < script.length && script[j] !== c; j++) {
@@ -46,9 +76,11 @@ function skeleton(script: string): string | undefined {
       if (j >= script.length) return undefined;
       out += c + 'x'.repeat(j - i - 1) + c;
       i = j + 1;
+      prev = c;
     } else {
       out += c;
       i++;
+      if (!/\s/.test(c)) prev = c;
     }
   }
   return out;
@@ -114,7 +146,7 @@ export function readChecks(script: string): ScriptChecks {
   if (CONTROL.test(code)) return { ...NONE, refused: 'has conditions or loops, under which a check may not run' };
   const { names, spans } = jsonVariables(code);
   const directives: string[] = [];
-  const unmapped: string[] = [];
+  const unmapped: Unmapped[] = [];
   let unread = false;
   let last = 0;
   for (const m of code.matchAll(CHECK_START)) {
@@ -127,10 +159,10 @@ export function readChecks(script: string): ScriptChecks {
     const end = checkEnd(code, m.index);
     last = end;
     const text = script.slice(m.index, end).trim();
-    const directive = mapCheck(text, names);
-    if (directive === undefined) unmapped.push(text);
+    const directive = postmanCheck(text, names);
+    if (!directive.ok) unmapped.push({ text, reason: directive.error });
     else {
-      directives.push(directive);
+      directives.push(directive.value);
       spans.push({ start: m.index, end });
     }
   }
@@ -149,86 +181,6 @@ function onlyWrappers(code: string, spans: readonly Span[]): boolean {
   return rest.replace(WRAPPER, '').replace(/[\s{}();,]/g, '') === '';
 }
 
-const EQUALS = String.raw`\.to(?:\.be)?(?:\.deep)?\.(?:eql|equal|eq|equals)`;
-const STRING = String.raw`"(?:[^"\\\r\n]|\\.){0,200}"|'(?:[^'\\\r\n]|\\.){0,200}'`;
-const LITERAL = String.raw`${STRING}|-?\d{1,20}(?:\.\d{1,20})?(?:[eE][+-]?\d{1,3})?|true|false|null`;
-const MEMBERS = String.raw`(?:\.[A-Za-z_$][\w$]*|\[\s*\d{1,9}\s*\]|\[\s*"[\w$-]{1,100}"\s*\]|\[\s*'[\w$-]{1,100}'\s*\]){0,32}`;
-/** `pm.expect(SUBJECT[, "message"]).to.eql(LITERAL)`. */
-const EXPECT = new RegExp(
-  String.raw`^pm\.expect\(\s*(pm\.response\.code|pm\.response\.json\(\s*\)|[A-Za-z_$][\w$]*)(${MEMBERS})\s*(?:,\s*(?:${STRING})\s*)?\)\s*${EQUALS}\(\s*(${LITERAL})\s*\)$`,
-);
-const STATUS = /^pm\.response\.to\.have\.status\(\s*(\d{3})\s*\)$/;
-const JSON_BODY = new RegExp(String.raw`^pm\.response\.to\.have\.jsonBody\(\s*(${STRING})\s*,\s*(${LITERAL})\s*\)$`);
-/** A path as Postman's jsonBody takes it and TradeReq reads it: `a.b[0].c`. */
-const BODY_PATH = /^[\w$-]{1,100}(?:\.[\w$-]{1,100}|\[\d{1,9}\]){0,32}$/;
-const MEMBER = /\.([A-Za-z_$][\w$]*)|\[\s*(\d+)\s*\]|\[\s*["']([\w$-]+)["']\s*\]/y;
-
-/** The directive for one check, or undefined when it has none. */
-function mapCheck(text: string, jsonNames: ReadonlySet<string>): string | undefined {
-  const status = STATUS.exec(text);
-  if (status) return statusDirective(status[1]!);
-  const body = JSON_BODY.exec(text);
-  if (body) {
-    const path = stringValue(body[1]!);
-    const value = valueText(body[2]!);
-    return path !== undefined && BODY_PATH.test(path) && value !== undefined
-      ? `expect json ${path} == ${value}`
-      : undefined;
-  }
-  const e = EXPECT.exec(text);
-  if (!e) return undefined;
-  const [, subject, members, literal] = e;
-  if (subject === 'pm.response.code') return members === '' ? statusDirective(literal!) : undefined;
-  if (!subject!.startsWith('pm.response.json') && !jsonNames.has(subject!)) return undefined;
-  const path = jsonPath(members!);
-  const value = valueText(literal!);
-  return path.length > 0 && value !== undefined ? `expect json ${path} == ${value}` : undefined;
-}
-
-function statusDirective(text: string): string | undefined {
-  const n = Number(text);
-  return Number.isInteger(n) && n >= 100 && n <= 599 ? `expect status ${n}` : undefined;
-}
-
-/** `.balances[0]["asset"]` → `balances[0].asset`. */
-function jsonPath(members: string): string {
-  let path = '';
-  MEMBER.lastIndex = 0;
-  for (let m = MEMBER.exec(members); m; m = MEMBER.exec(members)) {
-    if (m[2] !== undefined) path += `[${m[2]}]`;
-    else path += (path.length > 0 ? '.' : '') + (m[1] ?? m[3]!);
-  }
-  return path;
-}
-
-/** A JS string literal's value (escapes of quotes and backslashes only); undefined for any other escape. */
-function stringValue(literal: string): string | undefined {
-  const inner = literal.slice(1, -1);
-  let ok = true;
-  const value = inner.replace(/\\(.)/g, (_m, c: string) => {
-    if (c !== '\\' && c !== '"' && c !== "'") ok = false;
-    return c;
-  });
-  return ok ? value : undefined;
-}
-
-/**
- * A literal as `# @expect json` compares it (as text with the field: docs/format.md, Directives):
- * numbers as JSON writes them, strings bare or in double quotes, never across lines.
- */
-function valueText(literal: string): string | undefined {
-  if (literal.startsWith('"') || literal.startsWith("'")) {
-    const s = stringValue(literal);
-    // eslint-disable-next-line no-control-regex
-    if (s === undefined || /[\u0000-\u001f\u007f\u2028\u2029]/.test(s)) return undefined;
-    const bare = s.length > 0 && s === s.trim() && !(s.startsWith('"') && s.endsWith('"'));
-    return bare ? s : `"${s}"`;
-  }
-  if (literal === 'true' || literal === 'false' || literal === 'null') return literal;
-  const n = Number(literal);
-  return Number.isFinite(n) ? JSON.stringify(n) : undefined;
-}
-
 /** The notes for what of a script's checks did not become `# @expect` lines: each check, at most ten. */
 export function checkNotes(checks: ScriptChecks, where: string, owner: string, notes: Notes): void {
   const script = `the Postman test script of ${owner}`;
@@ -237,7 +189,9 @@ export function checkNotes(checks: ScriptChecks, where: string, owner: string, n
     return;
   }
   for (const check of checks.unmapped.slice(0, 10))
-    notes.add(`${where}: the check ${shown(check, 80)} in ${script} has no # @expect counterpart.`);
+    notes.add(
+      `${where}: the check ${shown(check.text, 80)} in ${script} has no # @expect counterpart (${check.reason}).`,
+    );
   if (checks.unmapped.length > 10)
     notes.add(`${where}: ${checks.unmapped.length - 10} more checks in ${script} have no # @expect counterpart.`);
   if (checks.unread)

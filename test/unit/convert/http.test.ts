@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { IMPORT_LIMITS, importEnvironments, importHttpFile } from '../../../src/core/convert';
 import type { NamedEnvironment } from '../../../src/core/env/constants';
 import { chooseEnvironment, environmentList, type EnvironmentEntries } from '../../../src/core/env/lookup';
-import { assertClean, assertRefused, fixture, imported, paramsOf } from '../../fixtures/convert/harness';
+import { EXPECT_LINE, assertClean, assertRefused, fixture, imported, paramsOf } from '../../fixtures/convert/harness';
 import { cpuTime } from '../../support/cpu-time';
 
 function run(name: string) {
@@ -88,15 +88,15 @@ describe('import http', () => {
       assert.doesNotMatch(text, /^Content-Type/m, 'TradeReq sends application/json for [json] itself');
     });
 
-    it('?? status and ?? js response.parsedBody assertions become # @expect where exact; others stay comments', () => {
-      assert.match(text, /^# @expect status 200\n# @expect json symbol == ETHUSDT$/m);
-      assert.match(text, /^# assertion with no counterpart in TradeReq: \?\? duration < 1000$/m);
+    it('?? status, ?? js response.parsedBody and ?? duration assertions become # @expect lines', () => {
+      assert.match(text, /^# @expect status 200\n# @expect json symbol == ETHUSDT\n# @expect duration < 1000$/m);
+      assert.ok(!result.notes.some((n) => /assertion/.test(n)), result.notes.join('\n'));
     });
 
     it('{{ }} script blocks and GRPC requests are kept as comments and listed', () => {
       assert.match(text, /^# httpYac script block \(no counterpart in TradeReq; kept as a comment\):\n# \| \{\{$/m);
       assert.match(text, /^### ping over gRPC\n# left out \(GRPC requests/m);
-      for (const what of [/script block/, /@keepStreaming/, /GRPC requests/, /@ref/, /duration|assertion/])
+      for (const what of [/script block/, /@keepStreaming/, /GRPC requests/, /@ref/])
         assert.ok(
           result.notes.some((n) => what.test(n)),
           `${what} in the notes`,
@@ -256,6 +256,141 @@ describe('import http', () => {
       const { value: r, ms } = cpuTime(() => imported(importHttpFile(text)));
       assert.equal(r.requestCount, IMPORT_LIMITS.maxRequests - 1);
       assert.ok(ms < 5000, `took ${Math.round(ms)} ms of CPU time`);
+    });
+  });
+
+  describe("httpYac's ?? assertions in the assertion language (issue 21)", () => {
+    const lines = [
+      '### order',
+      '?? status == 200',
+      'GET https://api.example.com/api/v3/order?symbol=BTCUSDT&orderId=1',
+      '',
+      '?? status != 500',
+      '?? status < 300',
+      '?? js response.statusCode >= 200',
+      '?? duration < 1000',
+      '?? header content-type includes json',
+      '?? header content-type == application/json',
+      '?? header content-type startsWith application',
+      '?? header x-service-used-weight-1m < 100',
+      '?? header content-type exists',
+      '?? body symbol == BTCUSDT',
+      '?? body status != two words',
+      '?? body price > 0.5',
+      '?? body origQty <= 100',
+      '?? js response.parsedBody.fills[0]["price"] == 1.50',
+      '?? body type contains LIMIT',
+      '?? body clientOrderId startsWith web_',
+      '?? body symbol matches ^BTC/?[A-Z]+$',
+      '?? body orderId exists',
+      '?? body isIsolated isFalse',
+      '?? body isWorking isTrue',
+      '?? body orderId isNumber',
+      '?? body symbol isString',
+      '?? body fills isArray',
+      '?? body fills.length > 0',
+      '?? duration <= 1000',
+      '?? body isIsolated isBoolean',
+      '?? duration firstByte < 100',
+      '?? body msg == say "hi"',
+      '?? body symbol endsWith USDT',
+      '?? body symbol sha256 abc=',
+      '?? body symbol == {{symbol}}',
+      '?? body == {"symbol":"BTCUSDT"}',
+      '?? body symbol matches (?<=x)BTC',
+      '?? status === 200',
+      '?? header X-SERVICE-APIKEY == K3yValueMustNotBeCopied',
+    ];
+    const r = imported(importHttpFile(lines.join('\n'), { sourceName: 'asserts.http' }));
+    const text = r.files[0]!.text;
+
+    it('maps every form with an exact counterpart, in order, each line of the language', () => {
+      const expects = text.split('\n').filter((l) => l.startsWith('# @expect'));
+      assert.deepEqual(expects, [
+        '# @expect status 200',
+        '# @expect status != 500',
+        '# @expect status < 300',
+        '# @expect status >= 200',
+        '# @expect duration < 1000',
+        '# @expect header content-type contains json',
+        '# @expect header content-type == "application/json"',
+        '# @expect header content-type startsWith application',
+        '# @expect header x-service-used-weight-1m < 100',
+        '# @expect header content-type exists',
+        '# @expect json symbol == BTCUSDT',
+        '# @expect json status != "two words"',
+        '# @expect json price > 0.5',
+        '# @expect json origQty <= 100',
+        '# @expect json fills[0].price == 1.50',
+        '# @expect json type contains LIMIT',
+        '# @expect json clientOrderId startsWith web_',
+        '# @expect json symbol matches /^BTC\\/?[A-Z]+$/',
+        '# @expect json orderId exists',
+        '# @expect json isIsolated == false',
+        '# @expect json isWorking == true',
+        '# @expect json orderId isNumber',
+        '# @expect json symbol isString',
+        '# @expect json fills isArray',
+        '# @expect json fills count > 0',
+        '# @expect duration <= 1000',
+        '# @expect json isIsolated isBoolean',
+      ]);
+      for (const line of expects) assert.match(line, EXPECT_LINE);
+      assertClean(text);
+    });
+
+    it('keeps the rest as comments, each listed with its line and why', () => {
+      const kept = text.split('\n').filter((l) => l.startsWith('# assertion with no counterpart in TradeReq: '));
+      assert.deepEqual(
+        kept.map((l) => l.slice('# assertion with no counterpart in TradeReq: '.length)),
+        lines.slice(30, 38),
+      );
+      assert.deepEqual(
+        r.notes.filter((n) => /httpYac assertion/.test(n)),
+        [
+          'asserts.http:31: the httpYac assertion "?? duration firstByte < 100" has no # @expect counterpart (duration firstByte is not the status, the duration, a header or a field of the body) and is kept as a comment.',
+          'asserts.http:32: the httpYac assertion "?? body msg == say \\"hi\\"" has no # @expect counterpart (a value with a double quote or backslash) and is kept as a comment.',
+          'asserts.http:33: the httpYac assertion "?? body symbol endsWith USDT" has no # @expect counterpart (endsWith has no counterpart) and is kept as a comment.',
+          'asserts.http:34: the httpYac assertion "?? body symbol sha256 abc=" has no # @expect counterpart (sha256 has no counterpart) and is kept as a comment.',
+          'asserts.http:35: the httpYac assertion "?? body symbol == {{symbol}}" has no # @expect counterpart (its value uses variables, which # @expect does not read) and is kept as a comment.',
+          'asserts.http:36: the httpYac assertion "?? body == {\\"symbol\\":\\"BTCUSDT\\"}" has no # @expect counterpart (body is not the status, the duration, a header or a field of the body) and is kept as a comment.',
+          'asserts.http:37: the httpYac assertion "?? body symbol matches (?<=x)BTC" has no # @expect counterpart (a regular expression with lookaround or backreferences, which no linear-time engine runs) and is kept as a comment.',
+          'asserts.http:38: the httpYac assertion "?? status === 200" has no # @expect counterpart (httpYac reads === and !== as == and != followed by =) and is kept as a comment.',
+        ],
+      );
+    });
+
+    it('an assertion above the request line of a WebSocket request, or in a block of no request, stays a comment', () => {
+      const ws = imported(
+        importHttpFile(
+          [
+            '### trades',
+            '?? status == 101',
+            'WS wss://stream.example.com/ws',
+            '',
+            '{"method": "SUBSCRIPTION", "params": ["spot@public.deals.v3.api@BTCUSDT"]}',
+            '### notes',
+            '?? status == 200',
+          ].join('\n'),
+          { sourceName: 'ws.http' },
+        ),
+      );
+      const out = ws.files[0]!.text;
+      assert.doesNotMatch(out, /@expect/);
+      assert.match(out, /^# assertion with no counterpart for a WebSocket request: \?\? status == 101\nWS /m);
+      assert.match(out, /^# assertion of no request: \?\? status == 200$/m);
+      assert.ok(
+        ws.notes.includes('ws.http:7: httpYac assertions of no request are kept as comments.'),
+        ws.notes.join('\n'),
+      );
+    });
+
+    it('a check of the API key header is not written, its value nowhere', () => {
+      assert.doesNotMatch(text, /K3yValueMustNotBeCopied|@expect header X-SERVICE-APIKEY/);
+      assert.ok(
+        r.notes.some((n) => /the checks of "X-SERVICE-APIKEY" are not copied/.test(n)),
+        r.notes.join('\n'),
+      );
     });
   });
 

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { IMPORT_LIMITS, importPostman, type ImportResult } from '../../../src/core/convert';
 import {
+  EXPECT_LINE,
   assertClean,
   assertRefused,
   fixture,
@@ -147,7 +148,7 @@ describe('import postman', () => {
       assert.ok(result.notes.some((n) => /Account Information \(USER_DATA\)": its Postman test script/.test(n)));
       assert.ok(
         result.notes.includes(
-          'account.tradereq: "Account Information (USER_DATA)": the check "pm.expect(body).to.have.property(\\"balances\\")" in the Postman test script of "Account Information (USER_DATA)" has no # @expect counterpart.',
+          'account.tradereq: "Account Information (USER_DATA)": the check "pm.expect(body.balances).to.not.be.empty" in the Postman test script of "Account Information (USER_DATA)" has no # @expect counterpart (.empty has no counterpart).',
         ),
         result.notes.join('\n'),
       );
@@ -471,7 +472,7 @@ describe('import postman', () => {
       const r = tested([
         'pm.test("fast", function () {',
         '    pm.response.to.have.status(200);',
-        '    pm.expect(pm.response.responseTime).to.be.below(500);',
+        '    pm.expect(pm.response.responseTime).to.be.within(5, 500);',
         '    pm.response.to.be.ok;',
         '});',
       ]);
@@ -483,7 +484,7 @@ describe('import postman', () => {
       const checks = r.notes.filter((n) => /has no # @expect counterpart/.test(n));
       assert.deepEqual(
         checks.map((n) => /the check (".*?") in/.exec(n)![1]),
-        ['"pm.expect(pm.response.responseTime).to.be.below(500)"', '"pm.response.to.be.ok"'],
+        ['"pm.expect(pm.response.responseTime).to.be.within(5, 500)"', '"pm.response.to.be.ok"'],
       );
       assert.ok(
         r.notes.some((n) => /its Postman test script is kept as a comment: its checks with a counterpart/.test(n)),
@@ -532,6 +533,144 @@ describe('import postman', () => {
       assert.deepEqual(expects(nested.value), []);
       assert.ok(nested.value.notes.some((n) => /the check "pm\.expect\(\(\(/.test(n)));
       for (const t of [ms, long.ms, nested.ms]) assert.ok(t < 1000, `took ${Math.round(t)} ms of CPU time`);
+    });
+  });
+
+  describe('test scripts in the assertion language (issue 21)', () => {
+    const tested = (exec: string[]): ImportResult =>
+      imported(
+        importPostman(
+          collection([
+            {
+              ...(request('Order', 'GET', 'https://api.example.com/api/v3/order?symbol=BTCUSDT&orderId=1') as object),
+              event: [{ listen: 'test', script: { exec } }],
+            },
+          ]),
+        ),
+      );
+    const expects = (r: ImportResult): string[] =>
+      [...r.files[0]!.text.matchAll(/^# @(expect .*)$/gm)].map((m) => m[1]!);
+    const unmapped = (r: ImportResult): string[] =>
+      r.notes.flatMap(
+        (n) =>
+          /the check (".*") in the Postman test script of "Order" has no # @expect counterpart \((.*)\)\.$/
+            .exec(n)
+            ?.slice(1, 3)
+            .join(': ') ?? [],
+      );
+
+    it('maps every form with an exact counterpart, in order, each line of the language', () => {
+      const r = tested([
+        'const jsonData = pm.response.json();',
+        'pm.test("all", function () {',
+        '    pm.response.to.not.have.status(500);',
+        '    pm.expect(pm.response.code).to.be.below(300);',
+        '    pm.response.to.have.header("Content-Type");',
+        "    pm.response.to.have.header('Content-Type', 'application/json; charset=utf-8');",
+        '    pm.expect(pm.response.responseTime).to.be.below(500);',
+        '    pm.expect(jsonData.symbol).to.equal("BTCUSDT");',
+        '    pm.expect(jsonData.status).to.not.eql("REJECTED");',
+        '    pm.expect(jsonData.price).to.be.above(0);',
+        '    pm.expect(jsonData.origQty).to.be.at.most(100.5);',
+        '    pm.expect(jsonData.type).to.include("LIMIT");',
+        '    pm.expect(jsonData.fills).to.have.lengthOf(2);',
+        '    pm.expect(jsonData.fills.length).to.be.at.least(1);',
+        '    pm.expect(jsonData.orderId).to.exist;',
+        '    pm.expect(jsonData.msg).to.not.exist;',
+        "    pm.expect(jsonData.clientOrderId).to.be.a('string');",
+        "    pm.expect(jsonData.fills).to.be.an('array');",
+        "    pm.expect(jsonData.fills[0]).to.be.an('object');",
+        "    pm.expect(jsonData.orderId).to.be.a('number');",
+        '    pm.expect(jsonData.symbol).to.match(/^BTC["\'/]?[A-Z]+$/i);',
+        "    pm.expect(jsonData.status).to.be.oneOf(['NEW', 'PARTIALLY_FILLED', 'two words']);",
+        '    pm.expect(pm.response.json().isIsolated).to.be.false;',
+        "    pm.expect(pm.response.headers.get('Content-Type')).to.include('json');",
+        "    pm.expect(jsonData).to.have.property('side', 'BUY');",
+        "    pm.response.to.not.have.jsonBody('code');",
+        '    pm.expect(pm.response.responseTime).to.be.above(5);',
+        '    pm.expect(pm.response.json()).to.be.an("object");',
+        '    pm.expect(jsonData.stopPrice).to.be.null;',
+        "    pm.expect(jsonData.isWorking).to.be.a('boolean');",
+        "    pm.response.to.not.have.header('X-Debug');",
+        '});',
+      ]);
+      assert.deepEqual(expects(r), [
+        'expect status != 500',
+        'expect status < 300',
+        'expect header Content-Type exists',
+        'expect header Content-Type == "application/json; charset=utf-8"',
+        'expect duration < 500',
+        'expect json symbol == BTCUSDT',
+        'expect json status != REJECTED',
+        'expect json price > 0',
+        'expect json origQty <= 100.5',
+        'expect json type contains LIMIT',
+        'expect json fills count == 2',
+        'expect json fills count >= 1',
+        'expect json orderId exists',
+        'expect json msg not exists',
+        'expect json clientOrderId isString',
+        'expect json fills isArray',
+        'expect json fills[0] isObject',
+        'expect json orderId isNumber',
+        'expect json symbol matches /^BTC["\'\\/]?[A-Z]+$/i',
+        'expect json status in [NEW, PARTIALLY_FILLED, "two words"]',
+        'expect json isIsolated == false',
+        'expect header Content-Type contains json',
+        'expect json side == BUY',
+        'expect json code not exists',
+        'expect duration > 5',
+        'expect json $ isObject',
+        'expect json stopPrice isNull',
+        'expect json isWorking isBoolean',
+        'expect header X-Debug not exists',
+      ]);
+      for (const line of expects(r)) assert.match(`# @${line}`, EXPECT_LINE);
+      assert.doesNotMatch(r.files[0]!.text, /Postman test script/, 'a script of checks that all map is not kept');
+      assertClean(r.files[0]!.text);
+    });
+
+    it('keeps what has no exact counterpart as a comment, each check listed with why', () => {
+      const r = tested([
+        'pm.test("rest", () => {',
+        '    pm.expect(pm.response.code).to.be.oneOf([200, 201]);',
+        '    pm.expect(pm.response.responseTime).to.be.within(5, 500);',
+        '    pm.expect(pm.response.json().symbol).to.match(/^(?=BTC)/);',
+        '    pm.expect(pm.response.json().symbol).to.match(/^.{1000}$/);',
+        '    pm.expect(pm.response.json().fills).to.deep.include({ price: "1" });',
+        '    pm.expect(pm.response.text()).to.include("BTC");',
+        '    pm.expect(pm.response.json().msg).to.eql(\'say "hi"\');',
+        '    pm.response.to.have.header("X-SERVICE-APIKEY", "K3yValueMustNotBeCopied");',
+        '    pm.response.to.have.status(200);',
+        '});',
+      ]);
+      assert.deepEqual(expects(r), ['expect status 200']);
+      assert.deepEqual(unmapped(r), [
+        '"pm.expect(pm.response.code).to.be.oneOf([200, 201])": a status is compared with ==, !=, <, <=, > or >= and a whole number',
+        '"pm.expect(pm.response.responseTime).to.be.within(5, 500)": .within(…) with these values has no counterpart',
+        '"pm.expect(pm.response.json().symbol).to.match(/^(?=BTC)/)": a regular expression with lookaround or backreferences, which no linear-time engine runs',
+        '"pm.expect(pm.response.json().symbol).to.match(/^.{1000}$/)": a regular expression that repeats something more than 50 times',
+        '"pm.expect(pm.response.json().fills).to.deep.include({ price: \\"1\\" })": it holds more than names and plain values',
+        '"pm.expect(pm.response.text()).to.include(\\"BTC\\")": its subject is not the status, the response time, a header or a field of pm.response.json()',
+        '"pm.expect(pm.response.json().msg).to.eql(\'say \\"hi\\"\')": a value with a double quote or backslash',
+      ]);
+      assert.match(r.files[0]!.text, /^# \| {5}pm\.expect\(pm\.response\.code\)\.to\.be\.oneOf/m);
+      assert.doesNotMatch(r.files[0]!.text, /K3yValueMustNotBeCopied|@expect header X-SERVICE-APIKEY/);
+      assert.ok(
+        r.notes.some((n) => /the checks of "X-SERVICE-APIKEY" are not copied/.test(n)),
+        r.notes.join('\n'),
+      );
+    });
+
+    it('a script of regular expressions and divisions is read in bounded time', () => {
+      const { value: r, ms } = cpuTime(() =>
+        tested([
+          `pm.expect(pm.response.json().a).to.match(/${'[/]'.repeat(60)}/);`,
+          'x = ' + '1 / '.repeat(15_000) + '1;',
+        ]),
+      );
+      assert.deepEqual(expects(r), [`expect json a matches /${'[\\/]'.repeat(60)}/`]);
+      assert.ok(ms < 1000, `took ${Math.round(ms)} ms of CPU time`);
     });
   });
 
