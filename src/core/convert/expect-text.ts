@@ -4,6 +4,7 @@
  * a test, becomes one line of the assertion language, or a reason why it has none.
  */
 import { err, ok, type Result } from '../result';
+import { compilePattern } from '../format/pattern';
 
 /** A literal of the source: a string, or a number, boolean or null already written as JSON writes it. */
 export type Literal =
@@ -38,8 +39,6 @@ const PATH = /^(?:\$|(?:[\w$-]{1,100}|\[\d{1,9}\])(?:\.[\w$-]{1,100}|\[\d{1,9}\]
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/;
-/** Regular expressions the linear-time engine of `matches` cannot run: lookaround and backreferences. */
-const NOT_LINEAR = /\(\?<?[=!]|\\[1-9]|\\k</;
 
 const MAX_STRING = 200;
 const MAX_LIST = 20;
@@ -70,16 +69,11 @@ function regexText(source: string, flags: string): Result<string, string> {
   if (source.length === 0 || source.length > MAX_PATTERN || CONTROL.test(source))
     return err(`a regular expression that is empty, longer than ${MAX_PATTERN} characters or spans lines`);
   if (!/^[ims]*$/.test(flags)) return err(`the regular expression flags ${flags} (only i, m and s carry over)`);
-  if (NOT_LINEAR.test(source))
-    return err('a regular expression with lookaround or backreferences, which no linear-time engine runs');
-  // A large count (`.{1000}`) makes a program longer than the engine of `matches` runs.
-  if ([...source.matchAll(/\{(\d{1,9})(?:,(\d{0,9}))?\}/g)].some((m) => Number(m[1]) > 50 || Number(m[2] ?? 0) > 50))
-    return err('a regular expression that repeats something more than 50 times');
-  try {
-    new RegExp(source, flags);
-  } catch {
-    return err('a regular expression that does not compile');
-  }
+  // The engine of `matches` decides: RE2 (linear time) runs no lookaround, backreference or huge program.
+  if (!compilePattern(source, flags).ok)
+    return err(
+      'a regular expression that RE2, the linear-time engine of `matches`, cannot run (lookaround, backreferences or a program too large)',
+    );
   let out = '';
   for (let i = 0; i < source.length; i++) {
     const c = source[i]!;

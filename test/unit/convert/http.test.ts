@@ -354,7 +354,7 @@ describe('import http', () => {
           'asserts.http:34: the httpYac assertion "?? body symbol sha256 abc=" has no # @expect counterpart (sha256 has no counterpart) and is kept as a comment.',
           'asserts.http:35: the httpYac assertion "?? body symbol == {{symbol}}" has no # @expect counterpart (its value uses variables, which # @expect does not read) and is kept as a comment.',
           'asserts.http:36: the httpYac assertion "?? body == {\\"symbol\\":\\"BTCUSDT\\"}" has no # @expect counterpart (body is not the status, the duration, a header or a field of the body) and is kept as a comment.',
-          'asserts.http:37: the httpYac assertion "?? body symbol matches (?<=x)BTC" has no # @expect counterpart (a regular expression with lookaround or backreferences, which no linear-time engine runs) and is kept as a comment.',
+          'asserts.http:37: the httpYac assertion "?? body symbol matches (?<=x)BTC" has no # @expect counterpart (a regular expression that RE2, the linear-time engine of `matches`, cannot run (lookaround, backreferences or a program too large)) and is kept as a comment.',
           'asserts.http:38: the httpYac assertion "?? status === 200" has no # @expect counterpart (httpYac reads === and !== as == and != followed by =) and is kept as a comment.',
         ],
       );
