@@ -46,7 +46,14 @@ function hover(text: string): string | undefined {
 
 describe('editor: # @expect completion', () => {
   it('the kinds after @expect: those of HTTP requests, or message for a WebSocket one', () => {
-    assert.deepEqual(complete('# @expect |\nGET /api/v3/time\n'), ['status', 'code', 'json', 'header', 'duration', 'snapshot']);
+    assert.deepEqual(complete('# @expect |\nGET /api/v3/time\n'), [
+      'status',
+      'code',
+      'json',
+      'header',
+      'duration',
+      'snapshot',
+    ]);
     assert.deepEqual(complete('# @expect |\nWS /ws\n'), ['message']);
   });
 
