@@ -7,46 +7,17 @@
  * number of 429s, which must be 0 (the exit code is 1 otherwise). Takes about a minute; not part of
  * npm test. Run: node --require tsx/cjs test/bench/pace.bench.ts [--requests N] [--pace F]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { findEndpoint } from '../../src/core/catalog/endpoints';
 import { LIMITS } from '../../src/core/catalog/limits';
-import { sandboxCommand } from '../../src/cli/sandbox';
 import { testCommand } from '../../src/cli/test';
 import { processIo } from '../../src/cli/usage';
+import { option, runBench, startServer } from './sandbox-process';
 
-const SERVE_FLAG = '--serve';
 const PROFILE = 'desk';
-
-interface Key {
-  readonly name: string;
-  readonly apiKey: string;
-  readonly secretKey: string;
-}
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
-
-/** The sandbox in a process of its own, limits on; resolves with its address and demo keys. */
-async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; key: Key }> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', __filename, SERVE_FLAG], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before printing its address`)));
-  });
-  child.stdout.resume();
-  const info = JSON.parse(line) as { baseUrl: string; keys: Key[] };
-  return { child, baseUrl: info.baseUrl, key: info.keys.find((k) => k.name === 'trade')! };
-}
 
 /** Nine orders tested (weight 1) to one open-orders query (weight 3), signed, on the account's counter. */
 const ORDER = 'POST /api/v3/order/test\nsymbol = BTCUSDT\nside = BUY\ntype = LIMIT\nquantity = 0.001\nprice = 20000';
@@ -72,9 +43,13 @@ interface Report {
 
 async function main(): Promise<void> {
   const count = Math.round(option('--requests', 2_000));
-  const fraction = Math.min(option('--pace', 0.8), 1);
+  const fraction = Math.min(
+    option('--pace', 0.8, (v) => v > 0),
+    1,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'tradereq-bench-pace-'));
-  const { child, baseUrl, key } = await startServer();
+  const { child, baseUrl, keys } = await startServer(__filename);
+  const key = keys.find((k) => k.name === 'trade')!;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
     const { text, weight } = requests(count);
@@ -140,13 +115,4 @@ function print(r: {
   if (limited > 0 || r.exit !== 0) process.exitCode = 1;
 }
 
-async function serve(): Promise<void> {
-  process.exitCode = await sandboxCommand(['--port', '0', '--json'], processIo);
-}
-
-if (require.main === module) {
-  (process.argv.includes(SERVE_FLAG) ? serve() : main()).catch((e: unknown) => {
-    console.error(e);
-    process.exitCode = 1;
-  });
-}
+if (require.main === module) runBench(main, { limits: true });

@@ -5,43 +5,15 @@
  * the client (undici Pool, this process) the other. Prints figures; it is a benchmark, not a test.
  * Run: node --require tsx/cjs test/bench/sandbox.bench.ts [--requests N] [--connections C] [--depth D]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
-import { sandboxCommand } from '../../src/cli/sandbox';
-import { processIo } from '../../src/cli/usage';
+import { option, runBench, startServer, type SandboxKey } from './sandbox-process';
 
-const SERVE_FLAG = '--serve';
 const MAX_SECONDS = 60;
 
-interface Key {
-  readonly name: string;
-  readonly apiKey: string;
-  readonly secretKey: string;
-}
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isInteger(v) && v > 0 ? v : fallback;
-}
-
-async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; keys: Key[] }> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', __filename, SERVE_FLAG], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before printing its address`)));
-  });
-  const info = JSON.parse(line) as { baseUrl: string; keys: Key[] };
-  return { child, baseUrl: info.baseUrl, keys: info.keys };
-}
-
 /** LIMIT orders that rest (BUY under the asks, SELL over the bids), each with its own client id. */
-function presign(key: Key, count: number, offset: number): string[] {
+function presign(key: SandboxKey, count: number, offset: number): string[] {
   const timestamp = Date.now();
   const paths: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -107,7 +79,7 @@ async function main(): Promise<void> {
   const requests = Math.min(option('--requests', 40_000), 190_000);
   const connections = option('--connections', 8);
   const depth = option('--depth', 8);
-  const { child, baseUrl, keys } = await startServer();
+  const { child, baseUrl, keys } = await startServer(__filename);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const key = keys.find((k) => k.name === 'trade')!;
   const pool = new Pool(baseUrl, { connections, pipelining: depth });
@@ -146,13 +118,4 @@ async function main(): Promise<void> {
   }
 }
 
-async function serve(): Promise<void> {
-  process.exitCode = await sandboxCommand(['--port', '0', '--json', '--no-limits'], processIo);
-}
-
-if (require.main === module) {
-  (process.argv.includes(SERVE_FLAG) ? serve() : main()).catch((e: unknown) => {
-    console.error(e);
-    process.exitCode = 1;
-  });
-}
+if (require.main === module) runBench(main, { limits: false });

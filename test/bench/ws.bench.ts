@@ -8,43 +8,18 @@
  * clients and the REST driver run here. Prints figures; it is a benchmark, not a test.
  * Run: node --require tsx/cjs test/bench/ws.bench.ts [--connections 200] [--trades 12] [--seconds 10] [--slow 4]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { WebSocket } from 'ws';
-import { sandboxCommand } from '../../src/cli/sandbox';
-import { processIo } from '../../src/cli/usage';
+import { option, runBench, startServer, type SandboxKey } from './sandbox-process';
 
-const SERVE_FLAG = '--serve';
 const STREAMS_PER_CONNECTION = 30;
 const INTERVALS = ['Min1', 'Min5', 'Min15', 'Min30', 'Min60', 'Hour4', 'Day1', 'Week1', 'Month'];
 
-interface Key {
-  readonly name: string;
-  readonly apiKey: string;
-  readonly secretKey: string;
-}
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isInteger(v) && v >= 0 ? v : fallback;
-}
-
-async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; wsUrl: string; keys: Key[] }> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', __filename, SERVE_FLAG], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before printing its address`)));
-  });
-  const info = JSON.parse(line) as { baseUrl: string; wsUrl: string; keys: Key[] };
-  return { child, ...info };
-}
+/** The options of this bench take 0 too (`--slow 0`: no connection that never reads). */
+const WHOLE = (v: number): boolean => Number.isInteger(v) && v >= 0;
 
 /** The server's resident memory in MiB (Linux /proc). */
 function rssMiB(pid: number): number {
@@ -108,7 +83,7 @@ async function client(
 }
 
 /** One signed crossing LIMIT order path: BUY above / SELL below the house's best prices. */
-function orderPath(key: Key, n: number): string {
+function orderPath(key: SandboxKey, n: number): string {
   const eth = n % 4 >= 2;
   const buy = n % 2 === 0;
   const price = eth ? (buy ? '2001' : '1999') : buy ? '30010' : '29990';
@@ -117,7 +92,11 @@ function orderPath(key: Key, n: number): string {
 }
 
 /** Sends `perSecond` trades a second, evenly paced, until `stop()`; returns the count and failures. */
-function drive(pool: Pool, key: Key, perSecond: number): { stop: () => Promise<{ sent: number; failed: number }> } {
+function drive(
+  pool: Pool,
+  key: SandboxKey,
+  perSecond: number,
+): { stop: () => Promise<{ sent: number; failed: number }> } {
   let sent = 0;
   let failed = 0;
   const pending = new Set<Promise<void>>();
@@ -148,11 +127,11 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const connections = option('--connections', 200);
-  const tradesPerSecond = option('--trades', 12);
-  const seconds = option('--seconds', 10);
-  const slowCount = option('--slow', 4);
-  const { child, baseUrl, wsUrl, keys } = await startServer();
+  const connections = option('--connections', 200, WHOLE);
+  const tradesPerSecond = option('--trades', 12, WHOLE);
+  const seconds = option('--seconds', 10, WHOLE);
+  const slowCount = option('--slow', 4, WHOLE);
+  const { child, baseUrl, wsUrl, keys } = await startServer(__filename);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const pid = child.pid!;
   const key = keys.find((k) => k.name === 'trade')!;
@@ -240,13 +219,4 @@ function report(f: Figures): void {
   if (rate < 20_000 || f.failed > 0 || f.open !== f.connections) process.exitCode = 1;
 }
 
-async function serve(): Promise<void> {
-  process.exitCode = await sandboxCommand(['--port', '0', '--json', '--no-limits'], processIo);
-}
-
-if (require.main === module) {
-  (process.argv.includes(SERVE_FLAG) ? serve() : main()).catch((e: unknown) => {
-    console.error(e);
-    process.exitCode = 1;
-  });
-}
+if (require.main === module) runBench(main, { limits: false });

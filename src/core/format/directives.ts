@@ -150,9 +150,9 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
   {
     name: 'expect',
     usage:
-      '@expect status 200 | @expect code 30002 | @expect json PATH OP VALUE | @expect header NAME OP VALUE | @expect duration < MS | @expect message PATH == VALUE',
+      '@expect status 200 | @expect code 30002 | @expect json PATH OP VALUE | @expect header NAME OP VALUE | @expect duration < MS | @expect snapshot | @expect message PATH == VALUE',
     description:
-      'A check on the response (`status`, `code`, `json`, `header`, `duration`) or, for a WebSocket request, on its pushes (`message`: passes when one push matches); OP is ==, !=, <, <=, >, >=, contains, startsWith, matches /re/, in [a, b], or exists, not exists, isString, isNumber, isDecimal, isArray, isObject, count OP N after a path. The command line exits non-zero when one fails.',
+      'A check on the response (`status`, `code`, `json`, `header`, `duration`; `snapshot`: the whole answer against its snapshot file, in a test run) or, for a WebSocket request, on its pushes (`message`: passes when one push matches); OP is ==, !=, <, <=, >, >=, contains, startsWith, matches /re/, in [a, b], or exists, not exists, isString, isNumber, isDecimal, isArray, isObject, count OP N after a path. The command line exits non-zero when one fails.',
     apply: (_draft, _args, d, own) => {
       const e = readExpectation(d);
       if (!e.ok) return e.error;
