@@ -15,7 +15,7 @@ export interface Net {
  * shared by everything in the editor that sends.
  */
 export class Network implements vscode.Disposable {
-  private net: Net | undefined;
+  private net: (Net & { readonly statePath: string }) | undefined;
   /** The account of the last signed send to each origin, so a budget view shows its counter too. */
   private readonly accounts = new Map<string, string>();
 
@@ -24,12 +24,19 @@ export class Network implements vscode.Disposable {
       const { NodeHttpSender, Budget, ClockSync, FileStateStore, DEFAULT_SEND_SETTINGS } = lazy();
       const store = new FileStateStore();
       this.net = {
+        statePath: store.path,
         sender: new NodeHttpSender(DEFAULT_SEND_SETTINGS),
         budget: new Budget(store),
         clock: new ClockSync(store),
       };
     }
     return this.net;
+  }
+
+  /** The rate-limit state file the budget counts in: the state folder as it was when the network loaded. */
+  statePath(): string {
+    this.get();
+    return this.net!.statePath;
   }
 
   rememberAccount(origin: string, account: string | undefined): void {

@@ -147,6 +147,11 @@ export class Testing implements vscode.Disposable {
     return this.parts.sandbox.handle?.baseUrl;
   }
 
+  /** The rate-limit state file the runs count in (tests fill it to make a paced run wait). */
+  stateFile(): string {
+    return this.parts.network.statePath();
+  }
+
   /** After the workspace folders changed: everything again, if the Testing view asked for it already. */
   private rediscover(): void {
     if (!this.discovery) return;

@@ -288,11 +288,13 @@ suite('Testing view: request files as tests in a multi-root workspace', () => {
     try {
       // 400 weight counted against beta's IP just now: a ping fits the gate's 500, but under 80 % of
       // it only in 10 s, when that weight leaves the window. Unpaced, it would be sent at once.
-      const statePath = path.join(stateDir, 'state.json');
+      // The state file the editor's budget counts in: its folder is the one it saw when it first loaded.
+      const statePath = api.testing.stateFile();
       const text = fs.existsSync(statePath) ? fs.readFileSync(statePath, 'utf8') : '{"version":1,"origins":{}}';
       const state = JSON.parse(text) as { origins: Record<string, { ip?: unknown[] }> };
       const origin = new URL(beta.baseUrl).origin;
       state.origins[origin] = { ...state.origins[origin], ip: [[Date.now(), 400]] };
+      fs.mkdirSync(path.dirname(statePath), { recursive: true });
       fs.writeFileSync(statePath, JSON.stringify(state));
       const cancel = new vscode.CancellationTokenSource();
       const running = run(api.testing.environmentProfile, [children(checks)[0]!], cancel.token);
