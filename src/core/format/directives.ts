@@ -2,7 +2,14 @@
 import { WS_RULES } from '../catalog/ws-limits';
 import { err, ok, type Result } from '../result';
 import { PROFILE_NAME_PATTERN } from '../env/keys';
-import { EXPECT_USAGE, readExpectationLine, type ExpectationLine, type ExpectationProblem } from './expectation';
+import {
+  EXPECT_USAGE,
+  parsePath,
+  readExpectationLine,
+  type ExpectationLine,
+  type ExpectationProblem,
+} from './expectation';
+import type { PathStep } from './json-value';
 import {
   REQUEST_NAME,
   type Diagnostic,
@@ -166,7 +173,7 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
     description:
       'A field of the answer that `# @expect snapshot` masks (replaced by `<NAME>` in the snapshot and the answer), besides the ids and times the service assigns; `[*]` is every element of a list (`fills[*].tradeId`).',
     apply: (draft, args) => {
-      if (!MASK_PATH.test(args))
+      if (readMaskPath(args) === undefined)
         return 'Write `# @mask PATH` with a path into the JSON answer as in `# @expect json` (`price`, `fills[0].price`), `[*]` for every element of a list (`fills[*].tradeId`).';
       draft.masks = [...draft.masks, args];
       return undefined;
@@ -212,8 +219,17 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
   },
 ];
 
-/** A `# @mask` path: members and `[N]` as in `# @expect json`, `[*]` or `.*` for every element of a list. */
-export const MASK_PATH = /^(?=.{1,256}$)(?:\[(?:\d+|\*)\]|[^.[\]\s]+)(?:\.[^.[\]\s]+|\[(?:\d+|\*)\])*$/;
+/**
+ * The steps of a `# @mask` path, written as a path of `# @expect json` (format/expectation.ts:
+ * members, `[N]`, `[*]` or `.*` for every element of a list) naming a part of the answer; undefined
+ * when it is not one.
+ */
+export function readMaskPath(text: string): PathStep[] | undefined {
+  if (text.length > 256 || /\s/.test(text)) return undefined;
+  const steps = parsePath(text);
+  return steps.ok && steps.value.length > 0 ? steps.value : undefined;
+}
+
 /** The format of a `# @data` path, when it is one: relative, `/`-separated, no `..`, no `{{` (directive arguments are not substituted). */
 function dataFormat(path: string): 'csv' | 'json' | undefined {
   // eslint-disable-next-line no-control-regex -- a path with a control character is no file name to open

@@ -7,7 +7,7 @@
  * Pure; an answer is hostile, so it is walked without recursion.
  */
 import { credentialsIn, isCredentialField } from '../format/credentials';
-import { MASK_PATH } from '../format/directives';
+import { readMaskPath } from '../format/directives';
 
 export interface MaskOptions {
   /** `# @mask` paths: `orderId`, `fills[*].tradeId`, `[*].orderId`; `[*]` (or `.*`) is every element of a list. */
@@ -65,25 +65,17 @@ export function placeholder(name: string): string {
   return `<${name}>`;
 }
 
-/** A member name, a list index, or null: every element of a list. */
-type Segment = string | number | null;
+/** A member name (a list's index as its digits), or null: every element of a list. */
+type Segment = string | null;
 
 /** `fills[*].tradeId` → ['fills', null, 'tradeId']; undefined when it is not a path. */
 function parsePath(path: string): Segment[] | undefined {
-  if (!MASK_PATH.test(path)) return undefined;
-  const segments: Segment[] = [];
-  for (const m of path.matchAll(/\[(\d+|\*)\]|([^.[\]\s]+)/g)) {
-    if (m[1] !== undefined) segments.push(m[1] === '*' ? null : Number(m[1]));
-    else segments.push(m[2] === '*' ? null : m[2]!);
-  }
-  return segments;
+  return readMaskPath(path)?.map((step) => (typeof step === 'string' ? step : null));
 }
 
 /** Whether one segment of a `# @mask` path takes the member `key` (a list's index, or an object's name). */
 function takes(segment: Segment, key: string | number): boolean {
-  if (segment === null) return typeof key === 'number';
-  if (typeof key === 'number') return String(segment) === String(key);
-  return segment === key;
+  return segment === null ? typeof key === 'number' : segment === String(key);
 }
 
 /** The placeholder of a `# @mask` path: its last member name ("<tradeId>"), else "<masked>". */
