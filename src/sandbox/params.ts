@@ -4,6 +4,7 @@
  * percent-decoded, the query string's value used when a name is in both. totalParams is the raw
  * query string followed directly by the raw body, the signature pair taken out of either.
  */
+import { isJsonBody, jsonWithoutSignature, withoutPair } from '../core/signing/total-params';
 import { refusal, value, type Answer } from './replies';
 
 /**
@@ -82,9 +83,7 @@ function parseForm(raw: string, fromBody: boolean, out: Collector): Answer<strin
   }
   if (sigStart === -1) return value(raw);
   // The pair goes with the "&" that joined it to its neighbour (§5 rule 4: "without the signature parameter").
-  return value(
-    sigStart > 0 ? raw.slice(0, sigStart - 1) + raw.slice(sigEnd) : raw.slice(0, sigStart) + raw.slice(sigEnd + 1),
-  );
+  return value(withoutPair(raw, sigStart, sigEnd));
 }
 
 function duplicate(name: string, place: string): Answer<never> {
@@ -92,31 +91,6 @@ function duplicate(name: string, place: string): Answer<never> {
     33333,
     `"${name}" is sent twice in the ${place}; send each parameter once (the query string's value wins only over the body's, §4.1 rule 5).`,
   );
-}
-
-const JSON_SIGNATURE = /"signature"\s*:\s*"[^"\\]*"/g;
-
-function isSpace(c: string | undefined): boolean {
-  return c === ' ' || c === '\t' || c === '\n' || c === '\r';
-}
-
-/** The JSON text without its one plainly written signature member and the comma that joined it. */
-function stripJsonSignature(raw: string): string | undefined {
-  const found = [...raw.matchAll(JSON_SIGNATURE)];
-  if (found.length !== 1) return undefined;
-  const s = found[0]!.index;
-  const e = s + found[0]![0].length;
-  let i = s - 1;
-  while (i >= 0 && isSpace(raw[i])) i--;
-  if (raw[i] === ',') return raw.slice(0, i) + raw.slice(e);
-  let j = e;
-  while (j < raw.length && isSpace(raw[j])) j++;
-  if (raw[j] === ',') {
-    j++;
-    while (j < raw.length && isSpace(raw[j])) j++;
-    return raw.slice(0, s) + raw.slice(j);
-  }
-  return raw.slice(0, s) + raw.slice(e);
 }
 
 function parseJson(raw: string, out: Collector): Answer<string> {
@@ -141,7 +115,7 @@ function parseJson(raw: string, out: Collector): Answer<string> {
     if (!out.values.has(name)) out.values.set(name, text);
   }
   if (!Object.prototype.hasOwnProperty.call(parsed, 'signature')) return value(raw);
-  const stripped = stripJsonSignature(raw);
+  const stripped = jsonWithoutSignature(raw);
   if (stripped === undefined) {
     return refusal(
       33333,
@@ -188,7 +162,7 @@ function parseBody(
   if (body.length === 0) return value({ text: '', form: true });
   if (method === 'GET')
     return refusal(33333, 'A GET request takes its parameters in the query string only, not in a body (§4.1 rule 2).');
-  if (body.trimStart()[0] === '{') {
+  if (isJsonBody(body)) {
     if (contentType === undefined || !JSON_CONTENT_TYPE.test(contentType))
       return refusal(33333, 'A JSON body needs the header Content-Type: application/json (§4.1 rule 3).');
     const r = parseJson(body, out);
