@@ -78,6 +78,8 @@ export interface DoctorInput {
   readonly now: number;
   /** The error code the program got, from `--code` or the text. */
   readonly code?: number;
+  /** The header that carries the API key, when the environment names another than X-SERVICE-APIKEY. */
+  readonly apiKeyHeader?: string;
   /** True when TradeReq itself signed the request (the panel's "Why?"). */
   readonly sentByTradeReq?: boolean;
 }
