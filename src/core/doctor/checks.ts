@@ -45,7 +45,7 @@ function recvWindowOf(w: Wire): number | DoctorCheck {
 
 function clockNote(input: DoctorInput): string {
   if (input.clock === undefined) return " (the server's time could not be measured, so this machine's clock stands in)";
-  const offset = input.clock.localTime - input.clock.serverTime;
+  const offset = -input.clock.offsetMs;
   const way = offset >= 0 ? 'ahead of' : 'behind';
   return `; this machine's clock is ${span(offset)} ${way} the server's`;
 }
@@ -73,7 +73,7 @@ function timestampChecks(w: Wire, input: DoctorInput): DoctorCheck[] {
       ...window,
     ];
   const unit = pass('timestamp-seconds', `timestamp ${ts} is in milliseconds.`);
-  const server = input.clock ? input.clock.serverTime + (input.now - input.clock.localTime) : input.now;
+  const server = input.now + (input.clock?.offsetMs ?? 0);
   const recvWindow = typeof rw === 'number' ? rw : LIMITS.recvWindow.defaultMs;
   const ahead = t - server;
   const note = clockNote(input);

@@ -61,10 +61,10 @@ export interface DoctorKey {
   readonly secretKey: string;
 }
 
-/** The server's clock as measured now: serverTime read at localTime on this machine. */
+/** The server's clock as measured now (a clock/clock.ts ClockSample fits). */
 export interface ServerClock {
-  readonly serverTime: number;
-  readonly localTime: number;
+  /** serverTime − this machine's time. Positive: the server is ahead. */
+  readonly offsetMs: number;
 }
 
 export interface DoctorInput {

@@ -56,7 +56,7 @@ async function measure(sb: Sandbox): Promise<ServerClock> {
   const t0 = Date.now();
   const res = await request(sb.baseUrl + '/api/v3/time');
   const { serverTime } = (await res.body.json()) as { serverTime: number };
-  return { serverTime, localTime: Math.round((t0 + Date.now()) / 2) };
+  return { offsetMs: Math.round(serverTime - (t0 + Date.now()) / 2) };
 }
 
 /** The broken signers, each as programs write it. `ts` is the timestamp the program would send. */
