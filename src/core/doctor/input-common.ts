@@ -112,7 +112,7 @@ function startsAnswer(line: string): boolean {
 
 /**
  * The body on the lines from `start`: up to the first blank line or answer, without the line break
- * before it (a body with blank lines needs its Content-Length). Returns it and the index after it.
+ * before it (a body with blank lines needs its Content-Length). Returns it and the index where it ends.
  */
 export function bodyLines(text: string, start: number): { body: string; end: number } {
   let end = start;

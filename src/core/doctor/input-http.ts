@@ -98,7 +98,12 @@ function readHead(text: string, at: RequestLine): { headers: SentHeader[]; bodyS
 }
 
 /** The body after the blank line: Content-Length bytes when the request has the header, else bodyLines's rule. */
-function readBody(text: string, start: number | undefined, length: string | undefined, verbose: boolean) {
+function readBody(
+  text: string,
+  start: number | undefined,
+  length: string | undefined,
+  verbose: boolean,
+): { body: string; after: string } {
   const rest = start === undefined || start > text.length ? '' : text.slice(start);
   if (length !== undefined && !/^\d{1,9}$/.test(length))
     throw new InputError('the Content-Length header is not a number: paste the request as it was sent');
