@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { BOUNDS } from '../core/bounds';
 import { Budget } from '../core/budget/budget';
 import { FileStateStore } from '../core/budget/state';
 import { defaultStateDir } from '../core/budget/state-dir';
@@ -13,7 +14,7 @@ import { ClockSync } from '../core/clock/sync';
 import { diagnose } from '../core/doctor/diagnose';
 import { readSentRequest } from '../core/doctor/input';
 import { reportJson, reportText } from '../core/doctor/report';
-import type { DoctorKey, SentRequest, ServerClock } from '../core/doctor/types';
+import { CAUSE_IDS, type DoctorKey, type SentRequest, type ServerClock } from '../core/doctor/types';
 import { headerValue } from '../core/doctor/wire';
 import { DEFAULT_API_KEY_HEADER } from '../core/env/constants';
 import { DEMO_ACCOUNTS, isLoopbackOrigin, SANDBOX_PROFILE } from '../core/env/demo';
@@ -49,16 +50,13 @@ server's clock, recvWindow, the API key header and where the parameters were put
 Every other profile found in the environment variables (and the sandbox's demo keys) is tried as
 "the key of another environment". Secrets are used for the HMAC and never printed.
 
-Cause ids (stable, for scripts): signature-missing, signature-uppercase, ampersand-join,
-body-reserialised, order-differs, encoding-lowercase, encoding-missing, message-newline,
-signature-included, json-vs-form, secret-whitespace, wrong-secret, timestamp-seconds,
-clock-window, recv-window, api-key-header, query-overrides-body, none, unknown.
+Cause ids (stable, for scripts): ${CAUSE_IDS.join(', ')}.
 
 Exit codes: 0 the request is right (cause none); 1 a cause was found (or unknown);
 2 bad input (nothing to read, no key to check against).`;
 
-/** Standard input or a file is read up to this many bytes; the reader then holds the request to its own bound. */
-const MAX_INPUT_BYTES = 1024 * 1024;
+/** Bytes read of standard input or a file: UTF-8 may take up to 4 bytes for each character the reader allows. */
+const MAX_INPUT_BYTES = BOUNDS.doctorInputChars * 4;
 const CLOCK_TIMEOUT_MS = 3_000;
 
 const DOCTOR_OPTIONS = {

@@ -92,7 +92,7 @@ function timestampChecks(w: Wire, input: DoctorInput): DoctorCheck[] {
       unit,
       fail(
         'clock-window',
-        `timestamp is ${span(ahead)} behind the server's time now, beyond recvWindow ${recvWindow} ms (§5 rule 9)${note}.`,
+        `timestamp is ${span(ahead)} behind the server's time now, beyond recvWindow ${recvWindow} ms (§5 rule 9)${note}. If it was sent just now, the clock that made it is behind or the request waited; if it was signed long ago (a request from a log), it cannot be sent again: sign anew.`,
       ),
       ...window,
     ];

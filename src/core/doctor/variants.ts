@@ -3,6 +3,7 @@
  * of what §5 asks. A fixed, small set: each variant is one string (or key) derived from what was
  * sent, never a search over secrets.
  */
+import { findEndpoint, findParam } from '../catalog/endpoints';
 import { percentEncode } from '../signing/encode';
 import type { CauseId, DoctorKey } from './types';
 import { memberText, type RawPair, type Wire } from './wire';
@@ -185,12 +186,18 @@ function jsonVsForm(w: Wire): MessageVariant[] {
     ];
   }
   if (w.bodyPairs.length === 0) return [];
-  const strings = Object.fromEntries(w.bodyPairs.map((p) => [p.name, p.value]));
-  const typed = Object.fromEntries(
-    w.bodyPairs.map((p) => [p.name, /^-?\d+(\.\d+)?$/.test(p.value) ? Number(p.value) : p.value]),
+  const typed = (number: RegExp): Record<string, unknown> =>
+    Object.fromEntries(w.bodyPairs.map((p) => [p.name, number.test(p.value) ? Number(p.value) : p.value]));
+  // Programs keep values as strings, or numbers, or the service's integers (timestamp) as numbers and decimals as strings.
+  const endpoint = findEndpoint(w.sent.method, new URL(w.sent.url).pathname);
+  const integer = (name: string): boolean =>
+    /^(integer|timestampMs)$/.test((endpoint && findParam(endpoint, name)?.type) ?? '');
+  const byCatalog = Object.fromEntries(
+    w.bodyPairs.map((p) => [p.name, integer(p.name) && /^-?\d{1,15}$/.test(p.value) ? Number(p.value) : p.value]),
   );
+  const forms = [typed(/^$/), typed(/^-?\d+(\.\d+)?$/), byCatalog];
   const what = 'signed the parameters as JSON but sent them as a form';
-  return [strings, typed].flatMap((o) => [
+  return forms.flatMap((o) => [
     { cause: 'json-vs-form' as const, what, message: w.query + JSON.stringify(o) },
     { cause: 'json-vs-form' as const, what, message: w.query + pythonJson(o) },
   ]);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMMAND_NAMES } from '../../../src/cli/main';
+import { CAUSE_IDS } from '../../../src/core/doctor/types';
 import { ROOT } from '../../support/cli';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -47,5 +48,14 @@ describe('the README, as a new user reads it', () => {
     assert.ok(format >= 0);
     for (const editor of ['## In the editor', '## Sending from the editor', '## The stream view'])
       assert.ok(order.indexOf(editor) > format, `${editor} comes after the format`);
+  });
+
+  it("the signature doctor's table names every cause id, and only those", () => {
+    const section = README.slice(
+      README.indexOf('## The signature doctor'),
+      README.indexOf('\n## ', README.indexOf('## The signature doctor') + 1),
+    );
+    const listed = [...section.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
+    assert.deepEqual([...listed].sort(), [...CAUSE_IDS].sort());
   });
 });

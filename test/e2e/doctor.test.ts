@@ -1,0 +1,110 @@
+/**
+ * `tradereq doctor` on what real programs sent: broken signers in Python with `requests` and in
+ * bash with openssl and curl (test/fixtures/doctor/) send orders to the sandbox, print what they
+ * sent as a developer would paste it (raw HTTP from requests, the curl line from the script), and
+ * the doctor, run as a user runs it, names each cause. The node:crypto signers are in
+ * test/unit/doctor/diagnose.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_ACCOUNTS } from '../../src/core/env/demo';
+import { ensureToolchains, type Toolchains } from '../fixtures/codegen/support';
+import { ensureBuilt } from '../support/build';
+import { describeRun, ROOT } from '../support/cli';
+import { sandboxProject, type Project } from '../support/project';
+
+const DEMO = DEMO_ACCOUNTS[0]!;
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'doctor');
+
+interface Case {
+  readonly cause: string;
+  readonly text: string;
+}
+
+/** Runs a broken-signer program (without blocking: the sandbox answers from this process) and splits what it printed into cases. */
+function runSigners(command: string, script: string, baseUrl: string): Promise<Case[]> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, BASE_URL: baseUrl, API_KEY: DEMO.apiKey, SECRET_KEY: DEMO.secretKey };
+    const child = spawn(command, [join(FIXTURES, script)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      if (status !== 0) return reject(new Error(`${script} exited ${status}: ${err}`));
+      const cases = out.split(/^### /m).slice(1);
+      resolve(cases.map((c) => ({ cause: c.slice(0, c.indexOf('\n')).trim(), text: c.slice(c.indexOf('\n') + 1) })));
+    });
+  });
+}
+
+describe('tradereq doctor: what real programs sent, diagnosed', function () {
+  this.timeout(120_000);
+  let project: Project;
+  let tools: Toolchains;
+  let shell: Case[] = [];
+  before(async function () {
+    tools = ensureToolchains(this);
+    ensureBuilt();
+    project = await sandboxProject('doctor', {});
+  });
+  after(() => project?.close());
+
+  async function diagnoseAll(cases: readonly Case[]): Promise<void> {
+    for (const [i, c] of cases.entries()) {
+      const file = join(project.dir, `sent-${i}.txt`);
+      writeFileSync(file, c.text);
+      const r = await project.run(['doctor', file, '--json']);
+      const report = JSON.parse(r.stdout) as { cause: string; fix: string; snippets: Record<string, string> };
+      assert.equal(report.cause, c.cause, `${c.cause}:\n${c.text}\n${describeRun(r)}`);
+      assert.equal(r.status, c.cause === 'none' ? 0 : 1, describeRun(r));
+      if (c.cause !== 'none')
+        assert.ok(report.fix.length > 0 && Object.keys(report.snippets).length === 5, describeRun(r));
+      assert.ok(
+        !r.stdout.includes(DEMO.secretKey) && !r.stderr.includes(DEMO.secretKey),
+        'the secret is never printed',
+      );
+      if (c.cause !== 'none' && c.cause !== 'timestamp-seconds')
+        assert.match(c.text, /"code": ?(700002|602)/, 'the sandbox refused it as an invalid signature');
+    }
+  }
+
+  it('Python with requests: json= re-serialises, a sorted string signed, seconds, JSON signed and a form sent', async () => {
+    // Signed just before: a correct request is judged against the server's clock now (§5 rule 9).
+    const cases = await runSigners(tools.pythonRequests, 'broken_requests.py', project.sandbox.baseUrl);
+    assert.deepEqual(
+      cases.map((c) => c.cause),
+      ['none', 'body-reserialised', 'order-differs', 'timestamp-seconds', 'json-vs-form'],
+    );
+    await diagnoseAll(cases);
+  });
+
+  it('bash with openssl and curl: echo\'s newline, upper case, a secret with its line end, an "&" between query and body', async () => {
+    const cases = (shell = await runSigners(tools.bash, 'broken_requests.sh', project.sandbox.baseUrl));
+    assert.deepEqual(
+      cases.map((c) => c.cause),
+      ['none', 'message-newline', 'signature-uppercase', 'secret-whitespace', 'ampersand-join'],
+    );
+    await diagnoseAll(cases);
+  });
+
+  it('the report a person reads: cause, both strings with the difference marked, the fix; bad input exits 2', async () => {
+    writeFileSync(join(project.dir, 'amp.txt'), shell.find((c) => c.cause === 'ampersand-join')!.text);
+    const r = await project.run(['doctor', 'amp.txt', '--offline']);
+    assert.equal(r.status, 1, describeRun(r));
+    assert.match(r.stdout, /^Cause: ampersand-join/);
+    assert.match(r.stdout, /\n {2}signed: {3}symbol=BTCUSDT&side=BUY&type=LIMIT/);
+    assert.match(r.stdout, /\n {2}expected: symbol=BTCUSDT&side=BUYtype=LIMIT/);
+    assert.match(r.stdout, /\n {12}\s*\^\n/);
+    assert.match(r.stdout, /Fix: totalParams is the query string followed directly by the body/);
+    assert.match(r.stdout, /this machine's clock stands in/);
+    writeFileSync(join(project.dir, 'nothing.txt'), 'hello\n');
+    const bad = await project.run(['doctor', 'nothing.txt']);
+    assert.equal(bad.status, 2, describeRun(bad));
+    assert.equal(bad.stdout, '');
+  });
+});
