@@ -2,6 +2,7 @@
  * The rest of §5 and §4.1, checked whatever the signature: the timestamp's unit and window against
  * the server's clock, recvWindow, the API key header, where parameters were placed.
  */
+import { shown } from '../convert/common';
 import { API_KEY_FORMAT, findEndpoint, isBatchEndpoint } from '../catalog/endpoints';
 import { LIMITS, MILLISECOND_TIMESTAMP_MIN } from '../catalog/limits';
 import { DEFAULT_API_KEY_HEADER } from '../env/constants';
@@ -33,7 +34,7 @@ function recvWindowOf(w: Wire): number | DoctorCheck {
   const rw = w.values.get('recvWindow');
   if (rw === undefined) return LIMITS.recvWindow.defaultMs;
   if (!INTEGER.test(rw))
-    return fail('recv-window', `recvWindow "${rw}" is not a whole number of milliseconds (§5 rule 8).`);
+    return fail('recv-window', `recvWindow ${shown(rw)} is not a whole number of milliseconds (§5 rule 8).`);
   const n = Number(rw);
   if (n > LIMITS.recvWindow.maxMs || n === 0)
     return fail(
@@ -60,7 +61,7 @@ function timestampChecks(w: Wire, input: DoctorInput): DoctorCheck[] {
     return [fail('clock-window', 'No timestamp was sent: a signed request needs one (§5 rule 7).'), ...window];
   if (!INTEGER.test(ts))
     return [
-      fail('timestamp-seconds', `timestamp "${ts}" is not a whole number of milliseconds (§5 rule 7).`),
+      fail('timestamp-seconds', `timestamp ${shown(ts)} is not a whole number of milliseconds (§5 rule 7).`),
       ...window,
     ];
   const t = Number(ts);
@@ -160,7 +161,7 @@ function placementChecks(w: Wire): DoctorCheck[] {
     out.push(
       fail(
         'json-vs-form',
-        `The body is JSON but Content-Type is ${type === undefined ? 'missing' : `"${type}"`}: send Content-Type: application/json (§4.1 rule 3).`,
+        `The body is JSON but Content-Type is ${type === undefined ? 'missing' : shown(type)}: send Content-Type: application/json (§4.1 rule 3).`,
       ),
     );
   const endpoint = findEndpoint(w.sent.method, new URL(w.sent.url).pathname);

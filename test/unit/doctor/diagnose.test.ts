@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { request } from 'undici';
 
+import { BOUNDS } from '../../../src/core/bounds';
 import { CAUSES } from '../../../src/core/doctor/fixes';
 import { diagnose } from '../../../src/core/doctor/diagnose';
 import { reportJson, reportText } from '../../../src/core/doctor/report';
@@ -221,5 +222,34 @@ describe('doctor/diagnose: a broken signer per cause, refused by the sandbox, di
     assert.equal(check.ok, false);
     assert.match(check.text, /key profile "readonly"'s API key \*{4}0002/);
     assert.ok(!reportText(d).includes(READONLY.apiKey));
+  });
+
+  it('a listen key in what was signed is hidden in the report', () => {
+    const listenKey = 'Lk' + '7'.repeat(58);
+    const q = `listenKey=${listenKey}&timestamp=${Date.now()}`;
+    const sent = {
+      ...sentOf(sb, { path: '/api/v3/userDataStream', query: `${q}&signature=${hmac(TRADE.secretKey, q + '\n')}` }),
+      method: 'PUT',
+    };
+    const d = diagnose(input(sent));
+    assert.equal(d.cause, 'message-newline');
+    assert.ok(!(reportText(d) + reportJson(d)).includes(listenKey), 'the listen key is not shown');
+    assert.match(reportText(d), /listenKey=<hidden>/);
+  });
+
+  it('a request at the size bound is diagnosed in bounded time (variants, no search over secrets)', () => {
+    // The reader's bounds: 256 KiB of text, 1,000 parameters (bounds.ts).
+    const body = Array.from({ length: BOUNDS.paramsPerRequest - 1 }, (_, i) => `p${i}=${'v'.repeat(240)}`).join('&');
+    const sent = sentOf(sb, { path: '/api/v3/order', query: `signature=${'cd'.repeat(32)}`, body });
+    assert.ok(body.length > 200_000 && body.length < BOUNDS.doctorInputChars);
+    const start = process.cpuUsage();
+    const d = diagnose(
+      input(sent, {
+        otherKeys: Array.from({ length: 100 }, (_, i) => ({ ...OTHER, profile: `p${i}`, secretKey: `s${i}` })),
+      }),
+    );
+    const cpuMs = (process.cpuUsage(start).user + process.cpuUsage(start).system) / 1000;
+    assert.equal(d.cause, 'unknown');
+    assert.ok(cpuMs < 5_000, `${cpuMs} ms of CPU`);
   });
 });
