@@ -22,7 +22,7 @@ function fail(id: DoctorCheck['id'], text: string): DoctorCheck {
 }
 
 /** How far apart two times are, in words. */
-export function span(ms: number): string {
+function span(ms: number): string {
   const a = Math.abs(ms);
   if (a < 2_000) return `${a} ms`;
   if (a < 120_000) return `${Math.round(a / 1000)} s`;

@@ -36,7 +36,7 @@ export interface SentHeader {
 }
 
 /** Where the doctor read the request from. */
-export type SentForm = 'curl' | 'http' | 'url' | 'tradereq';
+type SentForm = 'curl' | 'http' | 'url' | 'tradereq';
 
 /** What a program sent, read from the user's text (or from TradeReq's own send). */
 export interface SentRequest {

@@ -33,7 +33,7 @@ export interface Wire {
   readonly values: ReadonlyMap<string, string>;
 }
 
-export function decodeComponent(text: string): string {
+function decodeComponent(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
@@ -41,7 +41,7 @@ export function decodeComponent(text: string): string {
   }
 }
 
-export function splitForm(text: string): RawPair[] {
+function splitForm(text: string): RawPair[] {
   if (text.length === 0) return [];
   return text
     .split('&')
