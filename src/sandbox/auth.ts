@@ -8,7 +8,8 @@ import { DEMO_ACCOUNTS, type DemoAccount } from '../core/env/demo';
 import { SIGNATURE_FORMAT, signatureMatches } from '../core/signing/hmac';
 import { API_KEY_FORMAT } from '../core/catalog/endpoints';
 import { LIMITS, MILLISECOND_TIMESTAMP_MIN } from '../core/catalog/limits';
-import { looseEncoding, type RequestParams } from './params';
+import { looseEncoding } from '../core/signing/total-params';
+import type { RequestParams } from './params';
 import { refusal, value, type Answer } from './replies';
 
 type Permission = 'read' | 'trade';

@@ -1,7 +1,192 @@
-/** The diagnosis: recompute the signature of §5, try the known mistakes, then check the rest of §5 and §4.1. */
-import type { Diagnosis, DoctorInput } from './types';
+/**
+ * The diagnosis: recompute the signature the service expects (§5 rules 3-5), and when the program's
+ * differs, find the known mistake that reproduces it exactly; then check the rest of §5 and §4.1.
+ */
+import { CREDENTIAL_FIELDS } from '../catalog/endpoints';
+import { lookupError } from '../catalog/errors';
+import { maskApiKey } from '../env/keys';
+import { signTotalParams } from '../signing/hmac';
+import { restOfSection5 } from './checks';
+import { CAUSES } from './fixes';
+import type { CauseId, Diagnosis, DoctorCheck, DoctorInput, SignedComparison } from './types';
+import { keyVariants, messageVariants, type KeyVariant, type MessageVariant } from './variants';
+import { readWire, type Wire } from './wire';
 
+/** Above this many characters of totalParams, message and key mistakes are not tried together. */
+const CROSS_MAX_CHARS = 16 * 1024;
+
+interface Match {
+  readonly message?: MessageVariant;
+  readonly key?: KeyVariant;
+}
+
+/** The variant (or pair of variants) whose HMAC is `target`: messages first, then keys, then both. */
+function search(w: Wire, input: DoctorInput, target: string): Match | undefined {
+  const messages = messageVariants(w);
+  const keys = keyVariants(input.key, input.otherKeys);
+  for (const message of messages)
+    if (signTotalParams(input.key.secretKey, message.message) === target) return { message };
+  for (const key of keys) if (signTotalParams(key.secretKey, w.totalParams) === target) return { key };
+  if (w.totalParams.length > CROSS_MAX_CHARS) return undefined;
+  for (const key of keys)
+    for (const message of messages)
+      if (signTotalParams(key.secretKey, message.message) === target) return { message, key };
+  return undefined;
+}
+
+const FORM_CREDENTIAL = new RegExp(`(^|&)(${[...CREDENTIAL_FIELDS].join('|')})=[^&]*`, 'g');
+const JSON_CREDENTIAL = new RegExp(`("(?:${[...CREDENTIAL_FIELDS].join('|')})"\\s*:\\s*)"[^"\\\\]*"`, 'g');
+
+/** A message as shown: credentials (listen keys) hidden. */
+function shown(text: string): string {
+  return text.replace(FORM_CREDENTIAL, '$1$2=<hidden>').replace(JSON_CREDENTIAL, '$1"<hidden>"');
+}
+
+function compare(signed: string | undefined, expectedRaw: string): SignedComparison {
+  const expected = shown(expectedRaw);
+  if (signed === undefined) return { expected };
+  const s = shown(signed);
+  let start = 0;
+  while (start < s.length && start < expected.length && s[start] === expected[start]) start++;
+  let tail = 0;
+  while (
+    tail < s.length - start &&
+    tail < expected.length - start &&
+    s[s.length - 1 - tail] === expected[expected.length - 1 - tail]
+  )
+    tail++;
+  if (s === expected) return { signed: s, expected };
+  return {
+    signed: s,
+    expected,
+    difference: { start, signedEnd: s.length - tail, expectedEnd: expected.length - tail },
+  };
+}
+
+function codeNote(input: DoctorInput, signatureRight: boolean): string | undefined {
+  if (input.code === undefined) return undefined;
+  const info = lookupError(input.code);
+  const said = info ? `${input.code} (${info.meanings[0]})` : `${input.code}`;
+  if (!signatureRight || (input.code !== 700002 && input.code !== 602)) return `The service answered ${said}.`;
+  const key = `the key profile "${input.key.profile}" (${maskApiKey(input.key.apiKey)})`;
+  if (input.sentByTradeReq)
+    return `The service answered ${said}, but TradeReq signed this request correctly with the secret of ${key}: the cause is on the server's side or in the key (the secret saved in that profile is not the one the service holds for its API key).`;
+  return `The service answered ${said}, yet the signature is right for the secret of ${key}: the service holds another secret for the API key sent (the key of another environment, or a key renewed since).`;
+}
+
+function distinct(ids: readonly CauseId[]): CauseId[] {
+  return [...new Set(ids)];
+}
+
+function matchedSummary(match: Match, upper: boolean): string {
+  const parts = [match.message?.what, match.key?.what, upper ? 'upper-cased the signature' : undefined].filter(
+    (p) => p !== undefined,
+  );
+  return `The program ${parts.join(', and ')}.`;
+}
+
+/** The diagnosis of what was sent, against `input.key`. */
 export function diagnose(input: DoctorInput): Diagnosis {
-  void input;
-  throw new Error('not written yet');
+  const w = readWire(input.sent);
+  const checks = restOfSection5(w, input);
+  const failed = checks.filter((c) => !c.ok).map((c) => c.id);
+  if (w.signature === undefined || w.signature.length === 0) return missing(w, input, checks, failed);
+  const target = w.signature.toLowerCase();
+  const upper = target !== w.signature;
+  const right = signTotalParams(input.key.secretKey, w.totalParams) === target;
+  if (right) return correct(w, input, checks, failed, upper);
+  const match = search(w, input, target);
+  if (match === undefined) return unknown(w, input, checks, failed);
+  const causes = distinct([
+    ...(match.message ? [match.message.cause] : []),
+    ...(match.key ? [match.key.cause] : []),
+    ...(upper ? (['signature-uppercase'] as const) : []),
+    ...failed,
+  ]);
+  const signatureCheck: DoctorCheck = {
+    id: causes[0]!,
+    ok: false,
+    text: `The signature is reproduced exactly when the program ${[match.message?.what, match.key?.what].filter(Boolean).join(', and ')}.`,
+  };
+  return result(
+    causes,
+    matchedSummary(match, upper),
+    compare(match.message?.message ?? w.totalParams, w.totalParams),
+    [signatureCheck, ...checks],
+    codeNote(input, false),
+  );
+}
+
+function result(
+  causes: CauseId[],
+  summary: string,
+  comparison: SignedComparison,
+  checks: DoctorCheck[],
+  note: string | undefined,
+): Diagnosis {
+  const cause = causes[0] ?? 'none';
+  const text = CAUSES[cause];
+  return {
+    cause,
+    causes: causes.length > 0 ? causes : ['none'],
+    summary,
+    comparison,
+    fix: text.fix,
+    snippets: text.snippets ?? {},
+    checks,
+    ...(note !== undefined ? { codeNote: note } : {}),
+  };
+}
+
+function missing(w: Wire, input: DoctorInput, checks: DoctorCheck[], failed: CauseId[]): Diagnosis {
+  const check: DoctorCheck = {
+    id: 'signature-missing',
+    ok: false,
+    text: 'No signature parameter was found in the query string or the body.',
+  };
+  return result(
+    distinct(['signature-missing', ...failed]),
+    'The request carries no signature (§5 rule 2).',
+    compare(undefined, w.totalParams),
+    [check, ...checks],
+    codeNote(input, false),
+  );
+}
+
+function correct(w: Wire, input: DoctorInput, checks: DoctorCheck[], failed: CauseId[], upper: boolean): Diagnosis {
+  const whose = `the secret of the key profile "${input.key.profile}"`;
+  const check: DoctorCheck = upper
+    ? {
+        id: 'signature-uppercase',
+        ok: false,
+        text: `The signature is right for ${whose} but written in upper case (§5 rule 5).`,
+      }
+    : { id: 'none', ok: true, text: `The signature is the HMAC-SHA256 of totalParams with ${whose} (§5 rules 3-5).` };
+  const causes = distinct([...(upper ? (['signature-uppercase'] as const) : []), ...failed]);
+  const summary =
+    causes.length === 0
+      ? 'The signature is correct, and so is the rest of §5 and §4.1 that can be checked here; the rejection is not about signing.'
+      : upper
+        ? 'The signature is right but in upper case.'
+        : `The signature is correct; the rejection is not about signing: ${CAUSES[causes[0]!].title}.`;
+  return result(causes, summary, compare(w.totalParams, w.totalParams), [check, ...checks], codeNote(input, !upper));
+}
+
+function unknown(w: Wire, input: DoctorInput, checks: DoctorCheck[], failed: CauseId[]): Diagnosis {
+  const tried = distinct([
+    ...messageVariants(w).map((m) => m.cause),
+    ...keyVariants(input.key, input.otherKeys).map((k) => k.cause),
+  ]);
+  const check: DoctorCheck = {
+    id: 'unknown',
+    ok: false,
+    text: `The signature is not the HMAC of totalParams with the secret of the key profile "${input.key.profile}", and none of these mistakes reproduces it: ${tried.join(', ')} (with ${input.otherKeys.length} other key profile${input.otherKeys.length === 1 ? '' : 's'} tried).`,
+  };
+  return result(
+    distinct(['unknown', ...failed]),
+    'The signature does not match, and no known mistake reproduces it.',
+    compare(undefined, w.totalParams),
+    [check, ...checks],
+    codeNote(input, false),
+  );
 }

@@ -61,10 +61,10 @@ export interface DoctorKey {
   readonly secretKey: string;
 }
 
-/** The server's clock as measured now: serverTime read at localTime on this machine. */
+/** The server's clock as measured now (a clock/clock.ts ClockSample fits). */
 export interface ServerClock {
-  readonly serverTime: number;
-  readonly localTime: number;
+  /** serverTime − this machine's time. Positive: the server is ahead. */
+  readonly offsetMs: number;
 }
 
 export interface DoctorInput {
@@ -78,6 +78,8 @@ export interface DoctorInput {
   readonly now: number;
   /** The error code the program got, from `--code` or the text. */
   readonly code?: number;
+  /** The header that carries the API key, when the environment names another than X-SERVICE-APIKEY. */
+  readonly apiKeyHeader?: string;
   /** True when TradeReq itself signed the request (the panel's "Why?"). */
   readonly sentByTradeReq?: boolean;
 }

@@ -59,8 +59,25 @@ export function isJsonBody(body: string): boolean {
   return body.trimStart().startsWith('{');
 }
 
-/** The totalParams the service computes for this query string and body (§5 rule 4). */
-export function serviceTotalParams(query: string, body: string): string {
-  const bodyPart = isJsonBody(body) ? (jsonWithoutSignature(body) ?? body) : formWithoutSignature(body);
-  return formWithoutSignature(query) + bodyPart;
+const HEX_UPPER = /^[0-9A-F]{2}$/;
+const PLAIN = /[A-Za-z0-9\-_.~=&]/;
+
+/**
+ * The first place where `encoded` is not strictly percent-encoded (§5 rule 6: special characters
+ * as %XX with upper-case hex), described for a message; undefined when it is strict.
+ */
+export function looseEncoding(encoded: string): string | undefined {
+  for (let i = 0; i < encoded.length; i++) {
+    const c = encoded[i]!;
+    if (PLAIN.test(c)) continue;
+    if (c !== '%') return `${JSON.stringify(c)} at offset ${i} is sent unencoded`;
+    const hex = encoded.slice(i + 1, i + 3);
+    if (!HEX_UPPER.test(hex)) {
+      return /^[0-9a-fA-F]{2}$/.test(hex)
+        ? `"%${hex}" at offset ${i} uses lower-case hex`
+        : `"%" at offset ${i} starts no %XX escape`;
+    }
+    i += 2;
+  }
+  return undefined;
 }

@@ -1,0 +1,181 @@
+/**
+ * The rest of §5 and §4.1, checked whatever the signature: the timestamp's unit and window against
+ * the server's clock, recvWindow, the API key header, where parameters were placed.
+ */
+import { API_KEY_FORMAT, findEndpoint, isBatchEndpoint } from '../catalog/endpoints';
+import { LIMITS, MILLISECOND_TIMESTAMP_MIN } from '../catalog/limits';
+import { DEFAULT_API_KEY_HEADER } from '../env/constants';
+import { maskApiKey } from '../env/keys';
+import { looseEncoding } from '../signing/total-params';
+import type { DoctorCheck, DoctorInput } from './types';
+import { headerValue, type Wire } from './wire';
+
+const INTEGER = /^\d{1,16}$/;
+
+function pass(id: DoctorCheck['id'], text: string): DoctorCheck {
+  return { id, ok: true, text };
+}
+
+function fail(id: DoctorCheck['id'], text: string): DoctorCheck {
+  return { id, ok: false, text };
+}
+
+/** How far apart two times are, in words. */
+export function span(ms: number): string {
+  const a = Math.abs(ms);
+  if (a < 2_000) return `${a} ms`;
+  if (a < 120_000) return `${Math.round(a / 1000)} s`;
+  if (a < 7_200_000) return `${Math.round(a / 60_000)} min`;
+  return `${Math.round(a / 3_600_000)} h`;
+}
+
+function recvWindowOf(w: Wire): number | DoctorCheck {
+  const rw = w.values.get('recvWindow');
+  if (rw === undefined) return LIMITS.recvWindow.defaultMs;
+  if (!INTEGER.test(rw))
+    return fail('recv-window', `recvWindow "${rw}" is not a whole number of milliseconds (§5 rule 8).`);
+  const n = Number(rw);
+  if (n > LIMITS.recvWindow.maxMs || n === 0)
+    return fail(
+      'recv-window',
+      `recvWindow ${rw} is outside 1 to ${LIMITS.recvWindow.maxMs} ms: the service answers 700005 (§5 rule 8).`,
+    );
+  return n;
+}
+
+function clockNote(input: DoctorInput): string {
+  if (input.clock === undefined) return " (the server's time could not be measured, so this machine's clock stands in)";
+  const offset = -input.clock.offsetMs;
+  const way = offset >= 0 ? 'ahead of' : 'behind';
+  return `; this machine's clock is ${span(offset)} ${way} the server's`;
+}
+
+/** §5 rules 7 and 9: a millisecond timestamp, within the window of the server's time now. */
+function timestampChecks(w: Wire, input: DoctorInput): DoctorCheck[] {
+  const ts = w.values.get('timestamp');
+  const rw = recvWindowOf(w);
+  const window =
+    typeof rw === 'number' ? [pass('recv-window', `recvWindow ${rw} ms is within bounds (§5 rule 8).`)] : [rw];
+  if (ts === undefined)
+    return [fail('clock-window', 'No timestamp was sent: a signed request needs one (§5 rule 7).'), ...window];
+  if (!INTEGER.test(ts))
+    return [
+      fail('timestamp-seconds', `timestamp "${ts}" is not a whole number of milliseconds (§5 rule 7).`),
+      ...window,
+    ];
+  const t = Number(ts);
+  if (t < MILLISECOND_TIMESTAMP_MIN)
+    return [
+      fail(
+        'timestamp-seconds',
+        `timestamp ${ts} is in seconds, not milliseconds (§5 rule 7): the service reads it as 1970.`,
+      ),
+      ...window,
+    ];
+  const unit = pass('timestamp-seconds', `timestamp ${ts} is in milliseconds.`);
+  const server = input.now + (input.clock?.offsetMs ?? 0);
+  const recvWindow = typeof rw === 'number' ? rw : LIMITS.recvWindow.defaultMs;
+  const ahead = t - server;
+  const note = clockNote(input);
+  // §5 rule 9: processed only when timestamp < serverTime + 1000 and serverTime - timestamp <= recvWindow.
+  if (ahead >= LIMITS.timestampAheadMs)
+    return [
+      unit,
+      fail(
+        'clock-window',
+        `timestamp is ${span(ahead)} ahead of the server's time now; the service refuses 1 s ahead or more (§5 rule 9)${note}.`,
+      ),
+      ...window,
+    ];
+  if (-ahead > recvWindow)
+    return [
+      unit,
+      fail(
+        'clock-window',
+        `timestamp is ${span(ahead)} behind the server's time now, beyond recvWindow ${recvWindow} ms (§5 rule 9)${note}.`,
+      ),
+      ...window,
+    ];
+  return [
+    unit,
+    pass(
+      'clock-window',
+      `timestamp is within the window of the server's time now (${span(ahead)} ${ahead > 0 ? 'ahead' : 'behind'})${note}.`,
+    ),
+    ...window,
+  ];
+}
+
+function apiKeyCheck(w: Wire, input: DoctorInput): DoctorCheck {
+  const name = input.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
+  const sent = headerValue(w.sent, name);
+  if (sent === undefined)
+    return fail('api-key-header', `No ${name} header was sent: the service answers 400 (§5 rule 1, rule 10).`);
+  if (!API_KEY_FORMAT.test(sent))
+    return fail(
+      'api-key-header',
+      `The ${name} header is not a well-formed key (16 to 64 letters and digits, no spaces or quotes): 700001 (§5 rule 10).`,
+    );
+  if (sent === input.key.apiKey)
+    return pass(
+      'api-key-header',
+      `${name} carries the API key ${maskApiKey(sent)} of the key profile "${input.key.profile}".`,
+    );
+  const other = input.otherKeys.find((k) => k.apiKey === sent);
+  const whose = other ? `the key profile "${other.profile}"'s` : 'another';
+  return fail(
+    'api-key-header',
+    `${name} carries ${whose} API key ${maskApiKey(sent)}, not ${maskApiKey(input.key.apiKey)} of the key profile "${input.key.profile}".`,
+  );
+}
+
+/** §4.1 rules 2, 3 and 5: where the parameters were put, and whether the service reads them as signed. */
+function placementChecks(w: Wire): DoctorCheck[] {
+  const out: DoctorCheck[] = [];
+  const conflicts = w.queryPairs.filter(
+    (q) =>
+      w.bodyPairs.some((b) => b.name === q.name && b.value !== q.value) ||
+      (w.members !== undefined && q.name in w.members && String(w.members[q.name]) !== q.value),
+  );
+  if (conflicts.length > 0)
+    out.push(
+      fail(
+        'query-overrides-body',
+        `${conflicts.map((c) => c.name).join(', ')} ${conflicts.length > 1 ? 'are' : 'is'} in both the query string and the body with different values: the service uses the query string's (§4.1 rule 5).`,
+      ),
+    );
+  else
+    out.push(
+      pass(
+        'query-overrides-body',
+        'No parameter is in both the query string and the body with different values (§4.1 rule 5).',
+      ),
+    );
+  if (w.sent.method === 'GET' && w.sent.body.length > 0)
+    out.push(
+      fail('query-overrides-body', 'A GET request takes its parameters in the query string only (§4.1 rule 2).'),
+    );
+  const type = headerValue(w.sent, 'content-type');
+  if (w.json && (type === undefined || !/^\s*application\/json\s*(;|$)/i.test(type)))
+    out.push(
+      fail(
+        'json-vs-form',
+        `The body is JSON but Content-Type is ${type === undefined ? 'missing' : `"${type}"`}: send Content-Type: application/json (§4.1 rule 3).`,
+      ),
+    );
+  const endpoint = findEndpoint(w.sent.method, new URL(w.sent.url).pathname);
+  const loose = endpoint && isBatchEndpoint(endpoint) ? looseEncoding(w.json ? w.query : w.totalParams) : undefined;
+  if (loose !== undefined)
+    out.push(
+      fail(
+        /lower-case/.test(loose) ? 'encoding-lowercase' : 'encoding-missing',
+        `A batch operation's values are sent and signed strictly percent-encoded, upper-case hex (§5 rule 6); here ${loose}.`,
+      ),
+    );
+  return out;
+}
+
+/** Every check, in the order a report lists them. */
+export function restOfSection5(w: Wire, input: DoctorInput): DoctorCheck[] {
+  return [...timestampChecks(w, input), apiKeyCheck(w, input), ...placementChecks(w)];
+}

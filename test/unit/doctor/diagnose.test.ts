@@ -1,0 +1,225 @@
+/**
+ * The signature doctor, one case per cause. Each request is built by a small, deliberately broken
+ * signer written here with node:crypto (not the project's signer), in the ways programs get it wrong,
+ * sent to the in-process sandbox to see the service refuse it, then diagnosed against the demo key
+ * with the server's clock measured from the sandbox.
+ */
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { request } from 'undici';
+
+import { CAUSES } from '../../../src/core/doctor/fixes';
+import { diagnose } from '../../../src/core/doctor/diagnose';
+import { reportJson, reportText } from '../../../src/core/doctor/report';
+import type { CauseId, DoctorInput, SentRequest, ServerClock } from '../../../src/core/doctor/types';
+import { DEMO_ACCOUNTS } from '../../../src/core/env/demo';
+import { startSandbox, type Sandbox } from '../../../src/sandbox';
+
+const TRADE = DEMO_ACCOUNTS.find((a) => a.name === 'trade')!;
+const READONLY = DEMO_ACCOUNTS.find((a) => a.name === 'readonly')!;
+const KEY = { profile: 'sandbox', apiKey: TRADE.apiKey, secretKey: TRADE.secretKey };
+const OTHER = { profile: 'readonly', apiKey: READONLY.apiKey, secretKey: READONLY.secretKey };
+
+const hmac = (secret: string, text: string): string => createHmac('sha256', secret).update(text, 'utf8').digest('hex');
+
+const ORDER = 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=29000';
+const BATCH_LIST = '[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"0.01","price":"29000"}]';
+/** The strict encoding of §5 rule 6, upper-case hex. */
+const strict = (s: string): string =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+
+interface Built {
+  readonly path: string;
+  readonly query: string;
+  readonly body?: string;
+  readonly json?: boolean;
+  readonly apiKey?: string | null;
+}
+
+function sentOf(sb: Sandbox, b: Built): SentRequest {
+  const headers = [{ name: 'Content-Type', value: b.json ? 'application/json' : 'application/x-www-form-urlencoded' }];
+  if (b.apiKey !== null) headers.push({ name: 'X-SERVICE-APIKEY', value: b.apiKey ?? TRADE.apiKey });
+  return { method: 'POST', url: sb.baseUrl + b.path, query: b.query, body: b.body ?? '', headers, form: 'curl' };
+}
+
+async function send(sb: Sandbox, sent: SentRequest): Promise<{ status: number; code?: number }> {
+  const res = await request(sent.url + (sent.query ? '?' + sent.query : ''), {
+    method: 'POST',
+    body: sent.body.length > 0 ? sent.body : undefined,
+    headers: Object.fromEntries(sent.headers.map((h) => [h.name, h.value])),
+  });
+  const json = (await res.body.json()) as { code?: number };
+  return { status: res.statusCode, ...(json.code !== undefined ? { code: json.code } : {}) };
+}
+
+async function measure(sb: Sandbox): Promise<ServerClock> {
+  const t0 = Date.now();
+  const res = await request(sb.baseUrl + '/api/v3/time');
+  const { serverTime } = (await res.body.json()) as { serverTime: number };
+  return { offsetMs: Math.round(serverTime - (t0 + Date.now()) / 2) };
+}
+
+/** The broken signers, each as programs write it. `ts` is the timestamp the program would send. */
+const SIGNERS: Record<string, (ts: number) => Built> = {
+  // Correct: everything in the query string, signed as sent.
+  none: (ts) => {
+    const q = `${ORDER}&timestamp=${ts}`;
+    return { path: '/api/v3/order', query: `${q}&signature=${hmac(TRADE.secretKey, q)}` };
+  },
+  // Node: `${query}&${body}` signed, the two sent apart.
+  'ampersand-join': (ts) => {
+    const q = 'symbol=BTCUSDT&side=BUY';
+    const b = `type=LIMIT&quantity=0.01&price=29000&timestamp=${ts}`;
+    return { path: '/api/v3/order', query: `${q}&signature=${hmac(TRADE.secretKey, q + '&' + b)}`, body: b };
+  },
+  // Python requests: compact JSON signed, then requests.post(json=params) writes {"a": 1} with spaces.
+  'body-reserialised': (ts) => {
+    const params = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '29000', timestamp: ts };
+    const signed = JSON.stringify(params);
+    const sent =
+      '{' +
+      Object.entries(params)
+        .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+        .join(', ') +
+      '}';
+    return { path: '/api/v3/order', query: `signature=${hmac(TRADE.secretKey, signed)}`, body: sent, json: true };
+  },
+  // Python: urlencode(sorted(params.items())) signed, params sent in the order written.
+  'order-differs': (ts) => {
+    const q = `${ORDER}&timestamp=${ts}`;
+    const sorted = q.split('&').sort().join('&');
+    return { path: '/api/v3/order', query: `${q}&signature=${hmac(TRADE.secretKey, sorted)}` };
+  },
+  // Escapes written in lower case (a hand-rolled encoder): what is signed is what is sent, but §5 rule 6 wants upper case.
+  'encoding-lowercase': (ts) => {
+    const q = `batchOrders=${strict(BATCH_LIST).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())}&timestamp=${ts}`;
+    return { path: '/api/v3/batchOrders', query: `${q}&signature=${hmac(TRADE.secretKey, q)}` };
+  },
+  // The list signed as written, sent percent-encoded by the HTTP library.
+  'encoding-missing': (ts) => {
+    const signed = `batchOrders=${BATCH_LIST}&timestamp=${ts}`;
+    const q = `batchOrders=${strict(BATCH_LIST)}&timestamp=${ts}`;
+    return { path: '/api/v3/batchOrders', query: `${q}&signature=${hmac(TRADE.secretKey, signed)}` };
+  },
+  // Python: int(time.time()).
+  'timestamp-seconds': (ts) => {
+    const q = `${ORDER}&timestamp=${Math.floor(ts / 1000)}`;
+    return { path: '/api/v3/order', query: `${q}&signature=${hmac(TRADE.secretKey, q)}` };
+  },
+  // Java/C#: the hex upper-cased.
+  'signature-uppercase': (ts) => {
+    const q = `${ORDER}&timestamp=${ts}`;
+    return { path: '/api/v3/order', query: `${q}&signature=${hmac(TRADE.secretKey, q).toUpperCase()}` };
+  },
+  // A placeholder "signature=" left in the string that was signed.
+  'signature-included': (ts) => {
+    const q = `${ORDER}&timestamp=${ts}`;
+    return { path: '/api/v3/order', query: `${q}&signature=${hmac(TRADE.secretKey, q + '&signature=')}` };
+  },
+  // The secret read from a file with its newline.
+  'secret-whitespace': (ts) => {
+    const q = `${ORDER}&timestamp=${ts}`;
+    return { path: '/api/v3/order', query: `${q}&signature=${hmac(TRADE.secretKey + '\n', q)}` };
+  },
+  // The secret of another key profile, with this key's API key.
+  'wrong-secret': (ts) => {
+    const q = `${ORDER}&timestamp=${ts}`;
+    return { path: '/api/v3/order', query: `${q}&signature=${hmac(READONLY.secretKey, q)}` };
+  },
+  // Node: JSON.stringify(params) signed, the params sent as a form body.
+  'json-vs-form': (ts) => {
+    const b = `${ORDER}&timestamp=${ts}`;
+    const json = JSON.stringify(Object.fromEntries(new URLSearchParams(b)));
+    return { path: '/api/v3/order', query: `signature=${hmac(TRADE.secretKey, json)}`, body: b };
+  },
+  // A clock 5 s fast.
+  'clock-window': (ts) => {
+    const q = `${ORDER}&timestamp=${ts + 5000}`;
+    return { path: '/api/v3/order', query: `${q}&signature=${hmac(TRADE.secretKey, q)}` };
+  },
+  // Shell: echo "$query" | openssl dgst ... signs the newline echo adds.
+  'message-newline': (ts) => {
+    const q = `${ORDER}&timestamp=${ts}`;
+    return { path: '/api/v3/order', query: `${q}&signature=${hmac(TRADE.secretKey, q + '\n')}` };
+  },
+  'recv-window': (ts) => {
+    const q = `${ORDER}&recvWindow=70000&timestamp=${ts}`;
+    return { path: '/api/v3/order', query: `${q}&signature=${hmac(TRADE.secretKey, q)}` };
+  },
+  'api-key-header': (ts) => ({ ...SIGNERS['none']!(ts), apiKey: null }),
+  'signature-missing': (ts) => ({ path: '/api/v3/order', query: `${ORDER}&timestamp=${ts}` }),
+  unknown: (ts) => ({ path: '/api/v3/order', query: `${ORDER}&timestamp=${ts}&signature=${'ab'.repeat(32)}` }),
+};
+
+describe('doctor/diagnose: a broken signer per cause, refused by the sandbox, diagnosed', function () {
+  let sb: Sandbox;
+  let clock: ServerClock;
+  before(async () => {
+    sb = await startSandbox({ port: 0, limits: false });
+    clock = await measure(sb);
+  });
+  after(() => sb.close());
+
+  function input(sent: SentRequest, extra: Partial<DoctorInput> = {}): DoctorInput {
+    return { sent, key: KEY, otherKeys: [OTHER], clock, now: Date.now(), ...extra };
+  }
+
+  for (const [cause, signer] of Object.entries(SIGNERS)) {
+    it(`${cause}: ${cause === 'none' ? 'a correct request' : 'the broken request'} is diagnosed with that cause and its fix`, async () => {
+      const sent = sentOf(sb, signer(Date.now()));
+      const answer = await send(sb, sent);
+      if (cause === 'none') assert.equal(answer.status, 200, JSON.stringify(answer));
+      else assert.notEqual(answer.status, 200, `the sandbox refuses the ${cause} request`);
+      const d = diagnose(input(sent, answer.code !== undefined ? { code: answer.code } : {}));
+      assert.equal(d.cause, cause as CauseId, reportText(d));
+      assert.equal(d.fix, CAUSES[cause as CauseId].fix);
+      if (CAUSES[cause as CauseId].snippets)
+        assert.deepEqual(Object.keys(d.snippets).sort(), ['go', 'node', 'python', 'python-requests', 'shell']);
+      const text = reportText(d) + reportJson(d);
+      assert.ok(!text.includes(TRADE.secretKey) && !text.includes(READONLY.secretKey), 'no secret in the report');
+    });
+  }
+
+  it('marks what the program signed against what the service signs, at the first difference', () => {
+    const sent = sentOf(sb, SIGNERS['ampersand-join']!(Date.now()));
+    const d = diagnose(input(sent));
+    const c = d.comparison;
+    assert.ok(c.signed !== undefined && c.difference !== undefined);
+    assert.equal(c.signed.slice(c.difference.start, c.difference.signedEnd), '&');
+    assert.equal(c.difference.expectedEnd, c.difference.start);
+    assert.match(reportText(d), /signed: {3}symbol=BTCUSDT&side=BUY&type=LIMIT/);
+    const caret = reportText(d)
+      .split('\n')
+      .find((l) => /^ +\^+$/.test(l))!;
+    assert.equal(
+      caret.indexOf('^'),
+      '  expected: '.length + c.difference.start,
+      'the caret stands under the first difference',
+    );
+  });
+
+  it('a correct signature with the service code 700002 says the rejection is not about how it was signed', () => {
+    const d = diagnose(input(sentOf(sb, SIGNERS['none']!(Date.now())), { code: 700002, sentByTradeReq: true }));
+    assert.equal(d.cause, 'none');
+    assert.match(d.summary, /the rejection is not about signing/);
+    assert.match(d.codeNote ?? '', /TradeReq signed this request correctly/);
+  });
+
+  it('names two mistakes made together: the order and the secret read with its newline', async () => {
+    const ts = Date.now();
+    const q = `${ORDER}&timestamp=${ts}`;
+    const sorted = q.split('&').sort().join('&');
+    const sent = sentOf(sb, { path: '/api/v3/order', query: `${q}&signature=${hmac(TRADE.secretKey + '\n', sorted)}` });
+    assert.equal((await send(sb, sent)).code, 700002);
+    assert.deepEqual(diagnose(input(sent)).causes.slice(0, 2), ['order-differs', 'secret-whitespace']);
+  });
+
+  it('the API key of another profile is named by profile, never shown whole', () => {
+    const sent = sentOf(sb, { ...SIGNERS['none']!(Date.now()), apiKey: READONLY.apiKey });
+    const d = diagnose(input(sent));
+    const check = d.checks.find((c) => c.id === 'api-key-header')!;
+    assert.equal(check.ok, false);
+    assert.match(check.text, /key profile "readonly"'s API key \*{4}0002/);
+    assert.ok(!reportText(d).includes(READONLY.apiKey));
+  });
+});
