@@ -87,7 +87,8 @@ export class Doctor implements vscode.TextDocumentContentProvider, vscode.Dispos
     if (!sent.ok) return failed(sent.error);
     const otherKeys = othersThan(chosen.key, candidates);
     // The send's own time: the timestamp is judged against the server clock as it was then.
-    const input = { sent: sent.value, key: chosen.key, otherKeys, now: entry.at, sentByTradeReq: true };
+    const { request, apiKeyHeader } = sent.value;
+    const input = { sent: request, key: chosen.key, otherKeys, now: entry.at, sentByTradeReq: true, apiKeyHeader };
     return this.run({ ...input, code: entry.error?.code }, origin);
   }
 
@@ -128,8 +129,7 @@ export class Doctor implements vscode.TextDocumentContentProvider, vscode.Dispos
     const sender = new NodeHttpSender(CLOCK_SETTINGS);
     try {
       const { budget, clock } = this.parts.network.get();
-      const sample = await measureClock(origin, { sender, budget, clock });
-      return sample && { serverTime: sample.measuredAt + sample.offsetMs, localTime: sample.measuredAt };
+      return await measureClock(origin, { sender, budget, clock });
     } catch (e) {
       this.parts.log.warn(
         `signature doctor: the server clock was not measured (${e instanceof Error ? e.name : 'error'})`,
@@ -212,7 +212,10 @@ function othersThan(key: DoctorKey, candidates: readonly Candidate[]): DoctorKey
  * What TradeReq sent for `entry`, as the doctor reads a request: the history keeps it with the API
  * key masked, which `key`'s own puts back; refused when the history cannot give all of it.
  */
-function sentByTradeReq(entry: PanelEntry, key: DoctorKey): Result<SentRequest, string> {
+function sentByTradeReq(
+  entry: PanelEntry,
+  key: DoctorKey,
+): Result<{ request: SentRequest; apiKeyHeader?: string }, string> {
   const r = entry.request;
   if (!entry.error || !WHY_CODES.includes(entry.error.code) || !r.signed)
     return err(`Why? explains a signed request rejected with ${WHY_CODES.join(', ')}; this send was not.`);
@@ -223,17 +226,16 @@ function sentByTradeReq(entry: PanelEntry, key: DoctorKey): Result<SentRequest, 
   if (/listenKey"?\s*[=:]\s*"?\*{4}/.test(`${r.query}\n${r.body}`))
     return err('the history keeps the listen key of this request masked, so what was signed cannot be checked.');
   const mask = maskApiKey(key.apiKey);
-  if (!r.headers.some(([, v]) => v === mask))
+  const apiKeyHeader = r.headers.find(([, v]) => v === mask)?.[0];
+  if (apiKeyHeader === undefined)
     return err(
       `the key profile "${key.profile}" now holds another API key than the one that signed this send: send it again, then ask Why? on the new answer.`,
     );
+  const headers = r.headers.map(([name, value]) => ({ name, value: value === mask ? key.apiKey : value }));
+  const url = r.url.split('?')[0] ?? r.url;
   return ok({
-    method: r.method,
-    url: r.url.split('?')[0] ?? r.url,
-    query: r.query,
-    body: r.body,
-    headers: r.headers.map(([name, value]) => ({ name, value: value === mask ? key.apiKey : value })),
-    form: 'tradereq',
+    request: { method: r.method, url, query: r.query, body: r.body, headers, form: 'tradereq' },
+    apiKeyHeader,
   });
 }
 
