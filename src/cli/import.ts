@@ -20,6 +20,7 @@ import {
   type ImportResult,
 } from '../core/convert';
 import { parseCommand } from './args';
+import { readStdin } from './stdin';
 import { UsageError, type Io } from './usage';
 
 export const IMPORT_HELP = `Usage: tradereq import curl [--base-url URL] [--key PROFILE] [-- CURL ARGUMENTS...]
@@ -54,8 +55,6 @@ request past a bound) prints one line and exits 2.
 
 Exit codes: 0 imported (what was left out is listed on standard error); 2 bad input or a file that
 exists (nothing written).`;
-
-const STDIN_TIMEOUT_MS = 10_000;
 
 export async function importCommand(args: string[], io: Io): Promise<number> {
   const [kind, ...rest] = args;
@@ -97,43 +96,18 @@ async function importCurlCommand(args: string[], io: Io): Promise<number> {
     );
   if (values.key !== undefined && !PROFILE_NAME_PATTERN.test(values.key))
     throw new UsageError('--key names a key profile: letters, digits, "-" and "_"');
-  const input = dashes >= 0 ? args.slice(dashes + 1) : await readStdin();
+  const input =
+    dashes >= 0
+      ? args.slice(dashes + 1)
+      : await readStdin({
+          maxBytes: IMPORT_LIMITS.maxInputChars,
+          onTerminal: 'give the cURL command after -- (tradereq import curl -- curl ...) or pipe it on standard input',
+          tooLong: 'the cURL command on standard input is too long to import',
+        });
   const result = converted(undefined, importCurl(input, { baseUrl, keyProfile: values.key }));
   io.out(result.files[0]!.text);
   report(io, result, 'Imported 1 request from the cURL command.');
   return 0;
-}
-
-/** Standard input, bounded in size and time. */
-async function readStdin(): Promise<string> {
-  const stdin = process.stdin;
-  if (stdin.isTTY)
-    throw new UsageError(
-      'give the cURL command after -- (tradereq import curl -- curl ...) or pipe it on standard input',
-    );
-  return new Promise((resolvePromise, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const timer = setTimeout(
-      () => finish(new UsageError(`nothing arrived on standard input within ${STDIN_TIMEOUT_MS / 1000} s`)),
-      STDIN_TIMEOUT_MS,
-    );
-    const finish = (error?: Error): void => {
-      clearTimeout(timer);
-      stdin.removeAllListeners('data').removeAllListeners('end').removeAllListeners('error');
-      stdin.pause();
-      if (error) reject(error);
-      else resolvePromise(Buffer.concat(chunks).toString('utf8'));
-    };
-    stdin.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > IMPORT_LIMITS.maxInputChars)
-        finish(new UsageError('the cURL command on standard input is too long to import'));
-      else chunks.push(chunk);
-    });
-    stdin.on('end', () => finish());
-    stdin.on('error', (e) => finish(new UsageError(`cannot read standard input (${e.message})`)));
-  });
 }
 
 function readInput(path: string, io: Io): string {

@@ -20,6 +20,7 @@ Commands:
   check PATH... report what the service would reject, before anything is sent
   test [PATH]   run request files as tests (CI: --sandbox, --reporter junit)
   errors [CODE] explain the service's error codes
+  doctor [FILE] explain why the service refused what your own program sent (signature, timestamp)
   sandbox       run the sandbox exchange on loopback, with demo keys
   state         show or reset the rate-limit state (budgets, waits, bans)
   import KIND   turn a cURL command, a Postman collection or a .http file into .tradereq files
@@ -48,6 +49,7 @@ const COMMANDS: Record<string, () => Command> = {
   listen: () => (require('./listen') as typeof import('./listen')).listenCommand,
   test: () => (require('./test') as typeof import('./test')).testCommand,
   init: () => (require('./init') as typeof import('./init')).initCommand,
+  doctor: () => (require('./doctor') as typeof import('./doctor')).doctorCommand,
 };
 
 /** Every command's name, as `tradereq --help` and the README's table list them. */

@@ -87,6 +87,8 @@ export const BOUNDS = {
   /** A decimal compared by `# @expect` (its text, and its exponent in 1e-7): past them it is no decimal. */
   decimalChars: 64,
   decimalExponent: 400,
+  /** The text the signature doctor reads a sent request from (a pasted command, request or log excerpt). */
+  doctorInputChars: 256 * KiB,
 } as const;
 
 /**

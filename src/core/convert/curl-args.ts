@@ -20,12 +20,15 @@ export interface CurlCommand {
   readonly ignored: string[];
   /** Sentences about what was not carried over (credentials, files). */
   readonly dropped: string[];
+  /** cURL sends data or headers the command does not spell out as a name and a value (a file, a nameless --data-urlencode). */
+  incomplete: boolean;
 }
 
 type Apply = (cmd: CurlCommand, value: string, option: string) => void;
 
 function header(cmd: CurlCommand, value: string): void {
   if (value.startsWith('@')) {
+    cmd.incomplete = true;
     cmd.dropped.push(`headers read from the file ${value.slice(1)} (-H @file) are not carried over`);
     return;
   }
@@ -44,6 +47,7 @@ function header(cmd: CurlCommand, value: string): void {
 
 function data(cmd: CurlCommand, value: string, option: string): void {
   if (value.startsWith('@') && option !== '--data-raw') {
+    cmd.incomplete = true;
     cmd.dropped.push(
       `the body read from the file ${value.slice(1)} (${option} @file) is not carried over: write its parameters in the request`,
     );
@@ -55,6 +59,7 @@ function data(cmd: CurlCommand, value: string, option: string): void {
 function urlencoded(cmd: CurlCommand, value: string): void {
   const eq = value.indexOf('=');
   const at = value.indexOf('@');
+  cmd.incomplete ||= eq <= 0 || (at >= 0 && at < eq);
   if (at >= 0 && (eq < 0 || at < eq)) {
     cmd.dropped.push(`--data-urlencode ${value}: content read from a file is not carried over`);
   } else if (eq <= 0) {
@@ -71,6 +76,7 @@ function form(cmd: CurlCommand, value: string, option: string): void {
   const content = eq < 0 ? '' : value.slice(eq + 1);
   const file = option !== '--form-string' && (content.startsWith('@') || content.startsWith('<'));
   if (eq <= 0 || file) {
+    cmd.incomplete = true;
     cmd.dropped.push(`-F ${JSON.stringify(value)}: a file or a nameless form field is not carried over`);
     return;
   }
@@ -174,6 +180,7 @@ export function readCurlArguments(words: readonly string[]): CurlCommand {
     data: [],
     ignored: [],
     dropped: [],
+    incomplete: false,
   };
   let onlyUrls = false;
   for (let i = 0; i < words.length;) {

@@ -11,7 +11,7 @@ export interface ShellWords {
   readonly variables: string[];
   /** `$(...)` and backquoted commands, kept as written. */
   readonly substitutions: string[];
-  /** What followed an unquoted `|`, `;`, `&&`, `>` or `<`: not part of the command. */
+  /** What followed an unquoted `|`, `;`, `&&`, `>` or `<` (or a line break, with `lineEnds`): not part of the command. */
   readonly rest?: string;
   /** An unquoted `&` inside a word, read as part of the word (a shell would end the command there). */
   readonly ampersandInWord: boolean;
@@ -95,14 +95,20 @@ class Splitter {
   private word = '';
   private inWord = false;
 
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly s: string,
+    private readonly lineEnds: boolean,
+  ) {}
 
   run(): ShellWords {
     const s = this.s;
     let i = 0;
     while (i < s.length) {
       const c = s[i]!;
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+      if (c === '\n' && this.lineEnds) {
+        this.end();
+        return this.result(s.slice(i).trim());
+      } else if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
         this.end();
         i++;
       } else if (c === '#' && !this.inWord) {
@@ -195,8 +201,12 @@ class Splitter {
   }
 }
 
-export function shellWords(s: string): ShellWords {
-  return new Splitter(s).run();
+/**
+ * With `lineEnds`, an unquoted line break ends the command as in a shell (the doctor reads one command
+ * out of a log); without it, a paste's line breaks are spaces (the importer).
+ */
+export function shellWords(s: string, options: { readonly lineEnds?: boolean } = {}): ShellWords {
+  return new Splitter(s, options.lineEnds ?? false).run();
 }
 
 /** The inside of "..." from `start`; calls `add` with literal text and `dollar` at each `$`; returns the index after the closing quote. */

@@ -276,6 +276,12 @@ describe('import curl', () => {
       assert.equal(split.ampersandInWord, true);
     });
 
+    it('with lineEnds, an unquoted line break ends the command (rest holds what follows); a quoted one or a continuation does not', () => {
+      const split = shellWords(`curl -d 'a\nb' \\\n https://h/p\n{"code":1}`, { lineEnds: true });
+      assert.deepEqual(split.words, ['curl', '-d', 'a\nb', 'https://h/p']);
+      assert.equal(split.rest, '{"code":1}');
+    });
+
     it('the documentation prompt "$ curl" and the options written -XPOST, -sS are read', () => {
       const out = text(
         `$ curl -sSXPOST -H'X-MEXC-APIKEY: k' 'https://api.mexc.com/api/v3/order/test?symbol=BTCUSDT&side=BUY&type=MARKET&quantity=1'`,
