@@ -77,6 +77,8 @@ export class Doctor implements vscode.TextDocumentContentProvider, vscode.Dispos
   async explainEntry(id: string): Promise<string | undefined> {
     const entry = this.parts.history.find(id);
     if (!entry) return failed(`that send is no longer in the history (it keeps the last ${HISTORY_LIMIT}).`);
+    const refusal = whyRefusal(entry);
+    if (refusal !== undefined) return failed(refusal);
     const origin = normaliseOrigin(entry.request.url);
     const candidates = await this.candidates(origin);
     const profile = entry.request.keyProfile;
@@ -208,23 +210,24 @@ function othersThan(key: DoctorKey, candidates: readonly Candidate[]): DoctorKey
   return [...candidates.map((c) => c.key), ...demo].filter((k) => !seen.has(k.secretKey) && seen.add(k.secretKey));
 }
 
-/**
- * What TradeReq sent for `entry`, as the doctor reads a request: the history keeps it with the API
- * key masked, which `key`'s own puts back; refused when the history cannot give all of it.
- */
+/** Why Why? cannot check `entry`, if it cannot: the history must hold all that was signed. */
+function whyRefusal(entry: PanelEntry): string | undefined {
+  const r = entry.request;
+  if (!entry.error || !WHY_CODES.includes(entry.error.code) || !r.signed)
+    return `Why? explains a signed request rejected with ${WHY_CODES.join(', ')}; this send was not.`;
+  if ([r.url, r.query, r.body].some((t) => t.length > BOUNDS.historyRequestChars))
+    return 'this request is longer than the history keeps of one: use Copy as cURL on it and paste that into "TradeReq: Explain a Rejected Request".';
+  if (/listenKey"?\s*[=:]\s*"?\*{4}/.test(`${r.query}\n${r.body}`))
+    return 'the history keeps the listen key of this request masked, so what was signed cannot be checked.';
+  return undefined;
+}
+
+/** What TradeReq sent for `entry`, as the doctor reads a request: the history masks the API key, which `key`'s own puts back. */
 function sentByTradeReq(
   entry: PanelEntry,
   key: DoctorKey,
 ): Result<{ request: SentRequest; apiKeyHeader?: string }, string> {
   const r = entry.request;
-  if (!entry.error || !WHY_CODES.includes(entry.error.code) || !r.signed)
-    return err(`Why? explains a signed request rejected with ${WHY_CODES.join(', ')}; this send was not.`);
-  if ([r.url, r.query, r.body].some((t) => t.length > BOUNDS.historyRequestChars))
-    return err(
-      'this request is longer than the history keeps of one: use Copy as cURL on it and paste that into "TradeReq: Explain a Rejected Request".',
-    );
-  if (/listenKey"?\s*[=:]\s*"?\*{4}/.test(`${r.query}\n${r.body}`))
-    return err('the history keeps the listen key of this request masked, so what was signed cannot be checked.');
   const mask = maskApiKey(key.apiKey);
   const apiKeyHeader = r.headers.find(([, v]) => v === mask)?.[0];
   if (apiKeyHeader === undefined)
