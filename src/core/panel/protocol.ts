@@ -291,7 +291,6 @@ export const FromPanelShape = s.union('type', [
 
 export type FromPanel = Infer<typeof FromPanelShape>;
 
-
 // The extension's zod schemas, from the same shapes. Pure: the panel's bundle leaves them (and zod) out.
 export const PanelEntrySchema = /* @__PURE__ */ toZod(PanelEntryShape);
 export const ToPanelSchema = /* @__PURE__ */ toZod(ToPanelShape);
