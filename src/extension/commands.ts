@@ -3,6 +3,7 @@ import type { AnswerDocuments } from './answer-documents';
 import { SANDBOX_PORT } from '../core/env/constants';
 import { isWebSocket } from '../core/format/model';
 import { copyAsCode } from './copy-as-code';
+import type { Doctor } from './doctor';
 import type { DocumentModels } from './documents';
 import { storeDemoKey } from './editor-keys';
 import type { Environments } from './environments';
@@ -61,6 +62,7 @@ export interface Services {
   readonly streams: Streams;
   readonly answers: AnswerDocuments;
   readonly sandbox: SandboxHolder;
+  readonly doctor: Doctor;
 }
 
 type Handler = (...args: unknown[]) => unknown;
@@ -91,6 +93,7 @@ const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
   'tradereq.newRequestFile': () => newRequestFile,
   'tradereq.compareAnswers': compareAnswers,
   'tradereq.toggleAnswerMask': (s) => () => s.answers.toggleMask(),
+  'tradereq.explainRejected': explainRejected,
 };
 
 export function registerCommands(services: Services): vscode.Disposable[] {
@@ -353,4 +356,9 @@ function compareAnswers(s: Services): Handler {
     typeof left === 'string' && typeof right === 'string'
       ? s.answers.compare(left, right, mask === true)
       : s.answers.pickAndCompare();
+}
+
+/** Explain a Rejected Request: a send of the history by its id (the panel's Why?), else the selection or a pasted line. */
+function explainRejected(s: Services): Handler {
+  return (entryId) => (typeof entryId === 'string' ? s.doctor.explainEntry(entryId) : s.doctor.explainInput());
 }

@@ -12,7 +12,7 @@ import type { KeyStore } from './keys';
  */
 export function editorKeySource(keys: KeyStore): KeySource {
   return async (resolved) => {
-    const profile = resolved.keyProfile ?? 'default';
+    const profile = editorProfile(resolved);
     const stored = await keys.get(profile);
     if (stored) {
       const key = { apiKey: stored.apiKey, secretKey: stored.secretKey };
@@ -28,6 +28,11 @@ export function editorKeySource(keys: KeyStore): KeySource {
       });
     return err(`No key for profile "${profile}"; nothing was sent.`);
   };
+}
+
+/** The key profile a request of the editor signs with: its environment's (or `# @key`), else "default". */
+export function editorProfile(resolved: { readonly keyProfile?: string }): string {
+  return resolved.keyProfile ?? 'default';
 }
 
 /** Stores the sandbox's public demo key as profile "sandbox", bound to `origin`. */

@@ -8,6 +8,7 @@ import { registerCommands, SandboxHolder, type Services } from './commands';
 import { registerCompletionSupport } from './completion';
 import { DiagnosticsManager } from './diagnostics';
 import { QuickFixes, registerQuickFixes } from './quick-fixes';
+import { Doctor } from './doctor';
 import { DocumentModels } from './documents';
 import { Environments } from './environments';
 import { lazy } from './lazy';
@@ -121,6 +122,7 @@ function createServices(context: vscode.ExtensionContext): Shell {
   const symbols = new Symbols(models, log, settings);
   const signedDocs = new SignedDocuments();
   const sandbox = new SandboxHolder();
+  const doctor = new Doctor({ keys, history, network, log });
   const testing = new Testing(models, { environments, keys, network, sandbox, log });
   // Disposed in this order: what sends and shows first (a connection closes its listen key through
   // the network and may post to the panel), the output channel last.
@@ -129,6 +131,7 @@ function createServices(context: vscode.ExtensionContext): Shell {
     sending,
     signedDocs,
     answers,
+    doctor,
     sandbox,
     panel,
     symbols,
@@ -150,6 +153,7 @@ function createServices(context: vscode.ExtensionContext): Shell {
     presenter,
     streams,
     answers,
+    doctor,
     sandbox,
     panel,
     network,
@@ -179,6 +183,8 @@ function panelHandlers(
     disconnect: (id) => void late.streams?.disconnect(id),
     forget: (id) => void late.streams?.forget(id),
     compare: (left, right, mask) => void answers.compare(left, right, mask),
+    // The command Explain a Rejected Request, given the entry: what a test runs too.
+    why: (id) => void vscode.commands.executeCommand('tradereq.explainRejected', id),
   };
 }
 

@@ -23,6 +23,8 @@ export interface PanelHandlers {
   forget(id: string): void;
   /** Compare Two Answers: the entries' answers in VS Code's diff editor. */
   compare(left: string, right: string, mask: boolean): void;
+  /** Why?: the signature doctor on what TradeReq sent for the entry. */
+  why(id: string): void;
 }
 
 /**
@@ -121,6 +123,8 @@ export class ResponsePanel implements vscode.Disposable {
         return h.forget(m.id);
       case 'compare':
         return h.compare(m.left, m.right, m.mask);
+      case 'why':
+        return h.why(m.id);
     }
   }
 

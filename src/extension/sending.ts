@@ -12,7 +12,7 @@ import type { PipelineFailure, Sent } from '../core/request/pipeline';
 import { confirmOrder, offerBinding } from './dialogs';
 import type { DocumentModels } from './documents';
 import { toRange } from './documents';
-import { editorKeySource } from './editor-keys';
+import { editorKeySource, editorProfile } from './editor-keys';
 import type { Environments } from './environments';
 import type { History } from './history';
 import type { KeyStore } from './keys';
@@ -150,7 +150,14 @@ export class Sending implements vscode.Disposable {
     const { history, log, network, presenter } = this.parts;
     // The clock sample (a read of the state file) serves only an error's hover text.
     const clock = sent.report.decoded?.error ? network.get().clock.sample(sent.resolved.origin) : undefined;
-    const entry = lazy().entryFromResult(sent, { id: nodeCrypto().randomUUID(), at: Date.now(), title, clock });
+    const keyProfile = editorProfile(sent.resolved);
+    const entry = lazy().entryFromResult(sent, {
+      id: nodeCrypto().randomUUID(),
+      at: Date.now(),
+      title,
+      clock,
+      keyProfile,
+    });
     network.rememberAccount(sent.resolved.origin, sent.report.budget.account);
     // In the history at once; its saving (a round trip to the window) is not waited for before the panel shows it.
     const saved = history

@@ -161,7 +161,13 @@ root.addEventListener('click', (event: MouseEvent) => {
   }
   if (action === 'compare') return postCompare();
   const id = button.getAttribute('data-id') ?? '';
-  if (action === 'show' || action === 'queryOrder' || action === 'copyBody' || action === 'sendAgain') {
+  if (
+    action === 'show' ||
+    action === 'queryOrder' ||
+    action === 'copyBody' ||
+    action === 'sendAgain' ||
+    action === 'why'
+  ) {
     // detail is 0 for a click made with the keyboard: then the focus stays where the user is.
     if (action === 'show' && event.detail > 0) scrollToTopFor = id;
     // Pressed once, sent once: a second press before the extension answers sends nothing.

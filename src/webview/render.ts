@@ -9,6 +9,7 @@ import {
   type HistoryItem,
   type PanelEntry,
   type PanelState,
+  WHY_CODES,
 } from '../core/panel/protocol';
 import { append, h, newId, setAttr, srOnly, type Child } from './dom';
 import {
@@ -53,6 +54,11 @@ function isBan(e: { readonly status?: number }): boolean {
 /** Send again: a 700003 after which the clock was measured again (never an unknown outcome: it may have been carried out). */
 function canSendAgain(e: PanelEntry): boolean {
   return e.outcome === 'rejected' && e.sendAgain === true;
+}
+
+/** Why?: a signed request rejected for its signature or timestamp, which the signature doctor explains. */
+function canAskWhy(e: PanelEntry): boolean {
+  return e.outcome === 'rejected' && e.request.signed && e.error !== undefined && WHY_CODES.includes(e.error.code);
 }
 
 /** The one-click query needs an id to look the order up by (§7.2 700004: orderId or origClientOrderId). */
@@ -159,6 +165,7 @@ function outcomeLines(e: PanelEntry, busy: boolean): Child[] {
         renderServiceMessage(e.msg),
         e.note ? h('p', { class: 'clock-note', 'data-testid': 'clock-note' }, e.note) : null,
         renderAdvice(e.error, canSendAgain(e) ? sendAgainStep(e, busy) : undefined),
+        canAskWhy(e) ? whyStep(e) : null,
       ];
     case 'unknown':
       return [
@@ -194,6 +201,30 @@ function sendAgainStep(e: PanelEntry, busy: boolean): Child[] {
     'Send again',
   );
   return [SEND_AGAIN_STEP, ' ', button];
+}
+
+/** Why?: the signature doctor on what TradeReq signed and sent; its report opens beside the panel. */
+function whyStep(e: PanelEntry): HTMLElement {
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      class: 'button secondary why',
+      'aria-label': 'Why? Explain this rejection with the signature doctor',
+      'data-action': 'why',
+      'data-id': e.id,
+      'data-testid': 'why',
+      'data-focus': 'why',
+    },
+    'Why?',
+  );
+  return h(
+    'p',
+    { class: 'why-step' },
+    button,
+    ' ',
+    h('span', { class: 'muted' }, 'Checks what TradeReq signed and sent against the key profile and the server clock.'),
+  );
 }
 
 /**

@@ -4,6 +4,7 @@
 // the key must never reach. The UI tests (test/ui/sending.test.js) cover what needs a person:
 // typing a key into the input boxes, clicking Send in the dialog, the panel as it looks.
 import * as assert from 'node:assert/strict';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -64,6 +65,20 @@ function filesUnder(dir: string): { file: string; text: string }[] {
     .filter((d) => d.isFile())
     .map((d) => path.join(d.parentPath, d.name))
     .map((file) => ({ file, text: fs.readFileSync(file, 'latin1') }));
+}
+
+/** The signature doctor's report open in an editor (a `tradereq-doctor:` document), if one is. */
+function doctorReport(): vscode.TextEditor | undefined {
+  return vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'tradereq-doctor');
+}
+
+async function closeDoctorReports(): Promise<void> {
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'tradereq-doctor');
+  await vscode.window.tabGroups.close(tabs);
+  // The keyboard back in the first group: the response panel beside would take it, and close a later quick pick.
+  await vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup');
 }
 
 suite('sending from the editor, in the real extension host', () => {
@@ -209,6 +224,31 @@ suite('sending from the editor, in the real extension host', () => {
     await tradereqLogContaining(`POST ${sandbox.baseUrl}/api/v3/order (test-sandbox) → 200 ok`);
   });
 
+  test('Explain a Rejected Request (issue 22): a pasted cURL line signed over query + "&" + body with the demo key, selected in an untitled document, is diagnosed ampersand-join in a tradereq-doctor: document beside, with no key in it', async () => {
+    const query = `symbol=BTCUSDT&recvWindow=5000&timestamp=${Date.now()}`;
+    const body = 'side=BUY&type=LIMIT&timeInForce=GTC&quantity=0.001&price=30000';
+    // The mistake: an "&" between the query string and the body (§5 rule 4 joins them as they are).
+    const signature = crypto.createHmac('sha256', DEMO.secretKey).update(`${query}&${body}`).digest('hex');
+    const curl = `curl -X POST '${sandbox.baseUrl}/api/v3/order?${query}&signature=${signature}' -H 'X-SERVICE-APIKEY: ${DEMO.apiKey}' -d '${body}'`;
+    const doc = await vscode.workspace.openTextDocument({ content: `# what my bot sent\n${curl}\n` });
+    const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    editor.selection = new vscode.Selection(1, 0, 1, curl.length);
+    try {
+      const returned = await vscode.commands.executeCommand<string | undefined>('tradereq.explainRejected');
+      const report = await waitFor('the report beside', () => doctorReport()?.document);
+      const text = report.getText();
+      assert.equal(text, returned, 'the command resolves to the report it shows');
+      assert.match(text, /^Cause: ampersand-join/, text);
+      assert.ok(!text.includes(DEMO.secretKey) && !text.includes(DEMO.apiKey), `no key value in the report:\n${text}`);
+      const log = await tradereqLogContaining('signature doctor: cause ampersand-join');
+      assert.ok(!log.includes(signature) && !log.includes(DEMO.apiKey), 'the log holds no input');
+    } finally {
+      await closeDoctorReports();
+      await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
   test('after an injected 503 the outcome is unknown: "may have succeeded: check before retrying", with the order to query by its newClientOrderId', async () => {
     await control('fault', { status: 503, count: 1, path: '/api/v3/order' });
     const entry = await send('sending.tradereq', BUY);
@@ -335,6 +375,26 @@ suite('sending from the editor, in the real extension host', () => {
       assert.equal(shown.sendAgain, undefined, 'no Send again on a send already sent again');
     } finally {
       await control('clock', { offsetMs: 0 });
+    }
+  });
+
+  test("Why? on a 700003 (issue 22): the panel's why message runs the signature doctor on what TradeReq signed and sent; the report names clock-window and says TradeReq signed it right", async () => {
+    // A timestamp written in the request goes as written (clock sync leaves it): 2001 is far outside recvWindow.
+    const file = await vscode.workspace.openTextDocument({
+      language: 'tradereq',
+      content: 'GET /api/v3/account\ntimestamp = 1000000000000\n',
+    });
+    try {
+      const refused = await vscode.commands.executeCommand<PanelEntry | undefined>('tradereq.sendRequest', file.uri, 0);
+      assert.equal(refused?.error?.code, 700003, refused?.summary);
+      assert.equal(refused.request.keyProfile, 'sandbox', 'the entry keeps the profile that signed it');
+      api.panelMessage({ type: 'why', id: refused.id });
+      const text = (await waitFor('the report of Why?', () => doctorReport()?.document)).getText();
+      assert.match(text, /^Cause: clock-window/, text);
+      assert.match(text, /700003/);
+      assert.ok(!text.includes(DEMO.secretKey) && !text.includes(DEMO.apiKey), `no key value in the report:\n${text}`);
+    } finally {
+      await closeDoctorReports();
     }
   });
 

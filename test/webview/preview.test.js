@@ -231,6 +231,20 @@ const clockJump = entry({
   expectations: [],
 });
 
+// A 700002 as the sandbox answers it (issue 22): the panel offers Why?, the signature doctor on what TradeReq sent.
+const badSignature = entry({
+  ...rejected,
+  id: 'e-700002',
+  summary: '401 rejected: 700002 Signature for this request is not valid',
+  status: 401,
+  error: {
+    code: 700002,
+    meanings: ['Signature for this request is not valid'],
+    hoverText: '700002: Signature for this request is not valid',
+  },
+  msg: 'Signature for this request is not valid.',
+});
+
 // A 418 as the sandbox answers it (docs/service.md §7.1): an error body whose code is 429.
 const ACTION_429 =
   'Stop sending and wait the number of seconds in the Retry-After header. Continuing after 429 leads to an automatic IP ban of 2 minutes up to 3 days (§8 rules 1-4); spread requests out.';
@@ -521,6 +535,38 @@ describe('the response panel, in a browser', function () {
     await sendState(page, state({ current: { ...unknown, sendAgain: true }, history: [unknown] }));
     assert.equal(await page.getByTestId('send-again').count(), 0);
     assert.equal((await posted(page)).filter((m) => m.type === 'sendAgain').length, 1);
+    assert.deepEqual(p.errors, []);
+  });
+
+  it('Why? (issue 22): a signed request rejected with 700002 offers a Why? button, reached by Tab from the error code; a click and Enter each post the entry id; none on an ok entry, another code or an unsigned request', async () => {
+    const p = await openPanel();
+    const { page } = p;
+    await sendState(page, state({ current: okEntry, history: [okEntry] }));
+    assert.equal(await page.getByTestId('why').count(), 0, 'no Why? on an ok answer');
+    await sendState(page, state({ current: badSignature, history: [badSignature, okEntry] }));
+    const why = page.getByTestId('why');
+    assert.equal(await why.evaluate((el) => el.tagName), 'BUTTON');
+    assert.equal(await why.textContent(), 'Why?');
+    assert.match(
+      await why.getAttribute('aria-label'),
+      /^Why\? Explain this rejection/,
+      'its name starts with its text',
+    );
+    await why.click();
+    assert.deepEqual((await posted(page)).at(-1), { type: 'why', id: 'e-700002' });
+    await page.getByTestId('error-code').focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'why');
+    await page.keyboard.press('Enter');
+    assert.equal((await posted(page)).filter((m) => m.type === 'why').length, 2, 'Enter posts it too');
+
+    for (const other of [
+      rejected,
+      { ...badSignature, id: 'e-unsigned', request: { ...badSignature.request, signed: false } },
+    ]) {
+      await sendState(page, state({ current: other, history: [other] }));
+      assert.equal(await page.getByTestId('why').count(), 0, `no Why? on ${other.id}`);
+    }
     assert.deepEqual(p.errors, []);
   });
 

@@ -13,7 +13,7 @@ import type { BudgetView } from '../budget/budget';
 import { BOUNDS, clip } from '../bounds';
 import { jsonPath, parseJson, prettyBody } from '../format/json-value';
 import { validOrderRef } from '../request/order-query';
-import type { BudgetState, HistoryItem, PanelEntry } from './protocol';
+import { PROFILE_NAME_CHARS, type BudgetState, type HistoryItem, type PanelEntry } from './protocol';
 
 /** Markdown hover text as plain text, for a title attribute and a screen reader. */
 function plainText(markdown: string): string {
@@ -49,6 +49,11 @@ function orderRef(
     origClientOrderId: get('newClientOrderId'),
     orderId: jsonPath(report.decoded?.json, 'orderId'),
   });
+}
+
+/** A key profile's name as an entry keeps it: one longer than the entry's shape allows is not kept. */
+function profileName(profile: string | undefined): string | undefined {
+  return profile !== undefined && profile.length <= PROFILE_NAME_CHARS ? profile : undefined;
 }
 
 /** The one line of a history list, from an entry. */
@@ -104,7 +109,7 @@ function reasonOf(report: RoundTripReport): string | undefined {
 
 export function entryFromResult(
   result: Sent,
-  meta: { id: string; at: number; title: string; clock?: ClockSample },
+  meta: { id: string; at: number; title: string; clock?: ClockSample; keyProfile?: string },
 ): PanelEntry {
   const { report, resolved } = result;
   const p = report.prepared;
@@ -128,6 +133,7 @@ export function entryFromResult(
       totalParams: p.totalParams === undefined ? undefined : request(p.totalParams),
       headers: redactedHeaders(p).map(([n, v]) => [n, message(v)]),
       signed: p.signed,
+      keyProfile: p.signed ? profileName(meta.keyProfile) : undefined,
     },
     outcome: report.outcome,
     summary: message(summary),

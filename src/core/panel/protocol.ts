@@ -14,11 +14,14 @@ import { toZod } from './zod-shape';
 export { BOUNDS, HISTORY_LIMIT } from '../bounds';
 export type { SendOutcome } from '../outcome';
 export { check, shape } from './shape';
+export { WHY_CODES } from './why-codes';
 
 // Room for the note clip() appends to a cut text.
 const NOTE = 64;
 const text = (max: number) => s.string(max + NOTE);
 const id = s.string(100);
+/** The longest key profile name an entry keeps. */
+export const PROFILE_NAME_CHARS = 100;
 
 const CounterShape = s.object({
   mode: s.enum(['ip', 'uid']),
@@ -67,6 +70,8 @@ const PanelEntryShape = s.object({
     /** As sent, the API key masked. */
     headers: pairs(BOUNDS.historyRequestChars),
     signed: s.boolean(),
+    /** The key profile that signed it (a name, never a key): what the panel's Why? checks against. */
+    keyProfile: s.optional(s.string(PROFILE_NAME_CHARS)),
   }),
   outcome: s.enum(SEND_OUTCOMES),
   /** One line: "200 ok", "400 rejected: 30002 …", "outcome unknown: …", "refused: …". */
@@ -280,6 +285,8 @@ export const FromPanelShape = s.union('type', [
   s.object({ type: s.literal('forget'), id }),
   /** Open the answers of two entries of the history in VS Code's diff editor, volatile fields masked or not. */
   s.object({ type: s.literal('compare'), left: id, right: id, mask: s.boolean() }),
+  /** Why?: the signature doctor on what TradeReq sent for an entry rejected with one of WHY_CODES. */
+  s.object({ type: s.literal('why'), id }),
 ]);
 
 export type FromPanel = Infer<typeof FromPanelShape>;

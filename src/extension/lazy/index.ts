@@ -8,6 +8,7 @@ export { parseEnvironmentFile } from '../../core/env/schema';
 export { FileStateStore } from '../../core/budget/state';
 export { Budget } from '../../core/budget/budget';
 export { ClockSync } from '../../core/clock/sync';
+export { measureClock } from '../../core/clock/measure';
 export { DEFAULT_SEND_SETTINGS } from '../../core/net/send';
 export { NodeHttpSender } from '../../core/net/node-http-sender';
 export { fetchSymbols } from '../../core/editor/symbols';

@@ -163,6 +163,16 @@ describe('panel protocol: one definition, two validators', () => {
     }
   });
 
+  it('Why? (issue 22): an entry id and nothing else reaches the extension, in both validators', () => {
+    const message = { type: 'why', id: 'e1', secretKey: 'x', url: 'https://elsewhere.example' };
+    assert.deepEqual(check(FromPanelShape, message), { ok: true, value: { type: 'why', id: 'e1' } });
+    assert.deepEqual(FromPanelSchema.parse(message), { type: 'why', id: 'e1' });
+    for (const bad of [{ type: 'why' }, { type: 'why', id: 'x'.repeat(101) }, { type: 'why', id: ['e1'] }]) {
+      assert.equal(check(FromPanelShape, bad).ok, false, JSON.stringify(bad));
+      assert.equal(FromPanelSchema.safeParse(bad).success, false, JSON.stringify(bad));
+    }
+  });
+
   it('an entry carries the 700003 note, whether it may be sent again, and the reason it was refused, bounded', () => {
     const entry = {
       id: 'e1',
