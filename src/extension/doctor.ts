@@ -245,7 +245,7 @@ function sentByTradeReq(
 /** The report with every key's secret, and every full API key, masked: the report masks them already. */
 function masked(text: string, keys: readonly DoctorKey[]): string {
   const hide = (t: string, value: string, shown: string): string => (value ? t.split(value).join(shown) : t);
-  return keys.reduce((t, k) => hide(hide(t, k.secretKey, '****'), k.apiKey, maskApiKey(k.apiKey)), text);
+  return keys.reduce((t, k) => hide(hide(t, k.secretKey, '<secret key hidden>'), k.apiKey, maskApiKey(k.apiKey)), text);
 }
 
 /** "doctor POST order.txt": the report's name in its tab, from the method and the path's last segment. */
