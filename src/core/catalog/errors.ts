@@ -8,7 +8,8 @@ const SIGNATURE_CAUSE =
 const SIGNATURE_ACTION =
   'TradeReq adds timestamp and signature itself; remove a hand-written "signature" line. ' +
   'Fill in or remove empty parameters ("name =" with no value), check that the key profile bound to the environment holds the secret that belongs to its access key, ' +
-  'and do not change the request after it is signed.';
+  'and do not change the request after it is signed. ' +
+  'For a request your own program sent, tradereq doctor (or "TradeReq: Explain a Rejected Request") names the mistake it made.';
 
 // §7.1: a 5XX outcome is unknown, so the same advice applies to the 5xx-valued codes.
 const UNKNOWN_OUTCOME_ACTION =
