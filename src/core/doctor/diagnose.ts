@@ -67,7 +67,12 @@ function codeNote(input: DoctorInput, signatureRight: boolean): string | undefin
   if (input.code === undefined) return undefined;
   const info = lookupError(input.code);
   const said = info ? `${input.code} (${info.meanings[0]})` : `${input.code}`;
-  if (!signatureRight || (input.code !== 700002 && input.code !== 602)) return `The service answered ${said}.`;
+  if (!signatureRight) return `The service answered ${said}.`;
+  if (input.code !== 700002 && input.code !== 602) {
+    // The signature is not the reason: what the code itself says is the likely cause (§7.2).
+    const likely = [info?.cause && `Likely cause: ${info.cause}`, info?.action && `What to do: ${info.action}`];
+    return [`The service answered ${said}.`, ...likely.filter(Boolean)].join(' ');
+  }
   const key = `the key profile "${input.key.profile}" (${maskApiKey(input.key.apiKey)})`;
   if (input.sentByTradeReq)
     return `The service answered ${said}, but TradeReq signed this request correctly with the secret of ${key}: the cause is on the server's side or in the key (the secret saved in that profile is not the one the service holds for its API key).`;

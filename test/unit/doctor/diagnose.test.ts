@@ -206,6 +206,15 @@ describe('doctor/diagnose: a broken signer per cause, refused by the sandbox, di
     assert.match(d.codeNote ?? '', /TradeReq signed this request correctly/);
   });
 
+  it('a correct request refused for another reason gives the likely cause from the code the user got', () => {
+    const d = diagnose(input(sentOf(sb, SIGNERS['none']!(Date.now())), { code: 700007 }));
+    assert.equal(d.cause, 'none');
+    assert.match(
+      d.codeNote ?? '',
+      /^The service answered 700007 \(No permission to access the endpoint\)\. Likely cause: The key lacks the permission/,
+    );
+  });
+
   it('names two mistakes made together: the order and the secret read with its newline', async () => {
     const ts = Date.now();
     const q = `${ORDER}&timestamp=${ts}`;
