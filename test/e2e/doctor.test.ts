@@ -7,12 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_ACCOUNTS } from '../../src/core/env/demo';
 import { ensureToolchains, type Toolchains } from '../fixtures/codegen/support';
 import { ensureBuilt } from '../support/build';
-import { describeRun, ROOT } from '../support/cli';
+import { describeRun, ROOT, tradereq } from '../support/cli';
 import { sandboxProject, type Project } from '../support/project';
 
 const DEMO = DEMO_ACCOUNTS[0]!;
@@ -106,5 +107,30 @@ describe('tradereq doctor: what real programs sent, diagnosed', function () {
     const bad = await project.run(['doctor', 'nothing.txt']);
     assert.equal(bad.status, 2, describeRun(bad));
     assert.equal(bad.stdout, '');
+  });
+
+  it('keys from the environment variables: the secret of another profile is named by profile; an unknown --key is bad input', async () => {
+    const live = { apiKey: 'LiveKey0000000000000000000000001', secretKey: 'live-secret-of-another-environment' };
+    const q = `symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=29000&timestamp=${Date.now()}`;
+    const signature = createHmac('sha256', live.secretKey).update(q).digest('hex');
+    writeFileSync(
+      join(project.dir, 'live.txt'),
+      `curl -X POST '${project.sandbox.baseUrl}/api/v3/order?${q}&signature=${signature}' -H 'X-SERVICE-APIKEY: ${DEMO.apiKey}'\n`,
+    );
+    const env = { ...project.env, TRADEREQ_LIVE_API_KEY: live.apiKey, TRADEREQ_LIVE_SECRET_KEY: live.secretKey };
+    const r = await tradereq(['doctor', 'live.txt', '--json', '--offline'], { cwd: project.dir, env });
+    const report = JSON.parse(r.stdout) as { cause: string; summary: string };
+    assert.equal(report.cause, 'wrong-secret', describeRun(r));
+    assert.match(report.summary, /the secret of the key profile "live"/);
+    assert.ok(
+      !r.stdout.includes(live.secretKey) && !r.stdout.includes(live.apiKey),
+      'no key of the profile is printed',
+    );
+    const unknown = await tradereq(['doctor', 'live.txt', '--key', 'nosuch'], { cwd: project.dir, env });
+    assert.equal(unknown.status, 2, describeRun(unknown));
+    assert.match(
+      unknown.stderr,
+      /no key for profile "nosuch": set TRADEREQ_NOSUCH_API_KEY and TRADEREQ_NOSUCH_SECRET_KEY/,
+    );
   });
 });
