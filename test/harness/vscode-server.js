@@ -98,7 +98,10 @@ async function startVscodeServer({
   // The workbench's chat and agent features start with it on newer VS Code and take CPU the tests
   // need; no test uses them. An unknown setting is ignored by the versions without them.
   fs.mkdirSync(path.join(dirs.userData, 'User'));
-  fs.writeFileSync(path.join(dirs.userData, 'User', 'settings.json'), JSON.stringify({ 'chat.disableAIFeatures': true }));
+  fs.writeFileSync(
+    path.join(dirs.userData, 'User', 'settings.json'),
+    JSON.stringify({ 'chat.disableAIFeatures': true }),
+  );
   if (installExtension) linkExtension(dirs.extensions, installExtension);
 
   const args = [
