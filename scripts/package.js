@@ -39,6 +39,14 @@ function stage(name, manifest) {
   return dir;
 }
 
+/** The marketplace icon, a PNG made from media/icon.svg (its source; the PNG is not kept in the repository). */
+function writeIcon(file) {
+  const { Resvg } = require('@resvg/resvg-js');
+  const svg = fs.readFileSync(path.join(ROOT, 'media', 'icon.svg'), 'utf8');
+  // 256 px: the marketplace asks for at least 128, and shows it at 128 on high-density screens.
+  fs.writeFileSync(file, new Resvg(svg, { fitTo: { mode: 'width', value: 256 } }).render().asPng());
+}
+
 function main() {
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   fs.rmSync(BUILD, { recursive: true, force: true });
@@ -48,7 +56,9 @@ function main() {
   // The repository is not on GitHub or GitLab, so vsce cannot make the README's relative links absolute: kept as written.
   const vsix = path.join(ROOT, 'tradereq.vsix');
   const args = ['package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsix];
-  run(process.execPath, [vsce, ...args], stage('vsix', extension));
+  const dir = stage('vsix', extension);
+  writeIcon(path.join(dir, extension.icon));
+  run(process.execPath, [vsce, ...args], dir);
   // Built above: prepack need not build again.
   run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', ROOT], stage('npm', manifest));
   console.log(`package: tradereq.vsix and tradereq-${manifest.version}.tgz (version ${manifest.version})`);

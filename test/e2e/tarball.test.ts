@@ -87,6 +87,22 @@ describe('the npm tarball of the command line', function () {
     for (const f of STARTER) assert.ok(vsix.get(`extension/${f}`)?.equals(tgz.get(`package/${f}`)!), `both carry ${f}`);
   });
 
+  it('the .vsix carries the marketplace icon, a PNG of at least 128×128 made from media/icon.svg, and not its source', () => {
+    const vsix = zipEntries(vsixFile);
+    const manifest = JSON.parse(String(vsix.get('extension/package.json'))) as { icon?: string; categories?: string[] };
+    assert.equal(manifest.icon, 'media/icon.png');
+    assert.ok(manifest.categories?.includes('Testing'), 'listed under Testing');
+    const png = vsix.get('extension/media/icon.png');
+    assert.ok(png, 'the icon is in the package');
+    assert.ok(png.subarray(1, 4).equals(Buffer.from('PNG')), 'a PNG');
+    // IHDR: width and height, big-endian, at bytes 16 and 20.
+    assert.ok(
+      png.readUInt32BE(16) >= 128 && png.readUInt32BE(20) >= 128,
+      `${png.readUInt32BE(16)}×${png.readUInt32BE(20)}`,
+    );
+    assert.ok(!vsix.has('extension/media/icon.svg'), 'the source stays out');
+  });
+
   it('installs offline into a fresh prefix; tradereq --help, errors 700002, test --sandbox on examples/, and init then test --sandbox on the starter run from an unrelated folder', () => {
     const prefix = join(tmp, 'prefix');
     const install = spawnSync(
