@@ -133,7 +133,7 @@ function summary(dir: string, files: readonly Starter[], shown: (p: string) => s
   return lines.join('\n');
 }
 
-/** How to use one's own key with the environment that asks before orders (README, "Keys"). */
+/** How to use one's own key with the environment that asks before orders (docs/guide.md, "Keys"). */
 function ownKey(files: readonly Starter[]): string[] {
   const { parseEnvironmentFile } = require('../core/env/schema') as typeof import('../core/env/schema');
   const parsed = parseEnvironmentFile(files.find((f) => f.name === ENV_FILE_NAME)?.text ?? '');
@@ -143,7 +143,7 @@ function ownKey(files: readonly Starter[]): string[] {
   const [name, env] = live;
   const prefix = profileEnvPrefix(key);
   return [
-    `Your own key, for the "${name}" environment (README, "Keys"):`,
+    `Your own key, for the "${name}" environment (docs/guide.md, "Keys"):`,
     `  1. set its baseUrl in ${ENV_FILE_NAME} to the service's address (now ${env.baseUrl})`,
     `  2. set ${prefix}API_KEY, ${prefix}SECRET_KEY and ${prefix}ORIGINS=<that address>`,
     `     (in VS Code: TradeReq: Add API Key, profile "${key}")`,

@@ -68,7 +68,7 @@ export class ListenOutput {
 
   reply(reply: Reply): void {
     if (this.json) return this.record({ type: 'reply', reply });
-    // A refusal goes to standard error, as the README says of refusals.
+    // A refusal goes to standard error, as docs/cli.md says of refusals.
     (reply.code === 0 ? this.io.out : this.io.err)(`← reply ${JSON.stringify(reply)}`);
   }
 

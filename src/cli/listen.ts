@@ -223,7 +223,7 @@ class ListenRun {
     on('reply', (e) => {
       if (e.request?.origin !== 'user') return;
       this.out.reply(e.reply);
-      // A message of the request refused by the server: the run fails (README, exit 1).
+      // A message of the request refused by the server: the run fails (docs/cli.md, exit 1).
       if (e.reply.code !== 0 && !this.ended) this.failed = true;
     });
     on('subscription', (e) => {

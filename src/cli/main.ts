@@ -52,7 +52,7 @@ const COMMANDS: Record<string, () => Command> = {
   doctor: () => (require('./doctor') as typeof import('./doctor')).doctorCommand,
 };
 
-/** Every command's name, as `tradereq --help` and the README's table list them. */
+/** Every command's name, as `tradereq --help` and the README's first table list them. */
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {

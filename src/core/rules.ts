@@ -1,6 +1,6 @@
 /**
  * Every diagnostic TradeReq reports, in one typed list: its id, its severity, the service errors it
- * prevents, whether it has a quick fix, and a line for the README's "What check reports" table
+ * prevents, whether it has a quick fix, and a line for the rules table of docs/guide.md
  * (generated from this list by `npm run docs`; a test keeps the two equal). The parser, resolve,
  * the check step and the editor's quick fixes all name rules from here.
  */
@@ -15,7 +15,7 @@ export interface RuleInfo {
   readonly prevents: readonly number[];
   /** The editor offers a quick fix that replaces the range with the right text. */
   readonly fix?: true;
-  /** What is wrong, for the README table. */
+  /** What is wrong, for the rules table of docs/guide.md. */
   readonly problem: string;
   /** Reported while reading the file (so `send` refuses the request too), or by the check step. */
   readonly stage: 'parse' | 'check';
@@ -207,7 +207,7 @@ export const RULES = {
 
 export type RuleId = keyof typeof RULES;
 
-/** The README's "What check reports" table, generated from RULES. */
+/** The rules table of docs/guide.md, generated from RULES (`npm run docs`). */
 export function rulesTable(): string {
   const rows = Object.entries(RULES).map(([id, r]: [string, RuleInfo]) => {
     const severity = r.severities.join(' / ');

@@ -112,7 +112,7 @@ function buildCli(dir) {
   return path.join(outdir, 'cli.js');
 }
 
-/** The profile the environment names; its keys and origins come from TRADEREQ_DESK_* (README, Keys). */
+/** The profile the environment names; its keys and origins come from TRADEREQ_DESK_* (docs/guide.md, "Keys"). */
 const PROFILE = 'desk';
 
 /** The user's folder: a tradereq.env.json whose one environment points at the sandbox and names the key profile. */

@@ -1,10 +1,10 @@
 /**
- * Issue 19, point 3, as a user runs it: the README's `tradereq check examples/*.tradereq` passes
- * (a rejection a request expects is information), `check` takes folders as `test` does, and a
- * missing path is one line beside the findings of the paths that exist.
+ * Issue 19, point 3, as a user runs it: the README's `tradereq check examples/*.tradereq` (its
+ * Quick start) passes (a rejection a request expects is information), `check` takes folders as
+ * `test` does, and a missing path is one line beside the findings of the paths that exist.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt } from '../support/build';
@@ -43,6 +43,8 @@ describe('tradereq check: the examples, folders and missing paths', function () 
       .sort()
       .map((f) => `examples/${f}`);
     assert.ok(files.includes('examples/rejections.tradereq'), files.join(', '));
+    // The command as the README's Quick start writes it; the shell expands its glob to `files`.
+    assert.match(readFileSync(join(ROOT, 'README.md'), 'utf8'), /\ntradereq check examples\/\*\.tradereq\n/);
     const r = await run(['check', ...files], ROOT);
     assert.equal(r.status, 0, describeRun(r));
     assert.equal(r.stderr, '');

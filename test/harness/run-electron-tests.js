@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:electron`: the same integration tests module under @vscode/test-electron, for desktop
 // machines with internet (it downloads VS Code 1.100.3, the version the real-host harness runs).
-// CI uses run-vscode-tests.js instead: it needs no download (see the README).
+// CI uses run-vscode-tests.js instead: it needs no download (see docs/development.md).
 'use strict';
 
 const path = require('node:path');

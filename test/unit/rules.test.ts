@@ -1,5 +1,5 @@
 /**
- * The rules of src/core/rules.ts are the one list: the README's table is generated from it, every
+ * The rules of src/core/rules.ts are the one list: the table of docs/guide.md is generated from it, every
  * diagnostic reported carries a severity its rule allows, every rule is reported somewhere, and
  * the editor's quick fixes are offered for exactly the rules marked with one.
  */
@@ -11,7 +11,7 @@ import { BUILTIN_SANDBOX } from '../../src/core/env/schema';
 import type { Diagnostic } from '../../src/core/format/model';
 import { parse } from '../../src/core/format/parser';
 import { RULES, type RuleId, type RuleInfo } from '../../src/core/rules';
-import { README, withGeneratedDocs } from '../../scripts/docs';
+import { RULES_PAGE, withGeneratedDocs } from '../../scripts/docs';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -53,10 +53,10 @@ function corpus(): string[] {
   return [...files.map((f) => readFileSync(f, 'utf8')), WRONG];
 }
 
-describe('rules: one list for the parser, the check step, the quick fixes and the README', () => {
-  it("the README's table of rules is the one `npm run docs` generates from RULES", () => {
-    const readme = readFileSync(README, 'utf8');
-    assert.equal(withGeneratedDocs(readme), readme, 'README.md is out of date: run npm run docs');
+describe('rules: one list for the parser, the check step, the quick fixes and the docs', () => {
+  it('the rules table of docs/guide.md is the one `npm run docs` generates from RULES', () => {
+    const page = readFileSync(RULES_PAGE, 'utf8');
+    assert.equal(withGeneratedDocs(page), page, 'docs/guide.md is out of date: run npm run docs');
   });
 
   it('every diagnostic of the repository’s request files carries a severity its rule allows', () => {

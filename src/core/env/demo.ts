@@ -1,5 +1,5 @@
 /**
- * The sandbox exchange's demo accounts. Their keys are public (the README lists them) and only
+ * The sandbox exchange's demo accounts. Their keys are public (docs/sandbox.md lists them) and only
  * ever sent to loopback origins; they exist so anyone can try every request without an account.
  */
 import type { KeyPair } from './keys';

@@ -24,7 +24,7 @@ export interface Diagnostic {
   readonly range: Range;
   readonly severity: Severity;
   readonly message: string;
-  /** The rule (src/core/rules.ts): for quick fixes, tests and the README table. */
+  /** The rule (src/core/rules.ts): for quick fixes, tests and the rules table of docs/guide.md. */
   readonly rule: RuleId;
   /** The service error code this diagnostic prevents, when there is one. */
   readonly prevents?: number;

@@ -12,7 +12,9 @@ import type { Diagnostic } from '../../../src/core/format/model';
 import { parse } from '../../../src/core/format/parser';
 import { RULES } from '../../../src/core/rules';
 
-const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
+const ROOT = join(__dirname, '..', '..', '..');
+const EXAMPLES = join(ROOT, 'examples');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
 function check(lines: readonly string[]): Diagnostic[] {
   return checkDocument(parse(lines.join('\n') + '\n'), { environment: BUILTIN_SANDBOX });
@@ -57,13 +59,14 @@ describe('check: a rejection the request expects (# @expect code N) is informati
     assert.equal(only(check(['# @expect status 400', ...CANCEL]), 'missing-param').severity, 'error');
   });
 
-  it("every rule that prevents a service error allows information among its severities (RULES, the README's table)", () => {
+  it('every rule that prevents a service error allows information among its severities (RULES, the rules table of docs/guide.md)', () => {
     for (const [id, info] of Object.entries(RULES)) {
       if (info.prevents.length > 0) assert.ok(info.severities.includes('information'), id);
     }
   });
 
-  it('the examples the README checks have no error', () => {
+  it('the examples the README checks (its Quick start runs `tradereq check examples/*.tradereq`) have no error', () => {
+    assert.match(README, /\ntradereq check examples\/\*\.tradereq\n/);
     const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.tradereq'));
     assert.ok(files.includes('rejections.tradereq'), files.join(', '));
     for (const f of files) {
@@ -71,5 +74,11 @@ describe('check: a rejection the request expects (# @expect code N) is informati
       const errors = found.filter((d) => d.severity === 'error');
       assert.deepEqual(errors, [], f);
     }
+  });
+
+  it("the README's example request has no problem at all", () => {
+    const block = /\n```tradereq\n([\s\S]*?)\n```\n/.exec(README);
+    assert.ok(block, 'the README shows a request');
+    assert.deepEqual(check([block[1]!]), []);
   });
 });

@@ -1,8 +1,9 @@
 /**
- * The README as a new user reads it (issue 19, point 10): its first table names every command, it
- * says how to install the extension from the .vsix (and the Quick start points there), it links
- * the service reference kept in the repository, and the `.tradereq` format comes before the editor
- * sections that use it.
+ * The README as a new user reads it (issue 19, point 10; issue 23, a front door): its first table
+ * names every command, it says how to install the extension from the .vsix (and the Quick start
+ * points there), it links the service reference kept in the repository, it stays short, and it
+ * leads to the pages of docs/ that hold the manual: the `.tradereq` format before the editor that
+ * uses it, and the signature doctor's causes on the command line's page.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,14 +13,23 @@ import { CAUSE_IDS } from '../../../src/core/doctor/types';
 import { ROOT } from '../../support/cli';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const page = (name: string): string => readFileSync(join(ROOT, 'docs', name), 'utf8');
 
-/** The README's top-level headings, in order, code blocks left out. */
-function headings(): string[] {
+/** A page's headings of `level` (`## `), in order, code blocks left out. */
+function headings(markdown: string, level = '## '): string[] {
   let fenced = false;
-  return README.split('\n').filter((l) => {
+  return markdown.split('\n').filter((l) => {
     if (l.startsWith('```')) fenced = !fenced;
-    return !fenced && l.startsWith('## ');
+    return !fenced && l.startsWith(level);
   });
+}
+
+/** The section of `markdown` under `heading`, up to the next heading of its level. */
+function section(markdown: string, heading: string): string {
+  const at = markdown.indexOf(`\n${heading}\n`);
+  assert.ok(at >= 0, `no section ${heading}`);
+  const next = markdown.indexOf('\n## ', at + heading.length + 2);
+  return markdown.slice(at, next < 0 ? undefined : next);
 }
 
 describe('the README, as a new user reads it', () => {
@@ -31,31 +41,36 @@ describe('the README, as a new user reads it', () => {
 
   it('says how to install the extension from the .vsix, and the Quick start points there', () => {
     assert.match(README, /\ncode --install-extension tradereq\.vsix/);
-    const quickStart = README.slice(
-      README.indexOf('## Quick start'),
-      README.indexOf('\n## ', README.indexOf('## Quick start') + 1),
-    );
-    assert.match(quickStart, /\.vsix.*\(#installing\)/s);
+    assert.match(section(README, '## Quick start'), /\.vsix.*\(#installing\)/s);
+    assert.ok(headings(README).includes('## Installing'));
   });
 
   it('links the service reference kept in the repository', () => {
     assert.match(README.slice(0, README.indexOf('## ')), /\]\(docs\/service\.md\)/);
   });
 
-  it('puts the .tradereq format before the editor sections that use it', () => {
-    const order = headings();
-    const format = order.indexOf('## The `.tradereq` format');
-    assert.ok(format >= 0);
-    for (const editor of ['## In the editor', '## Sending from the editor', '## The stream view'])
-      assert.ok(order.indexOf(editor) > format, `${editor} comes after the format`);
+  it('is a front door: at most 150 lines, with a screenshot, the test command and a link to every page of docs/', () => {
+    assert.ok(README.split('\n').length <= 150, `${README.split('\n').length} lines`);
+    assert.match(README.slice(0, README.indexOf('## ')), /!\[[^\]]+\]\(docs\/images\/panel\.png\)/);
+    assert.match(README, /\nnpm test {2,}# /);
+    for (const name of ['guide', 'editor', 'cli', 'sandbox', 'security', 'performance', 'development', 'format'])
+      assert.match(README, new RegExp(`\\]\\(docs/${name}\\.md\\)`), `docs/${name}.md is linked`);
   });
 
-  it("the signature doctor's table names every cause id, and only those", () => {
-    const section = README.slice(
-      README.indexOf('## The signature doctor'),
-      README.indexOf('\n## ', README.indexOf('## The signature doctor') + 1),
+  it('leads to the .tradereq format before the editor that uses it, and the editor page has its sections', () => {
+    const docs = section(README, '## Documentation');
+    const guide = docs.indexOf('](docs/guide.md)');
+    assert.ok(guide >= 0 && guide < docs.indexOf('](docs/editor.md)'), 'the format comes first');
+    assert.match(page('editor.md'), /\]\(guide\.md\)/, 'the editor page sends a reader to the format');
+    const order = headings(page('editor.md'));
+    for (const editor of ['## The language mode', '## Sending from the editor', '## The stream view'])
+      assert.ok(order.includes(editor), `docs/editor.md has ${editor}`);
+  });
+
+  it("the signature doctor's table (docs/cli.md, tradereq doctor) names every cause id, and only those", () => {
+    const listed = [...section(page('cli.md'), '## `tradereq doctor`').matchAll(/^\| `([a-z-]+)` \|/gm)].map(
+      (m) => m[1],
     );
-    const listed = [...section.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
     assert.deepEqual([...listed].sort(), [...CAUSE_IDS].sort());
   });
 });
