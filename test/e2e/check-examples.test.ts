@@ -44,7 +44,7 @@ describe('tradereq check: the examples, folders and missing paths', function () 
       .map((f) => `examples/${f}`);
     assert.ok(files.includes('examples/rejections.tradereq'), files.join(', '));
     // The command as the README's Quick start writes it; the shell expands its glob to `files`.
-    assert.match(readFileSync(join(ROOT, 'README.md'), 'utf8'), /\ntradereq check examples\/\*\.tradereq\n/);
+    assert.match(readFileSync(join(ROOT, 'README.md'), 'utf8'), /\ntradereq check examples\/\*\.tradereq\r?\n/);
     const r = await run(['check', ...files], ROOT);
     assert.equal(r.status, 0, describeRun(r));
     assert.equal(r.stderr, '');

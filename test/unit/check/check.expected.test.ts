@@ -66,7 +66,7 @@ describe('check: a rejection the request expects (# @expect code N) is informati
   });
 
   it('the examples the README checks (its Quick start runs `tradereq check examples/*.tradereq`) have no error', () => {
-    assert.match(README, /\ntradereq check examples\/\*\.tradereq\n/);
+    assert.match(README, /\ntradereq check examples\/\*\.tradereq\r?\n/);
     const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.tradereq'));
     assert.ok(files.includes('rejections.tradereq'), files.join(', '));
     for (const f of files) {
@@ -77,7 +77,7 @@ describe('check: a rejection the request expects (# @expect code N) is informati
   });
 
   it("the README's example request has no problem at all", () => {
-    const block = /\n```tradereq\n([\s\S]*?)\n```\n/.exec(README);
+    const block = /\n```tradereq\r?\n([\s\S]*?)\r?\n```\r?\n/.exec(README);
     assert.ok(block, 'the README shows a request');
     assert.deepEqual(check([block[1]!]), []);
   });

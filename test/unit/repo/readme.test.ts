@@ -12,8 +12,10 @@ import { COMMAND_NAMES } from '../../../src/cli/main';
 import { CAUSE_IDS } from '../../../src/core/doctor/types';
 import { ROOT } from '../../support/cli';
 
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const page = (name: string): string => readFileSync(join(ROOT, 'docs', name), 'utf8');
+/** A Markdown file of the repository, with LF line ends whatever the checkout's. */
+const read = (...path: string[]): string => readFileSync(join(ROOT, ...path), 'utf8').replace(/\r\n/g, '\n');
+const README = read('README.md');
+const page = (name: string): string => read('docs', name);
 
 /** A page's headings of `level` (`## `), in order, code blocks left out. */
 function headings(markdown: string, level = '## '): string[] {
