@@ -12,7 +12,7 @@ export interface CheckRequest {
   readonly id: number;
   readonly text: string;
   readonly environment: NamedEnvironment;
-  /** The display language's bundle, sent when it differs from the one the worker has (undefined: English). */
+  /** Sent when the display language's bundle differs from the worker's (a bundle of undefined: English). */
   readonly l10n?: { readonly bundle: L10nBundle | undefined };
 }
 
