@@ -7,6 +7,7 @@
 import { SYMBOL_FORMAT } from './formats';
 import { WS_RULES } from './ws-limits';
 import type { EnumValueInfo, Source } from './types';
+import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 
 export type StreamKind = 'deals' | 'depth' | 'bookTicker' | 'kline' | 'orders' | 'privateDeals' | 'account';
@@ -342,17 +343,15 @@ function problem(
 
 /** The kind of `name` and its parameters, or the first precise problem with it. */
 export function readStreamName(name: string): StreamNameParse {
-  if (name.length === 0) return problem('malformed', 'The stream name is empty.', 0, 0);
-  if (name.length > WS_RULES.maxStreamNameLength)
-    return problem(
-      'malformed',
-      `A stream name has at most ${WS_RULES.maxStreamNameLength} characters.`,
-      0,
-      name.length,
-    );
+  if (name.length === 0) return problem('malformed', t('The stream name is empty.'), 0, 0);
+  if (name.length > WS_RULES.maxStreamNameLength) {
+    const message = t('A stream name has at most {0} characters.', WS_RULES.maxStreamNameLength);
+    return problem('malformed', message, 0, name.length);
+  }
   if (!NAME_CHARS.test(name)) {
     const at = [...name].findIndex((c) => !NAME_CHARS.test(c));
-    return problem('malformed', 'A stream name holds letters, digits and . _ - @ only, with no spaces.', at, at + 1);
+    const message = t('A stream name holds letters, digits and . _ - @ only, with no spaces.');
+    return problem('malformed', message, at, at + 1);
   }
   const parts = name.split('@');
   const channel = parts.length >= 2 ? `${parts[0]}@${parts[1]}` : name;
@@ -367,13 +366,8 @@ export function readStreamName(name: string): StreamNameParse {
   });
   const wanted = info.params.length;
   if (args.length !== wanted) {
-    const how = wanted === 0 ? 'takes no parameters' : `takes ${info.params.map((p) => p.name).join(' and ')}`;
-    return problem(
-      'malformed',
-      `${info.channel} ${how}: write ${info.template}${wanted > 0 ? `, e.g. ${exampleName(info)}` : ''}.`,
-      args.length > wanted ? spans[wanted]!.start - 1 : 0,
-      name.length,
-    );
+    const at = args.length > wanted ? spans[wanted]!.start - 1 : 0;
+    return problem('malformed', parameterCountMessage(info), at, name.length);
   }
   if (wanted === 0) return ok({ stream: { kind: info.kind as 'orders' | 'privateDeals' | 'account' }, info });
   return parsePublic(info, name, spans);
@@ -383,6 +377,14 @@ interface Span {
   readonly text: string;
   readonly start: number;
   readonly end: number;
+}
+
+/** What a stream's name takes after its channel, and how to write it. */
+function parameterCountMessage(info: StreamDescription): string {
+  const names = info.params.map((p) => p.name);
+  if (names.length === 0) return t('{0} takes no parameters: write {1}.', info.channel, info.template);
+  const params = names.slice(1).reduce<string>((all, n) => t('{0} and {1}', all, n), names[0]!);
+  return t('{0} takes {1}: write {2}, e.g. {3}.', info.channel, params, info.template, exampleName(info));
 }
 
 function exampleName(info: StreamDescription): string {
@@ -396,8 +398,8 @@ function unknownKind(channel: string): StreamNameParse {
   return problem(
     'unknown-kind',
     near !== undefined
-      ? `Unknown stream "${channel}"; names are case-sensitive: ${near}.`
-      : `Unknown stream "${channel}"; known: ${channels.join(', ')}.`,
+      ? t('Unknown stream "{0}"; names are case-sensitive: {1}.', channel, near)
+      : t('Unknown stream "{0}"; known: {1}.', channel, channels.join(', ')),
     0,
     channel.length,
     near !== undefined ? { expected: channels, suggestion: near } : { expected: channels },
@@ -412,8 +414,11 @@ function parsePublic(info: StreamDescription, name: string, spans: readonly Span
     return problem(
       'bad-symbol',
       fixable
-        ? `The symbol must be upper-case (§2.1): ${upper}, not ${sym.text}.`
-        : `"${sym.text}" is not a symbol: upper-case letters and digits with no separator, such as BTCUSDT (§2.1).`,
+        ? t('The symbol must be upper-case (§2.1): {0}, not {1}.', upper, sym.text)
+        : t(
+            '"{0}" is not a symbol: upper-case letters and digits with no separator, such as BTCUSDT (§2.1).',
+            sym.text,
+          ),
       sym.start,
       sym.end,
       fixable ? { suggestion: name.slice(0, sym.start) + upper + name.slice(sym.end) } : {},
@@ -424,7 +429,7 @@ function parsePublic(info: StreamDescription, name: string, spans: readonly Span
     const lv = spans[1]!;
     const levels = DEPTH_LEVELS.find((n) => String(n) === lv.text);
     if (levels === undefined)
-      return problem('bad-levels', `The depth levels are 5, 10 or 20, not "${lv.text}".`, lv.start, lv.end, {
+      return problem('bad-levels', t('The depth levels are 5, 10 or 20, not "{0}".', lv.text), lv.start, lv.end, {
         expected: DEPTH_LEVELS.map(String),
       });
     return ok({ stream: { kind: 'depth', symbol, levels }, info });
@@ -434,9 +439,18 @@ function parsePublic(info: StreamDescription, name: string, spans: readonly Span
     const interval = KLINE_INTERVALS.find((i) => i === iv.text);
     if (interval === undefined) {
       const near = KLINE_INTERVALS.find((i) => i.toLowerCase() === iv.text.toLowerCase());
+      const message =
+        near !== undefined
+          ? t(
+              'The kline interval is one of {0} (case-sensitive: {1}), not "{2}".',
+              KLINE_INTERVALS.join(', '),
+              near,
+              iv.text,
+            )
+          : t('The kline interval is one of {0}, not "{1}".', KLINE_INTERVALS.join(', '), iv.text);
       return problem(
         'bad-interval',
-        `The kline interval is one of ${KLINE_INTERVALS.join(', ')}${near !== undefined ? ` (case-sensitive: ${near})` : ''}, not "${iv.text}".`,
+        message,
         iv.start,
         iv.end,
         near !== undefined

@@ -8,7 +8,8 @@ import { BATCH_ORDERS_MAX, findEndpoint } from '../catalog/endpoints';
 import type { ParamInfo } from '../catalog/types';
 import { range, type Param, type Range } from '../format/model';
 import type { VariableScope } from '../format/variables';
-import { answers, Findings } from './findings';
+import { t } from '../l10n';
+import { answer, either, Findings } from './findings';
 import { effectiveValue } from './values';
 
 const EXAMPLE = '[{"symbol":"BTCUSDT","side":"BUY","type":"LIMIT","quantity":"0.001","price":"20000"}]';
@@ -30,57 +31,104 @@ export function checkOrderList(p: Param, info: ParamInfo, scope: VariableScope, 
     parsed = JSON.parse(list.text);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return out.add('batch-list', whole, `${listRule(info)}; this is not valid JSON (${why})${answers(33333)}.`, {
-      prevents: 33333,
-    });
+    const message = t(
+      'batchOrders must be a JSON list of 1 to {0} orders, such as {1}; this is not valid JSON ({2}) (the service answers {3}).',
+      maxOrders(info),
+      EXAMPLE,
+      why,
+      answer(33333),
+    );
+    return out.add('batch-list', whole, message, { prevents: 33333 });
   }
-  if (!Array.isArray(parsed))
-    return out.add('batch-list', whole, `${listRule(info)}; this is not a list${answers(33333)}.`, { prevents: 33333 });
-  const max = info.maxItems ?? BATCH_ORDERS_MAX;
+  if (!Array.isArray(parsed)) {
+    const message = t(
+      'batchOrders must be a JSON list of 1 to {0} orders, such as {1}; this is not a list (the service answers {2}).',
+      maxOrders(info),
+      EXAMPLE,
+      answer(33333),
+    );
+    return out.add('batch-list', whole, message, { prevents: 33333 });
+  }
+  const max = maxOrders(info);
   const items = itemSpans(list.text);
   if (parsed.length === 0 || parsed.length > max) {
     const at = parsed.length > max ? spot(items[max]![0], items[items.length - 1]![1]) : whole;
-    const message = `batchOrders holds 1 to ${max} orders; this one holds ${parsed.length}${answers(730002)}. Split it into batches of ${max}.`;
+    const message = t(
+      'batchOrders holds 1 to {0} orders; this one holds {1} (the service answers {2}). Split it into batches of {0}.',
+      max,
+      parsed.length,
+      answer(730002),
+    );
     out.add('batch-size', at, message, { prevents: 730002 });
   }
   parsed.slice(0, max).forEach((order, i) => checkOrder(order, i, spot(...items[i]!), info, out));
 }
 
-function listRule(info: ParamInfo): string {
-  return `batchOrders must be a JSON list of 1 to ${info.maxItems ?? BATCH_ORDERS_MAX} orders, such as ${EXAMPLE}`;
+function maxOrders(info: ParamInfo): number {
+  return info.maxItems ?? BATCH_ORDERS_MAX;
 }
 
 /** One order of the list: an object of known parameters as text or numbers, with what its type needs. */
 function checkOrder(order: unknown, i: number, at: Range, info: ParamInfo, out: Findings): void {
   const n = i + 1;
-  if (typeof order !== 'object' || order === null || Array.isArray(order))
-    return out.add('batch-list', at, `Order ${n} of batchOrders is not an object of parameters${answers(33333)}.`, {
-      prevents: 33333,
-    });
+  if (typeof order !== 'object' || order === null || Array.isArray(order)) {
+    const message = t(
+      'Order {0} of batchOrders is not an object of parameters (the service answers {1}).',
+      n,
+      answer(33333),
+    );
+    return out.add('batch-list', at, message, { prevents: 33333 });
+  }
   const entries = Object.entries(order as Record<string, unknown>);
   const known = info.itemParams ?? [];
   for (const [name, value] of entries) {
-    if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value)))
-      out.add('batch-list', at, `"${name}" of order ${n} must be text or a number${answers(33333)}.`, {
-        prevents: 33333,
-      });
-    else if (known.length > 0 && !known.some((k) => k.name === name))
-      out.add(
-        'unknown-param',
-        at,
-        `"${name}" of order ${n} is not a parameter of an order; known: ${known.map((k) => k.name).join(', ')}${answers(33333)}.`,
-        { prevents: 33333 },
+    if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) {
+      const message = t(
+        '"{0}" of order {1} must be text or a number (the service answers {2}).',
+        name,
+        n,
+        answer(33333),
       );
+      out.add('batch-list', at, message, { prevents: 33333 });
+    } else if (known.length > 0 && !known.some((k) => k.name === name)) {
+      const message = t(
+        '"{0}" of order {1} is not a parameter of an order; known: {2} (the service answers {3}).',
+        name,
+        n,
+        known.map((k) => k.name).join(', '),
+        answer(33333),
+      );
+      out.add('unknown-param', at, message, { prevents: 33333 });
+    }
   }
-  const present = new Set(entries.map(([name]) => name));
+  checkOrderNeeds(order as Record<string, unknown>, n, at, known, out);
+}
+
+/** What an order of the list needs: the order's required parameters, and those of its type. */
+function checkOrderNeeds(
+  order: Record<string, unknown>,
+  n: number,
+  at: Range,
+  known: readonly ParamInfo[],
+  out: Findings,
+): void {
+  const present = new Set(Object.keys(order));
   const missing = known.filter((k) => k.required && !present.has(k.name)).map((k) => `"${k.name}"`);
-  const type = (order as Record<string, unknown>)['type'];
-  const needs = ORDER.typeRequirements?.find((t) => t.type === type);
+  const type = order['type'];
+  const needs = ORDER.typeRequirements?.find((r) => r.type === type);
   for (const name of needs?.required ?? []) if (!present.has(name)) missing.push(`"${name}"`);
-  for (const group of needs?.anyOf ?? []) if (!group.some((g) => present.has(g))) missing.push(group.join(' or '));
+  for (const group of needs?.anyOf ?? []) if (!group.some((g) => present.has(g))) missing.push(either(group));
   if (missing.length === 0) return;
-  const who = needs ? `a ${String(type)} order` : 'an order';
-  const message = `Order ${n} of batchOrders is ${who} and needs ${missing.join(', ')}${answers(44444)}.`;
+  const list = missing.join(', ');
+  const message = needs
+    ? t(
+        'Order {0} of batchOrders is a {1} order and needs {2} (the service answers {3}).',
+        n,
+        String(type),
+        list,
+        answer(44444),
+      )
+    : t('Order {0} of batchOrders is an order and needs {1} (the service answers {2}).', n, list, answer(44444));
   out.add('missing-param', at, message, { prevents: 44444 });
 }
 

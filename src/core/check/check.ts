@@ -8,6 +8,7 @@ import type { NamedEnvironment } from '../env/constants';
 import { looksLikeSecret, secretNameMessage } from '../env/secrets';
 import { readOptions, type Expectation } from '../format/directives';
 import { findParam } from '../catalog/endpoints';
+import { t } from '../l10n';
 import { isWebSocket, type Diagnostic, type RequestBlock, type TradeReqDocument } from '../format/model';
 import { VariableScope, unresolvedRefs } from '../format/variables';
 import { Findings } from './findings';
@@ -39,7 +40,7 @@ export function checkDocument(doc: TradeReqDocument, options: CheckOptions): Dia
   out.addAll(unresolvedRefs(doc.variableRefs, scope));
   for (const v of doc.variables) {
     if (looksLikeSecret(v.name.text))
-      out.add('secret-in-file', v.name.range, secretNameMessage(v.name.text, 'this request file'));
+      out.add('secret-in-file', v.name.range, secretNameMessage(v.name.text, 'request file'));
   }
   for (const request of doc.requests)
     checkRequest(doc, request, { scope, names, environment: options.environment }, out);
@@ -101,7 +102,11 @@ function capped(all: Diagnostic[], left: Findings['left']): Diagnostic[] {
   const kept = all.slice(0, max);
   const rest = all.length - max + left.count;
   const error = left.error || all.slice(max).some((d) => d.severity === 'error');
-  const message = `${rest} more problems in this file are not shown: TradeReq reports the first ${max}. Fix these and check again.`;
+  const message = t(
+    '{0} more problems in this file are not shown: TradeReq reports the first {1}. Fix these and check again.',
+    rest,
+    max,
+  );
   kept.push({
     range: kept[max - 1]!.range,
     severity: error ? 'error' : 'information',

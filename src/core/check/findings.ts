@@ -1,6 +1,7 @@
 /** What the check step found, collected with the severity its rule gives unless a case says otherwise. */
 import { lookupError } from '../catalog/errors';
 import type { Diagnostic, Range, Severity } from '../format/model';
+import { t } from '../l10n';
 import { RULES, type RuleId } from '../rules';
 
 export interface FindingExtra {
@@ -71,7 +72,7 @@ function anticipated(d: Diagnostic, expected: ReadonlySet<number>): Diagnostic {
   const codes = d.prevents !== undefined ? [d.prevents] : RULES[d.rule].prevents;
   const code = codes.find((c) => expected.has(c));
   if (code === undefined) return d;
-  const message = `${d.message} The request expects this rejection (# @expect code ${code}): nothing to fix.`;
+  const message = t('{0} The request expects this rejection (# @expect code {1}): nothing to fix.', d.message, code);
   return { ...d, severity: 'information', message };
 }
 
@@ -79,8 +80,18 @@ function byStart(a: Diagnostic, b: Diagnostic): number {
   return a.range.startLine - b.range.startLine || a.range.startChar - b.range.startChar;
 }
 
-/** " (the service answers 700005: recvWindow must be less than 60000)". */
-export function answers(code: number): string {
-  const info = lookupError(code);
-  return info ? ` (the service answers ${code}: ${info.meanings[0]})` : ` (the service answers ${code})`;
+/**
+ * What goes in "(the service answers {N})" of a message: "700005: recvWindow must be less than
+ * 60000", the code and its first meaning in the catalog (translated where the catalog's texts are).
+ */
+export function answer(code: number): string {
+  const meaning = lookupError(code)?.meanings[0];
+  return meaning === undefined ? String(code) : `${code}: ${t(meaning)}`;
+}
+
+/** "a or b or c": alternatives of the service's names, joined in the display language. */
+export function either(names: readonly string[]): string {
+  let all = names[0] ?? '';
+  for (const name of names.slice(1)) all = t('{0} or {1}', all, name);
+  return all;
 }

@@ -5,8 +5,9 @@ import { DEFAULT_API_KEY_HEADER, type NamedEnvironment } from '../env/constants'
 import type { RequestOptions } from '../format/directives';
 import type { Param, RequestBlock, TradeReqDocument } from '../format/model';
 import { isCredentialRef, responseRequestName } from '../format/variables';
-import { HEADER_VALUE_RULE, headerNameProblem, isHeaderValue } from '../format/headers';
-import { answers, Findings } from './findings';
+import { headerNameProblem, headerValueRule, isHeaderValue } from '../format/headers';
+import { t } from '../l10n';
+import { answer, Findings } from './findings';
 
 /** Response references resolve at send time; here it is enough that the named request exists. */
 export function checkResponseRefs(request: RequestBlock, names: ReadonlySet<string>, out: Findings): void {
@@ -15,11 +16,17 @@ export function checkResponseRefs(request: RequestBlock, names: ReadonlySet<stri
     if (name === undefined) continue;
     if (isCredentialRef(ref.name)) {
       // docs/websocket.md, Listen keys: resolve refuses it at send time; say so while the file is written.
-      const message = `{{${ref.name}}} is a listen key, a credential that never goes into a request: the request would be refused. Write # @listenKey on a WS request instead.`;
+      const message = t(
+        '{{{0}}} is a listen key, a credential that never goes into a request: the request would be refused. Write # @listenKey on a WS request instead.',
+        ref.name,
+      );
       out.add('credential-in-request', ref.nameRange, message);
     }
     if (names.has(name)) continue;
-    const message = `No request in this file is named "${name}": add \`# @name ${name}\` to the request whose response this reads.`;
+    const message = t(
+      'No request in this file is named "{0}": add `# @name {0}` to the request whose response this reads.',
+      name,
+    );
     out.add('undefined-variable', ref.nameRange, message);
   }
 }
@@ -34,8 +41,16 @@ export function checkEndpoint(request: RequestBlock, out: Findings): EndpointInf
     const others = endpointsAtPath(path);
     const message =
       others.length > 0
-        ? `${method} ${path} is not a known endpoint: this path is known with ${others.map((e) => e.method).join(', ')}.`
-        : `${path} is not in TradeReq's endpoint catalog: parameters are not checked. Say how to send it with # @signed or # @unsigned, and its rate limit with # @weight N and # @mode ip|uid.`;
+        ? t(
+            '{0} {1} is not a known endpoint: this path is known with {2}.',
+            method,
+            path,
+            others.map((e) => e.method).join(', '),
+          )
+        : t(
+            "{0} is not in TradeReq's endpoint catalog: parameters are not checked. Say how to send it with # @signed or # @unsigned, and its rate limit with # @weight N and # @mode ip|uid.",
+            path,
+          );
     out.add('unknown-endpoint', request.requestLine.path.range, message);
   }
   return endpoint;
@@ -58,14 +73,20 @@ export function checkSigning(
   out: Findings,
 ): void {
   if (endpoint?.signed && options.signed === false) {
-    const message = `${endpoint.method} ${endpoint.path} is a signed endpoint: with # @unsigned it goes without API key and signature${answers(400)}.`;
+    const message = t(
+      '{0} {1} is a signed endpoint: with # @unsigned it goes without API key and signature (the service answers {2}).',
+      endpoint.method,
+      endpoint.path,
+      answer(400),
+    );
     out.add('unsigned-signed-endpoint', request.requestLine.range, message);
   }
   const formBody = request.params.some((p) => p.placement === 'body' && p.origin !== 'json');
   if (options.signaturePlacement !== 'body' || (!request.json && formBody)) return;
   const d = [...request.directives, ...doc.fileDirectives].find((x) => x.name.text === 'signature');
-  const message =
-    '`# @signature body` needs a form body ([body] parameters): the signature is put at the end of the query string otherwise.';
+  const message = t(
+    '`# @signature body` needs a form body ([body] parameters): the signature is put at the end of the query string otherwise.',
+  );
   if (d) out.add('signature-placement', d.range, message);
 }
 
@@ -74,8 +95,9 @@ export function checkGetBody(request: RequestBlock, out: Findings): void {
   if (request.requestLine.method.text.toUpperCase() !== 'GET') return;
   const p = request.params.find((x) => x.placement === 'body');
   if (!p) return;
-  const message =
-    'GET sends all parameters in the query string (spec §4.1 rule 2): put them under [query] or remove the section line.';
+  const message = t(
+    'GET sends all parameters in the query string (spec §4.1 rule 2): put them under [query] or remove the section line.',
+  );
   out.add('get-body', p.origin === 'json' ? request.json!.range : p.range, message);
 }
 
@@ -87,12 +109,16 @@ export function checkHeaders(request: RequestBlock, environment: NamedEnvironmen
   ]);
   for (const h of request.headers) {
     const problem = headerNameProblem(h.name.text);
-    if (problem) out.add('forbidden-header', h.range, `${problem}.`);
+    if (problem) out.add('forbidden-header', h.range, t('{0}.', problem));
     else if (!isHeaderValue(h.value.text)) {
-      out.add('header-value', h.value.range, `The value of ${h.name.text} cannot be sent: ${HEADER_VALUE_RULE}.`);
+      const message = t('The value of {0} cannot be sent: {1}.', h.name.text, headerValueRule());
+      out.add('header-value', h.value.range, message);
     }
     if (apiKeyHeaders.has(h.name.text.toLowerCase())) {
-      const message = `Do not write the API key header by hand: TradeReq sets ${h.name.text} from the key profile, and a key written here is shared with the file. Remove this line and use # @key PROFILE or the environment's "key".`;
+      const message = t(
+        'Do not write the API key header by hand: TradeReq sets {0} from the key profile, and a key written here is shared with the file. Remove this line and use # @key PROFILE or the environment\'s "key".',
+        h.name.text,
+      );
       out.add('api-key-header', h.range, message);
     }
   }
@@ -106,14 +132,22 @@ export function checkPlacements(request: RequestBlock, out: Findings): void {
     const previous = seen.get(key);
     if (!previous) seen.set(key, p);
     else {
-      const message = `"${p.name.text}" is already in the ${p.placement} (line ${previous.range.startLine + 1}): both are sent and signed; remove one.`;
+      const line = previous.range.startLine + 1;
+      const message =
+        p.placement === 'query'
+          ? t('"{0}" is already in the query (line {1}): both are sent and signed; remove one.', p.name.text, line)
+          : t('"{0}" is already in the body (line {1}): both are sent and signed; remove one.', p.name.text, line);
       out.add('duplicate-param', p.name.range, message);
     }
   }
   for (const p of request.params) {
     const other = p.placement === 'body' ? seen.get('query ' + p.name.text) : undefined;
     if (!other) continue;
-    const message = `"${p.name.text}" is also in the query string (line ${other.range.startLine + 1}): the service uses the query value (spec §4.1 rule 5).`;
+    const message = t(
+      '"{0}" is also in the query string (line {1}): the service uses the query value (spec §4.1 rule 5).',
+      p.name.text,
+      other.range.startLine + 1,
+    );
     out.add('query-and-body', p.name.range, message);
   }
 }

@@ -2,7 +2,8 @@
 import type { EndpointInfo } from '../catalog/types';
 import type { Param, RequestBlock } from '../format/model';
 import type { VariableScope } from '../format/variables';
-import { answers, Findings } from './findings';
+import { t } from '../l10n';
+import { answer, either, Findings } from './findings';
 import { effectiveValue } from './values';
 
 export function checkRequired(
@@ -17,12 +18,14 @@ export function checkRequired(
   const name = `${endpoint.method} ${endpoint.path}`;
   for (const p of endpoint.params) {
     if (p.required && !p.addedBySigner && !present.has(p.name)) {
-      out.add('missing-param', where, `${name} needs "${p.name}"${answers(44444)}.`, { prevents: 44444 });
+      const message = t('{0} needs "{1}" (the service answers {2}).', name, p.name, answer(44444));
+      out.add('missing-param', where, message, { prevents: 44444 });
     }
   }
   for (const group of endpoint.anyOf ?? []) {
     if (!group.some((n) => present.has(n))) {
-      out.add('missing-param', where, `${name} needs ${group.join(' or ')}${answers(700004)}.`, { prevents: 700004 });
+      const message = t('{0} needs {1} (the service answers {2}).', name, either(group), answer(700004));
+      out.add('missing-param', where, message, { prevents: 700004 });
     }
   }
   const typeParam = present.get('type');
@@ -38,18 +41,17 @@ function checkTypeRequirements(
   out: Findings,
 ): void {
   const type = effectiveValue(typeParam, scope)?.value;
-  const requirement = type ? endpoint.typeRequirements?.find((t) => t.type === type) : undefined;
-  if (!requirement) return;
+  const requirement = type ? endpoint.typeRequirements?.find((r) => r.type === type) : undefined;
+  if (!type || !requirement) return;
   const at = typeParam.value.range;
   for (const n of requirement.required) {
-    if (!present.has(n))
-      out.add('missing-param', at, `A ${type} order needs "${n}"${answers(44444)}.`, { prevents: 44444 });
+    if (present.has(n)) continue;
+    const message = t('A {0} order needs "{1}" (the service answers {2}).', type, n, answer(44444));
+    out.add('missing-param', at, message, { prevents: 44444 });
   }
   for (const group of requirement.anyOf ?? []) {
-    if (!group.some((n) => present.has(n))) {
-      out.add('missing-param', at, `A ${type} order needs ${group.join(' or ')}${answers(44444)}.`, {
-        prevents: 44444,
-      });
-    }
+    if (group.some((n) => present.has(n))) continue;
+    const message = t('A {0} order needs {1} (the service answers {2}).', type, either(group), answer(44444));
+    out.add('missing-param', at, message, { prevents: 44444 });
   }
 }

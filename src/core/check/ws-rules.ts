@@ -10,6 +10,7 @@ import { WS_RULES } from '../catalog/ws-limits';
 import type { RequestOptions } from '../format/directives';
 import { isWebSocket, range, type Directive, type Range, type RequestBlock, type Token } from '../format/model';
 import type { VariableScope } from '../format/variables';
+import { t } from '../l10n';
 import { Findings } from './findings';
 import { effectiveText } from './values';
 
@@ -27,14 +28,22 @@ export function checkWsRequest(
     const parsed = readStreamName(v.value);
     if (!parsed.ok) streamProblem(token, v.literal, parsed.error, out);
     else if (parsed.value.info.visibility === 'private' && !options.listenKey) {
-      const message = `${parsed.value.info.channel} is private: it needs a listen key, or the service refuses the subscription. Add \`# @listenKey\` to this request (TradeReq obtains one with the request's key profile when connecting).`;
+      const message = t(
+        "{0} is private: it needs a listen key, or the service refuses the subscription. Add `# @listenKey` to this request (TradeReq obtains one with the request's key profile when connecting).",
+        parsed.value.info.channel,
+      );
       out.add('private-stream', token.range, message);
     }
   }
   const distinct = [...names.values()];
   const max = WS_RULES.streamsPerConnection;
   if (distinct.length > max) {
-    const message = `This request subscribes ${distinct.length} streams: §8 allows at most ${max} per connection, and the service refuses those past the ${max}th. Split them over ${Math.ceil(distinct.length / max)} WebSocket requests.`;
+    const message = t(
+      'This request subscribes {0} streams: §8 allows at most {1} per connection, and the service refuses those past the {1}th. Split them over {2} WebSocket requests.',
+      distinct.length,
+      max,
+      Math.ceil(distinct.length / max),
+    );
     out.add('ws-streams', span(distinct[max]!.range, distinct[distinct.length - 1]!.range), message);
   }
   checkMessageRate(request, distinct, out);
@@ -45,11 +54,12 @@ function streamProblem(token: Token, literal: boolean, problem: StreamProblem, o
   const at = literal ? within(token, problem.start, problem.end) : token.range;
   if (problem.kind === 'bad-symbol' && problem.suggestion !== undefined) {
     const symbol = problem.suggestion.slice(problem.start, problem.end);
-    const fix = literal ? { title: `Change to ${symbol}`, replacement: symbol } : undefined;
-    out.add('stream-symbol-case', at, `${problem.message} The service refuses the subscription otherwise.`, { fix });
+    const fix = literal ? { title: t('Change to {0}', symbol), replacement: symbol } : undefined;
+    const message = t('{0} The service refuses the subscription otherwise.', problem.message);
+    out.add('stream-symbol-case', at, message, { fix });
     return;
   }
-  out.add('unknown-stream', at, `${problem.message} The service refuses the subscription.`);
+  out.add('unknown-stream', at, t('{0} The service refuses the subscription.', problem.message));
 }
 
 /** Characters [start, end) of a one-line token; an empty span is widened to the token so it shows. */
@@ -76,19 +86,47 @@ function checkMessageRate(request: RequestBlock, streams: readonly Token[], out:
   const subscriptions = Math.ceil(streams.length / per);
   const total = subscriptions + messages.length;
   if (total <= limit) return;
-  const subs = subscriptions > 0 ? ` and ${subscriptions} SUBSCRIPTION` : '';
-  const said = `This request sends ${total} messages as it connects (${messages.length} [message]${subs}): §8 allows ${limit} a second from a client, beyond it the connection is cut, and IPs cut repeatedly are banned.`;
+  const said =
+    subscriptions > 0
+      ? t(
+          'This request sends {0} messages as it connects ({1} [message] and {2} SUBSCRIPTION): §8 allows {3} a second from a client, beyond it the connection is cut, and IPs cut repeatedly are banned.',
+          total,
+          messages.length,
+          subscriptions,
+          limit,
+        )
+      : t(
+          'This request sends {0} messages as it connects ({1} [message]): §8 allows {2} a second from a client, beyond it the connection is cut, and IPs cut repeatedly are banned.',
+          total,
+          messages.length,
+          limit,
+        );
   const room = limit - subscriptions;
   if (room > 0) {
     const at = span(messages[room]!.range, messages[messages.length - 1]!.range);
-    out.add('ws-message-rate', at, `${said} Send at most ${room} [message] sections.`);
+    out.add('ws-message-rate', at, t('{0} Send at most {1} [message] sections.', said, room));
     return;
   }
   // The SUBSCRIPTION messages alone reach the limit: fewer [message] sections could not help.
   const first = subscriptions > limit ? streams[limit * per]! : messages[0]!;
-  const then = messages.length > 0 ? ` and send at most ${limit - 1} [message] sections with them` : '';
-  const advice = `Its ${streams.length} streams alone take ${subscriptions} SUBSCRIPTION messages (${per} streams each): subscribe at most ${per} streams in one request${then}.`;
-  out.add('ws-message-rate', span(first.range, lastOf(streams, messages).range), `${said} ${advice}`);
+  const message =
+    messages.length > 0
+      ? t(
+          '{0} Its {1} streams alone take {2} SUBSCRIPTION messages ({3} streams each): subscribe at most {3} streams in one request and send at most {4} [message] sections with them.',
+          said,
+          streams.length,
+          subscriptions,
+          per,
+          limit - 1,
+        )
+      : t(
+          '{0} Its {1} streams alone take {2} SUBSCRIPTION messages ({3} streams each): subscribe at most {3} streams in one request.',
+          said,
+          streams.length,
+          subscriptions,
+          per,
+        );
+  out.add('ws-message-rate', span(first.range, lastOf(streams, messages).range), message);
 }
 
 /** The later in the file of the last stream and the last message. */
@@ -110,11 +148,17 @@ export function checkDirectiveKinds(request: RequestBlock, out: Findings): void 
   for (const d of request.directives) {
     const name = d.name.text;
     const kind = name === 'expect' ? expectKind(d) : undefined;
+    const written = `# @${name}${kind ? ' ' + kind : ''}`;
     if (ws && (HTTP_ONLY.has(name) || (kind !== undefined && kind !== 'message'))) {
-      const message = `# @${name}${kind ? ' ' + kind : ''} applies to HTTP requests: a WebSocket request ignores it.${kind ? ' Check pushes with `# @expect message PATH == VALUE`.' : ''}`;
+      const message = kind
+        ? t(
+            '{0} applies to HTTP requests: a WebSocket request ignores it. Check pushes with `# @expect message PATH == VALUE`.',
+            written,
+          )
+        : t('{0} applies to HTTP requests: a WebSocket request ignores it.', written);
       out.add('ws-directive', d.range, message);
     } else if (!ws && (WS_ONLY.has(name) || kind === 'message')) {
-      const message = `# @${name}${kind ? ' ' + kind : ''} applies to WebSocket requests (WS /ws): an HTTP request ignores it.`;
+      const message = t('{0} applies to WebSocket requests (WS /ws): an HTTP request ignores it.', written);
       out.add('ws-directive', d.range, message);
     }
   }

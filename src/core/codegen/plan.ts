@@ -4,7 +4,7 @@
  * the program must make. The language files only render this plan.
  */
 import { BOUNDS } from '../bounds';
-import { headerNameProblem, isHeaderValue, HEADER_VALUE_RULE } from '../format/headers';
+import { headerNameProblem, isHeaderValue, headerValueRule } from '../format/headers';
 import type { CodeRequest, NamedValue, Piece, Value } from './program-model';
 
 /** The model cannot become a program; the message says what to change. */
@@ -152,7 +152,7 @@ function checkHeader(name: string, value: Value | undefined): void {
   const problem = headerNameProblem(name);
   if (problem) fail(problem);
   for (const piece of value ?? []) {
-    if (piece.kind === 'text' && !isHeaderValue(piece.text)) fail(`the value of header ${name}: ${HEADER_VALUE_RULE}`);
+    if (piece.kind === 'text' && !isHeaderValue(piece.text)) fail(`the value of header ${name}: ${headerValueRule()}`);
   }
 }
 

@@ -6,7 +6,7 @@
 import { BOUNDS, clip } from '../bounds';
 import {
   EXPECT_KINDS,
-  KIND_USAGE,
+  kindUsage,
   OPERATORS,
   hasWildcard,
   readExpectationLine,
@@ -160,7 +160,7 @@ function kindCompletions(r: Range, websocket: boolean): CompletionEntry[] {
     label: k,
     kind: 'directive',
     insertText: k + ' ',
-    detail: KIND_USAGE[k].replace(/`/g, ''),
+    detail: kindUsage(k).replace(/`/g, ''),
     range: r,
     sortText: String(i),
     retrigger: true,

@@ -1,9 +1,10 @@
 /** Directives (docs/format.md): what each `# @word args` means for a request, and what is wrong with one. */
 import { WS_RULES } from '../catalog/ws-limits';
+import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 import { PROFILE_NAME_PATTERN } from '../env/keys';
 import {
-  EXPECT_USAGE,
+  expectUsage,
   parsePath,
   readExpectationLine,
   type ExpectationLine,
@@ -91,7 +92,7 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
     usage: '@name NAME',
     description: 'Names the request, for chaining ({{NAME.response.PATH}}) and for `tradereq sign --request NAME`.',
     apply: (_draft, args) =>
-      REQUEST_NAME.test(args) ? undefined : 'Write `# @name NAME` with a name of letters, digits, `_` and `-`.',
+      REQUEST_NAME.test(args) ? undefined : t('Write `# @name NAME` with a name of letters, digits, `_` and `-`.'),
   },
   {
     name: 'signed',
@@ -111,7 +112,9 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
     description: "Uses this key profile instead of the environment's.",
     apply: (draft, args) => {
       if (!PROFILE_NAME_PATTERN.test(args))
-        return 'Write `# @key PROFILE` with the name of a key profile (letters, digits, `_` and `-`), never the key itself.';
+        return t(
+          'Write `# @key PROFILE` with the name of a key profile (letters, digits, `_` and `-`), never the key itself.',
+        );
       draft.keyProfile = args;
       return undefined;
     },
@@ -121,7 +124,7 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
     usage: '@weight N',
     description: 'Rate-limit weight of an endpoint the catalog does not know.',
     apply: (draft, args) => {
-      if (!/^\d+$/.test(args) || Number(args) <= 0) return 'Write `# @weight N` with a positive whole number.';
+      if (!/^\d+$/.test(args) || Number(args) <= 0) return t('Write `# @weight N` with a positive whole number.');
       draft.weight = Number(args);
       return undefined;
     },
@@ -132,7 +135,7 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
     description: 'Rate-limit counter of an endpoint the catalog does not know: per IP or per account.',
     apply: (draft, args) => {
       if (args !== 'ip' && args !== 'uid')
-        return 'Write `# @mode ip` (counted per IP) or `# @mode uid` (counted per account).';
+        return t('Write `# @mode ip` (counted per IP) or `# @mode uid` (counted per account).');
       draft.mode = args;
       return undefined;
     },
@@ -149,7 +152,9 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
     description: 'Puts the signature at the end of the form body instead of the query string.',
     apply: (draft, args) => {
       if (args !== 'body' && args !== 'query')
-        return 'Write `# @signature body` to put the signature at the end of the form body (the query string is the default).';
+        return t(
+          'Write `# @signature body` to put the signature at the end of the form body (the query string is the default).',
+        );
       draft.signaturePlacement = args;
       return undefined;
     },
@@ -174,7 +179,9 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
       'A field of the answer that `# @expect snapshot` masks (replaced by `<NAME>` in the snapshot and the answer), besides the ids and times the service assigns; `[*]` is every element of a list (`fills[*].tradeId`).',
     apply: (draft, args) => {
       if (readMaskPath(args) === undefined)
-        return 'Write `# @mask PATH` with a path into the JSON answer as in `# @expect json` (`price`, `fills[0].price`), `[*]` for every element of a list (`fills[*].tradeId`).';
+        return t(
+          'Write `# @mask PATH` with a path into the JSON answer as in `# @expect json` (`price`, `fills[0].price`), `[*]` for every element of a list (`fills[*].tradeId`).',
+        );
       draft.masks = [...draft.masks, args];
       return undefined;
     },
@@ -186,7 +193,7 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
       "WebSocket request: obtains a listen key first (signed POST /api/v3/userDataStream with the request's key profile), connects with it, keeps it alive while connected and closes it at the end. Needed by the private streams.",
     apply: (draft, args) => {
       if (args !== '')
-        return 'Write `# @listenKey` alone: the key is obtained when connecting, never written in the file.';
+        return t('Write `# @listenKey` alone: the key is obtained when connecting, never written in the file.');
       draft.listenKey = true;
       return undefined;
     },
@@ -199,7 +206,10 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
     apply: (draft, args) => {
       const bound = readListenBound(args);
       if (bound === undefined)
-        return `Write \`# @listen 30s\` (a duration: 500ms, 30s, 2m or 1h, at most ${WS_RULES.lifetimeMs / 3_600_000} h) or \`# @listen 50\` (a number of pushes).`;
+        return t(
+          'Write `# @listen 30s` (a duration: 500ms, 30s, 2m or 1h, at most {0} h) or `# @listen 50` (a number of pushes).',
+          WS_RULES.lifetimeMs / 3_600_000,
+        );
       draft.listen = { ...draft.listen, ...bound };
       return undefined;
     },
@@ -212,7 +222,9 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
     apply: (draft, args, d) => {
       const format = dataFormat(args);
       if (format === undefined || !d.args)
-        return 'Write `# @data FILE.csv` or `# @data FILE.json`: a path relative to this file, with `/` between folders, in its folder or below (no `..`, no absolute path).';
+        return t(
+          'Write `# @data FILE.csv` or `# @data FILE.json`: a path relative to this file, with `/` between folders, in its folder or below (no `..`, no absolute path).',
+        );
       draft.data = { path: args, format, range: d.args.range };
       return undefined;
     },
@@ -274,7 +286,7 @@ function fileOptions(doc: TradeReqDocument): { draft: Readonly<Draft>; diagnosti
       diagnostics.push({
         range: draft.data.range,
         severity: 'error',
-        message: 'Write `# @data FILE` under the `###` line of the request it feeds, not among the file directives.',
+        message: t('Write `# @data FILE` under the `###` line of the request it feeds, not among the file directives.'),
         rule: 'bad-directive',
       });
       delete draft.data;
@@ -310,7 +322,11 @@ function applyDirectives(draft: Draft, directives: readonly Directive[], diagnos
       diagnostics.push({
         range: d.name.range,
         severity: 'warning',
-        message: `Unknown directive @${d.name.text}: known are ${DIRECTIVES.map((x) => '@' + x.name).join(', ')}. Write a plain comment without "@".`,
+        message: t(
+          'Unknown directive @{0}: known are {1}. Write a plain comment without "@".',
+          d.name.text,
+          DIRECTIVES.map((x) => '@' + x.name).join(', '),
+        ),
         rule: 'unknown-directive',
       });
       continue;
@@ -325,7 +341,7 @@ function applyDirectives(draft: Draft, directives: readonly Directive[], diagnos
 }
 
 function readExpectation(d: Directive): Result<Expectation, ExpectationProblem> {
-  if (!d.args) return err({ message: EXPECT_USAGE, rule: 'bad-directive' });
+  if (!d.args) return err({ message: expectUsage(), rule: 'bad-directive' });
   const line = readExpectationLine(d.args.text, d.args.range.startLine, d.args.range.startChar);
   return line.ok ? ok({ ...line.value, directive: d }) : line;
 }

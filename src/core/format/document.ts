@@ -5,6 +5,7 @@
  * the model is spliced (parser.ts, reparse), so the first answer costs little more than that block.
  */
 import { BOUNDS } from '../bounds';
+import { t } from '../l10n';
 import { byPosition, type Diagnostic, type Range, type RequestBlock, type Token, type TradeReqDocument } from './model';
 import type { Block, ParsedRequest } from './parse/block-state';
 
@@ -106,7 +107,11 @@ function duplicateNames(requests: readonly RequestBlock[]): Diagnostic[] {
       names.set(r.name.text, r.name);
       continue;
     }
-    const message = `Another request is already named "${r.name.text}" (line ${previous.range.startLine + 1}): names must be unique for chaining and for --request.`;
+    const message = t(
+      'Another request is already named "{0}" (line {1}): names must be unique for chaining and for --request.',
+      r.name.text,
+      previous.range.startLine + 1,
+    );
     out.push({ range: r.name.range, severity: 'warning', message, rule: 'duplicate-name' });
   }
   return out;
@@ -118,7 +123,10 @@ export function tooManyRequests(at: Range): Diagnostic {
   return {
     range: at,
     severity: 'error',
-    message: `This file holds more than ${n} requests: TradeReq reads the first ${n} and nothing from here on. Split the file.`,
+    message: t(
+      'This file holds more than {0} requests: TradeReq reads the first {0} and nothing from here on. Split the file.',
+      n,
+    ),
     rule: 'too-many-requests',
   };
 }

@@ -10,6 +10,7 @@ import { parseDecimal, type Decimal } from './decimal';
 import type { PathStep } from './json-value';
 import { range, type Range, type Token } from './model';
 import { compilePattern, type Pattern } from './pattern';
+import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 
 export const EXPECT_KINDS = ['status', 'code', 'json', 'header', 'duration', 'message', 'snapshot'] as const;
@@ -92,20 +93,34 @@ export const OPERATORS: Readonly<Record<ExpectKind, readonly string[]>> = {
   snapshot: [],
 };
 
-/** How to write a line of `kind` (the message of a line that cannot be read, and completion's detail). */
-export const KIND_USAGE: Readonly<Record<ExpectKind, string>> = {
-  status: '`# @expect status 200` or `# @expect status < 300`',
-  code: '`# @expect code 30002` or `# @expect code != 700003`',
-  json: '`# @expect json PATH == VALUE`, `# @expect json PATH exists`, `# @expect json PATH isDecimal` or `# @expect json PATH count > 0`',
-  header: '`# @expect header NAME contains VALUE` or `# @expect header NAME exists`',
-  duration: '`# @expect duration < 1000` (milliseconds; 500ms and 2s also work)',
-  message: '`# @expect message PATH == VALUE` (or any operator of `# @expect json`)',
-  snapshot:
-    '`# @expect snapshot` alone (the answer against `__snapshots__/FILE.snap.json`, compared by `tradereq test` and the Testing view)',
+/** How to write a line of each kind, in the display language. */
+const KIND_USAGE: Readonly<Record<ExpectKind, () => string>> = {
+  status: () => t('`# @expect status 200` or `# @expect status < 300`'),
+  code: () => t('`# @expect code 30002` or `# @expect code != 700003`'),
+  json: () =>
+    t(
+      '`# @expect json PATH == VALUE`, `# @expect json PATH exists`, `# @expect json PATH isDecimal` or `# @expect json PATH count > 0`',
+    ),
+  header: () => t('`# @expect header NAME contains VALUE` or `# @expect header NAME exists`'),
+  duration: () => t('`# @expect duration < 1000` (milliseconds; 500ms and 2s also work)'),
+  message: () => t('`# @expect message PATH == VALUE` (or any operator of `# @expect json`)'),
+  snapshot: () =>
+    t(
+      '`# @expect snapshot` alone (the answer against `__snapshots__/FILE.snap.json`, compared by `tradereq test` and the Testing view)',
+    ),
 };
 
-export const EXPECT_USAGE =
-  'Write `# @expect status 200`, `# @expect code 30002`, `# @expect json PATH == VALUE`, `# @expect header NAME contains VALUE`, `# @expect duration < 1000` or, for a WebSocket request, `# @expect message PATH == VALUE`.';
+/** How to write a line of `kind` (the message of a line that cannot be read, and completion's detail). */
+export function kindUsage(kind: ExpectKind): string {
+  return KIND_USAGE[kind]();
+}
+
+/** How to write a `# @expect` line of any kind. */
+export function expectUsage(): string {
+  return t(
+    'Write `# @expect status 200`, `# @expect code 30002`, `# @expect json PATH == VALUE`, `# @expect header NAME contains VALUE`, `# @expect duration < 1000` or, for a WebSocket request, `# @expect message PATH == VALUE`.',
+  );
+}
 
 /**
  * Reads the arguments of a `# @expect` line. `args` is the line after `@expect`, trimmed; ranges
@@ -119,17 +134,17 @@ export function readExpectationLine(
   const r = new Reader(args, line, startChar);
   const kind = r.word();
   if (!kind || !(EXPECT_KINDS as readonly string[]).includes(kind.text))
-    return err({ message: EXPECT_USAGE, rule: 'bad-directive' });
+    return err({ message: expectUsage(), rule: 'bad-directive' });
   const k = kind.text as ExpectKind;
   if (k === 'snapshot')
     return r.rest()
-      ? err({ message: `Write ${KIND_USAGE.snapshot}.`, rule: 'bad-directive' })
+      ? err({ message: t('Write {0}.', kindUsage('snapshot')), rule: 'bad-directive' })
       : ok({ kind: k, parts: { kind } });
   const subject = k === 'json' || k === 'message' || k === 'header' ? r.subject() : undefined;
   const operator = r.operator();
   const operand = r.rest();
   if ((subject === undefined && k !== 'status' && k !== 'code' && k !== 'duration') || (!operator && !operand))
-    return err({ message: `Write ${KIND_USAGE[k]}.`, rule: 'bad-directive' });
+    return err({ message: t('Write {0}.', kindUsage(k)), rule: 'bad-directive' });
   const parts: ExpectationParts = { kind, subject, operator, operand };
   switch (k) {
     case 'status':
@@ -186,14 +201,17 @@ function readNumberLine(
   if (!OPERATORS[kind].includes(op))
     return err(
       bare
-        ? { range: operand?.range, message: `Write ${KIND_USAGE[kind]}.`, rule: 'expect-operator' }
+        ? { range: operand?.range, message: t('Write {0}.', kindUsage(kind)), rule: 'expect-operator' }
         : unknownOperator(kind, parts.operator),
     );
   const n = operand && (kind === 'duration' ? readMs(operand.text) : readWhole(operand.text));
   if (n === undefined || (bare && parts.operand !== undefined))
     return err({
       range: n === undefined ? operand?.range : parts.operand?.range,
-      message: `\`${kind}\` takes a whole number${kind === 'duration' ? ' of milliseconds' : ''}: write ${KIND_USAGE[kind]}.`,
+      message:
+        kind === 'duration'
+          ? t('`duration` takes a whole number of milliseconds: write {0}.', kindUsage(kind))
+          : t('`{0}` takes a whole number: write {1}.', kind, kindUsage(kind)),
       rule: 'expect-number',
     });
   const check: Check = { op: op as Comparison, value: withDecimal(String(n)) };
@@ -227,7 +245,7 @@ function readCheck(kind: ExpectKind, parts: ExpectationParts): Result<Check, Exp
   if (operand !== undefined)
     return err({
       range: operand.range,
-      message: `\`${op}\` takes no value: remove "${operand.text}".`,
+      message: t('`{0}` takes no value: remove "{1}".', op, operand.text),
       rule: 'bad-directive',
     });
   return ok({ op } as Check);
@@ -239,12 +257,16 @@ function readValueCheck(op: string, operator: Token, operand: Token | undefined)
   // `== ` with nothing after it compares with empty text, as it always did.
   if (op === '==' || op === '!=') return ok({ op, value });
   if (operand === undefined)
-    return err({ range: operator.range, message: `\`${op}\` needs a value after it.`, rule: 'bad-directive' });
+    return err({ range: operator.range, message: t('`{0}` needs a value after it.', op), rule: 'bad-directive' });
   if (op === 'contains' || op === 'startsWith') return ok({ op, value });
   if (value.decimal === undefined)
     return err({
       range: operand.range,
-      message: `\`${op}\` compares numbers, and "${operand.text}" is not one: write a number such as 100 or 0.001 (compared exactly, as decimals), or use == to compare text.`,
+      message: t(
+        '`{0}` compares numbers, and "{1}" is not one: write a number such as 100 or 0.001 (compared exactly, as decimals), or use == to compare text.',
+        op,
+        operand.text,
+      ),
       rule: 'expect-number',
     });
   return ok({ op: op as Comparison, value });
@@ -259,13 +281,19 @@ function readCount(kind: ExpectKind, operator: Token, operand: Token | undefined
   if (!(COMPARISONS as readonly string[]).includes(comparison))
     return err({
       ...unknownOperator(kind, { text: comparison, range: at(0, m[1]!.length)! }),
-      message: `After \`count\` comes ${COMPARISONS.join(', ')} and a whole number: "${comparison}" is none of them.`,
+      message: t(
+        'After `count` comes {0} and a whole number: "{1}" is none of them.',
+        COMPARISONS.join(', '),
+        comparison,
+      ),
     });
   const n = text.slice(m[0].length);
   if (!/^\d{1,9}$/.test(n))
     return err({
       range: n === '' ? operator.range : at(m[0].length, text.length),
-      message: `\`count\` takes a whole number${n ? `, not "${n}"` : ''}: write \`count > 0\` or \`count == 3\`.`,
+      message: n
+        ? t('`count` takes a whole number, not "{0}": write `count > 0` or `count == 3`.', n)
+        : t('`count` takes a whole number: write `count > 0` or `count == 3`.'),
       rule: 'expect-number',
     });
   return ok({ op: 'count', comparison: comparison as Comparison, count: withDecimal(n) });
@@ -282,7 +310,9 @@ function readMatches(operator: Token, operand: Token | undefined): Result<Check,
   if (!m)
     return err({
       range: operand?.range ?? operator.range,
-      message: 'Write the pattern between slashes, flags after it: `matches /^\\d+\\.\\d{8}$/` or `matches /filled/i`.',
+      message: t(
+        'Write the pattern between slashes, flags after it: `matches /^\\d+\\.\\d{8}$/` or `matches /filled/i`.',
+      ),
       rule: 'expect-pattern',
     });
   const pattern = compilePattern(m[1]!, m[2]!);
@@ -295,8 +325,9 @@ function readList(operator: Token, operand: Token | undefined): Result<Check, Ex
   if (values === undefined || values.length === 0)
     return err({
       range: operand?.range ?? operator.range,
-      message:
+      message: t(
         'Write `in [a, b, "c d"]`: one or more values between brackets, separated by commas (in double quotes when they hold a comma or a space).',
+      ),
       rule: 'bad-directive',
     });
   return ok({ op: 'in', values });
@@ -355,9 +386,17 @@ function unknownOperator(kind: ExpectKind, operator: Token): ExpectationProblem 
   const fixable = near !== undefined && known.includes(near);
   return {
     range: operator.range,
-    message: `Unknown operator "${operator.text}" for \`${kind}\`${fixable ? `: did you mean ${near}?` : '.'} The operators of \`${kind}\` are ${known.join(', ')}.`,
+    message: fixable
+      ? t(
+          'Unknown operator "{0}" for `{1}`: did you mean {2}? The operators of `{1}` are {3}.',
+          operator.text,
+          kind,
+          near,
+          known.join(', '),
+        )
+      : t('Unknown operator "{0}" for `{1}`. The operators of `{1}` are {2}.', operator.text, kind, known.join(', ')),
     rule: 'expect-operator',
-    ...(fixable && { fix: { title: `Write ${near}`, replacement: near } }),
+    ...(fixable && { fix: { title: t('Write {0}', near), replacement: near } }),
   };
 }
 
@@ -369,38 +408,74 @@ export function parsePath(path: string): Result<PathStep[], string> {
   const text =
     path === '$' ? '' : path.startsWith('$.') || path.startsWith('$[') ? path.slice(path[1] === '.' ? 2 : 1) : path;
   const steps: PathStep[] = [];
-  const bad = (why: string): Result<PathStep[], string> =>
-    err(
-      `The path "${path}" ${why}: write member names separated by "." and elements as [0] or [*], e.g. balances[*].free.`,
-    );
+  const bad = (fault: PathFault, inner = ''): Result<PathStep[], string> => err(pathProblem(path, fault, inner));
   let i = 0;
   while (i < text.length) {
     if (text[i] === '[') {
       const close = text.indexOf(']', i);
-      if (close < 0) return bad('has a [ that is not closed');
+      if (close < 0) return bad('unclosed');
       const inner = text.slice(i + 1, close);
-      if (inner !== '*' && !/^\d+$/.test(inner)) return bad(`has [${inner}], neither an index nor *`);
+      if (inner !== '*' && !/^\d+$/.test(inner)) return bad('not-an-index', inner);
       steps.push(inner === '*' ? EVERY : inner);
       i = close + 1;
-      if (i < text.length && text[i] !== '.' && text[i] !== '[') return bad('goes on after a ] without a "."');
+      if (i < text.length && text[i] !== '.' && text[i] !== '[') return bad('after-bracket');
       if (text[i] === '.') i++;
-      if (i === text.length && text.endsWith('.')) return bad('ends with a "."');
+      if (i === text.length && text.endsWith('.')) return bad('trailing-dot');
       continue;
     }
     const end = nameEnd(text, i);
     const name = text.slice(i, end);
-    if (name === '') return bad(text[i] === ']' ? 'has a ] without its [' : 'has an empty part');
+    if (name === '') return bad(text[i] === ']' ? 'stray-bracket' : 'empty-part');
     steps.push(name === '*' ? EVERY : name);
     i = end;
     if (text[i] === '.') {
       i++;
-      if (i === text.length) return bad('ends with a "."');
+      if (i === text.length) return bad('trailing-dot');
     }
   }
   return ok(steps);
 }
 
 const EVERY: PathStep = { every: true };
+
+type PathFault = 'unclosed' | 'not-an-index' | 'after-bracket' | 'trailing-dot' | 'stray-bracket' | 'empty-part';
+
+/** What is wrong with `path` and how to write one; `inner` is what stands between the brackets. */
+function pathProblem(path: string, fault: PathFault, inner: string): string {
+  switch (fault) {
+    case 'unclosed':
+      return t(
+        'The path "{0}" has a [ that is not closed: write member names separated by "." and elements as [0] or [*], e.g. balances[*].free.',
+        path,
+      );
+    case 'not-an-index':
+      return t(
+        'The path "{0}" has [{1}], neither an index nor *: write member names separated by "." and elements as [0] or [*], e.g. balances[*].free.',
+        path,
+        inner,
+      );
+    case 'after-bracket':
+      return t(
+        'The path "{0}" goes on after a ] without a ".": write member names separated by "." and elements as [0] or [*], e.g. balances[*].free.',
+        path,
+      );
+    case 'trailing-dot':
+      return t(
+        'The path "{0}" ends with a ".": write member names separated by "." and elements as [0] or [*], e.g. balances[*].free.',
+        path,
+      );
+    case 'stray-bracket':
+      return t(
+        'The path "{0}" has a ] without its [: write member names separated by "." and elements as [0] or [*], e.g. balances[*].free.',
+        path,
+      );
+    case 'empty-part':
+      return t(
+        'The path "{0}" has an empty part: write member names separated by "." and elements as [0] or [*], e.g. balances[*].free.',
+        path,
+      );
+  }
+}
 
 function nameEnd(text: string, from: number): number {
   let i = from;

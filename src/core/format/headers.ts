@@ -4,6 +4,7 @@
  * key) to another virtual host behind a shared proxy. Values must be one line of Latin-1, as
  * HTTP carries them; anything else is bad input, refused before anything is sent or counted.
  */
+import { t } from '../l10n';
 
 /** Connection-level and hop-by-hop headers (RFC 9110 §7.6.1), and those TradeReq sets itself. */
 const FORBIDDEN = new Set([
@@ -29,11 +30,14 @@ function isForbiddenHeader(name: string): boolean {
   return FORBIDDEN.has(name.toLowerCase());
 }
 
-/** Why the header name `name` cannot be written in a file, if it cannot. */
+/** Why the header name `name` cannot be written in a file, if it cannot (a clause, without a full stop). */
 export function headerNameProblem(name: string): string | undefined {
-  if (!TOKEN.test(name)) return `"${name}" is not a valid header name`;
+  if (!TOKEN.test(name)) return t('"{0}" is not a valid header name', name);
   if (isForbiddenHeader(name)) {
-    return `${name} is not for request files: TradeReq and the HTTP client set it from the URL (a Host header could take a signed request and its key to another host). Remove the line; the host belongs in the URL or the environment's baseUrl`;
+    return t(
+      "{0} is not for request files: TradeReq and the HTTP client set it from the URL (a Host header could take a signed request and its key to another host). Remove the line; the host belongs in the URL or the environment's baseUrl",
+      name,
+    );
   }
   return undefined;
 }
@@ -43,5 +47,7 @@ export function isHeaderValue(value: string): boolean {
   return FIELD_VALUE.test(value);
 }
 
-export const HEADER_VALUE_RULE =
-  'a header value is one line of Latin-1 text: no line break, control character or character beyond U+00FF';
+/** What a header value may hold (a clause, without a full stop). */
+export function headerValueRule(): string {
+  return t('a header value is one line of Latin-1 text: no line break, control character or character beyond U+00FF');
+}

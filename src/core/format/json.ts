@@ -3,6 +3,7 @@
  * string content may stand) that also yields the top-level members with ranges, so checks and
  * completion treat JSON parameters like `name = value` lines.
  */
+import { t } from '../l10n';
 import type { Diagnostic, JsonBody, Param, Range, Token } from './model';
 
 class JsonError extends Error {
@@ -16,6 +17,11 @@ class JsonError extends Error {
 
 const MAX_DEPTH = 512;
 
+// What `expect` says is missing, made only when it is (the scanner expects on every member).
+const EXPECTED_IN_ARRAY = (): string => t('expected , or ] in the array');
+const EXPECTED_COLON = (): string => t('expected : after the member name');
+const EXPECTED_IN_OBJECT = (): string => t('expected , or } in the object');
+
 /** Recursive-descent scanner over the body text; offsets are into `text`. */
 class Scanner {
   pos = 0;
@@ -26,48 +32,48 @@ class Scanner {
   run(): void {
     this.ws();
     if (this.text.charCodeAt(this.pos) !== 123)
-      throw new JsonError(this.pos, 'the body must be one JSON object starting with {');
+      throw new JsonError(this.pos, t('the body must be one JSON object starting with {'));
     this.value(0);
     this.ws();
-    if (this.pos < this.text.length) throw new JsonError(this.pos, 'unexpected text after the JSON object');
+    if (this.pos < this.text.length) throw new JsonError(this.pos, t('unexpected text after the JSON object'));
   }
 
   private ws(): void {
-    const t = this.text;
-    while (this.pos < t.length) {
-      const c = t.charCodeAt(this.pos);
+    const text = this.text;
+    while (this.pos < text.length) {
+      const c = text.charCodeAt(this.pos);
       if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return;
       this.pos++;
     }
   }
 
-  private expect(c: number, what: string): void {
-    if (this.text.charCodeAt(this.pos) !== c) throw new JsonError(this.pos, `expected ${what}`);
+  private expect(c: number, missing: () => string): void {
+    if (this.text.charCodeAt(this.pos) !== c) throw new JsonError(this.pos, missing());
     this.pos++;
   }
 
   /** `{{name}}` at the current position, if one starts here. */
   private variable(): boolean {
-    const t = this.text;
-    if (t.charCodeAt(this.pos) !== 123 || t.charCodeAt(this.pos + 1) !== 123) return false;
-    const close = t.indexOf('}}', this.pos + 2);
-    const newline = t.indexOf('\n', this.pos);
-    if (close < 0 || (newline >= 0 && newline < close)) throw new JsonError(this.pos, 'unclosed {{');
+    const text = this.text;
+    if (text.charCodeAt(this.pos) !== 123 || text.charCodeAt(this.pos + 1) !== 123) return false;
+    const close = text.indexOf('}}', this.pos + 2);
+    const newline = text.indexOf('\n', this.pos);
+    if (close < 0 || (newline >= 0 && newline < close)) throw new JsonError(this.pos, t('unclosed {{'));
     this.pos = close + 2;
     return true;
   }
 
   private value(depth: number): void {
-    if (depth > MAX_DEPTH) throw new JsonError(this.pos, 'nested too deeply');
-    const t = this.text;
-    const c = t.charCodeAt(this.pos);
+    if (depth > MAX_DEPTH) throw new JsonError(this.pos, t('nested too deeply'));
+    const text = this.text;
+    const c = text.charCodeAt(this.pos);
     if (c === 123) {
       if (this.variable()) return;
       this.object(depth + 1);
     } else if (c === 91) {
       this.pos++;
       this.ws();
-      if (t.charCodeAt(this.pos) === 93) {
+      if (text.charCodeAt(this.pos) === 93) {
         this.pos++;
         return;
       }
@@ -75,49 +81,49 @@ class Scanner {
         this.ws();
         this.value(depth + 1);
         this.ws();
-        if (t.charCodeAt(this.pos) === 44) {
+        if (text.charCodeAt(this.pos) === 44) {
           this.pos++;
           continue;
         }
-        this.expect(93, ', or ] in the array');
+        this.expect(93, EXPECTED_IN_ARRAY);
         return;
       }
     } else if (c === 34) {
       this.string();
     } else if (c === 45 || (c >= 48 && c <= 57)) {
       this.number();
-    } else if (t.startsWith('true', this.pos)) {
+    } else if (text.startsWith('true', this.pos)) {
       this.pos += 4;
-    } else if (t.startsWith('false', this.pos)) {
+    } else if (text.startsWith('false', this.pos)) {
       this.pos += 5;
-    } else if (t.startsWith('null', this.pos)) {
+    } else if (text.startsWith('null', this.pos)) {
       this.pos += 4;
     } else {
       throw new JsonError(
         this.pos,
-        this.pos >= t.length
-          ? 'the JSON object ends too early'
-          : 'expected a value (string, number, object, array, true, false, null or {{variable}})',
+        this.pos >= text.length
+          ? t('the JSON object ends too early')
+          : t('expected a value (string, number, object, array, true, false, null or {{variable}})'),
       );
     }
   }
 
   private object(depth: number): void {
-    const t = this.text;
+    const text = this.text;
     this.pos++;
     this.ws();
-    if (t.charCodeAt(this.pos) === 125) {
+    if (text.charCodeAt(this.pos) === 125) {
       this.pos++;
       return;
     }
     for (;;) {
       this.ws();
-      if (t.charCodeAt(this.pos) !== 34) throw new JsonError(this.pos, 'expected a member name in double quotes');
+      if (text.charCodeAt(this.pos) !== 34) throw new JsonError(this.pos, t('expected a member name in double quotes'));
       const keyStart = this.pos;
       this.string();
       const keyEnd = this.pos;
       this.ws();
-      this.expect(58, ': after the member name');
+      this.expect(58, EXPECTED_COLON);
       this.ws();
       const valueStart = this.pos;
       this.value(depth);
@@ -127,66 +133,66 @@ class Scanner {
           keyEnd,
           valueStart,
           valueEnd: this.pos,
-          quoted: t.charCodeAt(valueStart) === 34,
+          quoted: text.charCodeAt(valueStart) === 34,
         });
       this.ws();
-      if (t.charCodeAt(this.pos) === 44) {
+      if (text.charCodeAt(this.pos) === 44) {
         this.pos++;
         continue;
       }
-      this.expect(125, ', or } in the object');
+      this.expect(125, EXPECTED_IN_OBJECT);
       return;
     }
   }
 
   private string(): void {
-    const t = this.text;
+    const text = this.text;
     this.pos++;
-    while (this.pos < t.length) {
-      const c = t.charCodeAt(this.pos);
+    while (this.pos < text.length) {
+      const c = text.charCodeAt(this.pos);
       if (c === 34) {
         this.pos++;
         return;
       }
       if (c === 92) {
-        const e = t.charCodeAt(this.pos + 1);
+        const e = text.charCodeAt(this.pos + 1);
         if (e === 117) {
-          if (!/^[0-9A-Fa-f]{4}$/.test(t.slice(this.pos + 2, this.pos + 6)))
-            throw new JsonError(this.pos, '\\u needs four hexadecimal digits');
+          if (!/^[0-9A-Fa-f]{4}$/.test(text.slice(this.pos + 2, this.pos + 6)))
+            throw new JsonError(this.pos, t('\\u needs four hexadecimal digits'));
           this.pos += 6;
         } else if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) {
           this.pos += 2;
         } else {
-          throw new JsonError(this.pos, 'invalid escape in a string');
+          throw new JsonError(this.pos, t('invalid escape in a string'));
         }
       } else if (c < 32) {
         throw new JsonError(
           this.pos,
-          c === 10 ? 'a string cannot span lines: close it with "' : 'control character in a string',
+          c === 10 ? t('a string cannot span lines: close it with "') : t('control character in a string'),
         );
       } else {
         this.pos++;
       }
     }
-    throw new JsonError(this.pos, 'unterminated string');
+    throw new JsonError(this.pos, t('unterminated string'));
   }
 
   private number(): void {
-    const t = this.text;
+    const text = this.text;
     const start = this.pos;
-    if (t.charCodeAt(this.pos) === 45) this.pos++;
-    if (t.charCodeAt(this.pos) === 48) this.pos++;
-    else if (!this.digits()) throw new JsonError(start, 'invalid number');
-    if (t.charCodeAt(this.pos) === 46) {
+    if (text.charCodeAt(this.pos) === 45) this.pos++;
+    if (text.charCodeAt(this.pos) === 48) this.pos++;
+    else if (!this.digits()) throw new JsonError(start, t('invalid number'));
+    if (text.charCodeAt(this.pos) === 46) {
       this.pos++;
-      if (!this.digits()) throw new JsonError(start, 'invalid number: digits must follow the decimal point');
+      if (!this.digits()) throw new JsonError(start, t('invalid number: digits must follow the decimal point'));
     }
-    const e = t.charCodeAt(this.pos);
+    const e = text.charCodeAt(this.pos);
     if (e === 101 || e === 69) {
       this.pos++;
-      const sign = t.charCodeAt(this.pos);
+      const sign = text.charCodeAt(this.pos);
       if (sign === 43 || sign === 45) this.pos++;
-      if (!this.digits()) throw new JsonError(start, 'invalid number exponent');
+      if (!this.digits()) throw new JsonError(start, t('invalid number exponent'));
     }
   }
 
@@ -302,7 +308,7 @@ export function jsonParams(
       diagnostics.push({
         range: positions.span(offset, offset + 1),
         severity: 'error',
-        message: `The JSON body is not valid JSON: ${e.message}.`,
+        message: t('The JSON body is not valid JSON: {0}.', e.message),
         rule: 'json-invalid',
       });
     } else if (!(e instanceof JsonError)) {

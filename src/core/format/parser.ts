@@ -5,6 +5,7 @@
  * keeps the others, moved by the lines the edit added or removed (reparse).
  */
 import { BOUNDS, formatSize } from '../bounds';
+import { t } from '../l10n';
 import { assemble, documentOf, handOver, tooManyRequests, type ParsedDocument } from './document';
 import { range, type Diagnostic } from './model';
 import { parseBlock } from './parse/block';
@@ -24,7 +25,11 @@ export function parse(text: string): ParsedDocument {
 
 /** A file over BOUNDS.fileChars is not read at all: one diagnostic says so. */
 function oversizedDocument(chars: number): ParsedDocument {
-  const message = `This file has ${chars} characters, more than TradeReq reads (${formatSize(BOUNDS.fileChars)}): nothing in it is checked or sent. Split it into smaller files.`;
+  const message = t(
+    'This file has {0} characters, more than TradeReq reads ({1}): nothing in it is checked or sent. Split it into smaller files.',
+    chars,
+    formatSize(BOUNDS.fileChars),
+  );
   const diagnostic: Diagnostic = { range: range(0, 0, 0, 0), severity: 'error', message, rule: 'file-too-large' };
   return assemble([], 1, [diagnostic]);
 }

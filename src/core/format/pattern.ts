@@ -6,6 +6,7 @@
  */
 import type { RE2JS } from 're2js';
 import { BOUNDS } from '../bounds';
+import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 
 type Re2 = typeof import('re2js');
@@ -46,11 +47,17 @@ export function compilePattern(source: string, flags: string): Result<Pattern, s
 function compile(source: string, flags: string): Result<Pattern, string> {
   if (source.length > BOUNDS.patternChars)
     return err(
-      `The pattern is ${source.length} characters long: TradeReq takes at most ${BOUNDS.patternChars}. Write a shorter one.`,
+      t(
+        'The pattern is {0} characters long: TradeReq takes at most {1}. Write a shorter one.',
+        source.length,
+        BOUNDS.patternChars,
+      ),
     );
   const bad = [...flags].find((f) => !(FLAG_NAMES as readonly string[]).includes(f));
   if (bad !== undefined || new Set(flags).size !== flags.length)
-    return err(`The flags after a pattern are i, m and s, each once: "${flags}" is not. Write /re/i, /re/m or /re/s.`);
+    return err(
+      t('The flags after a pattern are i, m and s, each once: "{0}" is not. Write /re/i, /re/m or /re/s.', flags),
+    );
   const { RE2JS } = engine();
   let re: RE2JS;
   try {
@@ -58,13 +65,22 @@ function compile(source: string, flags: string): Result<Pattern, string> {
   } catch (e) {
     const why = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
     return err(
-      `RE2 cannot compile this pattern (${why}). TradeReq matches with RE2, which runs in time linear in the text and so has no backreferences (\\1) and no lookaround ((?=, (?!, (?<=, (?<!): write the pattern without them.`,
+      t(
+        'RE2 cannot compile this pattern ({0}). TradeReq matches with RE2, which runs in time linear in the text and so has no backreferences (\\1) and no lookaround ((?=, (?!, (?<=, (?<!): write the pattern without them.',
+        why,
+      ),
     );
   }
   const size = re.programSize();
   if (size > BOUNDS.patternProgram)
     return err(
-      `This pattern is too costly to match: its RE2 program has ${size} instructions, TradeReq allows ${BOUNDS.patternProgram}. Use smaller repeat counts ({8}, not {1000}).`,
+      t(
+        'This pattern is too costly to match: its RE2 program has {0} instructions, TradeReq allows {1}. Use smaller repeat counts ({2}, not {3}).',
+        size,
+        BOUNDS.patternProgram,
+        '{8}',
+        '{1000}',
+      ),
     );
   return ok({ source, flags, test: (text) => re.test(text) });
 }

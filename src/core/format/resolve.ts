@@ -8,6 +8,7 @@ import { BOUNDS } from '../bounds';
 import { findEndpoint } from '../catalog/endpoints';
 import type { EndpointInfo, RateLimitMode } from '../catalog/types';
 import type { NamedEnvironment } from '../env/constants';
+import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 import type { RuleId } from '../rules';
 import { readOptions, type RequestOptions } from './directives';
@@ -21,7 +22,7 @@ import {
   type RequestBlock,
 } from './model';
 import type { TradeReqDocument } from './model';
-import { UNCLOSED_JSON_MESSAGE, WS_NOT_HTTP_MESSAGE, unknownMethodMessage } from './messages';
+import { unclosedJsonMessage, unknownMethodMessage, wsNotHttpMessage } from './messages';
 import { VariableScope, unresolvedRefs, type ResolveContext } from './variables';
 
 export { defaultContext, type ResolveContext } from './variables';
@@ -117,11 +118,11 @@ export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx
 function checkShape(request: RequestBlock, problems: Problems): void {
   const method = request.requestLine.method.text;
   if (method === WS_METHOD) {
-    problems.add(request.requestLine.method.range, WS_NOT_HTTP_MESSAGE, 'unknown-method');
+    problems.add(request.requestLine.method.range, wsNotHttpMessage(), 'unknown-method');
   } else if (!(METHODS as readonly string[]).includes(method)) {
     problems.add(request.requestLine.method.range, unknownMethodMessage(method), 'unknown-method');
   }
-  if (request.json && !request.json.closed) problems.add(request.json.range, UNCLOSED_JSON_MESSAGE, 'json-unclosed');
+  if (request.json && !request.json.closed) problems.add(request.json.range, unclosedJsonMessage(), 'json-unclosed');
 }
 
 /** Substitutes a text of the request; a failure is recorded at `at` and the text kept (it is never sent). */
@@ -156,11 +157,8 @@ function resolveTarget(
   const parsed = full === undefined ? undefined : safeUrl(full);
   // A query or fragment smuggled in through a variable is not a path.
   if (full === undefined || !parsed || parsed.search || parsed.hash) {
-    problems.add(
-      request.requestLine.target.range,
-      `"${target}" is not a path starting with / or an http(s):// URL.`,
-      'bad-target',
-    );
+    const message = t('"{0}" is not a path starting with / or an http(s):// URL.', target);
+    problems.add(request.requestLine.target.range, message, 'bad-target');
     return undefined;
   }
   return { url: full, origin: parsed.origin, path: absolute ? parsed.pathname : target };
@@ -174,25 +172,26 @@ function safeUrl(text: string): URL | undefined {
   }
 }
 
-/** Records a problem when `json` (a body or a `[message]`, named by `what`) is not one JSON object. */
-export function checkJsonObject(json: string, at: Range, problems: Problems, what = 'The JSON body'): void {
+/** Records a problem when `json` (the request's body, or a WebSocket `[message]`) is not one JSON object. */
+export function checkJsonObject(json: string, at: Range, problems: Problems, what: 'body' | 'message' = 'body'): void {
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
   } catch (e) {
-    problems.add(
-      at,
-      `${what} is not a valid JSON object after substituting variables (${e instanceof Error ? e.message : String(e)}).`,
-      'json-invalid',
-    );
+    const why = e instanceof Error ? e.message : String(e);
+    const message =
+      what === 'body'
+        ? t('The JSON body is not a valid JSON object after substituting variables ({0}).', why)
+        : t('The [message] is not a valid JSON object after substituting variables ({0}).', why);
+    problems.add(at, message, 'json-invalid');
     return;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    problems.add(
-      at,
-      `${what} is not a valid JSON object after substituting variables (not an object).`,
-      'json-invalid',
-    );
+    const message =
+      what === 'body'
+        ? t('The JSON body is not a valid JSON object after substituting variables (not an object).')
+        : t('The [message] is not a valid JSON object after substituting variables (not an object).');
+    problems.add(at, message, 'json-invalid');
   }
 }
 

@@ -4,6 +4,7 @@
  * Pure: time and randomness come in through the context.
  */
 import { BOUNDS, formatSize } from '../bounds';
+import { t } from '../l10n';
 import { nodeCrypto } from '../node-lazy';
 import type { NamedEnvironment } from '../env/constants';
 import { err, ok, type Result } from '../result';
@@ -108,12 +109,12 @@ export class VariableScope {
 
   /** `text` with every `{{name}}` replaced; the first failure is returned. */
   substitute(text: string, maxChars: number = BOUNDS.variableChars): Result<string, string> {
-    return plain(this.expand(text, maxChars, 'This value'));
+    return plain(this.expand(text, maxChars, undefined));
   }
 
   /** A failure of lookup or substitute as a request's diagnostic says it: it waits for the value, or is refused. */
   notSentMessage(error: string): string {
-    return this.refusals.has(error) ? error : `${error}. Nothing is sent until it resolves.`;
+    return this.refusals.has(error) ? error : t('{0}. Nothing is sent until it resolves.', error);
   }
 
   /** Whether no file, environment, system variable or response defines `name`: a `# @data` column may. */
@@ -129,13 +130,15 @@ export class VariableScope {
     if (known) return known;
     const cycleAt = this.resolving.indexOf(name);
     if (cycleAt >= 0)
-      return failed(`"${name}" refers to itself through ${[...this.resolving.slice(cycleAt), name].join(' → ')}`);
+      return failed(
+        t('"{0}" refers to itself through {1}', name, [...this.resolving.slice(cycleAt), name].join(' → ')),
+      );
     const raw = this.rawValue(name);
     if (raw === undefined) return this.special(name);
     if (raw.indexOf('{{') < 0) return found(raw);
     if (this.resolving.length >= BOUNDS.variableDepth) return this.tooDeep(name);
     this.resolving.push(name);
-    const r = this.expand(raw, BOUNDS.variableChars, `{{${name}}}`);
+    const r = this.expand(raw, BOUNDS.variableChars, name);
     this.resolving.pop();
     const result =
       r.ok && r.value.depth + 1 > BOUNDS.variableDepth
@@ -150,7 +153,12 @@ export class VariableScope {
 
   private tooDeep(name: string): Resolved {
     const chain = [...this.resolving, name].join(' → ');
-    const message = `{{${this.resolving[0]}}} goes through more than ${BOUNDS.variableDepth} variables (${chain} → …): write its value more directly`;
+    const message = t(
+      '{{{0}}} goes through more than {1} variables ({2} → …): write its value more directly',
+      this.resolving[0]!,
+      BOUNDS.variableDepth,
+      chain,
+    );
     return err({ message, transient: true });
   }
 
@@ -175,19 +183,27 @@ export class VariableScope {
     const response = RESPONSE_REF.exec(name);
     if (response) return this.responseField(name, response[1]!, response[2]!);
     if (name.startsWith('$'))
-      return failed(`Unknown system variable {{${name}}}: known are ${SYSTEM_VARIABLES.map((s) => s.name).join(', ')}`);
+      return failed(
+        t('Unknown system variable {{{0}}}: known are {1}', name, SYSTEM_VARIABLES.map((s) => s.name).join(', ')),
+      );
     return failed(
-      `Undefined variable {{${name}}}: define it with \`@${name} = value\` at the top of the file or in the environment "${this.ctx.environment.name}" of tradereq.env.json`,
+      t(
+        'Undefined variable {{{0}}}: define it with `@{0} = value` at the top of the file or in the environment "{1}" of tradereq.env.json',
+        name,
+        this.ctx.environment.name,
+      ),
     );
   }
 
   private responseField(name: string, requestName: string, path: string): Resolved {
     const body = this.ctx.response?.(requestName);
     if (body === undefined)
-      return failed(`{{${name}}} needs a response of the request named "${requestName}": send that request first`);
+      return failed(
+        t('{{{0}}} needs a response of the request named "{1}": send that request first', name, requestName),
+      );
     const value = jsonPath(body, path);
     if (value === undefined || value === null)
-      return failed(`The last response of "${requestName}" has no field ${path}`);
+      return failed(t('The last response of "{0}" has no field {1}', requestName, path));
     const text = jsonValueText(value);
     // A listen key goes only where its key may go, through # @listenKey: never into a request (docs/websocket.md).
     const credentials = credentialsIn(body);
@@ -199,8 +215,8 @@ export class VariableScope {
     return found(text);
   }
 
-  /** `text` with its `{{name}}` replaced, at most `maxChars` long; `what` names it in messages. */
-  private expand(text: string, maxChars: number, what: string): Resolved {
+  /** `text` with its `{{name}}` replaced, at most `maxChars` long; the value of variable `what`, or a value of the request. */
+  private expand(text: string, maxChars: number, what: string | undefined): Resolved {
     if (text.indexOf('{{') < 0) return found(text);
     let out = '';
     let depth = 0;
@@ -220,7 +236,10 @@ export class VariableScope {
     this.produced += out.length;
     if (this.produced > BOUNDS.substitutionChars) {
       return failed(
-        `Substituting variables here produces more than ${formatSize(BOUNDS.substitutionChars)} in all: TradeReq stops there. Look for variables that repeat each other`,
+        t(
+          'Substituting variables here produces more than {0} in all: TradeReq stops there. Look for variables that repeat each other',
+          formatSize(BOUNDS.substitutionChars),
+        ),
       );
     }
     return found(out, depth);
@@ -228,15 +247,28 @@ export class VariableScope {
 }
 
 function credentialMessage(name: string): string {
-  return `{{${name}}} is a listen key, a credential that never goes into a request: nothing was sent. To use one, write # @listenKey on a WS request, which obtains a listen key and connects with it (docs/format.md, WebSocket requests).`;
+  return t(
+    '{{{0}}} is a listen key, a credential that never goes into a request: nothing was sent. To use one, write # @listenKey on a WS request, which obtains a listen key and connects with it (docs/format.md, WebSocket requests).',
+    name,
+  );
 }
 
 function deepMessage(name: string): string {
-  return `{{${name}}} goes through more than ${BOUNDS.variableDepth} variables: write its value more directly`;
+  return t('{{{0}}} goes through more than {1} variables: write its value more directly', name, BOUNDS.variableDepth);
 }
 
-function tooLongMessage(what: string, maxChars: number): string {
-  return `${what} grows to more than ${formatSize(maxChars)} once its variables are substituted: TradeReq refuses values that large (variables that repeat each other, for example)`;
+/** `name`: the variable whose value grows; undefined: a value of the request. */
+function tooLongMessage(name: string | undefined, maxChars: number): string {
+  return name === undefined
+    ? t(
+        'This value grows to more than {0} once its variables are substituted: TradeReq refuses values that large (variables that repeat each other, for example)',
+        formatSize(maxChars),
+      )
+    : t(
+        '{{{0}}} grows to more than {1} once its variables are substituted: TradeReq refuses values that large (variables that repeat each other, for example)',
+        name,
+        formatSize(maxChars),
+      );
 }
 
 function plain(r: Resolved): Result<string, string> {

@@ -8,7 +8,7 @@ import { maskApiKey, type KeyPair } from '../env/keys';
 import type { ResolvedRequest } from '../format/resolve';
 import { err, ok, type Result } from '../result';
 import { encodeParams, type NameValue } from '../signing/encode';
-import { HEADER_VALUE_RULE, headerNameProblem, isHeaderValue } from '../format/headers';
+import { headerValueRule, headerNameProblem, isHeaderValue } from '../format/headers';
 import { signParts } from '../signing/sign';
 import type { PreparedRequest } from '../net/send';
 
@@ -42,10 +42,10 @@ function headersProblem(resolved: ResolvedRequest, key: KeyPair | undefined): st
   for (const h of resolved.headers) {
     const problem = headerNameProblem(h.name);
     if (problem) return problem;
-    if (!isHeaderValue(h.value)) return `the value of header ${h.name} cannot be sent: ${HEADER_VALUE_RULE}`;
+    if (!isHeaderValue(h.value)) return `the value of header ${h.name} cannot be sent: ${headerValueRule()}`;
   }
   if (resolved.signed && key && !isHeaderValue(key.apiKey)) {
-    return `the API key of profile "${resolved.keyProfile ?? 'default'}" cannot be sent in a header (${HEADER_VALUE_RULE}): check where the key is stored`;
+    return `the API key of profile "${resolved.keyProfile ?? 'default'}" cannot be sent in a header (${headerValueRule()}): check where the key is stored`;
   }
   return undefined;
 }

@@ -15,6 +15,7 @@ import type { DataSource } from '../format/directives';
 import { readOptions } from '../format/directives';
 import { isWebSocket, type Diagnostic, type TradeReqDocument } from '../format/model';
 import { defaultContext, VariableScope } from '../format/variables';
+import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 import * as z from '../zod-mini';
 
@@ -43,13 +44,12 @@ function readBounded(requestFile: string, path: string): Result<string, string> 
     const inside = relative(realpathSync(folder), real);
     if (inside.startsWith('..') || isAbsolute(inside))
       return err(
-        `${path} leads out of the request file's folder (a link?): a data file is read only from there or below`,
+        t("{0} leads out of the request file's folder (a link?): a data file is read only from there or below", path),
       );
-    if (!statSync(real).isFile()) return err(`${path} is not a file`);
+    if (!statSync(real).isFile()) return err(t('{0} is not a file', path));
   } catch (e) {
-    return err(
-      `${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}): write the path relative to the request file`,
-    );
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    return err(t('{0} cannot be read ({1}): write the path relative to the request file', path, code));
   }
   // One more byte than the bound tells a file that is too large, even one that grows while read.
   const bytes = Buffer.alloc(BOUNDS.dataFileBytes + 1);
@@ -63,14 +63,14 @@ function readBounded(requestFile: string, path: string): Result<string, string> 
       closeSync(fd);
     }
   } catch (e) {
-    return err(`${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    return err(t('{0} cannot be read ({1})', path, (e as NodeJS.ErrnoException).code ?? 'error'));
   }
   if (length > BOUNDS.dataFileBytes)
-    return err(`${path} is larger than TradeReq reads (${formatSize(BOUNDS.dataFileBytes)}): split it`);
+    return err(t('{0} is larger than TradeReq reads ({1}): split it', path, formatSize(BOUNDS.dataFileBytes)));
   try {
     return ok(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length)));
   } catch {
-    return err(`${path} is not UTF-8 text`);
+    return err(t('{0} is not UTF-8 text', path));
   }
 }
 
@@ -79,7 +79,11 @@ export function parseData(text: string, format: 'csv' | 'json', name: string): R
   const table = format === 'csv' ? csvRows(text, name) : jsonRows(text.replace(/^\uFEFF/, ''), name);
   if (!table.ok) return table;
   if (table.value.rows.length === 0)
-    return err(`${name} has no row: add one below its ${format === 'csv' ? 'header' : '['}`);
+    return err(
+      format === 'csv'
+        ? t('{0} has no row: add one below its header', name)
+        : t('{0} has no row: add one below its [', name),
+    );
   return table;
 }
 
@@ -89,10 +93,10 @@ function csvRows(text: string, name: string): Result<DataTable, string> {
     // One record past the bound is enough to know there are too many.
     records = parse(text, { bom: true, skip_empty_lines: true, to: BOUNDS.dataRows + 2 });
   } catch (e) {
-    return err(`${name} is not valid CSV: ${clip(e instanceof Error ? e.message : String(e), 200)}`);
+    return err(t('{0} is not valid CSV: {1}', name, clip(e instanceof Error ? e.message : String(e), 200)));
   }
   const [header, ...rows] = records;
-  if (!header) return err(`${name} is empty: its first line names the variables (symbol,side,quantity)`);
+  if (!header) return err(t('{0} is empty: its first line names the variables (symbol,side,quantity)', name));
   const columns = checkColumns(
     header.map((h) => h.trim()),
     name,
@@ -119,19 +123,20 @@ function jsonRows(text: string, name: string): Result<DataTable, string> {
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    return err(`${name} is not valid JSON (${clip(e instanceof Error ? e.message : String(e), 200)})`);
+    return err(t('{0} is not valid JSON ({1})', name, clip(e instanceof Error ? e.message : String(e), 200)));
   }
-  if (!Array.isArray(parsed)) return err(`${name} is not a JSON array of objects ([{"symbol": "BTCUSDT"}, …])`);
+  if (!Array.isArray(parsed)) return err(t('{0} is not a JSON array of objects ([{"symbol": "BTCUSDT"}, …])', name));
   if (parsed.length > BOUNDS.dataRows) return err(tooManyRows(name));
   const columns: string[] = [];
   const rows: Map<string, string>[] = [];
   for (const [i, item] of (parsed as unknown[]).entries()) {
     if (typeof item !== 'object' || item === null || Array.isArray(item))
-      return err(`${name}: row ${i + 1} is not an object of names and values`);
+      return err(t('{0}: row {1} is not an object of names and values', name, i + 1));
     const values = new Map<string, string>();
     for (const [column, raw] of Object.entries(item)) {
       const value = ValueSchema.safeParse(raw);
-      if (!value.success) return err(`${name}: row ${i + 1}: "${clip(column, 40)}" is not a string, number or boolean`);
+      if (!value.success)
+        return err(t('{0}: row {1}: "{2}" is not a string, number or boolean', name, i + 1, clip(column, 40)));
       const v = String(value.data);
       if (v.length > BOUNDS.dataCellChars) return err(tooLong(name, i, column));
       if (!columns.includes(column)) columns.push(column);
@@ -146,28 +151,34 @@ function jsonRows(text: string, name: string): Result<DataTable, string> {
 /** Column names are variable names, each once, none that looks like a secret, at most BOUNDS.dataColumns. */
 function checkColumns(columns: readonly string[], name: string): Result<readonly string[], string> {
   if (columns.length > BOUNDS.dataColumns)
-    return err(`${name} has more than ${BOUNDS.dataColumns} columns: TradeReq reads no more`);
+    return err(t('{0} has more than {1} columns: TradeReq reads no more', name, BOUNDS.dataColumns));
   const seen = new Set<string>();
   for (const column of columns) {
     const shown = JSON.stringify(clip(column, 40));
     if (!COLUMN.test(column) || column === '__proto__')
       return err(
-        `${name}: the column ${shown} is not a variable name: a name starts with a letter or _ and goes on with letters, digits, _, - and .`,
+        t(
+          '{0}: the column {1} is not a variable name: a name starts with a letter or _ and goes on with letters, digits, _, - and .',
+          name,
+          shown,
+        ),
       );
     if (looksLikeSecret(column))
-      return err(`${name}: the column ${shown} looks like a secret, but a data file is shared and holds no secret`);
-    if (seen.has(column)) return err(`${name}: the column ${shown} is there twice`);
+      return err(
+        t('{0}: the column {1} looks like a secret, but a data file is shared and holds no secret', name, shown),
+      );
+    if (seen.has(column)) return err(t('{0}: the column {1} is there twice', name, shown));
     seen.add(column);
   }
   return ok(columns);
 }
 
 function tooManyRows(name: string): string {
-  return `${name} has more than ${BOUNDS.dataRows} rows: TradeReq runs no more; split it`;
+  return t('{0} has more than {1} rows: TradeReq runs no more; split it', name, BOUNDS.dataRows);
 }
 
 function tooLong(name: string, i: number, column: string): string {
-  return `${name}: row ${i + 1}: the value of ${column} is longer than ${formatSize(BOUNDS.dataCellChars)}`;
+  return t('{0}: row {1}: the value of {2} is longer than {3}', name, i + 1, column, formatSize(BOUNDS.dataCellChars));
 }
 
 /**
@@ -198,7 +209,12 @@ export function dataDiagnostics(
     }
     for (const ref of request.variableRefs) {
       if (!scope.definedNowhere(ref.name) || table.value.columns.includes(ref.name)) continue;
-      const message = `Undefined variable {{${ref.name}}}: it is no column of ${source.path}, and neither the file nor the environment "${environment.name}" defines it`;
+      const message = t(
+        'Undefined variable {{{0}}}: it is no column of {1}, and neither the file nor the environment "{2}" defines it',
+        ref.name,
+        source.path,
+        environment.name,
+      );
       out.push({ range: ref.nameRange, severity: 'error', message, rule: 'undefined-variable' });
     }
   }

@@ -9,9 +9,10 @@ import { WS_RULES } from '../catalog/ws-limits';
 import type { NamedEnvironment } from '../env/constants';
 import type { Expectation, ListenOption } from '../format/directives';
 import { isWebSocket, type Diagnostic, type RequestBlock, type TradeReqDocument } from '../format/model';
-import { UNCLOSED_JSON_MESSAGE } from '../format/messages';
+import { unclosedJsonMessage } from '../format/messages';
 import { beginResolve, checkJsonObject, substituter, type Problems } from '../format/resolve';
 import type { ResolveContext } from '../format/variables';
+import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 import type { MessageExpectation } from './expect';
 import { environmentWsUrl, parseWsUrl } from './url';
@@ -56,12 +57,16 @@ export function resolveWsRequest(
       {
         range: rl.method.range,
         severity: 'error',
-        message: `${rl.method.text} ${rl.target.text} is not a WebSocket request: a WebSocket request line is WS PATH.`,
+        message: t(
+          '{0} {1} is not a WebSocket request: a WebSocket request line is WS PATH.',
+          rl.method.text,
+          rl.target.text,
+        ),
         rule: 'unknown-method',
       },
     ]);
   const { options, scope, problems } = beginResolve(doc, request, context);
-  for (const m of request.messages) if (!m.closed) problems.add(m.range, UNCLOSED_JSON_MESSAGE, 'json-unclosed');
+  for (const m of request.messages) if (!m.closed) problems.add(m.range, unclosedJsonMessage(), 'json-unclosed');
   if (problems.any) return err(problems.list);
   const text = substituter(scope, problems);
   const env = context.environment;
@@ -70,7 +75,7 @@ export function resolveWsRequest(
   const streams = [...new Set(request.streams.map((s) => text(s.text, s.range)))];
   const messages = request.messages.map((m) => {
     const json = text(m.text, m.range, BOUNDS.substitutionChars);
-    if (!problems.any) checkJsonObject(json, m.range, problems, 'The [message]');
+    if (!problems.any) checkJsonObject(json, m.range, problems, 'message');
     return json;
   });
   if (problems.any || url === undefined || envWsUrl === undefined) return err(problems.list);
@@ -112,11 +117,11 @@ function wsTarget(
   const at = request.requestLine.target.range;
   if (problems.any) return undefined;
   if (envWsUrl === undefined || parseWsUrl(envWsUrl) === undefined) {
-    problems.add(
-      at,
-      `The environment has no usable wsUrl ("${envWsUrl ?? ''}"): set "wsUrl": "wss://…/ws" in tradereq.env.json.`,
-      'bad-target',
+    const message = t(
+      'The environment has no usable wsUrl ("{0}"): set "wsUrl": "wss://…/ws" in tradereq.env.json.',
+      envWsUrl ?? '',
     );
+    problems.add(at, message, 'bad-target');
     return undefined;
   }
   const u = /^wss?:\/\//i.test(target)
@@ -125,12 +130,13 @@ function wsTarget(
       ? parseWsUrl(pathOn(envWsUrl, target))
       : undefined;
   if (u === undefined) {
-    problems.add(at, `"${target}" is not a path starting with / or a ws:// or wss:// URL.`, 'bad-target');
+    problems.add(at, t('"{0}" is not a path starting with / or a ws:// or wss:// URL.', target), 'bad-target');
     return undefined;
   }
   if (u.searchParams.has('listenKey')) {
-    const message =
-      'A listen key is a credential: never write it in a file. Remove ?listenKey= and add `# @listenKey`, which obtains one when connecting.';
+    const message = t(
+      'A listen key is a credential: never write it in a file. Remove ?listenKey= and add `# @listenKey`, which obtains one when connecting.',
+    );
     problems.add(at, message, 'bad-target');
     return undefined;
   }

@@ -4,6 +4,7 @@
  * first block may also hold the file's variables and directives. A short driver over one
  * function per construct (httpyac's shape): adding a construct adds a file, not a branch here.
  */
+import { t } from '../../l10n';
 import { byPosition, type Diagnostic, type RequestLine } from '../model';
 import { bodyLine } from './body-line';
 import { commentOrDirective, isCommentStart } from './comment';
@@ -51,10 +52,11 @@ function finishBlock(b: Block, endLine: number): void {
   else if (b.first) readFileDirectives(b);
   else if (b.directives.length > 0 || b.headers.length > 0) {
     const at = b.separator ?? b.pos.range(b.startLine, 0, b.startLine, 0);
-    b.error(at, 'This request has no request line: add one such as `POST /api/v3/order`.', 'missing-request-line');
+    const message = t('This request has no request line: add one such as `POST /api/v3/order`.');
+    b.error(at, message, 'missing-request-line');
   }
   for (const r of b.strayBeforeRequest) {
-    const message = 'No request line above this line: start the request with a line such as `POST /api/v3/order`.';
+    const message = t('No request line above this line: start the request with a line such as `POST /api/v3/order`.');
     b.error(r, message, 'missing-request-line');
   }
   if (b.diagnostics.length > 1) (b.diagnostics as Diagnostic[]).sort(byPosition);
@@ -65,7 +67,7 @@ function readFileDirectives(b: Block): void {
   b.fileDirectives = b.directives;
   for (const d of b.directives) {
     if (d.name.text !== 'name') continue;
-    const message = '`# @name` names a request: put it under the `###` line of the request it names.';
+    const message = t('`# @name` names a request: put it under the `###` line of the request it names.');
     b.error(d.range, message, 'misplaced-directive', 'warning');
   }
 }

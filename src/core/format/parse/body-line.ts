@@ -2,6 +2,7 @@
  * The lines below a request line: headers (`Name: value`, directly under it), parameters
  * (`name = value`), the start of a `[json]`/`[message]` object, stream names under `[subscribe]`.
  */
+import { t } from '../../l10n';
 import type { Param, Placement, Range, Token } from '../model';
 import { append, type Block } from './block-state';
 import { openJson } from './json-body';
@@ -16,12 +17,14 @@ export function bodyLine(b: Block, line: string, i: number, first: number, c: nu
   else if (b.section === 'json' || b.section === 'message') jsonLine(b, line, i, first, c, whole);
   else if (b.section === 'subscribe') streamLine(b, line, i, first);
   else if (b.isWebSocket()) {
-    const message =
-      'A WebSocket request holds [subscribe] (one stream name a line) and [message] (a JSON message) sections: put this line under one.';
+    const message = t(
+      'A WebSocket request holds [subscribe] (one stream name a line) and [message] (a JSON message) sections: put this line under one.',
+    );
     b.error(whole, message, 'ws-line');
   } else if (!headerLine(b, line, i, first, whole) && !paramLine(b, line, i, first, whole)) {
-    const message =
-      'Cannot read this line: write a parameter `name = value`, a section line such as [body], a header `Name: value` under the request line, or a comment starting with #.';
+    const message = t(
+      'Cannot read this line: write a parameter `name = value`, a section line such as [body], a header `Name: value` under the request line, or a comment starting with #.',
+    );
     b.error(whole, message, 'unreadable-line');
   }
 }
@@ -36,10 +39,10 @@ function jsonLine(b: Block, line: string, i: number, first: number, c: number, w
   if (c === CH_LBRACE && !taken) return openJson(b, line, i, first, b.section === 'json' ? 'json' : 'message');
   const json = b.section === 'json';
   const message = !taken
-    ? `A [${b.section}] section holds one JSON object starting with \`{\`.`
+    ? t('A [{0}] section holds one JSON object starting with `{`.', b.section!)
     : json
-      ? 'Only comments may follow the JSON body; add a section line ([query]) for more parameters.'
-      : 'Only comments may follow the JSON message; start another [message] section for another message.';
+      ? t('Only comments may follow the JSON body; add a section line ([query]) for more parameters.')
+      : t('Only comments may follow the JSON message; start another [message] section for another message.');
   b.error(whole, message, 'json-expected');
 }
 
@@ -57,11 +60,8 @@ function headerLine(b: Block, line: string, i: number, first: number, whole: Ran
   const match = HEADER_LINE.exec(line.slice(first));
   if (!match) return false;
   if (b.headersClosed) {
-    b.error(
-      whole,
-      'Headers go directly under the request line, before the parameters: move this line up.',
-      'misplaced-header',
-    );
+    const message = t('Headers go directly under the request line, before the parameters: move this line up.');
+    b.error(whole, message, 'misplaced-header');
     return true;
   }
   let v = first + match[1]!.length;
@@ -83,7 +83,7 @@ function paramLine(b: Block, line: string, i: number, first: number, whole: Rang
   let nameEnd = eq;
   while (nameEnd > first && isSpace(line.charCodeAt(nameEnd - 1))) nameEnd--;
   if (nameEnd === first) {
-    b.error(whole, 'A parameter needs a name: write `name = value`.', 'missing-name');
+    b.error(whole, t('A parameter needs a name: write `name = value`.'), 'missing-name');
     return true;
   }
   const v = firstVisible(line, eq + 1);

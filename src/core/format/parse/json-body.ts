@@ -2,7 +2,8 @@
  * The JSON object under `[json]` (one, the request's body) or `[message]` (each a WebSocket
  * message): scanned line by line until its braces close, then validated in one strict pass.
  */
-import { UNCLOSED_JSON_MESSAGE } from '../messages';
+import { t } from '../../l10n';
+import { unclosedJsonMessage } from '../messages';
 import { jsonParams } from '../json';
 import type { JsonBody } from '../model';
 import { append, type Block, type JsonScan } from './block-state';
@@ -30,7 +31,7 @@ export function continueJson(b: Block, line: string, lineNo: number, from: numbe
   scan.parts.push(line.slice(from, end));
   const rest = line.slice(end).trim();
   if (rest.length > 0 && !rest.startsWith('#') && !rest.startsWith('//')) {
-    const message = 'Text after the end of the JSON object: remove it, or move it to a line of its own.';
+    const message = t('Text after the end of the JSON object: remove it, or move it to a line of its own.');
     b.error(b.pos.range(lineNo, end, lineNo, contentEnd(line)), message, 'json-trailing');
   }
   closeJson(b, lineNo, true, end);
@@ -73,7 +74,7 @@ export function closeJson(b: Block, endLine: number, closed: boolean, endChar: n
   }
   if (!closed) {
     const at = b.pos.range(scan.startLine, scan.startChar, scan.startLine, scan.startChar + 1);
-    b.error(at, UNCLOSED_JSON_MESSAGE, 'json-unclosed');
+    b.error(at, unclosedJsonMessage(), 'json-unclosed');
   }
   for (const d of diagnostics) b.report(d);
 }

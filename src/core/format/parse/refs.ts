@@ -1,4 +1,5 @@
 /** `{{name}}` references in a value: recorded with their ranges, read lazily. */
+import { t } from '../../l10n';
 import type { VariableRef } from '../model';
 import type { Block } from './block-state';
 import { isSpace, type SourceText } from './source';
@@ -38,7 +39,7 @@ export function scanRefs(b: Block, line: string, lineNo: number, from: number, t
   while (p >= 0 && p < to) {
     const close = line.indexOf('}}', p + 2);
     if (close < 0 || close + 2 > to) {
-      b.error(b.pos.range(lineNo, p, lineNo, to), 'Unclosed `{{`: write `{{name}}`.', 'unclosed-variable');
+      b.error(b.pos.range(lineNo, p, lineNo, to), t('Unclosed `{{`: write `{{name}}`.'), 'unclosed-variable');
       return;
     }
     let nameStart = p + 2;
@@ -46,7 +47,7 @@ export function scanRefs(b: Block, line: string, lineNo: number, from: number, t
     while (nameStart < nameEnd && isSpace(line.charCodeAt(nameStart))) nameStart++;
     while (nameEnd > nameStart && isSpace(line.charCodeAt(nameEnd - 1))) nameEnd--;
     if (nameStart === nameEnd) {
-      const message = 'Empty variable `{{}}`: write a variable name between the braces.';
+      const message = t('Empty variable `{{}}`: write a variable name between the braces.');
       b.error(b.pos.range(lineNo, p, lineNo, close + 2), message, 'empty-variable');
     } else {
       out.push(new LineVariableRef(b.source, b.pos, lineNo, p, close + 2, nameStart, nameEnd));

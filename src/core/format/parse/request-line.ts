@@ -1,4 +1,5 @@
 /** `METHOD TARGET [HTTP/x]`: the request line (docs/format.md, Lines), and the inline `?query` it may carry. */
+import { t } from '../../l10n';
 import { unknownMethodMessage } from '../messages';
 import { METHODS, WS_METHOD, type Param, type Placement, type RequestLine, type Token } from '../model';
 import type { Block } from './block-state';
@@ -20,7 +21,7 @@ export function requestLine(b: Block, line: string, i: number, first: number): b
   const parts = scanRequestLine(line, first);
   if (!parts) return false;
   if (b.requestLine) {
-    const message = 'A second request line in one request: start a new request with a `###` line above it.';
+    const message = t('A second request line in one request: start a new request with a `###` line above it.');
     b.error(b.pos.range(i, first, i, line.length), message, 'second-request-line');
     return true;
   }
@@ -88,11 +89,11 @@ function checkMethod(b: Block, method: Token): void {
   if (METHOD_SET.has(method.text)) return;
   const upper = method.text.toUpperCase();
   if (METHOD_SET.has(upper)) {
-    const fix = { title: `Change to ${upper}`, replacement: upper };
+    const fix = { title: t('Change to {0}', upper), replacement: upper };
     b.report({
       range: method.range,
       severity: 'error',
-      message: `Write the method in capitals: ${upper}.`,
+      message: t('Write the method in capitals: {0}.', upper),
       rule: 'method-case',
       fix,
     });
@@ -123,7 +124,7 @@ function inlineParam(b: Block, part: string, line: number, start: number): Param
   const rawValue = eq < 0 ? '' : part.slice(eq + 1);
   const valueStart = eq < 0 ? start + part.length : start + eq + 1;
   if (eq < 0) {
-    const message = `"${rawName}" has no "=": it is sent as ${rawName}= with an empty value, which is signed too.`;
+    const message = t('"{0}" has no "=": it is sent as {0}= with an empty value, which is signed too.', rawName);
     b.error(b.pos.range(line, start, line, start + rawName.length), message, 'empty-value', 'warning');
   }
   return {

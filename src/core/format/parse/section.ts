@@ -1,4 +1,5 @@
 /** `[query]`, `[body]`, `[json]` (HTTP) and `[subscribe]`, `[message]` (WebSocket): where the lines below go. */
+import { t } from '../../l10n';
 import type { SectionKind } from '../model';
 import { append, type Block } from './block-state';
 import { contentEnd } from './source';
@@ -19,15 +20,18 @@ export function section(b: Block, line: string, i: number, first: number): void 
   }
   const ws = b.isWebSocket();
   if (!HTTP_SECTIONS.has(inner) && !WS_SECTIONS.has(inner)) {
-    const known = ws ? '[subscribe] or [message]' : '[query], [body] or [json]';
-    b.error(r, `Unknown section "${line.slice(first).trim()}": use ${known}.`, 'unknown-section');
+    const written = line.slice(first).trim();
+    const message = ws
+      ? t('Unknown section "{0}": use [subscribe] or [message].', written)
+      : t('Unknown section "{0}": use [query], [body] or [json].', written);
+    b.error(r, message, 'unknown-section');
     b.section = undefined;
     return;
   }
   if (ws !== WS_SECTIONS.has(inner)) {
     const message = ws
-      ? `A WebSocket request takes [subscribe] (one stream a line) and [message] (a JSON message), not [${inner}].`
-      : `[${inner}] belongs to WebSocket requests (WS /ws): an HTTP request takes [query], [body] or [json].`;
+      ? t('A WebSocket request takes [subscribe] (one stream a line) and [message] (a JSON message), not [{0}].', inner)
+      : t('[{0}] belongs to WebSocket requests (WS /ws): an HTTP request takes [query], [body] or [json].', inner);
     b.error(r, message, 'ws-section');
     b.section = undefined;
     return;
@@ -43,10 +47,11 @@ export function section(b: Block, line: string, i: number, first: number): void 
 function checkBodies(b: Block, inner: string, r: ReturnType<Block['pos']['range']>): void {
   const has = (kind: SectionKind): boolean => b.sectionKinds.has(kind);
   if (inner === 'json' && (b.json || has('json'))) {
-    b.error(r, 'A request has one JSON body: remove the second [json] section.', 'json-twice');
+    b.error(r, t('A request has one JSON body: remove the second [json] section.'), 'json-twice');
   } else if ((inner === 'json' && has('body')) || (inner === 'body' && has('json'))) {
-    const message =
-      'A request has at most one body: [json] and [body] do not mix. Move these parameters into the JSON object or into [query].';
+    const message = t(
+      'A request has at most one body: [json] and [body] do not mix. Move these parameters into the JSON object or into [query].',
+    );
     b.error(r, message, 'json-and-body');
   }
 }
