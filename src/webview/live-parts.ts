@@ -5,7 +5,7 @@
  */
 import { t } from '../core/l10n';
 import type { Book, LiveConnection, LiveNote, LiveStream } from '../core/panel/protocol';
-import { h, newId, setAttr } from './dom';
+import { ariaMeter, h, newId, setAttr, setMeter } from './dom';
 import { formatClock, formatCount, formatRate, shortStream } from './format';
 import type { KeptLine } from './live-store';
 
@@ -38,25 +38,25 @@ export function meter(testid: string, name: string): Meter {
   const count = h('span', { class: 'budget-count' });
   const note = h('span', { class: 'budget-frees' });
   const el = h('meter', { id, min: 0, max: 1, value: 0 });
-  const root = h(
-    'div',
-    { class: 'budget live-meter', 'data-testid': testid },
-    h('label', { for: id, class: 'budget-label' }, h('span', { class: 'budget-name' }, name), ' ', count, note),
-    el,
+  const label = h(
+    'label',
+    { for: id, class: 'budget-label' },
+    h('span', { class: 'budget-name' }, name),
+    ' ',
+    count,
+    note,
   );
+  const box = ariaMeter(el, label);
+  const root = h('div', { class: 'budget live-meter', 'data-testid': testid }, label, box);
   return {
     root,
-    update(used, limit, label, text, valueText) {
-      setText(count, label);
+    update(used, limit, labelText, text, valueText) {
+      setText(count, labelText);
       setText(note, text);
       // The warning colour from 80 % of the limit on (a meter's "high").
-      setAttr(el, 'max', limit);
       setAttr(el, 'high', limit * 0.8);
       setAttr(el, 'optimum', 0);
-      setAttr(el, 'value', Math.min(used, limit));
-      setAttr(el, 'aria-valuenow', Math.min(used, limit));
-      setAttr(el, 'aria-valuemax', limit);
-      setAttr(el, 'aria-valuetext', valueText);
+      setMeter(box, el, Math.min(used, limit), limit, valueText);
       root.classList.toggle('low', used >= limit * 0.8);
     },
   };

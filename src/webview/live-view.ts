@@ -56,7 +56,12 @@ export class LiveView {
   private readonly streamBody = h('tbody');
   private readonly books = h('div', { class: 'books', 'data-testid': 'books' });
   // A list a keyboard can scroll and walk (moveInLog); pushes are never announced as they come.
-  private readonly log = h('ol', { class: 'push-log', tabindex: 0, 'data-testid': 'push-log' });
+  private readonly log = h('ol', {
+    class: 'push-log',
+    tabindex: 0,
+    'data-empty': t('No pushes yet.'),
+    'data-testid': 'push-log',
+  });
   private readonly logCounts = h('span', { class: 'log-counts', 'data-testid': 'log-counts' });
   private readonly pause = button('pause', t('Pause'), 'pause');
   private readonly filter = h('select', { class: 'filter', 'data-testid': 'filter' });

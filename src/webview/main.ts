@@ -73,7 +73,7 @@ function extensionNow(): number {
 
 function tick(): void {
   const now = extensionNow();
-  tickers = tickers.filter((t) => t(now));
+  tickers = tickers.filter((ticker) => ticker(now));
   if (tickers.length === 0 && timer !== undefined) {
     window.clearInterval(timer);
     timer = undefined;

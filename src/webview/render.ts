@@ -12,7 +12,7 @@ import {
   type PanelState,
   WHY_CODES,
 } from '../core/panel/protocol';
-import { append, h, newId, setAttr, srOnly, type Child } from './dom';
+import { append, ariaMeter, h, newId, setAttr, setMeter, srOnly, type Child } from './dom';
 import {
   banned,
   counterAt,
@@ -412,7 +412,7 @@ function renderCountdown(
       const shown = meters(now, after);
       if (shown) host.append(shown);
     }
-    after = after.filter((t) => t(now));
+    after = after.filter((ticker) => ticker(now));
     return after.length > 0;
   };
 }
@@ -610,16 +610,9 @@ function renderCounter(
     frees,
   );
   const lowMark = c.limit * 0.1;
-  const meter = h('meter', {
-    id: meterId,
-    min: 0,
-    max: c.limit,
-    low: lowMark,
-    high: lowMark,
-    optimum: c.limit,
-    value: c.remaining,
-  });
-  const row = h('div', { class: 'budget', 'data-testid': `budget-${mode}` }, label, meter);
+  const meter = h('meter', { id: meterId, min: 0, low: lowMark, high: lowMark, optimum: c.limit });
+  const box = ariaMeter(meter, label);
+  const row = h('div', { class: 'budget', 'data-testid': `budget-${mode}` }, label, box);
 
   const update = (now: number): boolean => {
     const v = counterAt(c, stateNow, now);
@@ -628,13 +621,10 @@ function renderCounter(
     count.textContent = t('{0}/{1} left', `${v.remaining}${v.atLeast ? '+' : ''}`, c.limit);
     warn.textContent = low ? ` · ${t('low')}` : '';
     frees.textContent = v.frees ? ` · ${v.frees}` : '';
-    setAttr(meter, 'value', v.remaining);
-    setAttr(meter, 'aria-valuenow', v.remaining);
-    setAttr(
-      meter,
-      'aria-valuetext',
-      v.atLeast ? t('at least {0} of {1} left', v.remaining, c.limit) : t('{0} of {1} left', v.remaining, c.limit),
-    );
+    const said = v.atLeast
+      ? t('at least {0} of {1} left', v.remaining, c.limit)
+      : t('{0} of {1} left', v.remaining, c.limit);
+    setMeter(box, meter, v.remaining, c.limit, said);
     return v.changesInMs !== undefined;
   };
   if (update(extNow)) tickers.push(update);
