@@ -138,9 +138,10 @@ describe('the panel in the display language', function () {
         await page.locator('details[data-section="request"] > summary').click();
         assert.equal(await text(page, 'outcome'), '被拒绝');
         assert.match(await text(page, 'banner'), /原因.*处理办法/);
-        assert.equal(
+        // The page's clock runs here: the seconds left may have ticked.
+        assert.match(
           await page.getByTestId('budget-uid').locator('label').textContent(),
-          '账户 剩余 30/500 · 偏低 · 3 秒后释放',
+          /^账户 剩余 30\/500 · 偏低 · [1-3] 秒后释放$/,
         );
         assert.equal(
           await page.getByTestId('budget-uid').locator('[role=meter]').getAttribute('aria-valuetext'),
@@ -173,7 +174,6 @@ describe('the panel in the display language', function () {
       const many = Object.fromEntries(Array.from({ length: 10_001 }, (_, i) => [`message ${i}`, `消息 ${i}`]));
       const bad = {
         nested: { Rejected: { text: '被拒绝' } },
-        list: ['Rejected', '被拒绝'],
         number: { Rejected: 42, Status: '状态' },
         many: { ...many, Rejected: '被拒绝' },
         huge: { Rejected: '被拒绝', padding: 'x'.repeat(1024 * 1024) },
