@@ -359,19 +359,28 @@ describe('the panel’s accessibility, in a browser', function () {
     it('Tab visits every control of a rich state in order, each with a visible focus ring and a name, in every theme', async () => {
       for (const theme of THEMES) {
         const { page, cdp, errors } = await richPanel(theme);
-        const responseStops = await walk(page, cdp);
-        assertStops(responseStops, RESPONSE_WALK, theme);
+        assertStops(await walk(page, cdp), RESPONSE_WALK, theme);
+        // The stream view: its tab, then its controls.
+        await tabTo(page, 'tab:');
+        await page.keyboard.press('ArrowRight');
+        const stops = await walk(page, cdp, [await focused(page, cdp)]);
+        assertStops(stops, STREAM_WALK, theme);
+        const name = (key) => stops.find((x) => x.key === key).name;
+        assert.equal(name('push-log'), 'Pushes');
+        assert.equal(name('filter'), 'Stream');
+        assert.equal(name('send-text'), 'Send a message');
+        assert.equal(name(`unsubscribe:${DEALS}`), `Unsubscribe ${DEALS}`);
         if (theme === 'dark') {
-          // The stream view: its tab, then its controls.
-          await tabTo(page, 'tab:');
-          await page.keyboard.press('ArrowRight');
-          const stops = await walk(page, cdp, [await focused(page, cdp)]);
-          assertStops(stops, STREAM_WALK, theme);
-          const name = (key) => stops.find((x) => x.key === key).name;
-          assert.equal(name('push-log'), 'Pushes');
-          assert.equal(name('filter'), 'Stream');
-          assert.equal(name('send-text'), 'Send a message');
-          assert.equal(name(`unsubscribe:${DEALS}`), `Unsubscribe ${DEALS}`);
+          // An unknown outcome: Query the order first, then the code.
+          await tabTo(page, 'tab:c1', true);
+          await page.keyboard.press('ArrowLeft');
+          await sendState(page, state({ current: unknown, history }));
+          const unknownStops = await walk(page, cdp, [await focused(page, cdp)]);
+          assertStops(
+            unknownStops,
+            ['tab:', 'query-order', ...RESPONSE_WALK.slice(1, 2), ...RESPONSE_WALK.slice(4)],
+            theme,
+          );
         }
         assert.deepEqual(errors, []);
       }
@@ -394,6 +403,10 @@ describe('the panel’s accessibility, in a browser', function () {
       await tabTo(page, 'copy-body');
       await page.keyboard.press('Enter');
       assert.deepEqual(await last(), { type: 'copyBody', id: 'e-700003' });
+      await sendState(page, state({ current: unknown, history }));
+      await tabTo(page, 'query-order', true);
+      await page.keyboard.press('Enter');
+      assert.deepEqual(await last(), { type: 'queryOrder', id: 'e-unk' });
 
       // Two ticks, then back to Compare (enabled now).
       await tabTo(page, 'compare:e-unk');
@@ -444,7 +457,7 @@ describe('the panel’s accessibility, in a browser', function () {
       assert.deepEqual(await last(), { type: 'disconnect', id: 'c1' });
       assert.deepEqual(
         (await posted()).map((m) => m.type),
-        ['why', 'sendAgain', 'copyBody', 'compare', 'show', 'unsubscribe', 'sendMessage', 'disconnect'],
+        ['why', 'sendAgain', 'copyBody', 'queryOrder', 'compare', 'show', 'unsubscribe', 'sendMessage', 'disconnect'],
         'nothing else was posted',
       );
     });
