@@ -104,7 +104,7 @@ const PARTS = [
   },
   {
     id: 'webview',
-    name: 'response panel in Chromium (hostile input, CSP, keyboard)',
+    name: 'response panel in Chromium (hostile input, CSP, keyboard, axe-core, the display language)',
     command: [
       'npx',
       '--no-install',
@@ -112,6 +112,8 @@ const PARTS = [
       '--no-config',
       'test/webview/preview.test.js',
       'test/webview/live.test.js',
+      'test/webview/a11y.test.js',
+      'test/webview/l10n.test.js',
     ],
     after: ['build', 'vscode-setup'],
     counting: 'mocha',

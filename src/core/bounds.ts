@@ -46,6 +46,9 @@ export const BOUNDS = {
   streamViewNotes: 30,
   /** A message typed in the stream view, as the panel hands it over (the connection caps its bytes). */
   liveMessageChars: 16 * KiB,
+  /** The translations the panel's page reads (its JSON text, and its messages); past either it stays English. */
+  panelL10nChars: 1 * MiB,
+  panelL10nMessages: 10_000,
   /** Request files one test run takes (tradereq test, the editor's Testing view); the rest are named in one message. */
   testFiles: 10_000,
   /** Parameters of one request an import writes, or a program (Copy as code) sends; more is refused in one line. */

@@ -70,9 +70,10 @@ export class ResponsePanel implements vscode.Disposable {
       if (reveal) this.panel.reveal(undefined, true);
       return;
     }
+    const title = vscode.l10n.t('TradeReq Response');
     this.panel = vscode.window.createWebviewPanel(
       'tradereq.response',
-      'TradeReq Response',
+      title,
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       {
         enableScripts: true,
@@ -86,7 +87,10 @@ export class ResponsePanel implements vscode.Disposable {
       nonce: newNonce(),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.root, 'panel.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.root, 'panel.css')).toString(),
-      title: 'TradeReq Response',
+      title,
+      // The page speaks the display language: its tag, and the bundle its t() reads (undefined: English).
+      lang: vscode.env.language,
+      l10n: vscode.l10n.bundle,
     });
     webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
     this.panel.onDidDispose(() => (this.panel = undefined));

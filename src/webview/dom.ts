@@ -44,6 +44,25 @@ export function newId(prefix: string): string {
   return `${prefix}-${idSequence}`;
 }
 
+/**
+ * A meter as a screen reader reads it: role=meter with its values and `valueText` in words, around the
+ * native bar (hidden from the accessibility tree, since Chromium ignores aria-valuetext on <meter>).
+ */
+export function ariaMeter(bar: HTMLMeterElement, label: HTMLElement): HTMLElement {
+  setAttr(bar, 'aria-hidden', 'true');
+  label.id ||= newId('meter-label');
+  return h('div', { class: 'meter', role: 'meter', 'aria-labelledby': label.id, 'aria-valuemin': 0 }, bar);
+}
+
+/** Sets a meter of ariaMeter: the bar's value and maximum, and what it says. */
+export function setMeter(box: HTMLElement, bar: HTMLMeterElement, value: number, max: number, valueText: string): void {
+  setAttr(bar, 'max', max);
+  setAttr(bar, 'value', value);
+  setAttr(box, 'aria-valuemax', max);
+  setAttr(box, 'aria-valuenow', value);
+  setAttr(box, 'aria-valuetext', valueText);
+}
+
 /** Text for screen readers only. */
 export function srOnly(text: string): HTMLSpanElement {
   return h('span', { class: 'visually-hidden' }, text);

@@ -1,23 +1,24 @@
-/** Pure formatting for the panel: durations, sizes, times, labels. No DOM. */
+/** Pure formatting for the panel: durations, sizes, times, labels, in the display language. No DOM. */
+import { t } from '../core/l10n';
 import type { LiveConnection, SendOutcome } from '../core/panel/protocol';
 
 /** A wait or ban left, rounded up to the second: "12 s", "1 min 58 s", "2 h 5 min", "3 d 2 h". */
 export function formatWait(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
-  if (s < 60) return `${s} s`;
+  if (s < 60) return t('{0} s', s);
   const min = Math.floor(s / 60);
-  if (min < 60) return s % 60 === 0 ? `${min} min` : `${min} min ${s % 60} s`;
+  if (min < 60) return s % 60 === 0 ? t('{0} min', min) : t('{0} min {1} s', min, s % 60);
   const hours = Math.floor(min / 60);
-  if (hours < 24) return min % 60 === 0 ? `${hours} h` : `${hours} h ${min % 60} min`;
+  if (hours < 24) return min % 60 === 0 ? t('{0} h', hours) : t('{0} h {1} min', hours, min % 60);
   const days = Math.floor(hours / 24);
-  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+  return hours % 24 === 0 ? t('{0} d', days) : t('{0} d {1} h', days, hours % 24);
 }
 
 /** A measured time: "95 ms", "1.24 s". */
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return '–';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  return `${(ms / 1000).toFixed(2)} s`;
+  if (ms < 1000) return t('{0} ms', Math.round(ms));
+  return t('{0} s', (ms / 1000).toFixed(2));
 }
 
 export function formatBytes(bytes: number): string {
@@ -65,23 +66,26 @@ export function originOf(url: string): string {
 }
 
 /** The label of a 418 answer, in place of its outcome's (docs/service.md §7.1: the IP is banned). */
-export const BANNED = 'Banned';
+export function banned(): string {
+  return t('Banned');
+}
 
-export const OUTCOME_LABEL: Readonly<Record<SendOutcome, string>> = {
-  ok: 'OK',
-  rejected: 'Rejected',
-  unknown: 'Outcome unknown',
-  'not-sent': 'Not sent',
-  refused: 'Refused',
+/** Each table gives a function, so the words are looked up when shown (the bundle loads after import). */
+export const OUTCOME_LABEL: Readonly<Record<SendOutcome, () => string>> = {
+  ok: () => t('OK'),
+  rejected: () => t('Rejected'),
+  unknown: () => t('Outcome unknown'),
+  'not-sent': () => t('Not sent'),
+  refused: () => t('Refused'),
 };
 
 /** Short form for the history list. */
-export const OUTCOME_SHORT: Readonly<Record<SendOutcome, string>> = {
-  ok: 'OK',
-  rejected: 'Rejected',
-  unknown: 'Unknown',
-  'not-sent': 'Not sent',
-  refused: 'Refused',
+export const OUTCOME_SHORT: Readonly<Record<SendOutcome, () => string>> = {
+  ok: () => t('OK'),
+  rejected: () => t('Rejected'),
+  unknown: () => t('Unknown'),
+  'not-sent': () => t('Not sent'),
+  refused: () => t('Refused'),
 };
 
 /** §8: every counter is a 10 s window, so all that was counted at `now` is free 10 s later. */
@@ -114,14 +118,14 @@ export function counterAt(
     return {
       remaining: c.remaining,
       atLeast: false,
-      frees: `frees in ${formatWait(c.freesInMs - elapsed)}`,
+      frees: t('frees in {0}', formatWait(c.freesInMs - elapsed)),
       changesInMs: c.freesInMs - elapsed,
     };
   }
   return {
     remaining: c.remaining,
     atLeast: true,
-    frees: `all free in ${formatWait(WINDOW_MS - elapsed)}`,
+    frees: t('all free in {0}', formatWait(WINDOW_MS - elapsed)),
     changesInMs: WINDOW_MS - elapsed,
   };
 }
@@ -156,14 +160,14 @@ export function formatCount(n: number): string {
 
 /** Pushes a second: "0/s", "0.4/s", "120/s". */
 export function formatRate(perSecond: number): string {
-  if (!Number.isFinite(perSecond) || perSecond <= 0) return '0/s';
-  return perSecond < 10 ? `${perSecond.toFixed(1)}/s` : `${Math.round(perSecond)}/s`;
+  if (!Number.isFinite(perSecond) || perSecond <= 0) return t('{0}/s', 0);
+  return t('{0}/s', perSecond < 10 ? perSecond.toFixed(1) : Math.round(perSecond));
 }
 
-export const CONNECTION_LABEL: Readonly<Record<LiveConnection['status'], string>> = {
-  idle: 'Not connected',
-  connecting: 'Connecting…',
-  open: 'Open',
-  closing: 'Closing…',
-  closed: 'Closed',
+export const CONNECTION_LABEL: Readonly<Record<LiveConnection['status'], () => string>> = {
+  idle: () => t('Not connected'),
+  connecting: () => t('Connecting…'),
+  open: () => t('Open'),
+  closing: () => t('Closing…'),
+  closed: () => t('Closed'),
 };

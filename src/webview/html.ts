@@ -1,7 +1,8 @@
 /**
  * The response panel's HTML document, as a plain string. Used by the extension host side and by the
  * tests, so it imports neither `vscode` nor anything of the DOM. The panel's content is built by the
- * bundled script (main.ts) with DOM APIs; this document holds no data, only the CSP and the bundle.
+ * bundled script (main.ts) with DOM APIs; this document holds no data, only the CSP, the bundle, the
+ * display language and its translations (read once by l10n.ts, as data: never run).
  */
 
 export interface PanelHtmlOptions {
@@ -13,7 +14,12 @@ export interface PanelHtmlOptions {
   readonly scriptUri: string;
   /** `webview.asWebviewUri(media/panel.css)`, as a string. */
   readonly styleUri: string;
+  /** The title, also the page's level-one heading. */
   readonly title: string;
+  /** The display language (`vscode.env.language`, e.g. `zh-cn`); English when absent or malformed. */
+  readonly lang?: string;
+  /** The display language's translations (`vscode.l10n.bundle`); undefined for English. */
+  readonly l10n?: Readonly<Record<string, string>>;
 }
 
 /** Escapes text for an HTML text node or a double-quoted attribute value (the only kind this file writes). */
@@ -27,6 +33,9 @@ const NONCE = /^[A-Za-z0-9+/_=-]{16,}$/;
 // 'self' is allowed: VS Code in a browser gives `'self' https://*.vscode-cdn.net` as webview.cspSource.
 const CSP_SOURCE = /^(?:'self'|[^\s;,'"<>]+)(?: (?:'self'|[^\s;,'"<>]+))*$/;
 
+// A BCP 47 language tag as VS Code names display languages ("en", "zh-cn", "pt-br"); anything else is not written.
+const LANG = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
+
 function contentSecurityPolicy(cspSource: string, nonce: string): string {
   if (!CSP_SOURCE.test(cspSource))
     throw new Error(`panelHtml: not a CSP source expression: ${JSON.stringify(cspSource)}`);
@@ -36,8 +45,10 @@ function contentSecurityPolicy(cspSource: string, nonce: string): string {
 
 export function panelHtml(opts: PanelHtmlOptions): string {
   const csp = contentSecurityPolicy(opts.cspSource, opts.nonce);
+  const lang = opts.lang !== undefined && LANG.test(opts.lang) ? opts.lang : 'en';
+  const l10n = opts.l10n === undefined ? '' : ` data-l10n="${escapeHtml(JSON.stringify(opts.l10n))}"`;
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${lang}"${l10n}>
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
@@ -46,7 +57,10 @@ export function panelHtml(opts: PanelHtmlOptions): string {
 <title>${escapeHtml(opts.title)}</title>
 </head>
 <body>
-<main id="app" class="app" data-testid="app"></main>
+<main class="page">
+<h1 class="visually-hidden">${escapeHtml(opts.title)}</h1>
+<div id="app" class="app" data-testid="app"></div>
+</main>
 <script nonce="${escapeHtml(opts.nonce)}" src="${escapeHtml(opts.scriptUri)}"></script>
 </body>
 </html>

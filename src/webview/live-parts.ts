@@ -3,8 +3,9 @@
  * log line, the meters. Every value is hostile text (stream names, pushes, the server's messages):
  * it enters the page through dom.ts only, as text nodes.
  */
+import { t } from '../core/l10n';
 import type { Book, LiveConnection, LiveNote, LiveStream } from '../core/panel/protocol';
-import { h, newId, setAttr } from './dom';
+import { ariaMeter, h, newId, setAttr, setMeter } from './dom';
 import { formatClock, formatCount, formatRate, shortStream } from './format';
 import type { KeptLine } from './live-store';
 
@@ -16,11 +17,11 @@ function setText(el: Element, text: string): void {
 /** Levels a book table shows on each side. */
 const BOOK_ROWS = 10;
 
-const STATUS_LABEL: Readonly<Record<LiveStream['status'], string>> = {
-  pending: 'subscribing…',
-  subscribed: 'subscribed',
-  refused: 'refused',
-  unsubscribing: 'unsubscribing…',
+const STATUS_LABEL: Readonly<Record<LiveStream['status'], () => string>> = {
+  pending: () => t('subscribing…'),
+  subscribed: () => t('subscribed'),
+  refused: () => t('refused'),
+  unsubscribing: () => t('unsubscribing…'),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -28,7 +29,8 @@ const STATUS_LABEL: Readonly<Record<LiveStream['status'], string>> = {
 
 export interface Meter {
   readonly root: HTMLElement;
-  update(used: number, limit: number, label: string, note: string): void;
+  /** `valueText` is what a screen reader says of the meter ("3 of 30 streams held"). */
+  update(used: number, limit: number, label: string, note: string, valueText: string): void;
 }
 
 export function meter(testid: string, name: string): Meter {
@@ -36,23 +38,25 @@ export function meter(testid: string, name: string): Meter {
   const count = h('span', { class: 'budget-count' });
   const note = h('span', { class: 'budget-frees' });
   const el = h('meter', { id, min: 0, max: 1, value: 0 });
-  const root = h(
-    'div',
-    { class: 'budget live-meter', 'data-testid': testid },
-    h('label', { for: id, class: 'budget-label' }, h('span', { class: 'budget-name' }, name), ' ', count, note),
-    el,
+  const label = h(
+    'label',
+    { for: id, class: 'budget-label' },
+    h('span', { class: 'budget-name' }, name),
+    ' ',
+    count,
+    note,
   );
+  const box = ariaMeter(el, label);
+  const root = h('div', { class: 'budget live-meter', 'data-testid': testid }, label, box);
   return {
     root,
-    update(used, limit, label, text) {
-      setText(count, label);
+    update(used, limit, labelText, text, valueText) {
+      setText(count, labelText);
       setText(note, text);
       // The warning colour from 80 % of the limit on (a meter's "high").
-      setAttr(el, 'max', limit);
       setAttr(el, 'high', limit * 0.8);
       setAttr(el, 'optimum', 0);
-      setAttr(el, 'value', Math.min(used, limit));
-      setAttr(el, 'aria-valuetext', `${used} of ${limit}`);
+      setMeter(box, el, Math.min(used, limit), limit, valueText);
       root.classList.toggle('low', used >= limit * 0.8);
     },
   };
@@ -60,14 +64,21 @@ export function meter(testid: string, name: string): Meter {
 
 export function updateMeters(streams: Meter, messages: Meter, c: LiveConnection): void {
   const s = c.meters.streams;
-  streams.update(s.used, s.limit, `${s.used}/${s.limit}`, ' held on this connection');
+  streams.update(
+    s.used,
+    s.limit,
+    `${s.used}/${s.limit}`,
+    ` ${t('held on this connection')}`,
+    t('{0} of {1} streams held on this connection', s.used, s.limit),
+  );
   const m = c.meters.messages;
-  const waiting = m.queued > 0 ? ` · ${formatCount(m.queued)} waiting` : '';
+  const waiting = m.queued > 0 ? ` · ${t('{0} waiting', formatCount(m.queued))}` : '';
   messages.update(
     m.lastSecond,
     m.limit,
     `${m.lastSecond}/${m.limit}`,
-    ` in the last second · paced ${m.pace}${waiting}`,
+    ` ${t('in the last second · paced {0}', m.pace)}${waiting}`,
+    t('{0} of {1} messages in the last second', m.lastSecond, m.limit),
   );
 }
 
@@ -92,9 +103,9 @@ export function streamRow(s: LiveStream): StreamRow {
       'data-action': 'unsubscribe',
       'data-stream': s.stream,
       'data-testid': 'unsubscribe',
-      'aria-label': `Unsubscribe ${s.stream}`,
+      'aria-label': t('Unsubscribe {0}', s.stream),
     },
-    'Unsubscribe',
+    t('Unsubscribe'),
   );
   const tr = h(
     'tr',
@@ -111,7 +122,7 @@ export function streamRow(s: LiveStream): StreamRow {
     update(v, open) {
       setAttr(tr, 'data-status', v.status);
       const why = v.status === 'refused' ? `: ${v.code !== undefined ? `${v.code} ` : ''}${v.msg ?? ''}` : '';
-      setText(status, STATUS_LABEL[v.status] + why);
+      setText(status, STATUS_LABEL[v.status]() + why);
       setText(pushes, formatCount(v.pushes));
       setText(rate, formatRate(v.ratePerSecond));
       setText(last, v.lastPushAt === undefined ? '–' : formatClock(v.lastPushAt));
@@ -137,17 +148,17 @@ export function bookView(stream: string): BookView {
     h('figcaption', null, h('span', { class: 'book-name', title: stream }, shortStream(stream)), meta),
     h(
       'table',
-      { class: 'book-table' },
+      { class: 'book-table', 'aria-label': t('Order book of {0}', shortStream(stream)) },
       h(
         'thead',
         null,
         h(
           'tr',
           null,
-          h('th', { scope: 'col', class: 'num' }, 'Bid qty'),
-          h('th', { scope: 'col', class: 'num bid' }, 'Bid'),
-          h('th', { scope: 'col', class: 'num ask' }, 'Ask'),
-          h('th', { scope: 'col', class: 'num' }, 'Ask qty'),
+          h('th', { scope: 'col', class: 'num' }, t('Bid qty')),
+          h('th', { scope: 'col', class: 'num bid' }, t('Bid')),
+          h('th', { scope: 'col', class: 'num ask' }, t('Ask')),
+          h('th', { scope: 'col', class: 'num' }, t('Ask qty')),
         ),
       ),
       tbody,
@@ -156,7 +167,7 @@ export function bookView(stream: string): BookView {
   return {
     root,
     update(b) {
-      meta.textContent = ` · ${formatClock(b.at)}${b.version !== undefined ? ` · r ${b.version}` : ''}`;
+      meta.textContent = ` · ${formatClock(b.at)}${b.version !== undefined ? ` · ${t('r {0}', b.version)}` : ''}`;
       const n = Math.min(BOOK_ROWS, Math.max(b.bids.length, b.asks.length));
       const cells = (i: number): string[] => [
         b.bids[i]?.[1] ?? '',
@@ -182,7 +193,7 @@ export function bookView(stream: string): BookView {
         const row = tbody.rows[i]!;
         for (let j = 0; j < 4; j++) setText(row.cells[j]!, values[j]!);
       }
-      if (n === 0) tbody.append(h('tr', null, h('td', { colspan: 4, class: 'muted' }, 'The book is empty.')));
+      if (n === 0) tbody.append(h('tr', null, h('td', { colspan: 4, class: 'muted' }, t('The book is empty.'))));
     },
   };
 }
@@ -200,7 +211,7 @@ export function logLine(k: KeptLine): HTMLElement {
   const l = k.line;
   const li = h(
     'li',
-    { class: 'push' },
+    { class: 'push', tabindex: -1 },
     h('time', { class: 'push-time' }, formatClock(l.at)),
     h('span', { class: 'push-stream', title: l.stream }, shortStream(l.stream)),
     l.summary !== undefined ? h('span', { class: 'push-summary', 'data-side': sideOf(l.summary) }, l.summary) : null,
@@ -227,6 +238,40 @@ export function toggleLine(li: Element): void {
   const open = li.classList.toggle('expanded');
   const code = li.querySelector('code.push-text');
   if (code !== null && text !== undefined) code.textContent = open ? text : oneLine(text);
+}
+
+/**
+ * The keyboard in the log: the arrows, Home and End move from line to line, Enter or Space opens a
+ * line to the whole push (as a click does) or closes it again.
+ */
+export function moveInLog(log: HTMLElement, event: KeyboardEvent): void {
+  const active = document.activeElement;
+  const line = active instanceof HTMLElement && active.parentElement === log ? active : undefined;
+  let to: Element | null;
+  switch (event.key) {
+    case 'ArrowDown':
+      to = line ? line.nextElementSibling : log.firstElementChild;
+      break;
+    case 'ArrowUp':
+      to = line ? (line.previousElementSibling ?? log) : null;
+      break;
+    case 'Home':
+      to = log.firstElementChild;
+      break;
+    case 'End':
+      to = log.lastElementChild;
+      break;
+    case 'Enter':
+    case ' ':
+      if (line === undefined) return;
+      toggleLine(line);
+      to = null;
+      break;
+    default:
+      return;
+  }
+  if (to instanceof HTMLElement) to.focus();
+  event.preventDefault();
 }
 
 export function noteItem(n: LiveNote): HTMLElement {

@@ -4,14 +4,16 @@
  * of pushes (newest first, with Pause, a filter by stream and Clear) and a box to send a message.
  * Built once; each animation frame redraws only what changed since the last one.
  */
+import { t } from '../core/l10n';
 import { BOUNDS, type FromPanel, type LiveConnection } from '../core/panel/protocol';
-import { h, newId, setAttr } from './dom';
+import { h, newId, setAttr, srOnly, type Child } from './dom';
 import { CONNECTION_LABEL, formatCount, formatWait } from './format';
 import {
   bookView,
   logLine,
   meter,
   noteItem,
+  moveInLog,
   seqOf,
   streamRow,
   toggleLine,
@@ -44,20 +46,26 @@ export class LiveView {
     meta: h('p', { class: 'section-meta live-meta' }),
     message: h('p', { class: 'live-message', role: 'status', 'data-testid': 'live-message' }),
     counts: h('p', { class: 'section-meta', 'data-testid': 'live-counts' }),
-    disconnect: button('disconnect', 'Disconnect', 'disconnect'),
-    forget: button('forget', 'Close', 'forget'),
+    disconnect: button('disconnect', t('Disconnect'), 'disconnect'),
+    forget: button('forget', t('Close'), 'forget'),
   };
   private readonly meters: { streams: Meter; messages: Meter } = {
-    streams: meter('meter-streams', 'Streams'),
-    messages: meter('meter-messages', 'Client messages'),
+    streams: meter('meter-streams', t('Streams')),
+    messages: meter('meter-messages', t('Client messages')),
   };
   private readonly streamBody = h('tbody');
   private readonly books = h('div', { class: 'books', 'data-testid': 'books' });
-  private readonly log = h('ol', { class: 'push-log', role: 'log', 'aria-live': 'off', 'data-testid': 'push-log' });
+  // A list a keyboard can scroll and walk (moveInLog); pushes are never announced as they come.
+  private readonly log = h('ol', {
+    class: 'push-log',
+    tabindex: 0,
+    'data-empty': t('No pushes yet.'),
+    'data-testid': 'push-log',
+  });
   private readonly logCounts = h('span', { class: 'log-counts', 'data-testid': 'log-counts' });
-  private readonly pause = button('pause', 'Pause', 'pause');
+  private readonly pause = button('pause', t('Pause'), 'pause');
   private readonly filter = h('select', { class: 'filter', 'data-testid': 'filter' });
-  private readonly notes = h('ol', { class: 'notes', 'data-testid': 'notes' });
+  private readonly notes = h('ol', { class: 'notes', tabindex: 0, 'data-testid': 'notes' });
   private readonly sendText = h('textarea', {
     class: 'send-text',
     rows: 3,
@@ -66,7 +74,7 @@ export class LiveView {
     placeholder: '{"method": "PING"}',
     'data-testid': 'send-text',
   });
-  private readonly sendButton = button('send', 'Send', 'send', true);
+  private readonly sendButton = button('send', t('Send'), 'send', true);
   private readonly rows = new Map<string, StreamRow>();
   private readonly bookViews = new Map<string, BookView>();
   private drawn: { connection?: LiveConnection; seq: number; books: Map<string, unknown>; filterKey: string } = {
@@ -98,6 +106,7 @@ export class LiveView {
       this.sendSection(),
     );
     this.root.addEventListener('click', (e) => this.onClick(e));
+    this.log.addEventListener('keydown', (e) => moveInLog(this.log, e));
     this.filter.addEventListener('change', () => {
       this.store.filter = this.filter.value === '' ? undefined : this.filter.value;
       this.rebuildLog = true;
@@ -131,26 +140,27 @@ export class LiveView {
   }
 
   private streamsSection(): HTMLElement {
-    const col = (name: string, cls?: string) => h('th', { scope: 'col', class: cls }, name);
+    const col = (name: Child, cls?: string) => h('th', { scope: 'col', class: cls }, name);
+    const headingId = newId('h');
     return h(
       'section',
-      { class: 'section live-streams' },
-      h('h3', null, 'Streams'),
+      { class: 'section live-streams', 'aria-labelledby': headingId },
+      h('h3', { id: headingId }, t('Streams')),
       h(
         'table',
-        { class: 'streams-table', 'data-testid': 'streams' },
+        { class: 'streams-table', 'aria-labelledby': headingId, 'data-testid': 'streams' },
         h(
           'thead',
           null,
           h(
             'tr',
             null,
-            col('Stream'),
-            col('Status'),
-            col('Pushes', 'num'),
-            col('Rate', 'num'),
-            col('Last push', 'num'),
-            col(''),
+            col(t('Stream')),
+            col(t('Status')),
+            col(t('Pushes'), 'num'),
+            col(t('Rate'), 'num'),
+            col(t('Last push'), 'num'),
+            col(srOnly(t('Actions'))),
           ),
         ),
         this.streamBody,
@@ -160,21 +170,25 @@ export class LiveView {
 
   private logSection(): HTMLElement {
     const filterId = newId('filter');
+    const pushesId = newId('h');
+    const notesId = newId('h');
+    setAttr(this.log, 'aria-labelledby', pushesId);
+    setAttr(this.notes, 'aria-labelledby', notesId);
     return h(
       'section',
       { class: 'section live-log' },
       h(
         'div',
         { class: 'section-head log-controls' },
-        h('h3', null, 'Pushes'),
+        h('h3', { id: pushesId }, t('Pushes')),
         this.pause,
-        h('label', { for: filterId, class: 'filter-label' }, 'Stream '),
+        h('label', { for: filterId, class: 'filter-label' }, t('Stream'), ' '),
         this.filterWithId(filterId),
-        button('clear', 'Clear', 'clear'),
+        button('clear', t('Clear'), 'clear'),
         this.logCounts,
       ),
       this.log,
-      h('h3', null, 'Messages and events'),
+      h('h3', { id: notesId }, t('Messages and events')),
       this.notes,
     );
   }
@@ -190,13 +204,13 @@ export class LiveView {
     return h(
       'section',
       { class: 'section live-send' },
-      h('label', { for: id }, h('h3', null, 'Send a message')),
+      h('label', { for: id }, h('h3', null, t('Send a message'))),
       this.sendText,
       h(
         'div',
         { class: 'send-row' },
         this.sendButton,
-        h('span', { class: 'muted' }, 'JSON, through the connection’s pacer (§8: at most 100 messages a second).'),
+        h('span', { class: 'muted' }, t('JSON, through the connection’s pacer (§8: at most 100 messages a second).')),
       ),
     );
   }
@@ -249,8 +263,8 @@ export class LiveView {
     const { status, age, meta, message, counts, disconnect, forget } = this.head;
     status.className = `live-status status-${c.status}`;
     setAttr(status, 'data-status', c.status);
-    status.textContent = CONNECTION_LABEL[c.status];
-    age.textContent = c.ageMs === undefined ? '' : `${c.status === 'closed' ? 'lasted' : 'for'} ${formatWait(c.ageMs)}`;
+    status.textContent = CONNECTION_LABEL[c.status]();
+    age.textContent = ageText(c);
     meta.textContent = [c.environment, c.url, c.listenKey !== undefined ? `listenKey ${c.listenKey}` : undefined]
       .filter((x) => x !== undefined)
       .join(' · ');
@@ -258,7 +272,14 @@ export class LiveView {
     message.hidden = c.message === undefined;
     const n = c.counts;
     const problems = n.notJson + n.binary + n.unknown + n.tooLarge;
-    counts.textContent = `${formatCount(n.pushes)} pushes · ${formatCount(n.replies)} replies · ${formatCount(n.sent)} messages sent${problems > 0 ? ` · ${formatCount(problems)} frames dropped` : ''}`;
+    counts.textContent = [
+      t('{0} pushes', formatCount(n.pushes)),
+      t('{0} replies', formatCount(n.replies)),
+      t('{0} messages sent', formatCount(n.sent)),
+      problems > 0 ? t('{0} frames dropped', formatCount(problems)) : undefined,
+    ]
+      .filter((x) => x !== undefined)
+      .join(' · ');
     disconnect.hidden = !(c.status === 'open' || c.status === 'connecting');
     forget.hidden = c.status !== 'closed';
     this.sendButton.disabled = c.status !== 'open';
@@ -303,7 +324,7 @@ export class LiveView {
     this.drawn.filterKey = key;
     const current = this.store.filter ?? '';
     this.filter.replaceChildren(
-      h('option', { value: '' }, 'All streams'),
+      h('option', { value: '' }, t('All streams')),
       ...names.map((n) => h('option', { value: n }, n)),
     );
     this.filter.value = names.includes(current) ? current : '';
@@ -352,23 +373,32 @@ export class LiveView {
 
   private drawLogCounts(): void {
     const s = this.store;
-    this.pause.textContent = s.paused ? 'Resume' : 'Pause';
+    this.pause.textContent = s.paused ? t('Resume') : t('Pause');
     setAttr(this.pause, 'aria-pressed', s.paused ? 'true' : 'false');
     setAttr(this.logCounts, 'data-kept', s.lines.length);
     setAttr(this.logCounts, 'data-dropped', s.dropped);
     setAttr(this.logCounts, 'data-received', s.received);
     const shown = this.log.childElementCount;
-    const parts = [`${formatCount(s.lines.length)} kept (the newest ${formatCount(s.lines.capacity)})`];
-    if (shown < s.lines.length) parts.unshift(`${formatCount(shown)} shown${s.paused ? '' : ' (Pause to see all)'}`);
+    const parts = [t('{0} kept (the newest {1})', formatCount(s.lines.length), formatCount(s.lines.capacity))];
+    if (shown < s.lines.length)
+      parts.unshift(
+        s.paused ? t('{0} shown', formatCount(shown)) : t('{0} shown (Pause to see all)', formatCount(shown)),
+      );
     setAttr(this.logCounts, 'data-shown', shown);
-    if (s.dropped > 0) parts.push(`${formatCount(s.dropped)} older not kept`);
-    if (s.skipped > 0) parts.push(`${formatCount(s.skipped)} skipped`);
-    if (s.cleared > 0) parts.push(`${formatCount(s.cleared)} cleared`);
-    if (s.paused) parts.unshift(`Paused: ${formatCount(s.sincePause)} new`);
+    if (s.dropped > 0) parts.push(t('{0} older not kept', formatCount(s.dropped)));
+    if (s.skipped > 0) parts.push(t('{0} skipped', formatCount(s.skipped)));
+    if (s.cleared > 0) parts.push(t('{0} cleared', formatCount(s.cleared)));
+    if (s.paused) parts.unshift(t('Paused: {0} new', formatCount(s.sincePause)));
     this.logCounts.textContent = parts.join(' · ');
   }
 }
 
 function emptyRow(): HTMLTableRowElement {
-  return h('tr', { class: 'empty' }, h('td', { colspan: 6, class: 'muted' }, 'No streams on this connection.'));
+  return h('tr', { class: 'empty' }, h('td', { colspan: 6, class: 'muted' }, t('No streams on this connection.')));
+}
+
+/** How long the connection has been open ("for 1 min 5 s"), or lasted once closed. */
+function ageText(c: LiveConnection): string {
+  if (c.ageMs === undefined) return '';
+  return c.status === 'closed' ? t('lasted {0}', formatWait(c.ageMs)) : t('for {0}', formatWait(c.ageMs));
 }

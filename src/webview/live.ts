@@ -3,7 +3,8 @@
  * stream view. Messages from the extension only add to the stores; the page is redrawn at most
  * once per animation frame, however fast pushes arrive.
  */
-import type { FromPanel, LiveMessage } from '../core/panel/protocol';
+import { t } from '../core/l10n';
+import type { FromPanel, LiveConnection, LiveMessage } from '../core/panel/protocol';
 import { h, newId, setAttr } from './dom';
 import { CONNECTION_LABEL } from './format';
 import { LiveStore } from './live-store';
@@ -13,13 +14,15 @@ interface Entry {
   readonly store: LiveStore;
   readonly view: LiveView;
   readonly tab: HTMLButtonElement;
+  /** The state last said in the live region (a change of state is announced, a redraw is not). */
+  said?: LiveConnection['status'];
 }
 
 export class LivePanel {
   readonly tabs = h('div', {
     class: 'view-tabs',
     role: 'tablist',
-    'aria-label': 'Response and live connections',
+    'aria-label': t('Response and live connections'),
     'data-testid': 'view-tabs',
     hidden: true,
   });
@@ -33,9 +36,12 @@ export class LivePanel {
     /** The response view (banner, content, history): shown while its tab is selected. */
     private readonly response: HTMLElement,
     private readonly post: (m: FromPanel) => void,
+    /** Says a connection's new state in the page's live region. */
+    private readonly announce: (text: string) => void,
   ) {
-    this.responseTab = this.tab(newId('tab'), 'Response');
+    this.responseTab = this.tab(newId('tab'), t('Response'));
     setAttr(this.responseTab, 'data-id', '');
+    setAttr(this.responseTab, 'aria-controls', response.id || undefined);
     this.tabs.append(this.responseTab);
     this.tabs.addEventListener('click', (e) => {
       const tab = e.target instanceof Element ? e.target.closest('[role="tab"]') : null;
@@ -96,6 +102,9 @@ export class LivePanel {
 
   private show(): void {
     this.tabs.hidden = this.entries.size === 0;
+    // The response is one of the tabs' panels only while there are tabs.
+    setAttr(this.response, 'role', this.tabs.hidden ? undefined : 'tabpanel');
+    setAttr(this.response, 'aria-labelledby', this.tabs.hidden ? undefined : this.responseTab.id);
     this.response.hidden = this.selected !== undefined;
     this.host.hidden = this.selected === undefined;
     for (const [id, e] of this.entries) e.view.root.hidden = id !== this.selected;
@@ -110,10 +119,14 @@ export class LivePanel {
   private draw(): void {
     for (const e of this.entries.values()) {
       const c = e.store.connection;
-      const label = `${c.title} · ${CONNECTION_LABEL[c.status]}`;
+      const label = `${c.title} · ${CONNECTION_LABEL[c.status]()}`;
       if (e.tab.textContent !== label) {
         e.tab.textContent = label;
         setAttr(e.tab, 'data-status', c.status);
+      }
+      if (e.said !== c.status) {
+        e.said = c.status;
+        this.announce(label);
       }
     }
     const e = this.selected === undefined ? undefined : this.entries.get(this.selected);

@@ -4,11 +4,16 @@
  * the protocol's shapes; anything else is dropped. Everything in a message is hostile text: it
  * reaches the page only through dom.ts (text nodes, allow-listed attributes).
  */
+import { t } from '../core/l10n';
 import { check, PanelStateShape, shape as s, ToPanelShape, type PanelState } from '../core/panel/protocol';
 import { findByAttr, h } from './dom';
+import { loadL10n } from './l10n';
 import { LivePanel } from './live';
 import { bannerKey, renderBanner, renderContent, renderHistory, type CompareChoice, type Ticker } from './render';
 import { getSavedState, post, saveState } from './vscode-api';
+
+// The display language first: every word below is looked up in it.
+loadL10n(document.documentElement);
 
 const root = document.getElementById('app') ?? document.body.appendChild(h('main', { id: 'app', class: 'app' }));
 
@@ -17,21 +22,37 @@ const banner = h('section', {
   class: 'banner outcome-none',
   role: 'status',
   'aria-live': 'polite',
-  'aria-label': 'Outcome',
+  'aria-label': t('Outcome'),
   'data-testid': 'banner',
   'data-outcome': 'none',
 });
 const content = h('div', { class: 'content' });
 const history = h('aside', {
   class: 'history-pane',
-  'aria-label': 'History',
+  'aria-label': t('History'),
   'data-testid': 'history-pane',
   hidden: true,
 });
+/** What the page says of itself that shows nowhere as a change of text: a wait's start and end, a connection's state. */
+const announcer = h('div', { class: 'visually-hidden', role: 'status', 'data-testid': 'announcer' });
 root.replaceChildren(banner, content, history);
-const live = new LivePanel(root, post);
+const live = new LivePanel(root, post, say);
 root.before(live.tabs);
-root.after(live.host);
+root.after(live.host, announcer);
+
+function say(text: string): void {
+  announcer.textContent = text;
+}
+
+/** Keys already said (a wait's start, its end): a redraw of the same wait says nothing again. */
+const announced = new Set<string>();
+
+function announceOnce(key: string, text: string): void {
+  if (announced.has(key)) return;
+  if (announced.size >= 100) announced.clear();
+  announced.add(key);
+  say(text);
+}
 
 let state: PanelState | undefined;
 /** The extension's clock minus ours, taken when a state arrives: countdowns run on the extension's clock. */
@@ -52,7 +73,7 @@ function extensionNow(): number {
 
 function tick(): void {
   const now = extensionNow();
-  tickers = tickers.filter((t) => t(now));
+  tickers = tickers.filter((ticker) => ticker(now));
   if (tickers.length === 0 && timer !== undefined) {
     window.clearInterval(timer);
     timer = undefined;
@@ -69,7 +90,7 @@ function render(): void {
   }
   const now = extensionNow();
   const next: Ticker[] = [];
-  content.replaceChildren(renderContent(state, { open: openSections, extNow: now }, next));
+  content.replaceChildren(renderContent(state, { open: openSections, extNow: now, announce: announceOnce }, next));
   renderHistoryPane();
 
   tickers = next;

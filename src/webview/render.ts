@@ -3,6 +3,7 @@
  * answer, or a file's content): it only ever enters the page through dom.ts, as text nodes or as
  * values of allow-listed attributes.
  */
+import { t } from '../core/l10n';
 import {
   HISTORY_LIMIT,
   type BudgetState,
@@ -11,9 +12,9 @@ import {
   type PanelState,
   WHY_CODES,
 } from '../core/panel/protocol';
-import { append, h, newId, setAttr, srOnly, type Child } from './dom';
+import { append, ariaMeter, h, newId, setAttr, setMeter, srOnly, type Child } from './dom';
 import {
-  BANNED,
+  banned,
   counterAt,
   formatBytes,
   formatMs,
@@ -30,15 +31,6 @@ import { highlightJson } from './json';
 
 /** Called every second with the extension's clock; returns false once it no longer changes. */
 export type Ticker = (extNow: number) => boolean;
-
-const UNKNOWN_SENTENCE = 'The operation may have succeeded: check before retrying.';
-
-/** A 418 (docs/service.md §7.1): what the banner says instead of the code in its body (429) and that code's advice. */
-const BAN_SENTENCE =
-  'The service banned this IP for repeated rate limit violations. Sending before the ban ends makes it longer (§8 rules 2–3).';
-
-/** The editor's next step after a 700003 measured the clock again; the button follows it. */
-const SEND_AGAIN_STEP = 'Nothing was processed, so sending again is safe: Send again sends it with the new offset.';
 
 type Counter = BudgetState['ip'];
 type ErrorInfo = NonNullable<PanelEntry['error']>;
@@ -100,18 +92,18 @@ export function renderBanner(banner: HTMLElement, state: PanelState | undefined)
 function busyLines(hasPrevious: boolean): Child[] {
   const spinner = h('span', { class: 'spinner', 'aria-hidden': 'true' });
   return [
-    h('p', { class: 'busy', 'data-testid': 'busy' }, spinner, 'Sending…'),
-    hasPrevious ? h('p', { class: 'previous-note' }, 'Until the answer arrives, the last result:') : null,
+    h('p', { class: 'busy', 'data-testid': 'busy' }, spinner, t('Sending…')),
+    hasPrevious ? h('p', { class: 'previous-note' }, t('Until the answer arrives, the last result:')) : null,
   ];
 }
 
 function nothingSent(): Child[] {
   return [
-    h('p', { class: 'banner-title', 'data-testid': 'outcome' }, 'No request sent yet'),
+    h('p', { class: 'banner-title', 'data-testid': 'outcome' }, t('No request sent yet')),
     h(
       'p',
       { class: 'banner-text' },
-      'Send a request from a .tradereq file: its outcome, the response and the rate limit budget show here.',
+      t('Send a request from a .tradereq file: its outcome, the response and the rate limit budget show here.'),
     ),
   ];
 }
@@ -124,10 +116,10 @@ function bannerHead(e: PanelEntry): HTMLElement {
       'span',
       { class: 'outcome-badge', 'data-testid': 'outcome' },
       h('span', { class: 'outcome-icon' }),
-      isBan(e) ? BANNED : OUTCOME_LABEL[e.outcome],
+      isBan(e) ? banned() : OUTCOME_LABEL[e.outcome](),
     ),
     e.status !== undefined
-      ? h('span', { class: 'banner-status', title: e.statusMeaning }, 'HTTP ', String(e.status))
+      ? h('span', { class: 'banner-status', title: e.statusMeaning }, t('HTTP {0}', e.status))
       : null,
     h(
       'span',
@@ -159,7 +151,17 @@ function outcomeLines(e: PanelEntry, busy: boolean): Child[] {
       return [];
     case 'rejected':
       if (isBan(e))
-        return [h('p', { class: 'banner-text ban', 'data-testid': 'ban' }, BAN_SENTENCE), renderServiceMessage(e.msg)];
+        return [
+          h(
+            'p',
+            { class: 'banner-text ban', 'data-testid': 'ban' },
+            // A 418 (docs/service.md §7.1): said instead of the code in its body (429) and that code's advice.
+            t(
+              'The service banned this IP for repeated rate limit violations. Sending before the ban ends makes it longer (§8 rules 2–3).',
+            ),
+          ),
+          renderServiceMessage(e.msg),
+        ];
       return [
         e.error ? renderErrorCode(e.error) : h('p', { class: 'banner-text' }, e.statusMeaning ?? e.summary),
         renderServiceMessage(e.msg),
@@ -169,7 +171,11 @@ function outcomeLines(e: PanelEntry, busy: boolean): Child[] {
       ];
     case 'unknown':
       return [
-        h('p', { class: 'unknown-sentence', 'data-testid': 'unknown-sentence' }, UNKNOWN_SENTENCE),
+        h(
+          'p',
+          { class: 'unknown-sentence', 'data-testid': 'unknown-sentence' },
+          t('The operation may have succeeded: check before retrying.'),
+        ),
         renderOrderRef(e),
         e.error ? renderErrorCode(e.error) : null,
         renderServiceMessage(e.msg),
@@ -198,9 +204,10 @@ function sendAgainStep(e: PanelEntry, busy: boolean): Child[] {
       'data-focus': 'send-again',
       disabled: busy,
     },
-    'Send again',
+    t('Send again'),
   );
-  return [SEND_AGAIN_STEP, ' ', button];
+  const step = t('Nothing was processed, so sending again is safe: Send again sends it with the new offset.');
+  return [step, ' ', button];
 }
 
 /** Why?: the signature doctor on what TradeReq signed and sent; its report opens beside the panel. */
@@ -210,20 +217,24 @@ function whyStep(e: PanelEntry): HTMLElement {
     {
       type: 'button',
       class: 'button secondary why',
-      'aria-label': 'Why? Explain this rejection with the signature doctor',
+      'aria-label': t('Why? Explain this rejection with the signature doctor'),
       'data-action': 'why',
       'data-id': e.id,
       'data-testid': 'why',
       'data-focus': 'why',
     },
-    'Why?',
+    t('Why?'),
   );
   return h(
     'p',
     { class: 'why-step' },
     button,
     ' ',
-    h('span', { class: 'muted' }, 'Checks what TradeReq signed and sent against the key profile and the server clock.'),
+    h(
+      'span',
+      { class: 'muted' },
+      t('Checks what TradeReq signed and sent against the key profile and the server clock.'),
+    ),
   );
 }
 
@@ -249,18 +260,18 @@ function renderErrorCode(err: ErrorInfo): HTMLElement {
       'data-testid': 'error-code',
       'data-focus': 'error-code',
     },
-    srOnly('Error code '),
+    srOnly(`${t('Error code')} `),
     String(err.code),
   );
   const meanings: Child =
     err.meanings.length === 0
-      ? h('span', { class: 'meaning muted' }, 'Not in the spec’s list of codes')
+      ? h('span', { class: 'meaning muted' }, t('Not in the spec’s list of codes'))
       : err.meanings.length === 1
         ? h('span', { class: 'meaning', 'data-testid': 'meanings' }, err.meanings[0] ?? '')
         : h(
             'div',
             { class: 'meanings', 'data-testid': 'meanings' },
-            h('span', { class: 'meaning-intro' }, `The spec gives ${err.meanings.length} meanings for this code:`),
+            h('span', { class: 'meaning-intro' }, t('The spec gives {0} meanings for this code:', err.meanings.length)),
             h('ul', null, ...err.meanings.map((m) => h('li', { class: 'meaning' }, m))),
           );
   return h('div', { class: 'error-block' }, h('div', { class: 'error-row' }, code, meanings), desc);
@@ -271,7 +282,7 @@ function renderServiceMessage(msg: string | undefined): Child {
   return h(
     'p',
     { class: 'service-msg' },
-    h('span', { class: 'label' }, 'Service message'),
+    h('span', { class: 'label' }, t('Service message')),
     h('q', { 'data-testid': 'msg' }, msg),
   );
 }
@@ -283,9 +294,9 @@ function renderAdvice(err: ErrorInfo | undefined, step?: Child[]): Child {
   return h(
     'dl',
     { class: 'advice' },
-    err?.cause ? h('dt', null, 'Cause') : null,
+    err?.cause ? h('dt', null, t('Cause')) : null,
     err?.cause ? h('dd', { 'data-testid': 'cause' }, err.cause) : null,
-    action ? h('dt', null, 'What to do') : null,
+    action ? h('dt', null, t('What to do')) : null,
     action ? h('dd', { 'data-testid': 'action' }, ...action) : null,
   );
 }
@@ -296,7 +307,7 @@ function renderOrderRef(e: PanelEntry): Child {
   // Each name stays with its value when the line wraps.
   const item = (name: string, value: string) =>
     h('span', { class: 'ref-item' }, h('span', { class: 'label' }, name), ' ', h('code', null, value));
-  const parts: Child[] = [item('Order', ref.symbol)];
+  const parts: Child[] = [item(t('Order'), ref.symbol)];
   if (ref.orderId) parts.push(item('orderId', ref.orderId));
   if (ref.origClientOrderId) parts.push(item('origClientOrderId', ref.origClientOrderId));
   if (canQueryOrder(e)) {
@@ -311,11 +322,13 @@ function renderOrderRef(e: PanelEntry): Child {
           'data-testid': 'query-order',
           'data-focus': 'query-order',
         },
-        'Query the order',
+        t('Query the order'),
       ),
     );
   } else {
-    parts.push(h('span', { class: 'muted' }, ' No id was sent to look it up by: list the open orders of the symbol.'));
+    parts.push(
+      h('span', { class: 'muted' }, ' ', t('No id was sent to look it up by: list the open orders of the symbol.')),
+    );
   }
   return h('p', { class: 'order-ref' }, ...parts);
 }
@@ -343,27 +356,31 @@ function waitOf(state: PanelState | undefined): Wait | undefined {
 
 function countdownText(wait: Wait, extNow: number): string {
   const left = formatWait(wait.untilMs - extNow);
-  return wait.kind === 'ban' ? `${BANNED}: ${left} left` : `Retry-After: ${left}`;
+  return wait.kind === 'ban' ? t('Banned: {0} left', left) : t('Retry-After: {0}', left);
 }
 
 /** What the countdown adds to its figure; why the service blocks is the banner's to say. */
 function waitNote(wait: Wait, origin: string): string {
   return wait.kind === 'ban'
-    ? `Nothing is sent to ${origin} until the ban ends.`
-    : `Nothing is sent to ${origin} until the wait ends: sending during it gets the IP banned.`;
+    ? t('Nothing is sent to {0} until the ban ends.', origin)
+    : t('Nothing is sent to {0} until the wait ends: sending during it gets the IP banned.', origin);
 }
 
 /**
  * The countdown of a wait in force, in `host` (the budget's place). Its ticker says when the wait is
- * over, then shows the meters of `budget` (if known) and keeps them ticking.
+ * over, then shows the meters of `budget` (if known) and keeps them ticking. The wait's start and
+ * end are announced (once each, whatever the redraws); its ticks are not.
  */
 function renderCountdown(
   host: HTMLElement,
   wait: Wait,
   origin: string,
   meters: (now: number, tickers: Ticker[]) => HTMLElement | undefined,
-  extNow: number,
+  opts: ContentOptions,
 ): Ticker {
+  const extNow = opts.extNow;
+  const key = `${wait.kind}:${wait.untilMs}`;
+  opts.announce(`start:${key}`, `${countdownText(wait, extNow)}. ${waitNote(wait, origin)}`);
   const text = h('strong', { class: 'countdown-text', 'data-testid': 'countdown' }, countdownText(wait, extNow));
   const note = h('span', { class: 'countdown-note' }, waitNote(wait, origin));
   // role=timer is not announced on each tick; a screen reader user reads it when they want.
@@ -388,13 +405,14 @@ function renderCountdown(
         return true;
       }
       region.className = 'countdown countdown-over';
-      text.textContent = 'Wait over: requests may be sent again.';
+      text.textContent = t('Wait over: requests may be sent again.');
+      opts.announce(`end:${key}`, text.textContent);
       note.remove();
       after = [];
       const shown = meters(now, after);
       if (shown) host.append(shown);
     }
-    after = after.filter((t) => t(now));
+    after = after.filter((ticker) => ticker(now));
     return after.length > 0;
   };
 }
@@ -406,6 +424,8 @@ export interface ContentOptions {
   /** Open state of each <details>, by its data-section; absent means its default. */
   readonly open: ReadonlyMap<string, boolean>;
   readonly extNow: number;
+  /** Says `text` in the page's live region, once for each `key` (a redraw does not say it again). */
+  readonly announce: (key: string, text: string) => void;
 }
 
 function section(name: string, title: string, ...children: Child[]): HTMLElement {
@@ -434,7 +454,7 @@ function collapsible(
 
 /** A two-column table of names and values (headers). */
 function pairsTable(caption: string, pairs: readonly (readonly [string, string])[], testid: string): HTMLElement {
-  if (pairs.length === 0) return h('p', { class: 'muted' }, 'None');
+  if (pairs.length === 0) return h('p', { class: 'muted' }, t('None'));
   return h(
     'table',
     { class: 'pairs', 'data-testid': testid },
@@ -457,7 +477,7 @@ export function renderContent(
   if (e) {
     append(frag, [renderStatus(e), renderExpectations(e)]);
   }
-  if (state) append(frag, [renderBudget(state, opts.extNow, tickers)]);
+  if (state) append(frag, [renderBudget(state, opts, tickers)]);
   if (e) {
     append(frag, [
       renderBody(e),
@@ -465,8 +485,8 @@ export function renderContent(
         ? collapsible(
             'response-headers',
             opts.open,
-            ['Response headers ', h('span', { class: 'count' }, `(${e.response.headers.length})`)],
-            pairsTable('Response headers', e.response.headers, 'response-headers'),
+            [t('Response headers'), ' ', h('span', { class: 'count' }, `(${e.response.headers.length})`)],
+            pairsTable(t('Response headers'), e.response.headers, 'response-headers'),
           )
         : null,
       renderTimings(e),
@@ -481,22 +501,23 @@ function renderStatus(e: PanelEntry): HTMLElement {
   if (e.status === undefined) {
     return section(
       'status',
-      'Status',
+      t('Status'),
       h(
         'p',
         { class: 'status-line', ...testid },
-        h('span', { class: 'status-code muted' }, 'No HTTP status'),
+        h('span', { class: 'status-code muted' }, t('No HTTP status')),
         h(
           'span',
           { class: 'status-meaning' },
-          e.statusMeaning ?? (e.outcome === 'unknown' ? 'No answer was received' : 'Nothing was sent to the service'),
+          e.statusMeaning ??
+            (e.outcome === 'unknown' ? t('No answer was received') : t('Nothing was sent to the service')),
         ),
       ),
     );
   }
   return section(
     'status',
-    'Status',
+    t('Status'),
     h(
       'p',
       { class: `status-line status-${Math.floor(e.status / 100)}xx`, ...testid },
@@ -511,8 +532,8 @@ function renderExpectations(e: PanelEntry): Child {
   const passed = e.expectations.filter((x) => x.passed).length;
   return section(
     'expectations',
-    'Expectations',
-    h('p', { class: 'section-meta' }, `${passed} of ${e.expectations.length} passed`),
+    t('Expectations'),
+    h('p', { class: 'section-meta' }, t('{0} of {1} passed', passed, e.expectations.length)),
     h(
       'ul',
       { class: 'expectations', 'data-testid': 'expectations' },
@@ -521,11 +542,16 @@ function renderExpectations(e: PanelEntry): Child {
           'li',
           { class: x.passed ? 'pass' : 'fail' },
           h('span', { class: 'mark', 'aria-hidden': 'true' }, x.passed ? '✔' : '✘'),
-          srOnly(x.passed ? 'Passed: ' : 'Failed: '),
+          srOnly(`${x.passed ? t('Passed:') : t('Failed:')} `),
           h('span', { class: 'expect-text' }, x.text),
           x.passed
             ? null
-            : h('span', { class: 'expect-actual' }, h('span', { class: 'muted' }, ' got '), h('code', null, x.actual)),
+            : h(
+                'span',
+                { class: 'expect-actual' },
+                h('span', { class: 'muted' }, ` ${t('got')} `),
+                h('code', null, x.actual),
+              ),
         ),
       ),
     ),
@@ -533,7 +559,8 @@ function renderExpectations(e: PanelEntry): Child {
 }
 
 /** The budget's meters, or while a 429 wait or 418 ban holds, its countdown in their place. */
-function renderBudget(state: PanelState, extNow: number, tickers: Ticker[]): Child {
+function renderBudget(state: PanelState, opts: ContentOptions, tickers: Ticker[]): Child {
+  const extNow = opts.extNow;
   const budget = state.budget;
   const wait = waitOf(state);
   const holding = wait !== undefined && wait.untilMs > extNow ? wait : undefined;
@@ -542,12 +569,12 @@ function renderBudget(state: PanelState, extNow: number, tickers: Ticker[]): Chi
   const meters = (now: number, into: Ticker[]): HTMLElement | undefined =>
     budget ? renderMeters(budget, state.now, now, into) : undefined;
   const body = h('div', { class: 'budget-body' });
-  if (holding) tickers.push(renderCountdown(body, holding, origin, meters, extNow));
+  if (holding) tickers.push(renderCountdown(body, holding, origin, meters, opts));
   else append(body, [meters(extNow, tickers)]);
   return section(
     'budget',
-    'Rate limit budget',
-    h('p', { class: 'section-meta' }, 'per 10 s window · ', h('span', { class: 'origin' }, origin)),
+    t('Rate limit budget'),
+    h('p', { class: 'section-meta' }, t('per 10 s window'), ' · ', h('span', { class: 'origin' }, origin)),
     budget?.damaged !== undefined
       ? h('p', { class: 'budget-damaged', role: 'alert', 'data-testid': 'budget-damaged' }, budget.damaged)
       : null,
@@ -556,8 +583,8 @@ function renderBudget(state: PanelState, extNow: number, tickers: Ticker[]): Chi
 }
 
 function renderMeters(budget: BudgetState, stateNow: number, extNow: number, tickers: Ticker[]): HTMLElement {
-  const rows = [renderCounter('ip', 'IP', budget.ip, stateNow, extNow, tickers)];
-  if (budget.uid) rows.push(renderCounter('uid', 'Account', budget.uid, stateNow, extNow, tickers));
+  const rows = [renderCounter('ip', t('IP'), budget.ip, stateNow, extNow, tickers)];
+  if (budget.uid) rows.push(renderCounter('uid', t('Account'), budget.uid, stateNow, extNow, tickers));
   return h('div', { class: 'meters' }, ...rows);
 }
 
@@ -583,26 +610,21 @@ function renderCounter(
     frees,
   );
   const lowMark = c.limit * 0.1;
-  const meter = h('meter', {
-    id: meterId,
-    min: 0,
-    max: c.limit,
-    low: lowMark,
-    high: lowMark,
-    optimum: c.limit,
-    value: c.remaining,
-  });
-  const row = h('div', { class: 'budget', 'data-testid': `budget-${mode}` }, label, meter);
+  const meter = h('meter', { id: meterId, min: 0, low: lowMark, high: lowMark, optimum: c.limit });
+  const box = ariaMeter(meter, label);
+  const row = h('div', { class: 'budget', 'data-testid': `budget-${mode}` }, label, box);
 
   const update = (now: number): boolean => {
     const v = counterAt(c, stateNow, now);
     const low = isLow(v.remaining, c.limit);
     row.classList.toggle('low', low);
-    count.textContent = `${v.remaining}${v.atLeast ? '+' : ''}/${c.limit} left`;
-    warn.textContent = low ? ' · low' : '';
+    count.textContent = t('{0}/{1} left', `${v.remaining}${v.atLeast ? '+' : ''}`, c.limit);
+    warn.textContent = low ? ` · ${t('low')}` : '';
     frees.textContent = v.frees ? ` · ${v.frees}` : '';
-    setAttr(meter, 'value', v.remaining);
-    setAttr(meter, 'aria-valuetext', `${v.atLeast ? 'at least ' : ''}${v.remaining} of ${c.limit} left`);
+    const said = v.atLeast
+      ? t('at least {0} of {1} left', v.remaining, c.limit)
+      : t('{0} of {1} left', v.remaining, c.limit);
+    setMeter(box, meter, v.remaining, c.limit, said);
     return v.changesInMs !== undefined;
   };
   if (update(extNow)) tickers.push(update);
@@ -615,15 +637,15 @@ function renderBody(e: PanelEntry): Child {
   const meta = h(
     'span',
     { class: 'section-meta' },
-    r.isJson ? 'JSON' : 'Text',
+    r.isJson ? 'JSON' : t('Text'),
     ' · ',
     formatBytes(r.bytes),
-    r.truncated ? h('span', { class: 'chip warn' }, 'truncated') : null,
+    r.truncated ? h('span', { class: 'chip warn' }, t('truncated')) : null,
   );
   const headingId = newId('h');
   const pre =
     r.body === ''
-      ? h('p', { class: 'muted', 'data-testid': 'body' }, 'Empty body')
+      ? h('p', { class: 'muted', 'data-testid': 'body' }, t('Empty body'))
       : h(
           'pre',
           {
@@ -641,7 +663,7 @@ function renderBody(e: PanelEntry): Child {
     h(
       'div',
       { class: 'section-head' },
-      h('h2', { id: headingId }, 'Response body'),
+      h('h2', { id: headingId }, t('Response body')),
       meta,
       h(
         'button',
@@ -654,7 +676,7 @@ function renderBody(e: PanelEntry): Child {
           'data-focus': 'copy-body',
           disabled: r.body === '',
         },
-        'Copy body',
+        t('Copy body'),
       ),
     ),
     pre,
@@ -662,19 +684,19 @@ function renderBody(e: PanelEntry): Child {
 }
 
 function renderTimings(e: PanelEntry): Child {
-  const t = e.timings;
-  if (!t) return null;
+  const times = e.timings;
+  if (!times) return null;
   const stat = (name: string, ms: number) =>
     h('div', { class: 'stat' }, h('dt', null, name), h('dd', null, formatMs(ms)));
   return section(
     'timings',
-    'Timings',
+    t('Timings'),
     h(
       'dl',
       { class: 'stats', 'data-testid': 'timings' },
-      stat('Connect', t.connectMs),
-      stat('First byte', t.firstByteMs),
-      stat('Total', t.totalMs),
+      stat(t('Connect'), times.connectMs),
+      stat(t('First byte'), times.firstByteMs),
+      stat(t('Total'), times.totalMs),
     ),
   );
 }
@@ -683,7 +705,7 @@ function block(name: string, text: string | undefined, testid: string): Child[] 
   if (text === undefined) return [];
   return [
     h('h3', null, name),
-    text === '' ? h('p', { class: 'muted' }, 'Empty') : h('pre', { class: 'code', 'data-testid': testid }, text),
+    text === '' ? h('p', { class: 'muted' }, t('Empty')) : h('pre', { class: 'code', 'data-testid': testid }, text),
   ];
 }
 
@@ -693,16 +715,16 @@ function renderRequest(e: PanelEntry, open: ReadonlyMap<string, boolean>): HTMLE
     'request',
     open,
     [
-      r.signed ? 'Signed request' : 'Request (unsigned)',
+      r.signed ? t('Signed request') : t('Request (unsigned)'),
       ' ',
       h('span', { class: 'count' }, `${r.method} ${pathOf(r.url)}`),
     ],
     h('pre', { class: 'code url', 'data-testid': 'request-url' }, h('span', { class: 'method' }, r.method), ' ', r.url),
-    h('h3', null, 'Headers ', h('span', { class: 'muted' }, '(API key masked)')),
-    pairsTable('Request headers (API key masked)', r.headers, 'request-headers'),
-    ...block('Query', r.query, 'request-query'),
-    ...block('Body', r.body, 'request-body'),
-    ...block('totalParams (the signed text)', r.totalParams, 'request-total-params'),
+    h('h3', null, t('Headers'), ' ', h('span', { class: 'muted' }, t('(API key masked)'))),
+    pairsTable(t('Request headers (API key masked)'), r.headers, 'request-headers'),
+    ...block(t('Query'), r.query, 'request-query'),
+    ...block(t('Body'), r.body, 'request-body'),
+    ...block(t('totalParams (the signed text)'), r.totalParams, 'request-total-params'),
   );
 }
 
@@ -718,7 +740,7 @@ export function renderHistory(state: PanelState, compare: CompareChoice): Docume
   const currentId = state.current?.id;
   const list =
     entries.length === 0
-      ? h('p', { class: 'muted' }, 'No sends yet in this workspace.')
+      ? h('p', { class: 'muted' }, t('No sends yet in this workspace.'))
       : h(
           'ol',
           { class: 'history', 'data-testid': 'history' },
@@ -733,12 +755,13 @@ export function renderHistory(state: PanelState, compare: CompareChoice): Docume
         );
   const frag = document.createDocumentFragment();
   append(frag, [
-    h('h2', null, 'History'),
+    h('h2', null, t('History')),
     h(
       'p',
       { class: 'section-meta' },
-      entries.length === 1 ? '1 send' : `${entries.length} sends`,
-      ` of this workspace, newest first (last ${HISTORY_LIMIT} kept)`,
+      entries.length === 1
+        ? t('1 send of this workspace, newest first (last {0} kept)', HISTORY_LIMIT)
+        : t('{0} sends of this workspace, newest first (last {1} kept)', entries.length, HISTORY_LIMIT),
     ),
     entries.length >= 2 ? compareBar(compare) : null,
     list,
@@ -767,7 +790,7 @@ function historyButton(x: HistoryItem, now: number, currentId: string | undefine
       'span',
       { class: 'h-outcome' },
       h('span', { class: 'outcome-icon' }),
-      isBan(x) ? BANNED : OUTCOME_SHORT[x.outcome],
+      isBan(x) ? banned() : OUTCOME_SHORT[x.outcome](),
     ),
     h('span', { class: 'h-status' }, x.status !== undefined ? String(x.status) : '–'),
   );
@@ -782,7 +805,7 @@ function compareBox(x: HistoryItem, now: number, ticked: boolean): HTMLElement {
     'data-compare': x.id,
     'data-testid': 'compare-tick',
     'data-focus': `compare:${x.id}`,
-    'aria-label': `Compare ${x.method} ${x.path}${where}, ${formatTime(x.at, now)}`,
+    'aria-label': t('Compare {0}', `${x.method} ${x.path}${where}, ${formatTime(x.at, now)}`),
   });
   box.checked = ticked;
   return box;
@@ -813,15 +836,15 @@ function compareBar(compare: CompareChoice): HTMLElement {
         'aria-describedby': hintId,
         disabled: !ready,
       },
-      'Compare answers',
+      t('Compare answers'),
     ),
-    h('label', { class: 'compare-mask' }, mask, ' Mask volatile fields'),
+    h('label', { class: 'compare-mask' }, mask, ' ', t('Mask volatile fields')),
     h(
       'p',
       { id: hintId, class: 'section-meta compare-hint', 'data-testid': 'compare-hint' },
       ready
-        ? 'Opens the two answers ticked in VS Code’s diff editor, the older on the left.'
-        : `Tick two sends to compare their answers (${compare.ticked.length} of 2 ticked).`,
+        ? t('Opens the two answers ticked in VS Code’s diff editor, the older on the left.')
+        : t('Tick two sends to compare their answers ({0} of 2 ticked).', compare.ticked.length),
     ),
   );
 }

@@ -13,7 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const APT_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev']; // browser, search, kerberos headers
+const APT_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'fonts-wqy-microhei']; // browser, search, kerberos headers, Chinese text in screenshots
 const STEP_TIMEOUT_MS = 15 * 60 * 1000; // a hung npm or apt must not hang CI forever
 const PLATFORM = `${process.platform}-${process.arch}`;
 

@@ -25,7 +25,7 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-// ---- Theme variables as VS Code sets them (Dark Modern, Light Modern) -----------------------------
+// ---- Theme variables as VS Code sets them (Dark Modern, Light Modern, Dark and Light High Contrast) ---
 
 const COMMON_VARS = {
   '--vscode-font-family': 'system-ui, "Ubuntu", "Droid Sans", sans-serif',
@@ -101,6 +101,84 @@ const THEMES = {
     '--vscode-editorHoverWidget-foreground': '#3b3b3b',
     '--vscode-editorHoverWidget-border': '#c8c8c8',
   },
+  // VS Code's defaults for the high-contrast themes (its colour registry); a colour it leaves unset
+  // there (button.secondaryBackground, list.inactiveSelectionBackground) is not set in the webview either.
+  'hc-dark': {
+    '--vscode-foreground': '#ffffff',
+    '--vscode-editor-foreground': '#ffffff',
+    '--vscode-editor-background': '#000000',
+    '--vscode-descriptionForeground': 'rgba(255, 255, 255, 0.7)',
+    '--vscode-focusBorder': '#f38518',
+    '--vscode-contrastBorder': '#6fc3df',
+    '--vscode-contrastActiveBorder': '#f38518',
+    '--vscode-button-background': '#000000',
+    '--vscode-button-foreground': '#ffffff',
+    '--vscode-button-hoverBackground': '#000000',
+    '--vscode-button-border': '#6fc3df',
+    '--vscode-button-secondaryForeground': '#ffffff',
+    '--vscode-testing-iconPassed': '#73c991',
+    '--vscode-editorError-foreground': '#f48771',
+    '--vscode-editorWarning-foreground': '#ffd370',
+    '--vscode-panel-border': '#6fc3df',
+    '--vscode-widget-border': '#6fc3df',
+    '--vscode-textCodeBlock-background': '#000000',
+    '--vscode-list-hoverBackground': 'rgba(255, 255, 255, 0.1)',
+    '--vscode-progressBar-background': '#6fc3df',
+    '--vscode-input-background': '#000000',
+    '--vscode-input-foreground': '#ffffff',
+    '--vscode-input-border': '#6fc3df',
+    '--vscode-inputValidation-errorBorder': '#6fc3df',
+    '--vscode-debugTokenExpression-name': '#ffffff',
+    '--vscode-debugTokenExpression-string': '#f48771',
+    '--vscode-debugTokenExpression-number': '#89d185',
+    '--vscode-debugTokenExpression-boolean': '#75bdfe',
+    '--vscode-editorHoverWidget-background': '#0c141f',
+    '--vscode-editorHoverWidget-foreground': '#ffffff',
+    '--vscode-editorHoverWidget-border': '#6fc3df',
+  },
+  'hc-light': {
+    '--vscode-foreground': '#292929',
+    '--vscode-editor-foreground': '#292929',
+    '--vscode-editor-background': '#ffffff',
+    '--vscode-descriptionForeground': 'rgba(41, 41, 41, 0.7)',
+    '--vscode-focusBorder': '#006bbd',
+    '--vscode-contrastBorder': '#0f4a85',
+    '--vscode-contrastActiveBorder': '#006bbd',
+    '--vscode-button-background': '#0f4a85',
+    '--vscode-button-foreground': '#ffffff',
+    '--vscode-button-hoverBackground': '#0f4a85',
+    '--vscode-button-border': '#0f4a85',
+    '--vscode-button-secondaryBackground': '#ffffff',
+    '--vscode-button-secondaryForeground': '#292929',
+    '--vscode-testing-iconPassed': '#007100',
+    '--vscode-editorError-foreground': '#b5200d',
+    '--vscode-editorWarning-foreground': '#895503',
+    '--vscode-panel-border': '#0f4a85',
+    '--vscode-widget-border': '#0f4a85',
+    '--vscode-textCodeBlock-background': '#f2f2f2',
+    '--vscode-list-hoverBackground': 'rgba(15, 74, 133, 0.1)',
+    '--vscode-list-inactiveSelectionBackground': 'rgba(15, 74, 133, 0.1)',
+    '--vscode-progressBar-background': '#0f4a85',
+    '--vscode-input-background': '#ffffff',
+    '--vscode-input-foreground': '#292929',
+    '--vscode-input-border': '#0f4a85',
+    '--vscode-inputValidation-errorBorder': '#0f4a85',
+    '--vscode-debugTokenExpression-name': '#292929',
+    '--vscode-debugTokenExpression-string': '#a31515',
+    '--vscode-debugTokenExpression-number': '#098658',
+    '--vscode-debugTokenExpression-boolean': '#0000ff',
+    '--vscode-editorHoverWidget-background': '#ffffff',
+    '--vscode-editorHoverWidget-foreground': '#292929',
+    '--vscode-editorHoverWidget-border': '#0f4a85',
+  },
+};
+
+/** The classes VS Code's webview host puts on the body for each kind of theme, and the colour scheme it reports. */
+const THEME_KIND = {
+  dark: { body: 'vscode-dark', scheme: 'dark' },
+  light: { body: 'vscode-light', scheme: 'light' },
+  'hc-dark': { body: 'vscode-high-contrast', scheme: 'dark' },
+  'hc-light': { body: 'vscode-high-contrast-light vscode-high-contrast', scheme: 'light' },
 };
 
 function themeCss(theme) {
@@ -185,19 +263,26 @@ async function servePanel({ production = false } = {}) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${server.address().port}`;
-  for (const theme of Object.keys(THEMES)) writePage(tmp, html, origin, theme);
+  const zhCn = JSON.parse(fs.readFileSync(path.join(REPO, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8'));
+  for (const theme of Object.keys(THEMES)) {
+    writePage(tmp, html, origin, { theme });
+    writePage(tmp, html, origin, { theme, locale: 'zh-cn', lang: 'zh-cn', l10n: zhCn });
+  }
   const close = async () => {
     await new Promise((resolve) => server.close(resolve));
     fs.rmSync(tmp, { recursive: true, force: true });
   };
-  return { origin, html, entry, tmp, close };
+  /** A page of its own (a test's bundle or language), opened with openPanel's `locale`. */
+  const addPage = (options) => writePage(tmp, html, origin, options);
+  return { origin, html, entry, tmp, close, addPage };
 }
 
 /**
- * The page of one theme: the theme sheet stands in for VS Code's; the fake API comes by nonce
+ * The page of one theme (and language: `locale` names the page, `lang` and `l10n` go to panelHtml as
+ * the extension passes them): the theme sheet stands in for VS Code's; the fake API comes by nonce
  * before the bundle; the last script has no nonce, so the CSP must block it.
  */
-function writePage(tmp, html, origin, theme) {
+function writePage(tmp, html, origin, { theme, locale, lang, l10n }) {
   fs.writeFileSync(path.join(tmp, `theme-${theme}.css`), themeCss(theme));
   const nonce = newNonce();
   let doc = html.panelHtml({
@@ -206,13 +291,19 @@ function writePage(tmp, html, origin, theme) {
     scriptUri: `${origin}/webview.js`,
     styleUri: `${origin}/panel.css`,
     title: 'TradeReq <b>response</b>',
+    lang,
+    l10n,
   });
   doc = doc.replace(
     '</head>',
     `<link rel="stylesheet" href="${origin}/theme-${theme}.css">\n<script nonce="${nonce}">(${fakeVsCodeApi.toString()})();</script>\n<script>window.__inlineRan = true;</script>\n</head>`,
   );
-  doc = doc.replace('<body>', `<body class="vscode-${theme}">`);
-  fs.writeFileSync(path.join(tmp, `panel-${theme}.html`), doc);
+  doc = doc.replace(/<body(?=[ >])/, `<body class="${THEME_KIND[theme].body}"`);
+  fs.writeFileSync(path.join(tmp, pageName(theme, locale)), doc);
+}
+
+function pageName(theme, locale) {
+  return locale === undefined ? `panel-${theme}.html` : `panel-${theme}-${locale}.html`;
 }
 
 async function launchChromium(extraArgs = []) {
@@ -227,9 +318,10 @@ async function launchChromium(extraArgs = []) {
 async function openPanel(
   browser,
   origin,
-  { theme = 'dark', width = 860, height = 1000, reducedMotion = 'reduce', clock } = {},
+  { theme = 'dark', locale, width = 860, height = 1000, reducedMotion = 'reduce', clock } = {},
 ) {
-  const context = await browser.newContext({ viewport: { width, height }, colorScheme: theme, reducedMotion });
+  const colorScheme = THEME_KIND[theme].scheme;
+  const context = await browser.newContext({ viewport: { width, height }, colorScheme, reducedMotion });
   const page = await context.newPage();
   const p = { context, page, dialogs: [], errors: [] };
   page.on('dialog', (d) => {
@@ -238,7 +330,7 @@ async function openPanel(
   });
   page.on('pageerror', (e) => p.errors.push(e.message));
   if (clock !== undefined) await page.clock.install({ time: clock - 10_000 });
-  await page.goto(`${origin}/panel-${theme}.html`);
+  await page.goto(`${origin}/${pageName(theme, locale)}`);
   await page.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
   if (clock !== undefined) await page.clock.pauseAt(clock);
   return p;
@@ -261,9 +353,28 @@ function nextFrame(page) {
   return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
 }
 
-async function shoot(page, name) {
+/**
+ * axe-core's violations on the page as it is now. Its source goes in through Playwright's evaluate
+ * (the DevTools protocol, which the page's CSP does not govern): the panel's own CSP stays as it is.
+ */
+async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
+    await page.evaluate(fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  }
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`),
+    }));
+  });
+}
+
+async function shoot(page, name, prefix = 'panel-preview') {
   fs.mkdirSync(RESULTS, { recursive: true });
-  const file = path.join(RESULTS, `panel-preview-${name}.png`);
+  const file = path.join(RESULTS, `${prefix}-${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
@@ -275,5 +386,6 @@ module.exports = {
   openPanel,
   send,
   nextFrame,
+  axeViolations,
   shoot,
 };

@@ -9,44 +9,11 @@
 const assert = require('node:assert/strict');
 const { servePanel, launchChromium, openPanel, send, nextFrame, shoot } = require('./harness');
 
-const NOW = Date.UTC(2025, 2, 14, 13, 2, 11);
-const DEALS = 'spot@public.deals.v3.api@BTCUSDT';
-const DEALS_ETH = 'spot@public.deals.v3.api@ETHUSDT';
-const DEPTH = 'spot@public.limit.depth.v3.api@BTCUSDT@5';
+const { T0: NOW, DEALS, DEALS_ETH, DEPTH, connection, book, live, tradingScene } = require('./fixtures');
+
 const HOSTILE = '<img src=x onerror=alert(1)></script><script>alert(2)</script>';
 const CAP = 5000;
 const LIVE_ROWS = 100; // LIVE_ROWS of src/webview/live-view.ts
-
-function stream(name, over = {}) {
-  return { stream: name, status: 'subscribed', kind: 'deals', pushes: 0, ratePerSecond: 0, ...over };
-}
-
-function connection(over = {}) {
-  return {
-    id: 'c1',
-    title: 'BTCUSDT trades and the best 5 levels',
-    environment: 'sandbox',
-    url: 'ws://127.0.0.1:8780/ws',
-    status: 'open',
-    ageMs: 65_000,
-    now: NOW,
-    meters: {
-      streams: { used: 3, limit: 30 },
-      messages: { lastSecond: 2, limit: 100, pace: 'at most 80 in 1000 ms', queued: 0 },
-    },
-    streams: [
-      stream(DEALS, { pushes: 12, ratePerSecond: 1.2, lastPushAt: NOW - 300 }),
-      stream(DEALS_ETH),
-      stream(DEPTH, { kind: 'depth', pushes: 4, ratePerSecond: 0.4, lastPushAt: NOW - 200 }),
-    ],
-    counts: { pushes: 16, replies: 1, pongs: 0, sent: 1, notJson: 0, binary: 0, unknown: 0, tooLarge: 0 },
-    notes: [
-      { at: NOW - 2000, tone: 'ok', text: 'Connected to ws://127.0.0.1:8780/ws.' },
-      { at: NOW - 1900, tone: 'ok', text: `Subscribed ${DEALS}.` },
-    ],
-    ...over,
-  };
-}
 
 let seq = 0;
 function deal(over = {}) {
@@ -59,81 +26,6 @@ function deal(over = {}) {
     text: `{"c":"${DEALS}","s":"BTCUSDT","t":${NOW + seq},"d":{"e":"spot@public.deals.v3.api","deals":[{"p":"${price}","v":"0.001","S":1,"t":${NOW + seq}}]}}`,
     ...over,
   };
-}
-
-const book = (over = {}) => ({
-  stream: DEPTH,
-  at: NOW,
-  version: '42',
-  bids: [
-    ['29990.00', '2.000'],
-    ['29980.00', '1.500'],
-    ['29970.00', '0.750'],
-  ],
-  asks: [
-    ['30010.00', '1.999'],
-    ['30020.00', '3.250'],
-  ],
-  ...over,
-});
-
-function live(over = {}) {
-  return { type: 'live', pushes: [], books: [], skipped: 0, ...over, connection: connection(over.connection) };
-}
-
-/**
- * What a trader keeps open: BTCUSDT trades and its best 5 levels, ETHUSDT trades; prices that move
- * a step at a time, both sides, the pushes as the sandbox sends them.
- */
-function tradingScene() {
-  const trades = [];
-  for (let i = 0; i < 36; i++) {
-    const eth = i % 4 === 3;
-    const symbol = eth ? 'ETHUSDT' : 'BTCUSDT';
-    const side = (i * 7) % 5 < 2 ? 2 : 1;
-    const price = eth ? (2000 + ((i * 3) % 7) - 3).toFixed(2) : (30000 + 10 * (((i * 5) % 9) - 4)).toFixed(2);
-    const qty = eth ? '0.050' : ['0.001', '0.012', '0.250', '0.004', '0.030'][i % 5];
-    const at = NOW + 400 * i;
-    const c = `spot@public.deals.v3.api@${symbol}`;
-    trades.push({
-      at,
-      stream: c,
-      summary: `${side === 1 ? 'BUY' : 'SELL'} ${qty} @ ${price}`,
-      text: `{"c":"${c}","s":"${symbol}","t":${at},"d":{"deals":[{"S":${side},"p":"${price}","v":"${qty}","t":${at}}],"e":"spot@public.deals.v3.api"}}`,
-    });
-  }
-  const levels = (from, step, qtys) => qtys.map((q, i) => [(from + step * i).toFixed(2), q]);
-  return live({
-    select: true,
-    pushes: trades,
-    books: [
-      book({
-        at: NOW + 400 * 35,
-        version: '1187',
-        bids: levels(29990, -10, ['2.000', '1.750', '4.120', '0.500', '2.000']),
-        asks: levels(30000, 10, ['0.318', '2.000', '1.250', '3.000', '2.000']),
-      }),
-    ],
-    connection: {
-      ageMs: 14 * 60_000 + 23_000,
-      meters: {
-        streams: { used: 3, limit: 30 },
-        messages: { lastSecond: 0, limit: 100, pace: 'at most 80 in 1250 ms', queued: 0 },
-      },
-      streams: [
-        stream(DEALS, { pushes: 1268, ratePerSecond: 2.1, lastPushAt: NOW + 400 * 34 }),
-        stream(DEALS_ETH, { pushes: 402, ratePerSecond: 0.7, lastPushAt: NOW + 400 * 35 }),
-        stream(DEPTH, { kind: 'depth', pushes: 3105, ratePerSecond: 4.9, lastPushAt: NOW + 400 * 35 }),
-      ],
-      counts: { pushes: 4775, replies: 2, pongs: 14, sent: 2, notJson: 0, binary: 0, unknown: 0, tooLarge: 0 },
-      notes: [
-        { at: NOW - 2000, tone: 'ok', text: 'Connected to ws://127.0.0.1:8780/ws.' },
-        { at: NOW - 1900, tone: 'ok', text: `Subscribed ${DEALS}.` },
-        { at: NOW - 1900, tone: 'ok', text: `Subscribed ${DEALS_ETH}.` },
-        { at: NOW - 1900, tone: 'ok', text: `Subscribed ${DEPTH}.` },
-      ],
-    },
-  });
 }
 
 describe('the stream view, in a browser', function () {
