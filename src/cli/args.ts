@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { OPTION_MAX, clip } from '../core/bounds';
+import { OPTIONS } from './messages';
 import { nearest } from './suggest';
 import { UsageError } from './usage';
 
@@ -19,7 +20,7 @@ export function parseCommand<T extends Options>(command: string, args: string[],
     });
   } catch (e) {
     const failure = parseFailure(e, Object.keys(all));
-    throw new UsageError(`${failure}${failure.endsWith('?') ? '' : '.'} See: tradereq ${command} --help`);
+    throw new UsageError(OPTIONS.seeHelp(failure, command));
   }
 }
 
@@ -58,11 +59,10 @@ function withNegativeNumbers(args: readonly string[], options: Options): string[
 function parseFailure(e: unknown, known: readonly string[]): string {
   const message = e instanceof Error ? e.message : String(e);
   const option = /'(-[^' ]*)/.exec(message)?.[1] ?? '';
-  if (/argument missing|argument is ambiguous/.test(message))
-    return `${option} needs a value (one that starts with "-" is written ${option}=VALUE)`;
+  if (/argument missing|argument is ambiguous/.test(message)) return OPTIONS.needsValue(option);
   if ((e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const guess = option.startsWith('--') ? nearest(option.slice(2), known) : undefined;
-    return `unknown option '${option}'${guess ? `: did you mean --${guess}?` : ''}`;
+    return OPTIONS.unknownOption(option, guess);
   }
   // Node appends advice about "--" to some messages; the first sentence, in the case of the others.
   const first = message.split('\n')[0]!.split('. ')[0]!.replace(/\.$/, '');
@@ -77,8 +77,7 @@ export function integerFlag(name: string, value: string | undefined, min: number
   if (value === undefined) return undefined;
   // The digits' count first: Number() of a long run of digits is no longer exact.
   if (!/^\d{1,16}$/.test(value) || Number(value) < min || Number(value) > max) {
-    const range = min > 0 ? `of at least ${min} and at most ${max}` : `of at most ${max}`;
-    throw new UsageError(`--${name} takes a whole number ${range}, not "${clip(value, 40)}"`);
+    throw new UsageError(OPTIONS.wholeNumber(name, clip(value, 40), min, max));
   }
   return Number(value);
 }

@@ -5,28 +5,16 @@ import type { Diagnostic } from '../core/format/model';
 import { parseCommand } from './args';
 import { findRequestFiles } from './test-files';
 import { readRequestFile, selectEnvironment, type LoadedFile } from './workspace';
+import { CHECK, CLI } from './messages';
 import { isUsageError, UsageError, type Io } from './usage';
-
-export const CHECK_HELP = `Usage: tradereq check PATH... [--env NAME]
-
-Reports what the service would reject, before anything is sent, as
-FILE:LINE:COLUMN: SEVERITY: MESSAGE. A PATH is a request file or a folder (its
-.tradereq files, as for test). A problem that the request's own # @expect code
-names is information.
-
-  --env NAME   environment whose variables resolve {{name}} (default as for sign)
-  -h, --help   this help
-
-Exit codes: 0 no error; 1 an error was found; 2 a PATH cannot be read (the others are still
-checked) or bad input.`;
 
 export function checkCommand(args: string[], io: Io): number {
   const { values, positionals } = parseCommand('check', args, { env: { type: 'string' } });
   if (values.help) {
-    io.out(CHECK_HELP);
+    io.out(CHECK.help);
     return 0;
   }
-  if (positionals.length === 0) throw new UsageError('check needs at least one PATH. See: tradereq check --help');
+  if (positionals.length === 0) throw new UsageError(CHECK.needsPath);
   const { files, unread } = requestFiles(positionals, io);
   let errors = 0;
   const lines: string[] = [];
@@ -84,7 +72,7 @@ function orSay<T>(io: Io, read: () => T): T | undefined {
     return read();
   } catch (e) {
     if (!isUsageError(e)) throw e;
-    io.err(`tradereq: ${e.message}`);
+    io.err(CLI.said(e.message));
     return undefined;
   }
 }

@@ -20,40 +20,10 @@ import { DEFAULT_API_KEY_HEADER } from '../core/env/constants';
 import { DEMO_ACCOUNTS, isLoopbackOrigin, SANDBOX_PROFILE } from '../core/env/demo';
 import { keysFromEnvironment, PROFILE_NAME_PATTERN, profileEnvPrefix } from '../core/env/keys';
 import { integerFlag, parseCommand } from './args';
+import { DOCTOR, INPUT, OPTIONS } from './messages';
 import { cliSender, EXIT } from './send';
 import { readStdin } from './stdin';
 import { UsageError, type Io } from './usage';
-
-export const DOCTOR_HELP = `Usage: tradereq doctor [FILE|-] [--key PROFILE] [--code N] [--json] [--offline]
-
-Explains why the service refused a request your own program sent (an invalid signature 700002,
-a timestamp 700003, ...). Give what the program sent, in FILE or on standard input: a cURL
-command, a raw HTTP request (request line, headers, blank line, body), a URL and its body, or a
-line of your log holding one of them. The doctor recomputes the signature the service expects
-(spec §5), and when yours differs, finds the known mistake that reproduces it exactly: an "&"
-between query string and body, a body serialised again, another order, lower-case or missing
-percent-encoding, a newline signed, the signature signed too, JSON signed but a form sent, a
-secret with whitespace, another profile's secret. Then it checks the timestamp against the
-server's clock, recvWindow, the API key header and where the parameters were put.
-
-  --key PROFILE  the key profile to check against: TRADEREQ_<PROFILE>_API_KEY and
-                 TRADEREQ_<PROFILE>_SECRET_KEY (profile upper-cased, "-" as "_"). Default: the
-                 profile whose API key the request carries, else TRADEREQ_API_KEY and
-                 TRADEREQ_SECRET_KEY, else the sandbox's demo key for a loopback URL
-  --code N       the error code the service answered, if the text does not hold it
-  --json         print one JSON object: cause, causes, summary, signed, expected, difference,
-                 fix, snippets, checks, codeNote
-  --offline      do not measure the server's clock (GET /api/v3/time at the request's origin,
-                 unsigned, no key sent); this machine's clock stands in
-  -h, --help     this help
-
-Every other profile found in the environment variables (and the sandbox's demo keys) is tried as
-"the key of another environment". Secrets are used for the HMAC and never printed.
-
-Cause ids (stable, for scripts): ${CAUSE_IDS.join(', ')}.
-
-Exit codes: 0 the request is right (cause none); 1 a cause was found (or unknown);
-2 bad input (nothing to read, no key to check against).`;
 
 /** Bytes read of standard input or a file: UTF-8 may take up to 4 bytes for each character the reader allows. */
 const MAX_INPUT_BYTES = BOUNDS.doctorInputChars * 4;
@@ -69,13 +39,11 @@ const DOCTOR_OPTIONS = {
 export async function doctorCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand('doctor', args, DOCTOR_OPTIONS);
   if (values.help) {
-    io.out(DOCTOR_HELP);
+    io.out(DOCTOR.help(CAUSE_IDS));
     return 0;
   }
-  if (positionals.length > 1)
-    throw new UsageError('doctor takes one FILE (or - for standard input). See: tradereq doctor --help');
-  if (values.key !== undefined && !PROFILE_NAME_PATTERN.test(values.key))
-    throw new UsageError('--key names a key profile: letters, digits, "-" and "_"');
+  if (positionals.length > 1) throw new UsageError(DOCTOR.takesOneFile);
+  if (values.key !== undefined && !PROFILE_NAME_PATTERN.test(values.key)) throw new UsageError(OPTIONS.keyProfile);
   const code = values.code === undefined ? undefined : integerFlag('code', values.code, -99_999_999, 99_999_999);
   const read = readSentRequest(await inputText(positionals[0], io));
   if (!read.ok) throw new UsageError(read.error);
@@ -99,22 +67,20 @@ async function inputText(path: string | undefined, io: Io): Promise<string> {
   if (path === undefined || path === '-')
     return readStdin({
       maxBytes: MAX_INPUT_BYTES,
-      onTerminal:
-        'give a FILE holding what your program sent, or pipe it on standard input (a cURL line, a raw HTTP request, a URL and its body)',
-      tooLong: 'the text on standard input is too long: give only the request your program sent',
+      onTerminal: DOCTOR.onTerminal,
+      tooLong: DOCTOR.stdinTooLong,
     });
   const full = resolve(io.cwd, path);
   let size: number;
   try {
     const stat = statSync(full);
-    if (stat.isDirectory()) throw new UsageError(`${path} is a folder: name a file`);
+    if (stat.isDirectory()) throw new UsageError(INPUT.folderNotFile(path));
     size = stat.size;
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new UsageError(DOCTOR.cannotRead(path, (e as NodeJS.ErrnoException).code));
   }
-  if (size > MAX_INPUT_BYTES)
-    throw new UsageError(`${path} is too large (${size} bytes): give only the request your program sent`);
+  if (size > MAX_INPUT_BYTES) throw new UsageError(DOCTOR.tooLarge(path, size));
   return readFileSync(full, 'utf8');
 }
 
@@ -150,19 +116,13 @@ function chooseKeys(
   if (flag !== undefined) {
     const own = keysFromEnvironment(flag, { ...env, TRADEREQ_API_KEY: undefined, TRADEREQ_SECRET_KEY: undefined });
     key = own ? { profile: flag, ...own } : flag === SANDBOX_PROFILE ? DEMO_KEYS[0] : undefined;
-    if (!key)
-      throw new UsageError(
-        `no key for profile "${flag}": set ${profileEnvPrefix(flag)}API_KEY and ${profileEnvPrefix(flag)}SECRET_KEY`,
-      );
+    if (!key) throw new UsageError(DOCTOR.noKeyForProfile(flag, profileEnvPrefix(flag)));
   } else {
     key =
       known.find((k) => k.apiKey === sentKey) ??
       (generic ? { profile: 'default', ...generic } : undefined) ??
       (isLoopbackOrigin(sent.url) ? DEMO_KEYS[0] : undefined);
-    if (!key)
-      throw new UsageError(
-        'no key to check against: set TRADEREQ_<PROFILE>_API_KEY and TRADEREQ_<PROFILE>_SECRET_KEY and pass --key PROFILE (or TRADEREQ_API_KEY and TRADEREQ_SECRET_KEY)',
-      );
+    if (!key) throw new UsageError(DOCTOR.noKey);
   }
   const chosen = key;
   return { key: chosen, otherKeys: known.filter((k) => k.secretKey !== chosen.secretKey) };

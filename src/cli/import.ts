@@ -20,48 +20,21 @@ import {
   type ImportResult,
 } from '../core/convert';
 import { parseCommand } from './args';
+import { IMPORT, INPUT, OPTIONS } from './messages';
 import { readStdin } from './stdin';
 import { UsageError, type Io } from './usage';
 
-export const IMPORT_HELP = `Usage: tradereq import curl [--base-url URL] [--key PROFILE] [-- CURL ARGUMENTS...]
-       tradereq import postman FILE [--environment ENVFILE] --out DIR [--force]
-       tradereq import http FILE [--out FILE] [--force]
-
-Turns requests written for other tools into .tradereq files. What could not be carried over as
-it was (scripts, settings, secrets, parameters left out) is listed on standard error; secrets are
-never copied: the import says which key profile to create instead.
-
-  curl      a cURL command, after -- or on standard input, printed as a .tradereq request.
-            signature and timestamp are dropped (TradeReq adds its own), the API key header
-            becomes the environment's key profile.
-    --base-url URL   write the path when the URL is under this base URL
-    --key PROFILE    the key profile to name (default: from the host, e.g. mexc for api.mexc.com)
-  postman   a Postman collection v2.1: one file per folder in DIR, and tradereq.env.json from
-            the collection's base URL and the environment's variables (never its secrets).
-            URLs under the base URL become paths; pm.test checks of the status and of JSON
-            fields become # @expect lines.
-    --environment ENVFILE   a Postman environment export
-    --out DIR               the folder to write into (created when missing)
-  http      a .http / .rest file (REST Client, httpYac, JetBrains HTTP client); WS and
-            WEBSOCKET requests become WebSocket requests. URLs under the base URL (or wsUrl)
-            of an environment of the tradereq.env.json the written file uses become paths.
-    --out FILE              write the .tradereq file here instead of standard output
-  --force   overwrite existing files
-  -h, --help   this help
-
-Input is bounded to ${IMPORT_LIMITS.maxInputChars / 1024 / 1024} MiB and ${IMPORT_LIMITS.maxRequests} requests, a request to ${BOUNDS.paramsPerRequest} parameters and ${BOUNDS.headersPerRequest} headers.
-Bad input (not JSON, an unknown collection version, a cURL command that does not parse, a
-request past a bound) prints one line and exits 2.
-
-Exit codes: 0 imported (what was left out is listed on standard error); 2 bad input or a file that
-exists (nothing written).`;
+function importHelp(): string {
+  const { maxInputChars, maxRequests } = IMPORT_LIMITS;
+  const { paramsPerRequest: maxParams, headersPerRequest: maxHeaders } = BOUNDS;
+  return IMPORT.help({ maxInputMiB: maxInputChars / 1024 / 1024, maxRequests, maxParams, maxHeaders });
+}
 
 export async function importCommand(args: string[], io: Io): Promise<number> {
   const [kind, ...rest] = args;
   if (kind === undefined || kind === '--help' || kind === '-h') {
-    if (kind === undefined)
-      throw new UsageError('import needs what to import: curl, postman or http. See: tradereq import --help');
-    io.out(IMPORT_HELP);
+    if (kind === undefined) throw new UsageError(IMPORT.needsKind);
+    io.out(importHelp());
     return 0;
   }
   switch (kind) {
@@ -72,7 +45,7 @@ export async function importCommand(args: string[], io: Io): Promise<number> {
     case 'http':
       return importHttpCommand(rest, io);
     default:
-      throw new UsageError(`cannot import "${kind}": use curl, postman or http. See: tradereq import --help`);
+      throw new UsageError(IMPORT.unknownKind(kind));
   }
 }
 
@@ -84,29 +57,25 @@ async function importCurlCommand(args: string[], io: Io): Promise<number> {
     key: { type: 'string' },
   });
   if (values.help) {
-    io.out(IMPORT_HELP);
+    io.out(importHelp());
     return 0;
   }
-  if (positionals.length > 0)
-    throw new UsageError('give the cURL command after -- (tradereq import curl -- curl ...) or on standard input');
+  if (positionals.length > 0) throw new UsageError(IMPORT.curlAfterDashes);
   const baseUrl = values['base-url'];
   if (baseUrl !== undefined && !/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(baseUrl))
-    throw new UsageError(
-      `--base-url must be an http:// or https:// URL such as https://api.example.com, not "${baseUrl}"`,
-    );
-  if (values.key !== undefined && !PROFILE_NAME_PATTERN.test(values.key))
-    throw new UsageError('--key names a key profile: letters, digits, "-" and "_"');
+    throw new UsageError(IMPORT.baseUrl(baseUrl));
+  if (values.key !== undefined && !PROFILE_NAME_PATTERN.test(values.key)) throw new UsageError(OPTIONS.keyProfile);
   const input =
     dashes >= 0
       ? args.slice(dashes + 1)
       : await readStdin({
           maxBytes: IMPORT_LIMITS.maxInputChars,
-          onTerminal: 'give the cURL command after -- (tradereq import curl -- curl ...) or pipe it on standard input',
-          tooLong: 'the cURL command on standard input is too long to import',
+          onTerminal: IMPORT.curlOnTerminal,
+          tooLong: IMPORT.curlTooLong,
         });
   const result = converted(undefined, importCurl(input, { baseUrl, keyProfile: values.key }));
   io.out(result.files[0]!.text);
-  report(io, result, 'Imported 1 request from the cURL command.');
+  report(io, result, IMPORT.importedCurl);
   return 0;
 }
 
@@ -114,16 +83,13 @@ function readInput(path: string, io: Io): string {
   const full = resolve(io.cwd, path);
   try {
     const stat = statSync(full);
-    if (stat.isDirectory()) throw new UsageError(`${path} is a folder: name a file`);
-    if (stat.size > IMPORT_LIMITS.maxInputChars * 4)
-      throw new UsageError(`${path} is too large to import (${stat.size} bytes)`);
+    if (stat.isDirectory()) throw new UsageError(INPUT.folderNotFile(path));
+    if (stat.size > IMPORT_LIMITS.maxInputChars * 4) throw new UsageError(IMPORT.tooLarge(path, stat.size));
     return readFileSync(full, 'utf8');
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read it (${code ?? String(e)})`,
-    );
+    throw new UsageError(code === 'ENOENT' ? INPUT.noSuchFile(path) : INPUT.cannotRead(path, code ?? String(e)));
   }
 }
 
@@ -140,13 +106,11 @@ function importPostmanCommand(args: string[], io: Io): number {
     force: { type: 'boolean' },
   });
   if (values.help) {
-    io.out(IMPORT_HELP);
+    io.out(importHelp());
     return 0;
   }
-  if (positionals.length !== 1)
-    throw new UsageError('import postman takes one collection FILE. See: tradereq import --help');
-  if (values.out === undefined)
-    throw new UsageError('import postman needs --out DIR, the folder to write the files into');
+  if (positionals.length !== 1) throw new UsageError(IMPORT.postmanTakesOneFile);
+  if (values.out === undefined) throw new UsageError(IMPORT.postmanNeedsOut);
   const collectionPath = positionals[0]!;
   const collection = readInput(collectionPath, io);
   const envPath = values.environment;
@@ -154,27 +118,23 @@ function importPostmanCommand(args: string[], io: Io): number {
   const result =
     environment === undefined
       ? converted(collectionPath, importPostman(collection))
-      : converted(`${collectionPath} with ${envPath!}`, importPostman(collection, environment));
+      : converted(IMPORT.withEnvironment(collectionPath, envPath!), importPostman(collection, environment));
   const files = [...result.files];
   if (result.environment && Object.keys(result.environment).length > 0)
     files.push({ path: ENV_FILE_NAME, text: JSON.stringify(result.environment, null, 2) + '\n' });
   writeAll(resolve(io.cwd, values.out), files, values.force === true);
-  report(
-    io,
-    result,
-    `Imported ${result.requestCount} requests into ${values.out}: ${files.map((f) => f.path).join(', ')}`,
-  );
+  const written = files.map((f) => f.path);
+  report(io, result, IMPORT.importedInto(result.requestCount, values.out, written));
   return 0;
 }
 
 function importHttpCommand(args: string[], io: Io): number {
   const { values, positionals } = parseCommand('import', args, { out: { type: 'string' }, force: { type: 'boolean' } });
   if (values.help) {
-    io.out(IMPORT_HELP);
+    io.out(importHelp());
     return 0;
   }
-  if (positionals.length !== 1)
-    throw new UsageError('import http takes one .http or .rest FILE. See: tradereq import --help');
+  if (positionals.length !== 1) throw new UsageError(IMPORT.httpTakesOneFile);
   const path = positionals[0]!;
   const text = readInput(path, io);
   // Without --out, the importer names the file after the source (a name every system can hold).
@@ -184,12 +144,12 @@ function importHttpCommand(args: string[], io: Io): number {
   const result = converted(path, importHttpFile(text, { ...named, sourceName: basename(path), environments }));
   if (values.out === undefined) {
     io.out(result.files[0]!.text);
-    report(io, result, `Imported ${result.requestCount} requests from ${path}.`);
+    report(io, result, IMPORT.importedFrom(result.requestCount, path));
     return 0;
   }
   const out = resolve(io.cwd, values.out);
   writeAll(resolve(out, '..'), [{ path: basename(out), text: result.files[0]!.text }], values.force === true);
-  report(io, result, `Imported ${result.requestCount} requests into ${values.out}.`);
+  report(io, result, IMPORT.importedIntoFile(result.requestCount, values.out));
   return 0;
 }
 
@@ -202,9 +162,7 @@ function environmentsFor(folder: string, io: Io): HttpImportOptions['environment
   let entries: EnvironmentFile | undefined;
   if (envPath !== undefined) {
     if (statSync(envPath).size > BOUNDS.envFileBytes)
-      throw new UsageError(
-        `${envPath} is larger than TradeReq reads (${formatSize(BOUNDS.envFileBytes)}): it names environments and should be small`,
-      );
+      throw new UsageError(INPUT.envFileTooLarge(envPath, formatSize(BOUNDS.envFileBytes)));
     const parsed = parseEnvironmentFile(readFileSync(envPath, 'utf8'));
     if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.error}`);
     entries = parsed.value;
@@ -219,25 +177,18 @@ function environmentsFor(folder: string, io: Io): HttpImportOptions['environment
 function writeAll(dir: string, files: readonly { path: string; text: string }[], force: boolean): void {
   if (!force) {
     const existing = files.map((f) => join(dir, f.path)).filter((p) => existsSync(p));
-    if (existing.length > 0)
-      throw new UsageError(
-        `${existing[0]} exists: choose another output or add --force to overwrite${existing.length > 1 ? ` (and ${existing.length - 1} more)` : ''}`,
-      );
+    if (existing.length > 0) throw new UsageError(IMPORT.exists(existing[0]!, existing.length - 1));
   }
   try {
     mkdirSync(dir, { recursive: true });
     for (const f of files) writeFileSync(join(dir, f.path), f.text, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot write into ${dir} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw new UsageError(IMPORT.cannotWrite(dir, (e as NodeJS.ErrnoException).code ?? String(e)));
   }
 }
 
 /** The summary on standard error: what was written, then what was not carried over as it was. */
 function report(io: Io, result: ImportResult, headline: string): void {
-  const lines = [headline];
-  if (result.notes.length > 0) {
-    lines.push(`Not carried over as it was (${result.notes.length}):`);
-    for (const n of result.notes) lines.push(`  - ${n}`);
-  }
-  io.err(lines.join('\n'));
+  const notes = result.notes.length > 0 ? IMPORT.notCarriedOver(result.notes) : [];
+  io.err([headline, ...notes].join('\n'));
 }

@@ -8,6 +8,7 @@ import type { Reply } from '../core/catalog/streams';
 import type { MessageExpectationResult } from '../core/ws/expect';
 import type { ListenBound } from '../core/ws/resolved-request';
 import type { ConnectionSnapshot, SubscriptionOutcome, WsEventOf, WsFailure } from '../core/ws/types';
+import { LISTEN, REQUESTS } from './messages';
 import type { Io } from './usage';
 
 /** Why a run ended: its bound (count, duration, a signal), the server closed it, an error nobody caught, or it never opened. */
@@ -43,7 +44,7 @@ export class ListenOutput {
 
   connected(s: ConnectionSnapshot): void {
     if (this.json) return this.record({ type: 'connected', url: s.state.url ?? null, listenKey: s.listenKey ?? null });
-    this.io.out(`→ connected to ${s.state.url ?? ''}${s.listenKey ? ` with listen key ${s.listenKey}` : ''}`);
+    this.io.out(LISTEN.connected(s.state.url ?? '', s.listenKey));
   }
 
   subscription(o: SubscriptionOutcome): void {
@@ -55,8 +56,8 @@ export class ListenOutput {
         code: o.code ?? null,
         msg: o.msg ?? null,
       });
-    if (o.ok) this.io.out(`→ subscribed ${o.stream}`);
-    else this.io.err(`✘ not subscribed ${o.stream}: ${o.code !== undefined ? `code ${o.code}: ` : ''}${o.msg ?? ''}`);
+    if (o.ok) this.io.out(LISTEN.subscribed(o.stream));
+    else this.io.err(LISTEN.notSubscribed(o.stream, o.code, o.msg ?? ''));
   }
 
   /** A push nested too deeply to write out as JSON comes with its text (clipped): shown as it is, as REST answers are. */
@@ -69,11 +70,11 @@ export class ListenOutput {
   reply(reply: Reply): void {
     if (this.json) return this.record({ type: 'reply', reply });
     // A refusal goes to standard error, as docs/cli.md says of refusals.
-    (reply.code === 0 ? this.io.out : this.io.err)(`← reply ${JSON.stringify(reply)}`);
+    (reply.code === 0 ? this.io.out : this.io.err)(LISTEN.reply(JSON.stringify(reply)));
   }
 
   frame(e: WsEventOf<'frame'>): void {
-    const text = `a frame was dropped (${e.count} so far): ${e.why}${e.sample !== undefined ? `: ${e.sample}` : ''}`;
+    const text = LISTEN.frameDropped(e.count, e.why, e.sample);
     if (this.json) return this.record({ type: 'error', kind: e.problem, message: text });
     this.io.err(`! ${text}`);
   }
@@ -85,7 +86,7 @@ export class ListenOutput {
 
   /** An error nobody caught (a failed write, a bug): the run ends, closing the connection and its listen key. */
   unexpected(message: string): void {
-    const text = `unexpected failure: ${message}; the run ends, closing the connection and any listen key it holds`;
+    const text = LISTEN.unexpected(message);
     if (this.json) return this.record({ type: 'error', kind: 'unexpected', message: text });
     this.io.err(`✘ ${text}`);
   }
@@ -103,30 +104,24 @@ export class ListenOutput {
         expectations: e.expectations,
         exit: e.exit,
       });
-    if (e.reason === 'failed') this.io.err(`✘ not connected: ${e.message ?? ''}`);
-    else if (e.reason === 'closed') {
-      const why = e.closeReason ? `, reason "${e.closeReason}"` : '';
-      this.io.err(`✘ the connection was closed (code ${e.code ?? 'none'}${why}): ${e.message ?? ''}`);
-    }
-    if (e.reason !== 'failed')
-      this.io.out(
-        `→ closed after ${e.pushes} push${e.pushes === 1 ? '' : 'es'} in ${(e.ms / 1000).toFixed(1)} s${ending(e)}`,
-      );
+    if (e.reason === 'failed') this.io.err(LISTEN.notConnected(e.message ?? ''));
+    else if (e.reason === 'closed') this.io.err(LISTEN.closedByServer(e.code, e.closeReason, e.message ?? ''));
+    if (e.reason !== 'failed') this.io.out(LISTEN.closedAfter(e.pushes, (e.ms / 1000).toFixed(1), ending(e)));
     for (const x of e.expectations)
-      this.io.out(`${x.passed ? '✔' : '✘'} ${x.text}${x.passed ? '' : ` (got ${x.actual})`}`);
+      this.io.out(`${x.passed ? '✔' : '✘'} ${REQUESTS.expectation(x.text, x.passed, x.actual)}`);
   }
 }
 
 function ending(e: End): string {
   switch (e.reason) {
     case 'count':
-      return `: the count of ${e.bound?.count ?? e.pushes} reached`;
+      return LISTEN.endedByCount(e.bound?.count ?? e.pushes);
     case 'duration':
-      return `: the ${(e.bound?.durationMs ?? e.ms) / 1000} s passed`;
+      return LISTEN.endedByDuration((e.bound?.durationMs ?? e.ms) / 1000);
     case 'signal':
-      return ': interrupted';
+      return LISTEN.endedBySignal;
     case 'error':
-      return ': an unexpected failure';
+      return LISTEN.endedByFailure;
     default:
       return '';
   }

@@ -20,43 +20,10 @@ import type { ListenBound } from '../core/ws/resolved-request';
 import { resolveWsRequest } from '../core/ws/resolved-request';
 import { integerFlag, parseCommand } from './args';
 import { ListenOutput, type EndReason } from './listen-output';
+import { LISTEN } from './messages';
 import { keySource, loadTarget, location, type Target } from './prepare';
 import { EXIT } from './send';
 import { UsageError, type Io } from './usage';
-
-const LISTEN_HELP = `Usage: tradereq listen FILE [--request NAME|INDEX] [--env NAME] [--count N] [--duration S]
-                       [--connect-timeout MS] [--reply-timeout MS] [--json]
-
-Connects a WebSocket request of FILE (WS /ws) to the environment's wsUrl, subscribes its
-[subscribe] streams, sends its [message] sections, prints each push as it comes and checks its
-# @expect message lines at the end. With # @listenKey it first obtains a listen key (signed
-POST /api/v3/userDataStream), keeps it alive and closes it at the end; the key is shown masked.
-
-  --request NAME|INDEX  the request named by "# @name NAME", or its position (1 is the first)
-  --env NAME            environment of tradereq.env.json (default as for send)
-  --count N             stop after N pushes (at most ${OPTION_MAX.pushes})
-  --duration S          stop after S seconds (at most ${WS_RULES.lifetimeMs / 1000}, a connection's lifetime)
-                        (without either: the request's # @listen, else until Ctrl-C or SIGTERM)
-  --connect-timeout MS  time to wait for the WebSocket to open (default ${WS_DEFAULTS.connectTimeoutMs}, at most ${OPTION_MAX.timeoutMs})
-  --reply-timeout MS    time to wait for a reply from the server (default ${WS_DEFAULTS.replyTimeoutMs}, at most ${OPTION_MAX.timeoutMs}):
-                        a subscription unanswered that long is given up; a server silent that
-                        long is dropped (exit 1)
-  --json                one JSON object a line: connected, subscription, push, reply, error, end
-  -h, --help            this help
-
-Each push is printed as TIME STREAM DATA (control characters escaped), or with --json as
-{"type":"push","stream",...,"push":{"c","s","t","d"}}. A push nested more than
-${BOUNDS.prettyJsonDepth} levels deep is printed as the text it came as, clipped to
-${BOUNDS.pushTextChars} characters (with --json, "push" is that text).
-
-However the run ends (its bound, the server, Ctrl-C or SIGTERM, an unexpected failure), the
-connection and the listen key it obtained are closed before the exit.
-
-Exit codes: 0 the run reached its bound and every expectation passed; 1 an expectation failed, a
-subscription or message was refused, the connection failed or was closed by the server (its
-close code and reason are printed), or an unexpected failure ended the run; 2 bad input (nothing
-sent); 4 refused by the gate (a ban or Retry-After wait in the rate-limit state, a key not bound
-to the origin of the listen key).`;
 
 const LISTEN_OPTIONS = {
   request: { type: 'string' },
@@ -68,13 +35,25 @@ const LISTEN_OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
+function listenHelp(): string {
+  return LISTEN.help({
+    maxPushes: OPTION_MAX.pushes,
+    maxSeconds: WS_RULES.lifetimeMs / 1000,
+    connectTimeoutMs: WS_DEFAULTS.connectTimeoutMs,
+    replyTimeoutMs: WS_DEFAULTS.replyTimeoutMs,
+    maxTimeoutMs: OPTION_MAX.timeoutMs,
+    jsonDepth: BOUNDS.prettyJsonDepth,
+    pushTextChars: BOUNDS.pushTextChars,
+  });
+}
+
 export async function listenCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand('listen', args, LISTEN_OPTIONS);
   if (values.help) {
-    io.out(LISTEN_HELP);
+    io.out(listenHelp());
     return 0;
   }
-  if (positionals.length !== 1) throw new UsageError('listen takes one FILE. See: tradereq listen --help');
+  if (positionals.length !== 1) throw new UsageError(LISTEN.takesOneFile);
   const count = integerFlag('count', values.count, 1, OPTION_MAX.pushes);
   const seconds = integerFlag('duration', values.duration, 1, WS_RULES.lifetimeMs / 1000);
   const connectTimeoutMs = integerFlag('connect-timeout', values['connect-timeout'], 1, OPTION_MAX.timeoutMs);
@@ -102,7 +81,7 @@ function resolveTarget(target: Target): ResolvedWsRequest {
   const rl = request.requestLine;
   if (!isWebSocket(request))
     throw new UsageError(
-      `${location(file, rl.range.startLine, rl.range.startChar)}: ${rl.method.text} ${rl.target.text} is not a WebSocket request (WS /ws): send it with tradereq send`,
+      LISTEN.notWebSocket(location(file, rl.range.startLine, rl.range.startChar), rl.method.text, rl.target.text),
     );
   const r = resolveWsRequest(file.doc, request, defaultContext(target.environment));
   if (r.ok) return r.value;
@@ -267,7 +246,7 @@ class ListenRun {
 
   /** A connection that never opened: told, and its listen key (if one was obtained) closed before the exit. */
   private async failedToConnect(f: WsFailure, exit: number): Promise<number> {
-    const message = this.reason === 'signal' ? 'interrupted before the connection opened' : f.message;
+    const message = this.reason === 'signal' ? LISTEN.interruptedBeforeOpen : f.message;
     this.out.end({ reason: 'failed', pushes: 0, ms: 0, message, expectations: [], exit });
     // From now on a failure to close the listen key is told.
     this.quiet = false;

@@ -6,10 +6,11 @@ import type { RequestBlock } from '../core/format/model';
 import type { ResolvedRequest } from '../core/format/resolve';
 import { confirmationReason, describeOrder } from '../core/request/confirm';
 import { normaliseOrigin, type KeyBinding } from '../core/request/origin-binding';
-import { answerFile, ChainedResponses, KeptAnswers, type UsedAnswer } from '../core/request/kept-answers';
+import { answerFile, ChainedResponses, KeptAnswers } from '../core/request/kept-answers';
 import type { KeySource, PrepareFailure } from '../core/request/prepare';
 import { err, ok } from '../core/result';
 import { readRequestFile, selectEnvironment, selectRequest, type LoadedFile } from './workspace';
+import { INPUT, REQUESTS } from './messages';
 import { UsageError, type Io } from './usage';
 
 export interface TargetFlags {
@@ -35,18 +36,14 @@ export function location(file: LoadedFile, line: number, char: number): string {
 /** Reads the file, picks the request(s) and the environment; refuses requests the parser could not read whole. */
 export function loadTarget(io: Io, flags: TargetFlags): Target {
   const file = readRequestFile(flags.file, io.cwd);
-  if (flags.all && flags.request !== undefined) throw new UsageError('give --request or --all, not both');
+  if (flags.all && flags.request !== undefined) throw new UsageError(REQUESTS.requestOrAll);
   const requests = flags.all ? file.doc.requests : [selectRequest(file, flags.request)];
-  if (requests.length === 0)
-    throw new UsageError(`${file.displayPath} holds no request: add a request line such as POST /api/v3/order`);
+  if (requests.length === 0) throw new UsageError(INPUT.noRequest(file.displayPath));
   const selected = selectEnvironment(file.path, flags.env, io.env);
   let flagOrigin: string | undefined;
   if (flags.baseUrl !== undefined) {
     flagOrigin = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(flags.baseUrl) ? normaliseOrigin(flags.baseUrl) : undefined;
-    if (!flagOrigin)
-      throw new UsageError(
-        `--base-url must be an http:// or https:// URL such as http://127.0.0.1:8780, not "${flags.baseUrl}"`,
-      );
+    if (!flagOrigin) throw new UsageError(REQUESTS.baseUrl(flags.baseUrl));
   }
   const environment = flags.baseUrl ? { ...selected, baseUrl: flags.baseUrl } : selected;
   // A request the parser could not read whole is not what its author meant: refuse it.
@@ -78,8 +75,8 @@ export function failureMessage(file: LoadedFile, failure: PrepareFailure): strin
 export function notConfirmedMessage(resolved: ResolvedRequest, asked: boolean): string {
   const order = describeOrder(resolved);
   return asked
-    ? `${order} was not sent: you answered no. To send it, run again and answer y, or pass --yes.`
-    : `${order} needs confirmation (${confirmationReason(resolved)}) and there is no terminal to ask: pass --yes to send it.`;
+    ? REQUESTS.notConfirmedAnswered(order)
+    : REQUESTS.notConfirmedNoTerminal(order, confirmationReason(resolved));
 }
 
 /**
@@ -105,12 +102,9 @@ export function keySource(target: Pick<Target, 'flagOrigin'>, env: NodeJS.Proces
     const demo = demoKeyFor(resolved.keyProfile, resolved.origin);
     if (demo) {
       const origins = [resolved.origin].filter(isLoopbackOrigin);
-      return ok({ key: demo, binding: { profile, origins, source: 'the sandbox demo key (loopback only)' } });
+      return ok({ key: demo, binding: { profile, origins, source: REQUESTS.demoKeyOrigins } });
     }
-    const prefix = profileEnvPrefix(profile);
-    return err(
-      `no key for profile "${profile}": set ${prefix}API_KEY and ${prefix}SECRET_KEY (or TRADEREQ_API_KEY and TRADEREQ_SECRET_KEY) in the environment`,
-    );
+    return err(REQUESTS.noKey(profile, profileEnvPrefix(profile)));
   };
 }
 
@@ -124,7 +118,7 @@ function boundOrigins(
     return {
       profile,
       origins: target.flagOrigin ? [target.flagOrigin] : [],
-      source: target.flagOrigin ? `--base-url (no ${variable} is set)` : `${variable}, which is not set`,
+      source: target.flagOrigin ? REQUESTS.baseUrlOrigins(variable) : REQUESTS.unsetOrigins(variable),
       variable,
     };
   }
@@ -146,9 +140,4 @@ export function chainedResponses(stateDir: string, target: Target): ChainedRespo
   };
   const names = new Set(target.requests.flatMap((r) => (r.name ? [r.name.text] : [])));
   return new ChainedResponses(new KeptAnswers(stateDir), where, names);
-}
-
-/** Which earlier answer a request read, and when it came: the user can tell a stale one. */
-export function usedAnswerLine(u: UsedAnswer): string {
-  return `(read the answer of "${u.name}" kept from an earlier run, received ${new Date(u.at).toISOString()})`;
 }

@@ -18,48 +18,10 @@ import type { ChainedResponses, UsedAnswer } from '../core/request/kept-answers'
 import { formatErrorText } from '../core/catalog/errors';
 import { parseCommand, timeoutFlag } from './args';
 import { OPTION_MAX } from '../core/bounds';
-import {
-  chainedResponses,
-  failureMessage,
-  usedAnswerLine,
-  keySource,
-  loadTarget,
-  notConfirmedMessage,
-  type Target,
-} from './prepare';
+import { chainedResponses, failureMessage, keySource, loadTarget, notConfirmedMessage, type Target } from './prepare';
+import { CLI, REQUESTS, SEND } from './messages';
 import { paint, paintText, terminalSafe } from './terminal';
 import { UsageError, type Io, type Piece, type Style } from './usage';
-
-/** The help, made when asked for: it names the state folder, which is not worked out otherwise. */
-function sendHelp(): string {
-  return `Usage: tradereq send FILE [--request NAME|INDEX | --all] [--env NAME] [--base-url URL] [--json]
-
-Signs and sends requests of FILE, and prints for each the status, the outcome, the decoded error
-code, the response, the rate-limit budget left and the timings, and checks its # @expect lines.
-
-  --request NAME|INDEX  the request named by "# @name NAME", or its position (1 is the first)
-  --all                 every request of the file, in order; {{NAME.response.PATH}} reads the
-                        responses of requests sent earlier in the run
-  --env NAME            environment of tradereq.env.json (default: TRADEREQ_ENV, the file's only
-                        environment, or "sandbox")
-  --base-url URL        send to this base URL instead of the environment's; a key profile without
-                        TRADEREQ_<PROFILE>_ORIGINS may be sent only to this origin
-  --yes                 confirm requests that ask for it (# @confirm, "confirm": true) without a prompt
-  --no-clock-sync       do not correct timestamps by the server clock offset
-  --timeout MS          time the whole exchange may take, answer included (default ${DEFAULT_SEND_SETTINGS.deadlineMs}, at most ${OPTION_MAX.timeoutMs})
-  --connect-timeout MS  time to wait for the connection (default ${DEFAULT_SEND_SETTINGS.connectTimeoutMs}, at most ${OPTION_MAX.timeoutMs})
-  --json                print one JSON object per request, one per line
-  --row N               for a request with # @data FILE: send with row N of FILE (default the
-                        first, said on standard error)
-  -h, --help            this help
-
-Exit codes: 0 all ok; 1 a request was rejected, not sent, or an expectation failed; 2 bad input
-(nothing sent); 3 an outcome is unknown (5xx or no answer after sending: it may have succeeded);
-4 refused by the gate (rate-limit budget, Retry-After or ban, origin binding, no confirmation).
-
-Rate-limit budget, Retry-After waits and clock offsets are kept in ${defaultStateDir()}
-(TRADEREQ_STATE_DIR overrides), shared with the VS Code extension.`;
-}
 
 export const EXIT = { ok: 0, rejected: 1, badInput: 2, unknown: 3, refused: 4 } as const;
 
@@ -100,7 +62,7 @@ export function terminalConfirm(
   return async (resolved, order) =>
     yes === true ||
     (process.stdin.isTTY === true &&
-      (await confirm(`Send ${order} to ${resolved.environment.name} (${resolved.origin})?`)));
+      (await confirm(REQUESTS.confirm(order, resolved.environment.name, resolved.origin))));
 }
 
 async function confirm(question: string): Promise<boolean> {
@@ -111,7 +73,7 @@ async function confirm(question: string): Promise<boolean> {
   const closed = new Promise<string>((resolve) => rl.once('close', () => resolve('')));
   try {
     // The question holds values from files and answers (environment, origin, order): escaped.
-    const answer = await Promise.race([rl.question(`${terminalSafe(question)} [y/N] `), closed]);
+    const answer = await Promise.race([rl.question(REQUESTS.yesNo(terminalSafe(question))), closed]);
     return /^y(es)?$/i.test(answer.trim());
   } catch {
     return false;
@@ -136,10 +98,13 @@ const SEND_OPTIONS = {
 export async function sendCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand('send', args, SEND_OPTIONS);
   if (values.help) {
-    io.out(sendHelp());
+    const { deadlineMs, connectTimeoutMs } = DEFAULT_SEND_SETTINGS;
+    io.out(
+      SEND.help({ deadlineMs, connectTimeoutMs, maxTimeoutMs: OPTION_MAX.timeoutMs, stateDir: defaultStateDir() }),
+    );
     return 0;
   }
-  if (positionals.length !== 1) throw new UsageError('send takes one FILE. See: tradereq send --help');
+  if (positionals.length !== 1) throw new UsageError(SEND.takesOneFile);
   const timeout = timeoutFlag('timeout', values.timeout);
   const connectTimeout = timeoutFlag('connect-timeout', values['connect-timeout']);
   const target = loadTarget(io, {
@@ -175,7 +140,7 @@ async function sendAll(io: Io, target: Target, deps: SendDeps, json: boolean): P
     const sent = await sendOne(io, target, request, deps);
     const { used, warnings } = deps.responses.take();
     const result = { ...sent, used };
-    for (const w of warnings) io.err(`tradereq: warning: ${w}`);
+    for (const w of warnings) io.err(CLI.warning(w));
     // With one request, bad input is the command's failure: one line on standard error.
     if (result.exit === EXIT.badInput && target.requests.length === 1) throw new UsageError(result.error ?? '');
     exit = worstExit([exit, result.exit]);
@@ -197,10 +162,7 @@ interface SendDeps {
 
 function rowFlag(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{1,9}$/.test(text) || Number(text) < 1)
-    throw new UsageError(
-      `--row takes the number of a row of the request's # @data file (1 is the first), not "${text}"`,
-    );
+  if (!/^\d{1,9}$/.test(text) || Number(text) < 1) throw new UsageError(SEND.row(text));
   return Number(text);
 }
 
@@ -215,12 +177,11 @@ function dataRow(
   if (!source) return ok(undefined);
   const { loadData } = require('../core/testing/data') as typeof import('../core/testing/data');
   const table = loadData(target.file.path, source);
-  if (!table.ok) return err(`# @data: ${table.error}`);
+  if (!table.ok) return err(SEND.dataFile(table.error));
   const rows = table.value.rows.length;
   const values = table.value.rows[(row ?? 1) - 1];
-  if (!values) return err(`--row ${row}: ${source.path} has ${rows} row${rows === 1 ? '' : 's'}`);
-  const more = row === undefined && rows > 1 ? '; --row N sends another' : '';
-  io.err(`tradereq: # @data ${source.path}: row ${row ?? 1} of ${rows}${more}`);
+  if (!values) return err(SEND.noRow(row ?? 1, source.path, rows));
+  io.err(CLI.said(SEND.dataRow(source.path, row ?? 1, rows, row === undefined && rows > 1)));
   return ok(values);
 }
 
@@ -305,9 +266,9 @@ function reportPieces(target: Target, index: number, r: RunResult): Piece[][] {
       : request.requestLine.target.text;
   const title = requestTitle(request);
   const lines: Piece[][] = [[{ style: 'bold', text: `### ${index + 1}${title ? `. ${title}` : ''}: ${line}` }]];
-  for (const u of r.used ?? []) lines.push(['  ' + usedAnswerLine(u)]);
+  for (const u of r.used ?? []) lines.push(['  ' + REQUESTS.usedAnswer(u)]);
   const style = OUTCOME_STYLE[r.exit] ?? 'bold';
-  if (!report) lines.push([{ style, text: `→ ${r.exit === EXIT.refused ? 'refused' : 'not sent'}: ${r.error ?? ''}` }]);
+  if (!report) lines.push([{ style, text: SEND.notSent(r.exit === EXIT.refused, r.error ?? '') }]);
   else {
     const [first, ...rest] = reportLines(report, r.note, r.sendAgain ? againStep(target, index) : undefined);
     lines.push([{ style, text: first! }], ...rest.map((l) => [l]));
@@ -315,7 +276,7 @@ function reportPieces(target: Target, index: number, r: RunResult): Piece[][] {
   for (const e of r.expectations)
     lines.push([
       e.passed ? { style: 'green', text: '✔' } : { style: 'red', text: '✘' },
-      ` ${e.text}${e.passed ? '' : ` (got ${e.actual})`}`,
+      ` ${REQUESTS.expectation(e.text, e.passed, e.actual)}`,
     ]);
   return lines;
 }
@@ -353,9 +314,7 @@ function jsonRecord(label: string, request: RequestBlock, r: RunResult): Record<
 
 /** After a 700003 and a new measurement of the clock: how to send the request again from the command line. */
 function againStep(target: Target, index: number): string {
-  return target.requests.length === 1
-    ? 'Run the command again: it sends the request with the new offset.'
-    : `Send it again with the new offset: run the command with --request ${index + 1} instead of --all.`;
+  return target.requests.length === 1 ? SEND.againAlone : SEND.againOf(index + 1);
 }
 
 /** The summary, the decoded error, the body, timings and budget of a request that went out, and the next step. */
@@ -363,23 +322,18 @@ function reportLines(report: RoundTripReport, note: string | undefined, next: st
   const lines = [`→ ${report.summary}`];
   const d = report.decoded;
   if (d?.error) for (const l of formatErrorText(d.error).split('\n').slice(1)) lines.push('  ' + l);
-  if (d?.msg) lines.push(`  Message from the service: ${d.msg}`);
+  if (d?.msg) lines.push(SEND.serviceMessage(d.msg));
   if (note) lines.push('  ' + note);
   if (next) lines.push('  ' + next);
-  if (report.outcome === 'unknown' && !d?.error)
-    lines.push(
-      `  Do not send it again blindly: query the order first (GET /api/v3/order with orderId or origClientOrderId).`,
-    );
+  if (report.outcome === 'unknown' && !d?.error) lines.push(SEND.notBlindly);
   if (report.response) {
     const pretty = prettyBody(d?.json, report.response.bodyText);
     if (pretty.length > 0)
-      lines.push(
-        pretty + (report.response.truncated ? `\n… (${report.response.bodyBytes} bytes; the rest was not kept)` : ''),
-      );
+      lines.push(pretty + (report.response.truncated ? SEND.truncated(report.response.bodyBytes) : ''));
     const t = report.response.timings;
-    lines.push(`timings: connect ${t.connectMs} ms · first byte ${t.firstByteMs} ms · total ${t.totalMs} ms`);
+    lines.push(SEND.timings(t.connectMs, t.firstByteMs, t.totalMs));
   }
-  lines.push(`budget: ${budgetText(report.budget)}`);
-  if (report.warning) lines.push(`warning: ${report.warning}`);
+  lines.push(SEND.budget(budgetText(report.budget)));
+  if (report.warning) lines.push(SEND.warning(report.warning));
   return lines;
 }

@@ -1,4 +1,5 @@
 /** Standard input for the commands that read it (`import curl`, `doctor`), bounded in size and time. */
+import { INPUT } from './messages';
 import { UsageError } from './usage';
 
 const STDIN_TIMEOUT_MS = 10_000;
@@ -19,7 +20,7 @@ export async function readStdin(read: StdinRead): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     const timer = setTimeout(
-      () => finish(new UsageError(`nothing arrived on standard input within ${STDIN_TIMEOUT_MS / 1000} s`)),
+      () => finish(new UsageError(INPUT.stdinTimeout(STDIN_TIMEOUT_MS / 1000))),
       STDIN_TIMEOUT_MS,
     );
     const finish = (error?: Error): void => {
@@ -35,6 +36,6 @@ export async function readStdin(read: StdinRead): Promise<string> {
       else chunks.push(chunk);
     });
     stdin.on('end', () => finish());
-    stdin.on('error', (e) => finish(new UsageError(`cannot read standard input (${e.message})`)));
+    stdin.on('error', (e) => finish(new UsageError(INPUT.stdinFailed(e.message))));
   });
 }

@@ -3,6 +3,7 @@ import { accessSync, constants, lstatSync, readdirSync, realpathSync, statSync, 
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BOUNDS } from '../core/bounds';
 import { REPORTERS, type ReporterName } from '../core/testing/reporters';
+import { INPUT, TEST } from './messages';
 import { UsageError } from './usage';
 
 export interface FoundFile {
@@ -27,20 +28,17 @@ export function findRequestFiles(paths: readonly string[], cwd: string): FoundFi
       const full = join(dir, entry.name);
       if (entry.isDirectory() && !skipped(entry.name)) walk(full);
       else if (entry.isFile() && entry.name.endsWith('.tradereq')) found.add(full);
-      if (found.size > BOUNDS.testFiles)
-        throw new UsageError(
-          `more than ${BOUNDS.testFiles} request files under ${paths.join(', ')}: name fewer folders`,
-        );
+      if (found.size > BOUNDS.testFiles) throw new UsageError(INPUT.tooManyFiles(BOUNDS.testFiles, paths));
     }
   };
   for (const p of paths) {
     const full = resolve(cwd, p);
     const stat = statSync(full, { throwIfNoEntry: false });
-    if (!stat) throw new UsageError(`${p}: no such file or folder`);
+    if (!stat) throw new UsageError(INPUT.noSuchPath(p));
     if (stat.isDirectory()) walk(full);
     else found.add(full);
   }
-  if (found.size === 0) throw new UsageError(`no .tradereq file in ${paths.join(', ')}`);
+  if (found.size === 0) throw new UsageError(INPUT.noFiles(paths));
   return [...found].sort(compare).map((path) => ({ path, display: displayPath(path, cwd) }));
 }
 
@@ -75,22 +73,17 @@ export function reporterSpecs(tokens: readonly Token[], cwd: string): ReporterSp
     if (t.kind !== 'option' || t.value === undefined) continue;
     if (t.name === 'reporter') {
       const [name, ...rest] = t.value.split(':');
-      if (!(REPORTERS as readonly string[]).includes(name!))
-        throw new UsageError(`--reporter takes ${REPORTERS.join(', ')} (NAME or NAME:FILE), not "${t.value}"`);
+      if (!(REPORTERS as readonly string[]).includes(name!)) throw new UsageError(TEST.reporter(REPORTERS, t.value));
       const file = rest.join(':');
       specs.push({ name: name as ReporterName, file: file.length > 0 ? resolve(cwd, file) : undefined });
     } else if (t.name === 'output') {
       const last = specs[specs.length - 1];
-      if (!last || last.file !== undefined)
-        throw new UsageError(
-          '--output FILE follows the --reporter whose report it writes, e.g. --reporter junit --output report.xml',
-        );
+      if (!last || last.file !== undefined) throw new UsageError(TEST.outputFollows);
       last.file = resolve(cwd, t.value);
     }
   }
   if (specs.length === 0) specs.push({ name: 'pretty' });
-  if (specs.filter((s) => s.file === undefined).length > 1)
-    throw new UsageError('only one report can go to standard output: give the others --output FILE');
+  if (specs.filter((s) => s.file === undefined).length > 1) throw new UsageError(TEST.oneToStdout);
   return specs;
 }
 
@@ -108,10 +101,7 @@ export function checkReportPaths(specs: readonly ReporterSpec[], inputs: readonl
   for (const spec of specs) {
     if (spec.file === undefined) continue;
     const problem = reportPathProblem(spec.file, taken, reports);
-    if (problem !== undefined)
-      throw new UsageError(
-        `the ${spec.name} report cannot be written: ${problem}. Nothing was sent: give it another path.`,
-      );
+    if (problem !== undefined) throw new UsageError(TEST.reportPath(spec.name, problem));
   }
 }
 
@@ -120,13 +110,12 @@ function reportPathProblem(file: string, inputs: ReadonlySet<string>, reports: S
   const link = statOf(file, lstatSync);
   const real = realPath(file);
   // A link is judged by what it points to: writing through it would replace that.
-  if (link?.isSymbolicLink() && real === undefined)
-    return `${file} is a link to nothing (the report would be written through it)`;
+  if (link?.isSymbolicLink() && real === undefined) return TEST.linkToNothing(file);
   const target = real ?? file;
-  if (statOf(target, statSync)?.isDirectory()) return `${file} is a folder`;
-  if (inputs.has(target) || REQUEST_FILE.test(target) || REQUEST_FILE.test(file)) return `${file} is a request file`;
-  if (ENV_FILE.test(basename(target)) || ENV_FILE.test(basename(file))) return `${file} is an environment file`;
-  if (reports.has(target)) return `${file} is given twice`;
+  if (statOf(target, statSync)?.isDirectory()) return TEST.isFolder(file);
+  if (inputs.has(target) || REQUEST_FILE.test(target) || REQUEST_FILE.test(file)) return TEST.isRequestFile(file);
+  if (ENV_FILE.test(basename(target)) || ENV_FILE.test(basename(file))) return TEST.isEnvFile(file);
+  if (reports.has(target)) return TEST.givenTwice(file);
   reports.add(target);
   return link ? writable(target) : folderProblem(dirname(target));
 }
@@ -139,7 +128,7 @@ function folderProblem(dir: string): string | undefined {
     at = dirname(at);
     stat = statOf(at, statSync);
   }
-  if (stat && !stat.isDirectory()) return `${at} is a file, not a folder`;
+  if (stat && !stat.isDirectory()) return TEST.fileNotFolder(at);
   return writable(at);
 }
 
@@ -148,7 +137,7 @@ function writable(path: string): string | undefined {
     accessSync(path, constants.W_OK);
     return undefined;
   } catch (e) {
-    return `${path} cannot be written (${(e as NodeJS.ErrnoException).code ?? 'no access'})`;
+    return TEST.notWritable(path, (e as NodeJS.ErrnoException).code);
   }
 }
 

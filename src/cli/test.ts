@@ -19,64 +19,13 @@ import { sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
 import type { Sandbox } from '../sandbox';
 import { parseCommand, timeoutFlag } from './args';
 import { BOUNDS, OPTION_MAX, clip } from '../core/bounds';
+import { CLI, TEST } from './messages';
 import { keySource } from './prepare';
 import { cliSender, EXIT, terminalConfirm, worstExit } from './send';
 import { terminalSafe } from './terminal';
 import { checkReportPaths, findRequestFiles, reporterSpecs, type FoundFile, type ReporterSpec } from './test-files';
 import { UsageError, type Io } from './usage';
 import { readRequestFile, selectEnvironment, type LoadedFile } from './workspace';
-
-const TEST_HELP = `Usage: tradereq test [PATH...] [--sandbox] [--env NAME] [--grep PATTERN]
-                     [--reporter pretty|junit|tap|json[:FILE]]... [--output FILE]...
-                     [--update-snapshots]
-                     [--pace [FRACTION]] [--bail]
-
-Runs every request of every .tradereq file of PATH (files or folders, default the current folder),
-as tests: files sorted, one after another, and the requests of a file in order, so that
-{{NAME.response.PATH}} reads the answers of requests run before it. A request passes when its
-outcome is ok, or rejected exactly as its # @expect lines say.
-
-  --sandbox             start the sandbox exchange on a free loopback port for the run and send
-                        every request there, signed with its demo key: no account, no secret.
-                        A request to any other origin is refused; nothing asks for confirmation
-  --env NAME            environment of tradereq.env.json (as for send; default TRADEREQ_ENV, the
-                        file's only environment, or "sandbox"); with --sandbox, whose variables
-                        to use (default the file's "sandbox" environment)
-  --grep PATTERN        only the requests whose title or # @name matches this regular expression
-                        (case-insensitive), and the requests whose answers they read (said on
-                        standard error); an order run only for its answer asks for confirmation
-  --reporter NAME       pretty (the default), junit, tap or json; several --reporter for several
-                        reports; NAME:FILE writes that one to FILE (never over a folder, a
-                        .tradereq or tradereq.env.json file: refused before anything is sent)
-  --output FILE         write the report of the --reporter before it to FILE (one report at most
-                        goes to standard output; the others need a file)
-  --update-snapshots    write the answers of the requests run to their snapshots (# @expect
-                        snapshot: __snapshots__/FILE.snap.json beside each file), masked, where
-                        they differ or are missing; without it a missing or different snapshot fails
-  --pace [FRACTION]     space the requests by their weights: before each one, wait until it fits
-                        under FRACTION of its rate-limit counter (500 weight per 10 s, IP and
-                        account apart), counting what this machine sent and what the service's
-                        used-weight header reports (default ${DEFAULT_PACE}; more than 0, at most 1). After a
-                        429 the run waits its Retry-After and goes on (the 429'd request is
-                        reported rejected, never sent again); a 418 (ban) stops the run; a wait
-                        over ${BOUNDS.paceWaitMs / 1000} s stops it too. The summary says how long pacing waited
-  --bail                stop the run at the first 429 (the rest is not run, and says why)
-  --yes                 confirm requests that ask for it (# @confirm, "confirm": true) without a prompt
-  --no-clock-sync, --timeout MS, --connect-timeout MS   as for send (MS at most ${OPTION_MAX.timeoutMs})
-  -h, --help            this help
-
-A request with # @data FILE (CSV or JSON, beside the request file) runs once per row, each row's
-columns as variables, each row a test case: "buy [row 3: symbol=ETHUSDT]".
-
-JUnit XML has one testsuite per file and one testcase per request or data row (time; failure with
-the expectation and what came back; system-out with the request, API key masked, and the answer).
-A refusal before sending (rate-limit budget, Retry-After or ban, a key not bound to the origin, no
-confirmation) stops the run of its file. When nothing answers where a request goes (connection
-refused), it fails once, and the rest of its file and later requests there are not run.
-No secret and no full API key is written to a report.
-
-Exit codes as for send: 0 every request passed; 1 a request failed (rejected, nothing answered, or
-an expectation not met); 2 bad input; 3 an outcome is unknown (it may have succeeded); 4 refused.`;
 
 const TEST_OPTIONS = {
   sandbox: { type: 'boolean' },
@@ -118,10 +67,7 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
   try {
     const loaded = plan.files.map((f) => loadFile(f, io, plan));
     const total = loaded.reduce((n, f) => n + f.cases.length, 0);
-    if (total === 0)
-      throw new UsageError(
-        `no request${plan.grep ? ` matches --grep ${plan.grep.source}` : ''} in ${plan.files.length} file(s)`,
-      );
+    if (total === 0) throw new UsageError(TEST.noRequest(plan.grep?.source, plan.files.length));
     const unsaved: string[] = [];
     const run = await runAll(loaded, plan, io, sandbox, unsaved);
     return finish(run, plan, io, unsaved.length > 0);
@@ -134,7 +80,13 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
 function parsePlan(args: string[], io: Io): Plan | undefined {
   const { values, positionals, tokens } = parseCommand('test', withPaceValue(args), TEST_OPTIONS);
   if (values.help) {
-    io.out(TEST_HELP);
+    io.out(
+      TEST.help({
+        pace: DEFAULT_PACE,
+        maxPaceWaitSeconds: BOUNDS.paceWaitMs / 1000,
+        maxTimeoutMs: OPTION_MAX.timeoutMs,
+      }),
+    );
     return undefined;
   }
   const reporters = reporterSpecs(tokens, io.cwd);
@@ -144,7 +96,7 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
   try {
     grep = values.grep === undefined ? undefined : new RegExp(values.grep, 'i');
   } catch {
-    throw new UsageError(`--grep takes a regular expression, and "${values.grep}" is not one`);
+    throw new UsageError(TEST.notARegExp(values.grep!));
   }
   const files = findRequestFiles(positionals.length > 0 ? positionals : ['.'], io.cwd);
   checkReportPaths(reporters, files);
@@ -181,9 +133,7 @@ function paceFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const fraction = /^(\d{1,3}(\.\d{1,6})?|\.\d{1,6})$/.test(value) ? Number(value) : NaN;
   if (fraction > 0 && fraction <= 1) return fraction;
-  throw new UsageError(
-    `--pace takes a fraction of each rate-limit budget, more than 0 and at most 1 (${DEFAULT_PACE} is ${DEFAULT_PACE * 100} %), not "${clip(value, 40)}"`,
-  );
+  throw new UsageError(TEST.pace(clip(value, 40), DEFAULT_PACE));
 }
 
 interface Loaded {
@@ -201,12 +151,17 @@ function loadFile(file: FoundFile, io: Io, plan: Plan): Loaded {
     // A `# @data` request is a case per row of its file (docs/format.md, Data files).
     const cases = withRows(selected, (source) => loadData(loaded.path, source));
     for (const c of selected)
-      if (c.neededBy)
-        io.err(`tradereq: --grep: also runs "${caseTitle(c)}" of ${file.display}: ${neededByText(c.neededBy)}`);
+      if (c.neededBy) io.err(CLI.said(TEST.alsoRuns(caseTitle(c), file.display, neededByText(c.neededBy))));
     return { file, loaded, cases };
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    const whole: TestCase = { id: 'file', index: -1, label: 'the file', range: range(0, 0, 0, 0), expectRanges: [] };
+    const whole: TestCase = {
+      id: 'file',
+      index: -1,
+      label: TEST.wholeFile,
+      range: range(0, 0, 0, 0),
+      expectRanges: [],
+    };
     return { file, cases: [whole], problem: e.message };
   }
 }
@@ -307,7 +262,7 @@ function snapshotStore(f: Loaded, plan: Plan): SnapshotStore {
   return new SnapshotStore(f.file.path, {
     update: plan.updateSnapshots,
     shown: f.file.display,
-    howToUpdate: 'run tradereq test with --update-snapshots',
+    howToUpdate: TEST.howToUpdate,
   });
 }
 
@@ -315,16 +270,16 @@ function snapshotStore(f: Loaded, plan: Plan): SnapshotStore {
 async function saveSnapshots(store: SnapshotStore, io: Io, unsaved: string[]): Promise<void> {
   const saved = await store.save();
   if ('error' in saved) {
-    io.err(`tradereq: ${saved.error}.`);
+    io.err(CLI.said(TEST.notSaved(saved.error)));
     unsaved.push(store.path);
   } else if (saved.created + saved.changed > 0)
-    io.err(`tradereq: snapshots written to ${store.shown}: ${saved.created} new, ${saved.changed} updated.`);
+    io.err(CLI.said(TEST.snapshotsWritten(store.shown, saved.created, saved.changed)));
 }
 
 /** Nothing answers on loopback: the sandbox is not running, and the next step is to start one. */
 function nothingAnswers(origin: string): string | undefined {
   if (!isLoopbackOrigin(origin)) return undefined;
-  return `not sent: nothing answers at ${origin}: start it with \`tradereq sandbox\` or run \`tradereq test --sandbox\``;
+  return TEST.nothingAnswers(origin);
 }
 
 function badFile(c: TestCase, message: string): CaseResult {
@@ -332,7 +287,7 @@ function badFile(c: TestCase, message: string): CaseResult {
     case: c,
     verdict: 'failed',
     reason: 'bad-input',
-    summary: `not run: ${message}`,
+    summary: TEST.notRun(message),
     expectations: [],
     durationMs: 0,
   };
@@ -380,7 +335,7 @@ function finish(run: RunReport, plan: Plan, io: Io, snapshotsUnsaved: boolean): 
       continue;
     }
     const failure = writeReport(spec.file, report(spec.name, run));
-    if (failure !== undefined) io.err(`tradereq: the ${spec.name} report could not be written to ${failure}.`);
+    if (failure !== undefined) io.err(CLI.said(TEST.reportNotWritten(spec.name, failure)));
     unwritten ||= failure !== undefined;
   }
   const toStdout = plan.reporters.find((r) => r.file === undefined);

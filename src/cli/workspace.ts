@@ -6,6 +6,7 @@ import type { RequestBlock, TradeReqDocument } from '../core/format/model';
 import type { NamedEnvironment } from '../core/env/constants';
 import { chooseEnvironment, envFileCandidates } from '../core/env/lookup';
 import { BOUNDS, formatSize } from '../core/bounds';
+import { INPUT } from './messages';
 import { UsageError } from './usage';
 
 export interface LoadedFile {
@@ -21,19 +22,14 @@ export function readRequestFile(path: string, cwd: string): LoadedFile {
   let text: string;
   try {
     const stat = statSync(full);
-    if (stat.isDirectory()) throw new UsageError(`${path} is a folder: name a .tradereq file`);
-    if (stat.size > BOUNDS.fileChars) {
-      throw new UsageError(
-        `${path} has ${stat.size} bytes, more than TradeReq reads (${formatSize(BOUNDS.fileChars)}): split it into smaller files`,
-      );
-    }
+    if (stat.isDirectory()) throw new UsageError(INPUT.folderNotRequestFile(path));
+    if (stat.size > BOUNDS.fileChars)
+      throw new UsageError(INPUT.tooLarge(path, stat.size, formatSize(BOUNDS.fileChars)));
     text = readFileSync(full, 'utf8');
   } catch (e) {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read it (${code ?? String(e)})`,
-    );
+    throw new UsageError(code === 'ENOENT' ? INPUT.noSuchFile(path) : INPUT.cannotRead(path, code ?? String(e)));
   }
   return { path: full, displayPath: path, text, doc: parse(text) };
 }
@@ -59,11 +55,8 @@ export function selectEnvironment(
     if (builtin.ok) return builtin.value;
     throw unknownEnvironment(builtin.error, wanted);
   }
-  if (statSync(envPath).size > BOUNDS.envFileBytes) {
-    throw new UsageError(
-      `${envPath} is larger than TradeReq reads (${formatSize(BOUNDS.envFileBytes)}): it names environments and should be small`,
-    );
-  }
+  if (statSync(envPath).size > BOUNDS.envFileBytes)
+    throw new UsageError(INPUT.envFileTooLarge(envPath, formatSize(BOUNDS.envFileBytes)));
   // The schema (and zod with it) loads only when there is a file to validate: a bundle of its own.
   const { parseEnvironmentFile } = require('../core/env/schema') as typeof import('../core/env/schema');
   const parsed = parseEnvironmentFile(readFileSync(envPath, 'utf8'));
@@ -75,32 +68,24 @@ export function selectEnvironment(
 
 /** An environment name that names none: where the name came from (--env, else TRADEREQ_ENV) and how to pick another. */
 function unknownEnvironment(error: string, flag: string | undefined): UsageError {
-  return new UsageError(
-    flag !== undefined
-      ? `--env ${flag}: ${error}: give --env one of them`
-      : `TRADEREQ_ENV: ${error}: set TRADEREQ_ENV to one of them, or unset it`,
-  );
+  return new UsageError(flag !== undefined ? INPUT.unknownEnvFlag(flag, error) : INPUT.unknownEnvVariable(error));
 }
 
 /** --request NAME or a 1-based INDEX; without it the file must hold exactly one request. */
 export function selectRequest(file: LoadedFile, wanted: string | undefined): RequestBlock {
   const requests = file.doc.requests;
   const list = (): string => requests.map((r, i) => `${i + 1}${r.name ? ` (${r.name.text})` : ''}`).join(', ');
-  if (requests.length === 0)
-    throw new UsageError(`${file.displayPath} holds no request: add a request line such as POST /api/v3/order`);
+  if (requests.length === 0) throw new UsageError(INPUT.noRequest(file.displayPath));
   if (wanted === undefined) {
     if (requests.length === 1) return requests[0]!;
-    throw new UsageError(
-      `${file.displayPath} holds ${requests.length} requests: choose one with --request NAME or --request INDEX (${list()})`,
-    );
+    throw new UsageError(INPUT.chooseRequest(file.displayPath, requests.length, list()));
   }
   if (/^\d+$/.test(wanted)) {
     const r = requests[Number(wanted) - 1];
-    if (!r)
-      throw new UsageError(`no request ${wanted} in ${file.displayPath}: it holds ${requests.length} (${list()})`);
+    if (!r) throw new UsageError(INPUT.noRequestAt(wanted, file.displayPath, requests.length, list()));
     return r;
   }
   const r = requests.find((x) => x.name?.text === wanted);
-  if (!r) throw new UsageError(`no request named "${wanted}" in ${file.displayPath}: requests are ${list()}`);
+  if (!r) throw new UsageError(INPUT.noRequestNamed(wanted, file.displayPath, list()));
   return r;
 }

@@ -4,7 +4,7 @@
  * closes. The client is the `ws` package; REST calls are signed by the test's own signer.
  */
 import assert from 'node:assert/strict';
-import { SANDBOX_HELP, sandboxCommand } from '../../../../src/cli/sandbox';
+import { sandboxCommand } from '../../../../src/cli/sandbox';
 import type { Io } from '../../../../src/cli/usage';
 import { STREAMS, classifyServerMessage, parseStreamName } from '../../../../src/core/catalog/streams';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox';
@@ -394,7 +394,11 @@ describe('tradereq sandbox: the WebSocket address and routes', () => {
     assert.equal(await running, 0);
   });
 
-  it('the help names the WebSocket endpoint, its limits and its control routes', () => {
+  it('the help names the WebSocket endpoint, its limits and its control routes', async () => {
+    const lines: string[] = [];
+    const io: Io = { out: (t) => lines.push(t), err: () => undefined, env: {}, cwd: process.cwd() };
+    assert.equal(await sandboxCommand(['--help'], io), 0);
+    const help = lines.join('\n');
     for (const text of [
       '/ws?listenKey=',
       '30 streams',
@@ -406,7 +410,7 @@ describe('tradereq sandbox: the WebSocket address and routes', () => {
       '/_sandbox/ws/malformed',
       '"wsUrl"',
     ])
-      assert.ok(SANDBOX_HELP.includes(text), text);
+      assert.ok(help.includes(text), text);
   });
 });
 
