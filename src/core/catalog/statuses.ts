@@ -30,6 +30,14 @@ export const HTTP_STATUSES: readonly HttpStatusInfo[] = [
   },
 ];
 
+/** The meanings of the statuses outside §7.1's rows (assumed): shown translated, like the rows'. */
+export const OTHER_STATUS_MEANINGS = {
+  redirect: 'Redirect: the service does not redirect; check the base URL',
+  informational: 'Informational status, not a final answer; the outcome of the operation is unknown',
+  invalid:
+    'Not a valid HTTP status; the outcome of the operation is unknown and may have succeeded: check before retrying',
+} as const;
+
 const BY_STATUS: ReadonlyMap<HttpStatusInfo['status'], HttpStatusInfo> = new Map(
   HTTP_STATUSES.map((info) => [info.status, info]),
 );
@@ -51,7 +59,7 @@ export function describeStatus(status: number): HttpStatusInfo {
     if (status >= 300 && status <= 399) {
       return {
         status,
-        meaning: 'Redirect: the service does not redirect; check the base URL',
+        meaning: OTHER_STATUS_MEANINGS.redirect,
         outcome: 'rejected',
         source: 'assumed',
       };
@@ -59,7 +67,7 @@ export function describeStatus(status: number): HttpStatusInfo {
     if (status >= 100 && status <= 199) {
       return {
         status,
-        meaning: 'Informational status, not a final answer; the outcome of the operation is unknown',
+        meaning: OTHER_STATUS_MEANINGS.informational,
         outcome: 'unknown',
         source: 'assumed',
       };
@@ -68,8 +76,7 @@ export function describeStatus(status: number): HttpStatusInfo {
   // Outside 100-599 nothing is known about the request, so the outcome cannot be ruled out.
   return {
     status,
-    meaning:
-      'Not a valid HTTP status; the outcome of the operation is unknown and may have succeeded: check before retrying',
+    meaning: OTHER_STATUS_MEANINGS.invalid,
     outcome: 'unknown',
     source: 'assumed',
   };

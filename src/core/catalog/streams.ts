@@ -6,6 +6,7 @@
  * of each stream's pushes, for the sandbox and the WebSocket client.
  */
 import { err, ok, type Result } from '../result';
+import { t } from '../l10n';
 import * as z from '../zod-mini';
 import {
   KLINE_INTERVALS,
@@ -154,15 +155,15 @@ export function classifyServerMessage(value: unknown): ServerMessage {
   const reply = ReplySchema.safeParse(value);
   if (reply.success) return { type: 'reply', reply: reply.data };
   const push = PushSchema.safeParse(value);
-  if (!push.success) return { type: 'unknown', why: 'neither a reply {id, code, msg} nor a push {c, t, d}' };
+  if (!push.success) return { type: 'unknown', why: t('neither a reply {id, code, msg} nor a push {c, t, d}') };
   const parsed = parseStreamName(push.data.c);
-  if (!parsed.ok) return { type: 'unknown', why: `push of an unknown stream: ${parsed.error.message}` };
+  if (!parsed.ok) return { type: 'unknown', why: t('push of an unknown stream: {0}', parsed.error.message) };
   const data = parsed.value.info.data.safeParse(push.data.d);
   if (!data.success) {
     const issue = data.error.issues[0];
     return {
       type: 'unknown',
-      why: `push of ${parsed.value.info.channel} with an unexpected d.${issue?.path.join('.') ?? ''}`,
+      why: t('push of {0} with an unexpected d.{1}', parsed.value.info.channel, issue?.path.join('.') ?? ''),
     };
   }
   return { type: 'push', push: push.data, stream: parsed.value.stream, info: parsed.value.info };

@@ -5,6 +5,7 @@
 import { range, type Range, type RequestBlock } from '../format/model';
 import type { NamedEnvironment } from '../env/constants';
 import type { ParamInfo } from '../catalog/types';
+import { t } from '../l10n';
 
 export type CompletionKind =
   'parameter' | 'value' | 'symbol' | 'variable' | 'directive' | 'method' | 'path' | 'section' | 'snippet' | 'operator';
@@ -71,8 +72,8 @@ export function valuesFor(
     return info.enumValues.map((v, i) => ({
       label: v.value,
       kind: 'value',
-      detail: v.source === 'spec' ? 'documented by the service' : 'assumed',
-      documentation: v.description,
+      detail: v.source === 'spec' ? t('documented by the service') : t('assumed'),
+      documentation: t(v.description),
       range: r,
       sortText: String(i).padStart(2, '0'),
     }));
@@ -81,18 +82,23 @@ export function valuesFor(
   switch (name) {
     case 'recvWindow':
       return [
-        { label: '5000', kind: 'value', detail: 'the default; 5000 or less is recommended (spec §5 rule 8)', range: r },
+        {
+          label: '5000',
+          kind: 'value',
+          detail: t('the default; 5000 or less is recommended (spec §5 rule 8)'),
+          range: r,
+        },
       ];
     case 'newClientOrderId':
       return [
-        { label: '{{$clientOrderId}}', kind: 'variable', detail: 'a fresh client order id for each send', range: r },
+        { label: '{{$clientOrderId}}', kind: 'variable', detail: t('a fresh client order id for each send'), range: r },
       ];
     case 'timestamp':
       return [
         {
           label: '{{$timestamp}}',
           kind: 'variable',
-          detail: 'now in milliseconds; or leave timestamp out and TradeReq adds it',
+          detail: t('now in milliseconds; or leave timestamp out and TradeReq adds it'),
           range: r,
         },
       ];
@@ -104,15 +110,15 @@ export function symbolCompletions(r: Range, ctx: CompletionContext): CompletionE
   const seen = new Set<string>();
   const out: CompletionEntry[] = [];
   const order = { exchangeInfo: 0, setting: 1, workspace: 2 } as const;
+  const froms = {
+    exchangeInfo: t('exchangeInfo of {0}', ctx.environment.name),
+    setting: t('tradereq.symbols setting'),
+    workspace: t('used in the workspace'),
+  } as const;
   for (const s of ctx.symbols) {
     if (seen.has(s.symbol)) continue;
     seen.add(s.symbol);
-    const from =
-      s.source === 'exchangeInfo'
-        ? `exchangeInfo of ${ctx.environment.name}`
-        : s.source === 'setting'
-          ? 'tradereq.symbols setting'
-          : 'used in the workspace';
+    const from = froms[s.source];
     out.push({
       label: s.symbol,
       kind: 'symbol',

@@ -3,6 +3,7 @@
  * and the file. Pure and fast: it reads the one request around the cursor, never the whole file.
  */
 import { DIRECTIVES } from '../format/directives';
+import { t } from '../l10n';
 import {
   METHODS,
   isWebSocket,
@@ -17,7 +18,7 @@ import { SYSTEM_VARIABLES } from '../format/variables';
 import { ENDPOINTS, KNOWN_PATHS, findEndpoint, findParam } from '../catalog/endpoints';
 import type { EndpointInfo } from '../catalog/types';
 import { expectationCompletions } from './expectation-help';
-import { paramMarkdown } from './markdown';
+import { paramMarkdown, sourceNote } from './markdown';
 import { orderListCompletions, streamSymbolAt, wsCompletions } from './stream-completion';
 import { valuesFor, wordRange, wordStart, type CompletionContext, type CompletionEntry } from './completion-values';
 
@@ -98,7 +99,7 @@ function methodCompletions(line: number, lineText: string, character: number): C
     label: m,
     kind: 'method',
     insertText: m + ' ',
-    detail: 'request line',
+    detail: t('request line'),
     range: r,
     sortText: `1${i}`,
   }));
@@ -110,8 +111,8 @@ function methodCompletions(line: number, lineText: string, character: number): C
       .map((p, k) => `${p.name} = \${${k + 1}}`)
       .join('\n')}`,
     snippet: true,
-    detail: e.title,
-    documentation: `${e.description}${e.source === 'assumed' ? '\n\n_Assumed (not documented by the service)._' : ''}`,
+    detail: t(e.title),
+    documentation: `${t(e.description)}${e.source === 'assumed' ? `\n\n${sourceNote('assumed')}` : ''}`,
     range: r,
     sortText: `2${String(i).padStart(2, '0')}`,
   }));
@@ -133,7 +134,7 @@ function requestLineCompletions(
       line,
       Math.max(character, rl.path.range.endChar),
     );
-    return [{ label: '/ws', kind: 'path', detail: "the environment's WebSocket endpoint (its wsUrl)", range: r }];
+    return [{ label: '/ws', kind: 'path', detail: t("the environment's WebSocket endpoint (its wsUrl)"), range: r }];
   }
   const q = lineText.indexOf('?', rl.target.range.startChar);
   if (q >= 0 && character > q) {
@@ -160,7 +161,7 @@ function pathCompletions(method: string, r: Range): CompletionEntry[] {
     return {
       label: p,
       kind: 'path',
-      detail: known.has(p) ? e.title : `${e.title} (not with ${method})`,
+      detail: known.has(p) ? t(e.title) : t('{0} (not with {1})', t(e.title), method),
       range: r,
       sortText: known.has(p) ? `1${p}` : `2${p}`,
     };
@@ -179,9 +180,9 @@ function sectionCompletions(
   const hasJson = request.sections.some((s) => s.kind === 'json');
   const hasBody = request.sections.some((s) => s.kind === 'body');
   const sections: [string, string][] = [
-    ['[query]', 'the parameters below go in the query string'],
-    ['[body]', 'the parameters below go in the form body'],
-    ['[json]', 'one JSON object follows, sent as application/json'],
+    ['[query]', t('the parameters below go in the query string')],
+    ['[body]', t('the parameters below go in the form body')],
+    ['[json]', t('one JSON object follows, sent as application/json')],
   ];
   return sections
     .filter(([s]) => !(s === '[json]' && (hasJson || hasBody)) && !(s === '[body]' && hasJson))
@@ -210,7 +211,7 @@ function parameterCompletions(
         label: p.name,
         kind: 'parameter',
         insertText: p.name + separator,
-        detail: `${required ? 'required' : 'optional'} · ${p.type}${p.rule ? ' · ' + p.rule : ''}`,
+        detail: [required ? t('required') : t('optional'), p.type, ...(p.rule ? [t(p.rule)] : [])].join(' · '),
         documentation: paramMarkdown(p, endpoint),
         sortText: `${required ? 0 : 1}${String(endpoint.params.indexOf(p)).padStart(2, '0')}`,
         range: r,
@@ -237,7 +238,7 @@ function directiveCompletions(line: number, lineText: string, character: number)
     label: d.name,
     kind: 'directive',
     detail: d.usage,
-    documentation: d.description,
+    documentation: t(d.description),
     range: r,
     sortText: String(i).padStart(2, '0'),
   }));
@@ -273,40 +274,40 @@ function variableCompletions(
   for (const v of doc.variables) {
     if (fileNames.has(v.name.text)) continue;
     fileNames.add(v.name.text);
-    add(v.name.text, `file variable = ${v.value.text}`, undefined, '0');
+    add(v.name.text, t('file variable = {0}', v.value.text), undefined, '0');
   }
   for (const [name, value] of Object.entries(ctx.environment.variables ?? {})) {
-    if (!fileNames.has(name)) add(name, `environment ${ctx.environment.name} = ${String(value)}`, undefined, '1');
+    if (!fileNames.has(name))
+      add(name, t('environment {0} = {1}', ctx.environment.name, String(value)), undefined, '1');
   }
-  for (const s of SYSTEM_VARIABLES) add(s.name, 'system variable', s.description, '2');
+  for (const s of SYSTEM_VARIABLES) add(s.name, t('system variable'), t(s.description), '2');
   for (const r2 of doc.requests) {
     if (!r2.name) continue;
-    const t = responseVariable(r2.name);
+    const entry = responseVariable(r2.name);
     out.push({
-      label: t.label,
+      label: entry.label,
       kind: 'variable',
-      insertText: t.label + closing,
-      detail: t.detail,
-      documentation: RESPONSE_DOC,
+      insertText: entry.label + closing,
+      detail: t('a field of the last response of "{0}"', r2.name.text),
+      documentation: t('e.g. `orderId`, `symbol`; deeper paths with `a.b[0]`'),
       range: r,
-      sortText: t.sortText,
+      sortText: entry.sortText,
     });
   }
   return out;
 }
 
-const RESPONSE_DOC = 'e.g. `orderId`, `symbol`; deeper paths with `a.b[0]`';
 /** A named request's entry text, made once per name: reparse keeps the requests an edit did not touch. */
-const responseVariables = new WeakMap<Token, { label: string; detail: string; sortText: string }>();
+const responseVariables = new WeakMap<Token, { label: string; sortText: string }>();
 
-function responseVariable(name: Token): { label: string; detail: string; sortText: string } {
-  let t = responseVariables.get(name);
-  if (!t) {
+function responseVariable(name: Token): { label: string; sortText: string } {
+  let entry = responseVariables.get(name);
+  if (!entry) {
     const label = `${name.text}.response.`;
-    t = { label, detail: `a field of the last response of "${name.text}"`, sortText: '3' + label };
-    responseVariables.set(name, t);
+    entry = { label, sortText: '3' + label };
+    responseVariables.set(name, entry);
   }
-  return t;
+  return entry;
 }
 
 /** In a `[json]` body: member names of the endpoint, and values for the member being written. */
@@ -335,7 +336,7 @@ function jsonCompletions(
       .map((p) => ({
         label: p.name,
         kind: 'parameter',
-        detail: `${p.required ? 'required' : 'optional'} · ${p.type}`,
+        detail: `${p.required ? t('required') : t('optional')} · ${p.type}`,
         documentation: paramMarkdown(p, endpoint),
         range: r,
         sortText: `${p.required ? 0 : 1}${p.name}`,

@@ -18,60 +18,113 @@ import {
 import { credentialsIn } from '../format/credentials';
 import { range, type Directive, type Range } from '../format/model';
 import type { AnswerPath, CompletionEntry } from './completion-values';
+import { t } from '../l10n';
 import { escapeMarkdown, inlineCode } from './markdown';
 
-const COMPARED: Readonly<Record<Comparison, string>> = {
-  '==': 'is',
-  '!=': 'is not',
-  '<': 'is less than',
-  '<=': 'is at most',
-  '>': 'is greater than',
-  '>=': 'is at least',
-};
+/** "is less than 300": a comparison and the value it compares with, in words. */
+function compared(op: Comparison, value: string | number): string {
+  switch (op) {
+    case '==':
+      return t('is {0}', value);
+    case '!=':
+      return t('is not {0}', value);
+    case '<':
+      return t('is less than {0}', value);
+    case '<=':
+      return t('is at most {0}', value);
+    case '>':
+      return t('is greater than {0}', value);
+    case '>=':
+      return t('is at least {0}', value);
+  }
+}
 
 /** What each operator checks of a value, in words (hover and completion share them). */
-const OPERATOR_WORDS: Readonly<Record<string, string>> = {
-  '==': 'is VALUE: the same text, or the same decimal ("0.10000000" is 0.1)',
-  '!=': 'is not VALUE (by the rule of ==)',
-  '<': 'is a number less than N, compared exactly as decimals',
-  '<=': 'is a number at most N, compared exactly as decimals',
-  '>': 'is a number greater than N, compared exactly as decimals',
-  '>=': 'is a number at least N, compared exactly as decimals',
-  contains: 'is text that contains VALUE, or a list with an element VALUE',
-  startsWith: 'is text that starts with VALUE',
-  matches: 'matches the pattern /re/ (flags i, m, s), run by RE2 in linear time',
-  in: 'is one of the values of [a, b, "c d"]',
-  exists: 'exists (null counts)',
-  'not exists': 'is absent',
-  isString: 'is text',
-  isNumber: 'is a JSON number',
-  isDecimal: 'is a decimal: a number, or text that writes one ("0.10000000")',
-  isBoolean: 'is true or false',
-  isNull: 'is null',
-  isArray: 'is a list',
-  isObject: 'is an object',
-  count: 'is a list whose length passes the comparison (with *: how many values the path reaches)',
-};
+function operatorWords(op: string): string | undefined {
+  switch (op) {
+    case '==':
+      return t('is VALUE: the same text, or the same decimal ("0.10000000" is 0.1)');
+    case '!=':
+      return t('is not VALUE (by the rule of ==)');
+    case '<':
+      return t('is a number less than N, compared exactly as decimals');
+    case '<=':
+      return t('is a number at most N, compared exactly as decimals');
+    case '>':
+      return t('is a number greater than N, compared exactly as decimals');
+    case '>=':
+      return t('is a number at least N, compared exactly as decimals');
+    case 'contains':
+      return t('is text that contains VALUE, or a list with an element VALUE');
+    case 'startsWith':
+      return t('is text that starts with VALUE');
+    case 'matches':
+      return t('matches the pattern /re/ (flags i, m, s), run by RE2 in linear time');
+    case 'in':
+      return t('is one of the values of [a, b, "c d"]');
+    default:
+      return typeWords(op);
+  }
+}
+
+function typeWords(op: string): string | undefined {
+  switch (op) {
+    case 'exists':
+      return t('exists (null counts)');
+    case 'not exists':
+      return t('is absent');
+    case 'isString':
+      return t('is text');
+    case 'isNumber':
+      return t('is a JSON number');
+    case 'isDecimal':
+      return t('is a decimal: a number, or text that writes one ("0.10000000")');
+    case 'isBoolean':
+      return t('is true or false');
+    case 'isNull':
+      return t('is null');
+    case 'isArray':
+      return t('is a list');
+    case 'isObject':
+      return t('is an object');
+    case 'count':
+      return t('is a list whose length passes the comparison (with *: how many values the path reaches)');
+    default:
+      return undefined;
+  }
+}
 
 /** `# @expect json PATH isDecimal` → "Passes when every value at PATH is a decimal…", in Markdown. */
 function describeExpectation(e: ExpectationLine): string {
   switch (e.kind) {
     case 'status':
-      return `Passes when the HTTP status ${COMPARED[e.check.op as Comparison]} ${e.status}.`;
+      return t('Passes when the HTTP status {0}.', compared(e.check.op as Comparison, e.status));
     case 'code':
       return e.check.op === '=='
-        ? `Passes when the answer carries the service's error code ${e.code} (§7.2).`
-        : `Passes when the answer does not carry the error code ${e.code}; an answer without an error code passes.`;
+        ? t("Passes when the answer carries the service's error code {0} (§7.2).", e.code)
+        : t(
+            'Passes when the answer does not carry the error code {0}; an answer without an error code passes.',
+            e.code,
+          );
     case 'duration':
-      return `Passes when the round trip (from sending the request to the whole answer) ${COMPARED[e.check.op as Comparison]} ${e.ms} ms.`;
+      return t(
+        'Passes when the round trip (from sending the request to the whole answer) {0}.',
+        compared(e.check.op as Comparison, `${e.ms} ms`),
+      );
     case 'header':
-      return `Passes when the response header ${inlineCode(e.name)} (in any case) ${checkWords(e.check, false)}.`;
+      return t(
+        'Passes when the response header {0} (in any case) {1}.',
+        inlineCode(e.name),
+        checkWords(e.check, false),
+      );
     case 'json':
-      return `Passes when, in the JSON answer, ${describePath(e)}.`;
+      return t('Passes when, in the JSON answer, {0}.', describePath(e));
     case 'message':
-      return `Passes when, in one push, ${describePath(e)}. Pushes are checked as they come.`;
+      return t('Passes when, in one push, {0}. Pushes are checked as they come.', describePath(e));
     case 'snapshot':
-      return 'Passes when the answer (status, error code, body), its volatile fields masked, equals its entry in `__snapshots__/FILE.snap.json` beside this file; compared by `tradereq test` and the Testing view, written by `--update-snapshots`.';
+      return t(
+        'Passes when the answer (status, error code, body), its volatile fields masked, equals its entry in `__snapshots__/FILE.snap.json` beside this file; compared by `tradereq test` and the Testing view, written by `--update-snapshots`.',
+      );
   }
 }
 
@@ -79,37 +132,41 @@ function describePath(e: Extract<ExpectationLine, { kind: 'json' | 'message' }>)
   const many = hasWildcard(e.steps);
   const p = inlineCode(e.path);
   const c = e.check;
-  if (c.op === 'exists') return many ? `${p} reaches a value` : `${p} is present (null counts)`;
-  if (c.op === 'not exists') return many ? `${p} reaches no value` : `${p} is absent`;
+  if (c.op === 'exists') return many ? t('{0} reaches a value', p) : t('{0} is present (null counts)', p);
+  if (c.op === 'not exists') return many ? t('{0} reaches no value', p) : t('{0} is absent', p);
   if (c.op === 'count')
     return many
-      ? `the number of values ${p} reaches ${COMPARED[c.comparison]} ${c.count.text}`
-      : `the value at ${p} is a list whose length ${COMPARED[c.comparison]} ${c.count.text}`;
+      ? t('the number of values {0} reaches {1}', p, compared(c.comparison, c.count.text))
+      : t('the value at {0} is a list whose length {1}', p, compared(c.comparison, c.count.text));
   return many
-    ? `every value ${p} reaches (each element at a \`*\`; one at least must exist) ${checkWords(c)}`
-    : `the value at ${p} ${checkWords(c)}`;
+    ? t('every value {0} reaches (each element at a `*`; one at least must exist) {1}', p, checkWords(c))
+    : t('the value at {0} {1}', p, checkWords(c));
 }
 
 function checkWords(check: Check, lists = true): string {
   switch (check.op) {
     case 'matches':
-      return `matches ${inlineCode(`/${check.pattern.source}/${check.pattern.flags}`)} (RE2: linear time)`;
+      return t('matches {0} (RE2: linear time)', inlineCode(`/${check.pattern.source}/${check.pattern.flags}`));
     case 'in':
-      return `is one of ${check.values.map((v) => inlineCode(v.text)).join(', ')}`;
+      return t('is one of {0}', check.values.map((v) => inlineCode(v.text)).join(', '));
     case 'contains':
-      return `contains ${inlineCode(check.value.text)}${lists ? ' (as text, or as an element of a list)' : ''}`;
+      return lists
+        ? t('contains {0} (as text, or as an element of a list)', inlineCode(check.value.text))
+        : t('contains {0}', inlineCode(check.value.text));
     case 'startsWith':
-      return `starts with ${inlineCode(check.value.text)}`;
+      return t('starts with {0}', inlineCode(check.value.text));
     case '==':
-    case '!=':
-      return `${COMPARED[check.op]} ${inlineCode(check.value.text)}${check.value.decimal ? ' (as text, or as the same decimal)' : ''}`;
+    case '!=': {
+      const words = compared(check.op, inlineCode(check.value.text));
+      return check.value.decimal ? t('{0} (as text, or as the same decimal)', words) : words;
+    }
     case '<':
     case '<=':
     case '>':
     case '>=':
-      return `${COMPARED[check.op]} ${check.value.text} (compared exactly, as decimals)`;
+      return t('{0} (compared exactly, as decimals)', compared(check.op, check.value.text));
     default:
-      return OPERATOR_WORDS[check.op]!;
+      return operatorWords(check.op)!;
   }
 }
 
@@ -174,7 +231,7 @@ function operatorCompletions(kind: ExpectKind, r: Range, only?: string): Complet
     kind: 'operator',
     insertText: op === 'matches' ? 'matches /${1}/' : op === 'in' ? 'in [${1}]' : op,
     snippet: op === 'matches' || op === 'in',
-    detail: OPERATOR_WORDS[op],
+    detail: operatorWords(op),
     range: r,
     sortText: String(i).padStart(2, '0'),
   }));
@@ -186,7 +243,7 @@ function pathCompletions(r: Range, paths: readonly AnswerPath[]): CompletionEntr
     kind: 'parameter',
     insertText: p.path + ' ',
     detail: p.sample,
-    documentation: 'A field of the last answer of this request in the editor.',
+    documentation: t('A field of the last answer of this request in the editor.'),
     range: r,
     sortText: String(i).padStart(4, '0'),
     retrigger: true,
@@ -206,7 +263,7 @@ export function answerPaths(json: unknown): AnswerPath[] {
   // A listen key in the answer is a credential: its samples say so instead of showing it.
   const secrets = credentialsIn(json);
   const sample = (v: unknown): string =>
-    typeof v === 'string' && secrets.some((s) => v.includes(s)) ? 'a credential (not shown)' : sampleOf(v);
+    typeof v === 'string' && secrets.some((s) => v.includes(s)) ? t('a credential (not shown)') : sampleOf(v);
   const out: AnswerPath[] = [];
   const queue: { path: string; value: unknown; depth: number }[] = [{ path: '', value: json, depth: 0 }];
   for (let i = 0; i < queue.length && out.length < PATHS_KEPT; i++) {
@@ -229,7 +286,7 @@ export function answerPaths(json: unknown): AnswerPath[] {
 }
 
 function sampleOf(v: unknown): string {
-  if (Array.isArray(v)) return `a list of ${v.length}`;
-  if (v !== null && typeof v === 'object') return 'an object';
+  if (Array.isArray(v)) return t('a list of {0}', v.length);
+  if (v !== null && typeof v === 'object') return t('an object');
   return clip(JSON.stringify(v) ?? String(v), Math.min(40, BOUNDS.messageChars));
 }

@@ -5,6 +5,7 @@
  */
 import type { ClockSample } from '../clock/clock';
 import { DIRECTIVES } from '../format/directives';
+import { t } from '../l10n';
 import { expectationHover } from './expectation-help';
 import { readStreamName } from '../catalog/stream-names';
 import {
@@ -27,6 +28,7 @@ import {
   escapeMarkdown,
   inlineCode,
   paramMarkdown,
+  sourceNote,
   streamMarkdown,
 } from './markdown';
 
@@ -89,15 +91,7 @@ export function hoverAt(
   if (ref) return variableHover(doc, ref.name, ref.range, ctx);
 
   const directive = (request?.directives ?? doc.fileDirectives).find((d) => contains(d.name.range, line, character));
-  if (directive) {
-    const info = DIRECTIVES.find((d) => d.name === directive.name.text);
-    return {
-      markdown: info
-        ? `**@${info.name}**: ${info.description}\n\n${inlineCode(info.usage)}`
-        : `Unknown directive ${inlineCode('@' + directive.name.text)}.`,
-      range: directive.name.range,
-    };
-  }
+  if (directive) return directiveHover(directive);
   if (!request) return undefined;
   if (isWebSocket(request)) return wsHover(doc, request, line, character, ctx);
 
@@ -107,7 +101,10 @@ export function hoverAt(
     return endpoint
       ? { markdown: endpointMarkdown(endpoint), range: rl.range }
       : {
-          markdown: `${inlineCode(rl.method.text + ' ' + rl.path.text)} is not in TradeReq's endpoint catalog: its parameters are not checked, and its rate-limit weight is 1 unless \`# @weight\` says otherwise.`,
+          markdown: t(
+            "{0} is not in TradeReq's endpoint catalog: its parameters are not checked, and its rate-limit weight is 1 unless `# @weight` says otherwise.",
+            inlineCode(rl.method.text + ' ' + rl.path.text),
+          ),
           range: rl.range,
         };
   }
@@ -117,7 +114,14 @@ export function hoverAt(
       const info = endpoint ? findParam(endpoint, p.name.text) : undefined;
       if (info && endpoint) return { markdown: paramMarkdown(info, endpoint), range: p.name.range };
       return {
-        markdown: `${inlineCode(p.name.text)} is not a known parameter${endpoint ? ` of ${endpoint.method} ${endpoint.path}` : ''}. It is sent and signed as written.`,
+        markdown: endpoint
+          ? t(
+              '{0} is not a known parameter of {1} {2}. It is sent and signed as written.',
+              inlineCode(p.name.text),
+              endpoint.method,
+              endpoint.path,
+            )
+          : t('{0} is not a known parameter. It is sent and signed as written.', inlineCode(p.name.text)),
         range: p.name.range,
       };
     }
@@ -126,12 +130,23 @@ export function hoverAt(
       const value = info?.enumValues?.find((v) => v.value === p.value.text);
       if (value)
         return {
-          markdown: `**${value.value}**: ${value.description}\n\n_${value.source === 'spec' ? 'Documented by the service' : 'Assumed (not documented by the service)'}._`,
+          markdown: `**${value.value}**: ${t(value.description)}\n\n${sourceNote(value.source)}`,
           range: p.value.range,
         };
     }
   }
   return undefined;
+}
+
+/** A directive's name: what it does and how it is written. */
+function directiveHover(directive: Directive): HoverResult {
+  const info = DIRECTIVES.find((d) => d.name === directive.name.text);
+  return {
+    markdown: info
+      ? `**@${info.name}**: ${t(info.description)}\n\n${inlineCode(info.usage)}`
+      : t('Unknown directive {0}.', inlineCode('@' + directive.name.text)),
+    range: directive.name.range,
+  };
 }
 
 /** A WebSocket request: its request line, and each stream name (what it pushes, public or private). */
@@ -144,9 +159,17 @@ function wsHover(
 ): HoverResult | undefined {
   const rl = request.requestLine;
   if (contains(rl.range, line, character)) {
-    const where = ctx.environment.wsUrl ?? 'the base URL with ws:// or wss:// and the path /ws';
+    const where = ctx.environment.wsUrl ?? t('the base URL with ws:// or wss:// and the path /ws');
+    const connects = t(
+      '**WebSocket request**: connects to the WebSocket endpoint of the environment "{0}" (its wsUrl: {1}), subscribes the `[subscribe]` streams and sends each `[message]`. `/ws` is that endpoint; another path goes on its host, a ws:// or wss:// URL is used as written.',
+      ctx.environment.name,
+      inlineCode(where),
+    );
+    const assumed = t(
+      '_The stream names and messages are assumed (not documented by the service, §6); §8 limits a connection to 30 streams and 100 client messages a second._',
+    );
     return {
-      markdown: `**WebSocket request**: connects to the WebSocket endpoint of the environment "${ctx.environment.name}" (its wsUrl: ${inlineCode(where)}), subscribes the \`[subscribe]\` streams and sends each \`[message]\`. \`/ws\` is that endpoint; another path goes on its host, a ws:// or wss:// URL is used as written.\n\n_The stream names and messages are assumed (not documented by the service, §6); §8 limits a connection to 30 streams and 100 client messages a second._`,
+      markdown: `${connects}\n\n${assumed}`,
       range: rl.range,
     };
   }
@@ -173,17 +196,21 @@ function hoverContext(ctx: HoverContext): ResolveContext {
 
 function variableHover(doc: TradeReqDocument, name: string, r: Range, ctx: HoverContext): HoverResult {
   const system = SYSTEM_VARIABLES.find((s) => s.name === name);
-  if (system) return { markdown: `**{{${name}}}**: ${system.description} Made when the request is sent.`, range: r };
+  if (system)
+    return {
+      markdown: `**{{${name}}}**: ${t('{0} Made when the request is sent.', t(system.description))}`,
+      range: r,
+    };
   const scope = new VariableScope(doc, hoverContext(ctx));
   const origin = scope.origin(name);
   if (origin === 'response') {
     return {
-      markdown: `**{{${name}}}**: read from the last response of the named request when this one is sent.`,
+      markdown: `**{{${name}}}**: ${t('read from the last response of the named request when this one is sent.')}`,
       range: r,
     };
   }
   const value = scope.lookup(name);
   if (!value.ok) return { markdown: `**{{${name}}}**: ${value.error}.`, range: r };
-  const where = origin === 'file' ? 'file variable' : `variable of the environment "${ctx.environment.name}"`;
+  const where = origin === 'file' ? t('file variable') : t('variable of the environment "{0}"', ctx.environment.name);
   return { markdown: `**{{${name}}}** = ${inlineCode(value.value)}\n\n${where}`, range: r };
 }

@@ -1,9 +1,9 @@
 /** Markdown for hovers and the response panel. Every value that comes from a file or a server is escaped. */
+import { t } from '../l10n';
 import type { ClockSample } from '../clock/clock';
 import { explainTimestampError } from '../clock/clock';
-import { describeSource } from '../catalog/endpoints';
 import type { StreamDescription } from '../catalog/stream-names';
-import type { EndpointInfo, ErrorCodeInfo, ParamInfo } from '../catalog/types';
+import type { EndpointInfo, ErrorCodeInfo, ParamInfo, Source } from '../catalog/types';
 
 /** Escapes Markdown and HTML so that text shows as written. */
 export function escapeMarkdown(text: string): string {
@@ -24,85 +24,109 @@ export function inlineCode(text: string): string {
 export function errorCodeMarkdown(info: ErrorCodeInfo, clock?: ClockSample): string {
   const lines: string[] = [];
   if (info.meanings.length === 1) {
-    lines.push(`**${info.code}**: ${info.meanings[0]}`);
+    lines.push(`**${info.code}**: ${t(info.meanings[0]!)}`);
   } else {
     lines.push(
-      `**${info.code}** has ${info.meanings.length} meanings in the spec (§7.2):`,
+      t('**{0}** has {1} meanings in the spec (§7.2):', info.code, info.meanings.length),
       '',
-      ...info.meanings.map((m) => `- ${m}`),
+      ...info.meanings.map((m) => `- ${t(m)}`),
     );
   }
-  if (info.cause) lines.push('', `**Usual cause:** ${info.cause}`);
-  if (info.action) lines.push('', `**What to do:** ${info.action}`);
+  if (info.cause) lines.push('', t('**Usual cause:** {0}', t(info.cause)));
+  if (info.action) lines.push('', t('**What to do:** {0}', t(info.action)));
   if (info.code === 700003) lines.push('', explainTimestampError(clock));
   return lines.join('\n');
 }
 
-export function paramMarkdown(p: ParamInfo, endpoint: EndpointInfo): string {
-  const lines = [`**${p.name}** (${p.type}) on ${endpoint.method} ${endpoint.path}`, '', p.description];
-  if (p.rule) lines.push('', `**Rule:** ${p.rule}`);
+/** Whether `p` is required on `endpoint`: always, for some order types, or not at all. */
+function requirement(p: ParamInfo, endpoint: EndpointInfo): string {
+  if (p.addedBySigner) return t('Added by TradeReq when it signs the request.');
+  if (p.required) return t('Required.');
   const needs =
     endpoint.typeRequirements
-      ?.filter((t) => t.required.includes(p.name) || t.anyOf?.some((g) => g.includes(p.name)))
-      .map((t) => t.type) ?? [];
-  lines.push(
+      ?.filter((r) => r.required.includes(p.name) || r.anyOf?.some((g) => g.includes(p.name)))
+      .map((r) => r.type) ?? [];
+  return needs.length > 0 ? t('Required for {0} orders.', needs.join(', ')) : t('Optional.');
+}
+
+/** A parameter's hover; `list` names the list of orders when `p` is a parameter of each order in it. */
+export function paramMarkdown(p: ParamInfo, endpoint: EndpointInfo, list?: string): string {
+  const lines = [
+    list === undefined
+      ? t('**{0}** ({1}) on {2} {3}', p.name, p.type, endpoint.method, endpoint.path)
+      : t('**{0}** ({1}) in each order of {2}', p.name, p.type, list),
     '',
-    p.addedBySigner
-      ? 'Added by TradeReq when it signs the request.'
-      : p.required
-        ? 'Required.'
-        : needs.length > 0
-          ? `Required for ${needs.join(', ')} orders.`
-          : 'Optional.',
-  );
-  if (p.defaultValue !== undefined) lines.push(`Default: ${p.defaultValue}.`);
+    t(p.description),
+  ];
+  if (p.rule) lines.push('', t('**Rule:** {0}', t(p.rule)));
+  lines.push('', requirement(p, endpoint));
+  if (p.defaultValue !== undefined) lines.push(t('Default: {0}.', p.defaultValue));
   if (p.enumValues)
     lines.push(
       '',
-      'Values: ' + p.enumValues.map((v) => `\`${v.value}\`${v.source === 'assumed' ? ' (assumed)' : ''}`).join(', '),
+      t(
+        'Values: {0}',
+        p.enumValues.map((v) => (v.source === 'assumed' ? t('`{0}` (assumed)', v.value) : `\`${v.value}\``)).join(', '),
+      ),
     );
-  lines.push('', `_${capitalise(describeSource(p.source))}._`);
+  lines.push('', sourceNote(p.source));
   return lines.join('\n');
+}
+
+/** "Signed (…) · weight 1 · counted per account": how an endpoint is signed and counted. */
+function endpointTerms(e: EndpointInfo): string {
+  const weight = e.weightSource === 'assumed' ? t('weight {0} (assumed)', e.weight) : t('weight {0}', e.weight);
+  const counted = e.mode === 'ip' ? t('counted per IP') : t('counted per account');
+  const signed = e.signed ? t('Signed (timestamp and signature added by TradeReq)') : t('Unsigned');
+  return `${signed} · ${weight} · ${counted}`;
 }
 
 export function endpointMarkdown(e: EndpointInfo): string {
   return [
-    `**${e.title}**: ${e.method} ${e.path}`,
+    `**${t(e.title)}**: ${e.method} ${e.path}`,
     '',
-    e.description,
+    t(e.description),
     '',
-    `${e.signed ? 'Signed (timestamp and signature added by TradeReq)' : 'Unsigned'} · weight ${e.weight}${e.weightSource === 'assumed' ? ' (assumed)' : ''} · counted per ${e.mode === 'ip' ? 'IP' : 'account'}`,
+    endpointTerms(e),
     '',
-    `_${capitalise(describeSource(e.source))}._`,
+    sourceNote(e.source),
   ].join('\n');
 }
 
 /** What a stream pushes, whether it needs a listen key, its parameters and push fields; `name` as written (escaped). */
 export function streamMarkdown(info: StreamDescription, name?: string): string {
+  const code = inlineCode(name ?? info.template);
   const lines = [
-    `**${info.title}** (${info.visibility} stream): ${inlineCode(name ?? info.template)}`,
+    info.visibility === 'private'
+      ? t('**{0}** (private stream): {1}', t(info.title), code)
+      : t('**{0}** (public stream): {1}', t(info.title), code),
     '',
-    info.description,
+    t(info.description),
     '',
     info.visibility === 'private'
-      ? 'Private: the connection needs a listen key. Add `# @listenKey` to the request; TradeReq obtains one with its key profile, keeps it alive and closes it.'
-      : 'Public: no key needed.',
+      ? t(
+          'Private: the connection needs a listen key. Add `# @listenKey` to the request; TradeReq obtains one with its key profile, keeps it alive and closes it.',
+        )
+      : t('Public: no key needed.'),
   ];
   if (info.params.length > 0)
-    lines.push('', ...info.params.map((p) => `- **${p.name}**: ${p.description} (${p.rule})`));
+    lines.push('', ...info.params.map((p) => `- **${p.name}**: ${t(p.description)} (${t(p.rule)})`));
   lines.push(
     '',
-    '**Each push** `{"c", "s", "t", "d"}`; in `d`:',
+    t('**Each push** `{"c", "s", "t", "d"}`; in `d`:'),
     '',
-    ...info.fields.map((f) => `- \`${f.path}\` (${f.type}): ${f.description}`),
+    ...info.fields.map((f) => `- \`${f.path}\` (${f.type}): ${t(f.description)}`),
   );
   lines.push(
     '',
-    `_${capitalise(describeSource(info.source))}: §6 shows no stream names; this follows the API family._`,
+    info.source === 'spec'
+      ? t('_Documented by the service: §6 shows no stream names; this follows the API family._')
+      : t('_Assumed (not documented by the service): §6 shows no stream names; this follows the API family._'),
   );
   return lines.join('\n');
 }
 
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+/** Where a fact comes from, as the last line of a hover (italic). */
+export function sourceNote(source: Source): string {
+  return source === 'spec' ? t('_Documented by the service._') : t('_Assumed (not documented by the service)._');
 }

@@ -4,6 +4,7 @@
  * batchOrders list (the parameters of an order and their values). Pure, like completion.ts.
  */
 import { findParam } from '../catalog/endpoints';
+import { t } from '../l10n';
 import { STREAM_DESCRIPTIONS, type StreamDescription } from '../catalog/stream-names';
 import type { EndpointInfo, ParamInfo } from '../catalog/types';
 import { range, type Range, type RequestBlock } from '../format/model';
@@ -38,8 +39,8 @@ function sectionAt(request: RequestBlock, line: number): string | undefined {
 function wsSections(line: number, start: number, character: number): CompletionEntry[] {
   const r = range(line, start, line, character);
   return [
-    ['[subscribe]', 'one stream name a line, subscribed when the connection opens'],
-    ['[message]', 'one JSON message, sent as written when the connection opens'],
+    ['[subscribe]', t('one stream name a line, subscribed when the connection opens')],
+    ['[message]', t('one JSON message, sent as written when the connection opens')],
   ].map(([label, detail], i) => ({ label: label!, kind: 'section', detail, range: r, sortText: `9${i}` }));
 }
 
@@ -83,7 +84,7 @@ function streamCompletions(
       : (p.values ?? []).map((v, i) => ({
           label: v.value,
           kind: 'value' as const,
-          detail: v.description,
+          detail: t(v.description),
           range: r,
           sortText: String(i).padStart(2, '0'),
         }));
@@ -95,7 +96,11 @@ function streamKinds(r: Range): CompletionEntry[] {
   return STREAM_DESCRIPTIONS.map((s, i) => ({
     label: s.params.length > 0 ? `${s.channel}@` : s.channel,
     kind: 'value',
-    detail: `${s.title} · ${s.visibility}${s.visibility === 'private' ? ' · needs # @listenKey' : ''} · ${s.template}`,
+    detail: [
+      t(s.title),
+      ...(s.visibility === 'private' ? [t('private'), t('needs # @listenKey')] : [t('public')]),
+      s.template,
+    ].join(' · '),
     documentation: streamMarkdown(s),
     range: r,
     sortText: String(i).padStart(2, '0'),
@@ -187,11 +192,12 @@ function itemEntry(p: ParamInfo, list: ParamInfo, endpoint: EndpointInfo, r: Ran
   return {
     label: p.name,
     kind: 'parameter',
-    detail: `${p.required ? 'required' : 'optional'} in each order · ${p.type}${p.rule ? ' · ' + p.rule : ''}`,
-    documentation: paramMarkdown(p, endpoint).replace(
-      `on ${endpoint.method} ${endpoint.path}`,
-      `in each order of ${order?.name ?? 'batchOrders'}`,
-    ),
+    detail: [
+      p.required ? t('required in each order') : t('optional in each order'),
+      p.type,
+      ...(p.rule ? [t(p.rule)] : []),
+    ].join(' · '),
+    documentation: paramMarkdown(p, endpoint, order?.name ?? 'batchOrders'),
     range: r,
     sortText: `${p.required ? 0 : 1}${String(i).padStart(2, '0')}`,
   };

@@ -1,4 +1,5 @@
 /** Symbols of an environment from GET /api/v3/exchangeInfo (shape of docs/service.md, Assumptions; hostile input). */
+import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 import * as z from '../zod-mini';
 import type { Budget } from '../budget/budget';
@@ -46,7 +47,7 @@ export async function fetchSymbols(baseUrl: string, deps: { sender: Sender; budg
   const report = await roundTrip(prepared, deps);
   if (report.outcome !== 'ok' || !report.decoded) return err(report.summary);
   const parsed = exchangeInfoSchema().safeParse(report.decoded.json);
-  if (!parsed.success) return err('exchangeInfo did not have the expected shape ({"symbols": [{"symbol": ...}]})');
+  if (!parsed.success) return err(t('exchangeInfo did not have the expected shape ({"symbols": [{"symbol": ...}]})'));
   return ok(
     parsed.data.symbols.map((s) => ({
       symbol: s.symbol,

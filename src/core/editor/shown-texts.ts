@@ -1,0 +1,17 @@
+/**
+ * Every text of data tables that the editor and the panel show in the display language, translated
+ * where shown (`t(entry.text)`): the catalog's, and the directives' and system variables'
+ * descriptions. The completeness test requires a translation of each in every bundle.
+ */
+import { shownCatalogTexts } from '../catalog/texts';
+import { DIRECTIVES } from '../format/directives';
+import { SYSTEM_VARIABLES } from '../format/variables';
+
+export function shownDataTexts(): string[] {
+  const texts = [
+    ...shownCatalogTexts(),
+    ...DIRECTIVES.map((d) => d.description),
+    ...SYSTEM_VARIABLES.map((v) => v.description),
+  ];
+  return [...new Set(texts)].sort();
+}
