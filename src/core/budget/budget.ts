@@ -8,6 +8,7 @@
  */
 import { LIMITS, MAX_RETRY_AFTER_S } from '../catalog/limits';
 import type { RateLimitMode } from '../catalog/types';
+import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 import { originState, stateKey, unavailableMessage, type OriginState, type State, type StateStore } from './state';
 
@@ -130,7 +131,11 @@ export class Budget {
       return ok({ charge, at: now });
     });
     if (r.ok) return r.value;
-    const message = `The rate-limit state cannot be kept in ${r.error.location} (${r.error.reason}): nothing was sent, since a ban or a Retry-After wait could not be remembered. Make that folder writable, or set TRADEREQ_STATE_DIR to one that is.`;
+    const message = t(
+      'The rate-limit state cannot be kept in {0} ({1}): nothing was sent, since a ban or a Retry-After wait could not be remembered. Make that folder writable, or set TRADEREQ_STATE_DIR to one that is.',
+      r.error.location,
+      r.error.reason,
+    );
     return err({ reason: 'state', message });
   }
 
@@ -194,8 +199,16 @@ function decide(state: State, charge: Charge, now: number, location: string): Ga
       reason: ban ? 'ban' : 'retry-after',
       retryAtMs: s.blocked.until,
       message: ban
-        ? `The service banned this IP for repeated rate-limit violations (418): nothing is sent to ${charge.origin} for ${seconds} s more. Sending now would extend the ban (§8 rules 2–3).`
-        : `The service asked to back off (429): nothing is sent to ${charge.origin} for ${seconds} s more (Retry-After). Sending now would get this IP banned (§8 rule 2).`,
+        ? t(
+            'The service banned this IP for repeated rate-limit violations (418): nothing is sent to {0} for {1} s more. Sending now would extend the ban (§8 rules 2–3).',
+            charge.origin,
+            seconds,
+          )
+        : t(
+            'The service asked to back off (429): nothing is sent to {0} for {1} s more (Retry-After). Sending now would get this IP banned (§8 rule 2).',
+            charge.origin,
+            seconds,
+          ),
     });
   }
   const entries = s ? (counterOf(s, charge, false) ?? []) : [];
@@ -205,8 +218,22 @@ function decide(state: State, charge: Charge, now: number, location: string): Ga
   return err({
     reason: 'budget',
     retryAtMs: now + wait,
-    message: `The ${charge.mode === 'ip' ? 'IP' : 'account'} budget of ${charge.origin} is used up (${counter.used} of ${counter.limit} weight in 10 s; this request weighs ${charge.weight}): room again in ${Math.ceil(wait / 1000)} s. Sending now would get a 429.`,
+    message: usedUp(charge, counter, Math.ceil(wait / 1000)),
   });
+}
+
+/** Why a charge must wait for room in its counter. */
+function usedUp(charge: Charge, counter: { used: number; limit: number }, seconds: number): string {
+  const values = [charge.origin, counter.used, counter.limit, charge.weight, seconds] as const;
+  return charge.mode === 'ip'
+    ? t(
+        'The IP budget of {0} is used up ({1} of {2} weight in 10 s; this request weighs {3}): room again in {4} s. Sending now would get a 429.',
+        ...values,
+      )
+    : t(
+        'The account budget of {0} is used up ({1} of {2} weight in 10 s; this request weighs {3}): room again in {4} s. Sending now would get a 429.',
+        ...values,
+      );
 }
 
 /** Why nothing may go to `origin` because its state (or the whole file) is damaged, if so. */
@@ -215,7 +242,20 @@ function damageMessage(state: State, s: OriginState | undefined, origin: string,
   if (!damage) return undefined;
   const whole = state.damaged !== undefined;
   const reset = whole ? 'tradereq state reset' : `tradereq state reset ${origin}`;
-  return `The rate-limit state ${whole ? '' : `of ${origin} `}in ${location} could not be read (${damage.reason}): TradeReq sends nothing ${whole ? 'at all' : 'to it'} until it is reset, so that a ban or a Retry-After wait is never lifted by accident. Once you know no ban is in force, run "${reset}" (or "TradeReq: Reset Rate-Limit State" in VS Code).`;
+  return whole
+    ? t(
+        'The rate-limit state in {0} could not be read ({1}): TradeReq sends nothing at all until it is reset, so that a ban or a Retry-After wait is never lifted by accident. Once you know no ban is in force, run "{2}" (or "TradeReq: Reset Rate-Limit State" in VS Code).',
+        location,
+        damage.reason,
+        reset,
+      )
+    : t(
+        'The rate-limit state of {0} in {1} could not be read ({2}): TradeReq sends nothing to it until it is reset, so that a ban or a Retry-After wait is never lifted by accident. Once you know no ban is in force, run "{3}" (or "TradeReq: Reset Rate-Limit State" in VS Code).',
+        origin,
+        location,
+        damage.reason,
+        reset,
+      );
 }
 
 /** The counter a charge goes to; undefined for an account charge without an account. */

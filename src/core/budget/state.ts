@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { LIMITS } from '../catalog/limits';
+import { t } from '../l10n';
 import * as z from '../zod-mini';
 import { ok, type Result } from '../result';
 import { LockedFile, type ReadText, type StateUnavailable } from './locked-file';
@@ -226,7 +227,7 @@ function issueText(error: z.core.$ZodError): string {
 export type { StateUnavailable } from './locked-file';
 
 export function unavailableMessage(u: StateUnavailable): string {
-  return `the rate-limit state cannot be kept in ${u.location} (${u.reason})`;
+  return t('the rate-limit state cannot be kept in {0} ({1})', u.location, u.reason);
 }
 
 /** Storage of the state; a test or the editor can pass its own. */

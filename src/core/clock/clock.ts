@@ -3,6 +3,7 @@
  * the round trip, so that timestamps meet §5 rule 9 even when the local clock is off.
  */
 import { LIMITS } from '../catalog/limits';
+import { t } from '../l10n';
 
 export interface ClockSample {
   /** serverTime − local time at the middle of the round trip. Positive: the server is ahead. */
@@ -30,19 +31,18 @@ export interface ClockRecheck {
 }
 
 function timingRule(recvWindow: number): string {
-  return `The service processes a request only when timestamp < serverTime + ${LIMITS.timestampAheadMs} and serverTime − timestamp ≤ recvWindow (${recvWindow} ms) (spec §5 rule 9).`;
+  return t(
+    'The service processes a request only when timestamp < serverTime + {0} and serverTime − timestamp ≤ recvWindow ({1} ms) (spec §5 rule 9).',
+    LIMITS.timestampAheadMs,
+    recvWindow,
+  );
 }
 
 /** "N ms behind the server", or ahead of it: where this machine's clock is. */
 function offsetWords(sample: ClockSample): string {
   return sample.offsetMs >= 0
-    ? `${sample.offsetMs} ms behind the server`
-    : `${-sample.offsetMs} ms ahead of the server`;
-}
-
-/** "your clock is N ms behind the server", or ahead of it. */
-function describeOffset(sample: ClockSample): string {
-  return `your clock is ${offsetWords(sample)}`;
+    ? t('{0} ms behind the server', sample.offsetMs)
+    : t('{0} ms ahead of the server', -sample.offsetMs);
 }
 
 /** The 700003 explanation of the hover: the rule and the last measured offset. */
@@ -51,23 +51,49 @@ export function explainTimestampError(
   recvWindow: number = LIMITS.recvWindow.defaultMs,
 ): string {
   const rule = timingRule(recvWindow);
-  if (!sample) return `${rule} No clock offset has been measured yet: the first signed send measures it.`;
-  return `${rule} Last measured offset: ${describeOffset(sample)} (round trip ${sample.roundTripMs} ms, ${new Date(sample.measuredAt).toISOString()}).`;
+  if (!sample) return t('{0} No clock offset has been measured yet: the first signed send measures it.', rule);
+  return t(
+    '{0} Last measured offset: your clock is {1} (round trip {2} ms, {3}).',
+    rule,
+    offsetWords(sample),
+    sample.roundTripMs,
+    new Date(sample.measuredAt).toISOString(),
+  );
 }
 
 /** The note of a 700003: the rule, and the offset measured again at once, which the next send uses. */
 export function explainRecheck(check: ClockRecheck, recvWindow: number = LIMITS.recvWindow.defaultMs): string {
-  const head = timingRule(recvWindow);
+  const rule = timingRule(recvWindow);
   const { before, after } = check;
   if (!after)
-    return `${head} The server clock could not be measured again (GET /api/v3/time gave no serverTime): the next signed send measures it first.`;
+    return t(
+      '{0} The server clock could not be measured again (GET /api/v3/time gave no serverTime): the next signed send measures it first.',
+      rule,
+    );
   if (!check.clockSync)
-    return `${head} Clock sync is off, so the timestamp came from this machine's clock as it is: ${describeOffset(after)}. Send without --no-clock-sync, or set the system clock.`;
-  const was = before ? ` (before: ${offsetWords(before)})` : '';
-  return `${head} The server clock was measured again: ${describeOffset(after)}${was}; the next send uses the new offset.`;
+    return t(
+      "{0} Clock sync is off, so the timestamp came from this machine's clock as it is: your clock is {1}. Send without --no-clock-sync, or set the system clock.",
+      rule,
+      offsetWords(after),
+    );
+  return before
+    ? t(
+        '{0} The server clock was measured again: your clock is {1} (before: {2}); the next send uses the new offset.',
+        rule,
+        offsetWords(after),
+        offsetWords(before),
+      )
+    : t(
+        '{0} The server clock was measured again: your clock is {1}; the next send uses the new offset.',
+        rule,
+        offsetWords(after),
+      );
 }
 
 /** The note of a 700003 to a request that writes its own timestamp, which clock sync leaves as it is. */
 export function explainWrittenTimestamp(recvWindow: number = LIMITS.recvWindow.defaultMs): string {
-  return `${timingRule(recvWindow)} The request writes its own timestamp, which clock sync does not correct: remove the timestamp line and TradeReq adds the current time, or write {{$timestamp}}.`;
+  return t(
+    '{0} The request writes its own timestamp, which clock sync does not correct: remove the timestamp line and TradeReq adds the current time, or write {{$timestamp}}.',
+    timingRule(recvWindow),
+  );
 }

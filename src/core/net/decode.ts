@@ -49,5 +49,3 @@ export function decodeResponse(status: number, bodyText: string, retryAfter?: st
     retryAfterSeconds: statusInfo.retryAfter ? parseRetryAfter(retryAfter) : undefined,
   };
 }
-
-export const UNKNOWN_OUTCOME_TEXT = 'the operation may have succeeded: check before retrying';

@@ -5,7 +5,8 @@
  */
 import type { Budget, BudgetView, Charge, GateRefusal } from '../budget/budget';
 import type { PreparedRequest } from './send';
-import { decodeResponse, UNKNOWN_OUTCOME_TEXT, type Decoded } from '../net/decode';
+import { decodeResponse, type Decoded } from '../net/decode';
+import { t } from '../l10n';
 import type { SendOutcome } from '../outcome';
 import { describeFailure, type Sender, type SendResult } from './send';
 
@@ -52,7 +53,10 @@ export async function roundTrip(prepared: PreparedRequest, deps: RoundTripDeps):
   const budget = settled.ok ? settled.value : viewNow();
   const warning = settled.ok
     ? undefined
-    : `This answer could not be recorded in the rate-limit state (${settled.error}): a Retry-After or ban in it is not remembered.`;
+    : t(
+        'This answer could not be recorded in the rate-limit state ({0}): a Retry-After or ban in it is not remembered.',
+        settled.error,
+      );
   if (result.kind === 'response') {
     return {
       outcome: decoded!.outcome,
@@ -72,29 +76,41 @@ export async function roundTrip(prepared: PreparedRequest, deps: RoundTripDeps):
         failure: result,
         budget,
         warning,
-        summary: `outcome unknown: ${failure} ${capitalise(UNKNOWN_OUTCOME_TEXT)}.`,
+        summary: t('outcome unknown: {0} The operation may have succeeded: check before retrying.', failure),
       }
-    : { outcome: 'not-sent', prepared, failure: result, budget, warning, summary: `not sent: ${failure}` };
+    : { outcome: 'not-sent', prepared, failure: result, budget, warning, summary: t('not sent: {0}', failure) };
 }
 
 function refused(prepared: PreparedRequest, refusal: GateRefusal, budget: BudgetView): RoundTripReport {
-  return { outcome: 'refused', prepared, refusal, budget, summary: `refused: ${refusal.message}` };
+  return { outcome: 'refused', prepared, refusal, budget, summary: t('refused: {0}', refusal.message) };
 }
 
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+/** "700002 Signature for this request is not valid": the error code and its meanings, or the service's msg. */
+function codeText(d: Decoded): string | undefined {
+  if (d.code === undefined) return undefined;
+  const said = d.error ? d.error.meanings.map((m) => t(m)).join(' / ') : d.msg;
+  return said ? `${d.code} ${said}` : String(d.code);
 }
 
 export function summarise(d: Decoded): string {
-  const codeText =
-    d.code !== undefined ? ` ${d.code}${d.error ? ' ' + d.error.meanings.join(' / ') : d.msg ? ' ' + d.msg : ''}` : '';
+  const code = codeText(d);
   switch (d.outcome) {
     case 'ok':
-      return `${d.status} ok`;
-    case 'rejected':
+      return t('{0} ok', d.status);
+    case 'rejected': {
       // A 418 is the ban (§8 rule 4), whatever code its body repeats (a 429 code beside it says the opposite).
-      return `${d.status} rejected:${(d.status !== 418 && codeText) || ' ' + d.statusInfo.meaning}${d.retryAfterSeconds !== undefined ? ` (Retry-After ${d.retryAfterSeconds} s)` : ''}`;
+      const why = (d.status !== 418 && code) || t(d.statusInfo.meaning);
+      return d.retryAfterSeconds === undefined
+        ? t('{0} rejected: {1}', d.status, why)
+        : t('{0} rejected: {1} (Retry-After {2} s)', d.status, why, d.retryAfterSeconds);
+    }
     case 'unknown':
-      return `${d.status} outcome unknown: ${UNKNOWN_OUTCOME_TEXT}${codeText ? ` (${codeText.trim()})` : ''}`;
+      return code === undefined
+        ? t('{0} outcome unknown: the operation may have succeeded: check before retrying', d.status)
+        : t(
+            '{0} outcome unknown: the operation may have succeeded: check before retrying ({1})',
+            d.status,
+            code.trim(),
+          );
   }
 }

@@ -6,6 +6,7 @@
  * see only this interface.
  */
 import type { Method } from '../format/model';
+import { t } from '../l10n';
 import type { RateLimitMode } from '../catalog/types';
 
 /** A request built and signed (request/build.ts), exactly as it goes on the wire: what a Sender sends. */
@@ -125,21 +126,30 @@ export function roundMs(ms: number): number {
 export function describeFailure(code: string, origin: string): string {
   switch (code) {
     case 'ECONNREFUSED':
-      return `Nothing answers at ${origin}: is the server running? For the sandbox, start it with "tradereq sandbox" (or "TradeReq: Start Sandbox" in VS Code).`;
+      return t(
+        'Nothing answers at {0}: is the server running? For the sandbox, start it with "tradereq sandbox" (or "TradeReq: Start Sandbox" in VS Code).',
+        origin,
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return `The host of ${origin} cannot be found: check the environment's baseUrl.`;
+      return t("The host of {0} cannot be found: check the environment's baseUrl.", origin);
     case FAILURE_CODES.connectTimeout:
-      return `Connecting to ${origin} timed out: check the network or raise the connect timeout.`;
+      return t('Connecting to {0} timed out: check the network or raise the connect timeout.', origin);
     case FAILURE_CODES.deadline:
-      return `The exchange with ${origin} took longer than the deadline (the answer came too slowly, or not at all): raise --timeout if the service is slow.`;
+      return t(
+        'The exchange with {0} took longer than the deadline (the answer came too slowly, or not at all): raise --timeout if the service is slow.',
+        origin,
+      );
     case FAILURE_CODES.headersTimeout:
     case FAILURE_CODES.bodyTimeout:
-      return `${origin} did not answer in time after the request was sent: raise the timeout if the service is slow.`;
+      return t(
+        '{0} did not answer in time after the request was sent: raise the timeout if the service is slow.',
+        origin,
+      );
     case 'UND_ERR_SOCKET':
     case FAILURE_CODES.closed:
-      return `The connection to ${origin} was closed before the answer came.`;
+      return t('The connection to {0} was closed before the answer came.', origin);
     default:
-      return `The exchange with ${origin} failed (${code}).`;
+      return t('The exchange with {0} failed ({1}).', origin, code);
   }
 }

@@ -6,6 +6,7 @@
 import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { maskApiKey, type KeyPair } from '../env/keys';
 import type { ResolvedRequest } from '../format/resolve';
+import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 import { encodeParams, type NameValue } from '../signing/encode';
 import { headerValueRule, headerNameProblem, isHeaderValue } from '../format/headers';
@@ -42,10 +43,14 @@ function headersProblem(resolved: ResolvedRequest, key: KeyPair | undefined): st
   for (const h of resolved.headers) {
     const problem = headerNameProblem(h.name);
     if (problem) return problem;
-    if (!isHeaderValue(h.value)) return `the value of header ${h.name} cannot be sent: ${headerValueRule()}`;
+    if (!isHeaderValue(h.value)) return t('the value of header {0} cannot be sent: {1}', h.name, headerValueRule());
   }
   if (resolved.signed && key && !isHeaderValue(key.apiKey)) {
-    return `the API key of profile "${resolved.keyProfile ?? 'default'}" cannot be sent in a header (${headerValueRule()}): check where the key is stored`;
+    return t(
+      'the API key of profile "{0}" cannot be sent in a header ({1}): check where the key is stored',
+      resolved.keyProfile ?? 'default',
+      headerValueRule(),
+    );
   }
   return undefined;
 }
@@ -94,10 +99,13 @@ export function buildRequest(resolved: ResolvedRequest, options: BuildOptions): 
       signed: false,
     });
   }
-  if (!options.key) return err(`a key is needed to sign this request (profile "${resolved.keyProfile ?? 'none'}")`);
+  if (!options.key)
+    return err(t('a key is needed to sign this request (profile "{0}")', resolved.keyProfile ?? 'none'));
   const placement = resolved.options.signaturePlacement;
   if (placement === 'body' && (parts.json !== undefined || parts.form.length === 0)) {
-    return err('`# @signature body` needs a form body: add a [body] section with parameters, or remove the directive');
+    return err(
+      t('`# @signature body` needs a form body: add a [body] section with parameters, or remove the directive'),
+    );
   }
   const timestamp = addTimestamp(resolved, parts, options.timestamp);
   const signed = signParts(

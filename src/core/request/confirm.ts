@@ -1,5 +1,6 @@
 /** Which requests ask before they go, and how an order is named in the question. */
 import { jsonValueText } from '../format/json-value';
+import { t } from '../l10n';
 import type { ResolvedRequest } from '../format/resolve';
 
 /** Whether this request must be confirmed: `# @confirm`, or an order to an environment with "confirm": true. */
@@ -15,7 +16,9 @@ export function isOrder(resolved: ResolvedRequest): boolean {
 
 /** Why `resolved` asks before it goes: "# @confirm", or its environment's "confirm": true. */
 export function confirmationReason(resolved: ResolvedRequest): string {
-  return resolved.options.confirm ? '# @confirm' : `environment "${resolved.environment.name}" has "confirm": true`;
+  return resolved.options.confirm
+    ? '# @confirm'
+    : t('environment "{0}" has "confirm": true', resolved.environment.name);
 }
 
 /** "POST /api/v3/order: symbol BTCUSDT, side BUY, quantity 0.001, price 30000". */

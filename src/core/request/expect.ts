@@ -11,9 +11,7 @@ import { hasWildcard, type Check, type Comparison, type Written } from '../forma
 import type { Pattern } from '../format/pattern';
 import { jsonValueText, reachAll, type PathStep, type Reached } from '../format/json-value';
 import type { Decoded } from '../net/decode';
-
-/** Where `# @expect snapshot` is judged: not by a send, which has no snapshot file (docs/format.md, Snapshots). */
-const SNAPSHOT_ELSEWHERE = 'compared by tradereq test and the Testing view';
+import { t } from '../l10n';
 
 export interface ExpectationResult {
   readonly text: string;
@@ -37,8 +35,9 @@ export function checkExpectations(
 ): ExpectationResult[] {
   return expectations.map((e) => {
     const written = `@expect ${e.directive.args?.text ?? ''}`.trim();
-    const text = e.kind === 'snapshot' ? `${written} (${SNAPSHOT_ELSEWHERE})` : written;
-    if (!decoded) return { text, passed: false, actual: 'no response' };
+    // Where `# @expect snapshot` is judged: not by a send, which has no snapshot file (docs/format.md, Snapshots).
+    const text = e.kind === 'snapshot' ? t('{0} (compared by tradereq test and the Testing view)', written) : written;
+    if (!decoded) return { text, passed: false, actual: t('no response') };
     return { text, ...judgeExpectation(e, decoded, answer) };
   });
 }
@@ -53,7 +52,7 @@ function judgeExpectation(e: Expectation, decoded: Decoded, answer: AnswerFacts)
       return {
         // `code != N` passes on an answer without an error code; `code N` does not.
         passed: decoded.code === undefined ? e.check.op === '!=' : holds(e.check, decoded.code),
-        actual: decoded.code === undefined ? 'no error code' : `code ${decoded.code}`,
+        actual: decoded.code === undefined ? t('no error code') : `code ${decoded.code}`,
       };
     case 'json':
       return judgePath(e.check, e.path, e.steps, decoded.json).judgement;
@@ -61,11 +60,11 @@ function judgeExpectation(e: Expectation, decoded: Decoded, answer: AnswerFacts)
       return judgeReached(e.check, e.name, headerOf(answer.headers, e.name), false);
     case 'duration':
       return answer.durationMs === undefined
-        ? { passed: false, actual: 'no time measured' }
+        ? { passed: false, actual: t('no time measured') }
         : { passed: holds(e.check, Math.round(answer.durationMs)), actual: `${Math.round(answer.durationMs)} ms` };
     case 'message':
       // A check on WebSocket pushes (tradereq listen); an HTTP response has none.
-      return { passed: false, actual: 'an HTTP response, not WebSocket pushes' };
+      return { passed: false, actual: t('an HTTP response, not WebSocket pushes') };
     case 'snapshot':
       // Compared with its file by a test run (core/testing/snapshot.ts); a send has no snapshot file.
       return { passed: decoded.outcome === 'ok', actual: `${decoded.outcome}, status ${decoded.status}` };
@@ -100,7 +99,7 @@ export function judgePath(
     return {
       judgement: {
         passed: false,
-        actual: `${path} reaches more than ${most} values (TradeReq checks at most ${most})`,
+        actual: t('{0} reaches more than {1} values (TradeReq checks at most {1})', path, most),
       },
       found: true,
     };
@@ -115,17 +114,17 @@ function judgeReached(check: Check, label: string, reached: readonly Reached[], 
   const first = reached[0];
   if (check.op === 'exists' || check.op === 'not exists') {
     const found =
-      first === undefined ? `no value at ${label}` : many ? `${count(reached.length)} at ${label}` : shown(first);
+      first === undefined ? t('no value at {0}', label) : many ? valuesAt(reached.length, label) : shown(first);
     return { passed: (first !== undefined) === (check.op === 'exists'), actual: found };
   }
   if (check.op === 'count') return judgeCount(check, label, reached, many);
-  if (first === undefined) return { passed: false, actual: many ? `no value at ${label}` : `${label} = missing` };
+  if (first === undefined) return { passed: false, actual: many ? t('no value at {0}', label) : missing(label) };
   const budget = { chars: BOUNDS.patternSubjectTotalChars };
   for (const r of reached) {
     const verdict = passes(check, r.value, budget);
     if (verdict !== true) return failed(check, r, many, verdict);
   }
-  return { passed: true, actual: many ? `${count(reached.length)} at ${label}, each as expected` : shown(first) };
+  return { passed: true, actual: many ? eachAsExpected(reached.length, label) : shown(first) };
 }
 
 function failed(check: Check, r: Reached, many: boolean, why: false | string): Judgement {
@@ -144,7 +143,7 @@ function judgeCount(
   const value = reached[0]?.value;
   const n = many ? reached.length : Array.isArray(value) ? value.length : undefined;
   if (n === undefined)
-    return { passed: false, actual: reached[0] ? `${shownTyped(reached[0])}, not an array` : `${label} = missing` };
+    return { passed: false, actual: reached[0] ? t('{0}, not an array', shownTyped(reached[0])) : missing(label) };
   return { passed: compares(check.comparison, parseDecimal(String(n)), check.count), actual: `${label} count ${n}` };
 }
 
@@ -160,7 +159,8 @@ function passes(check: Check, value: unknown, budget: { chars: number }): boolea
     case '>':
     case '>=':
       return (
-        compares(check.op, decimalOf(value), check.value) || (decimalOf(value) === undefined ? 'not a number' : false)
+        compares(check.op, decimalOf(value), check.value) ||
+        (decimalOf(value) === undefined ? t('not a number') : false)
       );
     case 'contains':
       if (Array.isArray(value)) return value.some((v) => equals(v, check.value));
@@ -191,13 +191,16 @@ function compares(op: Comparison, found: Decimal | undefined, wanted: Written): 
 }
 
 function matches(pattern: Pattern, value: unknown, budget: { chars: number }): boolean | string {
-  if (!isScalar(value)) return 'not text';
+  if (!isScalar(value)) return t('not text');
   const text = jsonValueText(value);
   if (text.length > BOUNDS.patternSubjectChars)
-    return `${text.length} characters; a pattern is matched against at most ${BOUNDS.patternSubjectChars}`;
+    return t('{0} characters; a pattern is matched against at most {1}', text.length, BOUNDS.patternSubjectChars);
   budget.chars -= text.length;
   if (budget.chars < 0)
-    return `past the ${BOUNDS.patternSubjectTotalChars} characters one expectation matches in all; nothing more was matched`;
+    return t(
+      'past the {0} characters one expectation matches in all; nothing more was matched',
+      BOUNDS.patternSubjectTotalChars,
+    );
   return pattern.test(text);
 }
 
@@ -222,8 +225,17 @@ function isType(op: Check['op'], v: unknown): boolean {
   }
 }
 
-function count(n: number): string {
-  return `${n} value${n === 1 ? '' : 's'}`;
+/** "3 values at fills[*].price". */
+function valuesAt(n: number, label: string): string {
+  return n === 1 ? t('1 value at {0}', label) : t('{0} values at {1}', n, label);
+}
+
+function eachAsExpected(n: number, label: string): string {
+  return n === 1 ? t('1 value at {0}, each as expected', label) : t('{0} values at {1}, each as expected', n, label);
+}
+
+function missing(label: string): string {
+  return t('{0} = missing', label);
 }
 
 function isScalar(v: unknown): v is string | number | boolean {

@@ -4,6 +4,7 @@
  * choosing. A refused request sends nothing at all.
  */
 import { err, ok, type Result } from '../result';
+import { t } from '../l10n';
 
 /** The scheme, host and port of a URL, as `new URL().origin` writes them; undefined when invalid. */
 export function normaliseOrigin(url: string): string | undefined {
@@ -43,18 +44,50 @@ export interface KeyBinding {
  */
 export function checkBinding(origin: string, binding: KeyBinding, destination = origin): Result<void, string> {
   if (binding.origins.includes(origin)) return ok(undefined);
-  const bound =
-    binding.origins.length > 0 ? `it is bound to ${binding.origins.join(', ')}` : 'it is bound to no origin';
-  const needs = destination === origin ? '' : `${destination} needs ${origin}; `;
   // No "Refused:" here: the shells show it after their own "refused:" or "not sent:".
-  return err(
-    `key profile "${binding.profile}" may not be sent to ${destination} (${needs}${bound}, from ${binding.source}). Nothing was sent. ${approval(origin, binding)}`,
-  );
+  return err(approval(origin, binding, notBound(origin, binding, destination)));
 }
 
-/** The next step that would let the key go to `origin`: the variable to set, or the binding to make. */
-function approval(origin: string, binding: KeyBinding): string {
-  if (binding.variable === undefined) return `Bind the profile to ${origin} if you trust it.`;
+/** Where the key may not go, and where it is bound. */
+function notBound(origin: string, binding: KeyBinding, destination: string): string {
+  const { profile, source } = binding;
+  const bound = binding.origins.join(', ');
+  if (destination === origin)
+    return bound === ''
+      ? t(
+          'key profile "{0}" may not be sent to {1} (it is bound to no origin, from {2}). Nothing was sent.',
+          profile,
+          destination,
+          source,
+        )
+      : t(
+          'key profile "{0}" may not be sent to {1} (it is bound to {2}, from {3}). Nothing was sent.',
+          profile,
+          destination,
+          bound,
+          source,
+        );
+  return bound === ''
+    ? t(
+        'key profile "{0}" may not be sent to {1} ({1} needs {2}; it is bound to no origin, from {3}). Nothing was sent.',
+        profile,
+        destination,
+        origin,
+        source,
+      )
+    : t(
+        'key profile "{0}" may not be sent to {1} ({1} needs {2}; it is bound to {3}, from {4}). Nothing was sent.',
+        profile,
+        destination,
+        origin,
+        bound,
+        source,
+      );
+}
+
+/** `refusal`, then the next step that would let the key go to `origin`: the variable to set, or the binding to make. */
+function approval(origin: string, binding: KeyBinding, refusal: string): string {
+  if (binding.variable === undefined) return t('{0} Bind the profile to {1} if you trust it.', refusal, origin);
   const origins = [...new Set([...binding.origins, origin])].join(',');
-  return `If you trust it, set ${binding.variable}=${origins} and run again.`;
+  return t('{0} If you trust it, set {1}={2} and run again.', refusal, binding.variable, origins);
 }

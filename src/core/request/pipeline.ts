@@ -5,6 +5,7 @@
  * The shells supply what differs: where keys come from, how to ask, what to do with the result.
  */
 import type { Budget } from '../budget/budget';
+import { t } from '../l10n';
 import { accountId } from '../budget/state';
 import { explainRecheck, explainWrittenTimestamp, type ClockRecheck } from '../clock/clock';
 import { measureClock } from '../clock/measure';
@@ -172,7 +173,7 @@ async function confirmIfAsked(resolved: ResolvedRequest, deps: PipelineDeps): Pr
     kind: 'refused',
     resolved,
     reason: 'confirmation',
-    message: `${order} needs confirmation (${reason}): nothing was sent.`,
+    message: t('{0} needs confirmation ({1}): nothing was sent.', order, reason),
   });
 }
 
