@@ -3,6 +3,7 @@
  * decoded error carrying the same text as the editor's hover.
  */
 import { errorCodeMarkdown } from '../editor/markdown';
+import { t } from '../l10n';
 import type { ClockSample } from '../clock/clock';
 import type { RoundTripReport } from '../net/round-trip';
 import { describeFailure } from '../net/send';
@@ -141,13 +142,13 @@ export function entryFromResult(
     note: optional(result.note, message),
     sendAgain: result.sendAgain,
     status: report.response?.status,
-    statusMeaning: d?.statusInfo.meaning,
+    statusMeaning: optional(d?.statusInfo.meaning, t),
     error: d?.error
       ? {
           code: d.error.code,
-          meanings: [...d.error.meanings],
-          cause: d.error.cause,
-          action: d.error.action,
+          meanings: d.error.meanings.map((m) => t(m)),
+          cause: optional(d.error.cause, t),
+          action: optional(d.error.action, t),
           hoverText: plainText(errorCodeMarkdown(d.error, meta.clock)),
         }
       : undefined,

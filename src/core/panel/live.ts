@@ -7,6 +7,7 @@
  * benchmark may post them anywhere.
  */
 import { BOUNDS, clip } from '../bounds';
+import { t } from '../l10n';
 import type { ConnectionSnapshot, WsEvent } from '../ws/types';
 import { MAX_BOOKS, type Book, type LiveConnection, type LiveMessage, type LiveNote, type PushLine } from './protocol';
 import { bookOf, summarisePush } from './push-summary';
@@ -162,7 +163,7 @@ export class LiveFeed {
 
   /** The connection as the stream view shows it, now. */
   view(): LiveConnection {
-    return liveConnection(this.#o, this.#o.source.snapshot(), this.#notes, this.#now(), (t) => this.#redact(t));
+    return liveConnection(this.#o, this.#o.source.snapshot(), this.#notes, this.#now(), (text) => this.#redact(text));
   }
 
   #redact(text: string): string {
@@ -182,7 +183,7 @@ function liveConnection(
   s: ConnectionSnapshot,
   notes: readonly LiveNote[],
   now: number,
-  redact: (t: string) => string,
+  redact: (text: string) => string,
 ): LiveConnection {
   const st = s.state;
   return {
@@ -219,36 +220,68 @@ function liveConnection(
 function noteOf(e: Exclude<WsEvent, { type: 'push' }>): Pick<LiveNote, 'tone' | 'text'> | undefined {
   switch (e.type) {
     case 'state':
-      if (e.state.status === 'open') return { tone: 'ok', text: `Connected to ${e.state.url ?? 'the server'}.` };
+      if (e.state.status === 'open')
+        return {
+          tone: 'ok',
+          text: e.state.url === undefined ? t('Connected to the server.') : t('Connected to {0}.', e.state.url),
+        };
       // A connect that failed was told by its error event (all but an abort): once is enough.
       if (e.state.status === 'closed' && e.state.failure !== undefined && e.state.failure.kind !== 'aborted')
         return undefined;
-      if (e.state.status === 'closed') return { tone: 'info', text: e.state.message ?? 'Closed.' };
+      if (e.state.status === 'closed') return { tone: 'info', text: e.state.message ?? t('Closed.') };
       return undefined;
     case 'sent':
-      return { tone: 'info', text: `Sent ${e.origin === 'user' ? 'your message' : 'by the client'}: ${e.text}` };
+      return {
+        tone: 'info',
+        text: e.origin === 'user' ? t('Sent your message: {0}', e.text) : t('Sent by the client: {0}', e.text),
+      };
     case 'reply':
       // A subscription's reply is told by its subscription event.
       if (e.request?.streams !== undefined) return undefined;
-      return {
-        tone: e.reply.code === 0 ? 'ok' : 'warn',
-        text: `Reply to ${e.request?.method ?? `id ${e.reply.id}`}: code ${e.reply.code}, ${e.reply.msg}`,
-      };
+      return { tone: e.reply.code === 0 ? 'ok' : 'warn', text: replyNote(e) };
     case 'subscription':
       return subscriptionNote(e.outcome, e.change);
     case 'frame':
-      return { tone: 'warn', text: `Dropped ${e.why}${e.sample ? `: ${e.sample}` : ''} (${e.count} so far).` };
+      return {
+        tone: 'warn',
+        text: e.sample
+          ? t('Dropped {0}: {1} ({2} so far).', e.why, e.sample, e.count)
+          : t('Dropped {0} ({1} so far).', e.why, e.count),
+      };
     case 'error':
       return { tone: 'error', text: e.failure.message };
   }
+}
+
+function replyNote(e: Extract<WsEvent, { type: 'reply' }>): string {
+  const { id, code, msg } = e.reply;
+  return e.request === undefined
+    ? t('Reply to id {0}: code {1}, {2}', id, code, msg)
+    : t('Reply to {0}: code {1}, {2}', e.request.method, code, msg);
 }
 
 function subscriptionNote(
   o: Extract<WsEvent, { type: 'subscription' }>['outcome'],
   change: 'subscribe' | 'unsubscribe',
 ): Pick<LiveNote, 'tone' | 'text'> {
-  const what = change === 'subscribe' ? 'Subscribed' : 'Unsubscribed';
-  if (o.ok) return { tone: 'ok', text: `${what} ${o.stream}${o.msg ? ` (${o.msg})` : ''}.` };
-  const code = o.code !== undefined ? ` (code ${o.code})` : '';
-  return { tone: 'warn', text: `Not ${what.toLowerCase()} ${o.stream}${code}: ${o.msg ?? 'no reason given'}` };
+  if (o.ok)
+    return { tone: 'ok', text: change === 'subscribe' ? subscribed(o.stream, o.msg) : unsubscribed(o.stream, o.msg) };
+  const why = o.msg ?? t('no reason given');
+  const text =
+    o.code === undefined
+      ? change === 'subscribe'
+        ? t('Not subscribed {0}: {1}', o.stream, why)
+        : t('Not unsubscribed {0}: {1}', o.stream, why)
+      : change === 'subscribe'
+        ? t('Not subscribed {0} (code {1}): {2}', o.stream, o.code, why)
+        : t('Not unsubscribed {0} (code {1}): {2}', o.stream, o.code, why);
+  return { tone: 'warn', text };
+}
+
+function subscribed(stream: string, msg: string | undefined): string {
+  return msg ? t('Subscribed {0} ({1}).', stream, msg) : t('Subscribed {0}.', stream);
+}
+
+function unsubscribed(stream: string, msg: string | undefined): string {
+  return msg ? t('Unsubscribed {0} ({1}).', stream, msg) : t('Unsubscribed {0}.', stream);
 }

@@ -1,5 +1,6 @@
 /** What a WebSocket close code means here (RFC 6455 §7.4.1, and the service's §8 cut), for people. */
 import { WS_RULES } from '../catalog/ws-limits';
+import { t } from '../l10n';
 import { bytesText } from './frames';
 
 /**
@@ -7,26 +8,53 @@ import { bytesText } from './frames';
  * and (as the WHATWG API has it) reports 1006 here while it sends 1009 to the server.
  */
 export function closeMessage(code: number, reason: string, byClient: boolean, hardFrameBytes?: number): string {
-  const why = reason.length > 0 ? `: ${reason}` : '';
-  if (byClient && (code === 1000 || code === 1005)) return 'Closed by the client.';
+  const said = reason.length > 0;
+  if (byClient && (code === 1000 || code === 1005)) return t('Closed by the client.');
   // Closing, the server's close frame did not come: the client let the socket go.
-  if (byClient && code === 1006) return `Closed by the client${why}.`;
+  if (byClient && code === 1006) return said ? t('Closed by the client: {0}.', reason) : t('Closed by the client.');
   switch (code) {
     case 1000:
-      return `The server closed the connection${why}.`;
+      return said ? t('The server closed the connection: {0}.', reason) : t('The server closed the connection.');
     case 1001:
-      return `The server is going away${why}.`;
+      return said ? t('The server is going away: {0}.', reason) : t('The server is going away.');
     case 1005:
-      return 'The server closed the connection without a code.';
+      return t('The server closed the connection without a code.');
     case 1006:
-      return `The connection dropped with no close frame: the network or the server went away${hardFrameBytes !== undefined ? `, or a frame over ${bytesText(hardFrameBytes)} came (it is not read)` : ''}. Connect again when you are ready; the client does not reconnect by itself.`;
+      return dropped(hardFrameBytes);
     case 1008:
-      return `The server cut the connection for breaking a rule${why}. §8: over ${WS_RULES.messagesPerSecond} client messages in a second cuts a connection, and repeatedly cut IPs are banned; wait before connecting again.`;
+      return said
+        ? t(
+            'The server cut the connection for breaking a rule: {0}. §8: over {1} client messages in a second cuts a connection, and repeatedly cut IPs are banned; wait before connecting again.',
+            reason,
+            WS_RULES.messagesPerSecond,
+          )
+        : t(
+            'The server cut the connection for breaking a rule. §8: over {0} client messages in a second cuts a connection, and repeatedly cut IPs are banned; wait before connecting again.',
+            WS_RULES.messagesPerSecond,
+          );
     case 1009:
-      return `A message was too large for the other side${why}.`;
+      return said
+        ? t('A message was too large for the other side: {0}.', reason)
+        : t('A message was too large for the other side.');
     case 1011:
-      return `The server closed the connection on an internal error${why}.`;
+      return said
+        ? t('The server closed the connection on an internal error: {0}.', reason)
+        : t('The server closed the connection on an internal error.');
     default:
-      return `The connection closed with code ${code}${why}.`;
+      return said
+        ? t('The connection closed with code {0}: {1}.', code, reason)
+        : t('The connection closed with code {0}.', code);
   }
+}
+
+/** 1006: no close frame came. */
+function dropped(hardFrameBytes: number | undefined): string {
+  return hardFrameBytes === undefined
+    ? t(
+        'The connection dropped with no close frame: the network or the server went away. Connect again when you are ready; the client does not reconnect by itself.',
+      )
+    : t(
+        'The connection dropped with no close frame: the network or the server went away, or a frame over {0} came (it is not read). Connect again when you are ready; the client does not reconnect by itself.',
+        bytesText(hardFrameBytes),
+      );
 }

@@ -10,6 +10,7 @@
 import { inspect } from 'node:util';
 import { Agent, WebSocket } from 'undici';
 import { BOUNDS, clip } from '../bounds';
+import { t } from '../l10n';
 import type { Budget } from '../budget/budget';
 import { normaliseOrigin } from '../request/origin-binding';
 import { err, ok, type Result } from '../result';
@@ -104,7 +105,7 @@ export type ConnectResult = Result<void, WsFailure>;
 type MutableCounts = { -readonly [K in keyof Counts]: Counts[K] };
 
 function reasonOf(e: unknown): string {
-  return e instanceof PacerError ? e.message : `Not sent: ${e instanceof Error ? e.message : String(e)}.`;
+  return e instanceof PacerError ? e.message : t('Not sent: {0}.', e instanceof Error ? e.message : String(e));
 }
 
 export class WsConnection extends WsEmitter {
@@ -165,7 +166,7 @@ export class WsConnection extends WsEmitter {
     this.#now = options.now ?? Date.now;
     this.#pacer = new MessagePacer(options.pacing);
     const p = options.pacing;
-    this.#pace = `at most ${p?.messages ?? PACING.messages} in ${p?.windowMs ?? PACING.windowMs} ms`;
+    this.#pace = t('at most {0} in {1} ms', p?.messages ?? PACING.messages, p?.windowMs ?? PACING.windowMs);
     this.#finished = new Promise((resolve) => (this.#resolveFinished = resolve));
   }
 
@@ -195,7 +196,7 @@ export class WsConnection extends WsEmitter {
     if (u === undefined)
       return this.#fail({
         kind: 'usage',
-        message: 'The WebSocket URL is not a ws:// or wss:// URL (user:password in it is not allowed).',
+        message: t('The WebSocket URL is not a ws:// or wss:// URL (user:password in it is not allowed).'),
       });
     const origin = upgradeOrigin(u.href)!;
     const rest = this.#restBaseUrl === undefined ? undefined : normaliseOrigin(this.#restBaseUrl);
@@ -206,7 +207,8 @@ export class WsConnection extends WsEmitter {
       const failure = await this.#obtainLease(u, options);
       if (failure !== undefined) return this.#fail(failure);
     }
-    if (this.#closeRequested) return this.#fail({ kind: 'aborted', message: 'Closed before the connection opened.' });
+    if (this.#closeRequested)
+      return this.#fail({ kind: 'aborted', message: t('Closed before the connection opened.') });
     return this.#open(u, origin);
   }
 
@@ -214,7 +216,7 @@ export class WsConnection extends WsEmitter {
     if (options.envWsUrl === undefined)
       return {
         kind: 'listen-key',
-        message: "A listen key needs the environment's wsUrl, the only origin it may go to.",
+        message: t("A listen key needs the environment's wsUrl, the only origin it may go to."),
       };
     const destination = checkListenKeyDestination(u.href, options.envWsUrl);
     if (!destination.ok) return { kind: 'listen-key', message: destination.error };
@@ -263,7 +265,8 @@ export class WsConnection extends WsEmitter {
   #notOpened(answer: UpgradeAnswer, origin: string, timedOut: boolean): ConnectResult {
     // undici fails a bad 101 without letting its socket go: a server keeping it open would hold the process.
     answer.socket?.destroy();
-    if (this.#closeRequested) return this.#fail({ kind: 'aborted', message: 'Closed before the connection opened.' });
+    if (this.#closeRequested)
+      return this.#fail({ kind: 'aborted', message: t('Closed before the connection opened.') });
     if (answer.status === 101) return this.#fail(this.#redactFailure(describeBadHandshake(answer, origin)));
     if (answer.status !== undefined) {
       const f = this.#redactFailure(describeRefusedUpgrade(answer, origin, this.#lease !== undefined));
@@ -276,7 +279,11 @@ export class WsConnection extends WsEmitter {
     if (timedOut)
       return this.#fail({
         kind: 'timeout',
-        message: `The WebSocket to ${origin} did not open within ${this.#o.connectTimeoutMs / 1000} s: check the network and the environment's wsUrl.`,
+        message: t(
+          "The WebSocket to {0} did not open within {1} s: check the network and the environment's wsUrl.",
+          origin,
+          this.#o.connectTimeoutMs / 1000,
+        ),
       });
     return this.#fail(describeNetworkFailure(answer.errorCode, origin));
   }
@@ -298,17 +305,17 @@ export class WsConnection extends WsEmitter {
     this.#closeRequested = true;
     const status = this.#state.status;
     if (status === 'idle') {
-      this.#finalise({ status: 'closed', closedAt: this.#now(), message: 'Closed before connecting.' });
+      this.#finalise({ status: 'closed', closedAt: this.#now(), message: t('Closed before connecting.') });
     } else if (status === 'connecting') {
       // The handshake fails and connect() resolves with "closed before the connection opened".
       this.#ws?.close();
     } else if (status === 'open') {
       this.#setState({ ...this.#state, status: 'closing' });
-      this.#pacer.close('the connection is closing');
+      this.#pacer.close(t('the connection is closing'));
       const valid = code === 1000 || (code >= 3000 && code <= 4999);
       this.#ws?.close(valid ? code : 1000, Buffer.byteLength(reason) <= 123 ? reason : undefined);
       this.#graceTimer = setTimeout(() => {
-        this.#closed(1006, `no close frame from the server within ${this.#o.closeGraceMs / 1000} s`);
+        this.#closed(1006, t('no close frame from the server within {0} s', this.#o.closeGraceMs / 1000));
         this.#answer?.socket?.destroy();
       }, this.#o.closeGraceMs);
     }
@@ -340,8 +347,8 @@ export class WsConnection extends WsEmitter {
     clearTimeout(this.#pingTimer);
     clearTimeout(this.#sweepTimer);
     clearTimeout(this.#graceTimer);
-    this.#pacer.close('the connection is closed');
-    for (const p of this.#pending.clear()) this.#giveUp(p, 'the connection closed before the reply came');
+    this.#pacer.close(t('the connection is closed'));
+    for (const p of this.#pending.clear()) this.#giveUp(p, t('the connection closed before the reply came'));
     this.#setState(state);
     void this.#release().then(this.#resolveFinished);
   }
@@ -364,7 +371,11 @@ export class WsConnection extends WsEmitter {
         () =>
           resolve({
             kind: 'listen-key',
-            message: `The listen key ${lease.masked} could not be closed within ${s} s (DELETE /api/v3/userDataStream had no answer). It lapses by itself 60 minutes after its last keep-alive.`,
+            message: t(
+              'The listen key {0} could not be closed within {1} s (DELETE /api/v3/userDataStream had no answer). It lapses by itself 60 minutes after its last keep-alive.',
+              lease.masked,
+              s,
+            ),
           }),
         this.#o.releaseTimeoutMs,
       );
@@ -389,7 +400,7 @@ export class WsConnection extends WsEmitter {
     const fresh: string[] = [];
     for (const name of names) {
       const check = this.#check(name, fresh.length);
-      if (check === 'held') local.set(name, { stream: name, ok: true, msg: 'already subscribed or on its way' });
+      if (check === 'held') local.set(name, { stream: name, ok: true, msg: t('already subscribed or on its way') });
       else if (check !== 'send') local.set(name, this.#refuseLocally(name, check.refused));
       else fresh.push(name);
     }
@@ -407,13 +418,17 @@ export class WsConnection extends WsEmitter {
 
   /** Whether `name` goes in a SUBSCRIPTION, is already held, or is refused here (and why). */
   #check(name: string, adding: number): 'send' | 'held' | { readonly refused: string } {
-    if (this.#state.status !== 'open') return { refused: 'Not sent: the connection is not open.' };
+    if (this.#state.status !== 'open') return { refused: t('Not sent: the connection is not open.') };
     const parsed = parseStreamName(name);
     if (!parsed.ok) return { refused: parsed.error.message };
     if (this.#streams.holds(name)) return 'held';
     if (this.#streams.used() + adding >= WS_DEFAULTS.maxHeldStreams)
       return {
-        refused: `Not sent: this connection already holds or asks for ${WS_DEFAULTS.maxHeldStreams} streams (§8 allows ${WS_RULES.streamsPerConnection}).`,
+        refused: t(
+          'Not sent: this connection already holds or asks for {0} streams (§8 allows {1}).',
+          WS_DEFAULTS.maxHeldStreams,
+          WS_RULES.streamsPerConnection,
+        ),
       };
     return 'send';
   }
@@ -427,9 +442,9 @@ export class WsConnection extends WsEmitter {
 
   /** Unsubscribes one stream (UNSUBSCRIPTION through the pacer); resolves with the outcome. */
   async unsubscribe(stream: string): Promise<SubscriptionOutcome> {
-    if (this.#state.status !== 'open') return { stream, ok: false, msg: 'Not sent: the connection is not open.' };
+    if (this.#state.status !== 'open') return { stream, ok: false, msg: t('Not sent: the connection is not open.') };
     if (this.#streams.status(stream) !== 'subscribed')
-      return { stream, ok: false, msg: 'Not sent: this connection is not subscribed to it.' };
+      return { stream, ok: false, msg: t('Not sent: this connection is not subscribed to it.') };
     this.#streams.set(stream, 'unsubscribing');
     const id = this.#pending.allocate();
     const [outcome] = await this.#request(subscriptionMessage('UNSUBSCRIPTION', [stream], id), 'UNSUBSCRIPTION', id, [
@@ -456,20 +471,24 @@ export class WsConnection extends WsEmitter {
    * pacer. A SUBSCRIPTION or UNSUBSCRIPTION in it is tracked like the client's own.
    */
   async send(text: string): Promise<MessageSent> {
-    if (this.#state.status !== 'open') return err('Not sent: the connection is not open.');
+    if (this.#state.status !== 'open') return err(t('Not sent: the connection is not open.'));
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes > this.#o.maxMessageBytes)
       return err(
-        `Not sent: the message has ${bytes} bytes, over the client's cap of ${bytesText(this.#o.maxMessageBytes)}.`,
+        t(
+          "Not sent: the message has {0} bytes, over the client's cap of {1}.",
+          bytes,
+          bytesText(this.#o.maxMessageBytes),
+        ),
       );
     let json: unknown;
     try {
       json = JSON.parse(text) as unknown;
     } catch (e) {
-      return err(`Not sent: the message is not valid JSON (${clip(String(e), 200)}).`);
+      return err(t('Not sent: the message is not valid JSON ({0}).', clip(String(e), 200)));
     }
     if (json === null || typeof json !== 'object' || Array.isArray(json))
-      return err('Not sent: a message is a JSON object, such as {"method": "PING"}.');
+      return err(t('Not sent: a message is a JSON object, such as {"method": "PING"}.'));
     const p = this.#trackUserMessage(json as Record<string, unknown>);
     try {
       await this.#pacer.submit(() => this.#transmit(text, 'user', p));
@@ -485,7 +504,7 @@ export class WsConnection extends WsEmitter {
     const rawId = json['id'];
     const id = typeof rawId === 'number' && Number.isSafeInteger(rawId) && rawId >= 0 ? rawId : 0;
     const parsed = ClientMessageSchema.safeParse(json);
-    const method = typeof json['method'] === 'string' ? clip(json['method'], 40) : '(no method)';
+    const method = typeof json['method'] === 'string' ? clip(json['method'], 40) : t('(no method)');
     if (!parsed.success || parsed.data.method === 'PING') return pending(method, id, 'user', this.#now());
     const m = parsed.data;
     const streams = [...new Set(m.params)];
@@ -508,7 +527,7 @@ export class WsConnection extends WsEmitter {
   #transmit(text: string, origin: MessageOrigin, p: Pending): void {
     const ws = this.#ws;
     if (ws === undefined || this.#state.status !== 'open' || ws.readyState !== WebSocket.OPEN)
-      throw new Error('the connection is not open');
+      throw new Error(t('the connection is not open'));
     this.#pending.add({ ...p, sentAt: this.#now() });
     this.#armSweep();
     ws.send(text);
@@ -585,19 +604,23 @@ export class WsConnection extends WsEmitter {
     if (unheard !== undefined) return this.#giveUpServer(unheard, expired);
     for (const p of expired) {
       if (p.streams === undefined) continue;
-      const message = `No reply to ${p.method} ${p.streams.join(', ')} (id ${p.id}) within ${s} s.`;
+      const message = t('No reply to {0} {1} (id {2}) within {3} s.', p.method, p.streams.join(', '), p.id, s);
       this.emit({ type: 'error', failure: { kind: 'reply-timeout', message } });
-      this.#giveUp(p, `no reply within ${s} s`);
+      this.#giveUp(p, t('no reply within {0} s', s));
     }
   }
 
   /** Drops a connection whose server answered nothing to `unheard` (nor anything else since): it ends, 1006. */
   #giveUpServer(unheard: Pending, expired: readonly Pending[]): void {
     const what = `${unheard.method}${unheard.streams === undefined ? '' : ` ${unheard.streams.join(', ')}`}`;
-    const silence = `answered nothing within ${this.#o.replyTimeoutMs / 1000} s of ${what} (id ${unheard.id})`;
-    for (const p of expired) this.#giveUp(p, `the server ${silence}`);
+    const values = [this.#o.replyTimeoutMs / 1000, what, unheard.id] as const;
+    const silence = t('the server answered nothing within {0} s of {1} (id {2})', ...values);
+    for (const p of expired) this.#giveUp(p, silence);
     this.#closeRequested = true;
-    const message = `The server ${silence}: the client gave the connection up. Connect again when the server answers.`;
+    const message = t(
+      'The server answered nothing within {0} s of {1} (id {2}): the client gave the connection up. Connect again when the server answers.',
+      ...values,
+    );
     this.#finalise({
       ...this.#state,
       status: 'closed',
@@ -609,7 +632,7 @@ export class WsConnection extends WsEmitter {
   }
 
   #giveUp(p: Pending, why: string): void {
-    if (p.streams !== undefined) p.settle?.(this.#settleWithout(p.method, p.streams, `Unknown: ${why}.`));
+    if (p.streams !== undefined) p.settle?.(this.#settleWithout(p.method, p.streams, t('Unknown: {0}.', why)));
   }
 
   /** What becomes of streams whose message went unanswered or unsent. */

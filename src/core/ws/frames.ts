@@ -4,6 +4,7 @@
  * checked before they are parsed, and nothing here throws.
  */
 import { BOUNDS, clip } from '../bounds';
+import { t } from '../l10n';
 import { classifyServerMessage, type Push, type Reply, type StreamKind } from '../catalog/streams';
 import { nestsDeeperThan } from '../format/json-value';
 import type { FrameProblem } from './types';
@@ -35,7 +36,7 @@ export function serverText(text: string): string {
 export function bytesText(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
+  return t('{0} bytes', bytes);
 }
 
 function sample(text: string): string {
@@ -58,7 +59,7 @@ export function readFrame(data: unknown, maxBytes: number = MAX_FRAME_BYTES): Fr
     return {
       type: 'problem',
       problem: 'binary',
-      why: `a binary frame of ${bytes} bytes; the service sends JSON text: dropped`,
+      why: t('a binary frame of {0} bytes; the service sends JSON text: dropped', bytes),
     };
   }
   // Each UTF-16 unit is at most 3 UTF-8 bytes: most frames need no count.
@@ -67,13 +68,18 @@ export function readFrame(data: unknown, maxBytes: number = MAX_FRAME_BYTES): Fr
     return {
       type: 'problem',
       problem: 'too-large',
-      why: `a frame of ${bytes} bytes, over the client's cap of ${bytesText(maxBytes)}: dropped unparsed`,
+      why: t("a frame of {0} bytes, over the client's cap of {1}: dropped unparsed", bytes, bytesText(maxBytes)),
     };
   let json: unknown;
   try {
     json = JSON.parse(data) as unknown;
   } catch {
-    return { type: 'problem', problem: 'not-json', why: 'a text frame that is not valid JSON', sample: sample(data) };
+    return {
+      type: 'problem',
+      problem: 'not-json',
+      why: t('a text frame that is not valid JSON'),
+      sample: sample(data),
+    };
   }
   const m = classifyServerMessage(json);
   if (m.type === 'reply') return { type: 'reply', reply: { ...m.reply, msg: serverText(m.reply.msg) } };

@@ -8,6 +8,7 @@
  * parameters, and every message made here shows it masked.
  */
 import type { NamedEnvironment } from '../env/constants';
+import { t } from '../l10n';
 import type { TradeReqDocument } from '../format/model';
 import { knownRequestDocument } from '../format/known-request';
 import { runRequest, type PipelineDeps, type PipelineFailure } from '../request/pipeline';
@@ -62,7 +63,7 @@ export function restListenKeyApi(deps: ListenKeyDeps): ListenKeyApi {
     create: async () => {
       const key = listenKeyOf(await call('POST'));
       if (key !== undefined) return key;
-      const failure = { kind: 'no-listen-key', message: `${PATH} answered without a usable listenKey` } as const;
+      const failure = { kind: 'no-listen-key', message: t('{0} answered without a usable listenKey', PATH) } as const;
       deps.onFailure?.(failure);
       throw new Error(failure.message);
     },

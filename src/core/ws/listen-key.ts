@@ -10,6 +10,7 @@
  */
 import { inspect } from 'node:util';
 import { BOUNDS, clip } from '../bounds';
+import { t } from '../l10n';
 import { WS_RULES } from '../catalog/ws-limits';
 import type { WsFailure } from './types';
 import { err, ok, type Result } from '../result';
@@ -64,7 +65,7 @@ export class ListenKeyLease {
     } catch (e) {
       return err({
         kind: 'listen-key',
-        message: `No listen key could be had (POST /api/v3/userDataStream): ${reason(e)}`,
+        message: t('No listen key could be had (POST /api/v3/userDataStream): {0}', reason(e)),
       });
     }
     if (typeof key !== 'string' || !LISTEN_KEY_FORMAT.test(key)) {
@@ -72,7 +73,7 @@ export class ListenKeyLease {
       if (typeof key === 'string') void api.close(key).catch(() => undefined);
       return err({
         kind: 'listen-key',
-        message: 'POST /api/v3/userDataStream gave no usable listenKey (URL-safe characters, at most 256).',
+        message: t('POST /api/v3/userDataStream gave no usable listenKey (URL-safe characters, at most 256).'),
       });
     }
     return ok(new ListenKeyLease(key, api, options));
@@ -108,7 +109,11 @@ export class ListenKeyLease {
       } catch (e) {
         return {
           kind: 'listen-key',
-          message: `The listen key ${this.masked} could not be closed (DELETE /api/v3/userDataStream): ${this.redact(reason(e))}. It lapses by itself 60 minutes after its last keep-alive.`,
+          message: t(
+            'The listen key {0} could not be closed (DELETE /api/v3/userDataStream): {1}. It lapses by itself 60 minutes after its last keep-alive.',
+            this.masked,
+            this.redact(reason(e)),
+          ),
         };
       }
     })();
@@ -134,7 +139,12 @@ export class ListenKeyLease {
       const retry = Math.min(every, KEEP_ALIVE_RETRY_MS);
       this.#options.onError?.({
         kind: 'listen-key',
-        message: `The listen key ${this.masked} could not be kept alive (PUT /api/v3/userDataStream): ${this.redact(reason(e))}. Trying again in ${Math.round(retry / 1000)} s; private pushes stop if it lapses (60 minutes after its last keep-alive).`,
+        message: t(
+          'The listen key {0} could not be kept alive (PUT /api/v3/userDataStream): {1}. Trying again in {2} s; private pushes stop if it lapses (60 minutes after its last keep-alive).',
+          this.masked,
+          this.redact(reason(e)),
+          Math.round(retry / 1000),
+        ),
       });
       this.#schedule(retry);
     }

@@ -9,6 +9,7 @@
  * network may deliver closer together than they were sent, still count under 100 at the server.
  */
 import { LIMITS } from '../catalog/limits';
+import { t } from '../l10n';
 
 export const PACING = {
   /** Messages in one window: 80, a margin of 20 below §8's 100 a second. */
@@ -116,12 +117,18 @@ export class MessagePacer {
    */
   submit(send: () => void): Promise<void> {
     if (this.closedWith !== undefined)
-      return Promise.reject(new PacerError('closed', `Nothing was sent: ${this.closedWith}.`));
+      return Promise.reject(new PacerError('closed', t('Nothing was sent: {0}.', this.closedWith)));
     if (this.queue.length >= this.maxQueued)
       return Promise.reject(
         new PacerError(
           'full',
-          `Not sent: ${this.queue.length} messages already wait for their turn on this connection (the client keeps to ${this.window.messages} messages in ${this.window.windowMs} ms, under §8's ${LIMITS.webSocket.messagesPerSecond} a second). Send again once they have gone.`,
+          t(
+            "Not sent: {0} messages already wait for their turn on this connection (the client keeps to {1} messages in {2} ms, under §8's {3} a second). Send again once they have gone.",
+            this.queue.length,
+            this.window.messages,
+            this.window.windowMs,
+            LIMITS.webSocket.messagesPerSecond,
+          ),
         ),
       );
     return new Promise<void>((resolve, reject) => {
@@ -136,7 +143,7 @@ export class MessagePacer {
     this.closedWith = reason;
     clearTimeout(this.timer);
     this.timer = undefined;
-    for (const w of this.queue.splice(0)) w.reject(new PacerError('closed', `Not sent: ${reason}.`));
+    for (const w of this.queue.splice(0)) w.reject(new PacerError('closed', t('Not sent: {0}.', reason)));
   }
 
   private drain(): void {

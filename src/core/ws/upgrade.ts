@@ -14,6 +14,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { BOUNDS } from '../bounds';
+import { t } from '../l10n';
 import type { Budget, BudgetView } from '../budget/budget';
 import { parseRetryAfter } from '../net/decode';
 import { serverText } from './frames';
@@ -46,14 +47,17 @@ function requestKey(headers: unknown): string | undefined {
 
 /** The first thing a client must refuse in a 101 (RFC 6455 section 4.1), for the message; undefined when none is seen. */
 function handshakeProblem(key: string | undefined, headers: IncomingHttpHeaders): string | undefined {
-  if (header(headers, 'upgrade')?.toLowerCase() !== 'websocket') return 'no "Upgrade: websocket" header';
-  if (!/(^|,)\s*upgrade\s*(,|$)/i.test(header(headers, 'connection') ?? '')) return 'no "Connection: Upgrade" header';
+  if (header(headers, 'upgrade')?.toLowerCase() !== 'websocket') return t('no "Upgrade: websocket" header');
+  if (!/(^|,)\s*upgrade\s*(,|$)/i.test(header(headers, 'connection') ?? ''))
+    return t('no "Connection: Upgrade" header');
   if (key === undefined) return undefined;
   const accept = nodeCrypto()
     .createHash('sha1')
     .update(key + WS_GUID)
     .digest('base64');
-  return header(headers, 'sec-websocket-accept')?.trim() === accept ? undefined : 'a wrong Sec-WebSocket-Accept header';
+  return header(headers, 'sec-websocket-accept')?.trim() === accept
+    ? undefined
+    : t('a wrong Sec-WebSocket-Accept header');
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -107,43 +111,69 @@ function msgOf(body: string): string | undefined {
   }
 }
 
+/** A 418 ban or a 429 wait of `seconds` on the upgrade. */
+function limited(status: 418 | 429, origin: string, seconds: number): string {
+  return status === 418
+    ? t(
+        'The service banned this IP for repeated limit violations (418): no connection to {0} for {1} s (Retry-After). Connecting again earlier would extend the ban (§8 rules 2-3).',
+        origin,
+        seconds,
+      )
+    : t(
+        'The service asked to back off (429): no connection to {0} for {1} s (Retry-After). Connecting again earlier would get this IP banned (§8 rule 2).',
+        origin,
+        seconds,
+      );
+}
+
 /** What a refused upgrade means and what to do, as a failure; the ban or wait is not recorded here. */
 export function describeRefusedUpgrade(answer: UpgradeAnswer, origin: string, withListenKey: boolean): WsFailure {
   const status = answer.status ?? 0;
   const said = msgOf(answer.body);
-  const tail = said !== undefined ? ` The service said: ${said}` : '';
+  // What the service said goes after the message.
+  const tail = (message: string): string =>
+    said === undefined ? message : t('{0} The service said: {1}', message, said);
   const seconds = parseRetryAfter(answer.retryAfter);
   switch (status) {
     case 418:
     case 429: {
-      const s = seconds ?? (status === 418 ? 120 : 10);
-      const what =
-        status === 418
-          ? `The service banned this IP for repeated limit violations (418): no connection to ${origin} for ${s} s (Retry-After). Connecting again earlier would extend the ban (§8 rules 2-3).`
-          : `The service asked to back off (429): no connection to ${origin} for ${s} s (Retry-After). Connecting again earlier would get this IP banned (§8 rule 2).`;
-      return { kind: 'upgrade', status, message: what + tail, retryAfterSeconds: seconds };
+      const what = limited(status, origin, seconds ?? (status === 418 ? 120 : 10));
+      return { kind: 'upgrade', status, message: tail(what), retryAfterSeconds: seconds };
     }
     case 401:
       return {
         kind: 'upgrade',
         status,
-        message:
-          (withListenKey
-            ? `The WebSocket endpoint ${origin} refused the listen key (401): it is unknown, closed or lapsed (60 minutes after its last keep-alive). Connect again to get a new one.`
-            : `The WebSocket endpoint ${origin} refused the connection (401): it wants authentication; private streams need # @listenKey.`) +
-          tail,
+        message: tail(
+          withListenKey
+            ? t(
+                'The WebSocket endpoint {0} refused the listen key (401): it is unknown, closed or lapsed (60 minutes after its last keep-alive). Connect again to get a new one.',
+                origin,
+              )
+            : t(
+                'The WebSocket endpoint {0} refused the connection (401): it wants authentication; private streams need # @listenKey.',
+                origin,
+              ),
+        ),
       };
     case 404:
       return {
         kind: 'upgrade',
         status,
-        message: `There is no WebSocket endpoint at that path on ${origin} (404): check the environment's wsUrl (by default the base URL with ws:// or wss:// and /ws).${tail}`,
+        message: tail(
+          t(
+            "There is no WebSocket endpoint at that path on {0} (404): check the environment's wsUrl (by default the base URL with ws:// or wss:// and /ws).",
+            origin,
+          ),
+        ),
       };
     default:
       return {
         kind: 'upgrade',
         status,
-        message: `${origin} answered HTTP ${status} instead of opening the WebSocket (101 Switching Protocols).${tail}`,
+        message: tail(
+          t('{0} answered HTTP {1} instead of opening the WebSocket (101 Switching Protocols).', origin, status),
+        ),
       };
   }
 }
@@ -152,7 +182,11 @@ export function describeRefusedUpgrade(answer: UpgradeAnswer, origin: string, wi
 export function describeBadHandshake(answer: UpgradeAnswer, origin: string): WsFailure {
   return {
     kind: 'network',
-    message: `${origin} answered 101 Switching Protocols with ${answer.handshake ?? 'a handshake that is not valid'}: that is no WebSocket server, and the connection was given up. Check the environment's wsUrl.`,
+    message: t(
+      "{0} answered 101 Switching Protocols with {1}: that is no WebSocket server, and the connection was given up. Check the environment's wsUrl.",
+      origin,
+      answer.handshake ?? t('a handshake that is not valid'),
+    ),
   };
 }
 
@@ -161,17 +195,22 @@ export function describeNetworkFailure(code: string | undefined, origin: string)
   const message = ((): string => {
     switch (code) {
       case 'ECONNREFUSED':
-        return `Nothing answers at ${origin}: is the server running? For the sandbox, start it with "tradereq sandbox".`;
+        return t(
+          'Nothing answers at {0}: is the server running? For the sandbox, start it with "tradereq sandbox".',
+          origin,
+        );
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
-        return `The host of ${origin} cannot be found: check the environment's wsUrl.`;
+        return t("The host of {0} cannot be found: check the environment's wsUrl.", origin);
       case 'UND_ERR_CONNECT_TIMEOUT':
-        return `Connecting to ${origin} timed out: check the network, or the environment's wsUrl.`;
+        return t("Connecting to {0} timed out: check the network, or the environment's wsUrl.", origin);
       case 'ECONNRESET':
       case 'UND_ERR_SOCKET':
-        return `The connection to ${origin} was closed before the WebSocket opened.`;
+        return t('The connection to {0} was closed before the WebSocket opened.', origin);
       default:
-        return `The WebSocket connection to ${origin} failed before it opened${code !== undefined ? ` (${code})` : ''}.`;
+        return code === undefined
+          ? t('The WebSocket connection to {0} failed before it opened.', origin)
+          : t('The WebSocket connection to {0} failed before it opened ({1}).', origin, code);
     }
   })();
   return { kind: 'network', message, code };
@@ -201,6 +240,10 @@ export function recordRefusedUpgrade(
     { status: failure.status, retryAfterSeconds: failure.retryAfterSeconds },
   );
   if (view.damaged === undefined) return { view };
-  const message = `${failure.message} This could not be remembered (${view.damaged}): do not connect again before the Retry-After has passed.`;
+  const message = t(
+    '{0} This could not be remembered ({1}): do not connect again before the Retry-After has passed.',
+    failure.message,
+    view.damaged,
+  );
   return { failure: { kind: 'state', message } };
 }

@@ -6,6 +6,7 @@
  */
 import type { NamedEnvironment } from '../env/constants';
 import { isLoopbackOrigin } from '../env/demo';
+import { t } from '../l10n';
 import { maskApiKey } from '../env/keys';
 import { WS_RULES } from '../catalog/ws-limits';
 import { checkBinding, type KeyBinding, type Unbound } from '../request/origin-binding';
@@ -68,11 +69,23 @@ export function checkListenKeyDestination(url: string, envWsUrl: string): Destin
   const allowed = wsOrigin(envWsUrl);
   if (allowed === undefined)
     return err(
-      `The environment's wsUrl "${envWsUrl}" is not a ws:// or wss:// URL, so no listen key is sent anywhere. Fix wsUrl in tradereq.env.json.`,
+      t(
+        'The environment\'s wsUrl "{0}" is not a ws:// or wss:// URL, so no listen key is sent anywhere. Fix wsUrl in tradereq.env.json.',
+        envWsUrl,
+      ),
     );
   if (to === allowed) return ok(undefined);
   return err(
-    `A listen key is sent only to the environment's WebSocket origin ${allowed}, not to ${to ?? 'this URL'}. Nothing was sent. Connect to ${allowed} or change the environment's wsUrl.`,
+    to === undefined
+      ? t(
+          "A listen key is sent only to the environment's WebSocket origin {0}, not to this URL. Nothing was sent. Connect to {0} or change the environment's wsUrl.",
+          allowed,
+        )
+      : t(
+          "A listen key is sent only to the environment's WebSocket origin {0}, not to {1}. Nothing was sent. Connect to {0} or change the environment's wsUrl.",
+          allowed,
+          to,
+        ),
   );
 }
 
@@ -86,13 +99,17 @@ export function checkListenKeyBinding(url: string | undefined, binding: KeyBindi
   const u = url === undefined ? undefined : parseWsUrl(url);
   if (u === undefined)
     return err({
-      message:
+      message: t(
         "The environment's wsUrl is not a ws:// or wss:// URL, so no listen key is sent anywhere. Nothing was sent. Fix wsUrl in tradereq.env.json.",
+      ),
     });
   const origin = `${u.protocol}//${u.host}`;
   if (u.protocol === 'ws:' && !isLoopbackOrigin(u.href))
     return err({
-      message: `A listen key is never sent over plain ws:// to ${origin}, which is not a loopback address: anyone on the way could read it. Nothing was sent. Use a wss:// wsUrl in tradereq.env.json.`,
+      message: t(
+        'A listen key is never sent over plain ws:// to {0}, which is not a loopback address: anyone on the way could read it. Nothing was sent. Use a wss:// wsUrl in tradereq.env.json.',
+        origin,
+      ),
     });
   const approval = upgradeOrigin(u.href)!;
   const bound = checkBinding(approval, binding, origin);
