@@ -16,7 +16,9 @@ const { spawnSync } = require('node:child_process');
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'out', 'package');
 const BUILD = path.join(OUT, 'dist');
-const STATIC = ['media', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore'];
+const STATIC = ['media', 'l10n', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore'];
+/** The manifest's translations (package.nls.json, package.nls.<locale>.json), beside package.json. */
+const NLS = /^package\.nls(\.[\w-]+)?\.json$/;
 
 function run(command, args, cwd) {
   // npm is a .cmd script on Windows, which only a shell starts.
@@ -34,7 +36,9 @@ function stage(name, manifest) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   fs.cpSync(BUILD, path.join(dir, 'dist'), { recursive: true });
-  for (const entry of STATIC) fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+  const nls = fs.readdirSync(ROOT).filter((f) => NLS.test(f));
+  for (const entry of [...STATIC, ...nls])
+    fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
   return dir;
 }
@@ -45,6 +49,16 @@ function writeIcon(file) {
   const svg = fs.readFileSync(path.join(ROOT, 'media', 'icon.svg'), 'utf8');
   // 256 px: the marketplace asks for at least 128, and shows it at 128 on high-density screens.
   fs.writeFileSync(file, new Resvg(svg, { fitTo: { mode: 'width', value: 256 } }).render().asPng());
+}
+
+/**
+ * The manifest with its `%key%` strings in English (package.nls.json): npm shows the description
+ * as written, and reads no translation.
+ */
+function inEnglish(manifest) {
+  const nls = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8'));
+  const text = (v) => (typeof v === 'string' && /^%[^%]+%$/.test(v) ? (nls[v.slice(1, -1)] ?? v) : v);
+  return JSON.parse(JSON.stringify(manifest), (_key, value) => text(value));
 }
 
 function main() {
@@ -60,7 +74,7 @@ function main() {
   writeIcon(path.join(dir, extension.icon));
   run(process.execPath, [vsce, ...args], dir);
   // Built above: prepack need not build again.
-  run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', ROOT], stage('npm', manifest));
+  run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', ROOT], stage('npm', inEnglish(manifest)));
   console.log(`package: tradereq.vsix and tradereq-${manifest.version}.tgz (version ${manifest.version})`);
 }
 

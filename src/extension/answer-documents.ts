@@ -38,7 +38,8 @@ export class AnswerDocuments implements vscode.TextDocumentContentProvider, vsco
   provideTextDocumentContent(uri: vscode.Uri): string {
     const answer = answerOf(uri);
     const entry = answer && this.history.find(answer.id);
-    if (!entry) return `This send is no longer in the history (it keeps the last ${HISTORY_LIMIT}).\n`;
+    if (!entry)
+      return vscode.l10n.t('This send is no longer in the history (it keeps the last {0}).', HISTORY_LIMIT) + '\n';
     return tools().answerText(entry, answer.mask ? maskVolatileFields : undefined);
   }
 
@@ -49,13 +50,18 @@ export class AnswerDocuments implements vscode.TextDocumentContentProvider, vsco
     if (leftId === rightId || !left || !right) {
       this.log.warn('Compare Two Answers: two different sends of the history are needed');
       void vscode.window.showInformationMessage(
-        `TradeReq: pick two different sends of the history to compare (a send older than the last ${HISTORY_LIMIT} is gone).`,
+        vscode.l10n.t(
+          'TradeReq: pick two different sends of the history to compare (a send older than the last {0} is gone).',
+          HISTORY_LIMIT,
+        ),
       );
       return false;
     }
     this.registration ??= vscode.workspace.registerTextDocumentContentProvider(SCHEME, this);
     const { answerLabel } = tools();
-    const title = `${answerLabel(left)} ↔ ${answerLabel(right)}${mask ? ' (volatile fields masked)' : ''}`;
+    const title = mask
+      ? vscode.l10n.t('{0} ↔ {1} (volatile fields masked)', answerLabel(left), answerLabel(right))
+      : `${answerLabel(left)} ↔ ${answerLabel(right)}`;
     await vscode.commands.executeCommand('vscode.diff', this.uri(left, mask), this.uri(right, mask), title, {
       preview: true,
     });
@@ -67,14 +73,24 @@ export class AnswerDocuments implements vscode.TextDocumentContentProvider, vsco
     const entries = this.history.list();
     if (entries.length < 2) {
       void vscode.window.showInformationMessage(
-        'TradeReq: Compare Two Answers needs two sends in the history: send a request twice (e.g. to the sandbox, then live).',
+        vscode.l10n.t(
+          'TradeReq: Compare Two Answers needs two sends in the history: send a request twice (e.g. to the sandbox, then live).',
+        ),
       );
       return false;
     }
-    const left = await this.pick(entries, 'TradeReq: Compare Two Answers (1 of 2)', 'The answer on the left');
+    const left = await this.pick(
+      entries,
+      vscode.l10n.t('TradeReq: Compare Two Answers (1 of 2)'),
+      vscode.l10n.t('The answer on the left'),
+    );
     if (!left) return false;
     const rest = entries.filter((e) => e.id !== left.id);
-    const right = await this.pick(rest, 'TradeReq: Compare Two Answers (2 of 2)', 'The answer on the right');
+    const right = await this.pick(
+      rest,
+      vscode.l10n.t('TradeReq: Compare Two Answers (2 of 2)'),
+      vscode.l10n.t('The answer on the right'),
+    );
     return right ? this.compare(left.id, right.id, false) : false;
   }
 

@@ -40,23 +40,25 @@ export function registerCodeLensSupport(
 function httpLenses(): Omit<vscode.Command, 'arguments'>[] {
   return [
     {
-      title: '$(play) Send',
-      tooltip: 'Sign and send this request; the answer opens in the TradeReq panel',
+      title: `$(play) ${vscode.l10n.t('Send')}`,
+      tooltip: vscode.l10n.t('Sign and send this request; the answer opens in the TradeReq panel'),
       command: 'tradereq.sendRequest',
     },
     {
-      title: 'Sign only',
-      tooltip: 'Show the exact query, body and totalParams, without sending (API key masked)',
+      title: vscode.l10n.t('Sign only'),
+      tooltip: vscode.l10n.t('Show the exact query, body and totalParams, without sending (API key masked)'),
       command: 'tradereq.signOnly',
     },
     {
-      title: 'Copy as cURL',
-      tooltip: 'Copy a curl command; the API key as a shell variable, never the secret',
+      title: vscode.l10n.t('Copy as cURL'),
+      tooltip: vscode.l10n.t('Copy a curl command; the API key as a shell variable, never the secret'),
       command: 'tradereq.copyAsCurl',
     },
     {
-      title: 'Copy as Code',
-      tooltip: 'Copy a program (Python, Node, Go, shell) that signs when it runs, with keys from environment variables',
+      title: vscode.l10n.t('Copy as Code'),
+      tooltip: vscode.l10n.t(
+        'Copy a program (Python, Node, Go, shell) that signs when it runs, with keys from environment variables',
+      ),
       command: 'tradereq.copyAsCode',
     },
   ];
@@ -70,20 +72,22 @@ function wsLenses(
   if (connections.connectionOf(document.uri.toString(), r.index) === undefined)
     return [
       {
-        title: '$(plug) Connect',
-        tooltip: 'Open this WebSocket connection, subscribe its streams and show its pushes live in the TradeReq panel',
+        title: `$(plug) ${vscode.l10n.t('Connect')}`,
+        tooltip: vscode.l10n.t(
+          'Open this WebSocket connection, subscribe its streams and show its pushes live in the TradeReq panel',
+        ),
         command: 'tradereq.connect',
       },
     ];
   return [
     {
-      title: '$(debug-disconnect) Disconnect',
-      tooltip: 'Close this connection (its listen key, if any, is closed too)',
+      title: `$(debug-disconnect) ${vscode.l10n.t('Disconnect')}`,
+      tooltip: vscode.l10n.t('Close this connection (its listen key, if any, is closed too)'),
       command: 'tradereq.disconnect',
     },
     {
-      title: 'Show stream',
-      tooltip: 'Bring its stream view to the front in the TradeReq panel',
+      title: vscode.l10n.t('Show stream'),
+      tooltip: vscode.l10n.t('Bring its stream view to the front in the TradeReq panel'),
       command: 'tradereq.connect',
     },
   ];

@@ -110,13 +110,17 @@ async function target(
     return { document: await vscode.workspace.openTextDocument(uri), index };
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.document.languageId !== 'tradereq') {
-    void vscode.window.showInformationMessage('TradeReq: open a .tradereq file and put the cursor in a request.');
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('TradeReq: open a .tradereq file and put the cursor in a request.'),
+    );
     return undefined;
   }
   const request = s.sending.requestAt(editor.document, editor.selection.active.line);
   if (!request) {
     void vscode.window.showInformationMessage(
-      'TradeReq: the cursor is not in a request: put it under a request line such as POST /api/v3/order.',
+      vscode.l10n.t(
+        'TradeReq: the cursor is not in a request: put it under a request line such as POST /api/v3/order.',
+      ),
     );
     return undefined;
   }
@@ -151,7 +155,7 @@ async function liveConnection(s: Services, idOrUri?: unknown, index?: unknown): 
   if (open.length <= 1) return open[0]?.id;
   const picked = await vscode.window.showQuickPick(
     open.map((c) => ({ label: c.title, id: c.id })),
-    { title: 'TradeReq: which connection?' },
+    { title: vscode.l10n.t('TradeReq: which connection?') },
   );
   return picked?.id;
 }
@@ -170,7 +174,10 @@ function unsubscribeStream(s: Services): Handler {
     const name =
       typeof stream === 'string'
         ? stream
-        : await vscode.window.showInputBox({ title: 'TradeReq: unsubscribe which stream?', prompt: 'A stream name' });
+        : await vscode.window.showInputBox({
+            title: vscode.l10n.t('TradeReq: unsubscribe which stream?'),
+            prompt: vscode.l10n.t('A stream name'),
+          });
     return name ? s.streams.unsubscribe(id, name) : undefined;
   };
 }
@@ -183,9 +190,11 @@ function sendWsMessage(s: Services): Handler {
       typeof message === 'string'
         ? message
         : await vscode.window.showInputBox({
-            title: 'TradeReq: send a message on the connection',
-            prompt: 'One JSON object, sent through the connection’s pacer (§8: at most 100 messages a second)',
-            value: '{"method": "PING"}',
+            title: vscode.l10n.t('TradeReq: send a message on the connection'),
+            prompt: vscode.l10n.t(
+              'One JSON object, sent through the connection’s pacer (§8: at most 100 messages a second)',
+            ),
+            value: '{"method": "PING"}', // l10n-ignore: a message in the service's own JSON
           });
     return text ? s.streams.send(id, text) : undefined;
   };
@@ -217,7 +226,9 @@ function copyAsCurl(s: Services): Handler {
     if (text === undefined) return undefined;
     await vscode.env.clipboard.writeText(text);
     void vscode.window.showInformationMessage(
-      'TradeReq: copied as cURL. The API key is a shell variable; the signature is valid only within recvWindow of its timestamp.',
+      vscode.l10n.t(
+        'TradeReq: copied as cURL. The API key is a shell variable; the signature is valid only within recvWindow of its timestamp.',
+      ),
     );
     return text;
   };
@@ -233,15 +244,16 @@ function copyAsCodeCommand(s: Services): Handler {
 function removeApiKey(s: Services): Handler {
   return async () => {
     const list = await s.keys.profiles();
-    if (list.length === 0) return void vscode.window.showInformationMessage('TradeReq: no key profiles are stored.');
+    if (list.length === 0)
+      return void vscode.window.showInformationMessage(vscode.l10n.t('TradeReq: no key profiles are stored.'));
     const items = list.map((k) => ({
       label: k.profile,
-      description: `${k.origins.join(', ')} · API key ${k.maskedApiKey}`,
+      description: vscode.l10n.t('{0} · API key {1}', k.origins.join(', '), k.maskedApiKey),
     }));
-    const picked = await vscode.window.showQuickPick(items, { title: 'TradeReq: Remove API Key' });
+    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('TradeReq: Remove API Key') });
     if (!picked) return;
-    const remove = 'Remove';
-    const question = `Remove key profile "${picked.label}" from SecretStorage?`;
+    const remove = vscode.l10n.t('Remove');
+    const question = vscode.l10n.t('Remove key profile "{0}" from SecretStorage?', picked.label);
     if ((await vscode.window.showWarningMessage(question, { modal: true }, remove)) === remove)
       await s.keys.remove(picked.label);
   };
@@ -251,16 +263,22 @@ function listApiKeys(s: Services): Handler {
   return async () => {
     const list = await s.keys.profiles();
     if (list.length === 0) {
-      void vscode.window.showInformationMessage('TradeReq: no key profiles are stored. Run "TradeReq: Add API Key".');
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('TradeReq: no key profiles are stored. Run "TradeReq: Add API Key".'),
+      );
       return list;
     }
     // Profiles, origins and the API key masked as everywhere: a key's value is never shown.
     const items = list.map((k) => ({
       label: k.profile,
-      description: `bound to ${k.origins.join(', ') || 'no origin'} · API key ${k.maskedApiKey}`,
+      description: vscode.l10n.t(
+        'bound to {0} · API key {1}',
+        k.origins.join(', ') || vscode.l10n.t('no origin'),
+        k.maskedApiKey,
+      ),
     }));
     await vscode.window.showQuickPick(items, {
-      title: 'TradeReq: stored key profiles (API keys masked, secret keys never shown)',
+      title: vscode.l10n.t('TradeReq: stored key profiles (API keys masked, secret keys never shown)'),
     });
     return list;
   };
@@ -271,7 +289,7 @@ function startSandbox(s: Services): Handler {
     const running = s.sandbox.handle;
     if (running)
       return void vscode.window.showInformationMessage(
-        `TradeReq: the sandbox exchange is running at ${running.baseUrl}.`,
+        vscode.l10n.t('TradeReq: the sandbox exchange is running at {0}.', running.baseUrl),
       );
     try {
       await s.sandbox.start(false);
@@ -279,16 +297,27 @@ function startSandbox(s: Services): Handler {
       const inUse = (e as NodeJS.ErrnoException).code === 'EADDRINUSE';
       void vscode.window.showErrorMessage(
         inUse
-          ? `TradeReq: port ${SANDBOX_PORT} is in use: is a sandbox already running ("tradereq sandbox")? Requests to the sandbox environment go to it.`
-          : `TradeReq: the sandbox did not start: ${e instanceof Error ? e.message : String(e)}`,
+          ? vscode.l10n.t(
+              'TradeReq: port {0} is in use: is a sandbox already running ("tradereq sandbox")? Requests to the sandbox environment go to it.',
+              SANDBOX_PORT,
+            )
+          : vscode.l10n.t('TradeReq: the sandbox did not start: {0}', e instanceof Error ? e.message : String(e)),
       );
       return;
     }
     const baseUrl = (await s.sandbox.start(false)).baseUrl;
     const stored = await s.keys.get('sandbox');
-    const store = 'Store Demo Key';
+    const store = vscode.l10n.t('Store Demo Key');
     const choice = await vscode.window.showInformationMessage(
-      `TradeReq: sandbox exchange running at ${baseUrl}. It follows the spec; nothing leaves this machine.${stored ? '' : ' Store its demo key as key profile "sandbox"?'}`,
+      stored
+        ? vscode.l10n.t(
+            'TradeReq: sandbox exchange running at {0}. It follows the spec; nothing leaves this machine.',
+            baseUrl,
+          )
+        : vscode.l10n.t(
+            'TradeReq: sandbox exchange running at {0}. It follows the spec; nothing leaves this machine. Store its demo key as key profile "sandbox"?',
+            baseUrl,
+          ),
       ...(stored ? [] : [store]),
     );
     if (choice === store) await storeDemoKey(s.keys, new URL(baseUrl).origin);
@@ -316,8 +345,11 @@ function refreshSymbols(s: Services): Handler {
     const list = await s.symbols.exchangeInfo(env.baseUrl);
     void vscode.window.showInformationMessage(
       list.length > 0
-        ? `TradeReq: ${list.length} symbols from the exchangeInfo of ${env.name}.`
-        : `TradeReq: no symbols from ${env.baseUrl} (see the TradeReq output). Completion uses the tradereq.symbols setting and the workspace's files.`,
+        ? vscode.l10n.t('TradeReq: {0} symbols from the exchangeInfo of {1}.', list.length, env.name)
+        : vscode.l10n.t(
+            "TradeReq: no symbols from {0} (see the TradeReq output). Completion uses the tradereq.symbols setting and the workspace's files.",
+            env.baseUrl,
+          ),
     );
   };
 }
@@ -330,24 +362,32 @@ async function resetState(): Promise<void> {
   const { Budget, FileStateStore } = lazy();
   const store = new FileStateStore();
   const state = store.read();
-  const all = 'All origins';
+  const all = vscode.l10n.t('All origins');
   const picks = [
     ...Object.entries(state.origins).map(([origin, o]) => ({
       label: origin,
-      description: o.damaged ? 'damaged: sending is blocked' : undefined,
+      description: o.damaged ? vscode.l10n.t('damaged: sending is blocked') : undefined,
     })),
-    { label: all, description: state.damaged ? `the state file cannot be read (${state.damaged.reason})` : undefined },
+    {
+      label: all,
+      description: state.damaged
+        ? vscode.l10n.t('the state file cannot be read ({0})', state.damaged.reason)
+        : undefined,
+    },
   ];
-  const picked = await vscode.window.showQuickPick(picks, { title: 'TradeReq: Reset Rate-Limit State' });
+  const picked = await vscode.window.showQuickPick(picks, { title: vscode.l10n.t('TradeReq: Reset Rate-Limit State') });
   if (!picked) return;
-  const which = picked.label === all ? 'every origin' : picked.label;
-  const reset = 'Reset';
-  const detail = 'Reset only once you know no ban is in force: sending during a ban extends it (§8 rules 2–3).';
-  const question = `Forget the rate-limit budget, Retry-After wait and ban of ${which}?`;
+  const which = picked.label === all ? vscode.l10n.t('every origin') : picked.label;
+  const reset = vscode.l10n.t('Reset');
+  const detail = vscode.l10n.t(
+    'Reset only once you know no ban is in force: sending during a ban extends it (§8 rules 2–3).',
+  );
+  const question = vscode.l10n.t('Forget the rate-limit budget, Retry-After wait and ban of {0}?', which);
   if ((await vscode.window.showWarningMessage(question, { modal: true, detail }, reset)) !== reset) return;
   const done = new Budget(store).reset(picked.label === all ? undefined : picked.label);
-  if (done.ok) void vscode.window.showInformationMessage(`TradeReq: the rate-limit state of ${which} was reset.`);
-  else void vscode.window.showErrorMessage(`TradeReq: ${done.error}; nothing was reset.`);
+  if (done.ok)
+    void vscode.window.showInformationMessage(vscode.l10n.t('TradeReq: the rate-limit state of {0} was reset.', which));
+  else void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: {0}; nothing was reset.', done.error));
 }
 
 /** Compare Two Answers: two entry ids (the panel, a test), else picked from the history. */

@@ -50,7 +50,7 @@ export function registerCompletionSupport(
           item.range = toRange(e.range);
           // Keep the list open after a name (its value comes next) or a stream kind (its symbol comes next).
           if (e.retrigger || (e.kind === 'parameter' && e.insertText?.endsWith('= ')))
-            item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest values' };
+            item.command = { command: 'editor.action.triggerSuggest', title: vscode.l10n.t('Suggest values') };
           return item;
         });
       },

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { CodeLanguage } from '../core/codegen/program-model';
+import { t } from '../core/l10n';
 import type { DocumentModels } from './documents';
 import type { Environments } from './environments';
 import { tools } from './lazy';
@@ -13,11 +14,11 @@ export interface CopyAsCodeParts {
 let lastLanguage: CodeLanguage | undefined;
 
 async function pickLanguage(): Promise<CodeLanguage | undefined> {
-  const items = tools().CODE_LANGUAGES.map((l) => ({ label: l.label, description: `.${l.extension}`, id: l.id }));
+  const items = tools().CODE_LANGUAGES.map((l) => ({ label: t(l.label), description: `.${l.extension}`, id: l.id }));
   items.sort((a, b) => Number(b.id === lastLanguage) - Number(a.id === lastLanguage));
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'TradeReq: Copy as Code',
-    placeHolder: 'The language of the program (it signs when it runs; it holds no key)',
+    title: vscode.l10n.t('TradeReq: Copy as Code'),
+    placeHolder: vscode.l10n.t('The language of the program (it signs when it runs; it holds no key)'),
   });
   return picked?.id;
 }
@@ -37,7 +38,9 @@ export async function copyAsCode(
   if (!vscode.workspace.isTrusted) {
     // The program carries the user's keys to the base URL it holds, which an untrusted file could choose.
     void vscode.window.showWarningMessage(
-      'TradeReq: Copy as Code needs a trusted workspace: an untrusted request file or tradereq.env.json could point the program anywhere.',
+      vscode.l10n.t(
+        'TradeReq: Copy as Code needs a trusted workspace: an untrusted request file or tradereq.env.json could point the program anywhere.',
+      ),
     );
     return undefined;
   }
@@ -50,19 +53,25 @@ export async function copyAsCode(
   if (!chosen) return undefined;
   const model = codeRequestFrom(doc, request, parts.environments.current(document.uri));
   if (!model.ok) {
-    void vscode.window.showErrorMessage(`TradeReq: not copied as code: ${model.error.message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: not copied as code: {0}', model.error.message));
     return undefined;
   }
   const program = generateCode(model.value, chosen);
   if (!program.ok) {
-    void vscode.window.showErrorMessage(`TradeReq: this request cannot become a program: ${program.error}`);
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('TradeReq: this request cannot become a program: {0}', program.error),
+    );
     return undefined;
   }
   lastLanguage = chosen;
   await vscode.env.clipboard.writeText(program.value);
   const label = CODE_LANGUAGES.find((l) => l.id === chosen)?.label ?? chosen;
   void vscode.window.showInformationMessage(
-    `TradeReq: copied as a ${label} program. ${programNeeds(model.value)} The program holds no key.`,
+    vscode.l10n.t(
+      'TradeReq: copied as a {0} program. {1} The program holds no key.',
+      t(label),
+      programNeeds(model.value),
+    ),
   );
   return program.value;
 }

@@ -14,12 +14,15 @@ export function offerBinding(
 ): (resolved: ResolvedRequest, choice: KeyChoice, message: string, origin: string) => void {
   // `origin` is where the key was refused: the request's, or a listen key's WebSocket origin in http(s) form.
   return (_resolved, choice, message, origin) => {
-    const bind = `Bind to ${origin}…`;
-    void vscode.window.showWarningMessage(`TradeReq: ${message}`, bind).then(async (c) => {
+    const bind = vscode.l10n.t('Bind to {0}…', origin);
+    void vscode.window.showWarningMessage(vscode.l10n.t('TradeReq: {0}', message), bind).then(async (c) => {
       if (c !== bind) return;
-      const allow = 'Allow and Send';
-      const detail = `It is bound to ${choice.binding.origins.join(', ') || 'no origin'} now. Whoever can edit this request file or tradereq.env.json chooses where a request goes: allow only an origin you trust with this key.`;
-      const question = `Allow key profile "${choice.binding.profile}" to be sent to ${origin}?`;
+      const allow = vscode.l10n.t('Allow and Send');
+      const detail = vscode.l10n.t(
+        'It is bound to {0} now. Whoever can edit this request file or tradereq.env.json chooses where a request goes: allow only an origin you trust with this key.',
+        choice.binding.origins.join(', ') || vscode.l10n.t('no origin'),
+      );
+      const question = vscode.l10n.t('Allow key profile "{0}" to be sent to {1}?', choice.binding.profile, origin);
       if ((await vscode.window.showWarningMessage(question, { modal: true, detail }, allow)) !== allow) return;
       // Not bound (storage failed, already told): nothing is sent.
       if (!(await keys.bind(choice.binding.profile, origin))) return;
@@ -34,11 +37,14 @@ export function confirmOrder(
   log: vscode.LogOutputChannel,
 ): (resolved: ResolvedRequest, order: string) => Promise<boolean> {
   return async (resolved, order) => {
-    const send = 'Send';
-    const why = resolved.options.confirm ? ' · # @confirm' : ' asks before every order';
+    const send = vscode.l10n.t('Send');
+    const { name } = resolved.environment;
     try {
-      const detail = `Environment "${resolved.environment.name}" (${resolved.origin})${why}.`;
-      return (await vscode.window.showWarningMessage(`Send ${order}?`, { modal: true, detail }, send)) === send;
+      const detail = resolved.options.confirm
+        ? vscode.l10n.t('Environment "{0}" ({1}) · # @confirm.', name, resolved.origin)
+        : vscode.l10n.t('Environment "{0}" ({1}) asks before every order.', name, resolved.origin);
+      const question = vscode.l10n.t('Send {0}?', order);
+      return (await vscode.window.showWarningMessage(question, { modal: true, detail }, send)) === send;
     } catch (e) {
       // A dialog that cannot be shown is no confirmation: nothing is sent.
       log.warn(`the confirmation dialog could not be shown (${e instanceof Error ? e.message : String(e)}); not sent`);

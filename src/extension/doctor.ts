@@ -14,7 +14,8 @@ import { lazy, tools } from './lazy';
 import type { Network } from './network';
 
 const SCHEME = 'tradereq-doctor';
-const TITLE = 'TradeReq: Explain a Rejected Request';
+/** The title of the doctor's input box and pick: the command's own. */
+const title = (): string => vscode.l10n.t('TradeReq: Explain a Rejected Request');
 
 /** The doctor's GET /api/v3/time: a few seconds at most, then the report goes on without the server clock. */
 const CLOCK_SETTINGS = {
@@ -55,7 +56,10 @@ export class Doctor implements vscode.TextDocumentContentProvider, vscode.Dispos
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const id = new URLSearchParams(uri.query).get('id');
-    return (id !== null && this.reports.get(id)) || 'This report is no longer kept: run the doctor again.\n';
+    return (
+      (id !== null && this.reports.get(id)) ||
+      vscode.l10n.t('This report is no longer kept: run the doctor again.') + '\n'
+    );
   }
 
   /** Explain a Rejected Request: the selection, else a pasted line; resolves to the report shown. */
@@ -76,7 +80,8 @@ export class Doctor implements vscode.TextDocumentContentProvider, vscode.Dispos
   /** Why? on a send of the history: what TradeReq itself signed and sent, with the profile that signed it. */
   async explainEntry(id: string): Promise<string | undefined> {
     const entry = this.parts.history.find(id);
-    if (!entry) return failed(`that send is no longer in the history (it keeps the last ${HISTORY_LIMIT}).`);
+    if (!entry)
+      return failed(vscode.l10n.t('that send is no longer in the history (it keeps the last {0}).', HISTORY_LIMIT));
     const refusal = whyRefusal(entry);
     if (refusal !== undefined) return failed(refusal);
     const origin = normaliseOrigin(entry.request.url);
@@ -84,7 +89,9 @@ export class Doctor implements vscode.TextDocumentContentProvider, vscode.Dispos
     const profile = entry.request.keyProfile;
     const chosen = profile ? candidates.find((c) => c.key.profile === profile) : await chooseKey(candidates, origin);
     if (!chosen)
-      return profile ? failed(`the key profile "${profile}" that signed this send is no longer stored.`) : undefined;
+      return profile
+        ? failed(vscode.l10n.t('the key profile "{0}" that signed this send is no longer stored.', profile))
+        : undefined;
     const sent = sentByTradeReq(entry, chosen.key);
     if (!sent.ok) return failed(sent.error);
     const otherKeys = othersThan(chosen.key, candidates);
@@ -167,10 +174,11 @@ async function inputText(): Promise<string | undefined> {
   const editor = vscode.window.activeTextEditor;
   if (editor && !editor.selection.isEmpty) return editor.document.getText(editor.selection);
   const text = await vscode.window.showInputBox({
-    title: TITLE,
-    prompt:
+    title: title(),
+    prompt: vscode.l10n.t(
       'Paste what your program sent: a cURL command, a raw HTTP request, a URL and its body, or the line of its log',
-    placeHolder: "curl -X POST 'https://…/api/v3/order?…&signature=…' -H 'X-SERVICE-APIKEY: …'",
+    ),
+    placeHolder: "curl -X POST 'https://…/api/v3/order?…&signature=…' -H 'X-SERVICE-APIKEY: …'", // l10n-ignore: a command as a program sends it
     ignoreFocusOut: true,
   });
   return text?.trim() ? text : undefined;
@@ -182,19 +190,27 @@ async function chooseKey(candidates: readonly Candidate[], origin: string | unde
   if (bound.length === 1) return bound[0];
   if (candidates.length === 0) {
     void vscode.window.showErrorMessage(
-      'TradeReq: no key profile to check the signature with: add the key your program uses with "TradeReq: Add API Key".',
+      vscode.l10n.t(
+        'TradeReq: no key profile to check the signature with: add the key your program uses with "TradeReq: Add API Key".',
+      ),
     );
     return undefined;
   }
   const ordered = [...bound, ...candidates.filter((c) => !bound.includes(c))];
   const items = ordered.map((c) => ({
     label: c.key.profile,
-    description: `${c.demo ? 'the sandbox demo key' : `bound to ${c.origins.join(', ') || 'no origin'}`} · API key ${maskApiKey(c.key.apiKey)}`,
+    description: c.demo
+      ? vscode.l10n.t('the sandbox demo key · API key {0}', maskApiKey(c.key.apiKey))
+      : vscode.l10n.t(
+          'bound to {0} · API key {1}',
+          c.origins.join(', ') || vscode.l10n.t('no origin'),
+          maskApiKey(c.key.apiKey),
+        ),
     candidate: c,
   }));
   const picked = await vscode.window.showQuickPick(items, {
-    title: TITLE,
-    placeHolder: 'Which key profile should the signature be checked against?',
+    title: title(),
+    placeHolder: vscode.l10n.t('Which key profile should the signature be checked against?'),
   });
   return picked?.candidate;
 }
@@ -202,7 +218,7 @@ async function chooseKey(candidates: readonly Candidate[], origin: string | unde
 /** Every other key known here (the other profiles, the sandbox's demo keys), for the cause wrong-secret. */
 function othersThan(key: DoctorKey, candidates: readonly Candidate[]): DoctorKey[] {
   const demo = DEMO_ACCOUNTS.map((a) => ({
-    profile: `sandbox demo (${a.name})`,
+    profile: vscode.l10n.t('sandbox demo ({0})', a.name),
     apiKey: a.apiKey,
     secretKey: a.secretKey,
   }));
@@ -214,11 +230,15 @@ function othersThan(key: DoctorKey, candidates: readonly Candidate[]): DoctorKey
 function whyRefusal(entry: PanelEntry): string | undefined {
   const r = entry.request;
   if (!entry.error || !WHY_CODES.includes(entry.error.code) || !r.signed)
-    return `Why? explains a signed request rejected with ${WHY_CODES.join(', ')}; this send was not.`;
+    return vscode.l10n.t('Why? explains a signed request rejected with {0}; this send was not.', WHY_CODES.join(', '));
   if ([r.url, r.query, r.body].some((t) => t.length > BOUNDS.historyRequestChars))
-    return 'this request is longer than the history keeps of one: use Copy as cURL on it and paste that into "TradeReq: Explain a Rejected Request".';
+    return vscode.l10n.t(
+      'this request is longer than the history keeps of one: use Copy as cURL on it and paste that into "TradeReq: Explain a Rejected Request".',
+    );
   if (/listenKey"?\s*[=:]\s*"?\*{4}/.test(`${r.query}\n${r.body}`))
-    return 'the history keeps the listen key of this request masked, so what was signed cannot be checked.';
+    return vscode.l10n.t(
+      'the history keeps the listen key of this request masked, so what was signed cannot be checked.',
+    );
   return undefined;
 }
 
@@ -232,7 +252,10 @@ function sentByTradeReq(
   const apiKeyHeader = r.headers.find(([, v]) => v === mask)?.[0];
   if (apiKeyHeader === undefined)
     return err(
-      `the key profile "${key.profile}" now holds another API key than the one that signed this send: send it again, then ask Why? on the new answer.`,
+      vscode.l10n.t(
+        'the key profile "{0}" now holds another API key than the one that signed this send: send it again, then ask Why? on the new answer.',
+        key.profile,
+      ),
     );
   const headers = r.headers.map(([name, value]) => ({ name, value: value === mask ? key.apiKey : value }));
   const url = r.url.split('?')[0] ?? r.url;
@@ -245,16 +268,17 @@ function sentByTradeReq(
 /** The report with every key's secret, and every full API key, masked: the report masks them already. */
 function masked(text: string, keys: readonly DoctorKey[]): string {
   const hide = (t: string, value: string, shown: string): string => (value ? t.split(value).join(shown) : t);
-  return keys.reduce((t, k) => hide(hide(t, k.secretKey, '<secret key hidden>'), k.apiKey, maskApiKey(k.apiKey)), text);
+  const hidden = vscode.l10n.t('<secret key hidden>');
+  return keys.reduce((t, k) => hide(hide(t, k.secretKey, hidden), k.apiKey, maskApiKey(k.apiKey)), text);
 }
 
 /** "doctor POST order.txt": the report's name in its tab, from the method and the path's last segment. */
 function reportName(sent: SentRequest): string {
   const last = sent.url.split('/').filter(Boolean).at(-1) ?? '';
-  return `doctor ${sent.method} ${last.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 60)}.txt`;
+  return vscode.l10n.t('doctor {0} {1}.txt', sent.method, last.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 60));
 }
 
 function failed(message: string): undefined {
-  void vscode.window.showErrorMessage(`TradeReq: ${message}`);
+  void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: {0}', message));
   return undefined;
 }

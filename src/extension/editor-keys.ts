@@ -19,14 +19,15 @@ export function editorKeySource(keys: KeyStore): KeySource {
       return ok({ key, binding: { profile, origins: stored.origins, source: 'SecretStorage' } });
     }
     const demo = profile === 'sandbox' && isLoopbackOrigin(resolved.origin);
-    const action = demo ? 'Store the Sandbox Demo Key' : 'Add API Key';
+    const addKey = vscode.l10n.t('Add API Key');
+    const action = demo ? vscode.l10n.t('Store the Sandbox Demo Key') : addKey;
     void vscode.window
-      .showWarningMessage(`TradeReq: no key for profile "${profile}". Nothing was sent.`, action)
+      .showWarningMessage(vscode.l10n.t('TradeReq: no key for profile "{0}". Nothing was sent.', profile), action)
       .then(async (c) => {
-        if (c === 'Add API Key') await vscode.commands.executeCommand('tradereq.addApiKey', profile, resolved.origin);
+        if (c === addKey) await vscode.commands.executeCommand('tradereq.addApiKey', profile, resolved.origin);
         else if (c) await storeDemoKey(keys, resolved.origin);
       });
-    return err(`No key for profile "${profile}"; nothing was sent.`);
+    return err(vscode.l10n.t('No key for profile "{0}"; nothing was sent.', profile));
   };
 }
 
@@ -40,6 +41,10 @@ export async function storeDemoKey(keys: KeyStore, origin: string): Promise<void
   const demo = DEMO_ACCOUNTS[0]!;
   if (!(await keys.store('sandbox', { apiKey: demo.apiKey, secretKey: demo.secretKey, origins: [origin] }))) return;
   void vscode.window.showInformationMessage(
-    `TradeReq: stored the sandbox's demo key (${maskApiKey(demo.apiKey)}) as profile "sandbox", bound to ${origin}.`,
+    vscode.l10n.t(
+      'TradeReq: stored the sandbox\'s demo key ({0}) as profile "sandbox", bound to {1}.',
+      maskApiKey(demo.apiKey),
+      origin,
+    ),
   );
 }

@@ -20,6 +20,7 @@ interface EnvFile {
   readonly problem?: string;
 }
 
+/** The built-in sandbox, where no tradereq.env.json is found; folderShown() words its folder for the picker. */
 const BUILTIN: EnvFile = { key: '', folder: 'built-in', environments: [BUILTIN_SANDBOX] };
 
 /**
@@ -113,8 +114,8 @@ export class Environments implements vscode.Disposable {
     const items = await this.choices();
     const active = this.fileFor(undefined);
     const picked = await vscode.window.showQuickPick(items, {
-      title: 'TradeReq: environment for sending, completion and checks',
-      placeHolder: active.problem ?? `Current: ${this.current().name} (${active.folder})`,
+      title: vscode.l10n.t('TradeReq: environment for sending, completion and checks'),
+      placeHolder: active.problem ?? vscode.l10n.t('Current: {0} ({1})', this.current().name, folderShown(active)),
     });
     if (picked?.file !== undefined && picked.env !== undefined) await this.selectIn(picked.file, picked.env);
   }
@@ -126,12 +127,13 @@ export class Environments implements vscode.Disposable {
     const current = this.current();
     const items: (vscode.QuickPickItem & { file?: string; env?: string })[] = [];
     for (const f of await this.workspaceFiles()) {
-      items.push({ label: f.folder, kind: vscode.QuickPickItemKind.Separator });
+      const folder = folderShown(f);
+      items.push({ label: folder, kind: vscode.QuickPickItemKind.Separator });
       for (const e of f.environments)
         items.push({
           label: e.name,
-          description: `${f.folder} · ${e.baseUrl}`,
-          detail: e.key ? `key profile ${e.key}${e.confirm ? ' · asks before every order' : ''}` : 'no key profile',
+          description: `${folder} · ${e.baseUrl}`,
+          detail: environmentDetail(e),
           picked: f.key === active.key && e.name === current.name,
           file: f.key,
           env: e.name,
@@ -202,15 +204,30 @@ export class Environments implements vscode.Disposable {
       return { ...base, environments: [BUILTIN_SANDBOX] };
     }
     if (bytes.length > BOUNDS.envFileBytes)
-      return broken(`${ENV_FILE_NAME} is larger than TradeReq reads (${formatSize(BOUNDS.envFileBytes)})`);
+      return broken(
+        vscode.l10n.t('{0} is larger than TradeReq reads ({1})', ENV_FILE_NAME, formatSize(BOUNDS.envFileBytes)),
+      );
     const parsed = lazy().parseEnvironmentFile(new TextDecoder().decode(bytes));
-    if (!parsed.ok) return broken(`${ENV_FILE_NAME} of ${base.folder}: ${parsed.error}`);
+    if (!parsed.ok) return broken(vscode.l10n.t('{0} of {1}: {2}', ENV_FILE_NAME, base.folder, parsed.error));
     return { ...base, entries: parsed.value, environments: environmentList(parsed.value) };
   }
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** An env file's folder as the picker shows it. */
+function folderShown(file: EnvFile): string {
+  return file === BUILTIN ? vscode.l10n.t('built-in') : file.folder;
+}
+
+/** An environment's key profile, and whether it asks before every order, as the picker shows them. */
+function environmentDetail(e: NamedEnvironment): string {
+  if (!e.key) return vscode.l10n.t('no key profile');
+  return e.confirm
+    ? vscode.l10n.t('key profile {0} · asks before every order', e.key)
+    : vscode.l10n.t('key profile {0}', e.key);
 }
 
 /** The active editor's request file, if one is active. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { AnswerDocuments } from './answer-documents';
+import { setL10nBundle } from '../core/l10n';
 import { monotonicMs } from '../core/node-lazy';
 import type { ClockSample } from '../core/clock/clock';
 import type { PanelState } from '../core/panel/protocol';
@@ -55,6 +56,8 @@ export interface TradeReqApi {
 /** Wires services and registers providers; nothing slow happens here (files load on first use). */
 export function activate(context: vscode.ExtensionContext): TradeReqApi {
   const activateStart = monotonicMs();
+  // The core's messages in the display language: VS Code's bundle of it (undefined in English).
+  setL10nBundle(vscode.l10n.bundle);
   const s = createServices(context);
   const fixes = new QuickFixes();
   const diagnostics = new DiagnosticsManager(s.models, s.environments, fixes, s.settings, context.extensionUri);

@@ -28,25 +28,31 @@ function looksLikeCurl(text: string): boolean {
 function notesAsComments(notes: readonly string[]): string {
   if (notes.length === 0) return '';
   const lines = notes.map((n) => `# - ${n.replace(/[\r\n\u2028\u2029]+/g, ' ')}`);
-  return ['# Not carried over as it was:', ...lines].join('\n') + '\n';
+  return [`# ${notCarriedOver()}`, ...lines].join('\n') + '\n';
+}
+
+/** The heading of what an import could not carry over. */
+function notCarriedOver(): string {
+  return vscode.l10n.t('Not carried over as it was:');
 }
 
 /** Shows what was done, and what was not carried over (all of it, on request); does not wait for the user. */
 function report(headline: string, notes: readonly string[]): void {
   if (notes.length === 0) {
-    void vscode.window.showInformationMessage(`TradeReq: ${headline}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('TradeReq: {0}', headline));
     return;
   }
-  const details = 'Show Details';
+  const details = vscode.l10n.t('Show Details');
   const first = notes[0]!.length > 160 ? notes[0]!.slice(0, 160) + '…' : notes[0]!;
-  const more = notes.length > 1 ? ` (and ${notes.length - 1} more)` : '';
-  void vscode.window
-    .showWarningMessage(`TradeReq: ${headline} Not carried over as it was: ${first}${more}`, details)
-    .then(async (choice) => {
-      if (choice !== details) return;
-      const content = [headline, '', 'Not carried over as it was:', ...notes.map((n) => `- ${n}`)].join('\n');
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content, language: 'plaintext' }));
-    });
+  const message =
+    notes.length > 1
+      ? vscode.l10n.t('TradeReq: {0} Not carried over as it was: {1} (and {2} more)', headline, first, notes.length - 1)
+      : vscode.l10n.t('TradeReq: {0} Not carried over as it was: {1}', headline, first);
+  void vscode.window.showWarningMessage(message, details).then(async (choice) => {
+    if (choice !== details) return;
+    const content = [headline, '', notCarriedOver(), ...notes.map((n) => `- ${n}`)].join('\n');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content, language: 'plaintext' }));
+  });
 }
 
 /** The request text from a cURL command, or undefined after saying why it could not be read. */
@@ -57,7 +63,7 @@ function curlText(
 ): { text: string; result: ImportResult } | undefined {
   const result = tools().importCurl(input, { baseUrl: environments.current(uri).baseUrl });
   if (!result.ok) {
-    void vscode.window.showErrorMessage(`TradeReq: not imported: ${result.error}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: not imported: {0}', result.error));
     return undefined;
   }
   return { text: result.value.files[0]!.text, result: result.value };
@@ -67,11 +73,11 @@ async function askCurl(): Promise<string | undefined> {
   const clipboard = await vscode.env.clipboard.readText();
   if (looksLikeCurl(clipboard)) return clipboard;
   return vscode.window.showInputBox({
-    title: 'TradeReq: Import from cURL',
-    prompt: 'A cURL command, e.g. from the API documentation (or copy one first: the clipboard is read)',
-    placeHolder: "curl -X POST 'https://api.example.com/api/v3/order?symbol=BTCUSDT&…'",
+    title: vscode.l10n.t('TradeReq: Import from cURL'),
+    prompt: vscode.l10n.t('A cURL command, e.g. from the API documentation (or copy one first: the clipboard is read)'),
+    placeHolder: "curl -X POST 'https://api.example.com/api/v3/order?symbol=BTCUSDT&…'", // l10n-ignore: a command as written
     ignoreFocusOut: true,
-    validateInput: (v) => (looksLikeCurl(v) ? undefined : 'Give a command that starts with curl'),
+    validateInput: (v) => (looksLikeCurl(v) ? undefined : vscode.l10n.t('Give a command that starts with curl')),
   });
 }
 
@@ -102,7 +108,7 @@ export async function importFromCurl(parts: ImportParts, input?: unknown): Promi
     await vscode.window.showTextDocument(doc);
     uri = doc.uri;
   }
-  report('imported 1 request from the cURL command.', imported.result.notes);
+  report(vscode.l10n.t('imported 1 request from the cURL command.'), imported.result.notes);
   return { files: [uri.toString()], notes: imported.result.notes };
 }
 
@@ -132,7 +138,8 @@ class CurlPaste implements vscode.DocumentPasteEditProvider {
     const start = ranges[0]!.start;
     const before = document.lineAt(start.line).text.slice(0, start.character);
     const text = (before.trim().length > 0 ? '\n' : '') + imported.text + notesAsComments(imported.result.notes);
-    return [new vscode.DocumentPasteEdit(text, 'TradeReq request from the cURL command', CurlPaste.kind)];
+    const title = vscode.l10n.t('TradeReq request from the cURL command');
+    return [new vscode.DocumentPasteEdit(text, title, CurlPaste.kind)];
   }
 }
 
@@ -148,19 +155,20 @@ async function readInput(uri: vscode.Uri): Promise<string | undefined> {
   const name = uri.path.split('/').pop() ?? uri.toString();
   try {
     const stat = await vscode.workspace.fs.stat(uri);
-    if (stat.type & vscode.FileType.Directory) throw new Error('it is a folder: choose a file');
-    if (stat.size > IMPORT_LIMITS.maxInputChars * 4) throw new Error(`it is too large to import (${stat.size} bytes)`);
+    if (stat.type & vscode.FileType.Directory) throw new Error(vscode.l10n.t('it is a folder: choose a file'));
+    if (stat.size > IMPORT_LIMITS.maxInputChars * 4)
+      throw new Error(vscode.l10n.t('it is too large to import ({0} bytes)', stat.size));
     return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
   } catch (e) {
     const why =
       e instanceof vscode.FileSystemError
         ? e.code === 'FileNotFound'
-          ? 'no such file'
-          : `cannot read it (${e.code})`
+          ? vscode.l10n.t('no such file')
+          : vscode.l10n.t('cannot read it ({0})', e.code)
         : e instanceof Error
           ? e.message
           : String(e);
-    void vscode.window.showErrorMessage(`TradeReq: ${name}: ${why}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: {0}: {1}', name, why));
     return undefined;
   }
 }
@@ -169,14 +177,19 @@ async function readInput(uri: vscode.Uri): Promise<string | undefined> {
 async function writeAll(folder: vscode.Uri, files: readonly ImportedFile[]): Promise<vscode.Uri[] | undefined> {
   // The importers name files themselves; a name that would leave the folder is a bug, never written.
   if (files.some((f) => f.path.split(/[\\/]/).some((part) => part === '..' || part === '') || f.path.startsWith('/')))
-    throw new Error('an import named a file outside the folder');
+    throw new Error('an import named a file outside the folder'); // l10n-ignore: a bug, never a user's doing
   const targets = files.map((f) => ({ uri: vscode.Uri.joinPath(folder, f.path), text: f.text }));
   const existing = [];
   for (const t of targets) if (await exists(t.uri)) existing.push(t.uri.path.split('/').pop()!);
   if (existing.length > 0) {
-    const overwrite = 'Overwrite';
+    const overwrite = vscode.l10n.t('Overwrite');
     const answer = await vscode.window.showWarningMessage(
-      `${existing.length} of the files exist in ${folder.path}: ${existing.join(', ')}. Overwrite them?`,
+      vscode.l10n.t(
+        '{0} of the files exist in {1}: {2}. Overwrite them?',
+        existing.length,
+        folder.path,
+        existing.join(', '),
+      ),
       { modal: true },
       overwrite,
     );
@@ -188,7 +201,8 @@ async function writeAll(folder: vscode.Uri, files: readonly ImportedFile[]): Pro
 }
 
 async function pickFile(title: string, filters: Record<string, string[]>): Promise<vscode.Uri | undefined> {
-  const picked = await vscode.window.showOpenDialog({ title, filters, canSelectMany: false, openLabel: 'Import' });
+  const openLabel = vscode.l10n.t('Import');
+  const picked = await vscode.window.showOpenDialog({ title, filters, canSelectMany: false, openLabel });
   return picked?.[0];
 }
 
@@ -198,7 +212,7 @@ async function pickFolder(title: string, near?: vscode.Uri): Promise<vscode.Uri 
     canSelectFiles: false,
     canSelectFolders: true,
     canSelectMany: false,
-    openLabel: 'Import Here',
+    openLabel: vscode.l10n.t('Import Here'),
     defaultUri: near ?? vscode.workspace.workspaceFolders?.[0]?.uri,
   });
   return picked?.[0];
@@ -215,19 +229,23 @@ async function finish(
   const first = written.find((u) => u.path.endsWith('.tradereq'));
   if (first) await vscode.window.showTextDocument(first);
   const names = written.map((u) => u.path.split('/').pop()).join(', ');
-  report(`imported ${result.requestCount} requests into ${folder.path}: ${names}.`, result.notes);
+  report(vscode.l10n.t('imported {0} requests into {1}: {2}.', result.requestCount, folder.path, names), result.notes);
   return { files: written.map((u) => u.toString()), notes: result.notes };
 }
 
 async function askEnvironment(): Promise<{ uri?: vscode.Uri } | undefined> {
-  const none = 'Without an environment';
-  const picked = await vscode.window.showQuickPick([none, 'With a Postman environment…'], {
-    title: 'TradeReq: Import Postman Collection',
-    placeHolder: "A Postman environment's variables and base URL go into tradereq.env.json (never its secrets)",
+  const none = vscode.l10n.t('Without an environment');
+  const picked = await vscode.window.showQuickPick([none, vscode.l10n.t('With a Postman environment…')], {
+    title: vscode.l10n.t('TradeReq: Import Postman Collection'),
+    placeHolder: vscode.l10n.t(
+      "A Postman environment's variables and base URL go into tradereq.env.json (never its secrets)",
+    ),
   });
   if (picked === undefined) return undefined;
   if (picked === none) return {};
-  const uri = await pickFile('TradeReq: the Postman environment', { 'Postman environment': ['json'] });
+  const uri = await pickFile(vscode.l10n.t('TradeReq: the Postman environment'), {
+    [vscode.l10n.t('Postman environment')]: ['json'],
+  });
   return uri ? { uri } : undefined;
 }
 
@@ -243,18 +261,23 @@ export async function importPostmanCollection(
   const given = collection instanceof vscode.Uri;
   const source = given
     ? collection
-    : await pickFile('TradeReq: Import Postman Collection', { 'Postman collection v2.1': ['json'] });
+    : await pickFile(vscode.l10n.t('TradeReq: Import Postman Collection'), {
+        [vscode.l10n.t('Postman collection v2.1')]: ['json'],
+      });
   if (!source) return undefined;
   const env = given ? { uri: environment instanceof vscode.Uri ? environment : undefined } : await askEnvironment();
   if (!env) return undefined;
-  const folder = out instanceof vscode.Uri ? out : await pickFolder('TradeReq: the folder to import into');
+  const folder =
+    out instanceof vscode.Uri ? out : await pickFolder(vscode.l10n.t('TradeReq: the folder to import into'));
   if (!folder) return undefined;
   const text = await readInput(source);
   const envText = env.uri ? await readInput(env.uri) : undefined;
   if (text === undefined || (env.uri && envText === undefined)) return undefined;
   const result = tools().importPostman(text, envText);
   if (!result.ok) {
-    void vscode.window.showErrorMessage(`TradeReq: ${source.path.split('/').pop()}: ${result.error}`);
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('TradeReq: {0}: {1}', source.path.split('/').pop() ?? '', result.error),
+    );
     return undefined;
   }
   const files = [...result.value.files];
@@ -275,12 +298,14 @@ export async function importHttpFile(
   const file =
     source instanceof vscode.Uri
       ? source
-      : await pickFile('TradeReq: Import .http File', { 'HTTP requests': ['http', 'rest'] });
+      : await pickFile(vscode.l10n.t('TradeReq: Import .http File'), {
+          [vscode.l10n.t('HTTP requests')]: ['http', 'rest'],
+        });
   if (!file) return undefined;
   const folder =
     out instanceof vscode.Uri
       ? out
-      : await pickFolder('TradeReq: the folder to import into', vscode.Uri.joinPath(file, '..'));
+      : await pickFolder(vscode.l10n.t('TradeReq: the folder to import into'), vscode.Uri.joinPath(file, '..'));
   if (!folder) return undefined;
   const text = await readInput(file);
   if (text === undefined) return undefined;
@@ -296,7 +321,7 @@ export async function importHttpFile(
   // The importer names the file after the source, a name every system can hold.
   const result = tools().importHttpFile(text, { sourceName, ...(environments ? { environments } : {}) });
   if (!result.ok) {
-    void vscode.window.showErrorMessage(`TradeReq: ${sourceName}: ${result.error}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: {0}: {1}', sourceName, result.error));
     return undefined;
   }
   return finish(folder, result.value, [...result.value.files]);

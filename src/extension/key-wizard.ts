@@ -4,7 +4,8 @@ import { normaliseOrigin } from '../core/request/origin-binding';
 import type { Environments } from './environments';
 import type { KeyStore } from './keys';
 
-const TITLE = 'TradeReq: Add API Key';
+/** The title of step `step` of 4. */
+const title = (step: number): string => vscode.l10n.t('TradeReq: Add API Key ({0}/4)', step);
 
 /**
  * Add API Key: profile name, the origins the key may be sent to, the API key and the secret key (a
@@ -22,45 +23,55 @@ export async function addApiKey(
   if (!profile) return;
   const origins = await askOrigins(typeof originArg === 'string' ? originArg : (normaliseOrigin(env.baseUrl) ?? ''));
   if (!origins) return;
-  const apiKey = await askKey(`API key of "${profile}" (sent in the API key header)`, 3, false);
+  const apiKey = await askKey(vscode.l10n.t('API key of "{0}" (sent in the API key header)', profile), 3, false);
   if (!apiKey) return;
   const secretKey = await askKey(
-    `Secret key of "${profile}": used only to sign, stored only in VS Code's SecretStorage`,
+    vscode.l10n.t('Secret key of "{0}": used only to sign, stored only in VS Code\'s SecretStorage', profile),
     4,
     true,
   );
   if (!secretKey) return;
   if (!(await keys.store(profile, { apiKey, secretKey, origins }))) return;
   void vscode.window.showInformationMessage(
-    `TradeReq: key profile "${profile}" stored in SecretStorage, bound to ${origins.join(', ')} (API key ${maskApiKey(apiKey)}).`,
+    vscode.l10n.t(
+      'TradeReq: key profile "{0}" stored in SecretStorage, bound to {1} (API key {2}).',
+      profile,
+      origins.join(', '),
+      maskApiKey(apiKey),
+    ),
   );
 }
 
 function askProfile(value: string): Thenable<string | undefined> {
   return vscode.window.showInputBox({
-    title: `${TITLE} (1/4)`,
-    prompt: 'Profile name: how request files and environments refer to this key ("key" in tradereq.env.json, # @key)',
+    title: title(1),
+    prompt: vscode.l10n.t(
+      'Profile name: how request files and environments refer to this key ("key" in tradereq.env.json, # @key)',
+    ),
     value,
     validateInput: (v) =>
-      PROFILE_NAME_PATTERN.test(v) ? undefined : 'Letters, digits, "-" and "_", starting with a letter or digit.',
+      PROFILE_NAME_PATTERN.test(v)
+        ? undefined
+        : vscode.l10n.t('Letters, digits, "-" and "_", starting with a letter or digit.'),
     ignoreFocusOut: true,
   });
 }
 
 async function askOrigins(value: string): Promise<string[] | undefined> {
   const text = await vscode.window.showInputBox({
-    title: `${TITLE} (2/4)`,
-    prompt:
+    title: title(2),
+    prompt: vscode.l10n.t(
       'Origins this key may be sent to (scheme://host:port), comma-separated. A signed request to any other origin is refused.',
+    ),
     value,
     validateInput: (v) => {
       const parts = v
         .split(',')
         .map((x) => x.trim())
         .filter(Boolean);
-      if (parts.length === 0) return 'Name at least one origin, e.g. https://api.example.com';
+      if (parts.length === 0) return vscode.l10n.t('Name at least one origin, e.g. https://api.example.com');
       const bad = parts.find((x) => !normaliseOrigin(x));
-      return bad ? `"${bad}" is not an http(s) origin such as https://api.example.com` : undefined;
+      return bad ? vscode.l10n.t('"{0}" is not an http(s) origin such as https://api.example.com', bad) : undefined;
     },
     ignoreFocusOut: true,
   });
@@ -76,12 +87,14 @@ async function askOrigins(value: string): Promise<string[] | undefined> {
 }
 
 function askKey(prompt: string, step: number, password: boolean): Thenable<string | undefined> {
-  const what = password ? 'The secret key' : 'The API key';
+  const spaces = password
+    ? vscode.l10n.t('The secret key has no spaces.')
+    : vscode.l10n.t('The API key has no spaces.');
   return vscode.window.showInputBox({
-    title: `${TITLE} (${step}/4)`,
+    title: title(step),
     prompt,
     password,
     ignoreFocusOut: true,
-    validateInput: (v) => (/^\S+$/.test(v) ? undefined : `${what} has no spaces.`),
+    validateInput: (v) => (/^\S+$/.test(v) ? undefined : spaces),
   });
 }

@@ -115,8 +115,17 @@ export class KeyStore implements vscode.Disposable {
     const name = e instanceof Error ? e.name : 'error';
     this.log.error(`could not ${action} key profile "${profile}" in SecretStorage: ${name}`);
     void vscode.window.showErrorMessage(
-      `TradeReq: could not ${action} key profile "${profile}" in VS Code's secret storage (${name}). ` +
-        'On Linux it needs a running keyring (such as gnome-keyring); see the TradeReq output for details.',
+      action === 'store'
+        ? vscode.l10n.t(
+            'TradeReq: could not store key profile "{0}" in VS Code\'s secret storage ({1}). On Linux it needs a running keyring (such as gnome-keyring); see the TradeReq output for details.',
+            profile,
+            name,
+          )
+        : vscode.l10n.t(
+            'TradeReq: could not remove key profile "{0}" in VS Code\'s secret storage ({1}). On Linux it needs a running keyring (such as gnome-keyring); see the TradeReq output for details.',
+            profile,
+            name,
+          ),
     );
   }
 }

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { portableFileName } from '../core/convert/write';
 import { STARTER_PATH, STARTER_REQUESTS, freeFileName, type StarterFile } from '../core/env/starter';
+import { t } from '../core/l10n';
 import { exists } from './workspace-fs';
 
 const EXTENSION = '.tradereq';
@@ -30,13 +31,15 @@ export async function newRequestFile(where?: unknown, starter?: unknown, name?: 
   if (chosen === undefined) return undefined;
   const problem = nameProblem(chosen, taken);
   if (problem) {
-    void vscode.window.showErrorMessage(`TradeReq: not written: ${problem}.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: not written: {0}.', problem));
     return undefined;
   }
   const uri = vscode.Uri.joinPath(folder, withExtension(chosen));
   // A file made since the folder was read is not written over either.
   if (await exists(uri)) {
-    void vscode.window.showErrorMessage(`TradeReq: not written: ${withExtension(chosen)} exists in ${folder.path}.`);
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('TradeReq: not written: {0} exists in {1}.', withExtension(chosen), folder.path),
+    );
     return undefined;
   }
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
@@ -46,8 +49,8 @@ export async function newRequestFile(where?: unknown, starter?: unknown, name?: 
 
 async function pickStarter(): Promise<StarterFile | undefined> {
   const picked = await vscode.window.showQuickPick(
-    STARTER_REQUESTS.map((f) => ({ label: f.name.slice(0, -EXTENSION.length), description: f.shows, file: f })),
-    { title: 'TradeReq: New Request File', placeHolder: 'What the new file starts with' },
+    STARTER_REQUESTS.map((f) => ({ label: f.name.slice(0, -EXTENSION.length), description: t(f.shows), file: f })),
+    { title: vscode.l10n.t('TradeReq: New Request File'), placeHolder: vscode.l10n.t('What the new file starts with') },
   );
   return picked?.file;
 }
@@ -69,7 +72,8 @@ async function folderFor(where: unknown): Promise<vscode.Uri | undefined> {
     return vscode.Uri.joinPath(active, '..');
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length <= 1) return folders[0]?.uri;
-  return (await vscode.window.showWorkspaceFolderPick({ placeHolder: 'The folder of the new request file' }))?.uri;
+  const placeHolder = vscode.l10n.t('The folder of the new request file');
+  return (await vscode.window.showWorkspaceFolderPick({ placeHolder }))?.uri;
 }
 
 /** The names in `folder`, lower-cased: macOS and Windows compare names so. */
@@ -80,8 +84,8 @@ async function namesIn(folder: vscode.Uri): Promise<Set<string>> {
 function askName(folder: vscode.Uri, file: StarterFile, taken: Set<string>): Thenable<string | undefined> {
   const value = freeFileName(file.name, (n) => taken.has(n));
   return vscode.window.showInputBox({
-    title: 'TradeReq: New Request File',
-    prompt: `The file's name, in ${vscode.workspace.asRelativePath(folder, true)}`,
+    title: vscode.l10n.t('TradeReq: New Request File'),
+    prompt: vscode.l10n.t("The file's name, in {0}", vscode.workspace.asRelativePath(folder, true)),
     value,
     valueSelection: [0, value.length - EXTENSION.length],
     validateInput: (v) => nameProblem(v, taken),
@@ -97,7 +101,8 @@ function withExtension(name: string): string {
 function nameProblem(name: string, taken: Set<string>): string | undefined {
   const full = withExtension(name);
   const portable = portableFileName(full.slice(0, -EXTENSION.length), EXTENSION, 'requests');
-  if (full !== portable) return `"${full}" is not a file name every system can hold: try ${portable}`;
-  if (taken.has(full.toLowerCase())) return `${full} exists in this folder: choose another name`;
+  if (full !== portable)
+    return vscode.l10n.t('"{0}" is not a file name every system can hold: try {1}', full, portable);
+  if (taken.has(full.toLowerCase())) return vscode.l10n.t('{0} exists in this folder: choose another name', full);
   return undefined;
 }

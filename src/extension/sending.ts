@@ -95,7 +95,8 @@ export class Sending implements vscode.Disposable {
   async queryOrder(id: string): Promise<void> {
     const entry = this.parts.history.find(id);
     if (!entry?.orderRef || !requireTrust(this.parts.log)) return;
-    const doc = lazy().orderQueryDocument(entry.request.url, entry.orderRef, `Query the order of "${entry.title}"`);
+    const title = vscode.l10n.t('Query the order of "{0}"', entry.title);
+    const doc = lazy().orderQueryDocument(entry.request.url, entry.orderRef, title);
     if (doc) await this.run(doc, doc.requests[0]!);
     else this.parts.log.warn('not sent: the order to query has no id of the documented shape');
   }
@@ -180,10 +181,11 @@ export class Sending implements vscode.Disposable {
         editor.selection = new vscode.Selection(toRange(d.range).start, toRange(d.range).end);
         editor.revealRange(toRange(d.range));
       }
-      void vscode.window.showErrorMessage(`TradeReq: not sent: ${failure.message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: not sent: {0}', failure.message));
     } else if (failure.kind === 'refused') {
       this.parts.log.info(`not sent: ${failure.message}`);
-      if (failure.reason === 'confirmation') void vscode.window.showInformationMessage(`TradeReq: ${failure.message}`);
+      if (failure.reason === 'confirmation')
+        void vscode.window.showInformationMessage(vscode.l10n.t('TradeReq: {0}', failure.message));
     }
     return undefined;
   }
@@ -205,20 +207,26 @@ async function pickRow(
   const source = readOptions(doc, request).options.data;
   if (!source || !document) return undefined;
   const table =
-    document.uri.scheme === 'file'
-      ? lazy().loadData(document.uri.fsPath, source)
-      : err(`${source.path} cannot be read: the request file is not on disk`);
+    document.uri.scheme === 'file' ? lazy().loadData(document.uri.fsPath, source) : err(notOnDisk(source.path));
   if (!table.ok) {
-    void vscode.window.showErrorMessage(`TradeReq: not sent: # @data ${table.error}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: not sent: # @data {0}', table.error));
     return 'not-sent';
   }
   const rows = table.value.rows.map((values, i) => ({ values, text: rowText(table.value, i) }));
   if (rows.length === 1) return rows[0];
   const picked = await vscode.window.showQuickPick(
     rows.map((r) => ({ label: r.text, row: r })),
-    { title: `Send with which row of ${source.path}?`, placeHolder: `${rows.length} rows: one is sent` },
+    {
+      title: vscode.l10n.t('Send with which row of {0}?', source.path),
+      placeHolder: vscode.l10n.t('{0} rows: one is sent', rows.length),
+    },
   );
   return picked?.row ?? 'not-sent';
+}
+
+/** Why a `# @data` file cannot be read: its request file is not on disk (untitled, or a virtual file). */
+export function notOnDisk(path: string): string {
+  return vscode.l10n.t('{0} cannot be read: the request file is not on disk', path);
 }
 
 /** A request of a file as its answers are kept: by its `# @name`, else by its request line. */
@@ -235,7 +243,7 @@ function titleOf(request: RequestBlock): string {
 
 /** The entry is already redacted (API key masked, no secret): the log shows what the panel shows. */
 function logEntry(log: vscode.LogOutputChannel, entry: PanelEntry, environment: string): void {
-  const took = entry.timings ? ` · ${entry.timings.totalMs} ms` : '';
+  const took = entry.timings ? ` · ${entry.timings.totalMs} ms` : ''; // l10n-ignore: part of the log line below
   log.info(`${entry.request.method} ${entry.request.url.split('?')[0]} (${environment}) → ${entry.summary}${took}`);
   const request = entry.request;
   log.debug(

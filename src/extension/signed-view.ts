@@ -55,7 +55,8 @@ export class SignedView {
     });
     if (ready.ok) return { prepared: ready.value.prepared, profile: ready.value.resolved.keyProfile };
     // Without a key the key source has already said so.
-    if (ready.error.kind === 'bad-input') void vscode.window.showErrorMessage(`TradeReq: ${ready.error.message}`);
+    if (ready.error.kind === 'bad-input')
+      void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: {0}', ready.error.message));
     return undefined;
   }
 }
@@ -72,7 +73,8 @@ export class SignedDocuments implements vscode.TextDocumentContentProvider, vsco
   }
 
   async show(text: string): Promise<void> {
-    const uri = vscode.Uri.from({ scheme: SignedDocuments.scheme, path: `/Signed request ${++this.count}.txt` });
+    const name = vscode.l10n.t('Signed request {0}.txt', ++this.count);
+    const uri = vscode.Uri.from({ scheme: SignedDocuments.scheme, path: `/${name}` });
     this.contents.set(uri.toString(), text);
     await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
   }

@@ -14,7 +14,7 @@ export class StatusBar implements vscode.Disposable {
     private readonly environments: Environments,
     private readonly budget: (origin: string) => BudgetView | undefined,
   ) {
-    this.item.name = 'TradeReq Environment';
+    this.item.name = vscode.l10n.t('TradeReq Environment');
     this.item.command = 'tradereq.selectEnvironment';
   }
 
@@ -37,21 +37,25 @@ export class StatusBar implements vscode.Disposable {
     const low = counters.some((c) => c.remaining < c.limit * 0.1);
     const left = counters.length > 0 ? Math.min(...counters.map((c) => c.remaining)) : undefined;
     const blocked = view?.blocked;
+    const seconds = blocked ? Math.ceil(blocked.remainingMs / 1000) : 0;
+    const banned = blocked?.status === 418;
     this.item.text = blocked
-      ? `$(globe) ${env.name} $(warning) ${blocked.status === 418 ? 'banned' : 'back off'} ${Math.ceil(blocked.remainingMs / 1000)} s`
+      ? `$(globe) ${env.name} $(warning) ${banned ? vscode.l10n.t('banned {0} s', seconds) : vscode.l10n.t('back off {0} s', seconds)}`
       : `$(globe) ${env.name}${left !== undefined && counters.some((c) => c.used > 0) ? ` · ${left}/500` : ''}`;
     this.item.backgroundColor = blocked || low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    const lines = [`TradeReq environment: ${env.name} (${env.baseUrl})`];
+    const lines = [vscode.l10n.t('TradeReq environment: {0} ({1})', env.name, env.baseUrl)];
     if (view)
       lines.push(
-        `IP budget: ${view.ip.remaining}/${view.ip.limit} left`,
-        ...(view.uid ? [`Account budget: ${view.uid.remaining}/${view.uid.limit} left`] : []),
+        vscode.l10n.t('IP budget: {0}/{1} left', view.ip.remaining, view.ip.limit),
+        ...(view.uid ? [vscode.l10n.t('Account budget: {0}/{1} left', view.uid.remaining, view.uid.limit)] : []),
       );
     if (blocked)
       lines.push(
-        `${blocked.status === 418 ? 'Banned (418)' : 'Backing off after 429'}: nothing is sent for ${Math.ceil(blocked.remainingMs / 1000)} s`,
+        banned
+          ? vscode.l10n.t('Banned (418): nothing is sent for {0} s', seconds)
+          : vscode.l10n.t('Backing off after 429: nothing is sent for {0} s', seconds),
       );
-    lines.push('Click to choose another environment.');
+    lines.push(vscode.l10n.t('Click to choose another environment.'));
     this.item.tooltip = lines.join('\n');
     this.item.accessibilityInformation = { label: lines.join('. ') };
     this.item.show();

@@ -72,7 +72,7 @@ export class Streams implements vscode.Disposable {
     const doc = this.parts.models.get(document);
     const request = doc.requests[index];
     if (request === undefined || !isWebSocket(request)) {
-      void vscode.window.showInformationMessage('TradeReq: Connect is for WebSocket requests (WS /ws).');
+      void vscode.window.showInformationMessage(vscode.l10n.t('TradeReq: Connect is for WebSocket requests (WS /ws).'));
       return undefined;
     }
     const running = this.activeFor(document.uri.toString(), index);
@@ -100,7 +100,9 @@ export class Streams implements vscode.Disposable {
       editor.selection = new vscode.Selection(toRange(d.range).start, toRange(d.range).end);
       editor.revealRange(toRange(d.range));
     }
-    void vscode.window.showErrorMessage(`TradeReq: not connected: ${d?.message ?? 'the request cannot be resolved'}`);
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('TradeReq: not connected: {0}', d?.message ?? vscode.l10n.t('the request cannot be resolved')),
+    );
     return undefined;
   }
 
@@ -130,7 +132,8 @@ export class Streams implements vscode.Disposable {
     const opened = await connection.connect(r.url, listenKey && { listenKey, envWsUrl: r.envWsUrl });
     if (!opened.ok) {
       log.warn(`WS ${r.title}: not connected: ${opened.error.message}`);
-      if (opened.error.kind !== 'aborted') void vscode.window.showErrorMessage(`TradeReq: ${opened.error.message}`);
+      if (opened.error.kind !== 'aborted')
+        void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: {0}', opened.error.message));
       return id;
     }
     await this.start(connection, r);
@@ -198,7 +201,7 @@ export class Streams implements vscode.Disposable {
     const l = this.live.get(id);
     if (l === undefined) return undefined;
     const sent = await l.connection.send(text);
-    if (!sent.ok) void vscode.window.showWarningMessage(`TradeReq: ${sent.error}`);
+    if (!sent.ok) void vscode.window.showWarningMessage(vscode.l10n.t('TradeReq: {0}', sent.error));
     return sent;
   }
 

@@ -36,8 +36,6 @@ interface RecordedMessage {
 
 /** The context value of a snapshot's message: its "Update Snapshots" button (package.json, testing/message/content). */
 const SNAPSHOT_MESSAGE = 'tradereq.snapshot';
-const HOW_TO_UPDATE =
-  'run "TradeReq: Update Snapshots" (or the "Run against the sandbox and update snapshots" profile)';
 
 export interface RunParts {
   readonly controller: vscode.TestController;
@@ -87,7 +85,7 @@ export async function runTests(
         const result: RecordedResult =
           typeof target === 'string'
             ? { state: 'errored', messages: [{ text: target }] }
-            : { state: 'skipped', messages: [{ text: 'not run: the run was cancelled' }] };
+            : { state: 'skipped', messages: [{ text: vscode.l10n.t('not run: the run was cancelled') }] };
         for (const item of items) record(parts, run, item, result);
         continue;
       }
@@ -230,7 +228,9 @@ async function runFile(
       ? new (lazy().SnapshotStore)(uri.fsPath, {
           update: target.updateSnapshots,
           shown: vscode.workspace.asRelativePath(uri),
-          howToUpdate: HOW_TO_UPDATE,
+          howToUpdate: vscode.l10n.t(
+            'run "TradeReq: Update Snapshots" (or the "Run against the sandbox and update snapshots" profile)',
+          ),
         })
       : undefined;
   await lazy().runCases(doc, cases, {
@@ -262,7 +262,10 @@ async function saveSnapshots(
     run.appendOutput(`${saved.error}.\r\n`);
     parts.log.error(`snapshots: ${saved.error}`);
   } else if (saved.created + saved.changed > 0)
-    run.appendOutput(`Snapshots written to ${store.shown}: ${saved.created} new, ${saved.changed} updated.\r\n`);
+    run.appendOutput(
+      vscode.l10n.t('Snapshots written to {0}: {1} new, {2} updated.', store.shown, saved.created, saved.changed) +
+        '\r\n',
+    );
 }
 
 async function targetOf(
@@ -273,7 +276,9 @@ async function targetOf(
   const { environments } = parts;
   if (kind === 'environment') {
     if (!vscode.workspace.isTrusted)
-      return 'Not run: running against an environment needs a trusted workspace (Manage Workspace Trust). Nothing was sent.';
+      return vscode.l10n.t(
+        'Not run: running against an environment needs a trusted workspace (Manage Workspace Trust). Nothing was sent.',
+      );
     return {
       environmentFor: async (uri) => {
         await environments.ready(uri);
@@ -284,7 +289,8 @@ async function targetOf(
     };
   }
   const baseUrl = await startedSandbox(run, parts);
-  if (baseUrl === undefined) return 'Not run: the sandbox exchange did not start (see the TradeReq output).';
+  if (baseUrl === undefined)
+    return vscode.l10n.t('Not run: the sandbox exchange did not start (see the TradeReq output).');
   const origin = new URL(baseUrl).origin;
   const { sandboxEnvironment, sandboxKeys } = lazy();
   return {
@@ -312,7 +318,9 @@ async function startedSandbox(run: vscode.TestRun, parts: RunParts): Promise<str
     return undefined;
   }
   const baseUrl = parts.sandbox.handle!.baseUrl;
-  run.appendOutput(`Started the sandbox exchange at ${baseUrl} ("TradeReq: Stop Sandbox" stops it).\r\n`);
+  run.appendOutput(
+    vscode.l10n.t('Started the sandbox exchange at {0} ("TradeReq: Stop Sandbox" stops it).', baseUrl) + '\r\n',
+  );
   return baseUrl;
 }
 
@@ -324,10 +332,17 @@ function oncePerRun(log: vscode.LogOutputChannel): Target['confirm'] {
   let answer: Promise<boolean> | undefined;
   return (resolved, order) =>
     (answer ??= (async () => {
-      const send = 'Send Orders in This Run';
-      const detail = `The first is ${order}. You are asked once for this run; without this confirmation no order is sent.`;
+      const send = vscode.l10n.t('Send Orders in This Run');
+      const detail = vscode.l10n.t(
+        'The first is {0}. You are asked once for this run; without this confirmation no order is sent.',
+        order,
+      );
       try {
-        const question = `Run tests against "${resolved.environment.name}" (${resolved.origin})? They send orders.`;
+        const question = vscode.l10n.t(
+          'Run tests against "{0}" ({1})? They send orders.',
+          resolved.environment.name,
+          resolved.origin,
+        );
         return (await vscode.window.showWarningMessage(question, { modal: true, detail }, send)) === send;
       } catch (e) {
         log.warn(
@@ -340,14 +355,17 @@ function oncePerRun(log: vscode.LogOutputChannel): Target['confirm'] {
 
 /** A result in the Testing view: a failure's message at its # @expect line (else the request), with the answer. */
 function report(parts: RunParts, run: vscode.TestRun, item: vscode.TestItem, uri: vscode.Uri, r: CaseResult): void {
-  const answer = r.response ? `\n\nResponse:\n${r.response}` : '';
+  const answer = r.response ? `\n\n${vscode.l10n.t('Response:')}\n${r.response}` : '';
   const at = (range: { startLine: number; startChar: number; endLine: number; endChar: number } | undefined) =>
     new vscode.Location(uri, toRange(range ?? r.case.range).start);
   const messages = messagesOf(r, at, answer);
   // The summary beside the request in the editor; the request and the answer in the test's output.
   const crlf = (text: string): string => text.replace(/\r?\n/g, '\r\n');
   run.appendOutput(crlf(`${r.case.label}: ${r.summary}`) + '\r\n', at(undefined), item);
-  const detail = [r.request && `Request:\n${r.request}`, r.response && `Response:\n${r.response}`].filter(Boolean);
+  const detail = [
+    r.request && `${vscode.l10n.t('Request:')}\n${r.request}`,
+    r.response && `${vscode.l10n.t('Response:')}\n${r.response}`,
+  ].filter(Boolean);
   if (detail.length > 0) run.appendOutput(crlf(detail.join('\n\n')) + '\r\n\r\n', undefined, item);
   const state =
     r.verdict === 'passed' || r.verdict === 'skipped' ? r.verdict : r.verdict === 'failed' ? 'failed' : 'errored';
@@ -386,9 +404,13 @@ function messagesOf(
   if (unmet.length === 0) return [{ text: failureLines(r).join('\n') + answer, location: at(r.problemRange) }];
   return unmet.map((e) =>
     e.diff?.snapshot
-      ? { text: `Expected ${e.text}, got ${e.actual.split('\n')[0]}`, location: at(e.range), diff: e.diff }
-      : { text: `Expected ${e.text}, got ${e.actual}\n${r.summary}${answer}`, location: at(e.range), diff: e.diff },
+      ? { text: expectedGot(e.text, e.actual.split('\n')[0] ?? ''), location: at(e.range), diff: e.diff }
+      : { text: `${expectedGot(e.text, e.actual)}\n${r.summary}${answer}`, location: at(e.range), diff: e.diff },
   );
+}
+
+function expectedGot(expected: string, actual: string): string {
+  return vscode.l10n.t('Expected {0}, got {1}', expected, actual);
 }
 
 function record(

@@ -9,6 +9,7 @@ import type { DataTable } from '../core/testing/data';
 import type { DocumentModels } from './documents';
 import { toRange } from './documents';
 import { lazy } from './lazy';
+import { notOnDisk } from './sending';
 import { runTests, type RunParts, type RecordedResult } from './testing-run';
 
 export { resultKey } from './testing-run';
@@ -58,19 +59,11 @@ export class Testing implements vscode.Disposable {
           updateSnapshots,
         );
     const { Run } = vscode.TestRunProfileKind;
-    this.sandboxProfile = this.controller.createRunProfile('Run against the sandbox', Run, run('sandbox'), true);
-    this.environmentProfile = this.controller.createRunProfile(
-      'Run against the selected environment',
-      Run,
-      run('environment'),
-      false,
-    );
-    this.updateProfile = this.controller.createRunProfile(
-      'Run against the sandbox and update snapshots',
-      Run,
-      run('sandbox', true),
-      false,
-    );
+    const profile = (label: string, target: 'sandbox' | 'environment', isDefault: boolean, update = false) =>
+      this.controller.createRunProfile(label, Run, run(target, update), isDefault);
+    this.sandboxProfile = profile(vscode.l10n.t('Run against the sandbox'), 'sandbox', true);
+    this.environmentProfile = profile(vscode.l10n.t('Run against the selected environment'), 'environment', false);
+    this.updateProfile = profile(vscode.l10n.t('Run against the sandbox and update snapshots'), 'sandbox', false, true);
     this.controller.resolveHandler = (item) => (item ? undefined : this.discoverAll());
     this.controller.refreshHandler = () => {
       this.discovery = undefined;
@@ -164,7 +157,7 @@ export class Testing implements vscode.Disposable {
     const uri = item.uri!;
     const open = this.openDocument(uri);
     if (open) return this.fromDocument(open) ?? this.models.get(open);
-    return (await this.fromDisk(uri)) ?? 'the file cannot be read';
+    return (await this.fromDisk(uri)) ?? vscode.l10n.t('the file cannot be read');
   }
 
   private openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
@@ -197,7 +190,10 @@ export class Testing implements vscode.Disposable {
   private tooLarge(uri: vscode.Uri): void {
     const item = this.fileItem(uri);
     item.children.replace([]);
-    item.error = `Larger than TradeReq reads (${formatSize(BOUNDS.fileChars)}): split it into smaller files.`;
+    item.error = vscode.l10n.t(
+      'Larger than TradeReq reads ({0}): split it into smaller files.',
+      formatSize(BOUNDS.fileChars),
+    );
   }
 
   /** The file's item, with one child per request, kept (by id) across edits so results stay with them. */
@@ -210,7 +206,11 @@ export class Testing implements vscode.Disposable {
     const children = cases.map((c) => {
       const item = file.children.get(c.id) ?? this.controller.createTestItem(c.id, c.label, uri);
       item.label = c.label;
-      item.description = c.skip ? 'WebSocket: not run as a test' : c.name && c.name !== c.label ? c.name : undefined;
+      item.description = c.skip
+        ? vscode.l10n.t('WebSocket: not run as a test')
+        : c.name && c.name !== c.label
+          ? c.name
+          : undefined;
       item.range = toRange(c.range);
       if (!c.data) {
         // It may have had rows before an edit.
@@ -234,11 +234,14 @@ export class Testing implements vscode.Disposable {
     const problem = rows.find((r) => r.dataProblem !== undefined)?.dataProblem;
     if (problem !== undefined || rows.length === 0) {
       item.children.replace([]);
-      item.error = problem ?? `${source.path}: no rows`;
+      item.error = problem ?? vscode.l10n.t('{0}: no rows', source.path);
       return { ...c, dataProblem: item.error };
     }
     item.error = undefined;
-    const description = `${rows.length} row${rows.length === 1 ? '' : 's'} of ${source.path}`;
+    const description =
+      rows.length === 1
+        ? vscode.l10n.t('1 row of {0}', source.path)
+        : vscode.l10n.t('{0} rows of {1}', rows.length, source.path);
     item.description = item.description ? `${item.description} · ${description}` : description;
     const children = rows.map((r) => {
       const child = item.children.get(r.id) ?? this.controller.createTestItem(r.id, r.row!.text, uri);
@@ -290,9 +293,7 @@ function isTestItem(value: unknown): value is vscode.TestItem {
 /** The row cases of each `# @data` request, by request (dist/lazy.js reads the files: the CSV parser loads with it). */
 function rowsByRequest(cases: readonly TestCase[], uri: vscode.Uri): Map<number, TestCase[]> {
   const rowsOf = (source: DataSource): Result<DataTable, string> =>
-    uri.scheme === 'file'
-      ? lazy().loadData(uri.fsPath, source)
-      : err(`${source.path} cannot be read: the request file is not on disk`);
+    uri.scheme === 'file' ? lazy().loadData(uri.fsPath, source) : err(notOnDisk(source.path));
   const byRequest = new Map<number, TestCase[]>();
   for (const r of withRows(cases, rowsOf)) {
     if (!r.data) continue;

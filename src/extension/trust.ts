@@ -8,8 +8,8 @@ export function requireTrust(log: vscode.LogOutputChannel): boolean {
   if (vscode.workspace.isTrusted) return true;
   void vscode.window
     .showWarningMessage(
-      'TradeReq: sending requests and using keys needs a trusted workspace. Nothing was sent.',
-      'Manage Workspace Trust',
+      vscode.l10n.t('TradeReq: sending requests and using keys needs a trusted workspace. Nothing was sent.'),
+      vscode.l10n.t('Manage Workspace Trust'),
     )
     .then((c) => {
       if (c) void vscode.commands.executeCommand('workbench.trust.manage');

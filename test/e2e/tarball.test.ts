@@ -103,6 +103,22 @@ describe('the npm tarball of the command line', function () {
     assert.ok(!vsix.has('extension/media/icon.svg'), 'the source stays out');
   });
 
+  it("the .vsix carries the translations (package.nls*.json, l10n/*.json, not l10n/README.md); the tarball's manifest reads in English", () => {
+    const vsix = zipEntries(vsixFile);
+    const bundles = readdirSync(join(ROOT, 'l10n')).filter((f) => f.endsWith('.json'));
+    const nls = readdirSync(ROOT).filter((f) => /^package\.nls(\.[\w-]+)?\.json$/.test(f));
+    assert.ok(bundles.includes('bundle.l10n.zh-cn.json') && nls.includes('package.nls.zh-cn.json'), String(nls));
+    for (const f of [...bundles.map((b) => `l10n/${b}`), ...nls])
+      assert.ok(vsix.get(`extension/${f}`)?.equals(readFileSync(join(ROOT, f))), `the .vsix carries ${f}`);
+    assert.ok(!vsix.has('extension/l10n/README.md'), "the translators' notes stay out");
+    const npm = String(tgzEntries(tarball).get('package/package.json'));
+    assert.ok(!/"%[^"%]+%"/.test(npm), 'npm shows no %key%');
+    assert.equal(
+      (JSON.parse(npm) as { description: string }).description,
+      (JSON.parse(readFileSync(join(ROOT, 'package.nls.json'), 'utf8')) as { description: string }).description,
+    );
+  });
+
   it('installs offline into a fresh prefix; tradereq --help, errors 700002, test --sandbox on examples/, and init then test --sandbox on the starter run from an unrelated folder', () => {
     const prefix = join(tmp, 'prefix');
     const install = spawnSync(

@@ -39,7 +39,8 @@ export function ensureBuilt(): void {
 /** The packages of `npm run package`, made first when missing or older than a source. */
 export function ensurePackages(): Packages {
   const outputs = [PACKAGES.vsix, PACKAGES.tarball, join(PACKAGES.build, 'cli.js')];
-  const sources = [...SOURCES, 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore'];
+  const nls = readdirSync(ROOT).filter((f) => /^package\.nls(\.[\w-]+)?\.json$/.test(f)); // the manifest's translations
+  const sources = [...SOURCES, 'l10n', ...nls, 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore'];
   makeOnce('package', outputs, sources, 'scripts/package.js');
   return PACKAGES;
 }
