@@ -20,6 +20,8 @@ const VSCODE_VERSIONS = Object.values(TARGETS)
   .map((t) => t.vscode)
   .join(' and '); // run-vscode-tests runs the suite on each
 const node = (...args) => [process.execPath, ...args];
+/** The display language other than English whose suite runs, on one VS Code (the oldest supported). */
+const LOCALE = { locale: 'zh-cn', target: 'minimum', screenshot: 'test-results/workbench-zh-cn.png' };
 // The slow files first, so that the two workers end together.
 const MOCHA_SPECS = ['test/e2e/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/unit/**/*.test.ts'];
 /**
@@ -90,6 +92,17 @@ const PARTS = [
     id: 'integration',
     name: `integration tests in real VS Code ${VSCODE_VERSIONS}`,
     command: node('test/harness/run-vscode-tests.js'),
+    after: ['build-integration', 'vscode-setup'],
+    counting: 'summary',
+    browser: true,
+  },
+  {
+    id: 'integration-zh-cn',
+    name: `integration tests in VS Code ${TARGETS[LOCALE.target].vscode} with display language ${LOCALE.locale}`,
+    command: node(
+      'test/harness/run-vscode-tests.js',
+      ...['--target', LOCALE.target, '--locale', LOCALE.locale, '--screenshot', LOCALE.screenshot],
+    ),
     after: ['build-integration', 'vscode-setup'],
     counting: 'summary',
     browser: true,

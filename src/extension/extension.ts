@@ -50,7 +50,7 @@ export interface TradeReqApi {
   /** The Testing view's controller, its run profiles and what the last run reported (tests read them). */
   readonly testing: Testing;
   /** The environment picker's items: each environment with the folder of its tradereq.env.json. */
-  environmentChoices(): Promise<readonly { label: string; description?: string }[]>;
+  environmentChoices(): Promise<readonly { label: string; description?: string; detail?: string }[]>;
 }
 
 /** Wires services and registers providers; nothing slow happens here (files load on first use). */

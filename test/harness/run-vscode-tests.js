@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs the integration suite inside a real VS Code extension host (code-server's VS Code server + headless Chromium).
 // Usage: node test/harness/run-vscode-tests.js [--target minimum|newest|all] [--extension PATH] [--tests PATH]
-//        [--workspace PATH] [--verbose]    (--target all, the default, runs minimum, then newest)
+//        [--workspace PATH] [--locale LOCALE] [--screenshot FILE] [--verbose]
+//        (--target all, the default, runs minimum, then newest; --locale zh-cn runs the suite of that display language)
 // Env:   TRADEREQ_VSCODE_TIMEOUT_MS (default 600000): overall deadline; TRADEREQ_VSCODE_VERBOSE=1: all browser/server output.
 'use strict';
 
@@ -25,7 +26,10 @@ const SUITE_FOLDERS = ['alpha', 'beta'].map((f) => path.join(REPO, 'test', 'fixt
 const EXIT = { failed: 1, timeout: 124, SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 const SUMMARY_RE = /^(?:\w+: )?\d+ passed, \d+ failed(?:, \d+ skipped)?$/; // the suite's plain closing line
 const HOST_RE = /^host: VS Code ([^,\s]+), Node ([^,\s]+)/; // printed by the entry module from inside the extension host
-const USAGE = '[--target minimum|newest|all] [--extension PATH] [--tests PATH] [--workspace PATH] [--verbose]';
+/** A test asks the harness to check what the workbench shows: this line, printed from the extension host. */
+const SHOWS_RE = /^workbench shows: (.+)$/gm;
+const USAGE =
+  '[--target minimum|newest|all] [--extension PATH] [--tests PATH] [--workspace PATH] [--locale LOCALE] [--screenshot FILE] [--verbose]';
 
 function parseArgs(argv) {
   const opts = {
@@ -36,9 +40,15 @@ function parseArgs(argv) {
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    const key = { '--extension': 'extension', '--tests': 'tests', '--workspace': 'workspace' }[a];
+    const key = {
+      '--extension': 'extension',
+      '--tests': 'tests',
+      '--workspace': 'workspace',
+      '--screenshot': 'screenshot',
+    }[a];
     if (key && argv[i + 1]) opts[key] = path.resolve(argv[++i]);
     else if (a === '--target' && argv[i + 1]) opts.targets = targetsFromArg(argv[++i]);
+    else if (a === '--locale' && argv[i + 1]) opts.locale = argv[++i];
     else if (a === '--verbose') opts.verbose = true;
     else throw new Error(`unknown or incomplete argument: ${a} (usage: ${USAGE})`);
   }
@@ -124,6 +134,28 @@ async function wireWorkbench(page, { verbose, muted, onLine, onCrash }) {
 }
 
 /**
+ * What the suite asked the harness to see (its `workbench shows: TEXT` lines): each text waited for
+ * in the page's visible text, then the screenshot, if one was asked for. Resolves to the texts not seen.
+ */
+async function checkWorkbench(page, texts, screenshot, timeoutMs = 15000) {
+  const missing = [];
+  for (const text of texts) {
+    const shown = `document.body.innerText.includes(${JSON.stringify(text)})`; // evaluated in the page
+    const seen = await page.waitForFunction(shown, undefined, { timeout: timeoutMs }).then(
+      () => true,
+      () => false,
+    );
+    if (!seen) missing.push(text);
+  }
+  if (screenshot) {
+    fs.mkdirSync(path.dirname(screenshot), { recursive: true });
+    await page.screenshot({ path: screenshot });
+    console.log(`run-vscode-tests: screenshot of the workbench: ${screenshot}`);
+  }
+  return missing;
+}
+
+/**
  * Copies the workspace into `into`: alone, it is the folder to open; with more `folders`, each is
  * copied beside it and a .code-workspace file lists them all, the workspace first.
  */
@@ -146,7 +178,9 @@ function copyWorkspace(workspace, folders, into) {
  * Resolves to { code (0 = suite passed), summary (the suite's closing line or null), host ({ vscode, node } or null) }.
  * Server and browser are stopped before it resolves: on success, failure, deadline, SIGINT/SIGTERM/SIGHUP.
  * options: target ('minimum' | 'newest'; default TRADEREQ_VSCODE_TARGET, else minimum), extension, tests,
- * workspace (paths), folders (more workspace folders: a multi-root workspace), verbose, timeoutMs.
+ * workspace (paths), folders (more workspace folders: a multi-root workspace), verbose, timeoutMs,
+ * locale (the display language, e.g. 'zh-cn': vscode-server.js displayLanguage()), screenshot (a PNG
+ * of the workbench when the suite ends, after what it asked to see: checkWorkbench()).
  */
 async function runOnTarget(options = {}) {
   const opts = {
@@ -172,6 +206,7 @@ async function runOnTarget(options = {}) {
   let starting; // server + browser start-up, awaited by cleanup so nothing starts after it
   let summary = null;
   let host = null;
+  const shows = []; // what the suite asked the harness to see in the workbench
   let workspaceCopy;
   let hostEntry;
   let finishing;
@@ -226,6 +261,7 @@ async function runOnTarget(options = {}) {
       startVscodeServer({
         vscode,
         extraArgs: ['--disable-workspace-trust'], // restricted mode would keep the extension disabled
+        locale: opts.locale,
         onOutput: (l) => opts.verbose && console.log(`[server] ${l}`),
       }).then((x) => (server = x)),
       launchBrowser({ chromium: vscode.chromium }).then((x) => (browser = x)),
@@ -234,7 +270,8 @@ async function runOnTarget(options = {}) {
     if (s.status === 'rejected') throw s.reason;
     if (b.status === 'rejected') throw new Error(`could not launch Chromium (${vscode.chromium}): ${b.reason.message}`);
     if (finishing) return; // a signal or the deadline came first
-    console.log(`run-vscode-tests: ${label} on ${server.origin}, Chromium up (${elapsed()}s)`);
+    const language = opts.locale ? `, display language ${opts.locale}` : '';
+    console.log(`run-vscode-tests: ${label} on ${server.origin}${language}, Chromium up (${elapsed()}s)`);
 
     const { page } = browser;
     const { exitCode } = await wireWorkbench(page, {
@@ -245,6 +282,7 @@ async function runOnTarget(options = {}) {
         if (SUMMARY_RE.test(last)) summary = last;
         const m = HOST_RE.exec(text);
         if (m) host = { vscode: m[1], node: m[2] };
+        for (const [, shown] of text.matchAll(SHOWS_RE)) shows.push(shown.trim());
       },
       onCrash: () => finish(EXIT.failed, 'the workbench page crashed'),
     });
@@ -261,7 +299,10 @@ async function runOnTarget(options = {}) {
     if (opts.verbose) console.log(`run-vscode-tests: opening ${url}`);
     await page.goto(url);
     const code = await exitCode;
-    await finish(code, code === 0 ? null : `the test suite reported exit code ${code}`);
+    const missing = code === 0 || opts.screenshot ? await checkWorkbench(page, shows, opts.screenshot) : [];
+    if (code === 0 && missing.length > 0)
+      await finish(EXIT.failed, `the workbench never showed: ${missing.map((t) => JSON.stringify(t)).join(', ')}`);
+    else await finish(code, code === 0 ? null : `the test suite reported exit code ${code}`);
   })().catch((e) => finish(EXIT.failed, (e && e.message) || String(e)));
 
   const code = await result;

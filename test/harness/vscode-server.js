@@ -71,13 +71,36 @@ function linkExtension(extensionsDir, extensionPath) {
 }
 
 /**
+ * Makes `locale` the workbench's display language with no language pack to download: the server
+ * finds it in languagepacks.json of its user-data folder (what VS Code's language pack service
+ * writes when a pack is installed), whose translation of VS Code's own strings is empty, so the
+ * workbench stays English while `vscode.env.language` is `locale`, the manifest reads
+ * package.nls.<locale>.json and the extension its l10n/bundle.l10n.<locale>.json. Returns the
+ * server's arguments for it (`--locale`, which the server prefers to the browser's language).
+ */
+function displayLanguage(dirs, locale) {
+  if (!/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/.test(locale)) throw new Error(`not a VS Code locale: ${locale}`);
+  const translations = path.join(dirs.base, `vscode.${locale}.i18n.json`);
+  fs.writeFileSync(translations, JSON.stringify({ contents: {} }));
+  const pack = {
+    hash: `tradereq-harness-${locale}`,
+    extensions: [{ extensionIdentifier: { id: `tradereq-harness.language-${locale}` }, version: '0.0.0' }],
+    translations: { vscode: translations },
+    label: locale,
+  };
+  fs.writeFileSync(path.join(dirs.userData, 'languagepacks.json'), JSON.stringify({ [locale]: pack }));
+  return ['--locale', locale];
+}
+
+/**
  * Starts `node out/server-main.js` (with the target's Node) on 127.0.0.1 with --port 0 (the kernel picks a free port; no race).
  * Resolves once the server answers HTTP. Returns { port, origin, authority, stop(), outputTail() }.
  * options: vscode (from ensureVscodeServer), extraArgs, readyTimeoutMs, onOutput(line), developmentPayload
  * (default true: the workbench will be opened with extensionDevelopmentPath/extensionTestsPath in its
  * payload; false for a plain workbench with installed extensions only), installExtension (an unpacked
  * extension folder the server loads as installed: no payload, so on VS Code 1.139 no smoke-test mode,
- * which hides notification toasts).
+ * which hides notification toasts), locale (a display language other than English, e.g. `zh-cn`:
+ * displayLanguage()).
  */
 async function startVscodeServer({
   vscode,
@@ -86,6 +109,7 @@ async function startVscodeServer({
   onOutput = () => {},
   installExtension,
   developmentPayload = !installExtension,
+  locale,
 }) {
   const base = mkTemp('tradereq-vscode-server-');
   const dirs = {
@@ -103,6 +127,7 @@ async function startVscodeServer({
     JSON.stringify({ 'chat.disableAIFeatures': true }),
   );
   if (installExtension) linkExtension(dirs.extensions, installExtension);
+  const localeArgs = locale && locale !== 'en' ? displayLanguage(dirs, locale) : [];
 
   const args = [
     vscode.serverMain,
@@ -120,6 +145,7 @@ async function startVscodeServer({
     '--extensions-dir',
     dirs.extensions,
     ...(developmentPayload ? vscode.payloadServerArgs || [] : []),
+    ...localeArgs,
     ...extraArgs,
   ];
   // detached: own process group, so stop() also reaches the extension host and pty host children.

@@ -1,0 +1,88 @@
+/**
+ * The extension in Simplified Chinese, in a real VS Code whose display language is zh-cn
+ * (`run-vscode-tests.js --locale zh-cn`; index.ts runs `*.zh-cn.test.js` only there). Texts are
+ * compared with the translation files the extension ships, a few also by their Chinese words.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, openFixture, tradereqApi } from './helpers';
+
+type Messages = Readonly<Record<string, string>>;
+/** A command's title as VS Code gives it in another display language: the translation and the English. */
+type Title = string | { value: string; original: string };
+
+function extension(): vscode.Extension<unknown> {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is installed`);
+  return ext;
+}
+
+/** A translation file as the extension ships it. */
+function shipped(file: string): Messages {
+  return JSON.parse(fs.readFileSync(path.join(extension().extensionPath, file), 'utf8')) as Messages;
+}
+
+/** Asks the harness to find `text` in the workbench when the suite ends (run-vscode-tests.js checkWorkbench()). */
+function expectShown(text: string): void {
+  console.log(`workbench shows: ${text}`);
+}
+
+suite('zh-cn: the extension in Simplified Chinese', () => {
+  const bundle = (): Messages => shipped('l10n/bundle.l10n.zh-cn.json');
+
+  test('the host runs in zh-cn, and the extension has its bundle', () => {
+    assert.equal(vscode.env.language, 'zh-cn');
+    assert.deepEqual(vscode.l10n.bundle, bundle());
+    assert.equal(vscode.l10n.t('Send'), '发送');
+  });
+
+  test('the manifest: every command title in Chinese (package.nls.zh-cn.json), its English kept as the original', () => {
+    const zh = shipped('package.nls.zh-cn.json');
+    const en = shipped('package.nls.json');
+    const json = extension().packageJSON as { contributes: { commands: { command: string; title: Title }[] } };
+    const commands = json.contributes.commands;
+    assert.ok(commands.length > 20, `${commands.length} commands`);
+    for (const { command, title } of commands) {
+      const key = `command.${command.replace(/^tradereq\./, '')}`;
+      assert.deepEqual(title, { value: zh[key], original: en[key] }, command);
+    }
+    assert.deepEqual(commands.find((c) => c.command === 'tradereq.sendRequest')?.title, {
+      value: '发送请求',
+      original: 'Send Request',
+    });
+  });
+
+  test('code lenses: titles and tooltips in Chinese', async () => {
+    await tradereqApi();
+    const doc = await openFixture('example.tradereq');
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+    const first = lenses.filter((l) => l.range.start.line === lenses[0]?.range.start.line).map((l) => l.command);
+    assert.deepEqual(
+      first.map((c) => c?.title),
+      ['$(play) 发送', '仅签名', '复制为 cURL', '复制为代码'],
+    );
+    assert.equal(first[0]?.tooltip, bundle()['Sign and send this request; the answer opens in the TradeReq panel']);
+  });
+
+  test("the Testing view's run profiles and the environment picker in Chinese", async () => {
+    const api = await tradereqApi();
+    assert.deepEqual(
+      [api.testing.sandboxProfile, api.testing.environmentProfile, api.testing.updateProfile].map((p) => p.label),
+      ['针对沙盒运行', '针对所选环境运行', '针对沙盒运行并更新快照'],
+    );
+    const details = (await api.environmentChoices()).flatMap((c) => (c.detail ? [c.detail] : []));
+    assert.ok(details.length > 0 && details.every((d) => d.includes('密钥配置')), details.join(' | '));
+  });
+
+  // Last: it leaves a notification and the command palette open for the harness to find and photograph.
+  test("a command's notification and the command palette's TradeReq commands, in Chinese in the workbench", async () => {
+    await openFixture('example.tradereq');
+    const listed = await vscode.commands.executeCommand<unknown[]>('tradereq.listApiKeys');
+    assert.deepEqual(listed, [], 'no key profile is stored: the command says so in a notification');
+    expectShown(bundle()['TradeReq: no key profiles are stored. Run "TradeReq: Add API Key".']!);
+    await vscode.commands.executeCommand('workbench.action.quickOpen', '>TradeReq: ');
+    expectShown(`TradeReq: ${shipped('package.nls.zh-cn.json')['command.sendRequest']}`);
+  });
+});
