@@ -6,7 +6,7 @@ import Mocha from 'mocha';
 import * as vscode from 'vscode';
 
 /**
- * The files of the host's display language: `NAME.test.js` in English, `NAME.<locale>.test.js` only
+ * The files of the host's display language: `*.test.js` in English, `*.<locale>.test.js` only
  * in that display language (`vscode.env.language`, e.g. zh-cn: run-vscode-tests.js --locale zh-cn).
  */
 function suiteFiles(files: readonly string[], language: string): string[] {

@@ -35,6 +35,14 @@ describe('l10n: the extension’s strings go through vscode.l10n.t', () => {
     );
   });
 
+  it("activate() hands VS Code's bundle to the core's messages before it makes anything", () => {
+    const source = read('src/extension/extension.ts');
+    const activate = /export function activate\([^)]*\)[^{]*\{([\s\S]*?)\n\}/.exec(source)?.[1] ?? '';
+    const load = activate.indexOf('setL10nBundle(vscode.l10n.bundle);');
+    assert.ok(load >= 0, 'activate() calls setL10nBundle(vscode.l10n.bundle)');
+    assert.ok(load < activate.indexOf('createServices('), 'before the services are made');
+  });
+
   it('every key of src/ is a string literal, as the completeness test reads it', () => {
     const problems = sourceFiles('src').flatMap((f) => l10nCalls(f, read(f)).filter((c) => c.problem !== undefined));
     assert.deepEqual(
