@@ -9,6 +9,7 @@ import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { CODE_LANGUAGES } from '../../src/core/codegen/program-model';
 import type { L10nBundle } from '../../src/core/l10n';
+import { shownDataTexts } from '../../src/core/editor/shown-texts';
 import { STARTER_REQUESTS } from '../../src/core/env/starter';
 import { ROOT } from './cli';
 
@@ -32,6 +33,10 @@ export const KEY_SOURCES: readonly KeySource[] = [
       sourceFiles('src')
         .flatMap((f) => l10nCalls(f, readFileSync(join(ROOT, f), 'utf8')))
         .flatMap((c) => (c.key === undefined ? [] : [c.key])),
+  },
+  {
+    name: "the data tables' texts the editor and the panel show (core/editor/shown-texts.ts: the catalog's, directives', system variables')",
+    keys: () => shownDataTexts(),
   },
   {
     name: "New Request File's pick: what each starter file shows (core/env/starter.ts)",

@@ -23,8 +23,11 @@ const NLS = 'package.nls.json';
 const NLS_ZH = 'package.nls.zh-cn.json';
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
 
-/** Whether a text has words (`Send`), not only names and abbreviations, the same in every language (`TradeReq`, `HTTP {0}`, `IP`). */
-const wordsIn = (text: string): boolean => /\b[A-Za-z][a-z]+\b/.test(text);
+/**
+ * Whether a text is words (`Send the order`) that a translation left as they were; a name, an
+ * abbreviation or one technical word may read the same in Chinese (`TradeReq`, `HTTP {0}`, `Ping`).
+ */
+const wordsIn = (text: string): boolean => (text.match(/\b[A-Za-z][a-z]+\b/g) ?? []).length >= 2;
 
 /** What is wrong with `translations` for `keys`: a missing key, other placeholders, a stale translation. */
 function problems(keys: ReadonlySet<string>, translations: Messages): string[] {
@@ -109,14 +112,15 @@ describe('l10n: translations are complete (zh-cn)', () => {
   });
 
   it('reports what is wrong: a missing key, other placeholders, an untranslated text, a stale one', () => {
-    const keys = new Set(['Sent {0} in {1} ms', 'Send', 'Cancel', 'TradeReq', 'HTTP {0}']);
+    const keys = new Set(['Sent {0} in {1} ms', 'Send the order', 'Cancel', 'TradeReq', 'HTTP {0}', 'Ping']);
     const translations = {
-      ...{ 'Sent {0} in {1} ms': '已发送 {0}', Send: 'Send', TradeReq: 'TradeReq', 'HTTP {0}': 'HTTP {0}' },
+      ...{ 'Sent {0} in {1} ms': '已发送 {0}', 'Send the order': 'Send the order', TradeReq: 'TradeReq' },
+      ...{ 'HTTP {0}': 'HTTP {0}', Ping: 'Ping' },
       Old: '旧的',
     };
     assert.deepEqual(problems(keys, translations), [
       'placeholders differ: "Sent {0} in {1} ms" → "已发送 {0}"',
-      'not translated: "Send"',
+      'not translated: "Send the order"',
       'missing: "Cancel"',
       'stale (nothing uses it): "Old"',
     ]);
