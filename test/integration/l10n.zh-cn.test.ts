@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { PanelEntry } from '../../src/core/panel/protocol';
 import { EXTENSION_ID, openFixture, tradereqApi } from './helpers';
 
 type Messages = Readonly<Record<string, string>>;
@@ -74,6 +75,23 @@ suite('zh-cn: the extension in Simplified Chinese', () => {
     );
     const details = (await api.environmentChoices()).flatMap((c) => (c.detail ? [c.detail] : []));
     assert.ok(details.length > 0 && details.every((d) => d.includes('密钥配置')), details.join(' | '));
+  });
+
+  test("the core's words in a bundle of their own: a send's outcome in the panel, made in lazy.js", async () => {
+    const api = await tradereqApi();
+    // Port 9 (discard) on loopback: nothing answers, so the send is not sent and says why.
+    const text = '### time\nGET http://127.0.0.1:9/api/v3/time\n';
+    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'l10n-zh-cn.tradereq');
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
+    try {
+      const entry = await vscode.commands.executeCommand<PanelEntry | undefined>('tradereq.sendRequest', file, 0);
+      assert.equal(entry?.outcome, 'not-sent', JSON.stringify(entry));
+      const notSent = bundle()['not sent: {0}']!.replace('{0}', '');
+      assert.ok(entry.summary.startsWith(notSent), entry.summary);
+      assert.equal(api.panelState()?.current?.summary, entry.summary);
+    } finally {
+      await vscode.workspace.fs.delete(file);
+    }
   });
 
   // Last: it leaves a notification and the command palette open for the harness to find and photograph.

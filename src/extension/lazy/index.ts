@@ -4,6 +4,7 @@
  * and the Testing view's runner. The WebSocket client (with undici) is in ws.ts, what no send needs
  * in tools.ts.
  */
+export { setL10nBundle } from '../../core/l10n';
 export { parseEnvironmentFile } from '../../core/env/schema';
 export { FileStateStore } from '../../core/budget/state';
 export { Budget } from '../../core/budget/budget';
