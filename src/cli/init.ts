@@ -4,21 +4,18 @@
  * `tradereq test --sandbox` as written. Never over an existing file without --force, never
  * through a link or over a folder, and all or nothing: every target is checked before one is written.
  */
-import { lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ENV_FILE_NAME } from '../core/env/constants';
 import { profileEnvPrefix } from '../core/env/keys';
-import { STARTER_FILES, STARTER_PATH, STARTER_REQUESTS } from '../core/env/starter';
+import { STARTER_FILES, STARTER_REQUESTS } from '../core/env/starter';
+import { checkStarterFolder, readStarterFiles, writeStarterFiles, type StarterText } from '../core/env/write-starter';
 import { parseCommand } from './args';
 import { INIT } from './messages';
 import { UsageError, type Io } from './usage';
 
 const INIT_OPTIONS = { force: { type: 'boolean' } } as const;
 
-interface Starter {
-  readonly name: string;
-  readonly text: string;
-}
+type Starter = StarterText;
 
 export function initCommand(args: string[], io: Io): number {
   const { values, positionals } = parseCommand('init', args, INIT_OPTIONS);
@@ -44,50 +41,26 @@ function shownPath(cwd: string, path: string): string {
 
 /** The starter's files as the package carries them (dist/cli/init.js and src/cli/init.ts both sit two folders down). */
 function readStarter(): Starter[] {
-  const folder = join(__dirname, '..', '..', ...STARTER_PATH);
-  return STARTER_FILES.map((f) => {
-    try {
-      // Written with \n whatever a checkout on Windows made of the line endings.
-      return { name: f.name, text: readFileSync(join(folder, f.name), 'utf8').replace(/\r\n?/g, '\n') };
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? String(e);
-      throw new UsageError(INIT.starterMissing(join(folder, f.name), code));
-    }
-  });
+  const read = readStarterFiles(join(__dirname, '..', '..'));
+  if (!read.ok) throw new UsageError(INIT.starterMissing(read.error.path, read.error.code));
+  return read.value;
 }
 
 /** Every target checked before anything is written: a file there stops the run unless forced; a folder or link always. */
 function checkTargets(dir: string, files: readonly Starter[], force: boolean, shown: (p: string) => string): void {
-  const folder = statSync(dir, { throwIfNoEntry: false });
-  if (folder && !folder.isDirectory()) throw new UsageError(INIT.notAFolder(shown(dir)));
-  const existing: string[] = [];
-  for (const f of files) {
-    const target = join(dir, f.name);
-    const there = lstatSync(target, { throwIfNoEntry: false });
-    if (!there) continue;
-    if (!there.isFile()) {
-      const what = there.isDirectory() ? 'folder' : there.isSymbolicLink() ? 'link' : 'other';
-      throw new UsageError(INIT.inTheWay(shown(target), what));
-    }
-    existing.push(shown(target));
-  }
+  const names = files.map((f) => f.name);
+  const check = checkStarterFolder(dir, names);
+  if (check.kind === 'not-a-folder') throw new UsageError(INIT.notAFolder(shown(dir)));
+  if (check.kind === 'in-the-way') throw new UsageError(INIT.inTheWay(shown(check.path), check.what));
+  const existing = check.existing.map(shown);
   if (existing.length > 0 && !force) throw new UsageError(INIT.exists(existing[0]!, existing.length - 1));
 }
 
 function writeStarter(dir: string, files: readonly Starter[], force: boolean, shown: (p: string) => string): void {
-  const written: string[] = [];
-  let current = dir;
-  try {
-    mkdirSync(dir, { recursive: true });
-    for (const f of files) {
-      current = join(dir, f.name);
-      // 'wx' fails on anything that appeared since the check, a dangling link included.
-      writeFileSync(current, f.text, { encoding: 'utf8', flag: force ? 'w' : 'wx' });
-      written.push(shown(current));
-    }
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? String(e);
-    throw new UsageError(INIT.cannotWrite(shown(current), code, written));
+  const done = writeStarterFiles(dir, files, force);
+  if (!done.ok) {
+    const { path, code, written } = done.error;
+    throw new UsageError(INIT.cannotWrite(shown(path), code, written.map(shown)));
   }
 }
 
