@@ -10,6 +10,7 @@ import type { Environments } from './environments';
 import { importFromCurl, importHttpFile, importPostmanCollection } from './import-commands';
 import { addApiKey } from './key-wizard';
 import { newRequestFile } from './new-file';
+import { createStarterWorkspace } from './starter-workspace';
 import type { KeyStore } from './keys';
 import { lazy, tools } from './lazy';
 import type { PanelPresenter } from './panel-presenter';
@@ -63,6 +64,7 @@ export interface Services {
   readonly answers: AnswerDocuments;
   readonly sandbox: SandboxHolder;
   readonly doctor: Doctor;
+  readonly log: vscode.LogOutputChannel;
 }
 
 type Handler = (...args: unknown[]) => unknown;
@@ -91,6 +93,7 @@ const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
   'tradereq.unsubscribeStream': unsubscribeStream,
   'tradereq.sendWsMessage': sendWsMessage,
   'tradereq.newRequestFile': () => newRequestFile,
+  'tradereq.createStarterWorkspace': (s) => (where) => createStarterWorkspace(s.log, where),
   'tradereq.compareAnswers': compareAnswers,
   'tradereq.toggleAnswerMask': (s) => () => s.answers.toggleMask(),
   'tradereq.explainRejected': explainRejected,

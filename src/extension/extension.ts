@@ -20,6 +20,7 @@ import { KeyStore } from './keys';
 import { Network } from './network';
 import { ResponsePanel, type PanelHandlers } from './panel';
 import { PanelPresenter } from './panel-presenter';
+import { reach } from './milestones';
 import { Sending } from './sending';
 import { Streams, type StreamsState } from './streams';
 import { SignedDocuments, SignedView } from './signed-view';
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     diagnostics,
     statusBar,
     s.sending.onDidSend(() => statusBar.refresh()),
+    s.sending.onDidSend(() => reach('requestSent')),
     s.environments.onDidChange(() => statusBar.refresh()),
     vscode.window.onDidChangeActiveTextEditor(() => statusBar.refresh()),
     registerCodeLensSupport(SELECTOR, s.models, s.streams),
@@ -158,6 +160,7 @@ function createServices(context: vscode.ExtensionContext): Shell {
     answers,
     doctor,
     sandbox,
+    log,
     panel,
     network,
     settings,

@@ -3,6 +3,7 @@ import { maskApiKey, PROFILE_NAME_PATTERN } from '../core/env/keys';
 import { normaliseOrigin } from '../core/request/origin-binding';
 import type { Environments } from './environments';
 import type { KeyStore } from './keys';
+import { reach } from './milestones';
 
 /** The title of step `step` of 4. */
 const title = (step: number): string => vscode.l10n.t('TradeReq: Add API Key ({0}/4)', step);
@@ -32,6 +33,7 @@ export async function addApiKey(
   );
   if (!secretKey) return;
   if (!(await keys.store(profile, { apiKey, secretKey, origins }))) return;
+  reach('apiKeyAdded');
   void vscode.window.showInformationMessage(
     vscode.l10n.t(
       'TradeReq: key profile "{0}" stored in SecretStorage, bound to {1} (API key {2}).',

@@ -9,6 +9,7 @@ import type { DataTable } from '../core/testing/data';
 import type { DocumentModels } from './documents';
 import { toRange } from './documents';
 import { lazy } from './lazy';
+import { reach } from './milestones';
 import { notOnDisk } from './sending';
 import { runTests, type RunParts, type RecordedResult } from './testing-run';
 
@@ -57,7 +58,7 @@ export class Testing implements vscode.Disposable {
             caseOf: (item) => caseOf.get(item),
           },
           updateSnapshots,
-        );
+        ).finally(() => reach('testRunEnded'));
     const { Run } = vscode.TestRunProfileKind;
     const profile = (label: string, target: 'sandbox' | 'environment', isDefault: boolean, update = false) =>
       this.controller.createRunProfile(label, Run, run(target, update), isDefault);

@@ -1,0 +1,153 @@
+/**
+ * TradeReq: Create Starter Workspace: the starter `tradereq init` writes (core/env/write-starter.ts,
+ * the same checks and writing) into a folder the user picks, or into the workspace folder when it
+ * is empty. A file already there is written over only after a modal question; a folder or a link
+ * in a file's place stops it. Then the starter opens: its first request file when the folder is in
+ * the workspace, else the folder itself.
+ */
+import * as vscode from 'vscode';
+import { basename, join } from 'node:path';
+import { STARTER_REQUESTS } from '../core/env/starter';
+import { checkStarterFolder, readStarterFiles, writeStarterFiles, type StarterText } from '../core/env/write-starter';
+import { reach } from './milestones';
+
+/** The walkthrough's link passes this: the walkthrough then opens the folder itself, and comes back in it. */
+const FROM_WALKTHROUGH = 'walkthrough';
+
+/** What the command answers when it wrote the starter; `openFolder` is the walkthrough's convention for "open this". */
+interface StarterWritten {
+  readonly folder: string;
+  readonly openFolder?: vscode.Uri;
+}
+
+/** `where`: the folder (tests, scripts), or FROM_WALKTHROUGH; else the empty workspace folder, else a pick. */
+export async function createStarterWorkspace(
+  log: vscode.LogOutputChannel,
+  where?: unknown,
+): Promise<StarterWritten | undefined> {
+  const folder = where instanceof vscode.Uri ? where : ((await emptyWorkspaceFolder()) ?? (await pickFolder()));
+  if (!folder) return undefined;
+  if (folder.scheme !== 'file') {
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('TradeReq: the starter is written to a folder on disk; {0} is not one.', folder.toString()),
+    );
+    return undefined;
+  }
+  // The extension's root: dist/extension.js sits one folder down.
+  const read = readStarterFiles(join(__dirname, '..'));
+  if (!read.ok) {
+    const { path, code } = read.error;
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t(
+        'TradeReq: the starter is missing from this installation ({0}: {1}): reinstall TradeReq.',
+        path,
+        code,
+      ),
+    );
+    return undefined;
+  }
+  if (!(await writeInto(folder.fsPath, read.value, log))) return undefined;
+  reach('starterCreated');
+  const openFolder = await openStarter(folder, where === FROM_WALKTHROUGH);
+  return openFolder ? { folder: folder.toString(), openFolder } : { folder: folder.toString() };
+}
+
+/** The first workspace folder that holds nothing but hidden entries (.git, .vscode, …). */
+async function emptyWorkspaceFolder(): Promise<vscode.Uri | undefined> {
+  for (const f of vscode.workspace.workspaceFolders ?? []) {
+    const entries = await Promise.resolve(vscode.workspace.fs.readDirectory(f.uri)).catch(() => undefined);
+    if (entries?.every(([name]) => name.startsWith('.'))) return f.uri;
+  }
+  return undefined;
+}
+
+async function pickFolder(): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+    title: vscode.l10n.t('TradeReq: the folder of the starter workspace'),
+    openLabel: vscode.l10n.t('Create Starter Here'),
+  });
+  return picked?.[0];
+}
+
+/** Checks every target, asks before writing over a file, writes: whether the starter was written. */
+async function writeInto(dir: string, files: readonly StarterText[], log: vscode.LogOutputChannel): Promise<boolean> {
+  const names = files.map((f) => f.name);
+  const check = checkStarterFolder(dir, names);
+  if (check.kind !== 'clear') {
+    void vscode.window.showErrorMessage(refusal(dir, check.kind === 'in-the-way' ? check : undefined));
+    return false;
+  }
+  const overwrite = check.existing.length > 0;
+  if (overwrite && !(await mayOverwrite(dir, check.existing, log))) return false;
+  const done = writeStarterFiles(dir, files, overwrite);
+  if (done.ok) return true;
+  const { path, code, written } = done.error;
+  void vscode.window.showErrorMessage(
+    written.length > 0
+      ? vscode.l10n.t('TradeReq: cannot write {0} ({1}); written before it: {2}.', path, code, written.join(', '))
+      : vscode.l10n.t('TradeReq: cannot write {0} ({1}); nothing was written.', path, code),
+  );
+  return false;
+}
+
+function refusal(dir: string, inTheWay: { path: string; what: 'folder' | 'link' | 'other' } | undefined): string {
+  if (!inTheWay) return vscode.l10n.t('TradeReq: {0} is not a folder: pick a folder.', dir);
+  const { path, what } = inTheWay;
+  if (what === 'folder')
+    return vscode.l10n.t('TradeReq: nothing was written: {0} is a folder where the starter writes a file.', path);
+  if (what === 'link')
+    return vscode.l10n.t(
+      'TradeReq: nothing was written: {0} is a link, and the starter never writes through one.',
+      path,
+    );
+  return vscode.l10n.t('TradeReq: nothing was written: {0} is not a plain file.', path);
+}
+
+/** A modal question naming the files; a dialog that cannot be shown (as in tests) is a no. */
+async function mayOverwrite(dir: string, existing: readonly string[], log: vscode.LogOutputChannel): Promise<boolean> {
+  const overwrite = vscode.l10n.t('Overwrite');
+  const question = vscode.l10n.t('Overwrite the starter’s files in {0}?', dir);
+  const detail = vscode.l10n.t(
+    'Written over: {0}. The folder’s other files are not touched.',
+    existing.map((p) => basename(p)).join(', '),
+  );
+  try {
+    return (await vscode.window.showWarningMessage(question, { modal: true, detail }, overwrite)) === overwrite;
+  } catch (e) {
+    log.warn(
+      `the question to overwrite could not be shown (${e instanceof Error ? e.message : String(e)}); not written`,
+    );
+    return false;
+  }
+}
+
+/**
+ * The starter in the editor: its first request file when the folder is in the workspace; else the
+ * folder, in this window when none is open, or as the user chooses. From the walkthrough, the
+ * folder to open is answered, and the walkthrough opens it.
+ */
+async function openStarter(folder: vscode.Uri, fromWalkthrough: boolean): Promise<vscode.Uri | undefined> {
+  if (vscode.workspace.getWorkspaceFolder(folder)) {
+    await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, STARTER_REQUESTS[0]!.name));
+    return undefined;
+  }
+  if (fromWalkthrough) return folder;
+  if (!vscode.workspace.workspaceFolders?.length) {
+    await vscode.commands.executeCommand('vscode.openFolder', folder);
+    return undefined;
+  }
+  const open = vscode.l10n.t('Open Folder');
+  const newWindow = vscode.l10n.t('Open in New Window');
+  const choice = await vscode.window.showInformationMessage(
+    vscode.l10n.t('TradeReq: wrote the starter into {0}.', folder.fsPath),
+    open,
+    newWindow,
+  );
+  if (choice)
+    await vscode.commands.executeCommand('vscode.openFolder', folder, { forceNewWindow: choice === newWindow });
+  return undefined;
+}
