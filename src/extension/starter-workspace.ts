@@ -127,12 +127,14 @@ async function mayOverwrite(dir: string, existing: readonly string[], log: vscod
 
 /**
  * The starter in the editor: its first request file when the folder is in the workspace; else the
- * folder, in this window when none is open, or as the user chooses. From the walkthrough, the
- * folder to open is answered, and the walkthrough opens it.
+ * folder, in this window when none is open, or as the user chooses. From the walkthrough, the file
+ * opens beside it, or the folder to open is answered and the walkthrough opens it (and itself there).
  */
 async function openStarter(folder: vscode.Uri, fromWalkthrough: boolean): Promise<vscode.Uri | undefined> {
   if (vscode.workspace.getWorkspaceFolder(folder)) {
-    await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, STARTER_REQUESTS[0]!.name));
+    const first = vscode.Uri.joinPath(folder, STARTER_REQUESTS[0]!.name);
+    // Beside the walkthrough, which stays in view with its next step.
+    await vscode.window.showTextDocument(first, fromWalkthrough ? { viewColumn: vscode.ViewColumn.Beside } : {});
     return undefined;
   }
   if (fromWalkthrough) return folder;
