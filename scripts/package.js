@@ -30,6 +30,23 @@ function run(command, args, cwd) {
   if (r.status !== 0) throw new Error(`${[command, ...args].join(' ')} failed (exit ${r.status ?? r.signal})`);
 }
 
+/**
+ * vsce's packaging into `vsix`, its output shown: a warning fails it (the marketplace shows or refuses
+ * what vsce warns about), and so does a question (with no input, vsce aborts). Its output is not a terminal,
+ * so vsce does not ask the registry for its own newest version either.
+ */
+function vscePackage(vsce, args, cwd, vsix) {
+  const r = spawnSync(process.execPath, [vsce, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  process.stdout.write(r.stdout);
+  process.stderr.write(r.stderr);
+  if (r.status !== 0) throw new Error(`vsce package failed (exit ${r.status ?? r.signal})`);
+  if (/\bWARNING\b/.test(r.stdout + r.stderr)) {
+    // Not left for a later run (or test) to take as up to date.
+    fs.rmSync(vsix, { force: true });
+    throw new Error('vsce warned (above): fix what it names');
+  }
+}
+
 /** A folder holding the production build as dist/, the static files and `manifest`. */
 function stage(name, manifest) {
   const dir = path.join(OUT, name);
@@ -72,7 +89,7 @@ function main() {
   const args = ['package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsix];
   const dir = stage('vsix', extension);
   writeIcon(path.join(dir, extension.icon));
-  run(process.execPath, [vsce, ...args], dir);
+  vscePackage(vsce, args, dir, vsix);
   // Built above: prepack need not build again.
   run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', ROOT], stage('npm', inEnglish(manifest)));
   console.log(`package: tradereq.vsix and tradereq-${manifest.version}.tgz (version ${manifest.version})`);

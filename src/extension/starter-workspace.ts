@@ -8,7 +8,13 @@
 import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
 import { STARTER_REQUESTS } from '../core/env/starter';
-import { checkStarterFolder, readStarterFiles, writeStarterFiles, type StarterText } from '../core/env/write-starter';
+import {
+  checkStarterFolder,
+  readStarterFiles,
+  writeStarterFiles,
+  type StarterFolderCheck,
+  type StarterText,
+} from '../core/env/write-starter';
 import { reach } from './milestones';
 
 /** The walkthrough's link passes this: the walkthrough then opens the folder itself, and comes back in it. */
@@ -78,7 +84,7 @@ async function writeInto(dir: string, files: readonly StarterText[], log: vscode
   const names = files.map((f) => f.name);
   const check = checkStarterFolder(dir, names);
   if (check.kind !== 'clear') {
-    void vscode.window.showErrorMessage(refusal(dir, check.kind === 'in-the-way' ? check : undefined));
+    void vscode.window.showErrorMessage(refusal(dir, check));
     return false;
   }
   const overwrite = check.existing.length > 0;
@@ -94,9 +100,9 @@ async function writeInto(dir: string, files: readonly StarterText[], log: vscode
   return false;
 }
 
-function refusal(dir: string, inTheWay: { path: string; what: 'folder' | 'link' | 'other' } | undefined): string {
-  if (!inTheWay) return vscode.l10n.t('TradeReq: {0} is not a folder: pick a folder.', dir);
-  const { path, what } = inTheWay;
+function refusal(dir: string, check: Exclude<StarterFolderCheck, { kind: 'clear' }>): string {
+  if (check.kind === 'not-a-folder') return vscode.l10n.t('TradeReq: {0} is not a folder: pick a folder.', dir);
+  const { path, what } = check;
   if (what === 'folder')
     return vscode.l10n.t('TradeReq: nothing was written: {0} is a folder where the starter writes a file.', path);
   if (what === 'link')

@@ -1,5 +1,7 @@
 /**
- * `tradereq` from its npm tarball, as on a machine that has only Node and that file: `npm run
+ * The two packages of `npm run package`. The .vsix: what `vsce ls` lists and nothing else, every
+ * file a user needs, the icon, the walkthrough and its images, and the checks Open VSX makes that
+ * run offline. Then `tradereq` from its npm tarball, as on a machine that has only Node and that file: `npm run
  * package` makes the .vsix and the tarball from one build and one version; the tarball holds the
  * built CLI, the starter `tradereq init` writes, the README and the licence and nothing else,
  * needs no dependency, installs offline into a fresh prefix, and its `tradereq` runs from an
@@ -7,7 +9,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { STARTER_FILES, STARTER_PATH } from '../../src/core/env/starter';
@@ -159,5 +170,206 @@ describe('the npm tarball of the command line', function () {
     const starter = tradereq('test', '--sandbox', 'starter');
     assert.equal(starter.status, 0, show(starter));
     assert.match(starter.stdout, /\n7 passed, 0 failed, 0 unknown, 0 refused \(1 skipped\) in /);
+  });
+});
+
+/** A manifest as the .vsix carries it, with what the marketplaces read. */
+interface ExtensionManifest {
+  name: string;
+  publisher: string;
+  version: string;
+  displayName: string;
+  description: string;
+  license?: string;
+  main: string;
+  icon: string;
+  engines: Record<string, string>;
+  categories: string[];
+  keywords: string[];
+  homepage: string;
+  repository: { url: string };
+  bugs: { url: string };
+  galleryBanner: { color: string; theme: string };
+  markdown?: string;
+  qna?: string | false;
+  contributes: {
+    languages: { configuration?: string }[];
+    grammars: { path: string }[];
+    snippets: { path: string }[];
+    jsonValidation: { url: string }[];
+    walkthroughs: { steps: { media: { svg: string } }[] }[];
+  };
+}
+
+/** The manifest's own files: those it names, relative to the package's root. */
+function namedFiles(m: ExtensionManifest): string[] {
+  const c = m.contributes;
+  return [
+    m.main,
+    m.icon,
+    ...c.languages.flatMap((l) => (l.configuration ? [l.configuration] : [])),
+    ...c.grammars.map((g) => g.path),
+    ...c.snippets.map((s) => s.path),
+    ...c.jsonValidation.map((j) => j.url),
+    ...c.walkthroughs.flatMap((w) => w.steps.map((s) => s.media.svg)),
+  ].map((f) => f.replace(/^\.\//, ''));
+}
+
+/** What a user of the extension needs: its bundles, its static contributions, its texts and translations. */
+const NEEDED = [
+  /^package\.json$/,
+  /^(README|CHANGELOG)\.md$/,
+  /^LICENSE$/,
+  /^dist\/[\w-]+\.js$/,
+  /^dist\/webview\/panel\.(js|css)$/,
+  /^media\/[\w.-]+\.json$/,
+  /^media\/icon\.png$/,
+  /^media\/starter\/[\w.-]+$/,
+  /^media\/walkthrough\/[\w-]+\.svg$/,
+  /^package\.nls(\.[\w-]+)?\.json$/,
+  /^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/,
+];
+
+/**
+ * The rules the Open VSX registry applies to a published extension (its server's ExtensionValidator,
+ * restated): what ovsx itself checks offline is only publisher, name, version and the licence.
+ */
+function openVsxProblems(m: ExtensionManifest, text: (v: string) => string): string[] {
+  const problems: string[] = [];
+  const check = (ok: boolean, what: string): void => void (ok || problems.push(what));
+  // Control, format, unassigned, private-use and line or paragraph separator characters.
+  const badCharacter = /[\p{Cc}\p{Cf}\p{Cn}\p{Co}\p{Zl}\p{Zp}]/u;
+  const url = (value: string): boolean => {
+    try {
+      const u = new URL(value.replace(/^git\+/, ''));
+      return !/^https?:$/.test(u.protocol) || u.hostname !== '';
+    } catch {
+      return false;
+    }
+  };
+  for (const [field, value] of [
+    ['publisher (namespace)', m.publisher],
+    ['name', m.name],
+  ] as const)
+    check(/^[\w\-+$~]+$/.test(value) && value.length <= 255, `${field} "${value}"`);
+  check(/^\d+\.\d+\.\d+(-[\w.-]+)?(\+[\w.-]+)?$/.test(m.version), `version ${m.version} is semantic`);
+  check(!['latest', 'pre-release', 'reviews'].includes(m.version), 'version is not a reserved word');
+  check(text(m.displayName).length <= 255 && !badCharacter.test(text(m.displayName)), 'displayName');
+  check(
+    text(m.description).length <= 2048 && !badCharacter.test(text(m.description).replace(/\u200d/g, '')),
+    'description',
+  );
+  for (const [field, values] of [
+    ['categories', m.categories],
+    ['keywords', m.keywords],
+    ['license', [m.license ?? '']],
+  ] as const)
+    for (const v of values) check(v.length <= 255 && !badCharacter.test(v), `${field}: "${v}"`);
+  for (const [field, value] of [
+    ['homepage', m.homepage],
+    ['repository', m.repository.url],
+    ['bugs', m.bugs.url],
+  ] as const)
+    check(value.length <= 255 && url(value), `${field} ${value} is an absolute URL`);
+  check(['dark', 'light'].includes(m.galleryBanner.theme), 'galleryBanner.theme is dark or light');
+  check(m.galleryBanner.color.length <= 16, 'galleryBanner.color');
+  check(m.markdown === undefined || ['github', 'standard'].includes(m.markdown), 'markdown');
+  check(m.qna === undefined || m.qna === false || m.qna === 'marketplace' || url(m.qna), 'qna');
+  check(typeof m.engines['vscode'] === 'string', 'engines.vscode');
+  return problems;
+}
+
+describe('the .vsix of the extension', function () {
+  this.timeout(120_000);
+  let vsixFile: string;
+  let entries: Map<string, Buffer>;
+  let manifest: ExtensionManifest;
+  let build: string;
+
+  before(() => {
+    ({ vsix: vsixFile, build } = ensurePackages());
+    entries = zipEntries(vsixFile);
+    manifest = JSON.parse(String(entries.get('extension/package.json'))) as ExtensionManifest;
+  });
+
+  it('holds what vsce ls lists, and that is what a user needs: every bundle of the build but the CLI, every file the manifest names, the starter, the walkthrough’s images; no source, map, test, the icon’s SVG or the panel’s CSS source', () => {
+    // Run where scripts/package.js ran vsce package: its staging folder.
+    const vsce = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+    const ls = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], {
+      cwd: join(ROOT, 'out', 'package', 'vsix'),
+      encoding: 'utf8',
+    });
+    assert.equal(ls.status, 0, ls.stderr);
+    const listed = ls.stdout.split('\n').filter((l) => l !== '');
+    // vsce gives the README, CHANGELOG and licence names of its own in the .vsix.
+    const vsceName: Record<string, string> = {
+      'README.md': 'readme.md',
+      'CHANGELOG.md': 'changelog.md',
+      LICENSE: 'LICENSE.txt',
+    };
+    const packed = [...entries.keys()]
+      .filter((f) => f.startsWith('extension/'))
+      .map((f) => f.slice('extension/'.length));
+    assert.deepEqual(packed.sort(), listed.map((f) => vsceName[f] ?? f).sort());
+    for (const f of listed)
+      assert.ok(
+        NEEDED.some((r) => r.test(f)),
+        `${f} is not something a user needs`,
+      );
+    const bundles = readdirSync(build)
+      .filter((f) => f.endsWith('.js') && f !== 'cli.js')
+      .map((f) => `dist/${f}`);
+    const required = [
+      ...namedFiles(manifest),
+      ...bundles,
+      'dist/webview/panel.js',
+      'dist/webview/panel.css',
+      ...STARTER,
+    ];
+    for (const f of required) assert.ok(listed.includes(f), `${f} is in the package`);
+    for (const f of listed)
+      assert.doesNotMatch(f, /\.(ts|map)$|^(src|test|scripts|node_modules)\/|^media\/(icon\.svg|panel\.css)$/);
+  });
+
+  it('carries the walkthrough: its steps in the manifest, each step’s image as in media/walkthrough/', () => {
+    const steps = manifest.contributes.walkthroughs[0]?.steps ?? [];
+    assert.equal(steps.length, 5);
+    for (const { media } of steps)
+      assert.ok(entries.get(`extension/${media.svg}`)?.equals(readFileSync(join(ROOT, media.svg))), media.svg);
+  });
+
+  it('passes Open VSX’s checks that run offline: ovsx reads the manifest from the .vsix (publisher, name, version present), finds a licence, the size is under its limit; the registry’s rules on names, version, texts, links and banner hold', async () => {
+    // ovsx's own code, as `ovsx publish tradereq.vsix` runs it before uploading.
+    // Its modules that run before the upload, not the index (which loads the login's keychain too).
+    const { validateManifest } = await import('ovsx/lib/util.js');
+    const { isLicenseOk } = await import('ovsx/lib/check-license.js');
+    const { readVSIXPackage } = await import('ovsx/lib/zip.js');
+    const { Registry } = await import('ovsx/lib/registry.js');
+    const read = await readVSIXPackage(vsixFile);
+    assert.doesNotThrow(() => validateManifest(read));
+    assert.deepEqual([read.publisher, read.name, read.version], [manifest.publisher, manifest.name, manifest.version]);
+    // ovsx asks open-vsx.org's licence of the folder it packages: the .vsix's files, unpacked.
+    const unpacked = mkdtempSync(join(tmpdir(), 'tradereq-vsix-'));
+    try {
+      for (const [name, bytes] of entries)
+        if (name.startsWith('extension/') && !name.includes('/', 'extension/'.length))
+          writeFileSync(join(unpacked, name.slice('extension/'.length)), bytes);
+      assert.ok(new Registry().requiresLicense, 'open-vsx.org requires a licence');
+      assert.equal(await isLicenseOk(unpacked, read), true);
+      assert.equal(manifest.license, 'MIT');
+      assert.ok(existsSync(join(unpacked, 'LICENSE.txt')), 'the licence text is in the package');
+    } finally {
+      rmSync(unpacked, { recursive: true, force: true });
+    }
+    assert.ok(statSync(vsixFile).size < new Registry().maxPublishSize);
+    const nls = entries.get('extension/package.nls.json');
+    const strings = nls ? (JSON.parse(String(nls)) as Record<string, string>) : {};
+    const text = (v: string): string => strings[/^%(.+)%$/.exec(v)?.[1] ?? ''] ?? v;
+    assert.deepEqual(openVsxProblems(manifest, text), []);
+    assert.doesNotMatch(
+      String(entries.get('extension.vsixmanifest')),
+      /TargetPlatform=/,
+      'one package for every platform',
+    );
   });
 });

@@ -22,7 +22,7 @@ export interface FileFailure {
 }
 
 /** What stands where a starter file would go and stops the whole starter. */
-export type InTheWay = 'folder' | 'link' | 'other';
+type InTheWay = 'folder' | 'link' | 'other';
 
 export type StarterFolderCheck =
   | { readonly kind: 'not-a-folder' }
