@@ -93,7 +93,10 @@ const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
   'tradereq.unsubscribeStream': unsubscribeStream,
   'tradereq.sendWsMessage': sendWsMessage,
   'tradereq.newRequestFile': () => newRequestFile,
-  'tradereq.createStarterWorkspace': (s) => (where) => createStarterWorkspace(s.log, where),
+  'tradereq.createStarterWorkspace':
+    (s) =>
+    (...args) =>
+      createStarterWorkspace(s.log, ...args),
   'tradereq.compareAnswers': compareAnswers,
   'tradereq.toggleAnswerMask': (s) => () => s.answers.toggleMask(),
   'tradereq.explainRejected': explainRejected,

@@ -26,12 +26,16 @@ interface StarterWritten {
   readonly openFolder?: vscode.Uri;
 }
 
-/** `where`: the folder (tests, scripts), or FROM_WALKTHROUGH; else the empty workspace folder, else a pick. */
+/**
+ * `args`: the folder (tests, scripts), else the empty workspace folder, else a pick; FROM_WALKTHROUGH
+ * when the walkthrough runs it.
+ */
 export async function createStarterWorkspace(
   log: vscode.LogOutputChannel,
-  where?: unknown,
+  ...args: unknown[]
 ): Promise<StarterWritten | undefined> {
-  const folder = where instanceof vscode.Uri ? where : ((await emptyWorkspaceFolder()) ?? (await pickFolder()));
+  const given = args.find((a) => a instanceof vscode.Uri);
+  const folder = given ?? (await emptyWorkspaceFolder()) ?? (await pickFolder());
   if (!folder) return undefined;
   if (folder.scheme !== 'file') {
     void vscode.window.showErrorMessage(
@@ -54,7 +58,7 @@ export async function createStarterWorkspace(
   }
   if (!(await writeInto(folder.fsPath, read.value, log))) return undefined;
   reach('starterCreated');
-  const openFolder = await openStarter(folder, where === FROM_WALKTHROUGH);
+  const openFolder = await openStarter(folder, args.includes(FROM_WALKTHROUGH));
   return openFolder ? { folder: folder.toString(), openFolder } : { folder: folder.toString() };
 }
 

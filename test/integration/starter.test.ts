@@ -5,6 +5,9 @@
  * person does it, ticks included: test/ui/walkthrough.test.js.
  */
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { STARTER_FILES, STARTER_PATH } from '../../src/core/env/starter';
 import { MILESTONES } from '../../src/extension/milestones';
@@ -51,6 +54,26 @@ suite('TradeReq: Create Starter Workspace and the walkthrough (issue 23)', () =>
       vscode.Uri.joinPath(folder, 'market.tradereq').toString(),
     );
     assert.equal(vscode.window.activeTextEditor?.document.languageId, 'tradereq');
+  });
+
+  test('from the walkthrough, into a folder outside the workspace: written, and the folder answered for the walkthrough to open (its convention), this window left as it is', async () => {
+    const outside = vscode.Uri.file(mkdtempSync(join(tmpdir(), 'tradereq-starter-outside-')));
+    try {
+      const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.toString());
+      const written = await vscode.commands.executeCommand<{ folder: string; openFolder?: vscode.Uri }>(
+        'tradereq.createStarterWorkspace',
+        outside,
+        'walkthrough',
+      );
+      assert.equal(written?.openFolder?.toString(), outside.toString());
+      assert.deepEqual(await names(outside), STARTER_FILES.map((f) => f.name).sort());
+      assert.deepEqual(
+        vscode.workspace.workspaceFolders?.map((f) => f.uri.toString()),
+        folders,
+      );
+    } finally {
+      rmSync(outside.fsPath, { recursive: true, force: true });
+    }
   });
 
   test('a starter file already there: a modal question before anything is written (refused in tests), so nothing is', async () => {

@@ -49,7 +49,8 @@ describe('the walkthrough "Get started with TradeReq", as a new user meets it', 
   const ticked = (id) => stepButton(id).and(page.locator('[aria-checked=true]')).waitFor({ timeout: 30_000 });
 
   before(async () => {
-    await assertPortFree(8780);
+    // A sandbox of an earlier test file's workbench ends with its server: given a moment to.
+    await assertPortFree(8780, 10_000);
     stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-ui-state-'));
     process.env.TRADEREQ_STATE_DIR = stateDir; // the server's extension host inherits it
     // An empty folder but its settings (hidden, so still empty to TradeReq): no port-forwarding toast.
