@@ -55,6 +55,21 @@ suite('zh-cn: the extension in Simplified Chinese', () => {
     });
   });
 
+  test('the walkthrough in Chinese (package.nls.zh-cn.json): its title, and each step’s title, description and alt text', () => {
+    const zh = shipped('package.nls.zh-cn.json');
+    const text = (t: Title): string => (typeof t === 'string' ? t : t.value);
+    type Step = { id: string; title: Title; description: Title; media: { altText: Title } };
+    const json = extension().packageJSON as { contributes: { walkthroughs: { title: Title; steps: Step[] }[] } };
+    const [walkthrough] = json.contributes.walkthroughs;
+    assert.equal(text(walkthrough!.title), 'TradeReq 入门');
+    for (const step of walkthrough!.steps) {
+      const key = `walkthrough.getStarted.${step.id}`;
+      assert.equal(text(step.title), zh[`${key}.title`], step.id);
+      assert.equal(text(step.description), zh[`${key}.description`], step.id);
+      assert.equal(text(step.media.altText), zh[`${key}.altText`], step.id);
+    }
+  });
+
   test('code lenses: titles and tooltips in Chinese', async () => {
     await tradereqApi();
     const doc = await openFixture('example.tradereq');
@@ -100,7 +115,9 @@ suite('zh-cn: the extension in Simplified Chinese', () => {
     const listed = await vscode.commands.executeCommand<unknown[]>('tradereq.listApiKeys');
     assert.deepEqual(listed, [], 'no key profile is stored: the command says so in a notification');
     expectShown(bundle()['TradeReq: no key profiles are stored. Run "TradeReq: Add API Key".']!);
-    await vscode.commands.executeCommand('workbench.action.quickOpen', '>TradeReq: ');
-    expectShown(`TradeReq: ${shipped('package.nls.zh-cn.json')['command.sendRequest']}`);
+    // Filtered to the command looked for: the palette shows only the first ten or so of TradeReq's.
+    const sendRequest = `TradeReq: ${shipped('package.nls.zh-cn.json')['command.sendRequest']}`;
+    await vscode.commands.executeCommand('workbench.action.quickOpen', `>${sendRequest}`);
+    expectShown(sendRequest);
   });
 });
