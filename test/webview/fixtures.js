@@ -74,7 +74,7 @@ function entry(over) {
 }
 
 const HOVER_30002 =
-  '30002: Trade volume is below the minimum\n\nUsual cause: the quantity times the price is under the symbol’s minimum order size.\n\nWhat to do: raise quantity so that quantity × price reaches the minimum of the symbol (see exchangeInfo).';
+  "30002: Trade volume is below the minimum\n\nUsual cause: The order's quantity, or quantity times price, is under the pair's minimum order size.\n\nWhat to do: Raise the quantity; look up the pair's minimum in exchangeInfo.";
 
 const rejected = entry({
   id: 'e-rej',
@@ -86,8 +86,9 @@ const rejected = entry({
   error: {
     code: 30002,
     meanings: ['Trade volume is below the minimum'],
-    cause: 'The quantity times the price is under the symbol’s minimum order size.',
-    action: 'Raise quantity so that quantity × price reaches the minimum of the symbol (see exchangeInfo).',
+    // The catalog's words for 30002 (src/core/catalog/errors.ts), as the core puts them in an entry.
+    cause: "The order's quantity, or quantity times price, is under the pair's minimum order size.",
+    action: "Raise the quantity; look up the pair's minimum in exchangeInfo.",
     hoverText: HOVER_30002,
   },
   msg: 'quantity below minimum',
