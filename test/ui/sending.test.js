@@ -19,6 +19,7 @@ const {
   clearNotifications,
   assertPortFree,
   filesContaining,
+  screenshotOnFailure,
 } = require('./workbench');
 
 const SANDBOX = 'http://127.0.0.1:8780'; // where "TradeReq: Start Sandbox" runs it, and the built-in environment
@@ -102,13 +103,7 @@ describe('sending from the editor, as a person does it', function () {
     await page.locator('#status\\.editor\\.mode').filter({ hasText: 'TradeReq' }).waitFor();
   });
 
-  afterEach(async function () {
-    // What the workbench looked like when a test failed.
-    if (this.currentTest?.state === 'failed' && page)
-      await screenshot(page, `failed-${this.currentTest.title.slice(0, 40).replace(/[^A-Za-z0-9]+/g, '-')}.png`).catch(
-        () => {},
-      );
-  });
+  afterEach(screenshotOnFailure(() => page));
 
   after(async () => {
     // After a failure the sandbox may still run; closing the VS Code server ends its extension host, and it.

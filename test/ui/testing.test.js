@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { openWorkbench, openFile, runCommand, screenshot, assertPortFree } = require('./workbench');
+const { openWorkbench, openFile, runCommand, screenshot, assertPortFree, screenshotOnFailure } = require('./workbench');
 
 const FILE = 'checks.tradereq';
 const TEXT = `# Checks run as tests against the sandbox.
@@ -50,12 +50,7 @@ describe('the Testing view, as a person uses it', function () {
     page = wb.page;
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && page)
-      await screenshot(page, `failed-${this.currentTest.title.slice(0, 40).replace(/[^A-Za-z0-9]+/g, '-')}.png`).catch(
-        () => {},
-      );
-  });
+  afterEach(screenshotOnFailure(() => page));
 
   after(async () => {
     if (page) await runCommand(page, 'TradeReq: Stop Sandbox').catch(() => {});

@@ -18,6 +18,7 @@ const {
   clearNotifications,
   assertPortFree,
   REPO,
+  screenshotOnFailure,
 } = require('./workbench');
 
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
@@ -64,12 +65,7 @@ describe('the walkthrough "Get started with TradeReq", as a new user meets it', 
     page = wb.page;
   });
 
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && page)
-      await screenshot(page, `failed-${this.currentTest.title.slice(0, 40).replace(/[^A-Za-z0-9]+/g, '-')}.png`).catch(
-        () => {},
-      );
-  });
+  afterEach(screenshotOnFailure(() => page));
 
   after(async () => {
     if (sandboxStarted && page) await runCommand(page, 'TradeReq: Stop Sandbox').catch(() => {});

@@ -183,8 +183,20 @@ function filesContaining(dirs, needles) {
   return found;
 }
 
+/** A mocha `afterEach` that keeps what the workbench looked like when a test failed. */
+function screenshotOnFailure(page) {
+  return async function () {
+    const shown = page();
+    if (this.currentTest?.state === 'failed' && shown)
+      await screenshot(shown, `failed-${this.currentTest.title.slice(0, 40).replace(/[^A-Za-z0-9]+/g, '-')}.png`).catch(
+        () => {},
+      );
+  };
+}
+
 module.exports = {
   openWorkbench,
+  screenshotOnFailure,
   sharedWorkbench,
   closeSharedWorkbench,
   openFile,

@@ -7,7 +7,7 @@
 'use strict';
 
 const assert = require('node:assert/strict');
-const { servePanel, launchChromium, openPanel, send, nextFrame, axeViolations } = require('./harness');
+const { panelSuite, send, nextFrame, axeViolations } = require('./harness');
 const {
   T0,
   NOW,
@@ -62,30 +62,7 @@ function focusedInPage() {
 
 describe('the panel’s accessibility, in a browser', function () {
   this.timeout(180_000);
-  let served;
-  let browser;
-  const opened = [];
-
-  before(async () => {
-    served = await servePanel();
-    useHistoryItem(served.entry.historyItem);
-    browser = await launchChromium();
-  });
-
-  afterEach(async () => {
-    for (const p of opened.splice(0)) await p.context.close().catch(() => {});
-  });
-
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await served?.close();
-  });
-
-  async function open(options) {
-    const p = await openPanel(browser, served.origin, options);
-    opened.push(p);
-    return p;
-  }
+  const { open } = panelSuite({ onServed: (served) => useHistoryItem(served.entry.historyItem) });
 
   const sendState = (page, s) => send(page, { type: 'state', state: s });
 

@@ -379,8 +379,41 @@ async function shoot(page, name, prefix = 'panel-preview') {
   return file;
 }
 
+/**
+ * A mocha suite's panel in Chromium: one page server and one browser for the suite (its `before` and
+ * `after`), each test's pages closed when it ends (a browser holding every earlier page slows down as
+ * it goes). `open(options)` gives a fresh page with the panel; `served()` the page server.
+ */
+function panelSuite({ onServed = () => {}, defaults = {} } = {}) {
+  let served;
+  let browser;
+  const opened = [];
+  before(async () => {
+    served = await servePanel();
+    onServed(served);
+    browser = await launchChromium();
+  });
+  afterEach(async () => {
+    for (const p of opened.splice(0)) await p.context.close().catch(() => {});
+  });
+  after(async () => {
+    for (const p of opened) await p.context.close().catch(() => {});
+    await browser?.close().catch(() => {});
+    await served?.close();
+  });
+  return {
+    served: () => served,
+    async open(options = {}) {
+      const p = await openPanel(browser, served.origin, { ...defaults, ...options });
+      opened.push(p);
+      return p;
+    },
+  };
+}
+
 module.exports = {
   REPO,
+  panelSuite,
   servePanel,
   launchChromium,
   openPanel,

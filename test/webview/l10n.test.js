@@ -11,7 +11,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const ts = require('typescript');
-const { REPO, servePanel, launchChromium, openPanel, send, nextFrame, axeViolations, shoot } = require('./harness');
+const { REPO, panelSuite, send, nextFrame, axeViolations, shoot } = require('./harness');
 const { okEntry, rejected, unknown, twoMeanings, useHistoryItem, state, tradingScene } = require('./fixtures');
 
 const BUNDLE_FILE = path.join(REPO, 'l10n', 'bundle.l10n.zh-cn.json');
@@ -110,30 +110,8 @@ describe('the panel in the display language', function () {
   });
 
   describe('in a browser', () => {
-    let served;
-    let browser;
-    const opened = [];
-
-    before(async () => {
-      served = await servePanel();
-      useHistoryItem(served.entry.historyItem);
-      browser = await launchChromium();
-    });
-
-    afterEach(async () => {
-      for (const p of opened.splice(0)) await p.context.close().catch(() => {});
-    });
-
-    after(async () => {
-      await browser?.close().catch(() => {});
-      await served?.close();
-    });
-
-    async function open(options) {
-      const p = await openPanel(browser, served.origin, options);
-      opened.push(p);
-      return p;
-    }
+    const suite = panelSuite({ onServed: (served) => useHistoryItem(served.entry.historyItem) });
+    const { open } = suite;
 
     const history = [unknown, rejected, okEntry, twoMeanings];
     const text = (page, testid) => page.getByTestId(testid).first().textContent();
@@ -206,7 +184,7 @@ describe('the panel in the display language', function () {
         huge: { Rejected: '被拒绝', padding: 'x'.repeat(1024 * 1024) },
       };
       for (const [name, l10n] of Object.entries(bad)) {
-        served.addPage({ theme: 'dark', locale: name, lang: 'zh-cn', l10n });
+        suite.served().addPage({ theme: 'dark', locale: name, lang: 'zh-cn', l10n });
         const { page, errors } = await open({ locale: name });
         await sendState(page, state({ history }));
         assert.equal(await text(page, 'outcome'), 'Rejected', `${name}: English`);
@@ -215,7 +193,9 @@ describe('the panel in the display language', function () {
       }
 
       const markup = '<img src=x onerror=alert(1)>"><script>alert(2)</script>';
-      served.addPage({ theme: 'dark', locale: 'markup', lang: 'zh-cn', l10n: { Rejected: markup, History: markup } });
+      suite
+        .served()
+        .addPage({ theme: 'dark', locale: 'markup', lang: 'zh-cn', l10n: { Rejected: markup, History: markup } });
       const p = await open({ locale: 'markup' });
       await sendState(p.page, state({ history }));
       assert.equal(await text(p.page, 'outcome'), markup, 'shown as text, exactly');
@@ -234,13 +214,13 @@ describe('the panel in the display language', function () {
         title: 't',
       };
       const lang = (doc) => /<html lang="([^"]*)"/.exec(doc)?.[1];
-      assert.equal(lang(served.html.panelHtml(base)), 'en');
-      assert.equal(lang(served.html.panelHtml({ ...base, lang: 'zh-cn' })), 'zh-cn');
-      assert.equal(lang(served.html.panelHtml({ ...base, lang: 'pt-br' })), 'pt-br');
+      assert.equal(lang(suite.served().html.panelHtml(base)), 'en');
+      assert.equal(lang(suite.served().html.panelHtml({ ...base, lang: 'zh-cn' })), 'zh-cn');
+      assert.equal(lang(suite.served().html.panelHtml({ ...base, lang: 'pt-br' })), 'pt-br');
       for (const hostile of ['zh-cn" onload="alert(1)', 'en><script>', '', 'x'])
-        assert.equal(lang(served.html.panelHtml({ ...base, lang: hostile })), 'en', hostile);
-      assert.doesNotMatch(served.html.panelHtml(base), /data-l10n/, 'English: no bundle');
-      const doc = served.html.panelHtml({ ...base, l10n: { 'a"b': '"><script>alert(1)</script>&amp;' } });
+        assert.equal(lang(suite.served().html.panelHtml({ ...base, lang: hostile })), 'en', hostile);
+      assert.doesNotMatch(suite.served().html.panelHtml(base), /data-l10n/, 'English: no bundle');
+      const doc = suite.served().html.panelHtml({ ...base, l10n: { 'a"b': '"><script>alert(1)</script>&amp;' } });
       assert.doesNotMatch(doc, /<script>alert/);
       const attribute = /data-l10n="([^"]*)"/.exec(doc)[1];
       const unescaped = attribute

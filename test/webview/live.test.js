@@ -7,7 +7,7 @@
 'use strict';
 
 const assert = require('node:assert/strict');
-const { servePanel, launchChromium, openPanel, send, nextFrame, shoot } = require('./harness');
+const { panelSuite, send, nextFrame, shoot } = require('./harness');
 
 const { T0: NOW, DEALS, DEALS_ETH, DEPTH, connection, book, live, tradingScene } = require('./fixtures');
 
@@ -30,30 +30,7 @@ function deal(over = {}) {
 
 describe('the stream view, in a browser', function () {
   this.timeout(90_000);
-  let served;
-  let browser;
-  const opened = [];
-
-  before(async () => {
-    served = await servePanel();
-    browser = await launchChromium();
-  });
-  // Each test's pages closed when it ends: a browser holding every earlier page slows down as it goes.
-  afterEach(async () => {
-    for (const p of opened.splice(0)) await p.context.close().catch(() => {});
-  });
-
-  after(async () => {
-    for (const p of opened) await p.context.close().catch(() => {});
-    await browser?.close().catch(() => {});
-    await served?.close();
-  });
-
-  async function open(options) {
-    const p = await openPanel(browser, served.origin, options);
-    opened.push(p);
-    return p;
-  }
+  const { open } = panelSuite();
 
   /** Posts messages to the panel, then waits for the frame that draws them. */
   async function post(page, ...messages) {

@@ -6,7 +6,7 @@
 'use strict';
 
 const assert = require('node:assert/strict');
-const { servePanel, launchChromium, openPanel: open, send, shoot } = require('./harness');
+const { panelSuite, send, shoot } = require('./harness');
 
 /** The page's clock (faked, paused here once loaded); the extension's clock runs 5 s ahead of it, so countdowns must use the offset. */
 const {
@@ -37,36 +37,9 @@ const {
 describe('the response panel, in a browser', function () {
   this.timeout(90_000);
 
-  let served;
-  let origin;
-  let browser;
-  let html;
-  const opened = [];
-
-  before(async () => {
-    served = await servePanel();
-    ({ origin, html } = served);
-    useHistoryItem(served.entry.historyItem);
-    browser = await launchChromium();
-  });
-
-  // Each test's pages closed when it ends: a browser holding every earlier page slows down as it goes.
-  afterEach(async () => {
-    for (const p of opened.splice(0)) await p.context.close().catch(() => {});
-  });
-
-  after(async () => {
-    for (const p of opened) await p.context.close().catch(() => {});
-    await browser?.close().catch(() => {});
-    await served?.close();
-  });
-
-  /** A fresh page with the panel, on a fake clock at T0; resolves once the panel said `ready`. */
-  async function openPanel(options = {}) {
-    const p = await open(browser, origin, { ...options, clock: T0 });
-    opened.push(p);
-    return p;
-  }
+  // A fresh page with the panel, on a fake clock at T0; resolves once the panel said `ready`.
+  const suite = panelSuite({ onServed: (served) => useHistoryItem(served.entry.historyItem), defaults: { clock: T0 } });
+  const openPanel = suite.open;
 
   const sendState = (page, s) => send(page, { type: 'state', state: s });
   const posted = (page) => page.evaluate(() => window.__posted);
@@ -131,7 +104,7 @@ describe('the response panel, in a browser', function () {
   });
 
   it('panelHtml escapes what it interpolates and refuses a nonce or CSP source that could break the policy', () => {
-    const doc = html.panelHtml({
+    const doc = suite.served().html.panelHtml({
       cspSource: 'https://*.vscode-cdn.net',
       nonce: 'abcdefghijklmnop0123==',
       scriptUri: 'https://x/a.js?"><script>',
@@ -142,7 +115,7 @@ describe('the response panel, in a browser', function () {
     assert.ok(doc.includes('&lt;/title&gt;&lt;script&gt;'), 'title escaped');
     assert.ok(doc.includes(`script-src 'nonce-abcdefghijklmnop0123=='`));
     assert.throws(() =>
-      html.panelHtml({
+      suite.served().html.panelHtml({
         cspSource: "x; script-src 'unsafe-inline'",
         nonce: 'abcdefghijklmnop0123==',
         scriptUri: '',
@@ -151,10 +124,16 @@ describe('the response panel, in a browser', function () {
       }),
     );
     assert.throws(() =>
-      html.panelHtml({ cspSource: 'https://x', nonce: "abc' 'unsafe-inline", scriptUri: '', styleUri: '', title: '' }),
+      suite.served().html.panelHtml({
+        cspSource: 'https://x',
+        nonce: "abc' 'unsafe-inline",
+        scriptUri: '',
+        styleUri: '',
+        title: '',
+      }),
     );
     // VS Code in a browser gives a quoted keyword as the webview source: it must be accepted as it is.
-    const web = html.panelHtml({
+    const web = suite.served().html.panelHtml({
       cspSource: "'self' https://*.vscode-cdn.net",
       nonce: 'abcdefghijklmnop0123==',
       scriptUri: 'https://x/a.js',
@@ -163,7 +142,7 @@ describe('the response panel, in a browser', function () {
     });
     assert.ok(web.includes("style-src 'self' https://*.vscode-cdn.net;"));
     assert.throws(() =>
-      html.panelHtml({
+      suite.served().html.panelHtml({
         cspSource: "'self' 'unsafe-inline'",
         nonce: 'abcdefghijklmnop0123==',
         scriptUri: '',
@@ -554,7 +533,7 @@ describe('the response panel, in a browser', function () {
         type: 'state',
         state: {
           ...state(),
-          history: Array.from({ length: 51 }, (_, i) => served.entry.historyItem({ ...okEntry, id: `h${i}` })),
+          history: Array.from({ length: 51 }, (_, i) => suite.served().entry.historyItem({ ...okEntry, id: `h${i}` })),
         },
       },
     ]) {
