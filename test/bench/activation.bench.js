@@ -2,6 +2,7 @@
 // Activation benchmark: the production bundle in a real VS Code extension host, several fresh starts;
 // prints the time from loading the bundle to the end of activate() (target < 30 ms) and the size of
 // each bundle. The extension is built into the benchmark's own folder, dist/ is left to the tests.
+// BENCH_RUNS sets the number of starts (default 5), BENCH_LOCALE the display language (default English).
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -11,6 +12,8 @@ const { runVscodeTests } = require('../harness/run-vscode-tests');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const RUNS = Number(process.env.BENCH_RUNS || 5);
+/** BENCH_LOCALE=zh-cn: the host in that display language, its bundle loaded (test/harness/README.md). */
+const LOCALE = process.env.BENCH_LOCALE;
 
 /** The extension as its package holds it, production build: package.json, media/ and dist/. */
 function buildExtension(dir) {
@@ -24,6 +27,11 @@ function buildExtension(dir) {
   if (built.status !== 0) process.exit(1);
   fs.copyFileSync(path.join(REPO, 'package.json'), path.join(dir, 'package.json'));
   fs.cpSync(path.join(REPO, 'media'), path.join(dir, 'media'), { recursive: true });
+  // The manifest's words and the translations, as the .vsix carries them.
+  for (const f of fs.readdirSync(REPO).filter((f) => /^package\.nls(\.[\w-]+)?\.json$/.test(f)))
+    fs.copyFileSync(path.join(REPO, f), path.join(dir, f));
+  if (fs.existsSync(path.join(REPO, 'l10n')))
+    fs.cpSync(path.join(REPO, 'l10n'), path.join(dir, 'l10n'), { recursive: true });
 }
 
 /** The extension's bundles (dist/*.js) and their sizes, the activation bundle first. */
@@ -57,7 +65,7 @@ async function main() {
         log(`  run ${figures.length}: ${args[0]}`);
       }
     };
-    const code = await runVscodeTests({ tests: out, extension });
+    const code = await runVscodeTests({ tests: out, extension, ...(LOCALE ? { locale: LOCALE } : {}) });
     console.log = log;
     if (code !== 0) {
       console.error(`activation benchmark: run ${i + 1} failed (exit ${code})`);
