@@ -35,7 +35,7 @@ const GROUPS = { checks: 2, browsers: 2, workbench: 2 };
 // install); `workbench`: the UI tests beside the panel's page, which needs no VS Code, port or state
 // folder. Never the UI tests beside the integration suites: both may start the sandbox on 8780.
 // Each part leaves part of a core idle while it waits on a workbench (measured: 15 to 20 %); two at
-// once took 271 s where one after another took 348 s on the same tree.
+// once took 271 and 305 s in two clean runs, where one after another took 348 s (all on two shared cores).
 /**
  * The parts: id, name, command, the ids it waits for, whether it runs beside the others (a setup
  * step), its group (GROUPS), how its tests are counted, and whether it needs the real VS Code or
