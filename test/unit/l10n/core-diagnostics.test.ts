@@ -13,6 +13,7 @@ import { checkDocument } from '../../../src/core/check/check';
 import { BUILTIN_SANDBOX } from '../../../src/core/env/constants';
 import { parse } from '../../../src/core/format/parser';
 import { setL10nBundle } from '../../../src/core/l10n';
+import { placeholders, zhCnBundle } from '../../support/l10n';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -342,8 +343,6 @@ function plant(plants: Map<string, string>, file: string, from: string, to: stri
   plants.set(path, text.replace(from, to));
 }
 
-const BUNDLE_FILE = join(ROOT, 'l10n', 'bundle.l10n.zh-cn.json');
-
 describe('l10n: the messages of the core diagnostics', function () {
   this.timeout(120_000);
   let analysis: Analysis;
@@ -402,11 +401,10 @@ describe('l10n: the messages of the core diagnostics', function () {
   });
 
   it('the zh-cn bundle translates every one of these messages, keeping each {N} placeholder', () => {
-    const bundle = JSON.parse(readFileSync(BUNDLE_FILE, 'utf8')) as Record<string, string>;
+    const bundle = zhCnBundle();
     const missing = [...analysis.allLiterals].filter((m) => typeof bundle[m] !== 'string');
     assert.deepEqual(missing, []);
-    const placeholders = (s: string): string => [...new Set(s.match(/\{\d+\}/g) ?? [])].sort().join(' ');
-    for (const m of analysis.allLiterals) assert.equal(placeholders(bundle[m]!), placeholders(m), m);
+    for (const m of analysis.allLiterals) assert.deepEqual(placeholders(bundle[m]!), placeholders(m), m);
   });
 
   it('with a zh-cn bundle set, a file with a known problem gets its message in Chinese; English without one', () => {

@@ -7,25 +7,14 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
-import { placeholders, zhCnBundle } from '../../support/l10n';
+import { l10nCalls, placeholders, zhCnBundle } from '../../support/l10n';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const FOLDERS = ['editor', 'catalog', 'panel', 'request', 'budget', 'clock', 'net', 'ws'];
 
 /** The messages of `file`: the string literals that are the first argument of a call of `t`. */
 function messagesOf(file: string): string[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 't') {
-      const first = node.arguments[0];
-      if (first !== undefined && ts.isStringLiteralLike(first)) found.push(first.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
+  return l10nCalls(file, readFileSync(file, 'utf8')).flatMap((c) => (c.key === undefined ? [] : [c.key]));
 }
 
 function sources(): string[] {
