@@ -6,8 +6,23 @@ import { UsageError } from './usage';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** node:util parseArgs with its errors turned into one-line usage errors that name the command's help. */
+/**
+ * node:util parseArgs with its errors turned into one-line usage errors that name the command's
+ * help. An empty argument or option value is bad input: `tradereq test "$FILE"` with FILE unset
+ * must not run every file of the folder.
+ */
 export function parseCommand<T extends Options>(command: string, args: string[], options: T, allowPositionals = true) {
+  const parsed = parseAll(command, args, options, allowPositionals);
+  for (const token of parsed.tokens) {
+    if (token.kind === 'positional' && token.value === '')
+      throw new UsageError(OPTIONS.seeHelp(OPTIONS.emptyArgument, command));
+    if (token.kind === 'option' && token.value === '')
+      throw new UsageError(OPTIONS.seeHelp(OPTIONS.emptyValue(token.name), command));
+  }
+  return parsed;
+}
+
+function parseAll<T extends Options>(command: string, args: string[], options: T, allowPositionals: boolean) {
   const all = { ...options, help: { type: 'boolean', short: 'h' } } as const;
   try {
     return parseArgs({

@@ -5,6 +5,8 @@
  * Run in-process through main(), as `tradereq` runs them.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { integerFlag } from '../../../src/cli/args';
 import { main } from '../../../src/cli/main';
@@ -119,5 +121,39 @@ describe('numeric options: documented maxima, a usage error past them', () => {
       listen.err,
       /^tradereq: --duration takes a whole number of at least 1 and at most \d+, not "2147484"$/,
     );
+  });
+});
+
+describe('an empty argument is bad input, never "everything here" (issue 31, point 7)', () => {
+  /** A folder whose only request would be sent (to a port where nothing answers) if the run went ahead. */
+  async function inFolder(args: string[]): Promise<{ code: number; err: string }> {
+    const dir = mkdtempSync(join(tmpdir(), 'tradereq-empty-arg-'));
+    try {
+      writeFileSync(join(dir, 'tradereq.env.json'), JSON.stringify({ here: { baseUrl: 'http://127.0.0.1:1' } }));
+      writeFileSync(join(dir, 'ping.tradereq'), 'GET /api/v3/ping\n');
+      const io = { ...captureIo(), cwd: dir, env: { TRADEREQ_STATE_DIR: join(dir, 'state') } };
+      const code = await main(args, io);
+      return { code, err: io.errors.join('\n') };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('tradereq test "" (an unset $FILE in a script) is refused (exit 2) instead of running every file of the folder', async () => {
+    const r = await inFolder(['test', '']);
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /an argument is empty/);
+  });
+
+  it('--pace "" is --pace given an empty value (exit 2), not a path after --pace', async () => {
+    const r = await inFolder(['test', '--pace', '', 'ping.tradereq']);
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /--pace is given an empty value/);
+  });
+
+  it('an empty option value of any command is refused: send --env ""', async () => {
+    const r = await inFolder(['send', 'ping.tradereq', '--env', '']);
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /--env is given an empty value/);
   });
 });
