@@ -65,6 +65,9 @@ export const OPTIONS = {
     return `--${name} takes a whole number ${range}, not "${value}"`;
   },
   keyProfile: '--key names a key profile: letters, digits, "-" and "_"',
+  /** An empty argument (an unset $FILE in a script): never read as "everything here". */
+  emptyArgument: 'an argument is empty (an unset variable in a script?): name a file or folder',
+  emptyValue: (option: string) => `--${option} is given an empty value`,
 };
 
 /** Files and standard input as the commands read them (workspace.ts, test-files.ts, stdin.ts, import, doctor). */
@@ -108,6 +111,15 @@ export const REQUESTS = {
     `${order} was not sent: you answered no. To send it, run again and answer y, or pass --yes.`,
   notConfirmedNoTerminal: (order: string, reason: string) =>
     `${order} needs confirmation (${reason}) and there is no terminal to ask: pass --yes to send it.`,
+  /** A trade with the user's own key where nobody can answer (CI): both ways the key's owner can decide. */
+  notConfirmedOwner: (order: string, reason: string, optOut: string) =>
+    `${order} needs confirmation (${reason}) and there is no terminal to ask: nothing was sent. To send it: ${optOut}.`,
+  /** How the owner of a key from the environment sends its trades unasked: this command line, or the key's own setting. */
+  optOut: (variable: string) => `pass --yes, or set ${variable}=off where you keep the key`,
+  /** Who decided that a trade goes unasked, as a confirmation's absence is explained. */
+  ownerSaidOff: (variable: string) => `${variable}=off`,
+  badOwnerSetting: (variable: string, value: string) =>
+    `${variable} is "${value}": it takes on (ask before each trade signed with this key, the default) or off (send them without asking)`,
   noKey: (profile: string, prefix: string) =>
     `no key for profile "${profile}": set ${prefix}API_KEY and ${prefix}SECRET_KEY (or TRADEREQ_API_KEY and TRADEREQ_SECRET_KEY) in the environment`,
   /** Where a key's allowed origins come from, as a refusal names it. */
@@ -146,7 +158,8 @@ code, the response, the rate-limit budget left and the timings, and checks its #
                         environment, or "sandbox")
   --base-url URL        send to this base URL instead of the environment's; a key profile without
                         TRADEREQ_<PROFILE>_ORIGINS may be sent only to this origin
-  --yes                 confirm requests that ask for it (# @confirm, "confirm": true) without a prompt
+  --yes                 confirm requests that ask for it without a prompt: trades signed with your
+                        own key (unless TRADEREQ_<PROFILE>_CONFIRM=off), # @confirm, "confirm": true
   --no-clock-sync       do not correct timestamps by the server clock offset
   --timeout MS          time the whole exchange may take, answer included (default ${v.deadlineMs}, at most ${v.maxTimeoutMs})
   --connect-timeout MS  time to wait for the connection (default ${v.connectTimeoutMs}, at most ${v.maxTimeoutMs})
@@ -605,7 +618,8 @@ outcome is ok, or rejected exactly as its # @expect lines say.
                         reported rejected, never sent again); a 418 (ban) stops the run; a wait
                         over ${v.maxPaceWaitSeconds} s stops it too. The summary says how long pacing waited
   --bail                stop the run at the first 429 (the rest is not run, and says why)
-  --yes                 confirm requests that ask for it (# @confirm, "confirm": true) without a prompt
+  --yes                 confirm requests that ask for it without a prompt: trades signed with your
+                        own key (unless TRADEREQ_<PROFILE>_CONFIRM=off), # @confirm, "confirm": true
   --no-clock-sync, --timeout MS, --connect-timeout MS   as for send (MS at most ${v.maxTimeoutMs})
   -h, --help            this help
 
@@ -707,6 +721,8 @@ folder, or a file could not be written (the message names those written before i
     `  1. set its baseUrl in ${v.envFile} to the service's address (now ${v.baseUrl})`,
     `  2. set ${v.prefix}API_KEY, ${v.prefix}SECRET_KEY and ${v.prefix}ORIGINS=<that address>`,
     `     (in VS Code: TradeReq: Add API Key, profile "${v.profile}")`,
+    `     orders signed with it ask first, whatever a repository's files say; where nobody can answer,`,
+    `     pass --yes, or set ${v.prefix}CONFIRM=off where you keep the key`,
     `  3. tradereq sign orders.tradereq --env ${v.environment} --request buy   (the signed order; nothing is sent)`,
   ],
 };

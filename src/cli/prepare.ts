@@ -1,14 +1,14 @@
 /** From command-line flags to resolved and prepared requests: shared by `sign` and `send`. */
 import { demoKeyFor, isLoopbackOrigin } from '../core/env/demo';
-import { keysFromEnvironment, profileEnvPrefix } from '../core/env/keys';
+import { keysFromEnvironment, profileEnvPrefix, type KeyPair } from '../core/env/keys';
 import type { NamedEnvironment } from '../core/env/schema';
 import type { RequestBlock } from '../core/format/model';
 import type { ResolvedRequest } from '../core/format/resolve';
-import { confirmationReason, describeOrder } from '../core/request/confirm';
+import { describeOrder, ownerDecision, type OwnerDecision } from '../core/request/confirm';
 import { normaliseOrigin, type KeyBinding } from '../core/request/origin-binding';
 import { answerFile, ChainedResponses, KeptAnswers } from '../core/request/kept-answers';
 import type { KeySource, PrepareFailure } from '../core/request/prepare';
-import { err, ok } from '../core/result';
+import { err, ok, type Result } from '../core/result';
 import { readRequestFile, selectEnvironment, selectRequest, type LoadedFile } from './workspace';
 import { INPUT, REQUESTS } from './messages';
 import { UsageError, type Io } from './usage';
@@ -69,14 +69,21 @@ export function failureMessage(file: LoadedFile, failure: PrepareFailure): strin
 }
 
 /**
- * Why an order that asks before it goes was not sent, and the next step: `asked` when a terminal
- * asked and the answer was no; otherwise there was no terminal to ask (and no --yes).
+ * Why a request that asks before it goes was not sent, and the next step: `asked` when a terminal
+ * asked and the answer was no; otherwise there was no terminal to ask (and no --yes): a trade with
+ * the user's own key names the profile's setting beside --yes.
  */
-export function notConfirmedMessage(resolved: ResolvedRequest, asked: boolean): string {
+export function notConfirmedMessage(
+  resolved: ResolvedRequest,
+  confirmation: { readonly reason: string; readonly optOut?: string } | undefined,
+  asked: boolean,
+): string {
   const order = describeOrder(resolved);
-  return asked
-    ? REQUESTS.notConfirmedAnswered(order)
-    : REQUESTS.notConfirmedNoTerminal(order, confirmationReason(resolved));
+  if (asked) return REQUESTS.notConfirmedAnswered(order);
+  const reason = confirmation?.reason ?? '';
+  return confirmation?.optOut !== undefined
+    ? REQUESTS.notConfirmedOwner(order, reason, confirmation.optOut)
+    : REQUESTS.notConfirmedNoTerminal(order, reason);
 }
 
 /**
@@ -96,16 +103,32 @@ export function keySource(target: Pick<Target, 'flagOrigin'>, env: NodeJS.Proces
       : undefined;
     const key = own ?? keysFromEnvironment(undefined, env);
     if (key) {
-      const variable = own ? profileEnvPrefix(profile) + 'ORIGINS' : 'TRADEREQ_ORIGINS';
-      return ok({ key, binding: boundOrigins(env[variable], variable, profile, target) });
+      const prefix = own ? profileEnvPrefix(profile) : 'TRADEREQ_';
+      const owner = ownerSetting(key, prefix + 'CONFIRM', env);
+      if (!owner.ok) return owner;
+      const binding = boundOrigins(env[prefix + 'ORIGINS'], prefix + 'ORIGINS', profile, target);
+      return ok({ key, binding, owner: owner.value });
     }
     const demo = demoKeyFor(resolved.keyProfile, resolved.origin);
     if (demo) {
       const origins = [resolved.origin].filter(isLoopbackOrigin);
-      return ok({ key: demo, binding: { profile, origins, source: REQUESTS.demoKeyOrigins } });
+      const binding = { profile, origins, source: REQUESTS.demoKeyOrigins };
+      return ok({ key: demo, binding, owner: ownerDecision(demo, '') });
     }
     return err(REQUESTS.noKey(profile, profileEnvPrefix(profile)));
   };
+}
+
+/**
+ * Whether trades signed with `key` ask first: TRADEREQ_<PROFILE>_CONFIRM (TRADEREQ_CONFIRM for the
+ * generic pair), kept where the key is, which no repository writes; `on` (the default) or `off`.
+ */
+function ownerSetting(key: KeyPair, variable: string, env: NodeJS.ProcessEnv): Result<OwnerDecision, string> {
+  const value = env[variable];
+  if (value === undefined || /^(on|true|1|yes)$/i.test(value)) return ok(ownerDecision(key, REQUESTS.optOut(variable)));
+  if (/^(off|false|0|no)$/i.test(value))
+    return ok(ownerDecision(key, REQUESTS.optOut(variable), REQUESTS.ownerSaidOff(variable)));
+  return err(REQUESTS.badOwnerSetting(variable, value));
 }
 
 function boundOrigins(

@@ -206,7 +206,7 @@ async function sendOne(
   // Without --yes, a terminal asked (terminalConfirm) and the answer was no; without one, nobody was asked.
   const error =
     failure.reason === 'confirmation'
-      ? notConfirmedMessage(failure.resolved, process.stdin.isTTY === true)
+      ? notConfirmedMessage(failure.resolved, failure.confirmation, process.stdin.isTTY === true)
       : failure.message;
   return { exit: EXIT.refused, expectations: [], resolved: failure.resolved, error };
 }

@@ -5,7 +5,7 @@ import { Budget } from '../core/budget/budget';
 import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
 import type { NamedEnvironment } from '../core/env/constants';
-import { isLoopbackOrigin } from '../core/env/demo';
+import { environmentLabel, isLoopbackOrigin } from '../core/env/demo';
 import { range } from '../core/format/model';
 import type { Sender } from '../core/net/send';
 import { caseTitle, neededByText, selectCases, testCases, withRows, type TestCase } from '../core/testing/cases';
@@ -122,7 +122,8 @@ function withPaceValue(args: readonly string[]): string[] {
       break;
     }
     if (arg !== '--pace') out.push(arg);
-    else if (/^-?[\d.]+$/.test(args[i + 1] ?? '')) out.push(`--pace=${args[++i]}`);
+    // An empty value is --pace's own (and refused), not a path that follows it.
+    else if (/^(-?[\d.]+)?$/.test(args[i + 1] ?? '-')) out.push(`--pace=${args[++i]}`);
     else out.push(`--pace=${DEFAULT_PACE}`);
   }
   return out;
@@ -255,7 +256,8 @@ async function runFile(
     snapshots,
   });
   await saveSnapshots(snapshots, io, unsaved);
-  return { path: f.file.display, environment: environment.name, cases, durationMs: Date.now() - start };
+  const where = environmentLabel(environment.name, new URL(environment.baseUrl).origin);
+  return { path: f.file.display, environment: where, cases, durationMs: Date.now() - start };
 }
 
 function snapshotStore(f: Loaded, plan: Plan): SnapshotStore {

@@ -8,7 +8,7 @@ import type { DocumentModels } from './documents';
 import { storeDemoKey } from './editor-keys';
 import type { Environments } from './environments';
 import { importFromCurl, importHttpFile, importPostmanCollection } from './import-commands';
-import { addApiKey } from './key-wizard';
+import { addApiKey, askBeforeTrades } from './key-wizard';
 import { newRequestFile } from './new-file';
 import { createStarterWorkspace } from './starter-workspace';
 import type { KeyStore } from './keys';
@@ -83,6 +83,7 @@ const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
   'tradereq.addApiKey': (s) => (profile, origin) => addApiKey(s.keys, s.environments, profile, origin),
   'tradereq.removeApiKey': removeApiKey,
   'tradereq.listApiKeys': listApiKeys,
+  'tradereq.askBeforeTrades': (s) => (profile) => askBeforeTrades(s.keys, profile),
   'tradereq.startSandbox': startSandbox,
   'tradereq.stopSandbox': stopSandbox,
   'tradereq.resetState': () => resetState,
@@ -282,6 +283,9 @@ function listApiKeys(s: Services): Handler {
         k.origins.join(', ') || vscode.l10n.t('no origin'),
         k.maskedApiKey,
       ),
+      detail: k.asksBeforeTrades
+        ? vscode.l10n.t('asks before each trade')
+        : vscode.l10n.t('sends trades without asking (its own setting)'),
     }));
     await vscode.window.showQuickPick(items, {
       title: vscode.l10n.t('TradeReq: stored key profiles (API keys masked, secret keys never shown)'),

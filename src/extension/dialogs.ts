@@ -32,17 +32,22 @@ export function offerBinding(
   };
 }
 
-/** `# @confirm`, or an order to a "confirm" environment: a modal dialog naming the order. */
+/**
+ * A request that asks before it goes (`# @confirm`, a trade with the user's own key, a trade to a
+ * "confirm" environment): a modal dialog naming the order, where it goes and why it asks.
+ */
 export function confirmOrder(
   log: vscode.LogOutputChannel,
-): (resolved: ResolvedRequest, order: string) => Promise<boolean> {
-  return async (resolved, order) => {
+): (resolved: ResolvedRequest, order: string, reason: string) => Promise<boolean> {
+  return async (resolved, order, reason) => {
     const send = vscode.l10n.t('Send');
-    const { name } = resolved.environment;
     try {
-      const detail = resolved.options.confirm
-        ? vscode.l10n.t('Environment "{0}" ({1}) · # @confirm.', name, resolved.origin)
-        : vscode.l10n.t('Environment "{0}" ({1}) asks before every order.', name, resolved.origin);
+      const detail = vscode.l10n.t(
+        'To {0} (environment "{1}"). Why you are asked: {2}.',
+        resolved.origin,
+        resolved.environment.name,
+        reason,
+      );
       const question = vscode.l10n.t('Send {0}?', order);
       return (await vscode.window.showWarningMessage(question, { modal: true, detail }, send)) === send;
     } catch (e) {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { DEMO_ACCOUNTS, isLoopbackOrigin } from '../core/env/demo';
-import { maskApiKey } from '../core/env/keys';
+import { maskApiKey, type KeyPair } from '../core/env/keys';
+import { ownerDecision, type OwnerDecision } from '../core/request/confirm';
 import type { KeySource } from '../core/request/prepare';
 import { err, ok } from '../core/result';
 import type { KeyStore } from './keys';
@@ -12,11 +13,14 @@ import type { KeyStore } from './keys';
  */
 export function editorKeySource(keys: KeyStore): KeySource {
   return async (resolved) => {
+    // Defence in depth: every surface checks trust first, and no key leaves the store without it.
+    if (!vscode.workspace.isTrusted) return err(untrusted());
     const profile = editorProfile(resolved);
     const stored = await keys.get(profile);
     if (stored) {
       const key = { apiKey: stored.apiKey, secretKey: stored.secretKey };
-      return ok({ key, binding: { profile, origins: stored.origins, source: 'SecretStorage' } });
+      const binding = { profile, origins: stored.origins, source: 'SecretStorage' };
+      return ok({ key, binding, owner: ownerOf(profile, key, stored.confirm) });
     }
     const demo = profile === 'sandbox' && isLoopbackOrigin(resolved.origin);
     const addKey = vscode.l10n.t('Add API Key');
@@ -29,6 +33,17 @@ export function editorKeySource(keys: KeyStore): KeySource {
       });
     return err(vscode.l10n.t('No key for profile "{0}"; nothing was sent.', profile));
   };
+}
+
+function untrusted(): string {
+  return vscode.l10n.t('This workspace is not trusted: nothing signed is sent (Manage Workspace Trust).');
+}
+
+/** What the key's owner decided, kept with the key in SecretStorage (TradeReq: Ask Before Trades with a Key…). */
+function ownerOf(profile: string, key: KeyPair, confirm: boolean | undefined): OwnerDecision {
+  const optOut = vscode.l10n.t('choose "Send trades without asking" in TradeReq: Ask Before Trades with a Key…');
+  const unasked = vscode.l10n.t('key profile "{0}" sends trades without asking (its own setting)', profile);
+  return ownerDecision(key, optOut, confirm === false ? unasked : undefined);
 }
 
 /** The key profile a request of the editor signs with: its environment's (or `# @key`), else "default". */

@@ -100,3 +100,51 @@ function askKey(prompt: string, step: number, password: boolean): Thenable<strin
     validateInput: (v) => (/^\S+$/.test(v) ? undefined : spaces),
   });
 }
+
+/**
+ * Ask Before Trades with a Key…: the key's owner decides, for one stored profile, whether requests
+ * that can trade or move funds signed with it ask first. Kept with the key in SecretStorage, where
+ * no repository can write; a request file may still ask for more (`# @confirm`, "confirm": true).
+ */
+export async function askBeforeTrades(keys: KeyStore, profileArg?: unknown): Promise<void> {
+  const profile = typeof profileArg === 'string' ? profileArg : await pickProfile(keys);
+  if (profile === undefined) return;
+  const stored = await keys.get(profile);
+  if (!stored)
+    return void vscode.window.showWarningMessage(vscode.l10n.t('TradeReq: no key profile "{0}" is stored.', profile));
+  const ask = { label: vscode.l10n.t('Ask before each trade (recommended)'), confirm: true };
+  const send = { label: vscode.l10n.t('Send trades without asking'), confirm: false };
+  const current = stored.confirm === false ? send : ask;
+  const picked = await vscode.window.showQuickPick(
+    [ask, send].map((o) => ({ ...o, description: o === current ? vscode.l10n.t('current') : undefined })),
+    {
+      title: vscode.l10n.t('TradeReq: trades signed with key profile "{0}"', profile),
+      placeHolder: vscode.l10n.t('Orders, cancels, batches, transfers and withdrawals, whatever their origin'),
+    },
+  );
+  if (!picked || picked.confirm === (stored.confirm !== false)) return;
+  if (!(await keys.store(profile, { ...stored, confirm: picked.confirm }))) return;
+  void vscode.window.showInformationMessage(
+    picked.confirm
+      ? vscode.l10n.t('TradeReq: trades signed with key profile "{0}" ask before they are sent.', profile)
+      : vscode.l10n.t(
+          'TradeReq: trades signed with key profile "{0}" are sent without asking, unless a request file asks (# @confirm).',
+          profile,
+        ),
+  );
+}
+
+async function pickProfile(keys: KeyStore): Promise<string | undefined> {
+  const list = await keys.profiles();
+  if (list.length === 0) {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('TradeReq: no key profiles are stored. Run "TradeReq: Add API Key".'),
+    );
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    list.map((k) => ({ label: k.profile, description: k.maskedApiKey })),
+    { title: vscode.l10n.t('TradeReq: Ask Before Trades with a Key') },
+  );
+  return picked?.label;
+}

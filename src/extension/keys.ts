@@ -11,6 +11,8 @@ export interface ProfileSummary {
   readonly origins: readonly string[];
   /** The API key as it is shown everywhere: its last four characters (maskApiKey). */
   readonly maskedApiKey: string;
+  /** Whether trades signed with it ask first: its owner's setting (TradeReq: Ask Before Trades with a Key…). */
+  readonly asksBeforeTrades: boolean;
 }
 
 /**
@@ -52,7 +54,13 @@ export class KeyStore implements vscode.Disposable {
     const out: ProfileSummary[] = [];
     for (const profile of await this.index()) {
       const k = await this.get(profile);
-      if (k) out.push({ profile, origins: k.origins, maskedApiKey: maskApiKey(k.apiKey) });
+      if (k)
+        out.push({
+          profile,
+          origins: k.origins,
+          maskedApiKey: maskApiKey(k.apiKey),
+          asksBeforeTrades: k.confirm !== false,
+        });
     }
     return out;
   }

@@ -207,6 +207,39 @@ describe('sending from the editor, as a person does it', function () {
     await panel.locator('summary', { hasText: 'Signed request' }).click();
   });
 
+  it('a trade signed with the user\'s own key asks though nothing in the workspace asks for it; Cancel sends nothing; after "Ask Before Trades with a Key…" → "Send trades without asking" it goes unasked', async () => {
+    const title = 'Cancel an order, signed with the key profile "desk"';
+    const before = (await sandboxLog()).length;
+    await clickCodeLens(page, title, 'Send');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor();
+    const question = await dialog.innerText();
+    assert.ok(question.includes('Send DELETE /api/v3/order: symbol BTCUSDT, orderId 1?'), question);
+    assert.ok(question.includes('Why you are asked: it can trade with your key profile "desk".'), question);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await notification(page, 'nothing was sent').waitFor();
+    assert.equal((await sandboxLog()).length, before, 'nothing reached the sandbox');
+    await clearNotifications(page);
+
+    // The key's owner decides, for this key, in a place no repository writes (SecretStorage).
+    await runCommand(page, 'TradeReq: Ask Before Trades with a Key…');
+    const widget = page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'desk' }).first().click();
+    await widget.locator('.quick-input-title', { hasText: 'trades signed with key profile "desk"' }).waitFor();
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Send trades without asking' }).click();
+    await notification(page, 'trades signed with key profile "desk" are sent without asking').waitFor();
+    await clearNotifications(page);
+
+    await send(title, 'rejected');
+    assert.match(await panel.locator('[data-testid=error-code]').innerText(), /10072/);
+    assert.deepEqual(
+      (await sandboxLog()).slice(before).map((e) => `${e.method} ${e.path}`),
+      ['DELETE /api/v3/order'],
+      'sent without a dialog (the sandbox does not know the key)',
+    );
+  });
+
   it('after an injected 503 the panel says the outcome is unknown and offers to query the order; Query the order shows it, NEW', async () => {
     await control('fault', { status: 503, count: 1, path: '/api/v3/order' });
     const banner = await send('Buy at a limit price', 'unknown');
@@ -253,7 +286,12 @@ describe('sending from the editor, as a person does it', function () {
         ),
         question,
       );
-      assert.ok(question.includes(`Environment "guarded" (${SANDBOX}) asks before every order.`), question);
+      assert.ok(
+        question.includes(
+          `To ${SANDBOX} (environment "guarded"). Why you are asked: environment "guarded" has "confirm": true.`,
+        ),
+        question,
+      );
       assert.equal((await sandboxLog()).length, before, 'nothing is sent while the dialog is open');
       await screenshot(page, 'confirm-dialog.png');
       await dialog.getByRole('button', { name: 'Send', exact: true }).click();

@@ -12,7 +12,7 @@ import { isWebSocket, type RequestBlock, type TradeReqDocument } from '../format
 import type { ResolvedRequest } from '../format/resolve';
 import { responseRequestName } from '../format/variables';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../request/build';
-import { confirmationReason, describeOrder, needsConfirmation } from '../request/confirm';
+import { confirmationReason, describeOrder, fileAsksConfirmation } from '../request/confirm';
 import { badInput, resolveIn, type PrepareFailure } from '../request/prepare';
 import { err, ok, type Result } from '../result';
 import type { CodeRequest, Confirmation, NamedValue, Piece, ProgramParameter, Value } from './program-model';
@@ -254,7 +254,7 @@ function assemble(resolved: ResolvedRequest, markers: Markers): Result<CodeReque
     apiKeyHeader: resolved.environment.apiKeyHeader ?? DEFAULT_API_KEY_HEADER,
     keyEnv: keyEnvironment(resolved.keyProfile),
     parameters: markers.declared(used),
-    ...(needsConfirmation(resolved) ? { confirm: confirmation(resolved, markers) } : {}),
+    ...(fileAsksConfirmation(resolved) ? { confirm: confirmation(resolved, markers) } : {}),
   });
 }
 
@@ -271,5 +271,6 @@ function confirmation(resolved: ResolvedRequest, markers: Markers): Confirmation
         ? { kind: 'text', text: '(the time of sending)' }
         : p,
   );
-  return { reason: confirmationReason(resolved), order };
+  // The program asks where the file asks; it cannot read the key's setting of the editor.
+  return { reason: confirmationReason(resolved, undefined) ?? '', order };
 }

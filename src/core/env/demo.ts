@@ -51,6 +51,21 @@ export function isLoopbackOrigin(origin: string): boolean {
   }
 }
 
+/**
+ * How a report or the panel names where requests went. An environment's name is the repository's
+ * word: one that says "sandbox" is shown only for a loopback origin (the embedded sandbox's kind);
+ * anywhere else the origin speaks instead.
+ */
+export function environmentLabel(name: string, origin: string): string {
+  if (isLoopbackOrigin(origin)) return name;
+  return /sandbox/i.test(name) ? origin : `${name} at ${origin}`;
+}
+
+/** Whether `key` is one of the sandbox's published demo keys: nothing real is at stake with it. */
+export function isDemoKey(key: KeyPair): boolean {
+  return DEMO_ACCOUNTS.some((a) => a.apiKey === key.apiKey && a.secretKey === key.secretKey);
+}
+
 /** The demo key of the sandbox profile, for loopback origins only. */
 export function demoKeyFor(profile: string | undefined, origin: string): KeyPair | undefined {
   if (profile !== SANDBOX_PROFILE || !isLoopbackOrigin(origin)) return undefined;

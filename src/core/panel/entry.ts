@@ -11,6 +11,7 @@ import type { Sent } from '../request/pipeline';
 import { redactedHeaders } from '../request/build';
 import { hideListenKeys, listenKeysOf } from '../request/listen-keys';
 import type { BudgetView } from '../budget/budget';
+import { environmentLabel } from '../env/demo';
 import { BOUNDS, clip } from '../bounds';
 import { jsonPath, parseJson, prettyBody } from '../format/json-value';
 import { validOrderRef } from '../request/order-query';
@@ -125,7 +126,7 @@ export function entryFromResult(
     id: meta.id,
     at: meta.at,
     title: message(meta.title),
-    environment: message(resolved.environment.name),
+    environment: message(environmentLabel(resolved.environment.name, resolved.origin)),
     request: {
       method: p.method,
       url: request(p.url),

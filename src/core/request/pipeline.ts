@@ -16,7 +16,7 @@ import type { ResolvedRequest } from '../format/resolve';
 import { roundTrip, type RoundTripReport } from '../net/round-trip';
 import type { Sender } from '../net/send';
 import { err, ok, type Result } from '../result';
-import { confirmationReason, describeOrder, isOrder, needsConfirmation } from './confirm';
+import { confirmationReason, describeOrder, ownerReason } from './confirm';
 import { checkExpectations, type ExpectationResult } from './expect';
 import { checkBinding, type KeyBinding, type Unbound } from './origin-binding';
 import { prepare, keyOf, resolveIn, type KeyChoice, type KeySource, type PrepareFailure, type Ready } from './prepare';
@@ -48,8 +48,12 @@ export interface PipelineDeps {
   readonly notSelected?: string;
   /** A `# @data` row's values (core/testing/data.ts): they win over the file's and the environment's variables. */
   readonly variables?: ReadonlyMap<string, string>;
-  /** Asked for `# @confirm`, orders to a `confirm` environment and orders not selected; false sends nothing. */
-  confirm(resolved: ResolvedRequest, order: string): Promise<boolean> | boolean;
+  /**
+   * Asked before a request that asks (request/confirm.ts confirmationReason: `# @confirm`, a trade
+   * with the user's own key, a trade to a "confirm" environment, a trade not selected), with why;
+   * false sends nothing.
+   */
+  confirm(resolved: ResolvedRequest, order: string, reason: string): Promise<boolean> | boolean;
 }
 
 /** Why nothing was sent, before the gate: bad input, no key, or a refusal of the shell or the user. */
@@ -60,6 +64,11 @@ export type PipelineFailure =
       readonly resolved: ResolvedRequest;
       readonly reason: 'origin' | 'confirmation';
       readonly message: string;
+      /**
+       * A refused confirmation: why it was asked, and when the key's owner asked for it, how the
+       * owner may send such requests unasked.
+       */
+      readonly confirmation?: { readonly reason: string; readonly optOut?: string };
     };
 
 /** A request that reached the gate: sent (and answered, or not), or refused by the rate-limit gate. */
@@ -102,7 +111,7 @@ export async function runRequest(
   // The second resolve may read an answer that arrived meanwhile: the key goes only where its binding allows.
   const rebound = choice.value ? checkOrigin(resolved.value, choice.value, deps) : ok(undefined);
   if (!rebound.ok) return rebound;
-  const confirmed = await confirmIfAsked(resolved.value, deps);
+  const confirmed = await confirmIfAsked(resolved.value, choice.value, deps);
   if (!confirmed.ok) return confirmed;
   const ready = prepare(resolved.value, choice.value);
   return ready.ok ? ok(await send(ready.value, deps)) : ready;
@@ -160,20 +169,26 @@ async function recheckClock(resolved: ResolvedRequest, deps: PipelineDeps): Prom
   return { before, after, clockSync: deps.clockSync };
 }
 
-async function confirmIfAsked(resolved: ResolvedRequest, deps: PipelineDeps): Promise<Result<void, PipelineFailure>> {
-  const reason = needsConfirmation(resolved)
-    ? confirmationReason(resolved)
-    : deps.notSelected !== undefined && isOrder(resolved)
-      ? deps.notSelected
-      : undefined;
+/** Asks when the file, the key's owner or a run's selection wants it (request/confirm.ts); a no sends nothing. */
+async function confirmIfAsked(
+  resolved: ResolvedRequest,
+  choice: KeyChoice | undefined,
+  deps: PipelineDeps,
+): Promise<Result<void, PipelineFailure>> {
+  const reason = confirmationReason(resolved, choice, deps.notSelected);
   if (reason === undefined) return ok(undefined);
   const order = describeOrder(resolved);
-  if (await deps.confirm(resolved, order)) return ok(undefined);
+  if (await deps.confirm(resolved, order, reason)) return ok(undefined);
+  const optOut = choice?.owner.ask && reason === ownerReason(choice.binding.profile) ? choice.owner.optOut : undefined;
   return err({
     kind: 'refused',
     resolved,
     reason: 'confirmation',
-    message: t('{0} needs confirmation ({1}): nothing was sent.', order, reason),
+    message:
+      optOut === undefined
+        ? t('{0} needs confirmation ({1}): nothing was sent.', order, reason)
+        : t('{0} needs confirmation ({1}): nothing was sent. To send it unasked: {2}.', order, reason, optOut),
+    confirmation: { reason, optOut },
   });
 }
 

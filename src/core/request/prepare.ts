@@ -10,12 +10,15 @@ import { defaultContext, resolveRequest, type ResolveContext, type ResolvedReque
 import { err, ok, type Result } from '../result';
 import { buildRequest, redactedHeaders } from './build';
 import type { PreparedRequest } from '../net/send';
+import type { OwnerDecision } from './confirm';
 import type { KeyBinding } from './origin-binding';
 
-/** The key that signs a request, and the origins its owner approved for it. */
+/** The key that signs a request, the origins its owner approved for it, and whether its trades ask first. */
 export interface KeyChoice {
   readonly key: KeyPair;
   readonly binding: KeyBinding;
+  /** Decided by the key's owner, never by a file (request/confirm.ts ownerDecision). */
+  readonly owner: OwnerDecision;
 }
 
 /** Where keys come from is the shell's business: SecretStorage, environment variables, the demo key. */

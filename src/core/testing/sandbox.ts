@@ -5,6 +5,7 @@
  */
 import { DEMO_ACCOUNTS, isLoopbackOrigin, SANDBOX_PROFILE } from '../env/demo';
 import type { NamedEnvironment } from '../env/constants';
+import { ownerDecision } from '../request/confirm';
 import type { KeySource } from '../request/prepare';
 import { err, ok } from '../result';
 
@@ -20,6 +21,7 @@ export function sandboxKeys(origin: string): KeySource {
       ? ok({
           key: DEMO_ACCOUNTS[0]!,
           binding: { profile: SANDBOX_PROFILE, origins: [origin], source: 'the sandbox demo key (loopback only)' },
+          owner: ownerDecision(DEMO_ACCOUNTS[0]!, SANDBOX_PROFILE),
         })
       : err(`the sandbox demo key goes only to the sandbox (${origin}), not to ${resolved.origin}`);
 }

@@ -1,10 +1,14 @@
 import * as z from '../../core/zod-mini';
 
-/** A key profile as kept in SecretStorage: the keys and the origins its owner approved. */
+/**
+ * A key profile as kept in SecretStorage: the keys, the origins its owner approved, and whether
+ * trades signed with it ask first (`confirm`: absent or true, they ask; false, the owner said not to).
+ */
 const StoredKeySchema = z.object({
   apiKey: z.string().check(z.minLength(1)),
   secretKey: z.string().check(z.minLength(1)),
   origins: z.array(z.string()),
+  confirm: z.optional(z.boolean()),
 });
 
 export type StoredKey = z.infer<typeof StoredKeySchema>;

@@ -139,7 +139,11 @@ describe('runRequest: refusals send nothing, and the second resolve is what goes
   const boundTo =
     (origins: readonly string[]): KeySource =>
     () =>
-      ok({ key: DEMO_ACCOUNTS[0]!, binding: { profile: 'sandbox', origins, source: 'the test' } });
+      ok({
+        key: DEMO_ACCOUNTS[0]!,
+        binding: { profile: 'sandbox', origins, source: 'the test' },
+        owner: { ask: false, by: 'the test' },
+      });
 
   describe('the origin binding', () => {
     it('a key bound to another port: refused before anything goes (not even the clock), and the shell is told', async () => {

@@ -294,7 +294,11 @@ describe('request files as tests: running against the sandbox', function () {
 
   it('a refusal before sending stops the file: the requests after it are skipped, saying why, and nothing of them is sent', async () => {
     const unbound: KeySource = () =>
-      ok({ key: DEMO_ACCOUNTS[0]!, binding: { profile: 'sandbox', origins: ['http://127.0.0.1:1'], source: 'test' } });
+      ok({
+        key: DEMO_ACCOUNTS[0]!,
+        binding: { profile: 'sandbox', origins: ['http://127.0.0.1:1'], source: 'test' },
+        owner: { ask: false, by: 'test' },
+      });
     const results = await run(
       'GET /api/v3/ping\n###\nGET /api/v3/account\n###\nGET /api/v3/time\n###\nGET /api/v3/ping',
       {},
@@ -400,6 +404,7 @@ describe('request files as tests: an answer that repeats the API key', function 
             ok({
               key: { apiKey, secretKey: 's'.repeat(40) },
               binding: { profile: 'k', origins: [baseUrl], source: 't' },
+              owner: { ask: false, by: 't' },
             }),
           confirm: () => true,
         },

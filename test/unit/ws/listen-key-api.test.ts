@@ -22,6 +22,7 @@ function demoKey(origins: (o: string) => string[]): KeySource {
     ok({
       key: demoKeyFor('sandbox', resolved.origin)!,
       binding: { profile: 'sandbox', origins: origins(resolved.origin), source: 'the test' },
+      owner: { ask: false, by: 'the test' },
     });
 }
 
