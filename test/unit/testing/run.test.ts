@@ -23,6 +23,7 @@ import {
   selectCases,
   testCases,
   WEBSOCKET_SKIP,
+  withNeeded,
   withRows,
 } from '../../../src/core/testing/cases';
 import { parseData } from '../../../src/core/testing/data';
@@ -138,6 +139,11 @@ describe('request files as tests: discovery', () => {
         ['Buy', ['Cancel it']],
         ['Cancel it', undefined],
       ],
+    );
+    // The Testing view picks by item, not by pattern: the same cases.
+    assert.deepEqual(
+      withNeeded(doc, testCases(doc), (c) => c.label === 'Cancel it'),
+      picked,
     );
   });
 });
