@@ -252,7 +252,7 @@ async function pickRow(
 
 /**
  * The answers a request of the document `uri` reads and keeps when sent in `environment`, in the
- * session's store (docs/format.md, Chaining): Send, Sign only, Copy as cURL and Connect alike.
+ * session's store (docs/format.md, Variables): Send, Sign only, Copy as cURL and Connect alike.
  */
 export function answersOf(
   parts: { readonly answers: AnswerStore; readonly log: vscode.LogOutputChannel },

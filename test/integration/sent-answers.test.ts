@@ -1,6 +1,6 @@
 // Answers stay in their file and environment (issue 31, point 2), in the real extension host:
 // {{NAME.response.PATH}} reads the answer of the request of that name in the same file, sent in
-// the same environment to the same origin (docs/format.md, Chaining), for Send, Sign only and
+// the same environment to the same origin (docs/format.md, Variables), for Send, Sign only and
 // Connect alike; the Testing view's runs keep their answers for the run only, as `tradereq test`
 // does, and run the requests a chosen one reads. The sandbox runs in this process, on the origin
 // the key profile "sandbox" is bound to when an earlier suite stored it.

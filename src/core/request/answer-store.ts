@@ -1,5 +1,5 @@
 /**
- * The answers `{{NAME.response.PATH}}` reads in the editor (docs/format.md, Chaining): the latest
+ * The answers `{{NAME.response.PATH}}` reads in the editor (docs/format.md, Variables): the latest
  * JSON answer of each named request, kept in memory per request file, environment and origin (the
  * command line's AnswerKey, kept-answers.ts), so that a request reads only an answer of its own
  * file, sent in the environment and to the origin it is resolved for now. Bounded in count and
