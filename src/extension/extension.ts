@@ -3,7 +3,8 @@ import { AnswerDocuments } from './answer-documents';
 import { setL10nBundle } from '../core/l10n';
 import { monotonicMs } from '../core/node-lazy';
 import type { ClockSample } from '../core/clock/clock';
-import type { PanelState } from '../core/panel/protocol';
+import type { FromPanel, PanelState } from '../core/panel/protocol';
+import { AnswerStore } from '../core/request/answer-store';
 import { registerCodeLensSupport } from './codelens';
 import { registerCommands, SandboxHolder, type Services } from './commands';
 import { registerCompletionSupport } from './completion';
@@ -18,7 +19,7 @@ import { registerCurlPaste } from './import-commands';
 import { registerHoverSupport } from './hover';
 import { KeyStore } from './keys';
 import { Network } from './network';
-import { ResponsePanel, type PanelHandlers } from './panel';
+import { ResponsePanel } from './panel';
 import { PanelPresenter } from './panel-presenter';
 import { reach } from './milestones';
 import { Sending } from './sending';
@@ -114,15 +115,14 @@ function createServices(context: vscode.ExtensionContext): Shell {
   const keys = new KeyStore(context.secrets, log);
   const history = new History(context.workspaceState);
   const network = new Network();
-  // The panel's handlers reach the presenter and the services, which need the panel: tied after.
-  const late: { presenter?: PanelPresenter; sending?: Sending; streams?: Streams } = {};
+  // The session's answers for {{NAME.response.PATH}}, per file, environment and origin: Send, Sign only and Connect read them.
+  const answerStore = new AnswerStore();
   const answers = new AnswerDocuments(history, log);
-  const panel = new ResponsePanel(context.extensionUri, panelHandlers(history, answers, late), log);
-  const presenter = (late.presenter = new PanelPresenter(panel, history, network));
-  const sending = (late.sending = new Sending({ models, environments, keys, history, presenter, network, log }));
-  const response = (name: string): unknown => sending.response(name);
-  const streams = (late.streams = new Streams({ models, environments, keys, network, log, sink: panel, response }));
-  const signedView = new SignedView({ models, environments, keys, network, log, response });
+  const panel = new ResponsePanel(context.extensionUri, log);
+  const sending = new Sending({ models, environments, keys, history, network, log, answers: answerStore });
+  const presenter = new PanelPresenter(panel, history, network, sending);
+  const streams = new Streams({ models, environments, keys, network, log, sink: panel, answers: answerStore });
+  const signedView = new SignedView({ models, environments, keys, network, log, answers: answerStore });
   const settings = new SettingsCache();
   const symbols = new Symbols(models, log, settings);
   const signedDocs = new SignedDocuments();
@@ -132,6 +132,10 @@ function createServices(context: vscode.ExtensionContext): Shell {
   // Disposed in this order: what sends and shows first (a connection closes its listen key through
   // the network and may post to the panel), the output channel last.
   const disposables = [
+    // The panel shows each send, and reports what the user did to the service it concerns.
+    sending.onDidSend(({ entry, budget }) => presenter.showEntry(entry, budget)),
+    sending.onDidChangeBusy((busy) => presenter.setBusy(busy)),
+    panel.onDidAct(panelActions({ history, answers, presenter, sending, streams })),
     streams,
     sending,
     signedDocs,
@@ -169,28 +173,43 @@ function createServices(context: vscode.ExtensionContext): Shell {
   };
 }
 
-/** What the panel's buttons do, through services made after the panel. */
-function panelHandlers(
-  history: History,
-  answers: AnswerDocuments,
-  late: { presenter?: PanelPresenter; sending?: Sending; streams?: Streams },
-): PanelHandlers {
-  return {
-    show: (id) => late.presenter?.showHistoryEntry(id),
-    queryOrder: (id) => void late.sending?.queryOrder(id),
-    sendAgain: (id) => void late.sending?.sendAgain(id),
-    copyBody: (id) => {
-      const body = history.find(id)?.response?.body;
-      if (body !== undefined) void vscode.env.clipboard.writeText(body);
-    },
-    ready: () => late.streams?.replay(),
-    unsubscribe: (id, stream) => void late.streams?.unsubscribe(id, stream),
-    sendMessage: (id, text) => void late.streams?.send(id, text),
-    disconnect: (id) => void late.streams?.disconnect(id),
-    forget: (id) => void late.streams?.forget(id),
-    compare: (left, right, mask) => void answers.compare(left, right, mask),
-    // The command Explain a Rejected Request, given the entry: what a test runs too.
-    why: (id) => void vscode.commands.executeCommand('tradereq.explainRejected', id),
+/** What the panel's buttons do: each action the panel reports, to the service it concerns. */
+function panelActions(s: {
+  history: History;
+  answers: AnswerDocuments;
+  presenter: PanelPresenter;
+  sending: Sending;
+  streams: Streams;
+}): (action: FromPanel) => void {
+  return (m) => {
+    switch (m.type) {
+      case 'ready':
+        return s.streams.replay();
+      case 'show':
+        return s.presenter.showHistoryEntry(m.id);
+      case 'queryOrder':
+        return void s.sending.queryOrder(m.id);
+      case 'sendAgain':
+        return void s.sending.sendAgain(m.id);
+      case 'copyBody': {
+        const body = s.history.find(m.id)?.response?.body;
+        if (body !== undefined) void vscode.env.clipboard.writeText(body);
+        return;
+      }
+      case 'unsubscribe':
+        return void s.streams.unsubscribe(m.id, m.stream);
+      case 'sendMessage':
+        return void s.streams.send(m.id, m.text);
+      case 'disconnect':
+        return void s.streams.disconnect(m.id);
+      case 'forget':
+        return void s.streams.forget(m.id);
+      case 'compare':
+        return void s.answers.compare(m.left, m.right, m.mask);
+      case 'why':
+        // The command Explain a Rejected Request, given the entry: what a test runs too.
+        return void vscode.commands.executeCommand('tradereq.explainRejected', m.id);
+    }
   };
 }
 

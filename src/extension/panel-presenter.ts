@@ -1,21 +1,24 @@
 import type { BudgetView } from '../core/budget/budget';
-import { HISTORY_LIMIT } from '../core/bounds';
 import type { PanelEntry, PanelState } from '../core/panel/protocol';
 import type { History } from './history';
 import { lazy } from './lazy';
 import type { Network } from './network';
 import type { ResponsePanel } from './panel';
 
+/** Whether Send again on an entry sends (Sending keeps what it sends, by entry id). */
+interface SendAgain {
+  canSendAgain(id: string): boolean;
+}
+
 /** What the response panel shows: an entry, the budget of its origin, the history list, a busy flag. */
 export class PanelPresenter {
   private busy = false;
-  /** What Send again does, by entry id: sends of this session only, each used once. */
-  private readonly again = new Map<string, () => Promise<unknown>>();
 
   constructor(
     private readonly panel: ResponsePanel,
     private readonly history: History,
     private readonly network: Network,
+    private readonly sendAgain: SendAgain,
   ) {}
 
   /** The panel state for `entry`, with `budget` (or the budget of its origin now). */
@@ -23,7 +26,8 @@ export class PanelPresenter {
     const origin = entry ? new URL(entry.request.url).origin : undefined;
     const view = budget ?? (origin ? this.network.budgetView(origin) : undefined);
     // Send again is offered only where pressing it sends: not for a send of an earlier session, nor twice.
-    const current = entry?.sendAgain && !this.again.has(entry.id) ? { ...entry, sendAgain: undefined } : entry;
+    const current =
+      entry?.sendAgain && !this.sendAgain.canSendAgain(entry.id) ? { ...entry, sendAgain: undefined } : entry;
     return {
       current,
       budget: view ? lazy().budgetState(view) : undefined,
@@ -45,23 +49,6 @@ export class PanelPresenter {
   showHistoryEntry(id: string): void {
     const entry = this.history.find(id);
     if (entry) this.showEntry(entry);
-  }
-
-  /** Offers Send again on the entry `id` (a 700003 after which the clock was measured again). */
-  offerSendAgain(id: string, send: () => Promise<unknown>): void {
-    this.again.set(id, send);
-    // The oldest first: past the history's length an entry is no longer shown.
-    for (const old of this.again.keys()) {
-      if (this.again.size <= HISTORY_LIMIT) break;
-      this.again.delete(old);
-    }
-  }
-
-  /** What Send again on the entry `id` does, once; undefined when it was not offered or was used. */
-  takeSendAgain(id: string): (() => Promise<unknown>) | undefined {
-    const send = this.again.get(id);
-    this.again.delete(id);
-    return send;
   }
 
   /** "Sending…" while a send is under way, over whatever the panel shows. */

@@ -9,37 +9,21 @@ function newNonce(): string {
   return nodeCrypto().randomBytes(16).toString('base64');
 }
 
-export interface PanelHandlers {
-  show(id: string): void;
-  queryOrder(id: string): void;
-  copyBody(id: string): void;
-  /** Send again, on an entry whose 700003 measured the clock again. */
-  sendAgain(id: string): void;
-  /** The page (re)loaded: it needs the live connections again. */
-  ready(): void;
-  unsubscribe(id: string, stream: string): void;
-  sendMessage(id: string, text: string): void;
-  disconnect(id: string): void;
-  forget(id: string): void;
-  /** Compare Two Answers: the entries' answers in VS Code's diff editor. */
-  compare(left: string, right: string, mask: boolean): void;
-  /** Why?: the signature doctor on what TradeReq sent for the entry. */
-  why(id: string): void;
-}
-
 /**
  * The one response panel, reused: the response of the last send and the live connections' stream
  * views. Its content comes from dist/webview only; every message from it is validated and unknown
- * ones are dropped.
+ * ones are dropped. It reports what the user did (onDidAct); the services it concerns act on it.
  */
 export class ResponsePanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private state: PanelState | undefined;
   private readonly root: vscode.Uri;
+  private readonly acted = new vscode.EventEmitter<FromPanel>();
+  /** What the user did in the page (a button, a message typed), validated; `ready` when the page (re)loaded. */
+  readonly onDidAct = this.acted.event;
 
   constructor(
     extensionUri: vscode.Uri,
-    private readonly handlers: PanelHandlers,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
@@ -96,7 +80,7 @@ export class ResponsePanel implements vscode.Disposable {
     this.panel.onDidDispose(() => (this.panel = undefined));
   }
 
-  /** A message from the page (or from a test, as the page posts it): validated, then handled. */
+  /** A message from the page (or from a test, as the page posts it): validated, then reported. */
   receive(raw: unknown): void {
     const parsed = lazy().FromPanelSchema.safeParse(raw);
     if (!parsed.success) {
@@ -104,35 +88,13 @@ export class ResponsePanel implements vscode.Disposable {
       return;
     }
     const m: FromPanel = parsed.data;
-    const h = this.handlers;
-    switch (m.type) {
-      case 'ready':
-        if (this.state) void this.panel?.webview.postMessage({ type: 'state', state: this.state });
-        return h.ready();
-      case 'show':
-        return h.show(m.id);
-      case 'queryOrder':
-        return h.queryOrder(m.id);
-      case 'copyBody':
-        return h.copyBody(m.id);
-      case 'sendAgain':
-        return h.sendAgain(m.id);
-      case 'unsubscribe':
-        return h.unsubscribe(m.id, m.stream);
-      case 'sendMessage':
-        return h.sendMessage(m.id, m.text);
-      case 'disconnect':
-        return h.disconnect(m.id);
-      case 'forget':
-        return h.forget(m.id);
-      case 'compare':
-        return h.compare(m.left, m.right, m.mask);
-      case 'why':
-        return h.why(m.id);
-    }
+    // A page that (re)loaded gets what the panel showed; the live connections come from their owner.
+    if (m.type === 'ready' && this.state) void this.panel?.webview.postMessage({ type: 'state', state: this.state });
+    this.acted.fire(m);
   }
 
   dispose(): void {
     this.panel?.dispose();
+    this.acted.dispose();
   }
 }

@@ -1,11 +1,14 @@
 import * as vscode from 'vscode';
-import { HISTORY_LIMIT } from '../core/bounds';
+import { formatSize, HISTORY_LIMIT } from '../core/bounds';
 import { answerPaths } from '../core/editor/expectation-help';
 import type { AnswerPath } from '../core/editor/completion';
 import { nodeCrypto } from '../core/node-lazy';
 import { isWebSocket, requestInBlock, type RequestBlock, type TradeReqDocument } from '../core/format/model';
 import { readOptions } from '../core/format/directives';
+import type { BudgetView } from '../core/budget/budget';
 import type { PanelEntry } from '../core/panel/protocol';
+import { ANSWER_STORE, answerPlace, type AnswerStore, type PlacedAnswers } from '../core/request/answer-store';
+import type { NamedEnvironment } from '../core/env/constants';
 import { err } from '../core/result';
 import { rowText } from '../core/testing/cases';
 import type { PipelineFailure, Sent } from '../core/request/pipeline';
@@ -18,7 +21,6 @@ import type { History } from './history';
 import type { KeyStore } from './keys';
 import { lazy } from './lazy';
 import type { Network } from './network';
-import type { PanelPresenter } from './panel-presenter';
 import { requireTrust } from './trust';
 
 export interface SendingParts {
@@ -26,30 +28,38 @@ export interface SendingParts {
   readonly environments: Environments;
   readonly keys: KeyStore;
   readonly history: History;
-  readonly presenter: PanelPresenter;
   readonly network: Network;
   readonly log: vscode.LogOutputChannel;
+  /** The session's answers, for {{NAME.response.PATH}}: per file, environment and origin. */
+  readonly answers: AnswerStore;
 }
+
+/** A send that reached the gate, as the panel shows it: its entry, and the budget of its signing account. */
+export interface SendRecorded {
+  readonly entry: PanelEntry;
+  readonly budget: BudgetView;
+}
+
+/** What an in-memory request (the order query) reads and keeps: no answer, as it reads none and has no name. */
+const NO_ANSWERS: PlacedAnswers = { get: () => undefined, set: () => undefined };
 
 /**
  * Sending from the editor: the core pipeline with keys from SecretStorage, the origin binding and
- * confirmation dialogs, and the result in the panel, the history and the log.
+ * confirmation dialogs, and the result in the history and the log; the panel shows what it reports.
  */
 export class Sending implements vscode.Disposable {
-  /** Responses of named requests sent this session, for {{NAME.response.PATH}}. */
-  private readonly responses = new Map<string, unknown>();
   /** The paths of each request's last JSON answer this session, for completing `# @expect json PATH`. */
   private readonly paths = new Map<string, readonly AnswerPath[]>();
-  private readonly changed = new vscode.EventEmitter<void>();
-  /** Fires after each send (the status bar shows the budget left). */
-  readonly onDidSend = this.changed.event;
+  /** What Send again does, by entry id: sends of this session only, each used once. */
+  private readonly again = new Map<string, () => Promise<unknown>>();
+  private readonly sent = new vscode.EventEmitter<SendRecorded>();
+  private readonly busy = new vscode.EventEmitter<boolean>();
+  /** Fires after each send that reached the gate (the panel shows it, the status bar the budget left). */
+  readonly onDidSend = this.sent.event;
+  /** Fires when a send starts (true) and ends (false). */
+  readonly onDidChangeBusy = this.busy.event;
 
   constructor(private readonly parts: SendingParts) {}
-
-  /** The last response of the request named `name` this session, for {{NAME.response.PATH}}. */
-  response(name: string): unknown {
-    return this.responses.get(name);
-  }
 
   /** The paths of the last JSON answer of `request` of `uri` sent from the editor this session. */
   answerPaths(uri: vscode.Uri, request: RequestBlock): readonly AnswerPath[] | undefined {
@@ -86,9 +96,15 @@ export class Sending implements vscode.Disposable {
    * file (as it reads now) once more, through the gates and the confirmation of any send.
    */
   async sendAgain(id: string): Promise<void> {
-    const again = this.parts.presenter.takeSendAgain(id);
+    const again = this.again.get(id);
+    this.again.delete(id);
     if (again) await again();
     else this.parts.log.info('Send again: that send can no longer be repeated from the panel; send it from its file.');
+  }
+
+  /** Whether Send again on the entry `id` sends: offered on it this session, and not used yet. */
+  canSendAgain(id: string): boolean {
+    return this.again.has(id);
   }
 
   /** The one-click query of an order whose outcome is unknown: built as data from its validated ids. */
@@ -106,18 +122,18 @@ export class Sending implements vscode.Disposable {
     request: RequestBlock,
     document?: vscode.TextDocument,
   ): Promise<PanelEntry | undefined> {
-    const { environments, keys, log, network, presenter } = this.parts;
+    const { environments, keys, log, network } = this.parts;
     await environments.ready(document?.uri);
     const environment = environments.current(document?.uri);
     const row = await pickRow(doc, request, document);
     if (row === 'not-sent') return undefined;
-    presenter.setBusy(true);
+    this.busy.fire(true);
     try {
       const result = await lazy().runRequest(doc, request, environment, {
         ...network.get(),
         variables: row?.values,
         clockSync: true,
-        responses: this.responses,
+        responses: document ? answersOf(this.parts, document.uri, environment) : NO_ANSWERS,
         key: editorKeySource(keys),
         onUnboundOrigin: offerBinding(keys, log, () => (document ? this.send(document, request.index) : undefined)),
         confirm: confirmOrder(log),
@@ -125,9 +141,9 @@ export class Sending implements vscode.Disposable {
       if (!result.ok) return await this.notSent(result.error, document);
       if (document) this.keepPaths(document.uri, request, result.value.report.decoded?.json);
       const title = row ? `${titleOf(request)} [${row.text}]` : titleOf(request);
-      return await this.record(result.value, title, () => this.again(doc, request, document?.uri));
+      return await this.record(result.value, title, () => this.sendOnceMore(doc, request, document?.uri));
     } finally {
-      presenter.setBusy(false);
+      this.busy.fire(false);
     }
   }
 
@@ -141,14 +157,14 @@ export class Sending implements vscode.Disposable {
   }
 
   /** The request sent once more: the file's as it reads now, or an in-memory one (the order query) as it was. */
-  private async again(doc: TradeReqDocument, request: RequestBlock, uri?: vscode.Uri): Promise<unknown> {
+  private async sendOnceMore(doc: TradeReqDocument, request: RequestBlock, uri?: vscode.Uri): Promise<unknown> {
     if (!uri) return requireTrust(this.parts.log) ? this.run(doc, request) : undefined;
     return this.send(await vscode.workspace.openTextDocument(uri), request.index);
   }
 
   /** A send that reached the gate: into the history, the log and the panel (with Send again after a 700003). */
   private async record(sent: Sent, title: string, again: () => Promise<unknown>): Promise<PanelEntry> {
-    const { history, log, network, presenter } = this.parts;
+    const { history, log, network } = this.parts;
     // The clock sample (a read of the state file) serves only an error's hover text.
     const clock = sent.report.decoded?.error ? network.get().clock.sample(sent.resolved.origin) : undefined;
     const keyProfile = editorProfile(sent.resolved);
@@ -165,16 +181,25 @@ export class Sending implements vscode.Disposable {
       .add(entry)
       .catch((e: unknown) => log.warn(`history not saved: ${e instanceof Error ? e.name : 'error'}`));
     logEntry(log, entry, sent.resolved.environment.name);
-    if (entry.sendAgain) presenter.offerSendAgain(entry.id, again);
+    if (entry.sendAgain) this.offerSendAgain(entry.id, again);
     // The report's budget names the signing account; a view by origin alone has no account counter.
-    presenter.showEntry(entry, sent.report.budget);
-    this.changed.fire();
+    this.sent.fire({ entry, budget: sent.report.budget });
     await saved;
     return entry;
   }
 
+  /** Keeps what Send again on the entry `id` does; past the history's length an entry is no longer shown. */
+  private offerSendAgain(id: string, send: () => Promise<unknown>): void {
+    this.again.set(id, send);
+    for (const old of this.again.keys()) {
+      if (this.again.size <= HISTORY_LIMIT) break;
+      this.again.delete(old);
+    }
+  }
+
   private async notSent(failure: PipelineFailure, document?: vscode.TextDocument): Promise<undefined> {
     if (failure.kind === 'bad-input') {
+      this.parts.log.info(`not sent: ${failure.message}`);
       const d = failure.diagnostics[0];
       if (document && d) {
         const editor = await vscode.window.showTextDocument(document, { preserveFocus: false });
@@ -191,7 +216,8 @@ export class Sending implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.changed.dispose();
+    this.sent.dispose();
+    this.busy.dispose();
   }
 }
 
@@ -222,6 +248,22 @@ async function pickRow(
     },
   );
   return picked?.row ?? 'not-sent';
+}
+
+/**
+ * The answers a request of the document `uri` reads and keeps when sent in `environment`, in the
+ * session's store (docs/format.md, Variables): Send, Sign only, Copy as cURL and Connect alike.
+ */
+export function answersOf(
+  parts: { readonly answers: AnswerStore; readonly log: vscode.LogOutputChannel },
+  uri: vscode.Uri,
+  environment: NamedEnvironment,
+): PlacedAnswers {
+  return parts.answers.at(answerPlace(uri.toString(), environment), (name) =>
+    parts.log.warn(
+      `the answer of "${name}" is larger than ${formatSize(ANSWER_STORE.answerChars)}: not kept, so {{${name}.response.…}} cannot read it`,
+    ),
+  );
 }
 
 /** Why a `# @data` file cannot be read: its request file is not on disk (untitled, or a virtual file). */

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import type { PreparedRequest } from '../core/net/send';
+import type { AnswerStore } from '../core/request/answer-store';
 import type { DocumentModels } from './documents';
 import { editorKeySource } from './editor-keys';
 import type { Environments } from './environments';
 import type { KeyStore } from './keys';
 import { lazy } from './lazy';
 import type { Network } from './network';
+import { answersOf } from './sending';
 import { requireTrust } from './trust';
 
 export interface SignedViewParts {
@@ -14,8 +16,8 @@ export interface SignedViewParts {
   readonly keys: KeyStore;
   readonly network: Network;
   readonly log: vscode.LogOutputChannel;
-  /** Responses of earlier sends, for {{NAME.response.PATH}}. */
-  response(name: string): unknown;
+  /** The session's answers, for {{NAME.response.PATH}}: a request reads those of its own file and environment. */
+  readonly answers: AnswerStore;
 }
 
 /**
@@ -49,9 +51,10 @@ export class SignedView {
     if (!request) return undefined;
     const environment = environments.current(document.uri);
     const origin = new URL(environment.baseUrl).origin;
+    const answers = answersOf(this.parts, document.uri, environment);
     const ready = await lazy().resolveAndPrepare(doc, request, environment, {
       key: editorKeySource(keys),
-      context: { response: (n) => this.parts.response(n), now: () => network.get().clock.correctedNow(origin) },
+      context: { response: (n) => answers.get(n), now: () => network.get().clock.correctedNow(origin) },
     });
     if (ready.ok) return { prepared: ready.value.prepared, profile: ready.value.resolved.keyProfile };
     // Without a key the key source has already said so.

@@ -3,6 +3,7 @@ import { nodeCrypto } from '../core/node-lazy';
 import { isWebSocket, type TradeReqDocument } from '../core/format/model';
 import type { LiveFeed } from '../core/panel/live';
 import type { Book, LiveConnection, LiveMessage, PushLine } from '../core/panel/protocol';
+import type { AnswerStore } from '../core/request/answer-store';
 import type { ListenKeyApi, MessageSent, ResolvedWsRequest, SubscriptionOutcome, WsConnection } from '../core/ws';
 import { offerBinding } from './dialogs';
 import { toRange, type DocumentModels } from './documents';
@@ -11,6 +12,7 @@ import type { Environments } from './environments';
 import type { KeyStore } from './keys';
 import { ws } from './lazy';
 import type { Network } from './network';
+import { answersOf } from './sending';
 import { requireTrust } from './trust';
 
 /** Where the stream view's messages go: the response panel. */
@@ -25,8 +27,8 @@ export interface StreamsParts {
   readonly network: Network;
   readonly log: vscode.LogOutputChannel;
   readonly sink: LiveSink;
-  /** The last response of a named request this session, for {{NAME.response.PATH}}. */
-  readonly response: (name: string) => unknown;
+  /** The session's answers, for {{NAME.response.PATH}}: a request reads those of its own file and environment. */
+  readonly answers: AnswerStore;
 }
 
 /** What tests read of the stream view (nothing secret: URLs and listen keys masked). */
@@ -89,9 +91,11 @@ export class Streams implements vscode.Disposable {
     index: number,
     document: vscode.TextDocument,
   ): Promise<ResolvedWsRequest | undefined> {
-    await this.parts.environments.ready();
+    await this.parts.environments.ready(document.uri);
     const { resolveWsRequest, defaultContext } = ws();
-    const context = defaultContext(this.parts.environments.current(), { response: this.parts.response });
+    const environment = this.parts.environments.current(document.uri);
+    const answers = answersOf(this.parts, document.uri, environment);
+    const context = defaultContext(environment, { response: (name) => answers.get(name) });
     const r = resolveWsRequest(doc, doc.requests[index]!, context);
     if (r.ok) return r.value;
     const d = r.error[0];

@@ -2,8 +2,10 @@ import * as vscode from 'vscode';
 import type { NamedEnvironment } from '../core/env/constants';
 import type { TradeReqDocument } from '../core/format/model';
 import type { ResolvedRequest } from '../core/format/resolve';
+import { formatSize } from '../core/bounds';
+import { ANSWER_STORE, AnswerStore, answerPlace, type PlacedAnswers } from '../core/request/answer-store';
 import type { KeySource } from '../core/request/prepare';
-import type { TestCase } from '../core/testing/cases';
+import { testCases, withNeeded, type TestCase } from '../core/testing/cases';
 import type { Pacer } from '../core/testing/pace';
 import {
   failureLines,
@@ -61,9 +63,6 @@ interface Target {
   /** tradereq.testing.pace: one pacer for the whole run. */
   readonly pace?: Pacer;
 }
-
-/** Responses of named requests per file, kept across runs so that a request run alone can chain. */
-const responsesByFile = new Map<string, Map<string, unknown>>();
 
 export async function runTests(
   request: vscode.TestRunRequest,
@@ -183,23 +182,39 @@ function itemOf(file: vscode.TestItem, id: string): vscode.TestItem | undefined 
   return file.children.get(id) ?? (row > 0 ? file.children.get(id.slice(0, row))?.children.get(id) : undefined);
 }
 
-/** The cases to run and the item each reports to: a `# @data` request's item stands for its rows. */
+/**
+ * The cases to run and the item each reports to (a `# @data` request's item stands for its rows):
+ * the items', and those of the requests whose answers they read, each saying which ones read it,
+ * as `tradereq test --grep` runs them (a run starts with no answers).
+ */
 function casesOf(
+  file: vscode.TestItem,
+  doc: TradeReqDocument,
   items: readonly vscode.TestItem[],
   parts: RunParts,
-): { cases: TestCase[]; byId: Map<string, vscode.TestItem> } {
+): { cases: TestCase[]; byId: Map<string, vscode.TestItem>; added: TestCase[] } {
   const byId = new Map<string, vscode.TestItem>();
-  const add = (item: vscode.TestItem): void => {
+  const cases = new Map<string, TestCase>();
+  const add = (item: vscode.TestItem, neededBy?: readonly string[]): void => {
     const c = parts.caseOf(item);
-    if (c && !byId.has(c.id)) byId.set(c.id, item);
+    if (!c || byId.has(c.id)) return;
+    byId.set(c.id, item);
+    cases.set(c.id, neededBy ? { ...c, neededBy } : c);
   };
-  for (const item of items) {
+  const addItem = (item: vscode.TestItem, neededBy?: readonly string[]): void => {
     const c = parts.caseOf(item);
-    if (c?.data && c.dataProblem === undefined && item.children.size > 0) item.children.forEach(add);
-    else add(item);
+    if (c?.data && c.dataProblem === undefined && item.children.size > 0)
+      item.children.forEach((r) => add(r, neededBy));
+    else add(item, neededBy);
+  };
+  for (const item of items) addItem(item);
+  const picked = new Set([...cases.values()].map((c) => c.index));
+  const added = withNeeded(doc, testCases(doc), (c) => picked.has(c.index)).filter((c) => c.neededBy);
+  for (const c of added) {
+    const item = file.children.get(c.id);
+    if (item) addItem(item, c.neededBy);
   }
-  const cases = [...byId.values()].map((i) => parts.caseOf(i)!);
-  return { cases, byId };
+  return { cases: [...cases.values()], byId, added };
 }
 
 async function runFile(
@@ -218,25 +233,15 @@ async function runFile(
     for (const item of items) record(parts, run, item, { state: 'errored', messages: [{ text: doc }] });
     return;
   }
-  const { cases, byId } = casesOf(items, parts);
+  const { cases, byId, added } = casesOf(file, doc, items, parts);
   for (const item of byId.values()) run.enqueued(item);
-  const responses = responsesByFile.get(uri.toString()) ?? new Map<string, unknown>();
-  responsesByFile.set(uri.toString(), responses);
-  // Snapshots live beside a file on disk; an untitled or virtual file has none (its # @expect snapshot fails).
-  const snapshots =
-    uri.scheme === 'file'
-      ? new (lazy().SnapshotStore)(uri.fsPath, {
-          update: target.updateSnapshots,
-          shown: vscode.workspace.asRelativePath(uri),
-          howToUpdate: vscode.l10n.t(
-            'run "TradeReq: Update Snapshots" (or the "Run against the sandbox and update snapshots" profile)',
-          ),
-        })
-      : undefined;
+  for (const c of added) run.appendOutput(`${alsoRuns(c)}\r\n`);
+  const environment = await target.environmentFor(uri);
+  const snapshots = snapshotsOf(uri, target.updateSnapshots);
   await lazy().runCases(doc, cases, {
     pipeline: { ...parts.network.get(), clockSync: true, key: target.key, confirm: (r, o) => target.confirm(r, o) },
-    environment: await target.environmentFor(uri),
-    responses,
+    environment,
+    responses: runAnswers(run, uri, environment),
     onlyOrigin: target.onlyOrigin,
     pace: target.pace,
     cancelled: () => token.isCancellationRequested,
@@ -249,6 +254,43 @@ async function runFile(
     snapshots,
   });
   if (snapshots) await saveSnapshots(snapshots, run, parts);
+}
+
+/** Why a request that was not chosen runs: another reads its answer (as `tradereq test --grep` says it). */
+function alsoRuns(c: TestCase): string {
+  const readers = (c.neededBy ?? []).map((l) => `"${l}"`).join(', ');
+  return vscode.l10n.t('Also runs "{0}": {1} reads its answer.', c.label, readers);
+}
+
+/**
+ * The answers a file's run reads and keeps: this run's of this file only, as `tradereq test` keeps
+ * them, none from an earlier run or from Send; an answer too large to keep is said in the output.
+ */
+function runAnswers(run: vscode.TestRun, uri: vscode.Uri, environment: NamedEnvironment): PlacedAnswers {
+  const tooLarge = (name: string): string =>
+    vscode.l10n.t(
+      'The answer of "{0}" is larger than {1}: it is not kept, and no request of this run can read it.',
+      name,
+      formatSize(ANSWER_STORE.answerChars),
+    );
+  return new AnswerStore().at(answerPlace(uri.toString(), environment), (name) =>
+    run.appendOutput(`${tooLarge(name)}\r\n`),
+  );
+}
+
+/** A file's snapshots: beside a file on disk; an untitled or virtual file has none (its # @expect snapshot fails). */
+function snapshotsOf(
+  uri: vscode.Uri,
+  update: boolean,
+): InstanceType<ReturnType<typeof lazy>['SnapshotStore']> | undefined {
+  if (uri.scheme !== 'file') return undefined;
+  return new (lazy().SnapshotStore)(uri.fsPath, {
+    update,
+    shown: vscode.workspace.asRelativePath(uri),
+    howToUpdate: vscode.l10n.t(
+      'run "TradeReq: Update Snapshots" (or the "Run against the sandbox and update snapshots" profile)',
+    ),
+  });
 }
 
 /** Writes what the run changed in a file's snapshots; says so in the run's output (and the log when it cannot). */

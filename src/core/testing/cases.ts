@@ -158,15 +158,23 @@ function withName(label: string, name: string | undefined): string {
   return name !== undefined && name !== label ? `${label} (${name})` : label;
 }
 
-/**
- * The cases `pattern` selects, with the requests they read answers from (`{{NAME.response.PATH}}`:
- * the nearest earlier request of that name, and what it reads in turn), in file order. An added
- * case says which selected ones need it.
- */
+/** The cases `pattern` selects (all without one), with the requests they read answers from (withNeeded). */
 export function selectCases(doc: TradeReqDocument, all: readonly TestCase[], pattern: RegExp | undefined): TestCase[] {
-  if (!pattern) return [...all];
+  return pattern ? withNeeded(doc, all, (c) => matchesGrep(c, pattern)) : [...all];
+}
+
+/**
+ * The cases `picked` picks (`--grep`, the Testing view's selection), with the requests they read
+ * answers from (`{{NAME.response.PATH}}`: the nearest earlier request of that name, and what it
+ * reads in turn), in file order. An added case says which picked ones need it.
+ */
+export function withNeeded(
+  doc: TradeReqDocument,
+  all: readonly TestCase[],
+  picked: (c: TestCase) => boolean,
+): TestCase[] {
   const neededBy = new Map<number, Set<string>>();
-  const selected = all.filter((c) => matchesGrep(c, pattern));
+  const selected = all.filter(picked);
   const chosen = new Set(selected.map((c) => c.index));
   const labels = new Map(all.map((c) => [c.index, c.label]));
   const stack = selected.map((c) => c.index);

@@ -26,8 +26,8 @@ export interface RunDeps {
   /** The pipeline's parts: sender, budget, clock, keys, confirmation. */
   readonly pipeline: Omit<PipelineDeps, 'responses'>;
   readonly environment: NamedEnvironment;
-  /** Responses of named requests of this file sent earlier, for `{{NAME.response.PATH}}`. */
-  readonly responses: Map<string, unknown>;
+  /** Responses of named requests of this file sent earlier in the run, for `{{NAME.response.PATH}}`. */
+  readonly responses: PipelineDeps['responses'];
   /** A sandbox run sends only there: a request to any other origin is refused before anything is sent. */
   readonly onlyOrigin?: string;
   readonly cancelled?: () => boolean;
@@ -55,7 +55,7 @@ export async function runCases(
 ): Promise<CaseResult[]> {
   const now = deps.now ?? Date.now;
   const results: CaseResult[] = [];
-  const run = { ...deps, unreachable: deps.unreachable ?? new Set<string>() };
+  const run: RunState = { ...deps, unreachable: deps.unreachable ?? new Set<string>(), credentials: new Set() };
   // Why the rest of the file is not run, once something stopped it.
   let stop: string | undefined;
   for (const c of [...cases].sort((a, b) => a.index - b.index)) {
@@ -69,7 +69,7 @@ export async function runCases(
     else ({ judged, stop } = await runOrSkip(doc, c, run));
     // A paced run's wait before sending is not the request's time: reports give it apart.
     const result = {
-      ...masked(judged, deps.responses),
+      ...masked(judged, [...run.credentials]),
       durationMs: Math.max(0, now() - start - (judged.pacedMs ?? 0)),
     };
     results.push(result);
@@ -78,11 +78,14 @@ export async function runCases(
   return results;
 }
 
+/** A run of a file's cases: where nothing answered, and the credentials its answers gave (to mask them). */
+type RunState = RunDeps & { readonly unreachable: Set<string>; readonly credentials: Set<string> };
+
 /** Runs `c` unless nothing answers where it goes; with what stops the rest of the file, if anything. */
 async function runOrSkip(
   doc: TradeReqDocument,
   c: TestCase,
-  deps: RunDeps & { readonly unreachable: Set<string> },
+  deps: RunState,
 ): Promise<{ judged: Judged; stop?: string }> {
   // Resolved once, only when something asks where it goes (an unreachable origin, a sandbox run, a paced one).
   const asked = deps.unreachable.size > 0 || deps.onlyOrigin !== undefined || deps.pace !== undefined;
@@ -123,7 +126,7 @@ function targetOf(doc: TradeReqDocument, c: TestCase, deps: RunDeps): ResolvedRe
 async function runOne(
   doc: TradeReqDocument,
   c: TestCase,
-  deps: RunDeps,
+  deps: RunState,
   target: ResolvedRequest | undefined,
 ): Promise<{ judged: Judged; unreachable?: string; stop?: string }> {
   const request = doc.requests[c.index];
@@ -158,17 +161,17 @@ async function runOne(
   const stop = deps.pace?.after(result);
   const report = result.ok ? result.value.report : undefined;
   const noAnswer = report?.outcome === 'not-sent' && report.failure?.code === 'ECONNREFUSED';
-  const credentials = [...deps.responses.values()].flatMap(credentialsIn);
+  // Every answer's, not only the named ones kept for chaining (a store keeps them masked).
+  for (const k of credentialsIn(report?.decoded?.json)) deps.credentials.add(k);
   const judged = {
-    ...(await judgeWithSnapshots(c, result, deps.snapshots, credentials)),
+    ...(await judgeWithSnapshots(c, result, deps.snapshots, [...deps.credentials])),
     ...(paced?.waitedMs && { pacedMs: paced.waitedMs }),
   };
   return { judged, unreachable: noAnswer ? report.prepared.origin : undefined, stop };
 }
 
-/** `r` with every credential of the run's answers (kept for chaining) masked in what it shows. */
-function masked(r: Judged, responses: ReadonlyMap<string, unknown>): Judged {
-  const keys = [...responses.values()].flatMap(credentialsIn);
+/** `r` with every credential of the run's answers masked in what it shows. */
+function masked(r: Judged, keys: readonly string[]): Judged {
   if (keys.length === 0) return r;
   const hide = (text: string): string => hideListenKeys(text, keys);
   return {

@@ -23,6 +23,7 @@ import {
   selectCases,
   testCases,
   WEBSOCKET_SKIP,
+  withNeeded,
   withRows,
 } from '../../../src/core/testing/cases';
 import { parseData } from '../../../src/core/testing/data';
@@ -138,6 +139,11 @@ describe('request files as tests: discovery', () => {
         ['Buy', ['Cancel it']],
         ['Cancel it', undefined],
       ],
+    );
+    // The Testing view picks by item, not by pattern: the same cases.
+    assert.deepEqual(
+      withNeeded(doc, testCases(doc), (c) => c.label === 'Cancel it'),
+      picked,
     );
   });
 });
@@ -418,6 +424,69 @@ describe('request files as tests: an answer that repeats the API key', function 
       assert.equal(r!.expectations[0]!.actual, 'echo = ****0042');
     } finally {
       await sender.close();
+    }
+  });
+});
+
+describe('request files as tests: a listen key an earlier answer gave, echoed by a later one', function () {
+  let server: Server;
+  let baseUrl: string;
+  const listenKey = 'pqia91ma19a5s61cv6a81va65sdf19v8a65a1a5s61cv6a81va65sdf19v8a65a1';
+  before(async () => {
+    server = createServer((req, res) => {
+      // The first answer gives a listen key; a hostile server repeats it in every later answer.
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(
+        JSON.stringify(req.url?.startsWith('/api/v3/userDataStream') ? { listenKey } : { seen: `key ${listenKey}` }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** Runs `text` against the hostile server with `responses` for chaining; the results as JSON text. */
+  async function results(text: string, responses: RunDeps['responses']): Promise<CaseResult[]> {
+    const doc = parse(text);
+    const store = new MemoryStateStore();
+    const sender = new NodeHttpSender();
+    try {
+      return await runCases(doc, testCases(doc), {
+        pipeline: {
+          sender,
+          budget: new Budget(store),
+          clock: new ClockSync(store),
+          clockSync: false,
+          key: () =>
+            ok({
+              key: { apiKey: 'echoListenKeyApiKey0000000000042', secretKey: 's'.repeat(40) },
+              binding: { profile: 'k', origins: [baseUrl], source: 't' },
+            }),
+          confirm: () => true,
+        },
+        environment: { name: 'hostile', baseUrl, key: 'k' },
+        responses,
+      });
+    } finally {
+      await sender.close();
+    }
+  }
+
+  it('is masked in every later result, whether the request that got it is named or not, and whatever keeps the answers', async () => {
+    const unnamed = '###\nPOST /api/v3/userDataStream\n###\n# @unsigned\nGET /api/v3/ping\n';
+    const named = `###\n# @name lk\n${unnamed.slice(4)}`;
+    // A store that keeps answers masked (the editor's) gives the run no key to mask with.
+    const masking = { get: () => undefined, set: () => undefined };
+    for (const [text, responses] of [
+      [unnamed, new Map()],
+      [named, new Map()],
+      [named, masking],
+    ] as const) {
+      const [first, later] = await results(text, responses);
+      assert.equal(later?.verdict, 'passed', later?.summary);
+      assert.match(later.response ?? '', /key \*{4}65a1/);
+      const shown = JSON.stringify([first, later]);
+      assert.ok(!shown.includes(listenKey), shown);
     }
   });
 });
