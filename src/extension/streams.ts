@@ -8,6 +8,7 @@ import type { ListenKeyApi, MessageSent, ResolvedWsRequest, SubscriptionOutcome,
 import { offerBinding } from './dialogs';
 import { toRange, type DocumentModels } from './documents';
 import { editorKeySource } from './editor-keys';
+import { environmentLabel } from '../core/env/demo';
 import type { Environments } from './environments';
 import type { KeyStore } from './keys';
 import { ws } from './lazy';
@@ -119,7 +120,7 @@ export class Streams implements vscode.Disposable {
     const feed = new LiveFeed({
       id,
       title: r.title,
-      environment: r.environment.name,
+      environment: environmentLabel(r.environment.name, new URL(r.url).origin),
       source: connection,
       post: (m) => sink.post(m),
     });

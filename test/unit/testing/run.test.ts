@@ -461,6 +461,7 @@ describe('request files as tests: a listen key an earlier answer gave, echoed by
             ok({
               key: { apiKey: 'echoListenKeyApiKey0000000000042', secretKey: 's'.repeat(40) },
               binding: { profile: 'k', origins: [baseUrl], source: 't' },
+              owner: { ask: false, by: 't' },
             }),
           confirm: () => true,
         },
