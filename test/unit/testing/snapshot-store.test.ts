@@ -22,7 +22,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { SnapshotStore, snapshotPath, type SnapshotEntry } from '../../../src/core/testing/snapshot-store';
+import { err, ok } from '../../../src/core/result';
+import {
+  SnapshotStore,
+  snapshotJson,
+  snapshotPath,
+  type SnapshotEntry,
+} from '../../../src/core/testing/snapshot-store';
 
 const HOW = 'run with --update-snapshots';
 /** The devices /dev/zero and /dev/stdin are Linux's (and macOS's, but the tests were written for Linux's). */
@@ -179,6 +185,32 @@ describe('snapshot files as a repository commits them', function () {
       damaged(await store(false).entry('#1')),
       /is not a snapshot file TradeReq can read \(nested too deeply\)/,
     );
+  });
+
+  it('the bounded writer writes what JSON.stringify(value, null, 2) writes, up to its bounds exactly', () => {
+    const values: unknown[] = [
+      null,
+      1,
+      -0,
+      1.5e300,
+      'a"\\\n\u2028\u0001',
+      true,
+      [],
+      {},
+      [[], {}],
+      { a: [1, { b: null }], 'c d': 'x', '': 2, é: 'ü' },
+      [undefined, () => 1, Symbol('s'), NaN],
+      { u: undefined, f: () => 1, n: NaN, i: -Infinity },
+      JSON.parse('{"__proto__": {"x": 1}, "2": 1, "1": 0, "b": [1, 2]}'),
+      nest(64, { deep: [1] }),
+    ];
+    for (const value of values)
+      assert.deepEqual(snapshotJson(value, Infinity, Infinity), ok(JSON.stringify(value, null, 2)));
+    const text = JSON.stringify({ a: [1, 2] }, null, 2);
+    assert.deepEqual(snapshotJson({ a: [1, 2] }, text.length, 2), ok(text));
+    assert.deepEqual(snapshotJson({ a: [1, 2] }, text.length - 1, 2), err('too-large'));
+    assert.deepEqual(snapshotJson({ a: [1, 2] }, Infinity, 1), err('too-deep'));
+    assert.deepEqual(snapshotJson({ a: [] }, Infinity, 1), err('too-deep'), 'an empty list is a level too');
   });
 
   it("a snapshot whose text would pass 8 MiB is refused in one line, its text never made whole (V8's longest string is 0.5 GB)", async () => {
