@@ -6,7 +6,7 @@
  * resolved, of its folders too) is inside the folder its caller names as its root, it is a plain
  * file by fstat of the opened descriptor (opened without blocking, so a FIFO never waits), and only
  * up to a byte bound that holds while reading. A write goes only to a real path inside the root
- * (writeTarget). docs/security.md, Files a repository names.
+ * (writeTarget). The rule as users read it: docs/security.md (files a repository names).
  */
 import {
   closeSync,

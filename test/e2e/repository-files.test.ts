@@ -1,6 +1,6 @@
 /**
- * Files a repository names are plain files inside its folder (docs/security.md, Files a repository
- * names), as the built command line meets them: a `__snapshots__` linked out of the folder, a
+ * Files a repository names are plain files inside its folder (the rule of docs/security.md), as the
+ * built command line meets them: a `__snapshots__` linked out of the folder, a
  * `tradereq.env.json` linked to /dev/zero, a request file or an env file that is a FIFO. Each run is
  * killed at a deadline, so a regression (a read without end, an open that waits for a writer) fails
  * instead of stalling the suite.

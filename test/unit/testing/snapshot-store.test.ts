@@ -1,6 +1,6 @@
 /**
- * A request file's snapshot file as a repository may commit it (docs/security.md, Files a repository
- * names): a `__snapshots__` linked out of the request file's folder is neither read nor written
+ * A request file's snapshot file as a repository may commit it (the rule of docs/security.md on files
+ * a repository names): a `__snapshots__` linked out of the request file's folder is neither read nor written
  * through, one linked inside is written where it leads (and the store names that file), a snapshot
  * file that is a device or a FIFO is refused at once without being read, and a snapshot nested too
  * deep or too large for its bound is refused in one line, its text never made past the bound.
