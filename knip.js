@@ -49,6 +49,7 @@ module.exports = {
   ignoreIssues: { 'src/extension/lazy.ts': ['unresolved'] },
   // scripts/package.js runs vsce's bin by its path in node_modules.
   ignoreDependencies: ['@vscode/vsce'],
-  // `script` is util-linux's (test/support/cli.ts); `tradereq`, the package the tarball test installs.
-  ignoreBinaries: ['script', 'tradereq'],
+  // `script` is util-linux's (test/support/cli.ts); `mkfifo` is POSIX's (FIFOs for the tests of files a
+  // repository names); `tradereq`, the package the tarball test installs.
+  ignoreBinaries: ['script', 'mkfifo', 'tradereq'],
 };

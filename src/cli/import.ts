@@ -5,11 +5,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { BOUNDS, formatSize } from '../core/bounds';
+import { BOUNDS } from '../core/bounds';
 import { PROFILE_NAME_PATTERN } from '../core/env/keys';
 import { ENV_FILE_NAME } from '../core/env/constants';
-import { chooseEnvironment, envFileCandidates, environmentList } from '../core/env/lookup';
-import { parseEnvironmentFile, type EnvironmentFile } from '../core/env/schema';
+import { chooseEnvironment, environmentList } from '../core/env/lookup';
 import type { Result } from '../core/result';
 import {
   IMPORT_LIMITS,
@@ -23,6 +22,7 @@ import { parseCommand } from './args';
 import { IMPORT, INPUT, OPTIONS } from './messages';
 import { readStdin } from './stdin';
 import { UsageError, type Io } from './usage';
+import { findEnvironmentFile, readEnvironmentFile } from './workspace';
 
 function importHelp(): string {
   const { maxInputChars, maxRequests } = IMPORT_LIMITS;
@@ -158,15 +158,8 @@ function importHttpCommand(args: string[], io: Io): number {
  * nearest tradereq.env.json, TRADEREQ_ENV): URLs under their base URLs are written as paths.
  */
 function environmentsFor(folder: string, io: Io): HttpImportOptions['environments'] {
-  const envPath = envFileCandidates(folder, dirname, join).find((candidate) => existsSync(candidate));
-  let entries: EnvironmentFile | undefined;
-  if (envPath !== undefined) {
-    if (statSync(envPath).size > BOUNDS.envFileBytes)
-      throw new UsageError(INPUT.envFileTooLarge(envPath, formatSize(BOUNDS.envFileBytes)));
-    const parsed = parseEnvironmentFile(readFileSync(envPath, 'utf8'));
-    if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.error}`);
-    entries = parsed.value;
-  }
+  const envPath = findEnvironmentFile(folder);
+  const entries = envPath !== undefined ? readEnvironmentFile(envPath) : undefined;
   const where = envPath ?? folder;
   const current = chooseEnvironment(entries, io.env['TRADEREQ_ENV'], where);
   const chosen = current.ok ? current : chooseEnvironment(entries, undefined, where);

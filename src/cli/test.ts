@@ -9,7 +9,7 @@ import { environmentLabel, isLoopbackOrigin } from '../core/env/demo';
 import { range } from '../core/format/model';
 import type { Sender } from '../core/net/send';
 import { caseTitle, neededByText, selectCases, testCases, withRows, type TestCase } from '../core/testing/cases';
-import { loadData } from '../core/testing/data';
+import { dataLoader } from '../core/testing/data';
 import { prettyFile, report } from '../core/testing/reporters';
 import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/verdict';
 import { runCases } from '../core/testing/run';
@@ -150,7 +150,7 @@ function loadFile(file: FoundFile, io: Io, plan: Plan): Loaded {
     const loaded = readRequestFile(file.path, io.cwd);
     const selected = selectCases(loaded.doc, testCases(loaded.doc), plan.grep);
     // A `# @data` request is a case per row of its file (docs/format.md, Data files).
-    const cases = withRows(selected, (source) => loadData(loaded.path, source));
+    const cases = withRows(selected, dataLoader(loaded.path));
     for (const c of selected)
       if (c.neededBy) io.err(CLI.said(TEST.alsoRuns(caseTitle(c), file.display, neededByText(c.neededBy))));
     return { file, loaded, cases };

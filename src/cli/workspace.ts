@@ -1,11 +1,13 @@
 /** Files the command line reads: request files and the environment file beside or above them. */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from '../core/format/parser';
 import type { RequestBlock, TradeReqDocument } from '../core/format/model';
 import type { NamedEnvironment } from '../core/env/constants';
 import { chooseEnvironment, envFileCandidates } from '../core/env/lookup';
+import type { EnvironmentFile } from '../core/env/schema';
 import { BOUNDS, formatSize } from '../core/bounds';
+import { fileProblemText, readRepoFileSync, type FileProblem } from '../core/repo-file';
 import { INPUT } from './messages';
 import { UsageError } from './usage';
 
@@ -17,26 +19,54 @@ export interface LoadedFile {
   readonly doc: TradeReqDocument;
 }
 
+/** A request file: a plain file of the folder it is named in (a link may lead only inside it), read within BOUNDS.fileChars. */
 export function readRequestFile(path: string, cwd: string): LoadedFile {
   const full = resolve(cwd, path);
-  let text: string;
-  try {
-    const stat = statSync(full);
-    if (stat.isDirectory()) throw new UsageError(INPUT.folderNotRequestFile(path));
-    if (stat.size > BOUNDS.fileChars)
-      throw new UsageError(INPUT.tooLarge(path, stat.size, formatSize(BOUNDS.fileChars)));
-    text = readFileSync(full, 'utf8');
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'ENOENT' ? INPUT.noSuchFile(path) : INPUT.cannotRead(path, code ?? String(e)));
-  }
+  const file = readRepoFileSync(full, dirname(full), BOUNDS.fileChars);
+  if (!file.ok) throw new UsageError(requestFileProblem(path, file.error));
+  const text = file.value.bytes.toString('utf8');
   return { path: full, displayPath: path, text, doc: parse(text) };
 }
 
-/** The nearest tradereq.env.json in the file's folder or above it. */
-function findEnvironmentFile(fromDir: string): string | undefined {
-  return envFileCandidates(resolve(fromDir), dirname, join).find((candidate) => existsSync(candidate));
+function requestFileProblem(path: string, problem: FileProblem): string {
+  if (problem.kind === 'missing') return INPUT.noSuchFile(path);
+  if (problem.kind === 'too-large') return INPUT.tooLarge(path, problem.bytes, formatSize(BOUNDS.fileChars));
+  if (problem.kind === 'unreadable') return INPUT.cannotRead(path, problem.code);
+  if (problem.kind === 'not-a-file' && problem.what === 'folder') return INPUT.folderNotRequestFile(path);
+  return fileProblemText(path, problem);
+}
+
+/**
+ * The nearest tradereq.env.json in `fromDir` or above it: whatever is there (a link, a folder, a
+ * FIFO) is the one, read or refused, never passed over for one further up.
+ */
+export function findEnvironmentFile(fromDir: string): string | undefined {
+  return envFileCandidates(resolve(fromDir), dirname, join).find((candidate) => {
+    try {
+      return lstatSync(candidate, { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The environments of `envPath`, validated: a plain file of its own folder (a link may lead only
+ * inside it), read within BOUNDS.envFileBytes; past either, bad input.
+ */
+export function readEnvironmentFile(envPath: string): EnvironmentFile {
+  const file = readRepoFileSync(envPath, dirname(envPath), BOUNDS.envFileBytes);
+  if (!file.ok)
+    throw new UsageError(
+      file.error.kind === 'too-large'
+        ? INPUT.envFileTooLarge(envPath, formatSize(BOUNDS.envFileBytes))
+        : fileProblemText(envPath, file.error),
+    );
+  // The schema (and zod with it) loads only when there is a file to validate: a bundle of its own.
+  const { parseEnvironmentFile } = require('../core/env/schema') as typeof import('../core/env/schema');
+  const parsed = parseEnvironmentFile(file.value.bytes.toString('utf8'));
+  if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.error}`);
+  return parsed.value;
 }
 
 /**
@@ -55,13 +85,7 @@ export function selectEnvironment(
     if (builtin.ok) return builtin.value;
     throw unknownEnvironment(builtin.error, wanted);
   }
-  if (statSync(envPath).size > BOUNDS.envFileBytes)
-    throw new UsageError(INPUT.envFileTooLarge(envPath, formatSize(BOUNDS.envFileBytes)));
-  // The schema (and zod with it) loads only when there is a file to validate: a bundle of its own.
-  const { parseEnvironmentFile } = require('../core/env/schema') as typeof import('../core/env/schema');
-  const parsed = parseEnvironmentFile(readFileSync(envPath, 'utf8'));
-  if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.error}`);
-  const chosen = chooseEnvironment(parsed.value, name, envPath);
+  const chosen = chooseEnvironment(readEnvironmentFile(envPath), name, envPath);
   if (chosen.ok) return chosen.value;
   throw unknownEnvironment(chosen.error, wanted);
 }

@@ -72,8 +72,13 @@ export const BOUNDS = {
   dataFilesPerFile: 100,
   /** Test cases the `# @data` requests of one request file make in all (a row each). */
   dataCasesPerFile: 10_000,
-  /** A snapshot file (`__snapshots__/FILE.snap.json`) is read, and written, only up to this size. */
+  /** A snapshot file (`__snapshots__/FILE.snap.json`) is read, and written, only up to this size (its text is never made longer). */
   snapshotFileBytes: 8 * MiB,
+  /**
+   * Lists and objects a snapshot's body nests: a deeper answer is kept as its text, a deeper file is
+   * not read. Indenting grows a text with its depth (a line 64 deep starts with 128 spaces).
+   */
+  snapshotDepth: 64,
   /** Lines of a snapshot's diff shown (terminal, reports, the Testing view's message); the rest is counted. */
   snapshotDiffLines: 200,
   /** Time one snapshot diff may take; a longer one is not shown (the two texts still are, in the editor). */

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
-import { BOUNDS, formatSize } from '../core/bounds';
+import { BOUNDS } from '../core/bounds';
 import { BUILTIN_SANDBOX, ENV_FILE_NAME, type NamedEnvironment } from '../core/env/constants';
 import { chooseEnvironment, envFileCandidates, environmentList, type EnvironmentEntries } from '../core/env/lookup';
+import { fileProblemText } from '../core/repo-file';
 import { lazy } from './lazy';
+import { namedFileAt, readRepositoryFile } from './workspace-fs';
 
 /** The workspace's one selection before environments were per file; still honoured where no file has its own. */
 const SELECTED = 'tradereq.environment';
@@ -168,7 +170,7 @@ export class Environments implements vscode.Disposable {
         const join = (d: string, name: string): string => vscode.Uri.joinPath(vscode.Uri.parse(d), name).toString();
         for (const candidate of envFileCandidates(key, parent, join)) {
           const uri = vscode.Uri.parse(candidate);
-          if (await exists(uri)) return this.load(uri);
+          if (await namedFileAt(uri)) return this.load(uri);
         }
         return BUILTIN;
       })().then((file) => {
@@ -197,17 +199,13 @@ export class Environments implements vscode.Disposable {
       this.log.warn(`${problem}; using the built-in sandbox environment until it is fixed`);
       return { ...base, environments: [BUILTIN_SANDBOX], problem };
     };
-    let bytes: Uint8Array;
-    try {
-      bytes = await vscode.workspace.fs.readFile(uri);
-    } catch {
-      return { ...base, environments: [BUILTIN_SANDBOX] };
-    }
-    if (bytes.length > BOUNDS.envFileBytes)
-      return broken(
-        vscode.l10n.t('{0} is larger than TradeReq reads ({1})', ENV_FILE_NAME, formatSize(BOUNDS.envFileBytes)),
-      );
-    const parsed = lazy().parseEnvironmentFile(new TextDecoder().decode(bytes));
+    // A plain file of its own folder, bounded while read (workspace-fs.ts): a link to /dev/zero never loads.
+    const file = await readRepositoryFile(uri, vscode.Uri.joinPath(uri, '..'), BOUNDS.envFileBytes);
+    if (!file.ok)
+      return file.error.kind === 'missing'
+        ? { ...base, environments: [BUILTIN_SANDBOX] }
+        : broken(fileProblemText(vscode.workspace.asRelativePath(uri), file.error));
+    const parsed = lazy().parseEnvironmentFile(new TextDecoder().decode(file.value));
     if (!parsed.ok) return broken(vscode.l10n.t('{0} of {1}: {2}', ENV_FILE_NAME, base.folder, parsed.error));
     return { ...base, entries: parsed.value, environments: environmentList(parsed.value) };
   }
@@ -243,14 +241,6 @@ function activeUri(): vscode.Uri | undefined {
 function folderOf(uri: vscode.Uri | undefined): vscode.Uri | undefined {
   if (uri && uri.scheme !== 'untitled') return vscode.Uri.joinPath(uri, '..');
   return vscode.workspace.workspaceFolders?.[0]?.uri;
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    return (await vscode.workspace.fs.stat(uri)).type !== vscode.FileType.Directory;
-  } catch {
-    return false;
-  }
 }
 
 /** "alpha/config" in a multi-root workspace (its folder's name first), "config" in one folder, a path outside. */

@@ -6,6 +6,9 @@ import { parse } from '../core/format/parser';
 import type { TradeReqDocument } from '../core/format/model';
 import type { DocumentModels } from './documents';
 import type { SettingsCache } from './settings';
+import { readRepositoryFile } from './workspace-fs';
+import { BOUNDS } from '../core/bounds';
+import { fileProblemText } from '../core/repo-file';
 
 const MAX_FILES = 500;
 const SYMBOL = /^[A-Z0-9]{2,40}$/;
@@ -97,9 +100,7 @@ export class Symbols implements vscode.Disposable {
     for (const uri of files) {
       try {
         const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-        const doc = open
-          ? this.models.get(open)
-          : parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+        const doc = open ? this.models.get(open) : await diskDocument(uri);
         found.set(uri.toString(), symbolsOf(doc));
       } catch (e) {
         this.log.debug(`could not read ${uri.fsPath} for symbols: ${e instanceof Error ? e.message : String(e)}`);
@@ -111,6 +112,13 @@ export class Symbols implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** A request file not open in an editor, as the repository has it: a plain file of its folder, within the bound (a link to /dev/zero is not read). */
+async function diskDocument(uri: vscode.Uri): Promise<TradeReqDocument> {
+  const bytes = await readRepositoryFile(uri, vscode.Uri.joinPath(uri, '..'), BOUNDS.fileChars);
+  if (!bytes.ok) throw new Error(fileProblemText(uri.fsPath, bytes.error));
+  return parse(new TextDecoder().decode(bytes.value));
 }
 
 function symbolsOf(doc: TradeReqDocument): string[] {

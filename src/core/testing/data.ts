@@ -1,13 +1,14 @@
 /**
  * `# @data` files (docs/format.md, Data files): a CSV file whose header row names the variables, or
  * a JSON array of flat objects, read as rows of variables. A data file comes from a repository like
- * the request file: it is hostile. It is read only from the request file's folder or below (a link
- * out of it is refused), bounded in size, rows, columns and value length, and its values are text
- * that is substituted like any variable, never run.
+ * the request file: it is hostile. It is read only as a plain file of the request file's folder or
+ * below (core/repo-file.ts: a link out of it, a FIFO or a device is refused), bounded in size (while
+ * reading), rows, columns (counted as they are met) and value length, and its values are text that
+ * is substituted like any variable, never run.
  */
 import { parse } from 'csv-parse/sync';
-import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { BOUNDS, clip, formatSize } from '../bounds';
 import { looksLikeSecret } from '../env/secrets';
 import type { NamedEnvironment } from '../env/constants';
@@ -16,6 +17,7 @@ import { readOptions } from '../format/directives';
 import { isWebSocket, type Diagnostic, type TradeReqDocument } from '../format/model';
 import { defaultContext, VariableScope } from '../format/variables';
 import { t } from '../l10n';
+import { fileProblemText, readRepoFileSync } from '../repo-file';
 import { err, ok, type Result } from '../result';
 import * as z from '../zod-mini';
 
@@ -34,41 +36,40 @@ export function loadData(requestFile: string, source: DataSource): Result<DataTa
   return text.ok ? parseData(text.value, source.format, source.path) : text;
 }
 
-/** The file's text, when it is a file of the request file's folder or below (links followed), within the size bound. */
+/**
+ * loadData for the `# @data` files of one request file, each file read once: a file is known by its
+ * real path, so `d.csv`, `./d.csv` and a link to it inside the folder are one file.
+ */
+export function dataLoader(requestFile: string): (source: DataSource) => Result<DataTable, string> {
+  const tables = new Map<string, Result<DataTable, string>>();
+  return (source) => {
+    const file = resolve(dirname(requestFile), ...source.path.split('/'));
+    let key = file;
+    try {
+      key = realpathSync(file);
+    } catch {
+      // Not there (or a link to nothing): loadData says why, once for this spelling.
+    }
+    let table = tables.get(key);
+    if (!table) tables.set(key, (table = loadData(requestFile, source)));
+    return table;
+  };
+}
+
+/** The file's text, when it is a plain file of the request file's folder or below (core/repo-file.ts), within the size bound. */
 function readBounded(requestFile: string, path: string): Result<string, string> {
   const folder = dirname(requestFile);
-  const file = resolve(folder, ...path.split('/'));
-  let real: string;
-  try {
-    real = realpathSync(file);
-    const inside = relative(realpathSync(folder), real);
-    if (inside.startsWith('..') || isAbsolute(inside))
-      return err(
-        t("{0} leads out of the request file's folder (a link?): a data file is read only from there or below", path),
-      );
-    if (!statSync(real).isFile()) return err(t('{0} is not a file', path));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? 'error';
-    return err(t('{0} cannot be read ({1}): write the path relative to the request file', path, code));
+  const file = readRepoFileSync(resolve(folder, ...path.split('/')), folder, BOUNDS.dataFileBytes);
+  if (!file.ok) {
+    const problem = file.error;
+    if (problem.kind === 'missing')
+      return err(t('{0} cannot be read ({1}): write the path relative to the request file', path, 'ENOENT'));
+    if (problem.kind === 'too-large')
+      return err(t('{0} is larger than TradeReq reads ({1}): split it', path, formatSize(BOUNDS.dataFileBytes)));
+    return err(fileProblemText(path, problem));
   }
-  // One more byte than the bound tells a file that is too large, even one that grows while read.
-  const bytes = Buffer.alloc(BOUNDS.dataFileBytes + 1);
-  let length = 0;
   try {
-    const fd = openSync(real, 'r');
-    try {
-      for (let n = -1; n !== 0 && length < bytes.length; length += n)
-        n = readSync(fd, bytes, length, bytes.length - length, null);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (e) {
-    return err(t('{0} cannot be read ({1})', path, (e as NodeJS.ErrnoException).code ?? 'error'));
-  }
-  if (length > BOUNDS.dataFileBytes)
-    return err(t('{0} is larger than TradeReq reads ({1}): split it', path, formatSize(BOUNDS.dataFileBytes)));
-  try {
-    return ok(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length)));
+    return ok(new TextDecoder('utf-8', { fatal: true }).decode(file.value.bytes));
   } catch {
     return err(t('{0} is not UTF-8 text', path));
   }
@@ -127,31 +128,32 @@ function jsonRows(text: string, name: string): Result<DataTable, string> {
   }
   if (!Array.isArray(parsed)) return err(t('{0} is not a JSON array of objects ([{"symbol": "BTCUSDT"}, …])', name));
   if (parsed.length > BOUNDS.dataRows) return err(tooManyRows(name));
-  const columns: string[] = [];
+  // Columns in order of first use, each looked up in constant time: past the bound, the rest is not read.
+  const columns = new Set<string>();
   const rows: Map<string, string>[] = [];
   for (const [i, item] of (parsed as unknown[]).entries()) {
     if (typeof item !== 'object' || item === null || Array.isArray(item))
       return err(t('{0}: row {1} is not an object of names and values', name, i + 1));
     const values = new Map<string, string>();
-    for (const [column, raw] of Object.entries(item)) {
-      const value = ValueSchema.safeParse(raw);
+    for (const column in item) {
+      if (!Object.hasOwn(item, column)) continue;
+      if (!columns.has(column) && columns.add(column).size > BOUNDS.dataColumns) return err(tooManyColumns(name));
+      const value = ValueSchema.safeParse((item as Record<string, unknown>)[column]);
       if (!value.success)
         return err(t('{0}: row {1}: "{2}" is not a string, number or boolean', name, i + 1, clip(column, 40)));
       const v = String(value.data);
       if (v.length > BOUNDS.dataCellChars) return err(tooLong(name, i, column));
-      if (!columns.includes(column)) columns.push(column);
       values.set(column, v);
     }
     rows.push(values);
   }
-  const checked = checkColumns(columns, name);
+  const checked = checkColumns([...columns], name);
   return checked.ok ? ok({ columns: checked.value, rows }) : checked;
 }
 
 /** Column names are variable names, each once, none that looks like a secret, at most BOUNDS.dataColumns. */
 function checkColumns(columns: readonly string[], name: string): Result<readonly string[], string> {
-  if (columns.length > BOUNDS.dataColumns)
-    return err(t('{0} has more than {1} columns: TradeReq reads no more', name, BOUNDS.dataColumns));
+  if (columns.length > BOUNDS.dataColumns) return err(tooManyColumns(name));
   const seen = new Set<string>();
   for (const column of columns) {
     const shown = JSON.stringify(clip(column, 40));
@@ -173,6 +175,10 @@ function checkColumns(columns: readonly string[], name: string): Result<readonly
   return ok(columns);
 }
 
+function tooManyColumns(name: string): string {
+  return t('{0} has more than {1} columns: TradeReq reads no more', name, BOUNDS.dataColumns);
+}
+
 function tooManyRows(name: string): string {
   return t('{0} has more than {1} rows: TradeReq runs no more; split it', name, BOUNDS.dataRows);
 }
@@ -191,7 +197,7 @@ export function dataDiagnostics(
   doc: TradeReqDocument,
   requestFile: string,
   environment: NamedEnvironment,
-  load: (source: DataSource) => Result<DataTable, string> = (source) => loadData(requestFile, source),
+  load: (source: DataSource) => Result<DataTable, string> = dataLoader(requestFile),
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const scope = new VariableScope(doc, defaultContext(environment, { now: () => 0 }));

@@ -6,17 +6,20 @@
  * answer of a case whose other expectations pass. docs/format.md, Snapshots.
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { BOUNDS } from '../bounds';
+import { BOUNDS, formatSize } from '../bounds';
 import { nestsDeeperThan } from '../format/json-value';
 import type { PipelineResult, Sent } from '../request/pipeline';
+import { t } from '../l10n';
 import { listenKeysOf } from '../request/listen-keys';
 import { ok } from '../result';
 import { caseTitle, type TestCase } from './cases';
 import { apiKeyOf, judge, type Judged } from './judge';
 import { maskVolatile, type MaskOptions } from './mask';
-import type { SnapshotEntry, SnapshotStore } from './snapshot-store';
+import { snapshotJson, type SnapshotEntry, type SnapshotStore } from './snapshot-store';
 
 const SNAPSHOT_TEXT = '@expect snapshot';
+/** A stored entry whose text would pass the bound: compared with nothing, written again on update. */
+const TOO_LARGE = Symbol('too large');
 
 /** What the comparison of one case gave. */
 interface Check {
@@ -68,9 +71,18 @@ async function checkSnapshot(
   const rules = maskRules(sent, credentials);
   const masked = maskedEntry(answer, rules);
   const actual = entryText(masked);
+  if (actual === undefined)
+    return {
+      passed: false,
+      actual: t(
+        'the answer is too large for a snapshot (more than {0} written out): check its parts with # @expect json',
+        formatSize(BOUNDS.snapshotFileBytes),
+      ),
+    };
   const stored = await store.entry(c.id);
   if (stored !== undefined && 'damaged' in stored && !store.update) return { passed: false, actual: stored.damaged };
-  const expected = stored === undefined || 'damaged' in stored ? undefined : entryText(maskedEntry(stored, rules));
+  const expected =
+    stored === undefined || 'damaged' in stored ? undefined : (entryText(maskedEntry(stored, rules)) ?? TOO_LARGE);
   if (expected === actual) return { passed: true, actual: `the answer matches its snapshot in ${store.shown}` };
   // An answer that fails the request's other checks, or whose outcome is unknown, is not written as the snapshot.
   const writable = sent.report.outcome !== 'unknown' && sent.expectations.every((e, i) => at.has(i) || e.passed);
@@ -78,6 +90,17 @@ async function checkSnapshot(
     await store.put(c.id, caseTitle(c), masked);
     return { passed: true, actual: `snapshot ${expected === undefined ? 'written' : 'updated'} in ${store.shown}` };
   }
+  if (expected === TOO_LARGE)
+    return {
+      passed: false,
+      actual: t(
+        'the snapshot of this request ({0} in {1}) is too large to compare (more than {2} written out): {3} to write it again',
+        c.id,
+        store.shown,
+        formatSize(BOUNDS.snapshotFileBytes),
+        store.howToUpdate,
+      ),
+    };
   const notWritten = store.update ? ' (not written: another expectation of the request failed)' : '';
   if (expected === undefined)
     return {
@@ -98,7 +121,8 @@ function answerEntry(sent: Sent): SnapshotEntry | string {
   if (!response || !decoded) return 'no answer to compare with the snapshot';
   if (response.truncated)
     return `the answer (${response.bodyBytes} bytes) is larger than TradeReq keeps of one: too large for a snapshot; check its parts with # @expect json`;
-  const json = decoded.json !== undefined && !nestsDeeperThan(decoded.json, BOUNDS.prettyJsonDepth);
+  // Deeper than a snapshot's bound: kept as the text received.
+  const json = decoded.json !== undefined && !nestsDeeperThan(decoded.json, BOUNDS.snapshotDepth);
   return {
     status: response.status,
     ...(decoded.code !== undefined && { code: decoded.code }),
@@ -129,9 +153,13 @@ function maskedEntry(entry: SnapshotEntry, rules: MaskOptions): SnapshotEntry {
   };
 }
 
-/** An entry as compared and shown: status, code, body, pretty JSON, a newline at the end. */
-function entryText(entry: SnapshotEntry): string {
-  return JSON.stringify(entry, null, 2) + '\n';
+/**
+ * An entry as compared and shown: status, code, body, pretty JSON, a newline at the end; undefined
+ * when it would be longer than a snapshot file may be (its text is not made past that).
+ */
+function entryText(entry: SnapshotEntry): string | undefined {
+  const text = snapshotJson(entry, BOUNDS.snapshotFileBytes, BOUNDS.snapshotDepth + 1);
+  return text.ok ? text.value + '\n' : undefined;
 }
 
 /** A unified diff from the snapshot to the answer, at most BOUNDS.snapshotDiffLines lines, made in bounded time. */

@@ -1,11 +1,12 @@
 /**
  * `# @data` files: CSV (quoting, CRLF, a BOM) and JSON read as rows of variables, every bound and
- * hostile name refused in one line, the file read only from the request file's folder or below,
- * a request's case expanded into one case per row, and the diagnostics the check step leaves to
- * the shells that read files.
+ * hostile name refused in one line (a row's columns counted as they are met), the file read only as
+ * a plain file of the request file's folder or below and known by its real path, a request's case
+ * expanded into one case per row, and the diagnostics the check step leaves to the shells that
+ * read files.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BOUNDS } from '../../../src/core/bounds';
@@ -13,8 +14,9 @@ import { checkDocument } from '../../../src/core/check/check';
 import { readOptions } from '../../../src/core/format/directives';
 import { parse } from '../../../src/core/format/parser';
 import { caseTitle, testCases, withRows } from '../../../src/core/testing/cases';
-import { dataDiagnostics, loadData, parseData, type DataTable } from '../../../src/core/testing/data';
+import { dataDiagnostics, dataLoader, loadData, parseData, type DataTable } from '../../../src/core/testing/data';
 import { err, ok } from '../../../src/core/result';
+import { cpuTime } from '../../support/cpu-time';
 
 const ENV = { name: 'sandbox', baseUrl: 'http://127.0.0.1:1', variables: { side: 'BUY' } };
 
@@ -90,6 +92,16 @@ describe('# @data files: JSON', () => {
     assert.match(problem('[]', 'json'), /has no row/);
     assert.match(problem('['.repeat(200_000), 'json'), /is not valid JSON/);
   });
+
+  it('a row of 110,000 members (1.2 MB) is refused at its 101st column, in linear time', () => {
+    const members = Array.from({ length: 110_000 }, (_, i) => `"c${i}":1`).join(',');
+    const { value, ms } = cpuTime(() => parseData(`[{${members}}]`, 'json', 'cases.json'));
+    assert.deepEqual(value, err(`cases.json has more than ${BOUNDS.dataColumns} columns: TradeReq reads no more`));
+    // Collected in quadratic time it took 12 s of CPU; linearly, a few ms (JSON.parse's): a ceiling a busy machine keeps.
+    assert.ok(ms < 1_000, `${Math.round(ms)} ms of CPU`);
+    const spread = JSON.stringify(Array.from({ length: BOUNDS.dataColumns + 1 }, (_, i) => ({ [`c${i}`]: 1 })));
+    assert.match(problem(spread, 'json'), new RegExp(`more than ${BOUNDS.dataColumns} columns`), 'columns of all rows');
+  });
 });
 
 describe('# @data files on disk', () => {
@@ -119,7 +131,10 @@ describe('# @data files on disk', () => {
       err('nope.csv cannot be read (ENOENT): write the path relative to the request file'),
     );
     mkdirSync(join(dir, 'req', 'dir.csv'));
-    assert.deepEqual(loadData(requestFile(), source('dir.csv')), err('dir.csv is not a file'));
+    assert.deepEqual(
+      loadData(requestFile(), source('dir.csv')),
+      err('dir.csv is not a plain file but a folder: TradeReq reads only plain files'),
+    );
     writeFileSync(join(dir, 'req', 'big.csv'), 'a\n' + 'x'.repeat(BOUNDS.dataFileBytes));
     assert.deepEqual(
       loadData(requestFile(), source('big.csv')),
@@ -129,8 +144,24 @@ describe('# @data files on disk', () => {
     assert.deepEqual(loadData(requestFile(), source('latin1.csv')), err('latin1.csv is not UTF-8 text'));
     writeFileSync(join(dir, 'outside.csv'), 'a\n1\n');
     symlinkSync(join(dir, 'outside.csv'), join(dir, 'req', 'link.csv'));
-    const link = loadData(requestFile(), source('link.csv'));
-    assert.ok(!link.ok && /leads out of the request file's folder/.test(link.error));
+    assert.deepEqual(
+      loadData(requestFile(), source('link.csv')),
+      err(
+        `link.csv leads out of its folder ${realpathSync(join(dir, 'req'))} (to ${realpathSync(join(dir, 'outside.csv'))}): TradeReq reads and writes a file a repository names only inside that folder`,
+      ),
+    );
+  });
+
+  it('d.csv, ./d.csv and a link to it inside the folder are one file, read once', () => {
+    writeFileSync(join(dir, 'req', 'd.csv'), 'symbol\nBTCUSDT\n');
+    symlinkSync(join('..', 'd.csv'), join(dir, 'req', 'data', 'link.csv'));
+    const load = dataLoader(requestFile());
+    const first = load(source('d.csv'));
+    assert.ok(first.ok && rows(first.value)[0]!['symbol'] === 'BTCUSDT', JSON.stringify(first));
+    // Changed on disk: a second read would see it.
+    writeFileSync(join(dir, 'req', 'd.csv'), 'symbol\nETHUSDT\n');
+    assert.equal(load(source('./d.csv')), first);
+    assert.equal(load(source('data/link.csv')), first);
   });
 
   it('the directive refuses absolute paths, `..`, backslashes, drive letters and other formats', () => {

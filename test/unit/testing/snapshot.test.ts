@@ -249,8 +249,27 @@ describe('snapshots: # @expect snapshot in a test run', function () {
     const { results } = await run(ORDERS, false, (id) => id === '#3');
     assert.match(
       results[0]!.expectations[0]!.actual,
-      /orders\.tradereq\.snap\.json cannot be read \(larger than 8 MiB\)$/,
+      /orders\.tradereq\.snap\.json is larger than TradeReq reads \(8 MiB\)$/,
     );
+  });
+
+  it('a committed snapshot too large to write out (240 KB of lists nested 60 deep) fails in one line, without making its text; --update-snapshots replaces it', async () => {
+    mkdirSync(join(dir, '__snapshots__'), { recursive: true });
+    let deep: unknown = 1;
+    for (let i = 0; i < 60; i++) deep = [deep];
+    const body = Array<unknown>(2_000).fill(deep);
+    // 16.8 million characters pretty-printed, twice the bound.
+    writeFileSync(snapshotPath(file), JSON.stringify({ version: 1, snapshots: { '#1': { status: 200, body } } }));
+    const ping = '# @expect snapshot\nGET /api/v3/ping\n';
+    const { results } = await run(ping, false);
+    assert.deepEqual(verdicts(results), [['failed', 'expectation']]);
+    assert.equal(
+      results[0]!.expectations[0]!.actual,
+      `the snapshot of this request (#1 in ${join('__snapshots__', 'orders.tradereq.snap.json')}) is too large to compare (more than 8 MiB written out): ${HOW} to write it again`,
+    );
+    const updated = await run(ping, true);
+    assert.deepEqual(verdicts(updated.results), [['passed', 'ok']]);
+    assert.deepEqual(updated.saved, { created: 0, changed: 1 });
   });
 
   it('updates only the cases run; other entries (a CRLF file, an odd key) stay as they were', async () => {
