@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import { BOUNDS, formatSize } from '../core/bounds';
 import type { TradeReqDocument } from '../core/format/model';
+import { fileProblemText } from '../core/repo-file';
 import { parse } from '../core/format/parser';
 import type { DataSource } from '../core/format/directives';
 import { err, type Result } from '../core/result';
 import { testCases, withRows, type TestCase } from '../core/testing/cases';
 import type { DataTable } from '../core/testing/data';
 import type { DocumentModels } from './documents';
+import { readRepositoryFile } from './workspace-fs';
 import { toRange } from './documents';
 import { lazy } from './lazy';
 import { reach } from './milestones';
@@ -174,16 +176,19 @@ export class Testing implements vscode.Disposable {
     return doc;
   }
 
+  /** A request file not open, as the repository has it: a plain file of its folder, bounded while read (core/repo-file.ts). */
   private async fromDisk(uri: vscode.Uri): Promise<TradeReqDocument | undefined> {
-    let bytes: Uint8Array;
-    try {
-      if ((await vscode.workspace.fs.stat(uri)).size > BOUNDS.fileChars) return void this.tooLarge(uri);
-      bytes = await vscode.workspace.fs.readFile(uri);
-    } catch {
-      this.controller.items.delete(uri.toString());
+    const bytes = await readRepositoryFile(uri, vscode.Uri.joinPath(uri, '..'), BOUNDS.fileChars);
+    if (!bytes.ok) {
+      if (bytes.error.kind === 'too-large') return void this.tooLarge(uri);
+      if (bytes.error.kind === 'missing') return void this.controller.items.delete(uri.toString());
+      // Not a plain file of its folder (a link out, a FIFO, a device): shown, never read.
+      const item = this.fileItem(uri);
+      item.children.replace([]);
+      item.error = fileProblemText(vscode.workspace.asRelativePath(uri), bytes.error);
       return undefined;
     }
-    const doc = parse(new TextDecoder().decode(bytes));
+    const doc = parse(new TextDecoder().decode(bytes.value));
     this.sync(uri, doc);
     return doc;
   }
