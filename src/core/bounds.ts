@@ -92,6 +92,10 @@ export const BOUNDS = {
   decimalExponent: 400,
   /** The text the signature doctor reads a sent request from (a pasted command, request or log excerpt). */
   doctorInputChars: 256 * KiB,
+  // Issue 31, inputs whose cost grows past any bound: `# @expect` lists and patterns.
+  /** Values of one `# @expect … in [a, b]` list, and its text between the brackets: past either the line is refused. */
+  expectListValues: 1_000,
+  expectListChars: 32 * KiB,
 } as const;
 
 /**

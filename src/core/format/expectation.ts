@@ -5,6 +5,7 @@
  * answer and ws/expect.ts for pushes. Today's forms (`status N`, `code N`, `json PATH == VALUE`,
  * `message PATH == VALUE`) read as they always did.
  */
+import { BOUNDS, formatSize } from '../bounds';
 import type { RuleId } from '../rules';
 import { parseDecimal, type Decimal } from './decimal';
 import type { PathStep } from './json-value';
@@ -32,7 +33,13 @@ export type Check =
   | { readonly op: Comparison; readonly value: Written }
   | { readonly op: 'contains' | 'startsWith'; readonly value: Written }
   | { readonly op: 'matches'; readonly pattern: Pattern }
-  | { readonly op: 'in'; readonly values: readonly Written[] }
+  | {
+      readonly op: 'in';
+      readonly values: readonly Written[];
+      /** The values' texts, and their decimals as decimalKey writes them: `in` looks a value up once in each. */
+      readonly texts: ReadonlySet<string>;
+      readonly decimals: ReadonlySet<string>;
+    }
   | { readonly op: 'exists' | 'not exists' }
   | { readonly op: TypeTest }
   | { readonly op: 'count'; readonly comparison: Comparison; readonly count: Written };
@@ -322,7 +329,13 @@ function readMatches(operator: Token, operand: Token | undefined): Result<Check,
 
 function readList(operator: Token, operand: Token | undefined): Result<Check, ExpectationProblem> {
   const values = operand ? parseList(operand.text) : undefined;
-  if (values === undefined || values.length === 0)
+  if (values === 'chars' || values === 'values')
+    return err({
+      range: operand!.range,
+      message: listTooLong(values, operand!.text.length - 2),
+      rule: 'bad-directive',
+    });
+  if (values === undefined)
     return err({
       range: operand?.range ?? operator.range,
       message: t(
@@ -330,26 +343,65 @@ function readList(operator: Token, operand: Token | undefined): Result<Check, Ex
       ),
       rule: 'bad-directive',
     });
-  return ok({ op: 'in', values });
+  return ok({ op: 'in', values, ...inSets(values) });
 }
 
-/** `[a, b, "c d"]`: its values, or undefined when it is not such a list. */
-function parseList(text: string): Written[] | undefined {
-  if (!text.startsWith('[') || !text.endsWith(']')) return undefined;
+/** Why a list is refused: past BOUNDS.expectListChars (`chars` characters between its brackets) or BOUNDS.expectListValues. */
+function listTooLong(fault: 'chars' | 'values', chars: number): string {
+  return fault === 'chars'
+    ? t(
+        'The list is {0} characters long: TradeReq reads at most {1}. Check fewer values on this line.',
+        chars,
+        formatSize(BOUNDS.expectListChars),
+      )
+    : t(
+        'The list holds more than {0} values: TradeReq compares with at most {0}. Check fewer values on this line.',
+        BOUNDS.expectListValues,
+      );
+}
+
+/**
+ * `[a, b, "c d"]`: its values; undefined when it is not such a list, or which bound it is past. One
+ * pass over the text, no regular expression that could backtrack: a shared file is hostile.
+ */
+function parseList(text: string): Written[] | 'chars' | 'values' | undefined {
+  if (!text.startsWith('[') || !text.endsWith(']') || text.length < 2) return undefined;
+  if (text.length - 2 > BOUNDS.expectListChars) return 'chars';
   const items: Written[] = [];
-  const re = /\s*("(?:[^"\\]|\\.)*"|[^,"[\]]*?)\s*(,|$)/y;
-  const inner = text.slice(1, -1);
-  if (inner.trim() === '') return [];
-  re.lastIndex = 0;
-  while (re.lastIndex < inner.length) {
-    const m = re.exec(inner);
-    if (!m || m[1] === '') return undefined;
-    const item = m[1]!.startsWith('"') ? jsonString(m[1]!) : m[1]!;
+  for (let i = 1; ;) {
+    const item = listItem(text, i, text.length - 1);
     if (item === undefined) return undefined;
-    items.push(withDecimal(item));
-    if (m[2] === '') break;
+    if (items.length === BOUNDS.expectListValues) return 'values';
+    items.push(withDecimal(item.value));
+    if (item.next === text.length - 1) return items;
+    i = item.next + 1;
   }
-  return re.lastIndex >= inner.length ? items : undefined;
+}
+
+/** The value that starts at `from` (white space before it skipped) and where it ends: at `end` or at its comma. */
+function listItem(text: string, from: number, end: number): { value: string; next: number } | undefined {
+  let i = from;
+  while (i < end && isSpace(text, i)) i++;
+  if (text[i] === '"') {
+    let close = i + 1;
+    while (close < end && text[close] !== '"') close += text[close] === '\\' ? 2 : 1;
+    if (close >= end) return undefined;
+    const value = jsonString(text.slice(i, close + 1));
+    let next = close + 1;
+    while (next < end && isSpace(text, next)) next++;
+    return value !== undefined && (next === end || text[next] === ',') ? { value, next } : undefined;
+  }
+  let next = i;
+  while (next < end && text[next] !== ',') {
+    if (text[next] === '"' || text[next] === '[' || text[next] === ']') return undefined;
+    next++;
+  }
+  const value = text.slice(i, next).trimEnd();
+  return value === '' ? undefined : { value, next };
+}
+
+function isSpace(text: string, i: number): boolean {
+  return /\s/.test(text[i]!);
 }
 
 function jsonString(text: string): string | undefined {
@@ -358,6 +410,26 @@ function jsonString(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What `in` compares with, made once when the line is read: the values' texts, and their decimals
+ * each in one spelling, so that a value is judged against the whole list in one look-up each.
+ */
+function inSets(values: readonly Written[]): { texts: ReadonlySet<string>; decimals: ReadonlySet<string> } {
+  const decimals = new Set<string>();
+  for (const v of values) if (v.decimal) decimals.add(decimalKey(v.decimal));
+  return { texts: new Set(values.map((v) => v.text)), decimals };
+}
+
+/** One text for every spelling of a decimal (0.10000000, 0.1, 1e-1): trailing zeros of the fraction dropped. */
+export function decimalKey(d: Decimal): string {
+  let { units, scale } = d;
+  while (scale > 0 && units % 10n === 0n) {
+    units /= 10n;
+    scale--;
+  }
+  return `${units}e-${scale}`;
 }
 
 /** VALUE written bare (BTCUSDT, 0.1) or as JSON ("BTCUSDT"): the quotes removed, as `# @expect json` always did. */
