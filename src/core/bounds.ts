@@ -82,7 +82,10 @@ export const BOUNDS = {
   expectValues: 1_000,
   /** A `# @expect … matches /re/` pattern, as written between the slashes. */
   patternChars: 512,
-  /** RE2's program size of a pattern (its cost per character matched: `.{1000}` is 1,000). */
+  /**
+   * RE2's program size of a pattern (its cost per character matched: `.{1000}` is 1,000), estimated
+   * from its text before compiling (an upper bound, format/pattern.ts) and checked once compiled.
+   */
   patternProgram: 300,
   /** What a pattern is matched against: one value's text, and all the values one expectation checks. */
   patternSubjectChars: 16 * KiB,
@@ -96,6 +99,13 @@ export const BOUNDS = {
   /** Values of one `# @expect … in [a, b]` list, and its text between the brackets: past either the line is refused. */
   expectListValues: 1_000,
   expectListChars: 32 * KiB,
+  /**
+   * The patterns of one file (`# @expect … matches`) compiled in all: different ones, and their cost
+   * (each its estimated RE2 program, and 64 for each Unicode class it builds: format/pattern.ts).
+   * The ones past either are refused without compiling, so a file of patterns checks in linear time.
+   */
+  patternsPerFile: 256,
+  patternCostPerFile: 32_768,
 } as const;
 
 /**

@@ -9,8 +9,8 @@ import { BOUNDS, formatSize } from '../bounds';
 import type { RuleId } from '../rules';
 import { parseDecimal, type Decimal } from './decimal';
 import type { PathStep } from './json-value';
-import { range, type Range, type Token } from './model';
-import { compilePattern, type Pattern } from './pattern';
+import { range, type Range, type Token, type TradeReqDocument } from './model';
+import { compilePattern, PatternBudget, type Pattern } from './pattern';
 import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 
@@ -52,6 +52,8 @@ interface ExpectationParts {
   readonly operator?: Token;
   /** Everything after the operator: a value, `/re/flags`, `[a, b]`, `< 5` after `count`. */
   readonly operand?: Token;
+  /** The budget a `matches` pattern is compiled in (the file's), when the line is read in a file. */
+  readonly patterns?: PatternBudget;
 }
 
 interface Line<K extends ExpectKind> {
@@ -131,12 +133,14 @@ export function expectUsage(): string {
 
 /**
  * Reads the arguments of a `# @expect` line. `args` is the line after `@expect`, trimmed; ranges
- * are on `line`, from `startChar` where `args` begins.
+ * are on `line`, from `startChar` where `args` begins. `patterns` is the budget of the file the
+ * line is in (filePatterns), for a `matches` line.
  */
 export function readExpectationLine(
   args: string,
   line = 0,
   startChar = 0,
+  patterns?: PatternBudget,
 ): Result<ExpectationLine, ExpectationProblem> {
   const r = new Reader(args, line, startChar);
   const kind = r.word();
@@ -152,7 +156,7 @@ export function readExpectationLine(
   const operand = r.rest();
   if ((subject === undefined && k !== 'status' && k !== 'code' && k !== 'duration') || (!operator && !operand))
     return err({ message: t('Write {0}.', kindUsage(k)), rule: 'bad-directive' });
-  const parts: ExpectationParts = { kind, subject, operator, operand };
+  const parts: ExpectationParts = { kind, subject, operator, operand, patterns };
   switch (k) {
     case 'status':
     case 'code':
@@ -244,7 +248,7 @@ function readCheck(kind: ExpectKind, parts: ExpectationParts): Result<Check, Exp
   const op = operator.text;
   if (!OPERATORS[kind].includes(op)) return err(unknownOperator(kind, operator));
   const operand = parts.operand;
-  if (op === 'matches') return readMatches(operator, operand);
+  if (op === 'matches') return readMatches(operator, operand, parts.patterns);
   if (op === 'in') return readList(operator, operand);
   if (op === 'count') return readCount(kind, operator, operand);
   if (op !== 'exists' && op !== 'not exists' && !(TYPE_TESTS as readonly string[]).includes(op))
@@ -312,9 +316,13 @@ function slice(token: Token, from: number, to: number): Range {
   return range(r.startLine, r.startChar + from, r.startLine, r.startChar + to);
 }
 
-function readMatches(operator: Token, operand: Token | undefined): Result<Check, ExpectationProblem> {
-  const m = operand ? /^\/(.*)\/([A-Za-z]*)$/.exec(operand.text) : null;
-  if (!m)
+function readMatches(
+  operator: Token,
+  operand: Token | undefined,
+  patterns: PatternBudget | undefined,
+): Result<Check, ExpectationProblem> {
+  const written = operand && patternWritten(operand.text);
+  if (!written)
     return err({
       range: operand?.range ?? operator.range,
       message: t(
@@ -322,9 +330,49 @@ function readMatches(operator: Token, operand: Token | undefined): Result<Check,
       ),
       rule: 'expect-pattern',
     });
-  const pattern = compilePattern(m[1]!, m[2]!);
-  if (!pattern.ok) return err({ range: operand!.range, message: pattern.error, rule: 'expect-pattern' });
+  const pattern = compilePattern(written.source, written.flags, patterns);
+  if (!pattern.ok) return err({ range: operand.range, message: pattern.error, rule: 'expect-pattern' });
   return ok({ op: 'matches', pattern: pattern.value });
+}
+
+/** `/source/flags`: the pattern between the first and the last slash, and the letters after it. */
+function patternWritten(text: string): { source: string; flags: string } | undefined {
+  const m = /^\/(.*)\/([A-Za-z]*)$/.exec(text);
+  return m ? { source: m[1]!, flags: m[2]! } : undefined;
+}
+
+/** The budget of each document's patterns, filled once per parse (filePatterns). */
+const FILE_PATTERNS = new WeakMap<TradeReqDocument, PatternBudget>();
+
+/**
+ * The budget of `doc`'s patterns (BOUNDS.patternsPerFile, patternCostPerFile), offered every
+ * `matches` pattern of the file in file order before any is compiled: the file's directives, then
+ * each request's. So whether a pattern is compiled is the same for a check of the whole file and
+ * for a send of one of its requests. One pass over the lines, nothing compiled.
+ */
+export function filePatterns(doc: TradeReqDocument): PatternBudget {
+  let budget = FILE_PATTERNS.get(doc);
+  if (budget === undefined) {
+    budget = new PatternBudget();
+    for (const directives of [doc.fileDirectives, ...doc.requests.map((r) => r.directives)])
+      for (const d of directives) {
+        const written = d.name.text === 'expect' && d.args ? matchesWritten(d.args.text) : undefined;
+        if (written) budget.admits(written.source, written.flags);
+      }
+    FILE_PATTERNS.set(doc, budget);
+  }
+  return budget;
+}
+
+/** The pattern of a `… matches /re/` line, read as readExpectationLine reads it; undefined for any other line. */
+function matchesWritten(args: string): { source: string; flags: string } | undefined {
+  const r = new Reader(args, 0, 0);
+  const kind = r.word()?.text;
+  if (kind !== 'json' && kind !== 'message' && kind !== 'header') return undefined;
+  r.subject();
+  if (r.operator()?.text !== 'matches') return undefined;
+  const operand = r.rest();
+  return operand && patternWritten(operand.text);
 }
 
 function readList(operator: Token, operand: Token | undefined): Result<Check, ExpectationProblem> {
