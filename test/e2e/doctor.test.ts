@@ -136,3 +136,26 @@ describe('tradereq doctor: what real programs sent, diagnosed', function () {
     );
   });
 });
+
+describe('tradereq doctor: hostile pastes (issue 31)', function () {
+  this.timeout(60_000);
+  let project: Project;
+  before(async () => {
+    ensureBuilt();
+    project = await sandboxProject('doctor-hostile', {});
+  });
+  after(() => project?.close());
+
+  it('a pasted request whose JSON body nests 10,000 deep: one line saying so, exit 2, no crash', async () => {
+    const deep = `{"symbol":"BTCUSDT","x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+    const text = `POST /api/v3/order?signature=${'ab'.repeat(32)} HTTP/1.1\nHost: ${new URL(project.sandbox.baseUrl).host}\nX-SERVICE-APIKEY: ${DEMO.apiKey}\nContent-Type: application/json\n\n${deep}\n`;
+    writeFileSync(join(project.dir, 'deep.txt'), text);
+    for (const json of [[], ['--json']]) {
+      const r = await project.run(['doctor', 'deep.txt', '--offline', ...json]);
+      assert.equal(r.status, 2, describeRun(r));
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^tradereq: the JSON body nests deeper than 256 levels, more than the doctor reads/);
+      assert.equal(r.stderr.trim().split('\n').length, 1, 'one line');
+    }
+  });
+});

@@ -246,6 +246,14 @@ describe('doctor/diagnose: a broken signer per cause, refused by the sandbox, di
     assert.match(reportText(d), /listenKey=<hidden>/);
   });
 
+  it("a JSON body nested 10,000 deep that reached it without the reader (the panel's Why?) is diagnosed: its members are not read as JSON, nothing thrown", () => {
+    const body = `{"symbol":"BTCUSDT","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    const sent = sentOf(sb, { path: '/api/v3/order', query: `signature=${'cd'.repeat(32)}`, body, json: true });
+    const d = diagnose(input(sent));
+    assert.equal(d.cause, 'unknown');
+    assert.doesNotThrow(() => reportText(d) + reportJson(d));
+  });
+
   it('a request at the size bound is diagnosed in bounded time (variants, no search over secrets)', () => {
     // The reader's bounds: 256 KiB of text, 1,000 parameters (bounds.ts).
     const body = Array.from({ length: BOUNDS.paramsPerRequest - 1 }, (_, i) => `p${i}=${'v'.repeat(240)}`).join('&');
