@@ -34,7 +34,11 @@ export const BOUNDS = {
   historyRequestChars: 16 * KiB,
   /** What a history entry keeps of the service's message and of the one-line summary. */
   messageChars: 2 * KiB,
-  /** A JSON answer nested deeper than this is shown as text rather than pretty-printed. */
+  /**
+   * The one depth JSON from outside is read to where anything recurses over it (JSON.stringify does):
+   * an answer nested deeper is shown as text rather than pretty-printed, and is not kept or chained;
+   * a pasted request's body, a `[json]` body or an imported one deeper is refused.
+   */
   prettyJsonDepth: 256,
   /** Pushes the stream view keeps in memory per connection; older ones are counted, not kept. */
   streamViewPushes: 5_000,
