@@ -8,7 +8,7 @@ import { LIMITS, MILLISECOND_TIMESTAMP_MIN } from '../catalog/limits';
 import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { maskApiKey } from '../env/keys';
 import { looseEncoding } from '../signing/total-params';
-import { secretCheck, type SentSecrets } from './secrets';
+import { secretCheck, type SentSecrets } from './secret-sent';
 import type { DoctorCheck, DoctorInput } from './types';
 import { headerValue, type Wire } from './wire';
 

@@ -9,7 +9,7 @@ import { maskApiKey } from '../env/keys';
 import { signTotalParams } from '../signing/hmac';
 import { restOfSection5 } from './checks';
 import { CAUSES } from './fixes';
-import { sentSecrets, type SentSecrets } from './secrets';
+import { sentSecrets, type SentSecrets } from './secret-sent';
 import type { CauseId, Diagnosis, DoctorCheck, DoctorInput, SignedComparison } from './types';
 import { keyVariants, messageVariants, type KeyVariant, type MessageVariant } from './variants';
 import { readWire, type Wire } from './wire';
