@@ -119,7 +119,8 @@ function chooseKeys(
     if (!key) throw new UsageError(DOCTOR.noKeyForProfile(flag, profileEnvPrefix(flag)));
   } else {
     key =
-      known.find((k) => k.apiKey === sentKey) ??
+      // A program that sent its secret where the API key goes is checked against that secret's profile.
+      known.find((k) => k.apiKey === sentKey || k.secretKey === sentKey) ??
       (generic ? { profile: 'default', ...generic } : undefined) ??
       (isLoopbackOrigin(sent.url) ? DEMO_KEYS[0] : undefined);
     if (!key) throw new UsageError(DOCTOR.noKey);

@@ -34,7 +34,11 @@ export const BOUNDS = {
   historyRequestChars: 16 * KiB,
   /** What a history entry keeps of the service's message and of the one-line summary. */
   messageChars: 2 * KiB,
-  /** A JSON answer nested deeper than this is shown as text rather than pretty-printed. */
+  /**
+   * The one depth JSON from outside is read to where anything recurses over it (JSON.stringify does):
+   * an answer nested deeper is shown as text rather than pretty-printed, and is not kept or chained;
+   * a pasted request's body, a `[json]` body or an imported one deeper is refused.
+   */
   prettyJsonDepth: 256,
   /** Pushes the stream view keeps in memory per connection; older ones are counted, not kept. */
   streamViewPushes: 5_000,
@@ -87,7 +91,10 @@ export const BOUNDS = {
   expectValues: 1_000,
   /** A `# @expect … matches /re/` pattern, as written between the slashes. */
   patternChars: 512,
-  /** RE2's program size of a pattern (its cost per character matched: `.{1000}` is 1,000). */
+  /**
+   * RE2's program size of a pattern (its cost per character matched: `.{1000}` is 1,000), estimated
+   * from its text before compiling (an upper bound, format/pattern.ts) and checked once compiled.
+   */
   patternProgram: 300,
   /** What a pattern is matched against: one value's text, and all the values one expectation checks. */
   patternSubjectChars: 16 * KiB,
@@ -97,6 +104,17 @@ export const BOUNDS = {
   decimalExponent: 400,
   /** The text the signature doctor reads a sent request from (a pasted command, request or log excerpt). */
   doctorInputChars: 256 * KiB,
+  // Issue 31, inputs whose cost grows past any bound: `# @expect` lists and patterns.
+  /** Values of one `# @expect … in [a, b]` list, and its text between the brackets: past either the line is refused. */
+  expectListValues: 1_000,
+  expectListChars: 32 * KiB,
+  /**
+   * The patterns of one file (`# @expect … matches`) compiled in all: different ones, and their cost
+   * (each its estimated RE2 program, and 64 for each Unicode class it builds: format/pattern.ts).
+   * The ones past either are refused without compiling, so a file of patterns checks in linear time.
+   */
+  patternsPerFile: 256,
+  patternCostPerFile: 32_768,
 } as const;
 
 /**

@@ -93,6 +93,25 @@ function duplicate(name: string, place: string): Answer<never> {
   );
 }
 
+/**
+ * How deep a list of orders nests: the list, each order, and one more so that an order holding a
+ * list is refused alone, as in a form body (batch.ts). Deeper is refused whole before JSON.stringify,
+ * which recurses, writes it out again.
+ */
+const ORDER_LIST_DEPTH = 3;
+
+/** Whether `value` nests deeper than `max` arrays and objects, walked without recursion. */
+function nestsDeeper(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [v, depth] = top;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function parseJson(raw: string, out: Collector): Answer<string> {
   let parsed: unknown;
   try {
@@ -108,9 +127,15 @@ function parseJson(raw: string, out: Collector): Answer<string> {
     if (typeof v === 'string') text = v;
     else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') text = String(v);
     else if (v === null) text = '';
-    // A batch's list may be written as a JSON list in a JSON body, not only as text.
-    else if (out.free.has(name) && Array.isArray(v)) text = JSON.stringify(v);
-    else return refusal(33333, `The JSON value of "${name}" must be a string or a number, not an object or array.`);
+    // A batch's list may be written as a JSON list in a JSON body, not only as text; written out again, within its depth.
+    else if (out.free.has(name) && Array.isArray(v)) {
+      if (nestsDeeper(v, ORDER_LIST_DEPTH))
+        return refusal(
+          33333,
+          `The JSON value of "${name}" nests deeper than a list of orders, each an object of parameters.`,
+        );
+      text = JSON.stringify(v);
+    } else return refusal(33333, `The JSON value of "${name}" must be a string or a number, not an object or array.`);
     checkChars(out, name, text);
     if (!out.values.has(name)) out.values.set(name, text);
   }

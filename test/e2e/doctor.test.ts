@@ -136,3 +136,66 @@ describe('tradereq doctor: what real programs sent, diagnosed', function () {
     );
   });
 });
+
+describe('tradereq doctor: hostile pastes (issue 31)', function () {
+  this.timeout(60_000);
+  let project: Project;
+  before(async () => {
+    ensureBuilt();
+    project = await sandboxProject('doctor-hostile', {});
+  });
+  after(() => project?.close());
+
+  it('a pasted request whose JSON body nests 10,000 deep: one line saying so, exit 2, no crash', async () => {
+    const deep = `{"symbol":"BTCUSDT","x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+    const text = `POST /api/v3/order?signature=${'ab'.repeat(32)} HTTP/1.1\nHost: ${new URL(project.sandbox.baseUrl).host}\nX-SERVICE-APIKEY: ${DEMO.apiKey}\nContent-Type: application/json\n\n${deep}\n`;
+    writeFileSync(join(project.dir, 'deep.txt'), text);
+    for (const json of [[], ['--json']]) {
+      const r = await project.run(['doctor', 'deep.txt', '--offline', ...json]);
+      assert.equal(r.status, 2, describeRun(r));
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^tradereq: the JSON body nests deeper than 256 levels, more than the doctor reads/);
+      assert.equal(r.stderr.trim().split('\n').length, 1, 'one line');
+    }
+  });
+});
+
+describe('tradereq doctor: a request that carried its secret key (issue 31, point 6)', function () {
+  this.timeout(60_000);
+  const live = {
+    apiKey: 'LiveApiKeyForTheDoctor000000AK01',
+    secretKey: 'qZ7vLiveSecretThatMustNeverBePrinted9x3WmB4cR8tY2uN6pK1dF5gH0jE',
+  };
+  let project: Project;
+  before(async () => {
+    ensureBuilt();
+    project = await sandboxProject('doctor-secret', {});
+  });
+  after(() => project?.close());
+
+  it('sent as the API key and as a parameter: the key is found by its secret, the report names both fields and prints no part of it', async () => {
+    const q = `symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=29000&secretKey=${live.secretKey}&timestamp=${Date.now()}`;
+    const signature = createHmac('sha256', live.secretKey).update(q).digest('hex');
+    writeFileSync(
+      join(project.dir, 'leak.txt'),
+      `curl -X POST 'https://api.example.com/api/v3/order?${q}&signature=${signature}' -H 'X-SERVICE-APIKEY: ${live.secretKey}'\n`,
+    );
+    const env = { ...project.env, TRADEREQ_LIVE_API_KEY: live.apiKey, TRADEREQ_LIVE_SECRET_KEY: live.secretKey };
+    const text = await tradereq(['doctor', 'leak.txt', '--offline'], { cwd: project.dir, env });
+    const json = await tradereq(['doctor', 'leak.txt', '--offline', '--json'], { cwd: project.dir, env });
+    for (const r of [text, json]) {
+      assert.equal(r.status, 1, describeRun(r));
+      const out = r.stdout + r.stderr;
+      for (let i = 0; i + 8 <= live.secretKey.length; i++)
+        assert.ok(!out.includes(live.secretKey.slice(i, i + 8)), `part of the secret is printed:\n${describeRun(r)}`);
+      assert.ok(!out.includes(`****${live.secretKey.slice(-4)}`), 'its last four characters are printed');
+    }
+    assert.match(
+      text.stdout,
+      /^Cause: secret-sent \(the secret key was sent with the request\)\nYour program sent its secret key as the API key \(the X-SERVICE-APIKEY header\), and as the value of the parameter "secretKey" in the query string\. Replace that key pair/,
+    );
+    const report = JSON.parse(json.stdout) as { cause: string; causes: string[]; signed: string };
+    assert.deepEqual([report.cause, report.causes.includes('api-key-header')], ['secret-sent', true]);
+    assert.match(report.signed, /&secretKey=<secret key>&/);
+  });
+});

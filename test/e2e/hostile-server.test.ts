@@ -63,6 +63,31 @@ describe('a hostile server and bad header input', function () {
     assert.equal((JSON.parse(json.stdout) as { body: unknown }).body, deep);
   });
 
+  it('a named request answered 10,000 deep: the outcome and the answer (its orderId) are printed, and it is not kept for later runs (issue 31)', async () => {
+    const deep = `{"orderId":4242,"x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(deep);
+    };
+    const file = '### buy\n# @name buy\nPOST /api/v3/order/test\n\n### again\nGET /again?id={{buy.response.orderId}}\n';
+    const r = await run('deep.tradereq', file, ['--request', 'buy']);
+    assert.equal(r.status, 0, describeRun(r));
+    assert.match(r.stdout, /→ 200 ok\n\{"orderId":4242,/);
+    assert.match(r.stderr, /warning: the answer of "buy" nests deeper than 256 levels: not kept for later runs/);
+    const json = await run('deep.tradereq', file, ['--request', 'buy', '--json']);
+    assert.equal(json.status, 0, describeRun(json));
+    assert.equal((JSON.parse(json.stdout) as { body: unknown }).body, deep);
+    // A later run of the request that reads {{buy.response.orderId}} finds no answer of buy kept.
+    const next = await run('deep.tradereq', file, ['--request', 'again']);
+    assert.equal(next.status, 2, describeRun(next));
+    assert.match(next.stderr, /buy/);
+    assert.deepEqual(
+      hits.filter((h) => h.startsWith('/again')),
+      [],
+      'nothing sent without the answer',
+    );
+  });
+
   it('a body that trickles in one byte a second is not waited on past --timeout: the outcome is unknown', async () => {
     handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });

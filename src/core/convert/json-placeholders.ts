@@ -2,6 +2,8 @@
  * A `[json]` body as an importer reads it: `{{...}}` may stand where JSON expects a value, so the
  * text is read with placeholders in their place and written back with them restored.
  */
+import { BOUNDS } from '../bounds';
+import { nestsDeeperThan } from '../format/json-value';
 
 /** Replaces `{{...}}` by placeholders so that JSON.parse can read the body, and back. */
 function withPlaceholders(json: string): { text: string; restore: (s: string) => string } {
@@ -86,13 +88,10 @@ export function pruneMembers(json: string, drop: (name: string, top: boolean) =>
   const root = read.value;
   const dropped = droppedMembers(root, drop);
   if (dropped.length === 0) return { json, dropped, read: true };
-  try {
-    const text = JSON.stringify(root, function (this: unknown, key: string, value: unknown) {
-      return !Array.isArray(this) && key !== '' && drop(key, this === root) ? undefined : value;
-    });
-    return { json: read.restore(text), dropped, read: true };
-  } catch {
-    // JSON.stringify recurses: a body nested deeper than the stack cannot be written again.
-    return { json: undefined, dropped, read: true };
-  }
+  // JSON.stringify recurses: a body nested past the one depth TradeReq reads JSON to is not written again.
+  if (nestsDeeperThan(root, BOUNDS.prettyJsonDepth)) return { json: undefined, dropped, read: true };
+  const text = JSON.stringify(root, function (this: unknown, key: string, value: unknown) {
+    return !Array.isArray(this) && key !== '' && drop(key, this === root) ? undefined : value;
+  });
+  return { json: read.restore(text), dropped, read: true };
 }

@@ -8,6 +8,7 @@ import { LIMITS, MILLISECOND_TIMESTAMP_MIN } from '../catalog/limits';
 import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { maskApiKey } from '../env/keys';
 import { looseEncoding } from '../signing/total-params';
+import { secretCheck, type SentSecrets } from './secret-sent';
 import type { DoctorCheck, DoctorInput } from './types';
 import { headerValue, type Wire } from './wire';
 
@@ -30,11 +31,11 @@ function span(ms: number): string {
   return `${Math.round(a / 3_600_000)} h`;
 }
 
-function recvWindowOf(w: Wire): number | DoctorCheck {
+function recvWindowOf(w: Wire, hide: (text: string) => string): number | DoctorCheck {
   const rw = w.values.get('recvWindow');
   if (rw === undefined) return LIMITS.recvWindow.defaultMs;
   if (!INTEGER.test(rw))
-    return fail('recv-window', `recvWindow ${shown(rw)} is not a whole number of milliseconds (§5 rule 8).`);
+    return fail('recv-window', `recvWindow ${shown(hide(rw))} is not a whole number of milliseconds (§5 rule 8).`);
   const n = Number(rw);
   if (n > LIMITS.recvWindow.maxMs || n === 0)
     return fail(
@@ -52,16 +53,16 @@ function clockNote(input: DoctorInput): string {
 }
 
 /** §5 rules 7 and 9: a millisecond timestamp, within the window of the server's time now. */
-function timestampChecks(w: Wire, input: DoctorInput): DoctorCheck[] {
+function timestampChecks(w: Wire, input: DoctorInput, hide: (text: string) => string): DoctorCheck[] {
   const ts = w.values.get('timestamp');
-  const rw = recvWindowOf(w);
+  const rw = recvWindowOf(w, hide);
   const window =
     typeof rw === 'number' ? [pass('recv-window', `recvWindow ${rw} ms is within bounds (§5 rule 8).`)] : [rw];
   if (ts === undefined)
     return [fail('clock-window', 'No timestamp was sent: a signed request needs one (§5 rule 7).'), ...window];
   if (!INTEGER.test(ts))
     return [
-      fail('timestamp-seconds', `timestamp ${shown(ts)} is not a whole number of milliseconds (§5 rule 7).`),
+      fail('timestamp-seconds', `timestamp ${shown(hide(ts))} is not a whole number of milliseconds (§5 rule 7).`),
       ...window,
     ];
   const t = Number(ts);
@@ -107,11 +108,18 @@ function timestampChecks(w: Wire, input: DoctorInput): DoctorCheck[] {
   ];
 }
 
-function apiKeyCheck(w: Wire, input: DoctorInput): DoctorCheck {
+function apiKeyCheck(w: Wire, input: DoctorInput, secrets: SentSecrets): DoctorCheck {
   const name = input.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
   const sent = headerValue(w.sent, name);
   if (sent === undefined)
     return fail('api-key-header', `No ${name} header was sent: the service answers 400 (§5 rule 1, rule 10).`);
+  // A secret in the header: named by its profile, never masked as a key is (that shows its last four characters).
+  const holder = secrets.holder(sent);
+  if (holder !== undefined)
+    return fail(
+      'api-key-header',
+      `${name} carries the secret key of the key profile "${holder.profile}", not its API key ${maskApiKey(holder.apiKey)}.`,
+    );
   if (!API_KEY_FORMAT.test(sent))
     return fail(
       'api-key-header',
@@ -131,7 +139,7 @@ function apiKeyCheck(w: Wire, input: DoctorInput): DoctorCheck {
 }
 
 /** §4.1 rules 2, 3 and 5: where the parameters were put, and whether the service reads them as signed. */
-function placementChecks(w: Wire): DoctorCheck[] {
+function placementChecks(w: Wire, hide: (text: string) => string): DoctorCheck[] {
   const out: DoctorCheck[] = [];
   const conflicts = w.queryPairs.filter(
     (q) =>
@@ -142,7 +150,7 @@ function placementChecks(w: Wire): DoctorCheck[] {
     out.push(
       fail(
         'query-overrides-body',
-        `${conflicts.map((c) => c.name).join(', ')} ${conflicts.length > 1 ? 'are' : 'is'} in both the query string and the body with different values: the service uses the query string's (§4.1 rule 5).`,
+        `${conflicts.map((c) => hide(c.name)).join(', ')} ${conflicts.length > 1 ? 'are' : 'is'} in both the query string and the body with different values: the service uses the query string's (§4.1 rule 5).`,
       ),
     );
   else
@@ -161,7 +169,7 @@ function placementChecks(w: Wire): DoctorCheck[] {
     out.push(
       fail(
         'json-vs-form',
-        `The body is JSON but Content-Type is ${type === undefined ? 'missing' : shown(type)}: send Content-Type: application/json (§4.1 rule 3).`,
+        `The body is JSON but Content-Type is ${type === undefined ? 'missing' : shown(hide(type))}: send Content-Type: application/json (§4.1 rule 3).`,
       ),
     );
   const endpoint = findEndpoint(w.sent.method, new URL(w.sent.url).pathname);
@@ -176,7 +184,13 @@ function placementChecks(w: Wire): DoctorCheck[] {
   return out;
 }
 
-/** Every check, in the order a report lists them. */
-export function restOfSection5(w: Wire, input: DoctorInput): DoctorCheck[] {
-  return [...timestampChecks(w, input), apiKeyCheck(w, input), ...placementChecks(w)];
+/** Every check, in the order a report lists them: whether a secret was sent first; values from the request with its secrets hidden. */
+export function restOfSection5(w: Wire, input: DoctorInput, secrets: SentSecrets): DoctorCheck[] {
+  const { hide } = secrets;
+  return [
+    secretCheck(secrets),
+    ...timestampChecks(w, input, hide),
+    apiKeyCheck(w, input, secrets),
+    ...placementChecks(w, hide),
+  ];
 }

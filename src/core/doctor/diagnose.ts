@@ -4,10 +4,12 @@
  */
 import { CREDENTIAL_FIELDS } from '../catalog/endpoints';
 import { lookupError } from '../catalog/errors';
+import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { maskApiKey } from '../env/keys';
 import { signTotalParams } from '../signing/hmac';
 import { restOfSection5 } from './checks';
 import { CAUSES } from './fixes';
+import { sentSecrets, type SentSecrets } from './secret-sent';
 import type { CauseId, Diagnosis, DoctorCheck, DoctorInput, SignedComparison } from './types';
 import { keyVariants, messageVariants, type KeyVariant, type MessageVariant } from './variants';
 import { readWire, type Wire } from './wire';
@@ -37,15 +39,15 @@ function search(w: Wire, input: DoctorInput, target: string): Match | undefined 
 const FORM_CREDENTIAL = new RegExp(`(^|&)(${[...CREDENTIAL_FIELDS].join('|')})=[^&]*`, 'g');
 const JSON_CREDENTIAL = new RegExp(`("(?:${[...CREDENTIAL_FIELDS].join('|')})"\\s*:\\s*)"[^"\\\\]*"`, 'g');
 
-/** A message as shown: credentials (listen keys) hidden. */
-function shown(text: string): string {
-  return text.replace(FORM_CREDENTIAL, '$1$2=<hidden>').replace(JSON_CREDENTIAL, '$1"<hidden>"');
+/** A message as shown: secret keys and credentials (listen keys) hidden, before it is compared or cut. */
+function shown(text: string, hide: (text: string) => string): string {
+  return hide(text).replace(FORM_CREDENTIAL, '$1$2=<hidden>').replace(JSON_CREDENTIAL, '$1"<hidden>"');
 }
 
-function compare(signed: string | undefined, expectedRaw: string): SignedComparison {
-  const expected = shown(expectedRaw);
+function compare(signed: string | undefined, expectedRaw: string, hide: (text: string) => string): SignedComparison {
+  const expected = shown(expectedRaw, hide);
   if (signed === undefined) return { expected };
-  const s = shown(signed);
+  const s = shown(signed, hide);
   let start = 0;
   while (start < s.length && start < expected.length && s[start] === expected[start]) start++;
   let tail = 0;
@@ -90,18 +92,45 @@ function matchedSummary(match: Match, upper: boolean): string {
   return `The program ${parts.join(', and ')}.`;
 }
 
-/** The diagnosis of what was sent, against `input.key`. */
+/** The diagnosis of what was sent, against `input.key`: a secret key sent is named first, and no secret is ever shown. */
 export function diagnose(input: DoctorInput): Diagnosis {
   const w = readWire(input.sent);
-  const checks = restOfSection5(w, input);
-  const failed = checks.filter((c) => !c.ok).map((c) => c.id);
-  if (w.signature === undefined || w.signature.length === 0) return missing(w, input, checks, failed);
+  const secrets = sentSecrets(w, input.key, input.otherKeys, input.apiKeyHeader ?? DEFAULT_API_KEY_HEADER);
+  return withSecrets(signatureDiagnosis(w, input, secrets), secrets);
+}
+
+/** A diagnosis that names the secret keys sent, first, and hides every secret in its words (its comparison hid them already). */
+function withSecrets(d: Diagnosis, secrets: SentSecrets): Diagnosis {
+  const { hide } = secrets;
+  const hidden: Diagnosis = {
+    ...d,
+    summary: hide(d.summary),
+    checks: d.checks.map((c) => ({ ...c, text: hide(c.text) })),
+    ...(d.codeNote !== undefined ? { codeNote: hide(d.codeNote) } : {}),
+  };
+  if (secrets.sentences.length === 0) return hidden;
+  return {
+    ...hidden,
+    cause: 'secret-sent',
+    causes: ['secret-sent', ...d.causes.filter((c) => c !== 'none')],
+    summary: `${secrets.sentences.join(' ')} Replace that key pair: a secret key only signs, and this one has left your machine. ${hidden.summary}`,
+    fix: CAUSES['secret-sent'].fix,
+    snippets: {},
+  };
+}
+
+/** What the signature and the rest of §5 say; a secret sent is left to withSecrets. */
+function signatureDiagnosis(w: Wire, input: DoctorInput, secrets: SentSecrets): Diagnosis {
+  const checks = restOfSection5(w, input, secrets);
+  const failed = checks.filter((c) => !c.ok && c.id !== 'secret-sent').map((c) => c.id);
+  const hide = secrets.hide;
+  if (w.signature === undefined || w.signature.length === 0) return missing(w, input, checks, failed, hide);
   const target = w.signature.toLowerCase();
   const upper = target !== w.signature;
   const right = signTotalParams(input.key.secretKey, w.totalParams) === target;
-  if (right) return correct(w, input, checks, failed, upper);
+  if (right) return correct(w, input, checks, failed, upper, hide);
   const match = search(w, input, target);
-  if (match === undefined) return unknown(w, input, checks, failed);
+  if (match === undefined) return unknown(w, input, checks, failed, hide);
   const causes = distinct([
     ...(match.message ? [match.message.cause] : []),
     ...(match.key ? [match.key.cause] : []),
@@ -116,7 +145,7 @@ export function diagnose(input: DoctorInput): Diagnosis {
   return result(
     causes,
     matchedSummary(match, upper),
-    compare(match.message?.message ?? w.totalParams, w.totalParams),
+    compare(match.message?.message ?? w.totalParams, w.totalParams, hide),
     [signatureCheck, ...checks],
     codeNote(input, false),
   );
@@ -143,7 +172,13 @@ function result(
   };
 }
 
-function missing(w: Wire, input: DoctorInput, checks: DoctorCheck[], failed: CauseId[]): Diagnosis {
+function missing(
+  w: Wire,
+  input: DoctorInput,
+  checks: DoctorCheck[],
+  failed: CauseId[],
+  hide: (text: string) => string,
+): Diagnosis {
   const check: DoctorCheck = {
     id: 'signature-missing',
     ok: false,
@@ -152,13 +187,20 @@ function missing(w: Wire, input: DoctorInput, checks: DoctorCheck[], failed: Cau
   return result(
     distinct(['signature-missing', ...failed]),
     'The request carries no signature (§5 rule 2).',
-    compare(undefined, w.totalParams),
+    compare(undefined, w.totalParams, hide),
     [check, ...checks],
     codeNote(input, false),
   );
 }
 
-function correct(w: Wire, input: DoctorInput, checks: DoctorCheck[], failed: CauseId[], upper: boolean): Diagnosis {
+function correct(
+  w: Wire,
+  input: DoctorInput,
+  checks: DoctorCheck[],
+  failed: CauseId[],
+  upper: boolean,
+  hide: (text: string) => string,
+): Diagnosis {
   const whose = `the secret of the key profile "${input.key.profile}"`;
   const check: DoctorCheck = upper
     ? {
@@ -174,10 +216,22 @@ function correct(w: Wire, input: DoctorInput, checks: DoctorCheck[], failed: Cau
       : upper
         ? 'The signature is right but in upper case.'
         : `The signature is correct; the rejection is not about signing: ${CAUSES[causes[0]!].title}.`;
-  return result(causes, summary, compare(w.totalParams, w.totalParams), [check, ...checks], codeNote(input, !upper));
+  return result(
+    causes,
+    summary,
+    compare(w.totalParams, w.totalParams, hide),
+    [check, ...checks],
+    codeNote(input, !upper),
+  );
 }
 
-function unknown(w: Wire, input: DoctorInput, checks: DoctorCheck[], failed: CauseId[]): Diagnosis {
+function unknown(
+  w: Wire,
+  input: DoctorInput,
+  checks: DoctorCheck[],
+  failed: CauseId[],
+  hide: (text: string) => string,
+): Diagnosis {
   const tried = distinct([
     ...messageVariants(w).map((m) => m.cause),
     ...keyVariants(input.key, input.otherKeys).map((k) => k.cause),
@@ -190,7 +244,7 @@ function unknown(w: Wire, input: DoctorInput, checks: DoctorCheck[], failed: Cau
   return result(
     distinct(['unknown', ...failed]),
     'The signature does not match, and no known mistake reproduces it.',
-    compare(undefined, w.totalParams),
+    compare(undefined, w.totalParams, hide),
     [check, ...checks],
     codeNote(input, false),
   );

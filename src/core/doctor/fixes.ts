@@ -27,6 +27,10 @@ const WIRE_STRINGS =
   'Build the query string and the body as strings first, sign exactly those strings, and send exactly those strings (do not let the HTTP library encode or serialise them again).';
 
 export const CAUSES: Readonly<Record<CauseId, CauseText>> = {
+  'secret-sent': {
+    title: 'the secret key was sent with the request',
+    fix: 'A secret key only signs: send the API key in the X-SERVICE-APIKEY header and the signature as a parameter, never the secret itself. This one has left your machine (logs and proxies on the way may keep it): replace the key pair, then fix where the program reads its keys.',
+  },
   'signature-missing': {
     title: 'no signature was sent',
     fix: 'A signed endpoint needs the signature parameter in the query string or the body (§5 rule 2).',

@@ -7,6 +7,7 @@
  */
 import { BOUNDS, formatSize } from '../bounds';
 import { ConvertError } from '../convert/import-result';
+import { textNestsDeeperThan } from '../format/json-value';
 import { err, ok, type Result } from '../result';
 import { InputError, type Found } from './input-common';
 import { findCurl } from './input-curl';
@@ -46,6 +47,11 @@ function bounded(found: Found): Found['request'] {
       `the request has ${r.headers.length} headers, more than the ${BOUNDS.headersPerRequest} the doctor reads: paste the request your program sent`,
     );
   const json = r.body.trimStart().startsWith('{') || r.body.trimStart().startsWith('[');
+  // Read as JSON later, and written out by JSON.stringify, which recurses: too deep is refused first.
+  if (json && textNestsDeeperThan(r.body, BOUNDS.prettyJsonDepth))
+    throw new InputError(
+      `the JSON body nests deeper than ${BOUNDS.prettyJsonDepth} levels, more than the doctor reads (the service takes flat parameters): paste the request your program sent`,
+    );
   const params = countParams(r.query) + (json ? 0 : countParams(r.body));
   if (params > BOUNDS.paramsPerRequest)
     throw new InputError(

@@ -4,8 +4,9 @@
  */
 import type { CodeLanguage } from '../codegen/program-model';
 
-/** Every cause the doctor can name, in the order it tries them; `none` and `unknown` last. */
+/** Every cause the doctor can name, in the order it tries them (a secret sent named first); `none` and `unknown` last. */
 export const CAUSE_IDS = [
+  'secret-sent',
   'signature-missing',
   'signature-uppercase',
   'ampersand-join',

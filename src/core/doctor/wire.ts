@@ -2,6 +2,8 @@
  * What was sent, taken apart as the service takes it apart (docs/service.md §4.1 and §5): the
  * signature and where it was, totalParams, the raw pairs of each part, the effective values.
  */
+import { BOUNDS } from '../bounds';
+import { nestsDeeperThan } from '../format/json-value';
 import { formWithoutSignature, isJsonBody, jsonWithoutSignature } from '../signing/total-params';
 import type { SentRequest } from './types';
 
@@ -53,11 +55,12 @@ function splitForm(text: string): RawPair[] {
     });
 }
 
+/** The JSON body's members; none when it is not a JSON object, or nests too deeply to be written out again (variants.ts does). */
 function parseMembers(body: string): Record<string, unknown> | undefined {
   try {
     const parsed: unknown = JSON.parse(body);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+    if (!nestsDeeperThan(parsed, BOUNDS.prettyJsonDepth)) return parsed as Record<string, unknown>;
   } catch {
     // Not JSON: the checks say so; the variants that need members are skipped.
   }

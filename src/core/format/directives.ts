@@ -5,12 +5,14 @@ import { err, ok, type Result } from '../result';
 import { PROFILE_NAME_PATTERN } from '../env/keys';
 import {
   expectUsage,
+  filePatterns,
   parsePath,
   readExpectationLine,
   type ExpectationLine,
   type ExpectationProblem,
 } from './expectation';
 import type { PathStep } from './json-value';
+import type { PatternBudget } from './pattern';
 import {
   REQUEST_NAME,
   type Diagnostic,
@@ -70,7 +72,13 @@ type Draft = { -readonly [K in keyof Omit<RequestOptions, 'name' | 'expectations
  * that says how to write it (a bad-directive on the whole line), or a problem of one part of it.
  * `own` collects the request's expectations.
  */
-type Apply = (draft: Draft, args: string, d: Directive, own: Expectation[]) => string | ExpectationProblem | undefined;
+type Apply = (
+  draft: Draft,
+  args: string,
+  d: Directive,
+  own: Expectation[],
+  patterns: PatternBudget,
+) => string | ExpectationProblem | undefined;
 
 export interface DirectiveInfo {
   readonly name: string;
@@ -165,8 +173,8 @@ export const DIRECTIVES: readonly DirectiveInfo[] = [
       '@expect status 200 | @expect code 30002 | @expect json PATH OP VALUE | @expect header NAME OP VALUE | @expect duration < MS | @expect snapshot | @expect message PATH == VALUE',
     description:
       'A check on the response (`status`, `code`, `json`, `header`, `duration`; `snapshot`: the whole answer against its snapshot file, in a test run) or, for a WebSocket request, on its pushes (`message`: passes when one push matches); OP is ==, !=, <, <=, >, >=, contains, startsWith, matches /re/, in [a, b], or exists, not exists, isString, isNumber, isDecimal, isArray, isObject, count OP N after a path. The command line exits non-zero when one fails.',
-    apply: (_draft, _args, d, own) => {
-      const e = readExpectation(d);
+    apply: (_draft, _args, d, own, patterns) => {
+      const e = readExpectation(d, patterns);
       if (!e.ok) return e.error;
       own.push(e.value);
       return undefined;
@@ -280,7 +288,7 @@ function fileOptions(doc: TradeReqDocument): { draft: Readonly<Draft>; diagnosti
       masks: [],
     };
     const diagnostics: Diagnostic[] = [];
-    applyDirectives(draft, doc.fileDirectives, diagnostics);
+    applyDirectives(draft, doc.fileDirectives, diagnostics, filePatterns(doc));
     if (draft.data) {
       // Every request once per row would multiply the file: a data file belongs to one request.
       diagnostics.push({
@@ -309,12 +317,17 @@ export function readOptions(
   const file = fileOptions(doc);
   const draft: Draft = { ...file.draft };
   const diagnostics: Diagnostic[] = [];
-  if (request) applyDirectives(draft, request.directives, diagnostics);
+  if (request) applyDirectives(draft, request.directives, diagnostics, filePatterns(doc));
   return { options: { ...draft, name: request?.name?.text }, diagnostics, fileDiagnostics: file.diagnostics };
 }
 
 /** Applies `directives` in order onto `draft`; expectations are added to a new list, never to a shared one. */
-function applyDirectives(draft: Draft, directives: readonly Directive[], diagnostics: Diagnostic[]): void {
+function applyDirectives(
+  draft: Draft,
+  directives: readonly Directive[],
+  diagnostics: Diagnostic[],
+  patterns: PatternBudget,
+): void {
   const own: Expectation[] = [];
   for (const d of directives) {
     const info = BY_NAME.get(d.name.text);
@@ -331,7 +344,7 @@ function applyDirectives(draft: Draft, directives: readonly Directive[], diagnos
       });
       continue;
     }
-    const problem = info.apply(draft, d.args?.text ?? '', d, own);
+    const problem = info.apply(draft, d.args?.text ?? '', d, own, patterns);
     if (typeof problem === 'string')
       diagnostics.push({ range: d.range, severity: 'error', message: problem, rule: 'bad-directive' });
     else if (problem !== undefined)
@@ -340,8 +353,8 @@ function applyDirectives(draft: Draft, directives: readonly Directive[], diagnos
   if (own.length > 0) draft.expectations = draft.expectations.length > 0 ? [...draft.expectations, ...own] : own;
 }
 
-function readExpectation(d: Directive): Result<Expectation, ExpectationProblem> {
+function readExpectation(d: Directive, patterns: PatternBudget): Result<Expectation, ExpectationProblem> {
   if (!d.args) return err({ message: expectUsage(), rule: 'bad-directive' });
-  const line = readExpectationLine(d.args.text, d.args.range.startLine, d.args.range.startChar);
+  const line = readExpectationLine(d.args.text, d.args.range.startLine, d.args.range.startChar, patterns);
   return line.ok ? ok({ ...line.value, directive: d }) : line;
 }

@@ -5,11 +5,12 @@
  * answer and ws/expect.ts for pushes. Today's forms (`status N`, `code N`, `json PATH == VALUE`,
  * `message PATH == VALUE`) read as they always did.
  */
+import { BOUNDS, formatSize } from '../bounds';
 import type { RuleId } from '../rules';
 import { parseDecimal, type Decimal } from './decimal';
 import type { PathStep } from './json-value';
-import { range, type Range, type Token } from './model';
-import { compilePattern, type Pattern } from './pattern';
+import { range, type Range, type Token, type TradeReqDocument } from './model';
+import { compilePattern, PatternBudget, type Pattern } from './pattern';
 import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 
@@ -32,7 +33,13 @@ export type Check =
   | { readonly op: Comparison; readonly value: Written }
   | { readonly op: 'contains' | 'startsWith'; readonly value: Written }
   | { readonly op: 'matches'; readonly pattern: Pattern }
-  | { readonly op: 'in'; readonly values: readonly Written[] }
+  | {
+      readonly op: 'in';
+      readonly values: readonly Written[];
+      /** The values' texts, and their decimals as decimalKey writes them: `in` looks a value up once in each. */
+      readonly texts: ReadonlySet<string>;
+      readonly decimals: ReadonlySet<string>;
+    }
   | { readonly op: 'exists' | 'not exists' }
   | { readonly op: TypeTest }
   | { readonly op: 'count'; readonly comparison: Comparison; readonly count: Written };
@@ -45,6 +52,8 @@ interface ExpectationParts {
   readonly operator?: Token;
   /** Everything after the operator: a value, `/re/flags`, `[a, b]`, `< 5` after `count`. */
   readonly operand?: Token;
+  /** The budget a `matches` pattern is compiled in (the file's), when the line is read in a file. */
+  readonly patterns?: PatternBudget;
 }
 
 interface Line<K extends ExpectKind> {
@@ -124,12 +133,14 @@ export function expectUsage(): string {
 
 /**
  * Reads the arguments of a `# @expect` line. `args` is the line after `@expect`, trimmed; ranges
- * are on `line`, from `startChar` where `args` begins.
+ * are on `line`, from `startChar` where `args` begins. `patterns` is the budget of the file the
+ * line is in (filePatterns), for a `matches` line.
  */
 export function readExpectationLine(
   args: string,
   line = 0,
   startChar = 0,
+  patterns?: PatternBudget,
 ): Result<ExpectationLine, ExpectationProblem> {
   const r = new Reader(args, line, startChar);
   const kind = r.word();
@@ -145,7 +156,7 @@ export function readExpectationLine(
   const operand = r.rest();
   if ((subject === undefined && k !== 'status' && k !== 'code' && k !== 'duration') || (!operator && !operand))
     return err({ message: t('Write {0}.', kindUsage(k)), rule: 'bad-directive' });
-  const parts: ExpectationParts = { kind, subject, operator, operand };
+  const parts: ExpectationParts = { kind, subject, operator, operand, patterns };
   switch (k) {
     case 'status':
     case 'code':
@@ -237,7 +248,7 @@ function readCheck(kind: ExpectKind, parts: ExpectationParts): Result<Check, Exp
   const op = operator.text;
   if (!OPERATORS[kind].includes(op)) return err(unknownOperator(kind, operator));
   const operand = parts.operand;
-  if (op === 'matches') return readMatches(operator, operand);
+  if (op === 'matches') return readMatches(operator, operand, parts.patterns);
   if (op === 'in') return readList(operator, operand);
   if (op === 'count') return readCount(kind, operator, operand);
   if (op !== 'exists' && op !== 'not exists' && !(TYPE_TESTS as readonly string[]).includes(op))
@@ -305,9 +316,13 @@ function slice(token: Token, from: number, to: number): Range {
   return range(r.startLine, r.startChar + from, r.startLine, r.startChar + to);
 }
 
-function readMatches(operator: Token, operand: Token | undefined): Result<Check, ExpectationProblem> {
-  const m = operand ? /^\/(.*)\/([A-Za-z]*)$/.exec(operand.text) : null;
-  if (!m)
+function readMatches(
+  operator: Token,
+  operand: Token | undefined,
+  patterns: PatternBudget | undefined,
+): Result<Check, ExpectationProblem> {
+  const written = operand && patternWritten(operand.text);
+  if (!written)
     return err({
       range: operand?.range ?? operator.range,
       message: t(
@@ -315,14 +330,60 @@ function readMatches(operator: Token, operand: Token | undefined): Result<Check,
       ),
       rule: 'expect-pattern',
     });
-  const pattern = compilePattern(m[1]!, m[2]!);
-  if (!pattern.ok) return err({ range: operand!.range, message: pattern.error, rule: 'expect-pattern' });
+  const pattern = compilePattern(written.source, written.flags, patterns);
+  if (!pattern.ok) return err({ range: operand.range, message: pattern.error, rule: 'expect-pattern' });
   return ok({ op: 'matches', pattern: pattern.value });
+}
+
+/** `/source/flags`: the pattern between the first and the last slash, and the letters after it. */
+function patternWritten(text: string): { source: string; flags: string } | undefined {
+  const m = /^\/(.*)\/([A-Za-z]*)$/.exec(text);
+  return m ? { source: m[1]!, flags: m[2]! } : undefined;
+}
+
+/** The budget of each document's patterns, filled once per parse (filePatterns). */
+const FILE_PATTERNS = new WeakMap<TradeReqDocument, PatternBudget>();
+
+/**
+ * The budget of `doc`'s patterns (BOUNDS.patternsPerFile, patternCostPerFile), offered every
+ * `matches` pattern of the file in file order before any is compiled: the file's directives, then
+ * each request's. So whether a pattern is compiled is the same for a check of the whole file and
+ * for a send of one of its requests. One pass over the lines, nothing compiled.
+ */
+export function filePatterns(doc: TradeReqDocument): PatternBudget {
+  let budget = FILE_PATTERNS.get(doc);
+  if (budget === undefined) {
+    budget = new PatternBudget();
+    for (const directives of [doc.fileDirectives, ...doc.requests.map((r) => r.directives)])
+      for (const d of directives) {
+        const written = d.name.text === 'expect' && d.args ? matchesWritten(d.args.text) : undefined;
+        if (written) budget.admits(written.source, written.flags);
+      }
+    FILE_PATTERNS.set(doc, budget);
+  }
+  return budget;
+}
+
+/** The pattern of a `… matches /re/` line, read as readExpectationLine reads it; undefined for any other line. */
+function matchesWritten(args: string): { source: string; flags: string } | undefined {
+  const r = new Reader(args, 0, 0);
+  const kind = r.word()?.text;
+  if (kind !== 'json' && kind !== 'message' && kind !== 'header') return undefined;
+  r.subject();
+  if (r.operator()?.text !== 'matches') return undefined;
+  const operand = r.rest();
+  return operand && patternWritten(operand.text);
 }
 
 function readList(operator: Token, operand: Token | undefined): Result<Check, ExpectationProblem> {
   const values = operand ? parseList(operand.text) : undefined;
-  if (values === undefined || values.length === 0)
+  if (values === 'chars' || values === 'values')
+    return err({
+      range: operand!.range,
+      message: listTooLong(values, operand!.text.length - 2),
+      rule: 'bad-directive',
+    });
+  if (values === undefined)
     return err({
       range: operand?.range ?? operator.range,
       message: t(
@@ -330,26 +391,65 @@ function readList(operator: Token, operand: Token | undefined): Result<Check, Ex
       ),
       rule: 'bad-directive',
     });
-  return ok({ op: 'in', values });
+  return ok({ op: 'in', values, ...inSets(values) });
 }
 
-/** `[a, b, "c d"]`: its values, or undefined when it is not such a list. */
-function parseList(text: string): Written[] | undefined {
-  if (!text.startsWith('[') || !text.endsWith(']')) return undefined;
+/** Why a list is refused: past BOUNDS.expectListChars (`chars` characters between its brackets) or BOUNDS.expectListValues. */
+function listTooLong(fault: 'chars' | 'values', chars: number): string {
+  return fault === 'chars'
+    ? t(
+        'The list is {0} characters long: TradeReq reads at most {1}. Check fewer values on this line.',
+        chars,
+        formatSize(BOUNDS.expectListChars),
+      )
+    : t(
+        'The list holds more than {0} values: TradeReq compares with at most {0}. Check fewer values on this line.',
+        BOUNDS.expectListValues,
+      );
+}
+
+/**
+ * `[a, b, "c d"]`: its values; undefined when it is not such a list, or which bound it is past. One
+ * pass over the text, no regular expression that could backtrack: a shared file is hostile.
+ */
+function parseList(text: string): Written[] | 'chars' | 'values' | undefined {
+  if (!text.startsWith('[') || !text.endsWith(']') || text.length < 2) return undefined;
+  if (text.length - 2 > BOUNDS.expectListChars) return 'chars';
   const items: Written[] = [];
-  const re = /\s*("(?:[^"\\]|\\.)*"|[^,"[\]]*?)\s*(,|$)/y;
-  const inner = text.slice(1, -1);
-  if (inner.trim() === '') return [];
-  re.lastIndex = 0;
-  while (re.lastIndex < inner.length) {
-    const m = re.exec(inner);
-    if (!m || m[1] === '') return undefined;
-    const item = m[1]!.startsWith('"') ? jsonString(m[1]!) : m[1]!;
+  for (let i = 1; ;) {
+    const item = listItem(text, i, text.length - 1);
     if (item === undefined) return undefined;
-    items.push(withDecimal(item));
-    if (m[2] === '') break;
+    if (items.length === BOUNDS.expectListValues) return 'values';
+    items.push(withDecimal(item.value));
+    if (item.next === text.length - 1) return items;
+    i = item.next + 1;
   }
-  return re.lastIndex >= inner.length ? items : undefined;
+}
+
+/** The value that starts at `from` (white space before it skipped) and where it ends: at `end` or at its comma. */
+function listItem(text: string, from: number, end: number): { value: string; next: number } | undefined {
+  let i = from;
+  while (i < end && isSpace(text, i)) i++;
+  if (text[i] === '"') {
+    let close = i + 1;
+    while (close < end && text[close] !== '"') close += text[close] === '\\' ? 2 : 1;
+    if (close >= end) return undefined;
+    const value = jsonString(text.slice(i, close + 1));
+    let next = close + 1;
+    while (next < end && isSpace(text, next)) next++;
+    return value !== undefined && (next === end || text[next] === ',') ? { value, next } : undefined;
+  }
+  let next = i;
+  while (next < end && text[next] !== ',') {
+    if (text[next] === '"' || text[next] === '[' || text[next] === ']') return undefined;
+    next++;
+  }
+  const value = text.slice(i, next).trimEnd();
+  return value === '' ? undefined : { value, next };
+}
+
+function isSpace(text: string, i: number): boolean {
+  return /\s/.test(text[i]!);
 }
 
 function jsonString(text: string): string | undefined {
@@ -358,6 +458,26 @@ function jsonString(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What `in` compares with, made once when the line is read: the values' texts, and their decimals
+ * each in one spelling, so that a value is judged against the whole list in one look-up each.
+ */
+function inSets(values: readonly Written[]): { texts: ReadonlySet<string>; decimals: ReadonlySet<string> } {
+  const decimals = new Set<string>();
+  for (const v of values) if (v.decimal) decimals.add(decimalKey(v.decimal));
+  return { texts: new Set(values.map((v) => v.text)), decimals };
+}
+
+/** One text for every spelling of a decimal (0.10000000, 0.1, 1e-1): trailing zeros of the fraction dropped. */
+export function decimalKey(d: Decimal): string {
+  let { units, scale } = d;
+  while (scale > 0 && units % 10n === 0n) {
+    units /= 10n;
+    scale--;
+  }
+  return `${units}e-${scale}`;
 }
 
 /** VALUE written bare (BTCUSDT, 0.1) or as JSON ("BTCUSDT"): the quotes removed, as `# @expect json` always did. */

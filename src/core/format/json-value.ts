@@ -85,6 +85,24 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * Whether JSON text nests deeper than `max` arrays and objects, read in one pass without parsing it
+ * (brackets inside strings are text): for text that should be refused before anything walks it.
+ */
+export function textNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // A string: to its closing quote, escapes skipped.
+      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
 /** A JSON value as text: strings as they are, everything else as JSON (too deep: a note instead). */
 export function jsonValueText(value: unknown): string {
   if (typeof value === 'string') return value;

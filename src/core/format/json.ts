@@ -3,6 +3,7 @@
  * string content may stand) that also yields the top-level members with ranges, so checks and
  * completion treat JSON parameters like `name = value` lines.
  */
+import { BOUNDS } from '../bounds';
 import { t } from '../l10n';
 import type { Diagnostic, JsonBody, Param, Range, Token } from './model';
 
@@ -15,7 +16,8 @@ class JsonError extends Error {
   }
 }
 
-const MAX_DEPTH = 512;
+/** The scanner recurses: a body nested past the one depth TradeReq reads JSON to is refused. */
+const MAX_DEPTH = BOUNDS.prettyJsonDepth;
 
 // What `expect` says is missing, made only when it is (the scanner expects on every member).
 const EXPECTED_IN_ARRAY = (): string => t('expected , or ] in the array');

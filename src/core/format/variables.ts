@@ -9,7 +9,7 @@ import { nodeCrypto } from '../node-lazy';
 import type { NamedEnvironment } from '../env/constants';
 import { err, ok, type Result } from '../result';
 import { credentialsIn, isCredentialField } from './credentials';
-import { jsonPath, jsonValueText } from './json-value';
+import { jsonPath, jsonValueText, nestsDeeperThan } from './json-value';
 import { REQUEST_NAME, type Diagnostic, type TradeReqDocument, type VariableRef } from './model';
 
 export interface ResolveContext {
@@ -204,6 +204,16 @@ export class VariableScope {
     const value = jsonPath(body, path);
     if (value === undefined || value === null)
       return failed(t('The last response of "{0}" has no field {1}', requestName, path));
+    // Too deep to write out, jsonValueText gives a note in its place: never sent as the value.
+    if (nestsDeeperThan(value, BOUNDS.prettyJsonDepth))
+      return failed(
+        t(
+          'The field {1} of the last response of "{0}" nests deeper than {2} levels: TradeReq does not write it into a request.',
+          requestName,
+          path,
+          BOUNDS.prettyJsonDepth,
+        ),
+      );
     const text = jsonValueText(value);
     // A listen key goes only where its key may go, through # @listenKey: never into a request (docs/websocket.md).
     const credentials = credentialsIn(body);

@@ -7,7 +7,7 @@
 import { BOUNDS, clip } from '../bounds';
 import { compareDecimals, decimalOf, parseDecimal, type Decimal } from '../format/decimal';
 import type { Expectation } from '../format/directives';
-import { hasWildcard, type Check, type Comparison, type Written } from '../format/expectation';
+import { decimalKey, hasWildcard, type Check, type Comparison, type Written } from '../format/expectation';
 import type { Pattern } from '../format/pattern';
 import { jsonValueText, reachAll, type PathStep, type Reached } from '../format/json-value';
 import type { Decoded } from '../net/decode';
@@ -168,7 +168,7 @@ function passes(check: Check, value: unknown, budget: { chars: number }): boolea
     case 'startsWith':
       return isScalar(value) && jsonValueText(value).startsWith(check.value.text);
     case 'in':
-      return check.values.some((w) => equals(value, w));
+      return isIn(value, check);
     case 'matches':
       return matches(check.pattern, value, budget);
     default:
@@ -182,6 +182,14 @@ function equals(value: unknown, wanted: Written): boolean {
   if (jsonValueText(value) === wanted.text) return true;
   const d = wanted.decimal && decimalOf(value);
   return d !== undefined && compareDecimals(d, wanted.decimal!) === 0;
+}
+
+/** `==` against every value of the list at once: the value's text and decimal, each looked up once. */
+function isIn(value: unknown, list: Extract<Check, { op: 'in' }>): boolean {
+  if (value === undefined) return false;
+  if (list.texts.has(jsonValueText(value))) return true;
+  const d = list.decimals.size > 0 ? decimalOf(value) : undefined;
+  return d !== undefined && list.decimals.has(decimalKey(d));
 }
 
 function compares(op: Comparison, found: Decimal | undefined, wanted: Written): boolean {

@@ -6,7 +6,9 @@
  * holds no secret. A file that cannot be read is ignored with a warning: it gates nothing.
  */
 import { resolve } from 'node:path';
+import { BOUNDS } from '../bounds';
 import { credentialsIn } from '../format/credentials';
+import { nestsDeeperThan } from '../format/json-value';
 import { LockedFile, type StateUnavailable } from '../budget/locked-file';
 import { hideListenKeys } from './listen-keys';
 import { err, ok, type Result } from '../result';
@@ -47,7 +49,8 @@ const FileSchema = z.onFirstUse(() =>
           origin: z.string().check(z.maxLength(2048)),
           name: z.string().check(z.maxLength(256)),
           at: z.number().check(z.nonnegative()),
-          json: z.unknown(),
+          // Written out again when the next answer is kept, by JSON.stringify, which recurses.
+          json: z.unknown().check(z.refine((json) => !nestsDeeperThan(json, BOUNDS.prettyJsonDepth))),
         }),
       )
       .check(z.maxLength(KEPT_ANSWERS.count)),
@@ -59,6 +62,9 @@ type AnswersFile = z.infer<ReturnType<typeof FileSchema>>;
 function sameKey(a: AnswerKey, b: AnswerKey): boolean {
   return a.file === b.file && a.environment === b.environment && a.origin === b.origin && a.name === b.name;
 }
+
+/** Why an answer is not kept: its JSON text is past KEPT_ANSWERS.answerChars, or it nests past BOUNDS.prettyJsonDepth. */
+type NotKept = 'too-large' | 'too-deep';
 
 /** The answer as kept: every listen key it holds masked (format/credentials.ts), everywhere it occurs. */
 function masked(json: unknown): unknown {
@@ -96,16 +102,22 @@ export class KeptAnswers {
     return loaded.ok ? ok(loaded.value.answers) : loaded;
   }
 
-  /** Keeps `json` as the last answer for `key` (false: too large to keep); or why it cannot be kept. */
-  keep(key: AnswerKey, json: unknown, at: number): Result<boolean, StateUnavailable> {
-    const answer = masked(json);
-    // Too large to keep: the older answer goes too, so that a later run never reads one that is not the last.
-    const kept = JSON.stringify(answer).length <= KEPT_ANSWERS.answerChars;
+  /** Keeps `json` as the last answer for `key` (undefined), or says why not: not kept, or the file cannot be written. */
+  keep(key: AnswerKey, json: unknown, at: number): Result<NotKept | undefined, StateUnavailable> {
+    // Walked without recursion first: masking and writing it out use JSON.stringify, which recurses.
+    const answer = nestsDeeperThan(json, BOUNDS.prettyJsonDepth) ? undefined : masked(json);
+    const notKept: NotKept | undefined =
+      answer === undefined
+        ? 'too-deep'
+        : JSON.stringify(answer).length > KEPT_ANSWERS.answerChars
+          ? 'too-large'
+          : undefined;
+    // Not kept: the older answer goes too, so that a later run never reads one that is not the last.
     return this.file.update(() => {
       const loaded = this.load();
       const others = loaded.ok ? loaded.value.answers.filter((a) => !sameKey(a, key)) : [];
-      const answers = kept ? [...others, { ...key, at, json: answer }].slice(-KEPT_ANSWERS.count) : others;
-      return { text: JSON.stringify({ version: 1, answers }), result: kept };
+      const answers = notKept ? others : [...others, { ...key, at, json: answer }].slice(-KEPT_ANSWERS.count);
+      return { text: JSON.stringify({ version: 1, answers }), result: notKept };
     });
   }
 }
@@ -154,10 +166,12 @@ export class ChainedResponses {
     this.run.set(name, json);
     const kept = this.store.keep({ ...this.where, name }, json, this.now());
     if (!kept.ok) this.warn(`the answer of "${name}" is not kept in ${kept.error.location} (${kept.error.reason})`);
-    else if (!kept.value)
+    else if (kept.value === 'too-large')
       this.warn(
         `the answer of "${name}" is larger than ${KEPT_ANSWERS.answerChars} characters: not kept for later runs`,
       );
+    else if (kept.value === 'too-deep')
+      this.warn(`the answer of "${name}" nests deeper than ${BOUNDS.prettyJsonDepth} levels: not kept for later runs`);
   }
 
   private warn(message: string): void {

@@ -83,6 +83,20 @@ describe('import: no credential is carried over (issue 18, section 3)', () => {
     noteNaming(r, 'apiKey');
   });
 
+  it(`cURL: a JSON body nested past ${BOUNDS.prettyJsonDepth} levels that sets a credential is left out as a whole, not written again (issue 31)`, () => {
+    for (const levels of [BOUNDS.prettyJsonDepth + 1, 10_000]) {
+      const deep = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+      const r = imported(
+        importCurl(
+          `curl https://api.example.com/api/v3/order --json '{"symbol":"BTCUSDT","apiKey":"${SECRETS[0]}","x":${deep}}'`,
+        ),
+      );
+      assertNoSecret(r);
+      assert.doesNotMatch(r.files[0]!.text, /BTCUSDT/, `${levels} levels`);
+      noteNaming(r, 'apiKey');
+    }
+  });
+
   it('cURL: signature and timestamp still become TradeReq signing (# @signed), not a dropped credential', () => {
     const r = imported(
       importCurl(

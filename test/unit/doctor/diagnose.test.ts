@@ -148,6 +148,8 @@ const SIGNERS: Record<string, (ts: number) => Built> = {
     return { path: '/api/v3/order', query: `${q}&signature=${hmac(TRADE.secretKey, q)}` };
   },
   'api-key-header': (ts) => ({ ...SIGNERS['none']!(ts), apiKey: null }),
+  // The secret key sent in the API key's header (two values mixed up where the keys are read).
+  'secret-sent': (ts) => ({ ...SIGNERS['none']!(ts), apiKey: TRADE.secretKey }),
   'signature-missing': (ts) => ({ path: '/api/v3/order', query: `${ORDER}&timestamp=${ts}` }),
   unknown: (ts) => ({ path: '/api/v3/order', query: `${ORDER}&timestamp=${ts}&signature=${'ab'.repeat(32)}` }),
 };
@@ -244,6 +246,131 @@ describe('doctor/diagnose: a broken signer per cause, refused by the sandbox, di
     assert.equal(d.cause, 'message-newline');
     assert.ok(!(reportText(d) + reportJson(d)).includes(listenKey), 'the listen key is not shown');
     assert.match(reportText(d), /listenKey=<hidden>/);
+  });
+
+  it("a JSON body nested 10,000 deep that reached it without the reader (the panel's Why?) is diagnosed: its members are not read as JSON, nothing thrown", () => {
+    const body = `{"symbol":"BTCUSDT","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    const sent = sentOf(sb, { path: '/api/v3/order', query: `signature=${'cd'.repeat(32)}`, body, json: true });
+    const d = diagnose(input(sent));
+    assert.equal(d.cause, 'unknown');
+    assert.doesNotThrow(() => reportText(d) + reportJson(d));
+  });
+
+  describe('a request that carried the secret key itself (issue 31, point 6)', () => {
+    /** A key profile of its own, so that no part of its secret is also part of another key. */
+    const LIVE = {
+      profile: 'live',
+      apiKey: 'LiveApiKeyForTheDoctor000000AK01',
+      secretKey: 'qZ7vLiveSecretThatMustNeverBePrinted9x3WmB4cR8tY2uN6pK1dF5gH0jE',
+    };
+    const order = (ts: number, extra = ''): string => `${ORDER}${extra}&timestamp=${ts}`;
+
+    /** The report as text and JSON holds no stretch of 8 characters of `secret`, nor its last four as a masked key shows them. */
+    function assertNotShown(d: ReturnType<typeof diagnose>, secret: string): void {
+      const out = reportText(d) + reportJson(d);
+      for (let i = 0; i + 8 <= secret.length; i++)
+        assert.ok(!out.includes(secret.slice(i, i + 8)), `"${secret.slice(i, i + 8)}" is printed:\n${reportText(d)}`);
+      assert.ok(!out.includes(`****${secret.slice(-4)}`), 'its last four characters are printed');
+    }
+
+    function sentWith(query: string, headers: [string, string][], body = '', json = false): SentRequest {
+      const signature = hmac(LIVE.secretKey, query + body);
+      return {
+        method: 'POST',
+        url: 'https://api.example.com/api/v3/order',
+        query: `${query}&signature=${signature}`,
+        body,
+        headers: [
+          { name: 'Content-Type', value: json ? 'application/json' : 'application/x-www-form-urlencoded' },
+          ...headers.map(([name, value]) => ({ name, value })),
+        ],
+        form: 'curl',
+      };
+    }
+
+    const diagnosed = (sent: SentRequest, otherKeys = [OTHER]): ReturnType<typeof diagnose> =>
+      diagnose({ sent, key: LIVE, otherKeys, now: Date.now() });
+
+    it('sent as the API key: the report says which header carried it, leads with it, and never prints it, whole or in part', () => {
+      const d = diagnosed(sentWith(order(Date.now()), [['X-SERVICE-APIKEY', LIVE.secretKey]]));
+      assert.equal(d.cause, 'secret-sent');
+      assert.ok(d.causes.includes('api-key-header'));
+      assert.match(
+        d.summary,
+        /^Your program sent its secret key as the API key \(the X-SERVICE-APIKEY header\)\. Replace that key pair/,
+      );
+      const check = d.checks.find((c) => c.id === 'secret-sent')!;
+      assert.deepEqual(
+        [check.ok, check.text.startsWith('Your program sent its secret key as the API key')],
+        [false, true],
+      );
+      assert.match(
+        d.checks.find((c) => c.id === 'api-key-header')!.text,
+        /carries the secret key of the key profile "live", not its API key \*{4}AK01/,
+      );
+      assertNotShown(d, LIVE.secretKey);
+    });
+
+    it('sent as a parameter, as recvWindow, in a JSON member or in the path: each place named in words, masked in what was signed and in every check', () => {
+      const ts = Date.now();
+      // The request, the words that name where, and whether totalParams holds the secret (then shown as <secret key>).
+      const cases: [SentRequest, RegExp, boolean][] = [
+        [
+          sentWith(order(ts, `&secretKey=${LIVE.secretKey}`), [['X-SERVICE-APIKEY', LIVE.apiKey]]),
+          /^Your program sent its secret key as the value of the parameter "secretKey" in the query string\./,
+          true,
+        ],
+        [
+          sentWith(order(ts, `&recvWindow=${LIVE.secretKey}`), [['X-SERVICE-APIKEY', LIVE.apiKey]]),
+          /^Your program sent its secret key as the value of the parameter "recvWindow" in the query string\./,
+          true,
+        ],
+        [
+          sentWith(
+            `timestamp=${ts}`,
+            [['X-SERVICE-APIKEY', LIVE.apiKey]],
+            `{"symbol":"BTCUSDT","auth":{"secret":"${LIVE.secretKey}"}}`,
+            true,
+          ),
+          /^Your program sent its secret key in the JSON member "auth" of the body\./,
+          true,
+        ],
+        [
+          {
+            ...sentWith(order(ts), [['X-SERVICE-APIKEY', LIVE.apiKey]]),
+            url: `https://api.example.com/api/v3/order/${LIVE.secretKey}`,
+          },
+          /^Your program sent its secret key in the URL's path\./,
+          false,
+        ],
+      ];
+      for (const [sent, words, signed] of cases) {
+        const d = diagnosed(sent);
+        assert.equal(d.cause, 'secret-sent', reportText(d));
+        assert.match(d.summary, words);
+        assert.equal(d.comparison.expected.includes('<secret key>'), signed, d.comparison.expected);
+        assertNotShown(d, LIVE.secretKey);
+      }
+    });
+
+    it("another profile's secret sent is named by its profile; a request without any secret says so in a passing check", () => {
+      const d = diagnosed(sentWith(order(Date.now(), `&s=${OTHER.secretKey}`), [['X-SERVICE-APIKEY', LIVE.apiKey]]));
+      assert.match(
+        d.summary,
+        /^Your program sent the secret key of the key profile "readonly" as the value of the parameter "s" in the query string\./,
+      );
+      assert.ok(!(reportText(d) + reportJson(d)).includes(OTHER.secretKey));
+      const clean = diagnosed(sentWith(order(Date.now()), [['X-SERVICE-APIKEY', LIVE.apiKey]]));
+      assert.deepEqual(
+        clean.checks.find((c) => c.id === 'secret-sent'),
+        {
+          id: 'secret-sent',
+          ok: true,
+          text: 'No secret key was sent: only the signature made with it.',
+        },
+      );
+      assert.ok(!clean.causes.includes('secret-sent'));
+    });
   });
 
   it('a request at the size bound is diagnosed in bounded time (variants, no search over secrets)', () => {

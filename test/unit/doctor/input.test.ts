@@ -307,6 +307,24 @@ describe('doctor: reading what a program sent', () => {
       refused(`curl ${headers} https://h.example/a`, /101 headers, more than the 100/);
     });
 
+    it(`a JSON body nested past ${BOUNDS.prettyJsonDepth} levels, in every form: refused in one line, without reading it as JSON (issue 31)`, () => {
+      const deep = `{"symbol":"BTCUSDT","x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+      const forms = [
+        `POST /api/v3/order HTTP/1.1\nHost: api.mexc.com\nX-SERVICE-APIKEY: ${KEY}\nContent-Type: application/json\n\n${deep}\n`,
+        `curl -X POST 'https://api.mexc.com/api/v3/order?signature=${SIG}' -H 'Content-Type: application/json' -d '${deep}'`,
+        `POST https://api.mexc.com/api/v3/order?signature=${SIG}\n${deep}\n`,
+        `POST https://api.mexc.com/api/v3/order?signature=${SIG} body=${deep}`,
+      ];
+      for (const text of forms)
+        refused(
+          text,
+          /^the JSON body nests deeper than 256 levels, more than the doctor reads \(the service takes flat parameters\): paste the request your program sent$/,
+        );
+      // A string holding brackets is no nesting; 256 levels are read.
+      const fine = `{"note":"${'['.repeat(1000)}","x":${'['.repeat(255)}${']'.repeat(255)}}`;
+      assert.equal(read(`POST https://api.mexc.com/api/v3/order\n${fine}\n`).body, fine);
+    });
+
     it('texts of the full size built to make a scanner backtrack are read (or refused) in well under a second of CPU', () => {
       const size = BOUNDS.doctorInputChars;
       const texts = [

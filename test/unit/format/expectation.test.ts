@@ -4,10 +4,12 @@
  * rule, on the part that is wrong, saying how to write it (a fix for near misses).
  */
 import assert from 'node:assert/strict';
+import { BOUNDS } from '../../../src/core/bounds';
 import { readOptions } from '../../../src/core/format/directives';
 import { parsePath, readExpectationLine, type ExpectationLine } from '../../../src/core/format/expectation';
 import type { Range } from '../../../src/core/format/model';
 import { parse } from '../../../src/core/format/parser';
+import { cpuTime } from '../../support/cpu-time';
 
 /** A line that carries a check (every kind but `snapshot`). */
 function line(args: string): Exclude<ExpectationLine, { kind: 'snapshot' }> {
@@ -164,7 +166,7 @@ describe('# @expect: diagnostics, each of its rule, on the part that is wrong', 
       'json x matches /.{200}.{200}/',
       'expect-pattern',
       '0:25-0:39',
-      /too costly to match: its RE2 program has \d+ instructions, TradeReq allows 300/,
+      /too costly to match: its repeats make up to 402 RE2 instructions, TradeReq allows 300/,
     ],
     [
       'json price < abc',
@@ -212,5 +214,61 @@ describe('# @expect: diagnostics, each of its rule, on the part that is wrong', 
 
   it('variables are not substituted in # @expect: {{x}} after < is a word', () => {
     assert.equal(options('json price < {{max}}').diagnostics[0]?.rule, 'expect-number');
+  });
+});
+
+describe('# @expect … in [list]: read in one pass, bounded (issue 31)', () => {
+  const values = (args: string): string[] | string => {
+    const r = readExpectationLine(args);
+    if (!r.ok) return r.error.message;
+    const check = r.value.kind === 'snapshot' ? undefined : r.value.check;
+    return check?.op === 'in' ? check.values.map((v) => v.text) : 'not a list';
+  };
+
+  it('values bare (spaces inside kept, ends trimmed) or JSON strings (commas, brackets, escapes); an empty value or a stray quote is no list', () => {
+    assert.deepEqual(values('json s in [ NEW ,FILLED,  "a, b" , "x]y", "q\\"u", PARTIALLY FILLED ]'), [
+      'NEW',
+      'FILLED',
+      'a, b',
+      'x]y',
+      'q"u',
+      'PARTIALLY FILLED',
+    ]);
+    assert.deepEqual(values('json s in ["\\u00e9"]'), ['é']);
+    for (const bad of [
+      'json s in []',
+      'json s in [a,,b]',
+      'json s in [a, ]',
+      'json s in [,a]',
+      'json s in [a"b]',
+      'json s in ["a" b]',
+      'json s in ["a]',
+      'json s in [a[b]',
+      'json s in ["\\x"]',
+    ])
+      assert.match(values(bad) as string, /^Write `in \[a, b, "c d"\]`/, bad);
+  });
+
+  it('a hostile line is read in time linear in its length: 4 KiB and 32 KiB of spaces before a stray quote', function () {
+    this.timeout(120_000);
+    for (const n of [4 * 1024, BOUNDS.expectListChars - 2]) {
+      const { value, ms } = cpuTime(() => values(`json s in [${' '.repeat(n)}"]`));
+      assert.match(value as string, /^Write `in \[a, b, "c d"\]`/);
+      // A backtracking reader took minutes on 4 KiB (cubic); one pass takes a millisecond (the ceiling is for busy machines).
+      assert.ok(ms < 500, `${n} characters: ${Math.round(ms)} ms of CPU time`);
+    }
+  });
+
+  it(`at most ${BOUNDS.expectListValues.toLocaleString('en-US')} values and ${BOUNDS.expectListChars / 1024} KiB between the brackets: past either, the line says so`, () => {
+    const list = (n: number): string => `json s in [${Array.from({ length: n }, (_, i) => i).join(',')}]`;
+    assert.equal((values(list(BOUNDS.expectListValues)) as string[]).length, BOUNDS.expectListValues);
+    assert.match(
+      values(list(BOUNDS.expectListValues + 1)) as string,
+      /^The list holds more than 1000 values: TradeReq compares with at most 1000\./,
+    );
+    const long = `json s in ["${'x'.repeat(BOUNDS.expectListChars)}"]`;
+    assert.match(values(long) as string, /^The list is 32770 characters long: TradeReq reads at most 32 KiB\./);
+    const d = options(list(100_000)).diagnostics[0]!;
+    assert.deepEqual([d.rule, at(d.range)], ['bad-directive', `0:20-0:${20 + list(100_000).length - 10}`]);
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { BOUNDS } from '../../../src/core/bounds';
 import { parse } from '../../../src/core/format/parser';
 import { requestAtLine, type TradeReqDocument } from '../../../src/core/format/model';
 
@@ -138,6 +139,14 @@ describe('parser', () => {
     assert.ok(errorsOf(unclosed).includes('json-unclosed'));
     assert.equal(unclosed.requests.length, 2);
     assert.equal(unclosed.requests[1]!.requestLine.path.text, '/api/v3/time');
+  });
+
+  it(`a JSON body nests at most ${BOUNDS.prettyJsonDepth} levels, the one depth of JSON TradeReq reads anywhere (issue 31)`, () => {
+    const body = (levels: number): string => `{"a":${'['.repeat(levels - 1)}1${']'.repeat(levels - 1)}}`;
+    assert.deepEqual(errorsOf(parse(`POST /x\n[json]\n${body(BOUNDS.prettyJsonDepth)}\n`)), []);
+    const deep = parse(`POST /x\n[json]\n${body(BOUNDS.prettyJsonDepth + 1)}\n`);
+    assert.deepEqual(errorsOf(deep), ['json-invalid']);
+    assert.match(deep.diagnostics[0]!.message, /nested too deeply/);
   });
 
   it('does not mix [json] and [body]', () => {

@@ -85,6 +85,41 @@ describe('# @expect: judging an answer', () => {
     );
   });
 
+  it('in [list] writes the value out once, however long the list: a lookup per value, not a pass per entry (issue 31)', () => {
+    const list = Array.from({ length: BOUNDS.expectListValues }, (_, i) => `v${i}`).join(', ');
+    const real = JSON.stringify;
+    let calls = 0;
+    JSON.stringify = ((...args: Parameters<typeof real>) => {
+      calls++;
+      return real(...args);
+    }) as typeof real;
+    let results: boolean[];
+    try {
+      // The whole answer (an object) and a list of 100 objects, each judged against the list.
+      results = passed({ ...ACCOUNT, many: Array.from({ length: 100 }, () => ACCOUNT) }, [
+        `json $ in [${list}]`,
+        `json many[*] in [${list}]`,
+      ]);
+    } finally {
+      JSON.stringify = real;
+    }
+    assert.deepEqual(results, [false, false]);
+    // The answer's own text (decoding it for the test) aside, each value judged is written out once, and failed() once more.
+    assert.ok(calls <= 10, `${calls} calls of JSON.stringify`);
+    assert.deepEqual(
+      passed({ p: '0.10000000', q: 5, r: 'NEW' }, [
+        'json p in [1, 0.1, x]',
+        'json p in [1e-1]',
+        'json q in [5.000, 6]',
+        'json q in ["5"]',
+        'json r in [FILLED, NEW]',
+        'json r in [new]',
+        'json p in [0.10000001]',
+      ]),
+      [true, true, true, true, true, false, false],
+    );
+  });
+
   it('exists, not exists and the type tests; a type failure shows the value as JSON', () => {
     assert.deepEqual(
       passed(ACCOUNT, [

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BOUNDS } from '../../../src/core/bounds';
 import { ChainedResponses, KEPT_ANSWERS, KeptAnswers } from '../../../src/core/request/kept-answers';
 
 describe('kept answers (chaining across command-line runs)', () => {
@@ -45,6 +46,37 @@ describe('kept answers (chaining across command-line runs)', () => {
     assert.deepEqual(c.take().warnings, [
       `the answer of "big" is larger than ${KEPT_ANSWERS.answerChars} characters: not kept for later runs`,
     ]);
+  });
+
+  it('an answer nested 10,000 deep (with a listen key in it) is not kept, and no older one stays: said once, nothing thrown (issue 31)', () => {
+    const listenKey = 'pqia91ma19a5s61cv6a81va65sdf19v8a65a1a5s61cv6a81va65sdf19v8a65a1';
+    const deep = JSON.parse(
+      `{"orderId":42,"listenKey":"${listenKey}","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+    ) as unknown;
+    const c = chain();
+    c.set('buy', { orderId: 41 });
+    c.set('buy', deep);
+    assert.equal(chain().get('buy'), undefined, 'a later run reads no answer of buy: not the older one');
+    assert.deepEqual(c.take().warnings, [
+      `the answer of "buy" nests deeper than ${BOUNDS.prettyJsonDepth} levels: not kept for later runs`,
+    ]);
+    assert.equal(c.get('buy'), undefined);
+  });
+
+  it('a kept answer nested past the bound (the file written by hand) is not read, and keeping another one still works', () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    writeFileSync(
+      join(dir, 'answers.json'),
+      `{"version":1,"answers":[{"file":"${where.file}","environment":"local","origin":"${where.origin}","name":"buy","at":1,"json":${deep}}]}`,
+    );
+    const c = chain();
+    assert.equal(c.get('buy'), undefined);
+    assert.match(
+      c.take().warnings[0]!,
+      /kept answers in .*answers\.json are not used: it does not have the expected shape/,
+    );
+    c.set('sell', { orderId: 2 });
+    assert.deepEqual(chain().get('sell'), { orderId: 2 });
   });
 
   it('a listen key is masked before it is kept', () => {

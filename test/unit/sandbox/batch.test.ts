@@ -137,6 +137,23 @@ describe('sandbox: POST /api/v3/batchOrders', function () {
     );
   });
 
+  it('a JSON list in a JSON body nested 10,000 deep is refused whole (33333), not a failure of the sandbox (issue 31)', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const r = await signed(sb, 'POST', '/api/v3/batchOrders', '', { body: `{"batchOrders":[${deep}]}`, json: true });
+    assert.equal(r.status, 400, r.text);
+    assert.equal(field(r.json, 'code'), 33333);
+    assert.match(String(field(r.json, 'msg')), /The JSON value of "batchOrders" nests deeper than a list of orders/);
+    // A value nested in one order is still that order's refusal alone.
+    const one = await signed(sb, 'POST', '/api/v3/batchOrders', '', {
+      body: JSON.stringify({ batchOrders: [{ ...resting, price: ['1'] }, resting] }),
+      json: true,
+    });
+    assert.deepEqual(
+      (one.json as unknown[]).map((x) => field(x, 'code') ?? field(x, 'status')),
+      [33333, 'NEW'],
+    );
+  });
+
   it('the orders of one batch change the book in one tick: one depth push shows them all', async () => {
     const c = await WsClient.connect(sb.wsUrl);
     const depth = 'spot@public.limit.depth.v3.api@BTCUSDT@5';
