@@ -45,7 +45,9 @@ export async function doctorCommand(args: string[], io: Io): Promise<number> {
   if (positionals.length > 1) throw new UsageError(DOCTOR.takesOneFile);
   if (values.key !== undefined && !PROFILE_NAME_PATTERN.test(values.key)) throw new UsageError(OPTIONS.keyProfile);
   const code = values.code === undefined ? undefined : integerFlag('code', values.code, -99_999_999, 99_999_999);
-  const read = readSentRequest(await inputText(positionals[0], io));
+  const known = [...profilesInEnvironment(io.env), ...DEMO_KEYS].map((k) => k.secretKey);
+  const generic = keysFromEnvironment(undefined, io.env)?.secretKey;
+  const read = readSentRequest(await inputText(positionals[0], io), generic ? [...known, generic] : known);
   if (!read.ok) throw new UsageError(read.error);
   const sent = read.value;
   const { key, otherKeys } = chooseKeys(sent, values.key, io.env);

@@ -66,7 +66,13 @@ export class Doctor implements vscode.TextDocumentContentProvider, vscode.Dispos
   async explainInput(): Promise<string | undefined> {
     const text = await inputText();
     if (text === undefined) return undefined;
-    const read = tools().readSentRequest(text);
+    let read = tools().readSentRequest(text);
+    // Its message may quote the text: quoted again with every stored secret hidden (read only then).
+    if (!read.ok)
+      read = tools().readSentRequest(
+        text,
+        (await this.candidates(undefined)).map((c) => c.key.secretKey),
+      );
     if (!read.ok) return failed(read.error);
     const sent = read.value;
     const origin = normaliseOrigin(sent.url);

@@ -14,6 +14,7 @@ import { findCurl } from './input-curl';
 import { findHttp } from './input-http';
 import { findPythonSend } from './input-python';
 import { findUrl } from './input-url';
+import { hideSecrets } from './secret-sent';
 import type { SentRequest } from './types';
 
 const WHAT_TO_PASTE =
@@ -68,8 +69,22 @@ function read(text: string): SentRequest {
   return code === undefined ? request : { ...request, code };
 }
 
-/** The request in `text`, or one line saying why it cannot be read and what to paste instead. */
-export function readSentRequest(text: string): Result<SentRequest, string> {
+/**
+ * The request in `text`, or one line saying why it cannot be read and what to paste instead. The
+ * line may quote the text: with `secrets` (every secret the doctor knows), it quotes the text with
+ * each of them hidden, so a secret written in what was pasted never reaches a message.
+ */
+export function readSentRequest(text: string, secrets: readonly string[] = []): Result<SentRequest, string> {
+  const first = readOnce(text);
+  if (first.ok) return first;
+  // A word the readers take where the secret stood (no space or quote to change how a line splits).
+  const hidden = hideSecrets(text, secrets, 'SECRET_KEY_HIDDEN');
+  if (hidden === text) return first;
+  const again = readOnce(hidden);
+  return again.ok ? err(`the request cannot be read: ${WHAT_TO_PASTE}`) : again;
+}
+
+function readOnce(text: string): Result<SentRequest, string> {
   if (text.length > BOUNDS.doctorInputChars)
     return err(
       `the text is ${text.length} characters long, more than the ${formatSize(BOUNDS.doctorInputChars)} the doctor reads: paste only the one request (and its answer)`,

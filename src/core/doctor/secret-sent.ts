@@ -38,14 +38,26 @@ function spellings(secret: string): string[] {
   return [...new Set(forms)].sort((a, b) => b.length - a.length);
 }
 
+/** `text` with every spelling of every secret of `secrets` (long enough to look for) replaced by `by`. */
+export function hideSecrets(text: string, secrets: readonly string[], by = HIDDEN): string {
+  const all = secrets
+    .filter((s) => s.length >= MIN_SECRET_CHARS)
+    .flatMap(spellings)
+    .sort((a, b) => b.length - a.length);
+  return all.reduce((t, s) => (t.includes(s) ? t.split(s).join(by) : t), text);
+}
+
 /** The secrets of `key` (checked against) and `others` that `w` carried, where, and how to hide them. */
 export function sentSecrets(w: Wire, key: DoctorKey, others: readonly DoctorKey[], apiKeyHeader: string): SentSecrets {
   const keys = [key, ...others].filter((k) => k.secretKey.length >= MIN_SECRET_CHARS);
   const forms = keys.map((k) => ({ key: k, spellings: spellings(k.secretKey) }));
   const holder = (text: string): DoctorKey | undefined =>
     forms.find((f) => f.spellings.some((s) => text.includes(s)))?.key;
-  const all = forms.flatMap((f) => f.spellings).sort((a, b) => b.length - a.length);
-  const hide = (text: string): string => all.reduce((t, s) => (t.includes(s) ? t.split(s).join(HIDDEN) : t), text);
+  const hide = (text: string): string =>
+    hideSecrets(
+      text,
+      keys.map((k) => k.secretKey),
+    );
   const sentences: string[] = [];
   for (const f of forms) {
     const places = placesOf(w, (text) => f.spellings.some((s) => text.includes(s)), apiKeyHeader);

@@ -345,3 +345,23 @@ describe('doctor: reading what a program sent', () => {
     });
   });
 });
+
+describe('doctor: a message about unreadable text never quotes a secret the doctor knows (issue 31, point 6)', () => {
+  const SECRET = 'zzSecretValue0123456789abcdef';
+
+  it('a URL that is not http(s) or a method that is not one, holding the secret, is quoted with it hidden', () => {
+    for (const text of [
+      // A secret of ten capitals is quoted as the method that is not one.
+      `curl -X QWERTYUIOP 'https://api.example.com/api/v3/order'`,
+      `curl 'ftp://api.example.com/api/v3/order?secretKey=${SECRET}'`,
+      `curl -X ${SECRET} 'https://api.example.com/api/v3/order'`,
+      `curl 'ftp://api.example.com/api/v3/order?secretKey=${encodeURIComponent(SECRET + '/+')}'`,
+    ]) {
+      const bare = readSentRequest(text);
+      assert.ok(!bare.ok);
+      const read = readSentRequest(text, [SECRET, SECRET + '/+', 'QWERTYUIOP']);
+      assert.ok(!read.ok);
+      assert.ok(!read.error.includes(SECRET.slice(0, 12)) && !read.error.includes('QWERTYUIOP'), read.error);
+    }
+  });
+});
