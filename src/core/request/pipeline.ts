@@ -156,7 +156,7 @@ function clockBase(resolved: ResolvedRequest): string {
 async function recheckClock(resolved: ResolvedRequest, deps: PipelineDeps): Promise<ClockRecheck> {
   const before = deps.clock.sample(resolved.origin);
   const after = await measureClock(clockBase(resolved), deps);
-  if (!after) deps.clock.forget(resolved.origin);
+  if (!after) await deps.clock.forget(resolved.origin);
   return { before, after, clockSync: deps.clockSync };
 }
 

@@ -119,20 +119,20 @@ describe('clock jump: the offset after a 700003', function () {
 });
 
 describe('clock jump: this machine set back', () => {
-  it('an offset measured "later" than now is measured again', () => {
+  it('an offset measured "later" than now is measured again', async () => {
     const t = { now: 10_000_000 };
     const clock = new ClockSync(new MemoryStateStore(), () => t.now);
-    clock.record(ORIGIN, { offsetMs: 0, roundTripMs: 2, measuredAt: t.now });
+    await clock.record(ORIGIN, { offsetMs: 0, roundTripMs: 2, measuredAt: t.now });
     assert.equal(clock.stale(ORIGIN), false);
     t.now -= 30 * 60_000;
     assert.equal(clock.stale(ORIGIN), true, 'the local clock went back 30 minutes');
   });
 
-  it('forget drops the offset of one origin only', () => {
+  it('forget drops the offset of one origin only', async () => {
     const clock = new ClockSync(new MemoryStateStore());
-    clock.record(ORIGIN, { offsetMs: 5, roundTripMs: 2, measuredAt: Date.now() });
-    clock.record('http://example.com', { offsetMs: 7, roundTripMs: 2, measuredAt: Date.now() });
-    clock.forget(ORIGIN);
+    await clock.record(ORIGIN, { offsetMs: 5, roundTripMs: 2, measuredAt: Date.now() });
+    await clock.record('http://example.com', { offsetMs: 7, roundTripMs: 2, measuredAt: Date.now() });
+    await clock.forget(ORIGIN);
     assert.equal(clock.sample(ORIGIN), undefined);
     assert.equal(clock.sample('http://example.com')?.offsetMs, 7);
   });
