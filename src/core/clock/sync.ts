@@ -1,6 +1,7 @@
 /** The measured clock offsets, kept with the rate-limit state so every front end shares them. */
 import { originState, own, stateKey, type StateStore } from '../budget/state';
-import { CLOCK_MAX_AGE_MS, type ClockSample } from './clock';
+import { err, ok, type Result } from '../result';
+import { CLOCK_MAX_AGE_MS, implausibleOffset, plausibleOffset, type ClockSample } from './clock';
 
 export class ClockSync {
   constructor(
@@ -42,8 +43,18 @@ export class ClockSync {
     });
   }
 
-  /** Now, corrected by the measured offset of `origin` (0 when none was measured). */
+  /**
+   * The offset a signed request to `origin` is signed with: the stored sample (none: this machine's
+   * clock as it is), or why it is refused (beyond BOUNDS.clockOffsetMs: never signed with).
+   */
+  usable(origin: string): Result<ClockSample | undefined, string> {
+    const s = this.sample(origin);
+    return !s || plausibleOffset(s) ? ok(s) : err(implausibleOffset(origin, s));
+  }
+
+  /** Now, corrected by the measured offset of `origin` (0 when none was measured, or one beyond the bound). */
   correctedNow(origin: string): number {
-    return this.now() + (this.sample(origin)?.offsetMs ?? 0);
+    const offset = this.usable(origin);
+    return this.now() + (offset.ok ? (offset.value?.offsetMs ?? 0) : 0);
   }
 }
