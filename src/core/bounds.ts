@@ -92,7 +92,7 @@ export const BOUNDS = {
   decimalExponent: 400,
   /** The text the signature doctor reads a sent request from (a pasted command, request or log excerpt). */
   doctorInputChars: 256 * KiB,
-  // The rate-limit state and the clock (issue 31, point 5; docs/security.md, "The gate fails closed").
+  // The rate-limit state and the clock (issue 31, point 5; each in docs/security.md).
   /** The state file is read only up to this size; a larger one is damage (its counters hold seconds of requests). */
   stateFileBytes: 8 * MiB,
   /**

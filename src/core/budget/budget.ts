@@ -186,17 +186,28 @@ export class Budget {
 
   /** Forgets the state of `origin` (or of every origin): its counters, waits, bans and damage. */
   reset(origin?: string): Result<void, string> {
-    const r = this.store.update((state) => {
-      if (origin === undefined) {
-        state.origins = {};
-        delete state.damaged;
-      } else {
-        const key = stateKey(origin);
-        if (Object.hasOwn(state.origins, key)) delete state.origins[key];
-      }
-    });
+    const r = this.store.update(forget(origin));
     return r.ok ? r : err(unavailableMessage(r.error));
   }
+
+  /** As `reset`, waiting for another process's lock without blocking the thread (the editor's command). */
+  async resetAsync(origin?: string): Promise<Result<void, string>> {
+    const r = await this.store.updateAsync(forget(origin));
+    return r.ok ? r : err(unavailableMessage(r.error));
+  }
+}
+
+/** The change that forgets `origin`'s state, or every origin's and the file's damage. */
+function forget(origin: string | undefined): (state: State) => void {
+  return (state) => {
+    if (origin === undefined) {
+      state.origins = {};
+      delete state.damaged;
+    } else {
+      const key = stateKey(origin);
+      if (Object.hasOwn(state.origins, key)) delete state.origins[key];
+    }
+  };
 }
 
 function decide(state: State, charge: Charge, now: number, location: string): GateDecision {

@@ -3,7 +3,7 @@
  * once: each change reads the latest text, writes the new one atomically (a file of this process,
  * renamed over it), and holds a lock file in between, so that no process loses another's update.
  *
- * The lock (docs/security.md, "The state folder's lock"): a file made with its whole text at once
+ * The lock (its rules and numbers in docs/security.md): a file made with its whole text at once
  * (a hard link of a file written beforehand) that names its holder: process id, machine, time and a
  * random token. A lock whose holder no longer runs on this machine is taken over at once, any other
  * only once it is LOCK_STALE_MS old. Every removal of a lock, its holder's release as another's
