@@ -268,9 +268,10 @@ weight used in the last 10 s, a Retry-After wait or ban in force, and the measur
   --json        show as one JSON object per origin, one per line
   -h, --help    this help
 
-When the state cannot be read (a truncated file, an entry that does not validate), TradeReq sends
-nothing to the origins concerned until it is reset, so that a ban or a Retry-After wait is never
-lifted by accident. Reset only once you know no ban is in force.
+When the state cannot be read (a truncated file, an entry that does not validate, an origin written
+twice), TradeReq sends nothing to the origins concerned until it is reset, so that a ban or a
+Retry-After wait is never lifted by accident. Reset only once you know no ban is in force. Reset an
+origin too once its clock offset, refused as too large, is set right: the next send measures it again.
 
 The state lives in ${stateDir} (TRADEREQ_STATE_DIR overrides),
 beside answers.json: the last answer of each named request that \`tradereq send\` received (listen

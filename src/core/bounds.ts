@@ -115,6 +115,16 @@ export const BOUNDS = {
    */
   patternsPerFile: 256,
   patternCostPerFile: 32_768,
+  // The rate-limit state and the clock (issue 31, point 5; each in docs/security.md).
+  /** The state file is read only up to this size; a larger one is damage (its counters hold seconds of requests). */
+  stateFileBytes: 8 * MiB,
+  /**
+   * The largest server-clock offset a request is signed with, either way: 15 minutes, far beyond a
+   * clock that missed its time sync for months (seconds to minutes) and far short of a wrong time
+   * zone (hours) or a dead clock battery (years). A larger offset, measured or read from the state
+   * file, is never signed with: the request is refused, naming it.
+   */
+  clockOffsetMs: 15 * 60_000,
 } as const;
 
 /**

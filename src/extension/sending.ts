@@ -211,6 +211,9 @@ export class Sending implements vscode.Disposable {
       this.parts.log.info(`not sent: ${failure.message}`);
       if (failure.reason === 'confirmation')
         void vscode.window.showInformationMessage(vscode.l10n.t('TradeReq: {0}', failure.message));
+      // A clock offset beyond the bound: the message names it and what to do (core/clock/clock.ts).
+      else if (failure.reason === 'clock')
+        void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: {0}', failure.message));
     }
     return undefined;
   }

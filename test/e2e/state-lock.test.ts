@@ -1,10 +1,11 @@
 /**
  * Processes that change the shared rate-limit state at once lose none of each other's changes: each
- * read-modify-write runs under the state's lock file. Real processes, one real state folder.
+ * read-modify-write runs under the state's lock file, and a stale lock is taken over by one process
+ * alone. Real processes, one real state folder.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -20,7 +21,7 @@ function bundleState(dir: string): string {
   buildSync({
     stdin: {
       contents:
-        "export { Budget } from './src/core/budget/budget'; export { FileStateStore } from './src/core/budget/state';",
+        "export { Budget } from './src/core/budget/budget'; export { FileStateStore } from './src/core/budget/state'; export { LockedFile } from './src/core/budget/locked-file';",
       resolveDir: ROOT,
       loader: 'ts',
     },
@@ -54,6 +55,93 @@ function recordInChild(bundle: string, dir: string, i: number): Promise<number |
   });
 }
 
+/** A process running `script` (with `bundle` and `dir` defined), resolved with its exit code; its errors on this one's stderr. */
+function child(bundle: string, dir: string, script: string): Promise<number | null> {
+  const prelude = `const bundle = ${JSON.stringify(bundle)}; const dir = ${JSON.stringify(dir)};`;
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, ['-e', prelude + script], { cwd: ROOT, stdio: 'inherit' });
+    c.on('close', resolve);
+  });
+}
+
+/** The token of the stale locks LEAVE_STALE_LOCKS leaves. */
+const STALE_TOKEN = 'ee'.repeat(16);
+
+/**
+ * A process slow to remove a stale lock (`slow` set): 20 ms between finding the lock there is a
+ * stale one and removing it, as on a busy machine, so that it acts long after it looked.
+ */
+const SLOW_REMOVAL = `
+  if (slow) {
+    const fs = require('node:fs');
+    const unlink = fs.unlinkSync;
+    fs.unlinkSync = (path) => {
+      let stale = false;
+      try { stale = String(path).endsWith('state.lock') && fs.readFileSync(path, 'utf8').includes('${STALE_TOKEN}'); } catch {}
+      if (stale) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+      return unlink(path);
+    };
+  }
+`;
+
+/** Stale locks left while the counters run before they may stop: so many takeovers are always tried. */
+const STALE_LOCKS = 20;
+
+/**
+ * Adds 1 to the number in `counter` under the lock of `state.json`, read and written apart with a
+ * millisecond between (so two holders at once would lose an addition): 20 times, and on until
+ * STALE_LOCKS stale locks were left (file `enough`); then writes how many times to `added-<i>`.
+ */
+const COUNT = `${SLOW_REMOVAL}
+  const { existsSync, readFileSync, writeFileSync } = require('node:fs');
+  const { join } = require('node:path');
+  const { LockedFile } = require(bundle);
+  const file = new LockedFile(dir, 'state.json');
+  const counter = join(dir, 'counter');
+  let k = 0;
+  for (; k < 20 || (k < 5000 && !existsSync(join(dir, 'enough'))); k++) {
+    // A lock wait that runs out (a busy machine, the others never letting go) is tried again, as a user would.
+    const deadline = Date.now() + 60000;
+    for (;;) {
+      const r = file.update(() => {
+        const n = Number(readFileSync(counter, 'utf8'));
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+        writeFileSync(counter, String(n + 1));
+        return { text: undefined, result: 0 };
+      });
+      if (r.ok) break;
+      if (r.error.reason !== 'another TradeReq process holds its lock' || Date.now() > deadline) {
+        console.error(JSON.stringify(r.error));
+        process.exit(75);
+      }
+    }
+  }
+  writeFileSync(join(dir, 'added-' + i), String(k));
+`;
+
+/**
+ * Leaves a stale lock again and again while the counters run, whenever the lock is free (made by
+ * a hard link, so never over a held one): a lock of a process that does not run, ten minutes old, so
+ * any reading of it takes it for stale. Writes \`enough\` after STALE_LOCKS, stops at \`stop\`.
+ */
+const LEAVE_STALE_LOCKS = `
+  const { existsSync, linkSync, unlinkSync, utimesSync, writeFileSync } = require('node:fs');
+  const { join } = require('node:path');
+  let left = 0;
+  for (let k = 0; !existsSync(join(dir, 'stop')); k++) {
+    const text = JSON.stringify({ pid: 2147483646, host: require('node:os').hostname(), at: 0, token: '${STALE_TOKEN}' });
+    const tmp = join(dir, 'stale-' + k);
+    writeFileSync(tmp, text);
+    const then = Date.now() / 1000 - 600;
+    utimesSync(tmp, then, then);
+    try { linkSync(tmp, join(dir, 'state.lock')); left++; } catch {}
+    unlinkSync(tmp);
+    if (left === ${STALE_LOCKS}) writeFileSync(join(dir, 'enough'), '');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+  }
+  writeFileSync(join(dir, 'left'), String(left));
+`;
+
 describe('the rate-limit state under concurrent writers', function () {
   this.timeout(120_000);
   let bundleDir: string;
@@ -77,5 +165,21 @@ describe('the rate-limit state under concurrent writers', function () {
     );
     const origins = Object.keys(new FileStateStore(dir).read().origins);
     assert.equal(origins.length, 100, `kept ${origins.length} of 100`);
+  });
+
+  it('stale locks left again and again: one process takes each over, and no two hold the lock at once', async () => {
+    writeFileSync(join(dir, 'counter'), '0');
+    const leaving = child(bundle, dir, LEAVE_STALE_LOCKS);
+    // Half of them slow to remove a stale lock once they decided to.
+    const counters = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => child(bundle, dir, `const i = ${i}; const slow = ${i % 2 === 0};${COUNT}`)),
+    );
+    writeFileSync(join(dir, 'stop'), '');
+    assert.equal(await leaving, 0);
+    assert.deepEqual(counters, [0, 0, 0, 0, 0, 0]);
+    const left = Number(readFileSync(join(dir, 'left'), 'utf8'));
+    assert.ok(left >= STALE_LOCKS, `only ${left} stale locks were left while the counters ran`);
+    const added = [0, 1, 2, 3, 4, 5].reduce((sum, i) => sum + Number(readFileSync(join(dir, `added-${i}`), 'utf8')), 0);
+    assert.equal(Number(readFileSync(join(dir, 'counter'), 'utf8')), added, `${left} stale locks were left`);
   });
 });

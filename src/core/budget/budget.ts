@@ -10,7 +10,16 @@ import { LIMITS, MAX_RETRY_AFTER_S } from '../catalog/limits';
 import type { RateLimitMode } from '../catalog/types';
 import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
-import { originState, stateKey, unavailableMessage, type OriginState, type State, type StateStore } from './state';
+import {
+  originState,
+  own,
+  setOwn,
+  stateKey,
+  unavailableMessage,
+  type OriginState,
+  type State,
+  type StateStore,
+} from './state';
 
 export interface CounterView {
   readonly mode: RateLimitMode;
@@ -108,7 +117,7 @@ export class Budget {
 
   view(origin: string, account?: string): BudgetView {
     const state = this.store.read();
-    return buildView(origin, state, state.origins[stateKey(origin)], account, this.now(), this.store.location);
+    return buildView(origin, state, own(state.origins, stateKey(origin)), account, this.now(), this.store.location);
   }
 
   /** Whether `charge` may be sent now, without counting it. */
@@ -118,11 +127,12 @@ export class Budget {
 
   /**
    * Checks `charge` and, when it may go, counts its weight at once, in one step under the state's
-   * lock. A state that cannot be kept refuses too: a ban the answer may bring could not be remembered.
+   * lock (waited for without blocking the thread). A state that cannot be kept refuses too: a ban
+   * the answer may bring could not be remembered.
    */
-  reserve(charge: Charge): Result<Reservation, GateRefusal> {
+  async reserve(charge: Charge): Promise<Result<Reservation, GateRefusal>> {
     const now = this.now();
-    const r = this.store.update((state): Result<Reservation, GateRefusal> => {
+    const r = await this.store.updateAsync((state): Result<Reservation, GateRefusal> => {
       const decision = decide(state, charge, now, this.store.location);
       if (!decision.ok) return decision;
       const s = originState(state, stateKey(charge.origin));
@@ -143,10 +153,10 @@ export class Budget {
    * Settles a reservation with what happened: a request that never left, or was answered 429 or
    * 418 (not processed by the service), gives its weight back; Retry-After blocks the origin.
    */
-  settle(reservation: Reservation, answer: Answer): Result<BudgetView, string> {
+  async settle(reservation: Reservation, answer: Answer): Promise<Result<BudgetView, string>> {
     const now = this.now();
     const { charge } = reservation;
-    const r = this.store.update((state) => {
+    const r = await this.store.updateAsync((state) => {
       const s = originState(state, stateKey(charge.origin));
       const limited = answer.status === 429 || answer.status === 418;
       if (!answer.sent || limited) remove(counterOf(s, charge, false), [reservation.at, charge.weight]);
@@ -176,20 +186,32 @@ export class Budget {
 
   /** Forgets the state of `origin` (or of every origin): its counters, waits, bans and damage. */
   reset(origin?: string): Result<void, string> {
-    const r = this.store.update((state) => {
-      if (origin === undefined) {
-        state.origins = {};
-        delete state.damaged;
-      } else {
-        delete state.origins[stateKey(origin)];
-      }
-    });
+    const r = this.store.update(forget(origin));
+    return r.ok ? r : err(unavailableMessage(r.error));
+  }
+
+  /** As `reset`, waiting for another process's lock without blocking the thread (the editor's command). */
+  async resetAsync(origin?: string): Promise<Result<void, string>> {
+    const r = await this.store.updateAsync(forget(origin));
     return r.ok ? r : err(unavailableMessage(r.error));
   }
 }
 
+/** The change that forgets `origin`'s state, or every origin's and the file's damage. */
+function forget(origin: string | undefined): (state: State) => void {
+  return (state) => {
+    if (origin === undefined) {
+      state.origins = {};
+      delete state.damaged;
+    } else {
+      const key = stateKey(origin);
+      if (Object.hasOwn(state.origins, key)) delete state.origins[key];
+    }
+  };
+}
+
 function decide(state: State, charge: Charge, now: number, location: string): GateDecision {
-  const s = state.origins[stateKey(charge.origin)];
+  const s = own(state.origins, stateKey(charge.origin));
   const damaged = damageMessage(state, s, charge.origin, location);
   if (damaged) return err({ reason: 'damaged', message: damaged });
   if (s?.blocked && s.blocked.until > now) {
@@ -262,8 +284,8 @@ function damageMessage(state: State, s: OriginState | undefined, origin: string,
 function counterOf(s: OriginState, charge: Charge, create: boolean): Entries | undefined {
   if (charge.mode === 'ip') return s.ip;
   if (!charge.account) return undefined;
-  if (create) return (s.accounts[charge.account] ??= []);
-  return s.accounts[charge.account];
+  const entries = own(s.accounts, charge.account);
+  return entries ?? (create ? setOwn(s.accounts, charge.account, []) : undefined);
 }
 
 function remove(entries: Entries | undefined, entry: [number, number]): void {
@@ -276,7 +298,7 @@ function prune(s: OriginState, now: number): void {
   s.ip = live(s.ip, now, LIMITS.rate.ip.intervalMs);
   for (const [id, entries] of Object.entries(s.accounts)) {
     const kept = live(entries, now, LIMITS.rate.uid.intervalMs);
-    if (kept.length > 0) s.accounts[id] = kept;
+    if (kept.length > 0) setOwn(s.accounts, id, kept);
     else delete s.accounts[id];
   }
 }
@@ -309,7 +331,7 @@ function buildView(
     origin,
     account,
     ip: counterView('ip', s?.ip ?? [], now),
-    uid: account ? counterView('uid', s?.accounts[account] ?? [], now) : undefined,
+    uid: account ? counterView('uid', (s && own(s.accounts, account)) ?? [], now) : undefined,
     blocked,
     damaged: damageMessage(state, s, origin, location),
   };

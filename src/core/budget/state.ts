@@ -9,11 +9,13 @@
  * resets it, so a lost ban or Retry-After wait is never lifted by accident.
  */
 import { createHash } from 'node:crypto';
+import { BOUNDS } from '../bounds';
 import { LIMITS } from '../catalog/limits';
 import { t } from '../l10n';
 import * as z from '../zod-mini';
 import { ok, type Result } from '../result';
 import { LockedFile, type ReadText, type StateUnavailable } from './locked-file';
+import { repeatedKeys } from './repeated-keys';
 import { defaultStateDir } from './state-dir';
 
 export { defaultStateDir } from './state-dir';
@@ -100,6 +102,7 @@ function plainAccounts(v: unknown, latest: Latest): Record<string, Entry[]> | un
   if (!isPlainObject(v)) return undefined;
   const accounts: Record<string, Entry[]> = {};
   for (const [id, list] of Object.entries(v)) {
+    // zod's record leaves a __proto__ member out: the schema decides.
     const entries = id === '__proto__' ? undefined : plainEntries(list, latest);
     if (!entries) return undefined;
     accounts[id] = entries;
@@ -128,7 +131,7 @@ function plainClock(v: unknown, latest: Latest): OriginState['clock'] {
 function plainFile(raw: unknown): { origins: Record<string, unknown>; damaged?: undefined } | undefined {
   if (!isPlainObject(raw) || raw['version'] !== 1 || raw['damaged'] !== undefined) return undefined;
   const origins = raw['origins'] === undefined ? {} : raw['origins'];
-  return isPlainObject(origins) && !Object.hasOwn(origins, '__proto__') ? { origins } : undefined;
+  return isPlainObject(origins) ? { origins } : undefined;
 }
 
 /**
@@ -168,8 +171,53 @@ function emptyState(): State {
   return { version: 1, origins: {} };
 }
 
+/**
+ * `record[key]` when the record has it as its own: an origin or account named `constructor` or
+ * `toString` is not the member every object inherits.
+ */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** Sets `record[key]` as its own member (`__proto__` too, which assignment would take for the prototype). */
+export function setOwn<T>(record: Record<string, T>, key: string, value: T): T {
+  Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  return value;
+}
+
+/** The entry of `origin` (a state key), made empty when there is none. */
 export function originState(state: State, origin: string): OriginState {
-  return (state.origins[origin] ??= { ip: [], accounts: {} });
+  return own(state.origins, origin) ?? setOwn(state.origins, origin, { ip: [], accounts: {} });
+}
+
+/** Damage of an origin whose entry cannot be read as it stands. */
+function damagedEntry(reason: string, now: number): OriginState {
+  return { ip: [], accounts: {}, damaged: { reason, since: now } };
+}
+
+/**
+ * The keys written twice in the file: any outside an origin's entry damages the whole file, and
+ * one of an origin (its name, or a key of its entry) damages that origin (JSON.parse would keep the
+ * last silently: a ban followed by an empty entry of the same origin would lift the ban).
+ */
+function writtenTwice(text: string): { readonly whole?: string; readonly origins: ReadonlyMap<string, string> } {
+  const origins = new Map<string, string>();
+  for (const path of repeatedKeys(text)) {
+    const [top, origin, ...inside] = path;
+    if (top !== 'origins' || origin === undefined) return { whole: path.join('.'), origins };
+    origins.set(origin, inside.length === 0 ? 'its entry' : inside.join('.'));
+  }
+  return { origins };
+}
+
+/** The file's top level: as TradeReq writes it (plainFile), else as zod reads it, with the origins as written. */
+function fileShape(raw: unknown): { origins: Record<string, unknown>; damaged?: State['damaged'] } | undefined {
+  const plain = plainFile(raw);
+  if (plain) return plain;
+  const parsed = StateFileSchema().safeParse(raw).data;
+  // zod's record leaves a __proto__ member out: the origins are those of the text.
+  const origins = (raw as { origins?: Record<string, unknown> }).origins ?? {};
+  return parsed && { origins, damaged: parsed.damaged };
 }
 
 /** The state from the file's text: each origin validated on its own, damage marked rather than dropped. */
@@ -180,16 +228,23 @@ function parseState(text: string, now: number): State {
   } catch {
     return { ...emptyState(), damaged: { reason: 'the file is not valid JSON (truncated?)', since: now } };
   }
-  const shape = plainFile(raw) ?? StateFileSchema().safeParse(raw).data;
+  const shape = fileShape(raw);
   if (!shape) return { ...emptyState(), damaged: { reason: 'the file does not have the expected shape', since: now } };
+  const twice = writtenTwice(text);
+  if (twice.whole !== undefined)
+    return { ...emptyState(), damaged: { reason: `a key is written twice in it (${twice.whole})`, since: now } };
   const state: State = { version: 1, origins: {}, damaged: shape.damaged };
   const OriginStateSchema = z.onFirstUse(() => originStateSchema(now));
   for (const [origin, value] of Object.entries(shape.origins)) {
-    const entry = plainOriginState(value, now) ?? validOriginState(OriginStateSchema(), value, now);
+    const repeated = twice.origins.get(origin);
+    const entry =
+      repeated !== undefined
+        ? damagedEntry(`${repeated} is written twice in the file`, now)
+        : (plainOriginState(value, now) ?? validOriginState(OriginStateSchema(), value, now));
     // Another spelling of one origin (as an older TradeReq keyed it) joins its entry: a ban is never dropped.
     const key = stateKey(origin);
-    const kept = state.origins[key];
-    state.origins[key] = kept ? mergeOrigins(kept, entry) : entry;
+    const kept = own(state.origins, key);
+    setOwn(state.origins, key, kept ? mergeOrigins(kept, entry) : entry);
   }
   return state;
 }
@@ -197,12 +252,7 @@ function parseState(text: string, now: number): State {
 /** The entry as originStateSchema reads it; one that does not validate is damaged, with zod's first issue. */
 function validOriginState(schema: ReturnType<typeof originStateSchema>, value: unknown, now: number): OriginState {
   const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  return {
-    ip: [],
-    accounts: {},
-    damaged: { reason: `its entry does not validate (${issueText(parsed.error)})`, since: now },
-  };
+  return parsed.success ? parsed.data : damagedEntry(`its entry does not validate (${issueText(parsed.error)})`, now);
 }
 
 /** Two entries of one origin as one, in `a`: every counted request, the later block and clock, any damage. */
@@ -210,7 +260,7 @@ function mergeOrigins(a: OriginState, b: OriginState): OriginState {
   // Pushed in place: a hostile file may spell one origin many times, and copying each time is quadratic.
   for (const e of b.ip) a.ip.push(e);
   for (const [id, entries] of Object.entries(b.accounts)) {
-    const into = (a.accounts[id] ??= []);
+    const into = own(a.accounts, id) ?? setOwn(a.accounts, id, []);
     for (const e of entries) into.push(e);
   }
   if (b.blocked && (!a.blocked || b.blocked.until > a.blocked.until)) a.blocked = b.blocked;
@@ -240,6 +290,8 @@ export interface StateStore {
    * with no other process in between; or why the state cannot be kept.
    */
   update<T>(change: (state: State) => T): Result<T, StateUnavailable>;
+  /** As `update`, waiting for another process's lock without blocking the thread (the editor's sends). */
+  updateAsync<T>(change: (state: State) => T): Promise<Result<T, StateUnavailable>>;
 }
 
 export class MemoryStateStore implements StateStore {
@@ -251,6 +303,9 @@ export class MemoryStateStore implements StateStore {
   update<T>(change: (state: State) => T): Result<T, StateUnavailable> {
     return ok(change(this.state));
   }
+  updateAsync<T>(change: (state: State) => T): Promise<Result<T, StateUnavailable>> {
+    return Promise.resolve(this.update(change));
+  }
 }
 
 export class FileStateStore implements StateStore {
@@ -260,7 +315,7 @@ export class FileStateStore implements StateStore {
     readonly dir: string = defaultStateDir(),
     private readonly now: () => number = Date.now,
   ) {
-    this.file = new LockedFile(dir, 'state.json', now);
+    this.file = new LockedFile(dir, 'state.json');
   }
 
   get path(): string {
@@ -272,18 +327,24 @@ export class FileStateStore implements StateStore {
   }
 
   read(): State {
-    return this.stateOf(this.file.read());
+    return this.stateOf(this.file.read(BOUNDS.stateFileBytes));
   }
 
   update<T>(change: (state: State) => T): Result<T, StateUnavailable> {
-    return this.file.update(() => {
-      const before = this.file.read();
-      const state = this.stateOf(before);
-      const result = change(state);
-      const text = JSON.stringify(state);
-      // The same text again (a settlement that changed nothing): no write, no rename.
-      return { text: before.ok && before.value === text ? undefined : text, result };
-    });
+    return this.file.update(() => this.changed(change));
+  }
+
+  updateAsync<T>(change: (state: State) => T): Promise<Result<T, StateUnavailable>> {
+    return this.file.updateAsync(() => this.changed(change));
+  }
+
+  /** Under the lock: the latest state, changed, and its new text (none when it is the same again: no write, no rename). */
+  private changed<T>(change: (state: State) => T): { text: string | undefined; result: T } {
+    const before = this.file.read(BOUNDS.stateFileBytes);
+    const state = this.stateOf(before);
+    const result = change(state);
+    const text = JSON.stringify(state);
+    return { text: before.ok && before.value === text ? undefined : text, result };
   }
 
   private stateOf(text: ReadText): State {

@@ -2,6 +2,7 @@
  * Clock sync: the offset of the server clock, measured with GET /api/v3/time and corrected by half
  * the round trip, so that timestamps meet §5 rule 9 even when the local clock is off.
  */
+import { BOUNDS } from '../bounds';
 import { LIMITS } from '../catalog/limits';
 import { t } from '../l10n';
 
@@ -45,6 +46,44 @@ function offsetWords(sample: ClockSample): string {
     : t('{0} ms ahead of the server', -sample.offsetMs);
 }
 
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** "about 365 days": an offset too large to read in milliseconds. */
+function roughly(sample: ClockSample): string {
+  const ms = Math.abs(sample.offsetMs);
+  if (ms >= DAY_MS) return t('about {0} days', Math.round(ms / DAY_MS));
+  if (ms >= HOUR_MS) return t('about {0} hours', Math.round(ms / HOUR_MS));
+  return t('about {0} minutes', Math.round(ms / MINUTE_MS));
+}
+
+/**
+ * Whether a request may be signed with `sample`'s offset: one within BOUNDS.clockOffsetMs either
+ * way. A larger one (this machine's clock hours or years off, or a server or state file that says
+ * so) would put the signature's time far from now.
+ */
+export function plausibleOffset(sample: ClockSample): boolean {
+  return Math.abs(sample.offsetMs) <= BOUNDS.clockOffsetMs;
+}
+
+/** Why a signed request to `origin` is refused: `sample`'s offset is beyond the bound. */
+export function implausibleOffset(origin: string, sample: ClockSample): string {
+  return t(
+    'Nothing was signed or sent: your clock is {0} ({1}, measured {2} against {3}), more than the {4} minutes TradeReq corrects a signed request by. Check this machine\'s clock, and that {3} is the server you mean; then run "tradereq state reset {3}" (or "TradeReq: Reset Rate-Limit State" in VS Code), and the next send measures the clock again.',
+    offsetWords(sample),
+    roughly(sample),
+    new Date(sample.measuredAt).toISOString(),
+    origin,
+    BOUNDS.clockOffsetMs / MINUTE_MS,
+  );
+}
+
+/** Whether the request refused with a 700003 may be sent again as it is: measured again, with clock sync, within the bound. */
+export function maySendAgain(check: ClockRecheck): boolean {
+  return check.after !== undefined && check.clockSync && plausibleOffset(check.after);
+}
+
 /** The 700003 explanation of the hover: the rule and the last measured offset. */
 export function explainTimestampError(
   sample: ClockSample | undefined,
@@ -69,6 +108,14 @@ export function explainRecheck(check: ClockRecheck, recvWindow: number = LIMITS.
     return t(
       '{0} The server clock could not be measured again (GET /api/v3/time gave no serverTime): the next signed send measures it first.',
       rule,
+    );
+  if (check.clockSync && !plausibleOffset(after))
+    return t(
+      "{0} The server clock was measured again: your clock is {1} ({2}), more than the {3} minutes TradeReq corrects a signed request by: the next signed send is refused until this machine's clock (or the server) is set right.",
+      rule,
+      offsetWords(after),
+      roughly(after),
+      BOUNDS.clockOffsetMs / MINUTE_MS,
     );
   if (!check.clockSync)
     return t(

@@ -39,6 +39,6 @@ export async function measureClock(
   const parsed = ServerTimeSchema().safeParse(report.decoded.json);
   if (!parsed.success) return undefined;
   const sample = sampleFrom(parsed.data.serverTime, t0, t1);
-  deps.clock.record(prepared.origin, sample);
+  await deps.clock.record(prepared.origin, sample);
   return sample;
 }

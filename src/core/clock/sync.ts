@@ -1,6 +1,7 @@
 /** The measured clock offsets, kept with the rate-limit state so every front end shares them. */
-import { originState, stateKey, type StateStore } from '../budget/state';
-import { CLOCK_MAX_AGE_MS, type ClockSample } from './clock';
+import { originState, own, stateKey, type StateStore } from '../budget/state';
+import { err, ok, type Result } from '../result';
+import { CLOCK_MAX_AGE_MS, implausibleOffset, plausibleOffset, type ClockSample } from './clock';
 
 export class ClockSync {
   constructor(
@@ -10,7 +11,7 @@ export class ClockSync {
 
   /** The stored sample for `origin`, if any (whatever its age). */
   sample(origin: string): ClockSample | undefined {
-    return this.store.read().origins[stateKey(origin)]?.clock;
+    return own(this.store.read().origins, stateKey(origin))?.clock;
   }
 
   /**
@@ -24,30 +25,36 @@ export class ClockSync {
     return age < 0 || age > CLOCK_MAX_AGE_MS;
   }
 
-  /** Keeps the sample; one that cannot be kept is measured again next time (it guards nothing). */
-  record(origin: string, sample: ClockSample): void {
-    try {
-      this.store.update((state) => {
-        originState(state, stateKey(origin)).clock = sample;
-      });
-    } catch {
-      // The state is unusable; the gate refuses sends on its own account.
-    }
+  /**
+   * Keeps the sample (waiting for the state's lock without blocking the thread); one that cannot be
+   * kept is measured again next time: it guards nothing, and an unusable state refuses sends itself.
+   */
+  async record(origin: string, sample: ClockSample): Promise<void> {
+    await this.store.updateAsync((state) => {
+      originState(state, stateKey(origin)).clock = sample;
+    });
   }
 
-  /** Drops the sample of `origin`, so that the next signed request measures first. */
-  forget(origin: string): void {
-    try {
-      this.store.update((state) => {
-        delete state.origins[stateKey(origin)]?.clock;
-      });
-    } catch {
-      // As in record: an unusable state refuses sends on its own account.
-    }
+  /** Drops the sample of `origin`, so that the next signed request measures first (as record). */
+  async forget(origin: string): Promise<void> {
+    await this.store.updateAsync((state) => {
+      const entry = own(state.origins, stateKey(origin));
+      if (entry) delete entry.clock;
+    });
   }
 
-  /** Now, corrected by the measured offset of `origin` (0 when none was measured). */
+  /**
+   * The offset a signed request to `origin` is signed with: the stored sample (none: this machine's
+   * clock as it is), or why it is refused (beyond BOUNDS.clockOffsetMs: never signed with).
+   */
+  usable(origin: string): Result<ClockSample | undefined, string> {
+    const s = this.sample(origin);
+    return !s || plausibleOffset(s) ? ok(s) : err(implausibleOffset(origin, s));
+  }
+
+  /** Now, corrected by the measured offset of `origin` (0 when none was measured, or one beyond the bound). */
   correctedNow(origin: string): number {
-    return this.now() + (this.sample(origin)?.offsetMs ?? 0);
+    const offset = this.usable(origin);
+    return this.now() + (offset.ok ? (offset.value?.offsetMs ?? 0) : 0);
   }
 }

@@ -38,7 +38,7 @@ function chargeOf(prepared: PreparedRequest, account: string | undefined): Charg
 
 export async function roundTrip(prepared: PreparedRequest, deps: RoundTripDeps): Promise<RoundTripReport> {
   const viewNow = (): BudgetView => deps.budget.view(prepared.origin, deps.account);
-  const reserved = deps.budget.reserve(chargeOf(prepared, deps.account));
+  const reserved = await deps.budget.reserve(chargeOf(prepared, deps.account));
   if (!reserved.ok) return refused(prepared, reserved.error, viewNow());
   const result = await deps.sender.send(prepared);
   const decoded =
@@ -48,7 +48,7 @@ export async function roundTrip(prepared: PreparedRequest, deps: RoundTripDeps):
   // Connect failures are before a byte went out; anything later may have reached the service (§7.1).
   const sent = result.kind === 'response' || result.phase === 'sent';
   const answer = { sent, status: decoded?.status, retryAfterSeconds: decoded?.retryAfterSeconds };
-  const settled = deps.budget.settle(reserved.value, answer);
+  const settled = await deps.budget.settle(reserved.value, answer);
   // The answer is never lost to a state that can no longer be written after sending.
   const budget = settled.ok ? settled.value : viewNow();
   const warning = settled.ok

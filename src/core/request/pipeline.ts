@@ -7,7 +7,7 @@
 import type { Budget } from '../budget/budget';
 import { t } from '../l10n';
 import { accountId } from '../budget/state';
-import { explainRecheck, explainWrittenTimestamp, type ClockRecheck } from '../clock/clock';
+import { explainRecheck, explainWrittenTimestamp, maySendAgain, type ClockRecheck } from '../clock/clock';
 import { measureClock } from '../clock/measure';
 import type { ClockSync } from '../clock/sync';
 import type { NamedEnvironment } from '../env/constants';
@@ -62,7 +62,7 @@ export type PipelineFailure =
   | {
       readonly kind: 'refused';
       readonly resolved: ResolvedRequest;
-      readonly reason: 'origin' | 'confirmation';
+      readonly reason: 'origin' | 'confirmation' | 'clock';
       readonly message: string;
       /**
        * A refused confirmation: why it was asked, and when the key's owner asked for it, how the
@@ -140,14 +140,19 @@ function checkOrigin(resolved: ResolvedRequest, choice: KeyChoice, deps: Pipelin
   return err({ kind: 'refused', resolved, reason: 'origin', message });
 }
 
-/** Measures the server clock when a signed request needs it (§5 rule 9), then resolves again with it. */
+/**
+ * Measures the server clock when a signed request needs it (§5 rule 9), then resolves again with
+ * it; an offset beyond the bound (clock/clock.ts plausibleOffset) refuses the request instead.
+ */
 async function withSyncedClock(
   resolved: ResolvedRequest,
   deps: PipelineDeps,
   again: () => Result<ResolvedRequest, PrepareFailure>,
-): Promise<Result<ResolvedRequest, PrepareFailure>> {
+): Promise<Result<ResolvedRequest, PipelineFailure>> {
   if (!resolved.signed || !deps.clockSync) return ok(resolved);
   if (deps.clock.stale(resolved.origin)) await measureClock(clockBase(resolved), deps);
+  const offset = deps.clock.usable(resolved.origin);
+  if (!offset.ok) return err({ kind: 'refused', resolved, reason: 'clock', message: offset.error });
   return again();
 }
 
@@ -165,7 +170,7 @@ function clockBase(resolved: ResolvedRequest): string {
 async function recheckClock(resolved: ResolvedRequest, deps: PipelineDeps): Promise<ClockRecheck> {
   const before = deps.clock.sample(resolved.origin);
   const after = await measureClock(clockBase(resolved), deps);
-  if (!after) deps.clock.forget(resolved.origin);
+  if (!after) await deps.clock.forget(resolved.origin);
   return { before, after, clockSync: deps.clockSync };
 }
 
@@ -208,7 +213,7 @@ async function send({ resolved, prepared, choice }: Ready, deps: PipelineDeps): 
   if (prepared.timestamp !== String(resolved.now))
     return { resolved, report, expectations, note: explainWrittenTimestamp(recvWindow) };
   const check = await recheckClock(resolved, deps);
-  const sendAgain = check.after !== undefined && check.clockSync;
+  const sendAgain = maySendAgain(check);
   return { resolved, report, expectations, note: explainRecheck(check, recvWindow), sendAgain };
 }
 

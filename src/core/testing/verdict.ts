@@ -22,6 +22,7 @@ export const REASONS = {
   gate: 'refused',
   origin: 'refused',
   confirmation: 'refused',
+  clock: 'refused',
   elsewhere: 'refused',
   websocket: 'skipped',
   'after-refusal': 'skipped',

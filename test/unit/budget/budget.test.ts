@@ -122,12 +122,12 @@ describe('clock', () => {
     assert.equal(s.roundTripMs, 200);
   });
 
-  it('corrects now by the stored offset and says when a new measurement is due', () => {
+  it('corrects now by the stored offset and says when a new measurement is due', async () => {
     const t = { now: 10_000_000 };
     const clock = new ClockSync(new MemoryStateStore(), () => t.now);
     assert.equal(clock.stale(ORIGIN), true);
     assert.equal(clock.correctedNow(ORIGIN), t.now);
-    clock.record(ORIGIN, { offsetMs: -1500, roundTripMs: 4, measuredAt: t.now });
+    await clock.record(ORIGIN, { offsetMs: -1500, roundTripMs: 4, measuredAt: t.now });
     assert.equal(clock.correctedNow(ORIGIN), t.now - 1500);
     assert.equal(clock.stale(ORIGIN), false);
     t.now += 11 * 60_000;

@@ -31,18 +31,18 @@ describe('the state file, read and written by one run', () => {
   const write = (origins: Record<string, unknown>): void =>
     writeFileSync(store.path, JSON.stringify({ version: 1, origins }));
 
-  it('a settlement that changes nothing neither writes nor renames the file', () => {
+  it('a settlement that changes nothing neither writes nor renames the file', async () => {
     const budget = new Budget(store, () => clock.t);
-    const reserved = budget.reserve(ping);
+    const reserved = await budget.reserve(ping);
     assert.ok(reserved.ok);
     const before = statSync(store.path);
     const text = readFileSync(store.path, 'utf8');
-    const settled = budget.settle(reserved.value, { sent: true, status: 200 });
+    const settled = await budget.settle(reserved.value, { sent: true, status: 200 });
     assert.ok(settled.ok && settled.value.ip.used === 1, JSON.stringify(settled));
     const after = statSync(store.path);
     assert.deepEqual([after.ino, after.mtimeMs], [before.ino, before.mtimeMs], 'the same file, not rewritten');
     assert.equal(readFileSync(store.path, 'utf8'), text);
-    budget.settle(reserved.value, { sent: true, status: 429, retryAfterSeconds: 5 });
+    await budget.settle(reserved.value, { sent: true, status: 429, retryAfterSeconds: 5 });
     assert.notEqual(statSync(store.path).ino, before.ino, 'a change is written atomically, as before');
     assert.equal(store.read().origins[A]?.blocked?.status, 429);
   });

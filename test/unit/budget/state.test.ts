@@ -90,28 +90,28 @@ describe('the gate fails closed when its state is damaged', () => {
     assert.equal(budget.gate(ping(B)).ok, false);
   });
 
-  it('a state folder that is a file: reserving refuses, naming the folder (the caller sends nothing)', () => {
+  it('a state folder that is a file: reserving refuses, naming the folder (the caller sends nothing)', async () => {
     const file = join(dir, 'not-a-folder');
     writeFileSync(file, 'x');
     const broken = new Budget(new FileStateStore(file, () => clock.t), () => clock.t);
-    const r = broken.reserve(ping(A));
+    const r = await broken.reserve(ping(A));
     assert.equal(r.ok ? undefined : r.error.reason, 'state');
     assert.match(r.ok ? '' : r.error.message, /cannot be kept in .*not-a-folder.*TRADEREQ_STATE_DIR/);
     assert.equal(broken.gate(ping(A)).ok, false, 'and the gate refuses: the state cannot be read');
   });
 
-  it('a stale lock left by a dead process is broken; a reservation and its settlement count once', () => {
+  it('a stale lock left by a dead process is broken; a reservation and its settlement count once', async () => {
     writeFileSync(join(dir, 'state.lock'), '999999 0');
     const old = (Date.now() - 60_000) / 1000;
     utimesSync(join(dir, 'state.lock'), old, old);
-    const r = budget.reserve(ping(A));
+    const r = await budget.reserve(ping(A));
     assert.ok(r.ok);
     assert.equal(budget.view(A).ip.used, 1, 'reserved before sending');
-    budget.settle(r.value, { sent: true, status: 200 });
+    await budget.settle(r.value, { sent: true, status: 200 });
     assert.equal(budget.view(A).ip.used, 1, 'counted once');
-    const q = budget.reserve(ping(A));
+    const q = await budget.reserve(ping(A));
     assert.ok(q.ok);
-    budget.settle(q.value, { sent: false });
+    await budget.settle(q.value, { sent: false });
     assert.equal(budget.view(A).ip.used, 1, 'a request that never left gives its weight back');
   });
 

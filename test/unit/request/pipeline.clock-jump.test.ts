@@ -119,21 +119,114 @@ describe('clock jump: the offset after a 700003', function () {
 });
 
 describe('clock jump: this machine set back', () => {
-  it('an offset measured "later" than now is measured again', () => {
+  it('an offset measured "later" than now is measured again', async () => {
     const t = { now: 10_000_000 };
     const clock = new ClockSync(new MemoryStateStore(), () => t.now);
-    clock.record(ORIGIN, { offsetMs: 0, roundTripMs: 2, measuredAt: t.now });
+    await clock.record(ORIGIN, { offsetMs: 0, roundTripMs: 2, measuredAt: t.now });
     assert.equal(clock.stale(ORIGIN), false);
     t.now -= 30 * 60_000;
     assert.equal(clock.stale(ORIGIN), true, 'the local clock went back 30 minutes');
   });
 
-  it('forget drops the offset of one origin only', () => {
+  it('forget drops the offset of one origin only', async () => {
     const clock = new ClockSync(new MemoryStateStore());
-    clock.record(ORIGIN, { offsetMs: 5, roundTripMs: 2, measuredAt: Date.now() });
-    clock.record('http://example.com', { offsetMs: 7, roundTripMs: 2, measuredAt: Date.now() });
-    clock.forget(ORIGIN);
+    await clock.record(ORIGIN, { offsetMs: 5, roundTripMs: 2, measuredAt: Date.now() });
+    await clock.record('http://example.com', { offsetMs: 7, roundTripMs: 2, measuredAt: Date.now() });
+    await clock.forget(ORIGIN);
     assert.equal(clock.sample(ORIGIN), undefined);
     assert.equal(clock.sample('http://example.com')?.offsetMs, 7);
+  });
+});
+
+describe('a clock offset beyond the bound is never signed with (issue 31, point 5)', function () {
+  this.timeout(30_000);
+  const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+  let sandbox: Sandbox;
+  let sender: NodeHttpSender;
+  let store: MemoryStateStore;
+  let clock: ClockSync;
+  let deps: PipelineDeps;
+
+  beforeEach(async () => {
+    sandbox = await startSandbox({ port: 0 });
+    sender = new NodeHttpSender();
+    store = new MemoryStateStore();
+    clock = new ClockSync(store);
+    deps = {
+      sender,
+      budget: new Budget(store),
+      clock,
+      clockSync: true,
+      responses: new Map<string, unknown>(),
+      key: sandboxKeys(new URL(sandbox.baseUrl).origin),
+      confirm: () => true,
+    };
+  });
+
+  afterEach(async () => {
+    await sender.close();
+    await sandbox.close();
+  });
+
+  const reached = async (): Promise<string[]> =>
+    ((await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as { path: string }[]).map((e) => e.path);
+
+  const run = (text = 'GET /api/v3/account\n') => {
+    const doc = parse(text);
+    return runRequest(doc, doc.requests[0]!, sandboxEnvironment(sandbox.baseUrl), deps);
+  };
+
+  it('a server a year ahead: the offset is measured, named, and the request is refused unsigned and unsent', async () => {
+    await controlOk(sandbox, '/clock', { offsetMs: YEAR_MS });
+    const r = await run();
+    assert.ok(
+      !r.ok && r.error.kind === 'refused' && r.error.reason === 'clock',
+      r.ok ? r.value.report.summary : r.error.message,
+    );
+    const origin = new URL(sandbox.baseUrl).origin;
+    const offset = clock.sample(origin)!.offsetMs;
+    assert.ok(Math.abs(offset - YEAR_MS) < 60_000, `measured ${offset}`);
+    assert.match(
+      r.error.message,
+      new RegExp(`your clock is ${offset} ms behind the server \\(about 365 days.*more than the 15 minutes`),
+    );
+    assert.match(r.error.message, new RegExp(`tradereq state reset ${origin.replaceAll('.', '\\.')}`));
+    assert.deepEqual(await reached(), ['/api/v3/time'], 'only the measurement went out');
+  });
+
+  it('an offset beyond the bound read from the state (a hand-edited file) is not signed with either', async () => {
+    const origin = new URL(sandbox.baseUrl).origin;
+    await clock.record(origin, { offsetMs: -20 * 60_000, roundTripMs: 1, measuredAt: Date.now() });
+    const r = await run();
+    assert.ok(
+      !r.ok && r.error.kind === 'refused' && r.error.reason === 'clock',
+      r.ok ? r.value.report.summary : r.error.message,
+    );
+    assert.match(r.error.message, /your clock is 1200000 ms ahead of the server \(about 20 minutes/);
+    assert.deepEqual(await reached(), [], 'nothing went out');
+    assert.equal(clock.correctedNow(origin) <= Date.now(), true, 'nor is it used to correct the clock');
+    assert.ok(clock.correctedNow(origin) > Date.now() - 60_000);
+    const ping = await run('GET /api/v3/ping\n');
+    assert.ok(ping.ok && ping.value.report.outcome === 'ok', 'an unsigned request uses no offset');
+  });
+
+  it('within the bound (15 minutes either way) the offset is used', async () => {
+    const origin = new URL(sandbox.baseUrl).origin;
+    await controlOk(sandbox, '/clock', { offsetMs: 14 * 60_000 });
+    const r = await run();
+    assert.ok(r.ok && r.value.report.outcome === 'ok', r.ok ? r.value.report.summary : r.error.message);
+    assert.ok(clock.sample(origin)!.offsetMs > 13 * 60_000);
+  });
+
+  it('a 700003 that measures an offset beyond the bound does not say to send again', async () => {
+    const first = await run();
+    assert.ok(first.ok && first.value.report.outcome === 'ok');
+    await controlOk(sandbox, '/clock', { offsetMs: YEAR_MS });
+    const refused = await run();
+    assert.ok(refused.ok, refused.ok ? '' : refused.error.message);
+    assert.equal(refused.value.report.decoded?.code, 700003);
+    assert.equal(refused.value.sendAgain, false);
+    assert.doesNotMatch(refused.value.note ?? '', /the next send uses the new offset/);
+    assert.match(refused.value.note ?? '', /more than the 15 minutes.*the next signed send is refused/);
   });
 });
