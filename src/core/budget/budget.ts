@@ -19,6 +19,7 @@ import {
   type OriginState,
   type State,
   type StateStore,
+  type StateUnavailable,
 } from './state';
 
 export interface CounterView {
@@ -109,6 +110,12 @@ function waitForRoom(entries: Entries, mode: RateLimitMode, weight: number, now:
   return 0;
 }
 
+/** What the service answered a request that went out, as the state keeps it. */
+interface RecordedAnswer {
+  readonly status?: number;
+  readonly retryAfterSeconds?: number;
+}
+
 export class Budget {
   constructor(
     private readonly store: StateStore,
@@ -171,16 +178,28 @@ export class Budget {
    * Counts a request that went out, and what the service answered (a reserve and settle in one).
    * When the state cannot be kept, the view says so in `damaged`.
    */
-  record(charge: Charge, answer: { status?: number; retryAfterSeconds?: number }): BudgetView {
+  record(charge: Charge, answer: RecordedAnswer): BudgetView {
+    return this.recorded(charge, this.store.update(this.recording(charge, answer)));
+  }
+
+  /** As `record`, waiting for another process's lock without blocking the thread (the editor's Connect). */
+  async recordAsync(charge: Charge, answer: RecordedAnswer): Promise<BudgetView> {
+    return this.recorded(charge, await this.store.updateAsync(this.recording(charge, answer)));
+  }
+
+  private recording(charge: Charge, answer: RecordedAnswer): (state: State) => BudgetView {
     const now = this.now();
-    const r = this.store.update((state) => {
+    return (state) => {
       const s = originState(state, stateKey(charge.origin));
       prune(s, now);
       const limited = answer.status === 429 || answer.status === 418;
       if (!limited) counterOf(s, charge, true)?.push([now, charge.weight]);
       applyAnswer(s, { sent: true, ...answer }, now);
       return buildView(charge.origin, state, s, charge.account, now, this.store.location);
-    });
+    };
+  }
+
+  private recorded(charge: Charge, r: Result<BudgetView, StateUnavailable>): BudgetView {
     return r.ok ? r.value : { ...this.view(charge.origin, charge.account), damaged: unavailableMessage(r.error) };
   }
 

@@ -262,7 +262,7 @@ export class WsConnection extends WsEmitter {
     });
   }
 
-  #notOpened(answer: UpgradeAnswer, origin: string, timedOut: boolean): ConnectResult {
+  async #notOpened(answer: UpgradeAnswer, origin: string, timedOut: boolean): Promise<ConnectResult> {
     // undici fails a bad 101 without letting its socket go: a server keeping it open would hold the process.
     answer.socket?.destroy();
     if (this.#closeRequested)
@@ -271,7 +271,7 @@ export class WsConnection extends WsEmitter {
     if (answer.status !== undefined) {
       const f = this.#redactFailure(describeRefusedUpgrade(answer, origin, this.#lease !== undefined));
       if (f.kind === 'upgrade' && (f.status === 418 || f.status === 429)) {
-        const recorded = recordRefusedUpgrade(this.#budget, origin, f);
+        const recorded = await recordRefusedUpgrade(this.#budget, origin, f);
         return this.#fail(recorded.failure ?? f);
       }
       return this.#fail(f);

@@ -229,13 +229,16 @@ export function gateUpgrade(budget: Budget, origins: readonly string[]): WsFailu
   return undefined;
 }
 
-/** Records a 418 or 429 on the upgrade, so that the gate holds the next connect back; a failure when it cannot. */
-export function recordRefusedUpgrade(
+/**
+ * Records a 418 or 429 on the upgrade, so that the gate holds the next connect back; a failure when
+ * it cannot. Waits for another process's lock with timers: the editor's thread never blocks.
+ */
+export async function recordRefusedUpgrade(
   budget: Budget,
   origin: string,
   failure: Extract<WsFailure, { kind: 'upgrade' }>,
-): { view?: BudgetView; failure?: WsFailure } {
-  const view = budget.record(
+): Promise<{ view?: BudgetView; failure?: WsFailure }> {
+  const view = await budget.recordAsync(
     { origin, mode: 'ip', weight: 0 },
     { status: failure.status, retryAfterSeconds: failure.retryAfterSeconds },
   );
