@@ -285,7 +285,7 @@ function listApiKeys(s: Services): Handler {
       ),
       detail: k.asksBeforeTrades
         ? vscode.l10n.t('asks before each trade')
-        : vscode.l10n.t('sends trades without asking (its own setting)'),
+        : vscode.l10n.t('sends trades without asking'),
     }));
     await vscode.window.showQuickPick(items, {
       title: vscode.l10n.t('TradeReq: stored key profiles (API keys masked, secret keys never shown)'),

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isDemoKey } from '../core/env/demo';
 import { maskApiKey } from '../core/env/keys';
 import { lazy } from './lazy';
 import type { StoredKey } from './lazy/stored-key-schema';
@@ -11,7 +12,7 @@ export interface ProfileSummary {
   readonly origins: readonly string[];
   /** The API key as it is shown everywhere: its last four characters (maskApiKey). */
   readonly maskedApiKey: string;
-  /** Whether trades signed with it ask first: its owner's setting (TradeReq: Ask Before Trades with a Key…). */
+  /** Whether trades signed with it ask first: its owner's setting (TradeReq: Ask Before Trades with a Key…); never for a demo key. */
   readonly asksBeforeTrades: boolean;
 }
 
@@ -59,7 +60,7 @@ export class KeyStore implements vscode.Disposable {
           profile,
           origins: k.origins,
           maskedApiKey: maskApiKey(k.apiKey),
-          asksBeforeTrades: k.confirm !== false,
+          asksBeforeTrades: k.confirm !== false && !isDemoKey(k),
         });
     }
     return out;

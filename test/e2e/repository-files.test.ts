@@ -6,29 +6,18 @@
  * instead of stalling the suite.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt } from '../support/build';
 import { describeRun, tradereq, type Run } from '../support/cli';
+import { madeFifo } from '../support/fifo';
 
 /** Generous on a busy machine: each of these ends in well under a second once fixed. */
 const DEADLINE_MS = 20_000;
 /** /dev/zero is Linux's (and macOS's, but the tests were written for Linux's). */
 const LINUX = process.platform === 'linux';
 const PING = '# @expect snapshot\nGET /api/v3/ping\n';
-
-/** A FIFO at `path`, made with mkfifo; false where there is none (Windows). */
-function madeFifo(path: string): boolean {
-  if (process.platform === 'win32') return false;
-  try {
-    execFileSync('mkfifo', [path]);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('files a repository names: plain files inside its folder', function () {
   this.timeout(120_000);

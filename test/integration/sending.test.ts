@@ -157,7 +157,10 @@ suite('sending from the editor, in the real extension host', () => {
       return l.length > 0 ? l : undefined;
     });
     // Profile, origins and the API key masked as everywhere (its last four characters): no value of a key.
-    assert.deepEqual(listed, [{ profile: 'sandbox', origins: [origin], maskedApiKey: `****${DEMO.apiKey.slice(-4)}` }]);
+    assert.deepEqual(listed, [
+      // The demo key never asks: nothing real is at stake with it.
+      { profile: 'sandbox', origins: [origin], maskedApiKey: `****${DEMO.apiKey.slice(-4)}`, asksBeforeTrades: false },
+    ]);
     const log = await tradereqLogContaining(`stored key profile "sandbox" bound to ${origin}`);
     assert.ok(!log.includes(DEMO.secretKey) && !log.includes(DEMO.apiKey), `the log holds no key value:\n${log}`);
   });
@@ -170,7 +173,12 @@ suite('sending from the editor, in the real extension host', () => {
     assert.deepEqual(await sandboxLog(), [], 'the sandbox got nothing either');
     // Binding needs an explicit confirmation: the profile is still bound to the sandbox only.
     assert.deepEqual(await listedKeyProfiles(), [
-      { profile: 'sandbox', origins: [new URL(sandbox.baseUrl).origin], maskedApiKey: `****${DEMO.apiKey.slice(-4)}` },
+      {
+        profile: 'sandbox',
+        origins: [new URL(sandbox.baseUrl).origin],
+        maskedApiKey: `****${DEMO.apiKey.slice(-4)}`,
+        asksBeforeTrades: false,
+      },
     ]);
     await vscode.commands.executeCommand('notifications.clearAll');
   });

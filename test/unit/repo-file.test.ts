@@ -6,22 +6,9 @@
  * skipped elsewhere; a FIFO is made with mkfifo where there is one.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import {
-  closeSync,
-  constants,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  truncateSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import {
   fileProblemText,
   readRepoFile,
@@ -31,64 +18,10 @@ import {
   type RepoFile,
 } from '../../src/core/repo-file';
 import type { Result } from '../../src/core/result';
+import { madeFifo, releasing, releasingSync } from '../support/fifo';
 
 const LINUX = process.platform === 'linux';
 const MiB = 1024 * 1024;
-
-/** A FIFO at `path`, made with mkfifo; false where there is none (Windows). */
-function madeFifo(path: string): boolean {
-  if (process.platform === 'win32') return false;
-  try {
-    execFileSync('mkfifo', [path]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * `work` (synchronous), with a worker thread that opens a writer on `fifo` after 10 s should `work`
- * wait in open() for one: a regression then fails (`released`) instead of hanging the run.
- */
-function releasingSync<T>(fifo: string, work: () => T): { value: T; released: boolean } {
-  const state = new Int32Array(new SharedArrayBuffer(8));
-  const worker = new Worker(
-    `const { workerData } = require('node:worker_threads');
-     const fs = require('node:fs');
-     if (Atomics.wait(workerData.state, 0, 0, 10000) === 'timed-out') {
-       Atomics.store(workerData.state, 1, 1);
-       try { fs.closeSync(fs.openSync(workerData.fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)); } catch {}
-     }`,
-    { eval: true, workerData: { state, fifo } },
-  );
-  try {
-    const value = work();
-    return { value, released: Atomics.load(state, 1) === 1 };
-  } finally {
-    Atomics.store(state, 0, 1);
-    Atomics.notify(state, 0);
-    void worker.terminate();
-  }
-}
-
-/** As releasingSync, for work that does not block the thread (a timer suffices). */
-async function releasing<T>(fifo: string, work: () => Promise<T>): Promise<{ value: T; released: boolean }> {
-  let released = false;
-  const deadline = setTimeout(() => {
-    released = true;
-    try {
-      closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-    } catch {
-      // No reader waits: nothing to release.
-    }
-  }, 10_000);
-  try {
-    const value = await work();
-    return { value, released };
-  } finally {
-    clearTimeout(deadline);
-  }
-}
 
 function problem(result: Result<RepoFile, FileProblem>): FileProblem {
   assert.ok(!result.ok, 'refused');

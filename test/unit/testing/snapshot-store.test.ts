@@ -6,14 +6,10 @@
  * deep or too large for its bound is refused in one line, its text never made past the bound.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import {
-  closeSync,
-  constants,
   existsSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -29,6 +25,7 @@ import {
   snapshotPath,
   type SnapshotEntry,
 } from '../../../src/core/testing/snapshot-store';
+import { madeFifo, releasing } from '../../support/fifo';
 
 const HOW = 'run with --update-snapshots';
 /** The devices /dev/zero and /dev/stdin are Linux's (and macOS's, but the tests were written for Linux's). */
@@ -41,39 +38,6 @@ function nest(depth: number, leaf: unknown = 1): unknown {
   let value = leaf;
   for (let i = 0; i < depth; i++) value = [value];
   return value;
-}
-
-/** A FIFO at `path`, made with mkfifo; false where there is none (Windows). */
-function madeFifo(path: string): boolean {
-  if (process.platform === 'win32') return false;
-  try {
-    execFileSync('mkfifo', [path]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * `work`, with a writer opened on `fifo` after 10 s should the code under test wait in open() for
- * one: a regression then fails (`released`) instead of hanging the run (a deadline, not a wait).
- */
-async function releasing<T>(fifo: string, work: () => Promise<T>): Promise<{ value: T; released: boolean }> {
-  let released = false;
-  const deadline = setTimeout(() => {
-    released = true;
-    try {
-      closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-    } catch {
-      // No reader waits: nothing to release.
-    }
-  }, 10_000);
-  try {
-    const value = await work();
-    return { value, released };
-  } finally {
-    clearTimeout(deadline);
-  }
 }
 
 function damaged(entry: unknown): string {
