@@ -118,16 +118,22 @@ describe('sending from the editor, as a person does it', function () {
     await runCommand(page, 'TradeReq: Add API Key');
     const widget = page.locator('.quick-input-widget');
     const input = widget.locator('input.input');
-    const step = async (n, text) => {
+    // A box shows its title a moment before its proposed value settles: typed over once it is there.
+    const step = async (n, text, proposes = false) => {
       await widget.locator('.quick-input-title', { hasText: `Add API Key (${n}/4)` }).waitFor();
+      if (proposes)
+        await page.waitForFunction((v) => {
+          const value = document.querySelector('.quick-input-widget input.input')?.value;
+          return v === true ? value : value === v;
+        }, proposes);
       if (text !== undefined) {
-        await input.press('Control+A');
-        await input.pressSequentially(text);
+        await input.fill(text);
+        assert.equal(await input.inputValue(), text);
       }
     };
-    await step(1, DESK.profile);
+    await step(1, DESK.profile, true);
     await input.press('Enter');
-    await step(2);
+    await step(2, undefined, SANDBOX);
     assert.equal(await input.inputValue(), SANDBOX, 'the origin of the environment is proposed');
     await input.press('Enter');
     await step(3, DESK.apiKey);
@@ -135,7 +141,7 @@ describe('sending from the editor, as a person does it', function () {
     await input.press('Enter');
     await step(4);
     assert.equal(await input.getAttribute('type'), 'password', 'the secret key is typed into a password field');
-    await input.pressSequentially(DESK.secretKey);
+    await input.fill(DESK.secretKey);
     await input.press('Enter');
     await notification(
       page,
