@@ -230,7 +230,8 @@ function parseState(text: string, now: number): State {
   }
   const shape = fileShape(raw);
   if (!shape) return { ...emptyState(), damaged: { reason: 'the file does not have the expected shape', since: now } };
-  const twice = writtenTwice(text);
+  // Text JSON.stringify wrote as it reads back (TradeReq's own) names no key twice: the scan is for the rest.
+  const twice = JSON.stringify(raw) === text ? { origins: new Map<string, string>() } : writtenTwice(text);
   if (twice.whole !== undefined)
     return { ...emptyState(), damaged: { reason: `a key is written twice in it (${twice.whole})`, since: now } };
   const state: State = { version: 1, origins: {}, damaged: shape.damaged };
