@@ -17,6 +17,29 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox';
 
 const ORIGIN = 'http://127.0.0.1:8780';
 
+/** A sandbox, and the pipeline's parts against it with its demo key: a state in memory, the real sender. */
+async function pipelineParts(): Promise<{
+  sandbox: Sandbox;
+  sender: NodeHttpSender;
+  clock: ClockSync;
+  deps: PipelineDeps;
+}> {
+  const sandbox = await startSandbox({ port: 0 });
+  const sender = new NodeHttpSender();
+  const store = new MemoryStateStore();
+  const clock = new ClockSync(store);
+  const deps: PipelineDeps = {
+    sender,
+    budget: new Budget(store),
+    clock,
+    clockSync: true,
+    responses: new Map<string, unknown>(),
+    key: sandboxKeys(new URL(sandbox.baseUrl).origin),
+    confirm: () => true,
+  };
+  return { sandbox, sender, clock, deps };
+}
+
 describe('clock jump: the offset after a 700003', function () {
   this.timeout(30_000);
   let sandbox: Sandbox;
@@ -25,19 +48,7 @@ describe('clock jump: the offset after a 700003', function () {
   let deps: PipelineDeps;
 
   beforeEach(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    sender = new NodeHttpSender();
-    const store = new MemoryStateStore();
-    clock = new ClockSync(store);
-    deps = {
-      sender,
-      budget: new Budget(store),
-      clock,
-      clockSync: true,
-      responses: new Map<string, unknown>(),
-      key: sandboxKeys(new URL(sandbox.baseUrl).origin),
-      confirm: () => true,
-    };
+    ({ sandbox, sender, clock, deps } = await pipelineParts());
   });
 
   afterEach(async () => {
@@ -143,24 +154,11 @@ describe('a clock offset beyond the bound is never signed with (issue 31, point 
   const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
   let sandbox: Sandbox;
   let sender: NodeHttpSender;
-  let store: MemoryStateStore;
   let clock: ClockSync;
   let deps: PipelineDeps;
 
   beforeEach(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    sender = new NodeHttpSender();
-    store = new MemoryStateStore();
-    clock = new ClockSync(store);
-    deps = {
-      sender,
-      budget: new Budget(store),
-      clock,
-      clockSync: true,
-      responses: new Map<string, unknown>(),
-      key: sandboxKeys(new URL(sandbox.baseUrl).origin),
-      confirm: () => true,
-    };
+    ({ sandbox, sender, clock, deps } = await pipelineParts());
   });
 
   afterEach(async () => {
