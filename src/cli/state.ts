@@ -7,7 +7,7 @@ import { budgetText } from './budget-text';
 import { CLI, STATE } from './messages';
 import { UsageError, type Io } from './usage';
 
-export function stateCommand(args: string[], io: Io): number {
+export async function stateCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand('state', args, { json: { type: 'boolean' } });
   if (values.help) {
     io.out(STATE.help(defaultStateDir()));
@@ -20,7 +20,7 @@ export function stateCommand(args: string[], io: Io): number {
   if (action !== 'reset') throw new UsageError(STATE.unknownAction(action));
   const normal = origin === undefined ? undefined : normaliseOrigin(origin);
   if (origin !== undefined && normal === undefined) throw new UsageError(STATE.notAnOrigin(origin));
-  const done = new Budget(store).reset(normal);
+  const done = await new Budget(store).reset(normal);
   if (!done.ok) {
     io.err(CLI.said(STATE.notReset(done.error)));
     return 1;

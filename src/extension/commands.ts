@@ -394,7 +394,7 @@ async function resetState(): Promise<void> {
   );
   const question = vscode.l10n.t('Forget the rate-limit budget, Retry-After wait and ban of {0}?', which);
   if ((await vscode.window.showWarningMessage(question, { modal: true, detail }, reset)) !== reset) return;
-  const done = await new Budget(store).resetAsync(picked.label === all ? undefined : picked.label);
+  const done = await new Budget(store).reset(picked.label === all ? undefined : picked.label);
   if (done.ok)
     void vscode.window.showInformationMessage(vscode.l10n.t('TradeReq: the rate-limit state of {0} was reset.', which));
   else void vscode.window.showErrorMessage(vscode.l10n.t('TradeReq: {0}; nothing was reset.', done.error));

@@ -19,7 +19,6 @@ import {
   type OriginState,
   type State,
   type StateStore,
-  type StateUnavailable,
 } from './state';
 
 export interface CounterView {
@@ -110,12 +109,6 @@ function waitForRoom(entries: Entries, mode: RateLimitMode, weight: number, now:
   return 0;
 }
 
-/** What the service answered a request that went out, as the state keeps it. */
-interface RecordedAnswer {
-  readonly status?: number;
-  readonly retryAfterSeconds?: number;
-}
-
 export class Budget {
   constructor(
     private readonly store: StateStore,
@@ -139,7 +132,7 @@ export class Budget {
    */
   async reserve(charge: Charge): Promise<Result<Reservation, GateRefusal>> {
     const now = this.now();
-    const r = await this.store.updateAsync((state): Result<Reservation, GateRefusal> => {
+    const r = await this.store.update((state): Result<Reservation, GateRefusal> => {
       const decision = decide(state, charge, now, this.store.location);
       if (!decision.ok) return decision;
       const s = originState(state, stateKey(charge.origin));
@@ -163,7 +156,7 @@ export class Budget {
   async settle(reservation: Reservation, answer: Answer): Promise<Result<BudgetView, string>> {
     const now = this.now();
     const { charge } = reservation;
-    const r = await this.store.updateAsync((state) => {
+    const r = await this.store.update((state) => {
       const s = originState(state, stateKey(charge.origin));
       const limited = answer.status === 429 || answer.status === 418;
       if (!answer.sent || limited) remove(counterOf(s, charge, false), [reservation.at, charge.weight]);
@@ -175,58 +168,39 @@ export class Budget {
   }
 
   /**
-   * Counts a request that went out, and what the service answered (a reserve and settle in one).
-   * When the state cannot be kept, the view says so in `damaged`.
+   * Counts a request that went out, and what the service answered (a reserve and settle in one),
+   * waiting for another process's lock without blocking the thread (the editor's Connect). When the
+   * state cannot be kept, the view says so in `damaged`.
    */
-  record(charge: Charge, answer: RecordedAnswer): BudgetView {
-    return this.recorded(charge, this.store.update(this.recording(charge, answer)));
-  }
-
-  /** As `record`, waiting for another process's lock without blocking the thread (the editor's Connect). */
-  async recordAsync(charge: Charge, answer: RecordedAnswer): Promise<BudgetView> {
-    return this.recorded(charge, await this.store.updateAsync(this.recording(charge, answer)));
-  }
-
-  private recording(charge: Charge, answer: RecordedAnswer): (state: State) => BudgetView {
+  async record(charge: Charge, answer: { status?: number; retryAfterSeconds?: number }): Promise<BudgetView> {
     const now = this.now();
-    return (state) => {
+    const r = await this.store.update((state) => {
       const s = originState(state, stateKey(charge.origin));
       prune(s, now);
       const limited = answer.status === 429 || answer.status === 418;
       if (!limited) counterOf(s, charge, true)?.push([now, charge.weight]);
       applyAnswer(s, { sent: true, ...answer }, now);
       return buildView(charge.origin, state, s, charge.account, now, this.store.location);
-    };
-  }
-
-  private recorded(charge: Charge, r: Result<BudgetView, StateUnavailable>): BudgetView {
+    });
     return r.ok ? r.value : { ...this.view(charge.origin, charge.account), damaged: unavailableMessage(r.error) };
   }
 
-  /** Forgets the state of `origin` (or of every origin): its counters, waits, bans and damage. */
-  reset(origin?: string): Result<void, string> {
-    const r = this.store.update(forget(origin));
+  /**
+   * Forgets the state of `origin` (or of every origin): its counters, waits, bans and damage;
+   * waiting for another process's lock without blocking the thread.
+   */
+  async reset(origin?: string): Promise<Result<void, string>> {
+    const r = await this.store.update((state) => {
+      if (origin === undefined) {
+        state.origins = {};
+        delete state.damaged;
+      } else {
+        const key = stateKey(origin);
+        if (Object.hasOwn(state.origins, key)) delete state.origins[key];
+      }
+    });
     return r.ok ? r : err(unavailableMessage(r.error));
   }
-
-  /** As `reset`, waiting for another process's lock without blocking the thread (the editor's command). */
-  async resetAsync(origin?: string): Promise<Result<void, string>> {
-    const r = await this.store.updateAsync(forget(origin));
-    return r.ok ? r : err(unavailableMessage(r.error));
-  }
-}
-
-/** The change that forgets `origin`'s state, or every origin's and the file's damage. */
-function forget(origin: string | undefined): (state: State) => void {
-  return (state) => {
-    if (origin === undefined) {
-      state.origins = {};
-      delete state.damaged;
-    } else {
-      const key = stateKey(origin);
-      if (Object.hasOwn(state.origins, key)) delete state.origins[key];
-    }
-  };
 }
 
 function decide(state: State, charge: Charge, now: number, location: string): GateDecision {

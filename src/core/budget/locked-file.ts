@@ -9,8 +9,9 @@
  * only once it is LOCK_STALE_MS old. Every removal of a lock, its holder's release as another's
  * takeover, first makes that lock's claim file exclusively and checks the lock is still the one it
  * saw, so two processes never remove one lock (the second would remove a lock just taken). The
- * command line waits for a lock synchronously; the editor waits with timers (`updateAsync`), so
- * its only thread is never blocked: one generator of steps (`acquire`), two ways to wait between them.
+ * rate-limit state waits for a lock with timers (`updateAsync`), so the editor's only thread is never
+ * blocked; the command line's kept answers, kept from a synchronous step of a send, wait
+ * synchronously (`update`): one generator of steps (`acquire`), two ways to wait between them.
  */
 import {
   closeSync,
@@ -231,7 +232,7 @@ export class LockedFile {
   /**
    * Under the lock: `change` reads the latest text and returns the text to write and a result; no
    * text (undefined) leaves the file as it is, which saves a write and a rename when nothing changed.
-   * Waits for another process's lock synchronously (the command line).
+   * Waits for another process's lock synchronously (the command line's kept answers).
    */
   update<T>(change: () => { text: string | undefined; result: T }): Result<T, StateUnavailable> {
     const ready = this.makeDir();
@@ -243,7 +244,7 @@ export class LockedFile {
     }
   }
 
-  /** As `update`, waiting for another process's lock with timers: the editor's thread is never blocked. */
+  /** As `update`, waiting for another process's lock with timers (the rate-limit state): no thread is blocked. */
   async updateAsync<T>(change: () => { text: string | undefined; result: T }): Promise<Result<T, StateUnavailable>> {
     const ready = this.makeDir();
     if (!ready.ok) return ready;

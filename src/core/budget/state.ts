@@ -288,11 +288,10 @@ export interface StateStore {
   read(): State;
   /**
    * Reads the latest state, applies `change`, writes it back, and returns what `change` returned,
-   * with no other process in between; or why the state cannot be kept.
+   * with no other process in between (waiting for another's lock without blocking the thread); or
+   * why the state cannot be kept.
    */
-  update<T>(change: (state: State) => T): Result<T, StateUnavailable>;
-  /** As `update`, waiting for another process's lock without blocking the thread (the editor's sends). */
-  updateAsync<T>(change: (state: State) => T): Promise<Result<T, StateUnavailable>>;
+  update<T>(change: (state: State) => T): Promise<Result<T, StateUnavailable>>;
 }
 
 export class MemoryStateStore implements StateStore {
@@ -301,11 +300,8 @@ export class MemoryStateStore implements StateStore {
   read(): State {
     return structuredClone(this.state);
   }
-  update<T>(change: (state: State) => T): Result<T, StateUnavailable> {
-    return ok(change(this.state));
-  }
-  updateAsync<T>(change: (state: State) => T): Promise<Result<T, StateUnavailable>> {
-    return Promise.resolve(this.update(change));
+  update<T>(change: (state: State) => T): Promise<Result<T, StateUnavailable>> {
+    return Promise.resolve(ok(change(this.state)));
   }
 }
 
@@ -331,11 +327,7 @@ export class FileStateStore implements StateStore {
     return this.stateOf(this.file.read(BOUNDS.stateFileBytes));
   }
 
-  update<T>(change: (state: State) => T): Result<T, StateUnavailable> {
-    return this.file.update(() => this.changed(change));
-  }
-
-  updateAsync<T>(change: (state: State) => T): Promise<Result<T, StateUnavailable>> {
+  update<T>(change: (state: State) => T): Promise<Result<T, StateUnavailable>> {
     return this.file.updateAsync(() => this.changed(change));
   }
 

@@ -30,14 +30,14 @@ export class ClockSync {
    * kept is measured again next time: it guards nothing, and an unusable state refuses sends itself.
    */
   async record(origin: string, sample: ClockSample): Promise<void> {
-    await this.store.updateAsync((state) => {
+    await this.store.update((state) => {
       originState(state, stateKey(origin)).clock = sample;
     });
   }
 
   /** Drops the sample of `origin`, so that the next signed request measures first (as record). */
   async forget(origin: string): Promise<void> {
-    await this.store.updateAsync((state) => {
+    await this.store.update((state) => {
       const entry = own(state.origins, stateKey(origin));
       if (entry) delete entry.clock;
     });

@@ -238,7 +238,7 @@ export async function recordRefusedUpgrade(
   origin: string,
   failure: Extract<WsFailure, { kind: 'upgrade' }>,
 ): Promise<{ view?: BudgetView; failure?: WsFailure }> {
-  const view = await budget.recordAsync(
+  const view = await budget.record(
     { origin, mode: 'ip', weight: 0 },
     { status: failure.status, retryAfterSeconds: failure.retryAfterSeconds },
   );

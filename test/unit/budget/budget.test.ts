@@ -22,12 +22,12 @@ function budgetAt(start = 1_000_000): { budget: Budget; clock: { t: number } } {
 }
 
 describe('budget (§8)', () => {
-  it('counts weight per rolling 10 s: 500 per IP, and refuses what would go over', () => {
+  it('counts weight per rolling 10 s: 500 per IP, and refuses what would go over', async () => {
     const { budget, clock } = budgetAt();
-    for (let i = 0; i < 49; i++) budget.record({ origin: ORIGIN, mode: 'ip', weight: 10 }, { status: 200 });
+    for (let i = 0; i < 49; i++) await budget.record({ origin: ORIGIN, mode: 'ip', weight: 10 }, { status: 200 });
     assert.equal(budget.view(ORIGIN).ip.remaining, 10);
     assert.deepEqual(budget.gate({ origin: ORIGIN, mode: 'ip', weight: 10 }), ok(undefined));
-    budget.record({ origin: ORIGIN, mode: 'ip', weight: 10 }, { status: 200 });
+    await budget.record({ origin: ORIGIN, mode: 'ip', weight: 10 }, { status: 200 });
     const refused = budget.gate({ origin: ORIGIN, mode: 'ip', weight: 1 });
     assert.equal(refused.ok, false);
     assert.equal(refused.ok ? '' : refused.error.reason, 'budget');
@@ -36,21 +36,21 @@ describe('budget (§8)', () => {
     assert.deepEqual(budget.gate({ origin: ORIGIN, mode: 'ip', weight: 1 }), ok(undefined));
   });
 
-  it('knows when the counter frees up: the oldest request leaves the window first', () => {
+  it('knows when the counter frees up: the oldest request leaves the window first', async () => {
     const { budget, clock } = budgetAt();
-    budget.record({ origin: ORIGIN, mode: 'ip', weight: 400 }, { status: 200 });
+    await budget.record({ origin: ORIGIN, mode: 'ip', weight: 400 }, { status: 200 });
     clock.t += 4_000;
-    budget.record({ origin: ORIGIN, mode: 'ip', weight: 100 }, { status: 200 });
+    await budget.record({ origin: ORIGIN, mode: 'ip', weight: 100 }, { status: 200 });
     assert.equal(budget.view(ORIGIN).ip.freesInMs, 6_000);
     const refused = budget.gate({ origin: ORIGIN, mode: 'ip', weight: 50 });
     assert.ok(!refused.ok && refused.error.retryAtMs === clock.t + 6_000);
   });
 
-  it('counts IP and account (UID) modes independently, each account on its own', () => {
+  it('counts IP and account (UID) modes independently, each account on its own', async () => {
     const { budget } = budgetAt();
     const a = accountId('key-a');
     const b = accountId('key-b');
-    budget.record({ origin: ORIGIN, mode: 'uid', weight: 500, account: a }, { status: 200 });
+    await budget.record({ origin: ORIGIN, mode: 'uid', weight: 500, account: a }, { status: 200 });
     assert.equal(budget.view(ORIGIN, a).uid?.remaining, 0);
     assert.equal(budget.view(ORIGIN, b).uid?.remaining, 500);
     assert.equal(budget.view(ORIGIN, a).ip.remaining, 500);
@@ -58,9 +58,9 @@ describe('budget (§8)', () => {
     assert.equal(budget.gate({ origin: ORIGIN, mode: 'ip', weight: 1 }).ok, true);
   });
 
-  it('after a 429 refuses every request to that origin until Retry-After has passed (§8 rules 1–2)', () => {
+  it('after a 429 refuses every request to that origin until Retry-After has passed (§8 rules 1–2)', async () => {
     const { budget, clock } = budgetAt();
-    const view = budget.record({ origin: ORIGIN, mode: 'ip', weight: 1 }, { status: 429, retryAfterSeconds: 7 });
+    const view = await budget.record({ origin: ORIGIN, mode: 'ip', weight: 1 }, { status: 429, retryAfterSeconds: 7 });
     assert.equal(view.blocked?.status, 429);
     for (const mode of ['ip', 'uid'] as const) {
       const g = budget.gate({ origin: ORIGIN, mode, weight: 1, account: 'x' });
@@ -77,19 +77,22 @@ describe('budget (§8)', () => {
     assert.equal(budget.gate({ origin: ORIGIN, mode: 'ip', weight: 1 }).ok, true);
   });
 
-  it('after a 418 refuses as a ban for the Retry-After seconds, and 429/418 answers do not consume weight', () => {
+  it('after a 418 refuses as a ban for the Retry-After seconds, and 429/418 answers do not consume weight', async () => {
     const { budget } = budgetAt();
-    const view = budget.record({ origin: ORIGIN, mode: 'ip', weight: 10 }, { status: 418, retryAfterSeconds: 120 });
+    const view = await budget.record(
+      { origin: ORIGIN, mode: 'ip', weight: 10 },
+      { status: 418, retryAfterSeconds: 120 },
+    );
     assert.equal(view.ip.used, 0);
     const g = budget.gate({ origin: ORIGIN, mode: 'ip', weight: 1 });
     assert.ok(!g.ok && g.error.reason === 'ban' && /banned/.test(g.error.message));
   });
 
-  it('keeps its state on disk, so another process (the editor, a restart) sees the same budget', () => {
+  it('keeps its state on disk, so another process (the editor, a restart) sees the same budget', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradereq-state-'));
     try {
       const t = 5_000_000;
-      new Budget(new FileStateStore(dir), () => t).record(
+      await new Budget(new FileStateStore(dir), () => t).record(
         { origin: ORIGIN, mode: 'ip', weight: 30 },
         { status: 429, retryAfterSeconds: 3 },
       );

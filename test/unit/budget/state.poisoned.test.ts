@@ -51,7 +51,7 @@ describe('a poisoned state file', () => {
       assert.equal(reason(A), 'ban', 'the ban of the other origin holds');
       assert.equal(budget.view(name).ip.used, 3);
       assert.equal(reason(name), undefined);
-      budget.record(ping(name), { status: 200 });
+      await budget.record(ping(name), { status: 200 });
       assert.equal(budget.view(name).ip.used, 4);
       const reserved = await budget.reserve(ping(name));
       assert.ok(reserved.ok);
@@ -59,9 +59,9 @@ describe('a poisoned state file', () => {
       await clockSync.record(name, { offsetMs: 5, roundTripMs: 1, measuredAt: NOW });
       assert.equal(clockSync.correctedNow(name), NOW + 5);
       assert.equal(reason(A), 'ban', 'still, after the writes');
-      assert.deepEqual(budget.reset(name), ok(undefined));
+      assert.deepEqual(await budget.reset(name), ok(undefined));
       assert.equal(Object.hasOwn(store.read().origins, name), false);
-      assert.deepEqual(budget.reset(), ok(undefined));
+      assert.deepEqual(await budget.reset(), ok(undefined));
       assert.deepEqual(store.read().origins, {});
     });
   }
@@ -85,10 +85,10 @@ describe('a poisoned state file', () => {
     assert.match(g.ok ? '' : g.error.message, /written twice.*tradereq state reset http:\/\/127\.0\.0\.1:8780/);
     assert.equal(reason(B), undefined, 'another origin is not concerned');
     // Another writer must not wash the damage away (its text has each key once).
-    budget.record(ping(B), { status: 200 });
+    await budget.record(ping(B), { status: 200 });
     assert.equal(reason(A), 'damaged', 'the mark is written back');
     // As the editor's Reset Rate-Limit State does it: waiting for the lock without blocking.
-    assert.deepEqual(await budget.resetAsync(A), ok(undefined));
+    assert.deepEqual(await budget.reset(A), ok(undefined));
     assert.equal(reason(A), undefined, 'state reset ORIGIN repairs it');
   });
 
@@ -111,7 +111,7 @@ describe('a poisoned state file', () => {
     assert.equal(reason(B), 'damaged', 'at any depth');
   });
 
-  it('a top-level member written twice damages the whole file; state reset repairs it', () => {
+  it('a top-level member written twice damages the whole file; state reset repairs it', async () => {
     writeFileSync(
       store.path,
       `{"version":1,"origins":{${JSON.stringify(A)}:{"blocked":${JSON.stringify(BAN)}}},"origins":{}}`,
@@ -119,13 +119,13 @@ describe('a poisoned state file', () => {
     for (const origin of [A, B]) assert.equal(reason(origin), 'damaged', origin);
     const g = budget.gate(ping(B));
     assert.match(g.ok ? '' : g.error.message, /written twice.*sends nothing at all/);
-    assert.deepEqual(budget.reset(), ok(undefined));
+    assert.deepEqual(await budget.reset(), ok(undefined));
     assert.equal(reason(A), undefined);
   });
 
-  it('the text TradeReq writes itself (each key once) damages nothing', () => {
-    budget.record(ping(A), { status: 418, retryAfterSeconds: 60 });
-    budget.record(ping(B), { status: 200 });
+  it('the text TradeReq writes itself (each key once) damages nothing', async () => {
+    await budget.record(ping(A), { status: 418, retryAfterSeconds: 60 });
+    await budget.record(ping(B), { status: 200 });
     const pretty = JSON.stringify(JSON.parse(readFileSync(store.path, 'utf8')), null, 2);
     writeFileSync(store.path, pretty);
     assert.equal(reason(A), 'ban', 'a file pretty-printed by hand reads the same');

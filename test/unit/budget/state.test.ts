@@ -33,10 +33,10 @@ describe('the gate fails closed when its state is damaged', () => {
 
   const ping = (origin: string) => ({ origin, mode: 'ip' as const, weight: 1 });
 
-  it('a Retry-After of 400 digits is capped at the longest ban (3 days), and the ban survives a reload', () => {
+  it('a Retry-After of 400 digits is capped at the longest ban (3 days), and the ban survives a reload', async () => {
     const decoded = decodeResponse(418, '{"code":429}', '9'.repeat(400));
     assert.equal(decoded.retryAfterSeconds, THREE_DAYS_MS / 1000);
-    budget.record(ping(A), { status: 418, retryAfterSeconds: decoded.retryAfterSeconds });
+    await budget.record(ping(A), { status: 418, retryAfterSeconds: decoded.retryAfterSeconds });
     const again = new Budget(new FileStateStore(dir, () => clock.t), () => clock.t);
     const refused = again.gate(ping(A));
     assert.equal(refused.ok, false);
@@ -44,14 +44,14 @@ describe('the gate fails closed when its state is damaged', () => {
     assert.equal(again.view(A).blocked?.untilMs, NOW + THREE_DAYS_MS);
   });
 
-  it('Retry-After 1e12 s blocks for 3 days, not for millennia', () => {
-    budget.record(ping(A), { status: 429, retryAfterSeconds: 1e12 });
+  it('Retry-After 1e12 s blocks for 3 days, not for millennia', async () => {
+    await budget.record(ping(A), { status: 429, retryAfterSeconds: 1e12 });
     clock.t += THREE_DAYS_MS;
     assert.deepEqual(budget.gate(ping(A)), ok(undefined));
   });
 
-  it('one entry that does not validate blocks its own origin only; another origin keeps its ban', () => {
-    budget.record(ping(B), { status: 418, retryAfterSeconds: 600 });
+  it('one entry that does not validate blocks its own origin only; another origin keeps its ban', async () => {
+    await budget.record(ping(B), { status: 418, retryAfterSeconds: 600 });
     const state = JSON.parse(readFileSync(store.path, 'utf8')) as { origins: Record<string, unknown> };
     state.origins[A] = { ip: [], accounts: {}, blocked: { until: null, status: 418, since: NOW } };
     writeFileSync(store.path, JSON.stringify(state));
@@ -65,8 +65,8 @@ describe('the gate fails closed when its state is damaged', () => {
     assert.equal(b.ok ? undefined : b.error.reason, 'ban', 'the ban of the valid origin is not lifted');
   });
 
-  it('a truncated file blocks every origin, and the mark survives writes until it is reset', () => {
-    budget.record(ping(B), { status: 200 });
+  it('a truncated file blocks every origin, and the mark survives writes until it is reset', async () => {
+    await budget.record(ping(B), { status: 200 });
     const text = readFileSync(store.path, 'utf8');
     writeFileSync(store.path, text.slice(0, text.length - 5));
     for (const origin of [A, B, 'https://other.example']) {
@@ -74,18 +74,18 @@ describe('the gate fails closed when its state is damaged', () => {
       assert.equal(g.ok ? undefined : g.error.reason, 'damaged', origin);
     }
     // Another writer (the clock, a send elsewhere) must not wash the damage away.
-    budget.record(ping('https://third.example'), { status: 200 });
+    await budget.record(ping('https://third.example'), { status: 200 });
     assert.equal(budget.gate(ping(A)).ok, false);
-    budget.reset();
+    await budget.reset();
     assert.deepEqual(budget.gate(ping(A)), ok(undefined));
   });
 
-  it('resetting one damaged origin unblocks it and leaves the others as they were', () => {
-    budget.record(ping(B), { status: 429, retryAfterSeconds: 30 });
+  it('resetting one damaged origin unblocks it and leaves the others as they were', async () => {
+    await budget.record(ping(B), { status: 429, retryAfterSeconds: 30 });
     const state = JSON.parse(readFileSync(store.path, 'utf8')) as { origins: Record<string, unknown> };
     state.origins[A] = 'not an object';
     writeFileSync(store.path, JSON.stringify(state));
-    budget.reset(A);
+    await budget.reset(A);
     assert.deepEqual(budget.gate(ping(A)), ok(undefined));
     assert.equal(budget.gate(ping(B)).ok, false);
   });
@@ -115,8 +115,8 @@ describe('the gate fails closed when its state is damaged', () => {
     assert.equal(budget.view(A).ip.used, 1, 'a request that never left gives its weight back');
   });
 
-  it('loopback names of one port are one origin: a 429 from localhost holds back 127.0.0.1 and [::1]', () => {
-    budget.record(ping('http://localhost:8780'), { status: 429, retryAfterSeconds: 5 });
+  it('loopback names of one port are one origin: a 429 from localhost holds back 127.0.0.1 and [::1]', async () => {
+    await budget.record(ping('http://localhost:8780'), { status: 429, retryAfterSeconds: 5 });
     for (const alias of ['http://127.0.0.1:8780', 'http://[::1]:8780', 'http://LOCALHOST:8780']) {
       const g = budget.gate(ping(alias));
       assert.equal(g.ok ? undefined : g.error.reason, 'retry-after', alias);

@@ -23,13 +23,13 @@ describe('tradereq state on a poisoned state file', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const run = (...args: string[]): { code: number; text: string } => {
+  const run = async (...args: string[]): Promise<{ code: number; text: string }> => {
     out = [];
-    const code = stateCommand(args, io);
+    const code = await stateCommand(args, io);
     return { code, text: out.join('\n') };
   };
 
-  it('shows, resets one origin and resets all, whatever the origins are named', () => {
+  it('shows, resets one origin and resets all, whatever the origins are named', async () => {
     const ban = JSON.stringify({ until: Date.now() + 600_000, status: 418, since: Date.now() });
     const entries = ['constructor', '__proto__', 'toString', 'hasOwnProperty'].map(
       (name) => `${JSON.stringify(name)}:{"ip":[[${Date.now()},2]]}`,
@@ -38,19 +38,19 @@ describe('tradereq state on a poisoned state file', () => {
       join(dir, 'state.json'),
       `{"version":1,"origins":{${entries.join(',')},${JSON.stringify(A)}:{"blocked":${ban}},${JSON.stringify(A)}:{}}}`,
     );
-    const shown = run();
+    const shown = await run();
     assert.equal(shown.code, 0, shown.text);
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
       assert.match(shown.text, new RegExp(`^${name}: `, 'm'), name);
     assert.match(shown.text, /127\.0\.0\.1:8780.*\n.*its entry is written twice in the file/);
-    const json = run('--json');
+    const json = await run('--json');
     assert.equal(json.code, 0, json.text);
     assert.equal(json.text.split('\n').length, 5);
-    const one = run('reset', A);
+    const one = await run('reset', A);
     assert.equal(one.code, 0, one.text);
-    assert.doesNotMatch(run().text, /written twice/);
-    const all = run('reset');
+    assert.doesNotMatch((await run()).text, /written twice/);
+    const all = await run('reset');
     assert.equal(all.code, 0, all.text);
-    assert.match(run().text, /^No origin has rate-limit state/);
+    assert.match((await run()).text, /^No origin has rate-limit state/);
   });
 });

@@ -139,10 +139,10 @@ describe('bounds, hostile input: every spelling of this machine is one origin of
     assert.equal(stateKey('http://[::7f00:1]:8780'), 'http://[::7f00:1]:8780', 'not a loopback address');
   });
 
-  it('a ban through any spelling holds back every other spelling', () => {
+  it('a ban through any spelling holds back every other spelling', async () => {
     for (const banned of ['http://[::ffff:127.0.0.1]:8780', 'http://0.0.0.0:8780', 'http://localhost.:8780']) {
-      t.budget.reset();
-      t.budget.record(ping(banned), { status: 418, retryAfterSeconds: 600 });
+      await t.budget.reset();
+      await t.budget.record(ping(banned), { status: 418, retryAfterSeconds: 600 });
       for (const alias of LOOPBACK_SPELLINGS) {
         const g = t.budget.gate(ping(alias));
         assert.equal(g.ok ? undefined : g.error.reason, 'ban', `${banned} banned, ${alias} sent`);
@@ -150,14 +150,14 @@ describe('bounds, hostile input: every spelling of this machine is one origin of
     }
   });
 
-  it('a host name with its trailing dot is the same origin as without it', () => {
-    t.budget.record(ping('https://api.example.com.'), { status: 429, retryAfterSeconds: 30 });
+  it('a host name with its trailing dot is the same origin as without it', async () => {
+    await t.budget.record(ping('https://api.example.com.'), { status: 429, retryAfterSeconds: 30 });
     const g = t.budget.gate(ping('https://api.example.com'));
     assert.equal(g.ok ? undefined : g.error.reason, 'retry-after');
   });
 
-  it('a ban kept under another spelling (as an older TradeReq wrote it) still holds back 127.0.0.1', () => {
-    t.budget.record(ping('https://api.example.com'), { status: 200 });
+  it('a ban kept under another spelling (as an older TradeReq wrote it) still holds back 127.0.0.1', async () => {
+    await t.budget.record(ping('https://api.example.com'), { status: 200 });
     const state = JSON.parse(readFileSync(t.store.path, 'utf8')) as { origins: Record<string, unknown> };
     const until = t.clock.t + 600_000;
     state.origins['http://0.0.0.0:8780'] = { ip: [], accounts: {}, blocked: { until, status: 418, since: t.clock.t } };
@@ -178,13 +178,13 @@ describe('bounds, hostile input: weights and times of the state file are validat
   const B = 'https://api.example.com';
 
   /** The state file with `entry` (as JSON text, so that 1e999 stays what a file can hold) as A's. */
-  function writeEntry(entry: string): void {
-    t.budget.record(ping(B), { status: 418, retryAfterSeconds: 600 });
+  async function writeEntry(entry: string): Promise<void> {
+    await t.budget.record(ping(B), { status: 418, retryAfterSeconds: 600 });
     const text = readFileSync(t.store.path, 'utf8');
     writeFileSync(t.store.path, text.replace(/"origins":\{/, `"origins":{"${A}":${entry},`));
   }
 
-  it('a negative, fractional or infinite weight, or a negative, infinite or far-future time, damages its origin only', () => {
+  it('a negative, fractional or infinite weight, or a negative, infinite or far-future time, damages its origin only', async () => {
     const now = t.clock.t;
     const day = 24 * 3600_000;
     const cases: [string, string][] = [
@@ -202,8 +202,8 @@ describe('bounds, hostile input: weights and times of the state file are validat
       ['a clock of a negative round trip', `{"clock":{"offsetMs":0,"roundTripMs":-1,"measuredAt":${now}}}`],
     ];
     for (const [what, entry] of cases) {
-      t.budget.reset();
-      writeEntry(entry);
+      await t.budget.reset();
+      await writeEntry(entry);
       const g = t.budget.gate(ping(A));
       assert.equal(g.ok ? undefined : g.error.reason, 'damaged', what);
       assert.ok(t.budget.view(A).ip.remaining <= 500, `${what}: never more than the limit left`);
@@ -212,9 +212,9 @@ describe('bounds, hostile input: weights and times of the state file are validat
     }
   });
 
-  it('weights and times as TradeReq writes them still read back (a time a second ahead included)', () => {
+  it('weights and times as TradeReq writes them still read back (a time a second ahead included)', async () => {
     const now = t.clock.t;
-    writeEntry(
+    await writeEntry(
       `{"ip":[[${now},500],[${now + 1000},1]],"accounts":{"0123456789abcdef":[[${now},5]]},"clock":{"offsetMs":-1500.5,"roundTripMs":4,"measuredAt":${now}}}`,
     );
     const g = t.budget.gate(ping(A));

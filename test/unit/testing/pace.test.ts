@@ -266,7 +266,7 @@ describe('paced runs: when the wait is not taken', () => {
 
   it('a Retry-After longer than a paced run waits (a hostile server) stops the run at once, saying why', async () => {
     const budget = new Budget(new MemoryStateStore());
-    budget.record(charge, { status: 429, retryAfterSeconds: 3_600 });
+    await budget.record(charge, { status: 429, retryAfterSeconds: 3_600 });
     let slept = 0;
     const pacer = new Pacer({ fraction: 0.8, budget, sleep: (ms) => Promise.resolve(void (slept += ms)) });
     const results = await runWith(pacer, budget);
@@ -280,7 +280,7 @@ describe('paced runs: when the wait is not taken', () => {
 
   it('cancelling during a wait: the request is not sent, the rest is cancelled', async () => {
     const budget = new Budget(new MemoryStateStore());
-    budget.record(charge, { status: 429, retryAfterSeconds: 5 });
+    await budget.record(charge, { status: 429, retryAfterSeconds: 5 });
     let cancelled = false;
     const pacer = new Pacer({
       fraction: 0.8,

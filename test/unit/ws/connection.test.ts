@@ -528,7 +528,7 @@ describe('WebSocket client core: the upgrade gate and bans', function () {
 
   it('a 418 recorded by REST for the environment keeps the WebSocket closed too, without touching the network', async () => {
     const b = new Budget(new MemoryStateStore());
-    b.record({ origin: sb.baseUrl, mode: 'ip', weight: 1 }, { status: 418, retryAfterSeconds: 60 });
+    await b.record({ origin: sb.baseUrl, mode: 'ip', weight: 1 }, { status: 418, retryAfterSeconds: 60 });
     const logged = await upgradesLogged(sb);
     // A WebSocket host of its own (never reached): the REST origin's ban still holds it back (§8 bans the IP).
     const c = new WsConnection({ budget: b, restBaseUrl: sb.baseUrl });

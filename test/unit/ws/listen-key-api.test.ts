@@ -102,7 +102,7 @@ describe('restListenKeyApi: the listen key calls through the send pipeline', fun
   });
 
   it('a ban in the rate-limit state keeps the call back at the gate (refused, nothing sent)', async () => {
-    budget.record({ origin: sb.baseUrl, mode: 'ip', weight: 1 }, { status: 418, retryAfterSeconds: 60 });
+    await budget.record({ origin: sb.baseUrl, mode: 'ip', weight: 1 }, { status: 418, retryAfterSeconds: 60 });
     const a = api(demoKey((o) => [o]));
     await assert.rejects(a.create(), /refused/);
     assert.deepEqual(
