@@ -45,9 +45,7 @@ export async function doctorCommand(args: string[], io: Io): Promise<number> {
   if (positionals.length > 1) throw new UsageError(DOCTOR.takesOneFile);
   if (values.key !== undefined && !PROFILE_NAME_PATTERN.test(values.key)) throw new UsageError(OPTIONS.keyProfile);
   const code = values.code === undefined ? undefined : integerFlag('code', values.code, -99_999_999, 99_999_999);
-  const known = [...profilesInEnvironment(io.env), ...DEMO_KEYS].map((k) => k.secretKey);
-  const generic = keysFromEnvironment(undefined, io.env)?.secretKey;
-  const read = readSentRequest(await inputText(positionals[0], io), generic ? [...known, generic] : known);
+  const read = readSentRequest(await inputText(positionals[0], io), knownSecrets(io.env));
   if (!read.ok) throw new UsageError(read.error);
   const sent = read.value;
   const { key, otherKeys } = chooseKeys(sent, values.key, io.env);
@@ -105,13 +103,24 @@ const DEMO_KEYS: readonly DoctorKey[] = DEMO_ACCOUNTS.map((a) => ({
   secretKey: a.secretKey,
 }));
 
+/** The keys of the environment's profiles and the sandbox's demo keys. */
+function knownKeys(env: NodeJS.ProcessEnv): DoctorKey[] {
+  return [...profilesInEnvironment(env), ...DEMO_KEYS];
+}
+
+/** Every secret the doctor knows, the generic TRADEREQ_SECRET_KEY's too: never quoted back. */
+function knownSecrets(env: NodeJS.ProcessEnv): string[] {
+  const generic = keysFromEnvironment(undefined, env)?.secretKey;
+  return [...knownKeys(env).map((k) => k.secretKey), ...(generic ? [generic] : [])];
+}
+
 /** The key to check against (see --key in the help) and the others to try as "another environment's". */
 function chooseKeys(
   sent: SentRequest,
   flag: string | undefined,
   env: NodeJS.ProcessEnv,
 ): { key: DoctorKey; otherKeys: DoctorKey[] } {
-  const known = [...profilesInEnvironment(env), ...DEMO_KEYS];
+  const known = knownKeys(env);
   const generic = keysFromEnvironment(undefined, env);
   const sentKey = headerValue(sent, DEFAULT_API_KEY_HEADER);
   let key: DoctorKey | undefined;
