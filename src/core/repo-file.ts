@@ -55,10 +55,8 @@ const CHUNK_BYTES = 64 * 1024;
 
 // Without blocking (a FIFO opens at once, then fstat refuses it), and not through a link swapped in
 // since the path was resolved. Windows has neither flag, nor FIFOs that a path can name.
-const OPEN_FLAGS =
-  constants.O_RDONLY |
-  ((constants as Partial<typeof constants>).O_NONBLOCK ?? 0) |
-  ((constants as Partial<typeof constants>).O_NOFOLLOW ?? 0);
+const NOFOLLOW = (constants as Partial<typeof constants>).O_NOFOLLOW ?? 0;
+const OPEN_FLAGS = constants.O_RDONLY | ((constants as Partial<typeof constants>).O_NONBLOCK ?? 0) | NOFOLLOW;
 
 // node:fs's own resolution (the callback form), as realpathSync resolves: the same answers both ways.
 const realpathAsync = promisify(realpathCallback);
@@ -122,9 +120,9 @@ class Chunks {
     this.length += bytes;
   }
 
-  result(place: RealPlace): Result<RepoFile, FileProblem> {
+  result(): Result<Buffer, FileProblem> {
     if (this.length > this.maxBytes) return err({ kind: 'too-large', maxBytes: this.maxBytes, bytes: this.length });
-    return ok({ ...place, bytes: Buffer.concat(this.parts, this.length) });
+    return ok(Buffer.concat(this.parts, this.length));
   }
 }
 
@@ -153,14 +151,30 @@ function locateSync(path: string, root: string): Result<RealPlace, FileProblem> 
 export function readRepoFileSync(path: string, root: string, maxBytes: number): Result<RepoFile, FileProblem> {
   const place = locateSync(path, root);
   if (!place.ok) return place;
+  const file = readPlainFileSync(place.value.real, maxBytes);
+  return file.ok ? ok({ ...place.value, bytes: file.value.bytes }) : file;
+}
+
+/**
+ * The bytes of the plain file at `path` and what fstat said of it, read with `maxBytes` as a bound
+ * that holds while reading; opened without blocking (a FIFO never waits), and without following a
+ * link unless `followLinks` (the state folder's own files, not a repository's).
+ */
+export function readPlainFileSync(
+  path: string,
+  maxBytes: number,
+  followLinks = false,
+): Result<{ readonly bytes: Buffer; readonly stats: Stats }, FileProblem> {
   let fd: number;
   try {
-    fd = openSync(place.value.real, OPEN_FLAGS);
+    fd = openSync(path, followLinks ? OPEN_FLAGS & ~NOFOLLOW : OPEN_FLAGS);
   } catch (e) {
-    return err(problemOf(e));
+    // A file where a folder of the path should be is no missing file: it cannot be read (a state folder that is a file).
+    return err(codeOf(e) === 'ENOTDIR' ? { kind: 'unreadable', code: 'ENOTDIR' } : problemOf(e));
   }
   try {
-    const problem = statsProblem(fstatSync(fd), maxBytes);
+    const stats = fstatSync(fd);
+    const problem = statsProblem(stats, maxBytes);
     if (problem) return err(problem);
     const chunks = new Chunks(maxBytes);
     for (let room = chunks.room(); room !== undefined; room = chunks.room()) {
@@ -168,7 +182,8 @@ export function readRepoFileSync(path: string, root: string, maxBytes: number): 
       if (bytes === 0) break;
       chunks.add(room, bytes);
     }
-    return chunks.result(place.value);
+    const bytes = chunks.result();
+    return bytes.ok ? ok({ bytes: bytes.value, stats }) : bytes;
   } catch (e) {
     return err(problemOf(e));
   } finally {
@@ -216,7 +231,8 @@ export async function readRepoFile(
       if (bytesRead === 0) break;
       chunks.add(room, bytesRead);
     }
-    return chunks.result(place.value);
+    const bytes = chunks.result();
+    return bytes.ok ? ok({ ...place.value, bytes: bytes.value }) : bytes;
   } catch (e) {
     return err(problemOf(e));
   } finally {

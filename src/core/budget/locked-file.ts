@@ -13,24 +13,12 @@
  * blocked; the command line's kept answers, kept from a synchronous step of a send, wait
  * synchronously (`update`): one generator of steps (`acquire`), two ways to wait between them.
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { nodeCrypto } from '../node-lazy';
+import { readPlainFileSync } from '../repo-file';
 import { err, ok, type Result } from '../result';
 import * as z from '../zod-mini';
 
@@ -51,9 +39,6 @@ const LOCK_WAIT_MS = 5_000;
 const LOCK_TEXT_BYTES = 1024;
 /** Claims of claims followed when a claimant died in its microseconds between claim and removal. */
 const CLAIM_DEPTH = 3;
-
-/** Opening without blocking where there is such a flag (POSIX): a FIFO put in a file's place cannot hang a read. */
-const NONBLOCK: number = (constants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0;
 
 function errorCode(e: unknown): string {
   return (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
@@ -78,36 +63,21 @@ interface Seen {
 }
 
 /**
- * The text of a plain file, read with a bound that holds while reading (a file that grows is cut
- * at `maxBytes` + 1 bytes); undefined when there is none. Opened without blocking, so a FIFO put
- * in its place cannot hang the process.
+ * The text of a plain file of the state folder, read with a bound that holds while reading;
+ * undefined when there is none. Opened without blocking, so a FIFO put in its place cannot hang the
+ * process (core/repo-file.ts, which follows the folder's own links here).
  */
 function readBounded(path: string, maxBytes: number): Result<Seen | undefined, string> {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | NONBLOCK);
-  } catch (e) {
-    return errorCode(e) === 'ENOENT' ? ok(undefined) : err(`the file cannot be read (${errorCode(e)})`);
+  const read = readPlainFileSync(path, maxBytes, true);
+  if (read.ok) {
+    const { bytes, stats } = read.value;
+    return ok({ text: bytes.toString('utf8'), ino: stats.ino, mtimeMs: stats.mtimeMs });
   }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return err('it is not a file');
-    const chunks: Buffer[] = [];
-    // The size said is a first guess: one byte more shows a file that grew, up to the bound.
-    for (let total = 0, size = stat.size + 1; ; size = 64 * 1024) {
-      const chunk = Buffer.allocUnsafe(Math.min(size, maxBytes + 1 - total));
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      chunks.push(chunk.subarray(0, n));
-      total += n;
-      if (total > maxBytes) return err(`larger than ${maxBytes} bytes`);
-    }
-    return ok({ text: Buffer.concat(chunks).toString('utf8'), ino: stat.ino, mtimeMs: stat.mtimeMs });
-  } catch (e) {
-    return err(`the file cannot be read (${errorCode(e)})`);
-  } finally {
-    closeSync(fd);
-  }
+  const problem = read.error;
+  if (problem.kind === 'missing') return ok(undefined);
+  if (problem.kind === 'not-a-file') return err('it is not a file');
+  if (problem.kind === 'too-large') return err(`larger than ${maxBytes} bytes`);
+  return err(`the file cannot be read (${problem.kind === 'unreadable' ? problem.code : problem.kind})`);
 }
 
 /**
