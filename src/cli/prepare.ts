@@ -4,7 +4,7 @@ import { keysFromEnvironment, profileEnvPrefix, type KeyPair } from '../core/env
 import type { NamedEnvironment } from '../core/env/schema';
 import type { RequestBlock } from '../core/format/model';
 import type { ResolvedRequest } from '../core/format/resolve';
-import { describeOrder, ownerDecision, type OwnerDecision } from '../core/request/confirm';
+import { describeOrder, ownerDecision, type Asked, type OwnerDecision } from '../core/request/confirm';
 import { normaliseOrigin, type KeyBinding } from '../core/request/origin-binding';
 import { answerFile, ChainedResponses, KeptAnswers } from '../core/request/kept-answers';
 import type { KeySource, PrepareFailure } from '../core/request/prepare';
@@ -75,7 +75,7 @@ export function failureMessage(file: LoadedFile, failure: PrepareFailure): strin
  */
 export function notConfirmedMessage(
   resolved: ResolvedRequest,
-  confirmation: { readonly reason: string; readonly optOut?: string } | undefined,
+  confirmation: Asked | undefined,
   asked: boolean,
 ): string {
   const order = describeOrder(resolved);

@@ -45,27 +45,41 @@ export function canTrade(resolved: ResolvedRequest): boolean {
   return resolved.endpoint ? resolved.endpoint.permission === 'trade' : resolved.signed || resolved.method !== 'GET';
 }
 
+/** Why a request asks; when its key's owner is why, how the owner may send such requests unasked. */
+export interface Asked {
+  readonly reason: string;
+  readonly optOut?: string;
+}
+
 /**
  * Why `resolved` asks before it goes, or undefined when it goes unasked: the file's `# @confirm`,
  * the key's owner (a trade signed with a key whose owner did not say otherwise), the environment's
  * "confirm": true, or `notSelected` (a trade run only for its answer).
  */
+export function askedBy(
+  resolved: ResolvedRequest,
+  signing: Signing | undefined,
+  notSelected?: string,
+): Asked | undefined {
+  if (resolved.options.confirm) return { reason: '# @confirm' };
+  if (!canTrade(resolved)) return undefined;
+  if (signing?.owner.ask)
+    return {
+      reason: t('it can trade with your key profile "{0}"', signing.binding.profile),
+      optOut: signing.owner.optOut,
+    };
+  if (resolved.environment.confirm === true)
+    return { reason: t('environment "{0}" has "confirm": true', resolved.environment.name) };
+  return notSelected === undefined ? undefined : { reason: notSelected };
+}
+
+/** askedBy's reason alone. */
 export function confirmationReason(
   resolved: ResolvedRequest,
   signing: Signing | undefined,
   notSelected?: string,
 ): string | undefined {
-  if (resolved.options.confirm) return '# @confirm';
-  if (!canTrade(resolved)) return undefined;
-  if (signing?.owner.ask) return ownerReason(signing.binding.profile);
-  if (resolved.environment.confirm === true)
-    return t('environment "{0}" has "confirm": true', resolved.environment.name);
-  return notSelected;
-}
-
-/** The reason a trade signed with the user's own key asks: the key, not the file or the origin. */
-export function ownerReason(profile: string): string {
-  return t('it can trade with your key profile "{0}"', profile);
+  return askedBy(resolved, signing, notSelected)?.reason;
 }
 
 /** "POST /api/v3/order: symbol BTCUSDT, side BUY, quantity 0.001, price 30000". */

@@ -16,7 +16,7 @@ import type { ResolvedRequest } from '../format/resolve';
 import { roundTrip, type RoundTripReport } from '../net/round-trip';
 import type { Sender } from '../net/send';
 import { err, ok, type Result } from '../result';
-import { confirmationReason, describeOrder, ownerReason } from './confirm';
+import { askedBy, describeOrder, type Asked } from './confirm';
 import { checkExpectations, type ExpectationResult } from './expect';
 import { checkBinding, type KeyBinding, type Unbound } from './origin-binding';
 import { prepare, keyOf, resolveIn, type KeyChoice, type KeySource, type PrepareFailure, type Ready } from './prepare';
@@ -49,7 +49,7 @@ export interface PipelineDeps {
   /** A `# @data` row's values (core/testing/data.ts): they win over the file's and the environment's variables. */
   readonly variables?: ReadonlyMap<string, string>;
   /**
-   * Asked before a request that asks (request/confirm.ts confirmationReason: `# @confirm`, a trade
+   * Asked before a request that asks (request/confirm.ts askedBy: `# @confirm`, a trade
    * with the user's own key, a trade to a "confirm" environment, a trade not selected), with why;
    * false sends nothing.
    */
@@ -64,11 +64,8 @@ export type PipelineFailure =
       readonly resolved: ResolvedRequest;
       readonly reason: 'origin' | 'confirmation' | 'clock';
       readonly message: string;
-      /**
-       * A refused confirmation: why it was asked, and when the key's owner asked for it, how the
-       * owner may send such requests unasked.
-       */
-      readonly confirmation?: { readonly reason: string; readonly optOut?: string };
+      /** A refused confirmation: why it was asked (request/confirm.ts askedBy). */
+      readonly confirmation?: Asked;
     };
 
 /** A request that reached the gate: sent (and answered, or not), or refused by the rate-limit gate. */
@@ -180,20 +177,24 @@ async function confirmIfAsked(
   choice: KeyChoice | undefined,
   deps: PipelineDeps,
 ): Promise<Result<void, PipelineFailure>> {
-  const reason = confirmationReason(resolved, choice, deps.notSelected);
-  if (reason === undefined) return ok(undefined);
+  const asked = askedBy(resolved, choice, deps.notSelected);
+  if (asked === undefined) return ok(undefined);
   const order = describeOrder(resolved);
-  if (await deps.confirm(resolved, order, reason)) return ok(undefined);
-  const optOut = choice?.owner.ask && reason === ownerReason(choice.binding.profile) ? choice.owner.optOut : undefined;
+  if (await deps.confirm(resolved, order, asked.reason)) return ok(undefined);
   return err({
     kind: 'refused',
     resolved,
     reason: 'confirmation',
     message:
-      optOut === undefined
-        ? t('{0} needs confirmation ({1}): nothing was sent.', order, reason)
-        : t('{0} needs confirmation ({1}): nothing was sent. To send it unasked: {2}.', order, reason, optOut),
-    confirmation: { reason, optOut },
+      asked.optOut === undefined
+        ? t('{0} needs confirmation ({1}): nothing was sent.', order, asked.reason)
+        : t(
+            '{0} needs confirmation ({1}): nothing was sent. To send it unasked: {2}.',
+            order,
+            asked.reason,
+            asked.optOut,
+          ),
+    confirmation: asked,
   });
 }
 
