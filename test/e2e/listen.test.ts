@@ -227,7 +227,7 @@ describe('tradereq listen against the sandbox', function () {
   });
 
   it('exit 4: a ban in the rate-limit state keeps the upgrade back, without touching the network', async () => {
-    new Budget(new FileStateStore(join(dir, 'state'))).record(
+    await new Budget(new FileStateStore(join(dir, 'state'))).record(
       { origin: sandbox.baseUrl, mode: 'ip', weight: 1 },
       { status: 418, retryAfterSeconds: 60 },
     );

@@ -39,15 +39,17 @@ function recordInChild(bundle: string, dir: string, i: number): Promise<number |
   const script = `
     const { Budget, FileStateStore } = require(${JSON.stringify(bundle)});
     const budget = new Budget(new FileStateStore(${JSON.stringify(dir)}));
-    for (let k = 0; k < 5; k++) {
-      // A lock wait that runs out (a busy machine) is reported, not dropped: try that change again, as a user would.
-      const deadline = Date.now() + 60000;
-      for (;;) {
-        const view = budget.record({ origin: 'https://o${i}-' + k + '.example', mode: 'ip', weight: 1 }, { status: 200 });
-        if (view.damaged === undefined) break;
-        if (!view.damaged.includes('holds its lock') || Date.now() > deadline) { console.error(view.damaged); process.exit(75); }
+    (async () => {
+      for (let k = 0; k < 5; k++) {
+        // A lock wait that runs out (a busy machine) is reported, not dropped: try that change again, as a user would.
+        const deadline = Date.now() + 60000;
+        for (;;) {
+          const view = await budget.record({ origin: 'https://o${i}-' + k + '.example', mode: 'ip', weight: 1 }, { status: 200 });
+          if (view.damaged === undefined) break;
+          if (!view.damaged.includes('holds its lock') || Date.now() > deadline) { console.error(view.damaged); process.exit(75); }
+        }
       }
-    }
+    })();
   `;
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: 'inherit' });

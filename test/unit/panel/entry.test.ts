@@ -85,7 +85,7 @@ describe('panel entry in the display language', function () {
 
   it("a refusal of the gate (a 418 ban in the state): the entry's reason and outcome line are Chinese", async () => {
     const origin = new URL(sandbox.baseUrl).origin;
-    deps.budget.record({ origin, mode: 'ip', weight: 0 }, { status: 418, retryAfterSeconds: 120 });
+    await deps.budget.record({ origin, mode: 'ip', weight: 0 }, { status: 418, retryAfterSeconds: 120 });
     setL10nBundle(zhCnBundle());
     const e = await entry('GET /api/v3/ping\n');
     assert.equal(e.outcome, 'refused');
