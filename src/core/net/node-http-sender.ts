@@ -1,66 +1,51 @@
 /**
  * The sender of the command line and the editor: Node's own http and https clients behind the
- * Sender interface (keep-alive, connect timing, timeouts, deadline, size cap, failure phases). It
- * loads in a fraction of undici's start-up time and memory,
- * which is most of what a one-shot `tradereq send` costs, and keeps undici out of the editor's
- * first Send.
+ * Sender interface (keep-alive, connect timing, timeouts, deadline, size cap, failure phases), over
+ * the connections of network.ts (direct, or a CONNECT tunnel through a proxy). It loads in a
+ * fraction of undici's start-up time and memory, which is most of what a one-shot `tradereq send`
+ * costs, and keeps undici out of the editor's first Send.
  */
 import * as http from 'node:http';
-import type * as https from 'node:https';
 import type { Socket } from 'node:net';
+import { Network, type Connection } from './network';
 import type { PreparedRequest } from './send';
 import {
   DEFAULT_SEND_SETTINGS,
   FAILURE_CODES,
   failurePhase,
+  proxyFailureCode,
   roundMs,
   type SendResult,
   type SendSettings,
   type Sender,
 } from './send';
 
-interface Client {
-  readonly agent: http.Agent;
-  readonly tls: boolean;
-}
-
 export class NodeHttpSender implements Sender {
-  private readonly clients = new Map<string, Client>();
-
-  constructor(readonly settings: SendSettings = DEFAULT_SEND_SETTINGS) {}
+  constructor(
+    readonly settings: SendSettings = DEFAULT_SEND_SETTINGS,
+    private readonly network: Network = new Network(),
+  ) {}
 
   async send(p: PreparedRequest): Promise<SendResult> {
     const start = nowMs();
     let url: URL;
     try {
       url = new URL(p.url);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new Error(`${url.protocol} is not http: or https:`);
     } catch (e) {
       return new Exchange(p, this.settings, start, () => undefined).refused(e);
     }
-    const client = await this.client(url.protocol);
-    return new Promise((resolve) => {
-      const exchange = new Exchange(p, this.settings, start, resolve);
-      if (client) exchange.run(client, url);
-      else resolve(exchange.refused(new Error(`${url.protocol} is not http: or https:`)));
-    });
-  }
-
-  /** One keep-alive agent per protocol; https (and TLS with it) is loaded only for an https URL. */
-  private async client(protocol: string): Promise<Client | undefined> {
-    let client = this.clients.get(protocol);
-    if (client) return client;
-    if (protocol === 'http:') client = { agent: new http.Agent({ keepAlive: true }), tls: false };
-    else if (protocol === 'https:') {
-      const h: typeof https = await import('node:https');
-      client = { agent: new h.Agent({ keepAlive: true }), tls: true };
+    const connection = await this.network.connection(url, p.signed);
+    if (!connection.ok) {
+      const e = failure(FAILURE_CODES.routeRefused, connection.error);
+      return new Exchange(p, this.settings, start, () => undefined).refused(e, FAILURE_CODES.routeRefused);
     }
-    if (client) this.clients.set(protocol, client);
-    return client;
+    return new Promise((resolve) => new Exchange(p, this.settings, start, resolve).run(connection.value, url));
   }
 
   close(): Promise<void> {
-    for (const client of this.clients.values()) client.agent.destroy();
-    this.clients.clear();
+    this.network.close();
     return Promise.resolve();
   }
 }
@@ -84,6 +69,9 @@ class Exchange {
   private headersTimer: NodeJS.Timeout | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private req: http.ClientRequest | undefined;
+  /** The proxy carrying the connection, and whether its tunnel is open (what a failure is then of). */
+  private via: string | undefined;
+  private tunnelled = false;
 
   constructor(
     private readonly p: PreparedRequest,
@@ -92,12 +80,13 @@ class Exchange {
     private readonly resolve: (r: SendResult) => void,
   ) {}
 
-  run(client: Client, url: URL): void {
+  run(connection: Connection, url: URL): void {
     const headers: http.OutgoingHttpHeaders = Object.fromEntries(this.p.headers);
     if (this.p.body.length > 0) headers['content-length'] = Buffer.byteLength(this.p.body);
+    this.via = connection.proxy?.shown;
     try {
       // Options rather than the URL: user:password in a URL must not become an Authorization header.
-      // Not through http.request: VS Code's extension host reroutes that by its proxy settings; a Send goes direct.
+      // Not through http.request: VS Code's extension host reroutes that by its proxy settings; network.ts routes.
       this.req = new http.ClientRequest({
         protocol: url.protocol,
         hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -105,7 +94,7 @@ class Exchange {
         path: url.pathname + url.search,
         method: this.p.method,
         headers,
-        agent: client.agent,
+        agent: connection.agent,
       });
     } catch (e) {
       // Node checks the method, path and headers before it connects: nothing was sent.
@@ -114,31 +103,38 @@ class Exchange {
     }
     const req = this.req;
     this.timer(this.settings.deadlineMs, FAILURE_CODES.deadline, 'the exchange took longer than its deadline');
-    req.on('socket', (socket: Socket) => this.onSocket(req, socket, client.tls));
+    // From here: opening the connection, through the proxy's CONNECT when there is one, is bounded.
+    const connectTimer = this.timer(this.settings.connectTimeoutMs, FAILURE_CODES.connectTimeout, 'connect timeout');
+    req.on('proxyConnect', (answer: { statusCode?: number }) => this.onProxyConnect(answer.statusCode ?? 0));
+    req.on('socket', (socket: Socket) => this.onSocket(req, socket, connection.tls, connectTimer));
     req.on('response', (res) => this.onResponse(res));
     req.on('error', (e) => this.fail(e));
     req.end(this.p.body.length > 0 ? this.p.body : undefined);
   }
 
   /** A failure before anything could be written: the request cannot be sent as it is. */
-  refused(e: unknown): SendResult {
+  refused(e: unknown, code: string = FAILURE_CODES.invalidRequest): SendResult {
     this.done = true;
     const message = e instanceof Error ? e.message : String(e);
-    return this.failureResult(FAILURE_CODES.invalidRequest, message);
+    return this.failureResult(code, message);
   }
 
-  private onSocket(req: http.ClientRequest, socket: Socket, tls: boolean): void {
-    if (req.reusedSocket || !socket.connecting) return this.onConnected(0);
-    const connectTimer = this.timer(this.settings.connectTimeoutMs, FAILURE_CODES.connectTimeout, 'connect timeout');
-    socket.once(tls ? 'secureConnect' : 'connect', () => {
-      clearTimeout(connectTimer);
-      this.onConnected(nowMs() - this.start);
-    });
+  /** The proxy's answer to CONNECT: anything but 200 ends the exchange, and nothing of the request went out. */
+  private onProxyConnect(status: number): void {
+    if (status === 200) this.tunnelled = true;
+    else this.fail(failure(`PROXY_${status}`, `the proxy answered ${status} to CONNECT`));
   }
 
-  private onConnected(connectMs: number): void {
+  private onSocket(req: http.ClientRequest, socket: Socket, tls: boolean, connectTimer: NodeJS.Timeout): void {
+    // A kept-alive socket is open already; a new one (a tunnel's too) is open when its TLS or TCP handshake ends.
+    if (req.reusedSocket || (!tls && !socket.connecting)) return this.onConnected(connectTimer);
+    socket.once(tls ? 'secureConnect' : 'connect', () => this.onConnected(connectTimer));
+  }
+
+  private onConnected(connectTimer: NodeJS.Timeout): void {
+    clearTimeout(connectTimer);
     this.connected = true;
-    this.connectMs = connectMs;
+    this.connectMs = this.req?.reusedSocket ? 0 : nowMs() - this.start;
     this.headersTimer = this.timer(this.settings.headersTimeoutMs, FAILURE_CODES.headersTimeout, 'no headers in time');
   }
 
@@ -191,7 +187,9 @@ class Exchange {
 
   private fail(e: Error): void {
     if (this.settle()) return;
-    const code = (e as NodeJS.ErrnoException).code ?? 'UNKNOWN';
+    const raw = (e as NodeJS.ErrnoException).code ?? 'UNKNOWN';
+    // Before its tunnel opens, a failure to connect is the proxy's, not the origin's.
+    const code = this.via !== undefined && !this.tunnelled ? proxyFailureCode(raw) : raw;
     this.req?.destroy();
     this.resolve(this.failureResult(code, e.message));
   }
@@ -205,7 +203,8 @@ class Exchange {
   }
 
   private failureResult(code: string, message: string): SendResult {
-    return { kind: 'failure', phase: failurePhase(code, this.connected), code, message, timings: this.timings() };
+    const phase = failurePhase(code, this.connected);
+    return { kind: 'failure', phase, code, message, via: this.via, timings: this.timings() };
   }
 
   private timings(): SendResult['timings'] {

@@ -68,7 +68,7 @@ export async function roundTrip(prepared: PreparedRequest, deps: RoundTripDeps):
       summary: summarise(decoded!),
     };
   }
-  const failure = describeFailure(result.code, prepared.origin);
+  const failure = describeFailure(result, prepared.origin);
   return sent
     ? {
         outcome: 'unknown',

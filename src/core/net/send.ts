@@ -72,8 +72,13 @@ export type SendResult =
       readonly phase: 'connect' | 'sent';
       readonly code: string;
       readonly message: string;
+      /** The proxy that carried (or would have carried) the connection, as shown: never its credentials. */
+      readonly via?: string;
       readonly timings: Timings;
     };
+
+/** What a failure is described from. */
+export type Failure = Pick<Extract<SendResult, { kind: 'failure' }>, 'code' | 'message' | 'via'>;
 
 /** One HTTP exchange at a time per call, connections kept alive between calls until close(). */
 export interface Sender {
@@ -92,7 +97,26 @@ export const FAILURE_CODES = {
   invalidRequest: 'UND_ERR_INVALID_ARG',
   /** The connection was closed before the whole answer came. */
   closed: 'ECONNRESET',
+  /** The route was refused (proxy.ts): a signed request would cross a proxy in plain http, or the proxy is not usable. */
+  routeRefused: 'ROUTE_REFUSED',
 } as const;
+
+/** The origin's certificate is not one Node trusts (a company CA, a self-signed certificate). */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+]);
+
+/** A failure to reach the proxy itself, named as the proxy's (`PROXY_ECONNREFUSED`); other codes as they are. */
+export function proxyFailureCode(code: string): string {
+  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code)
+    ? `PROXY_${code}`
+    : code;
+}
 
 /** Failures of opening the connection: when no connection was made, no byte of the request went out. */
 const CONNECT_ERRORS = new Set([
@@ -104,9 +128,8 @@ const CONNECT_ERRORS = new Set([
   FAILURE_CODES.connectTimeout,
   'ECONNABORTED',
   'CERT_HAS_EXPIRED',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
   'ERR_TLS_CERT_ALTNAME_INVALID',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  ...UNTRUSTED_CERTIFICATE,
 ]);
 
 /**
@@ -114,7 +137,10 @@ const CONNECT_ERRORS = new Set([
  * connection failed and none was made for it. Anything later may have reached the service (§7.1).
  */
 export function failurePhase(code: string, connected: boolean): 'connect' | 'sent' {
-  return code === FAILURE_CODES.invalidRequest || (CONNECT_ERRORS.has(code) && !connected) ? 'connect' : 'sent';
+  // A proxy's failure (its refusal, its CONNECT answer) comes before the tunnel: nothing went through it.
+  const before =
+    code === FAILURE_CODES.invalidRequest || code === FAILURE_CODES.routeRefused || code.startsWith('PROXY_');
+  return before || (CONNECT_ERRORS.has(code) && !connected) ? 'connect' : 'sent';
 }
 
 /** Milliseconds to one decimal, as timings are shown. */
@@ -123,8 +149,16 @@ export function roundMs(ms: number): number {
 }
 
 /** What to tell the user about a failure, naming what to check. */
-export function describeFailure(code: string, origin: string): string {
-  switch (code) {
+export function describeFailure(f: Failure, origin: string): string {
+  if (f.code === FAILURE_CODES.routeRefused) return f.message;
+  if (f.code.startsWith('PROXY_')) return describeProxyFailure(f.code.slice('PROXY_'.length), origin, f.via ?? '');
+  if (UNTRUSTED_CERTIFICATE.has(f.code))
+    return t(
+      'The certificate of {0} is not trusted ({1}). If a company CA signs it, trust that CA: NODE_EXTRA_CA_CERTS=FILE or --cacert FILE on the command line; in VS Code, add it to the system store (http.systemCertificates) or start VS Code with NODE_EXTRA_CA_CERTS.',
+      origin,
+      f.code,
+    );
+  switch (f.code) {
     case 'ECONNREFUSED':
       return t(
         'Nothing answers at {0}: is the server running? For the sandbox, start it with "tradereq sandbox" (or "TradeReq: Start Sandbox" in VS Code).',
@@ -132,9 +166,18 @@ export function describeFailure(code: string, origin: string): string {
       );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return t("The host of {0} cannot be found: check the environment's baseUrl.", origin);
+      return t(
+        "The host of {0} cannot be found: check the environment's baseUrl. If only a proxy reaches it, set HTTPS_PROXY or --proxy (in VS Code, http.proxy).",
+        origin,
+      );
     case FAILURE_CODES.connectTimeout:
-      return t('Connecting to {0} timed out: check the network or raise the connect timeout.', origin);
+      return f.via
+        ? t(
+            'Connecting to {0} through the proxy {1} timed out: check the proxy, or raise the connect timeout.',
+            origin,
+            f.via,
+          )
+        : t('Connecting to {0} timed out: check the network or raise the connect timeout.', origin);
     case FAILURE_CODES.deadline:
       return t(
         'The exchange with {0} took longer than the deadline (the answer came too slowly, or not at all): raise --timeout if the service is slow.',
@@ -150,6 +193,45 @@ export function describeFailure(code: string, origin: string): string {
     case FAILURE_CODES.closed:
       return t('The connection to {0} was closed before the answer came.', origin);
     default:
-      return t('The exchange with {0} failed ({1}).', origin, code);
+      return t('The exchange with {0} failed ({1}).', origin, f.code);
+  }
+}
+
+/** A proxy's failure, by what went wrong: `code` is a connect error's code or the status of its CONNECT answer. */
+function describeProxyFailure(code: string, origin: string, via: string): string {
+  switch (code) {
+    case 'ECONNREFUSED':
+    case 'ECONNRESET':
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return t(
+        'Nothing answers at the proxy {0} ({1}): check HTTPS_PROXY, --proxy or http.proxy. Nothing was sent.',
+        via,
+        code,
+      );
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return t(
+        "The proxy's host {0} cannot be found: check HTTPS_PROXY, --proxy or http.proxy. Nothing was sent.",
+        via,
+      );
+    case '407':
+      return t(
+        'The proxy {0} wants credentials (407): give them in its URL, http://USER:PASSWORD@HOST:PORT, in HTTPS_PROXY or --proxy (in VS Code, http.proxy or http.proxyAuthorization). Nothing was sent.',
+        via,
+      );
+    case '403':
+      return t(
+        'The proxy {0} refused the tunnel to {1} (403): it does not allow this host or port. Ask its administrator, or reach the host directly (NO_PROXY). Nothing was sent.',
+        via,
+        origin,
+      );
+    default:
+      return t(
+        'The proxy {0} could not open a tunnel to {1} ({2}): check the host name and port, which the proxy resolves. Nothing was sent.',
+        via,
+        origin,
+        code,
+      );
   }
 }

@@ -104,7 +104,7 @@ function reasonOf(report: RoundTripReport): string | undefined {
   const why =
     report.refusal?.message ??
     (report.outcome === 'not-sent' && report.failure
-      ? describeFailure(report.failure.code, report.prepared.origin)
+      ? describeFailure(report.failure, report.prepared.origin)
       : undefined);
   return why === undefined ? undefined : [why, report.warning].filter(Boolean).join(' ');
 }

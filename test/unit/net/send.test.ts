@@ -189,14 +189,14 @@ for (const [name, make] of SENDERS) {
       };
       const f = failureOf(await sender.send(prepared(`${origin}/cut`)));
       assert.equal(f.phase, 'sent');
-      assert.match(describeFailure(f.code, origin), /was closed before the answer came/, f.code);
+      assert.match(describeFailure(f, origin), /was closed before the answer came/, f.code);
     });
 
     it('a connection closed before any answer: sent (it may have reached the service), closed', async () => {
       handler = (req) => req.socket.destroy();
       const f = failureOf(await sender.send(prepared(`${origin}/drop`)));
       assert.equal(f.phase, 'sent');
-      assert.match(describeFailure(f.code, origin), /was closed before the answer came/, f.code);
+      assert.match(describeFailure(f, origin), /was closed before the answer came/, f.code);
     });
 
     it('nothing listening: ECONNREFUSED, not sent', async () => {
