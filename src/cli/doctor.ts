@@ -22,6 +22,8 @@ import { keysFromEnvironment, PROFILE_NAME_PATTERN, profileEnvPrefix } from '../
 import { integerFlag, parseCommand } from './args';
 import { DOCTOR, INPUT, OPTIONS } from './messages';
 import { cliSender, EXIT } from './send';
+import type { Network } from '../core/net/network';
+import { cliNetwork, NETWORK_OPTIONS } from './network';
 import { readStdin } from './stdin';
 import { UsageError, type Io } from './usage';
 
@@ -34,6 +36,7 @@ const DOCTOR_OPTIONS = {
   code: { type: 'string' },
   json: { type: 'boolean' },
   offline: { type: 'boolean' },
+  ...NETWORK_OPTIONS,
 } as const;
 
 export async function doctorCommand(args: string[], io: Io): Promise<number> {
@@ -49,7 +52,7 @@ export async function doctorCommand(args: string[], io: Io): Promise<number> {
   if (!read.ok) throw new UsageError(read.error);
   const sent = read.value;
   const { key, otherKeys } = chooseKeys(sent, values.key, io.env);
-  const clock = values.offline ? undefined : await serverClock(sent, io);
+  const clock = values.offline ? undefined : await serverClock(sent, io, cliNetwork(values, io.env));
   const given = code ?? sent.code;
   const diagnosis = diagnose({
     sent,
@@ -141,9 +144,9 @@ function chooseKeys(
 }
 
 /** The server's clock at the request's origin, or undefined when it does not answer in time. */
-async function serverClock(sent: SentRequest, io: Io): Promise<ServerClock | undefined> {
+async function serverClock(sent: SentRequest, io: Io, network: Network): Promise<ServerClock | undefined> {
   const store = new FileStateStore(defaultStateDir(io.env));
-  const sender = cliSender(CLOCK_TIMEOUT_MS, CLOCK_TIMEOUT_MS);
+  const sender = cliSender(CLOCK_TIMEOUT_MS, CLOCK_TIMEOUT_MS, network);
   try {
     const origin = new URL(sent.url).origin;
     return await measureClock(origin, { sender, budget: new Budget(store), clock: new ClockSync(store) });

@@ -13,6 +13,7 @@ import { ClockSync } from '../core/clock/sync';
 import { isWebSocket } from '../core/format/model';
 import { defaultContext } from '../core/format/variables';
 import { NodeHttpSender } from '../core/net/node-http-sender';
+import type { Network } from '../core/net/network';
 import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
 import { MessageExpectations, WS_DEFAULTS, WsConnection, restListenKeyApi } from '../core/ws';
 import type { ConnectResult, ListenKeyCallFailure, ResolvedWsRequest, WsFailure } from '../core/ws';
@@ -22,6 +23,7 @@ import { integerFlag, parseCommand } from './args';
 import { ListenOutput, type EndReason } from './listen-output';
 import { LISTEN } from './messages';
 import { keySource, loadTarget, location, type Target } from './prepare';
+import { cliNetwork, NETWORK_OPTIONS } from './network';
 import { EXIT } from './send';
 import { UsageError, type Io } from './usage';
 
@@ -33,6 +35,7 @@ const LISTEN_OPTIONS = {
   'connect-timeout': { type: 'string' },
   'reply-timeout': { type: 'string' },
   json: { type: 'boolean' },
+  ...NETWORK_OPTIONS,
 } as const;
 
 function listenHelp(): string {
@@ -65,10 +68,11 @@ export async function listenCommand(args: string[], io: Io): Promise<number> {
     count !== undefined || seconds !== undefined
       ? { count, durationMs: seconds === undefined ? undefined : seconds * 1000 }
       : resolved.listen;
-  const sender = new NodeHttpSender(DEFAULT_SEND_SETTINGS);
+  const network = cliNetwork(values, io.env);
+  const sender = new NodeHttpSender(DEFAULT_SEND_SETTINGS, network);
   try {
     const json = values.json === true;
-    return await listen(io, target, resolved, bound, { sender, json, connectTimeoutMs, replyTimeoutMs });
+    return await listen(io, target, resolved, bound, { sender, network, json, connectTimeoutMs, replyTimeoutMs });
   } finally {
     await sender.close();
   }
@@ -91,6 +95,8 @@ function resolveTarget(target: Target): ResolvedWsRequest {
 
 interface ListenDeps {
   readonly sender: Sender;
+  /** The command's route (proxy, certificates), shared by the listen-key calls and the WebSocket. */
+  readonly network: Network;
   readonly json: boolean;
   readonly connectTimeoutMs: number | undefined;
   readonly replyTimeoutMs: number | undefined;

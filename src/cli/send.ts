@@ -9,6 +9,8 @@ import { readOptions } from '../core/format/directives';
 import { err, ok, type Result } from '../core/result';
 import type { RoundTripReport } from '../core/net/round-trip';
 import { NodeHttpSender } from '../core/net/node-http-sender';
+import type { Network } from '../core/net/network';
+import { cliNetwork, NETWORK_OPTIONS } from './network';
 import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
 import type { ExpectationResult } from '../core/request/expect';
 import { hideListenKeys, listenKeysOf } from '../core/request/listen-keys';
@@ -44,15 +46,18 @@ type RunResult = {
   used?: readonly UsedAnswer[];
 };
 
-/** The command line's sender: node:http, with --timeout and --connect-timeout (ms) over the defaults. */
-export function cliSender(timeout: number | undefined, connectTimeout: number | undefined): Sender {
-  return new NodeHttpSender({
-    ...DEFAULT_SEND_SETTINGS,
-    connectTimeoutMs: connectTimeout ?? DEFAULT_SEND_SETTINGS.connectTimeoutMs,
-    headersTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.headersTimeoutMs,
-    bodyTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.bodyTimeoutMs,
-    deadlineMs: timeout ?? DEFAULT_SEND_SETTINGS.deadlineMs,
-  });
+/** The command line's sender: node:http over the command's network, with --timeout and --connect-timeout (ms) over the defaults. */
+export function cliSender(timeout: number | undefined, connectTimeout: number | undefined, network: Network): Sender {
+  return new NodeHttpSender(
+    {
+      ...DEFAULT_SEND_SETTINGS,
+      connectTimeoutMs: connectTimeout ?? DEFAULT_SEND_SETTINGS.connectTimeoutMs,
+      headersTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.headersTimeoutMs,
+      bodyTimeoutMs: timeout ?? DEFAULT_SEND_SETTINGS.bodyTimeoutMs,
+      deadlineMs: timeout ?? DEFAULT_SEND_SETTINGS.deadlineMs,
+    },
+    network,
+  );
 }
 
 /** An order's confirmation: --yes, else a question on a terminal; without one, no. */
@@ -93,6 +98,7 @@ const SEND_OPTIONS = {
   'connect-timeout': { type: 'string' },
   json: { type: 'boolean' },
   row: { type: 'string' },
+  ...NETWORK_OPTIONS,
 } as const;
 
 export async function sendCommand(args: string[], io: Io): Promise<number> {
@@ -116,7 +122,7 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
   });
   const stateDir = defaultStateDir(io.env);
   const store = new FileStateStore(stateDir);
-  const sender = cliSender(timeout, connectTimeout);
+  const sender = cliSender(timeout, connectTimeout, cliNetwork(values, io.env));
   const deps: SendDeps = {
     budget: new Budget(store),
     clock: new ClockSync(store),

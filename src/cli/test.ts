@@ -25,6 +25,7 @@ import { cliSender, EXIT, terminalConfirm, worstExit } from './send';
 import { terminalSafe } from './terminal';
 import { checkReportPaths, findRequestFiles, reporterSpecs, type FoundFile, type ReporterSpec } from './test-files';
 import { UsageError, type Io } from './usage';
+import { cliNetwork, NETWORK_OPTIONS } from './network';
 import { readRequestFile, selectEnvironment, type LoadedFile } from './workspace';
 
 const TEST_OPTIONS = {
@@ -40,6 +41,7 @@ const TEST_OPTIONS = {
   'connect-timeout': { type: 'string' },
   pace: { type: 'string' },
   bail: { type: 'boolean' },
+  ...NETWORK_OPTIONS,
 } as const;
 
 interface Plan {
@@ -100,7 +102,7 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
   }
   const files = findRequestFiles(positionals.length > 0 ? positionals : ['.'], io.cwd);
   checkReportPaths(reporters, files);
-  const sender = cliSender(timeout, connectTimeout);
+  const sender = cliSender(timeout, connectTimeout, cliNetwork(values, io.env));
   const flags = {
     env: values.env,
     sandbox: values.sandbox === true,

@@ -26,6 +26,8 @@ export const BOUNDS = {
   substitutionChars: 4 * MiB,
   /** tradereq.env.json is read only up to this size. */
   envFileBytes: 1 * MiB,
+  /** A --cacert file (or NODE_EXTRA_CA_CERTS beside it) is read only up to this size: the whole public CA bundle is ~0.2 MiB. */
+  caFileBytes: 4 * MiB,
   /** Above this many characters the editor checks a file in a worker thread, off the typing path. */
   workerCheckChars: 256 * KiB,
   /** What a history entry keeps of a response body, and what the panel renders of one at once. */

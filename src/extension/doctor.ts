@@ -11,6 +11,7 @@ import { err, ok, type Result } from '../core/result';
 import type { History } from './history';
 import type { KeyStore } from './keys';
 import { lazy, tools } from './lazy';
+import { editorNetworkSettings } from './proxy-settings';
 import type { Network } from './network';
 
 const SCHEME = 'tradereq-doctor';
@@ -140,10 +141,11 @@ export class Doctor implements vscode.TextDocumentContentProvider, vscode.Dispos
    */
   private async serverClock(origin: string): Promise<ServerClock | undefined> {
     if (!vscode.workspace.isTrusted) return undefined;
-    const { NodeHttpSender, measureClock } = lazy();
-    const sender = new NodeHttpSender(CLOCK_SETTINGS);
+    const { NodeHttpSender, measureClock, Network: Routes } = lazy();
+    const { budget, clock } = this.parts.network.get();
+    // A sender of its own closes its own route: the shared one stays with the shared sender.
+    const sender = new NodeHttpSender(CLOCK_SETTINGS, new Routes(editorNetworkSettings()));
     try {
-      const { budget, clock } = this.parts.network.get();
       return await measureClock(origin, { sender, budget, clock });
     } catch (e) {
       this.parts.log.warn(

@@ -19,6 +19,7 @@ import { registerCurlPaste } from './import-commands';
 import { registerHoverSupport } from './hover';
 import { KeyStore } from './keys';
 import { Network } from './network';
+import { affectsNetwork } from './proxy-settings';
 import { ResponsePanel } from './panel';
 import { PanelPresenter } from './panel-presenter';
 import { reach } from './milestones';
@@ -73,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     s.sending.onDidSend(() => reach('requestSent')),
     s.environments.onDidChange(() => statusBar.refresh()),
     vscode.window.onDidChangeActiveTextEditor(() => statusBar.refresh()),
+    vscode.workspace.onDidChangeConfiguration((e) => affectsNetwork(e) && s.network.settingsChanged()),
     registerCodeLensSupport(SELECTOR, s.models, s.streams),
     ...registerCommands(s),
     registerCompletionSupport(SELECTOR, s.models, s.environments, s.symbols, (uri, r) => s.sending.answerPaths(uri, r)),

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { SymbolEntry } from '../core/editor/completion';
 import type { NamedEnvironment } from '../core/env/constants';
 import { lazy } from './lazy';
+import { editorNetworkSettings } from './proxy-settings';
 import { parse } from '../core/format/parser';
 import type { TradeReqDocument } from '../core/format/model';
 import type { DocumentModels } from './documents';
@@ -66,14 +67,17 @@ export class Symbols implements vscode.Disposable {
     if (!p) {
       p = (async () => {
         // The sender and the budget load only now, not at activation.
-        const { fetchSymbols, NodeHttpSender, Budget, FileStateStore } = lazy();
-        const sender = new NodeHttpSender({
-          connectTimeoutMs: 2000,
-          headersTimeoutMs: 5000,
-          bodyTimeoutMs: 5000,
-          maxResponseBytes: 8 * 1024 * 1024,
-          deadlineMs: 10_000,
-        });
+        const { fetchSymbols, NodeHttpSender, Budget, FileStateStore, Network: Routes } = lazy();
+        const sender = new NodeHttpSender(
+          {
+            connectTimeoutMs: 2000,
+            headersTimeoutMs: 5000,
+            bodyTimeoutMs: 5000,
+            maxResponseBytes: 8 * 1024 * 1024,
+            deadlineMs: 10_000,
+          },
+          new Routes(editorNetworkSettings()),
+        );
         try {
           const r = await fetchSymbols(baseUrl, { sender, budget: new Budget(new FileStateStore()) });
           if (!r.ok) {

@@ -20,6 +20,7 @@ import {
   type Sender,
 } from './send';
 
+/** A sender owns its Network: close() closes both. */
 export class NodeHttpSender implements Sender {
   constructor(
     readonly settings: SendSettings = DEFAULT_SEND_SETTINGS,

@@ -12,6 +12,7 @@ export { ClockSync } from '../../core/clock/sync';
 export { measureClock } from '../../core/clock/measure';
 export { DEFAULT_SEND_SETTINGS } from '../../core/net/send';
 export { NodeHttpSender } from '../../core/net/node-http-sender';
+export { Network } from '../../core/net/network';
 export { fetchSymbols } from '../../core/editor/symbols';
 export { runRequest } from '../../core/request/pipeline';
 export { resolveAndPrepare, signedRequestText, curlCommand } from '../../core/request/prepare';
