@@ -174,6 +174,7 @@ export class Sending implements vscode.Disposable {
       title,
       clock,
       keyProfile,
+      remote: vscode.env.remoteName,
     });
     network.rememberAccount(sent.resolved.origin, sent.report.budget.account);
     // In the history at once; its saving (a round trip to the window) is not waited for before the panel shows it.

@@ -109,9 +109,18 @@ function reasonOf(report: RoundTripReport): string | undefined {
   return why === undefined ? undefined : [why, report.warning].filter(Boolean).join(' ');
 }
 
+/** 700006 in a remote window (Remote-SSH, WSL, a container): the request left from the remote host's address. */
+function remoteNote(code: number | undefined, remote: string | undefined): string | undefined {
+  if (code !== 700006 || !remote) return undefined;
+  return t(
+    "This window is remote ({0}): requests leave from the remote host, not from this computer, so a key bound to your own IP answers 700006. Add the remote host's public IP to the key, or send from a local window.",
+    remote,
+  );
+}
+
 export function entryFromResult(
   result: Sent,
-  meta: { id: string; at: number; title: string; clock?: ClockSample; keyProfile?: string },
+  meta: { id: string; at: number; title: string; clock?: ClockSample; keyProfile?: string; remote?: string },
 ): PanelEntry {
   const { report, resolved } = result;
   const p = report.prepared;
@@ -140,7 +149,10 @@ export function entryFromResult(
     outcome: report.outcome,
     summary: message(summary),
     reason: optional(reasonOf(report), message),
-    note: optional(result.note, message),
+    note: optional(
+      [result.note, remoteNote(d?.error?.code, meta.remote)].filter(Boolean).join(' ') || undefined,
+      message,
+    ),
     sendAgain: result.sendAgain,
     status: report.response?.status,
     statusMeaning: optional(d?.statusInfo.meaning, t),

@@ -17,6 +17,9 @@ import { runRequest, type PipelineDeps } from '../../../src/core/request/pipelin
 import { sandboxEnvironment, sandboxKeys } from '../../../src/core/testing/sandbox';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { zhCnBundle } from '../../support/l10n';
+import { DEMO_ACCOUNTS } from '../../../src/core/env/demo';
+import { ownerDecision } from '../../../src/core/request/confirm';
+import { ok } from '../../../src/core/result';
 import { controlOk } from '../../support/sandbox-ws';
 
 /** A loopback port nothing listens on: one the system gave and took back. */
@@ -104,5 +107,27 @@ describe('panel entry in the display language', function () {
     setL10nBundle(undefined);
     const en = await entry('GET /api/v3/ping\n', baseUrl);
     assert.match(en.summary, /^not sent: Nothing answers at http:\/\/127\.0\.0\.1:\d+: is the server running\?/);
+  });
+
+  it('a 700006 in a remote window: the note says the request left from the remote host; in a local window, no such note', async () => {
+    const ipbound = DEMO_ACCOUNTS.find((a) => a.name === 'ipbound')!;
+    const origin = new URL(sandbox.baseUrl).origin;
+    deps = {
+      ...deps,
+      key: () =>
+        ok({
+          key: ipbound,
+          binding: { profile: 'ipbound', origins: [origin], source: 'test' },
+          owner: ownerDecision(ipbound, 'ipbound'),
+        }),
+    };
+    const doc = parse('GET /api/v3/account\n');
+    const r = await runRequest(doc, doc.requests[0]!, sandboxEnvironment(sandbox.baseUrl), deps);
+    assert.ok(r.ok);
+    assert.equal(r.value.report.decoded?.code, 700006);
+    const remote = entryFromResult(r.value, { id: '1', at: 0, title: 't', remote: 'ssh-remote' });
+    assert.match(remote.note ?? '', /This window is remote \(ssh-remote\): requests leave from the remote host/);
+    const local = entryFromResult(r.value, { id: '2', at: 0, title: 't' });
+    assert.doesNotMatch(local.note ?? '', /remote/);
   });
 });
