@@ -58,9 +58,9 @@ function cliChunkPlugin(chunks) {
   return {
     name: 'cli-chunks',
     setup(build) {
-      // re2js is a chunk too (dist/cli/re2.js), loaded like the commands' own parts.
-      build.onResolve({ filter: /^re2js$/ }, (args) => ({
-        path: args.importer === CLI_MAIN ? 'cli/re2.js' : 're2.js',
+      // The lazy packages are chunks too (dist/cli/re2.js, dist/cli/proxy-agent.js), loaded like the commands' own parts.
+      build.onResolve({ filter: LAZY_FILTER }, (args) => ({
+        path: `${args.importer === CLI_MAIN ? 'cli/' : ''}${LAZY_PACKAGES[args.path]}.js`,
         namespace: 'cli-chunk',
       }));
       build.onResolve({ filter: /^\.\.?\// }, (args) => {
@@ -80,17 +80,21 @@ function cliChunkPlugin(chunks) {
 }
 
 /**
- * re2js (the regular expressions of `# @expect … matches`, src/core/format/pattern.ts) is 150 KB
- * that only a file with `matches` needs: a bundle of its own beside the bundles that may use it,
- * loaded on its first use, so that activation and every send do not pay for compiling it.
+ * Packages that few runs need, each a bundle of its own beside the bundles that may use it, loaded
+ * on its first use (a plain `require` in the source), so that activation and every send do not pay
+ * for compiling them: re2js (150 KB, the regular expressions of `# @expect … matches`,
+ * src/core/format/pattern.ts) and https-proxy-agent (a proxy's CONNECT tunnel, src/core/net/network.ts).
  */
+const LAZY_PACKAGES = { re2js: 're2', 'https-proxy-agent': 'proxy-agent' };
+const LAZY_FILTER = /^(re2js|https-proxy-agent)$/;
 const RE2 = require.resolve('re2js');
+const PROXY_AGENT = require.resolve('https-proxy-agent');
 
-/** The bundles in dist/ require it as ./re2.js (dist/re2.js). */
+/** The bundles in dist/ require them as ./re2.js and ./proxy-agent.js. */
 const re2Beside = {
-  name: 're2-beside',
+  name: 'lazy-beside',
   setup(build) {
-    build.onResolve({ filter: /^re2js$/ }, () => ({ path: './re2.js', external: true }));
+    build.onResolve({ filter: LAZY_FILTER }, (args) => ({ path: `./${LAZY_PACKAGES[args.path]}.js`, external: true }));
   },
 };
 
@@ -152,8 +156,9 @@ const targets = [
   },
   // The check step in a worker thread: the editor checks large files there, off the typing path.
   { ...common, entryPoints: ['src/core/check/worker.ts'], outfile: out('check-worker.js'), plugins: [re2Beside] },
-  // re2js for the bundles beside it, on the first `matches`.
+  // re2js for the bundles beside it, on the first `matches`; the proxy agent, on the first send through a proxy.
   { ...common, entryPoints: [RE2], outfile: out('re2.js') },
+  { ...common, entryPoints: [PROXY_AGENT], outfile: out('proxy-agent.js') },
   // The command line: dist/cli.js, and a bundle per command and per lazily loaded part (cliChunks).
   {
     ...common,
@@ -161,6 +166,7 @@ const targets = [
       cli: CLI_MAIN,
       ...Object.fromEntries([...CLI_CHUNKS].map(([source, name]) => [`cli/${name}`, source])),
       'cli/re2': RE2,
+      'cli/proxy-agent': PROXY_AGENT,
     },
     outdir,
     banner: { js: '#!/usr/bin/env node' },

@@ -37,7 +37,7 @@ export class Network {
     const key = `${tls}|${proxy?.shown ?? ''}|${keepAlive}`;
     let agent = this.agents.get(key);
     if (!agent) {
-      agent = proxy ? await this.tunnel(proxy, tls, keepAlive) : await this.direct(tls, keepAlive);
+      agent = proxy ? this.tunnel(proxy, tls, keepAlive) : await this.direct(tls, keepAlive);
       this.agents.set(key, agent);
     }
     return { ok: true, value: { agent, tls, proxy } };
@@ -50,8 +50,10 @@ export class Network {
   }
 
   /** A CONNECT tunnel through `proxy`: the proxy sees the origin's host and port, nothing of what goes inside. */
-  private async tunnel(proxy: ProxyTarget, tls: boolean, keepAlive: boolean): Promise<HttpsProxyAgent<string>> {
-    const { HttpsProxyAgent: Agent } = await import('https-proxy-agent');
+  private tunnel(proxy: ProxyTarget, tls: boolean, keepAlive: boolean): HttpsProxyAgent<string> {
+    // A bundle of its own (esbuild.js, LAZY_PACKAGES): loaded on the first tunnel, never by a direct send.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { HttpsProxyAgent: Agent } = require('https-proxy-agent') as typeof import('https-proxy-agent');
     const headers: http.OutgoingHttpHeaders = proxy.authorization ? { 'Proxy-Authorization': proxy.authorization } : {};
     const agent = new Agent(proxy.url.href, { keepAlive, headers, ...this.trust() });
     // new http.ClientRequest cannot tell agent-base the protocol (it guesses from the call stack).
