@@ -216,9 +216,11 @@ function describeProxyFailure(code: string, origin: string, via: string): string
         via,
       );
     case '407':
+    case '401': // tinyproxy's answer to wrong credentials
       return t(
-        'The proxy {0} wants credentials (407): give them in its URL, http://USER:PASSWORD@HOST:PORT, in HTTPS_PROXY or --proxy (in VS Code, http.proxy or http.proxyAuthorization). Nothing was sent.',
+        'The proxy {0} wants credentials, or other ones ({1}): give them in its URL, http://USER:PASSWORD@HOST:PORT, in HTTPS_PROXY or --proxy (in VS Code, http.proxy or http.proxyAuthorization). Nothing was sent.',
         via,
+        code,
       );
     case '403':
       return t(
