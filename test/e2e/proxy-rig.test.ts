@@ -6,7 +6,7 @@
  * Linux as root only; elsewhere the suite says why and is skipped.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ROOT } from '../support/cli';
-import { needsProxy, startProxy, type Proxy } from '../support/proxy';
+import { needsProxy, proxyAvailable, startProxy, type Proxy, type ProxyAvailability } from '../support/proxy';
 
 /** A name in the reserved .invalid domain: it resolves nowhere but in the proxy's own hosts file. */
 const ORIGIN_NAME = 'api.live.invalid';
@@ -111,6 +111,30 @@ async function closedWithin(port: number, deadlineMs: number): Promise<boolean> 
     await delay(50);
   }
   return true;
+}
+
+/** What proxyAvailable() and needsProxy() say in a test process of their own, with `env` and started by `prefix`. */
+interface Verdict {
+  readonly availability: ProxyAvailability;
+  /** 'runs', 'skipped', or 'failed: MESSAGE'. */
+  readonly needs: string;
+}
+
+function verdict(env: NodeJS.ProcessEnv, prefix: readonly string[] = []): Verdict {
+  const code = `const { needsProxy, proxyAvailable } = require('./test/support/proxy');
+    let needs = 'runs';
+    try { needsProxy({ skip: () => { needs = 'skipped'; } }); } catch (e) { needs = 'failed: ' + e.message; }
+    console.log(JSON.stringify({ availability: proxyAvailable(), needs }));`;
+  const [command, ...args] = [...prefix, process.execPath, '--require', 'tsx/cjs', '-e', code];
+  const r = spawnSync(command, args, { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
+  assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Verdict;
+}
+
+/** process.env with CI set to `ci`, or without CI. */
+function withCi(ci: string | undefined, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { CI: _ci, ...env } = process.env;
+  return { ...env, ...extra, ...(ci === undefined ? {} : { CI: ci }) };
 }
 
 describe("the tests' real HTTP proxy (Debian's tinyproxy, test/support/proxy.ts)", function () {
@@ -215,6 +239,38 @@ describe("the tests' real HTTP proxy (Debian's tinyproxy, test/support/proxy.ts)
     assert.equal(await accepts(proxy.port), false);
     assert.deepEqual(foldersOf(proxy.port), [], 'its folder is removed');
     await proxy.stop();
+  });
+
+  it('says why a proxy cannot start: skipped where unshare cannot run, also on CI; a missing tinyproxy skips, and fails on CI, where setup installs it', () => {
+    assert.deepEqual(proxyAvailable(), { ok: true }, 'here it can');
+    const noUnshare = verdict(withCi('true', { PATH: '/nonexistent' }));
+    assert.equal(noUnshare.needs, 'skipped');
+    assert.equal(noUnshare.availability.ok || noUnshare.availability.cause, 'namespace');
+    assert.match(
+      JSON.stringify(noUnshare.availability),
+      /needs Debian's tinyproxy and a mount namespace: Linux as root/,
+    );
+    // tinyproxy hidden from a test process of its own: /dev/null, which nothing can run, mounted over it.
+    const dirs = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin'];
+    const found = dirs.map((d) => join(d, 'tinyproxy')).filter((f) => existsSync(f));
+    const hide = [
+      'unshare',
+      '-m',
+      'sh',
+      '-c',
+      'for f in $HIDE; do mount --bind /dev/null "$f" || exit 1; done; exec "$@"',
+      'sh',
+    ];
+    const path = { PATH: [...dirs, '/sbin', '/bin'].join(':'), HIDE: found.join(' ') };
+    for (const [ci, needs] of [
+      [undefined, 'skipped'],
+      ['true', /^failed: on CI, where setup installs it: .*tinyproxy is not installed/],
+    ] as const) {
+      const missing = verdict(withCi(ci, path), hide);
+      assert.equal(missing.availability.ok || missing.availability.cause, 'tinyproxy', `CI=${ci}`);
+      if (typeof needs === 'string') assert.equal(missing.needs, needs);
+      else assert.match(missing.needs, needs);
+    }
   });
 
   for (const [how, end] of [

@@ -118,8 +118,8 @@ class SetupError extends Error {
   }
 }
 
-function which(cmd) {
-  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
+function which(cmd, dirs = (process.env.PATH || '').split(path.delimiter)) {
+  for (const dir of dirs) {
     const p = path.join(dir, cmd);
     try {
       fs.accessSync(p, fs.constants.X_OK);
@@ -160,9 +160,9 @@ function chromiumPath() {
   return process.env.CHROMIUM_PATH || which('chromium') || which('chromium-browser');
 }
 
-/** Debian's tinyproxy: /usr/bin on Debian 12, /usr/sbin before, which a user's PATH may lack. */
+/** Debian's tinyproxy: in /usr/bin on Debian 12, in /usr/sbin before, which a user's PATH may lack. */
 function tinyproxyPath() {
-  return which('tinyproxy') || ['/usr/bin/tinyproxy', '/usr/sbin/tinyproxy'].find((p) => fs.existsSync(p)) || null;
+  return which('tinyproxy', [...(process.env.PATH || '').split(path.delimiter), '/usr/bin', '/usr/sbin']);
 }
 
 function builtNativeFiles(target, vscodeDir) {
