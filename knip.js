@@ -49,7 +49,8 @@ module.exports = {
   ignoreIssues: { 'src/extension/lazy.ts': ['unresolved'] },
   // scripts/package.js runs vsce's bin by its path in node_modules.
   ignoreDependencies: ['@vscode/vsce'],
-  // `script` is util-linux's (test/support/cli.ts); `mkfifo` is POSIX's (FIFOs for the tests of files a
-  // repository names); `tradereq`, the package the tarball test installs.
-  ignoreBinaries: ['script', 'mkfifo', 'tradereq'],
+  // `script` is util-linux's (test/support/cli.ts), and `unshare` (the tests' proxy, test/support/proxy.ts);
+  // `mkfifo` is POSIX's (FIFOs for the tests of files a repository names); `tradereq`, the package the
+  // tarball test installs.
+  ignoreBinaries: ['script', 'unshare', 'mkfifo', 'tradereq'],
 };

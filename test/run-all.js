@@ -49,10 +49,18 @@ const PARTS = [
     beside: true,
   },
   {
+    id: 'debian-packages',
+    name: 'Debian packages of the tests (Chromium, tinyproxy, …), installed once per machine',
+    command: node('test/harness/setup.js', '--debian-packages'),
+    after: ['toolchains'], // both may run apt-get, which allows one at a time
+    beside: true,
+    browser: true, // --quick leaves it out: the proxy's tests run where tinyproxy is installed, skip elsewhere
+  },
+  {
     id: 'vscode-setup',
     name: `VS Code ${VSCODE_VERSIONS} and Chromium, installed once per machine`,
     command: node('test/harness/setup.js', '--target', 'all'),
-    after: ['toolchains'], // both may run apt-get, which allows one at a time
+    after: ['debian-packages'], // its own apt-get step then finds them installed
     beside: true,
     browser: true,
   },
@@ -83,7 +91,7 @@ const PARTS = [
     id: 'mocha',
     name: 'unit, end-to-end and conformance tests (mocha, 2 workers)',
     command: ['npx', '--no-install', 'mocha', '--parallel', '--jobs', '2', ...MOCHA_SPECS],
-    after: ['build', 'package', 'toolchains'],
+    after: ['build', 'package', 'toolchains', 'debian-packages'], // tinyproxy, for the proxy's tests
     counting: 'mocha',
   },
   {

@@ -5,6 +5,7 @@
 // Cache: ${XDG_CACHE_HOME:-~/.cache}/tradereq-vscode/<code-server version>/ and .../node-<version>/,
 // outside the checkout, shared by runs.
 // Usage: node test/harness/setup.js [--target minimum|newest|all]   (default: all)
+//        node test/harness/setup.js --debian-packages   (only the Debian packages, for `npm test`'s mocha part)
 //        or require it and call ensureVscodeServer({ target })
 'use strict';
 
@@ -13,7 +14,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const APT_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'fonts-wqy-microhei']; // browser, search, kerberos headers, Chinese text in screenshots
+// browser, search, kerberos headers, Chinese text in screenshots, the real HTTP proxy (test/support/proxy.ts)
+const APT_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'fonts-wqy-microhei', 'tinyproxy'];
 const STEP_TIMEOUT_MS = 15 * 60 * 1000; // a hung npm or apt must not hang CI forever
 const PLATFORM = `${process.platform}-${process.arch}`;
 
@@ -116,8 +118,8 @@ class SetupError extends Error {
   }
 }
 
-function which(cmd) {
-  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
+function which(cmd, dirs = (process.env.PATH || '').split(path.delimiter)) {
+  for (const dir of dirs) {
     const p = path.join(dir, cmd);
     try {
       fs.accessSync(p, fs.constants.X_OK);
@@ -158,6 +160,11 @@ function chromiumPath() {
   return process.env.CHROMIUM_PATH || which('chromium') || which('chromium-browser');
 }
 
+/** Debian's tinyproxy: in /usr/bin on Debian 12, in /usr/sbin before, which a user's PATH may lack. */
+function tinyproxyPath() {
+  return which('tinyproxy', [...(process.env.PATH || '').split(path.delimiter), '/usr/bin', '/usr/sbin']);
+}
+
 function builtNativeFiles(target, vscodeDir) {
   return target.nativeModules.map((m) => {
     const dir = path.join(vscodeDir, 'node_modules', m, 'build', 'Release');
@@ -170,6 +177,7 @@ function builtNativeFiles(target, vscodeDir) {
 function verify(target, p) {
   const problems = [];
   if (!chromiumPath()) problems.push('chromium not on PATH');
+  if (!tinyproxyPath()) problems.push('tinyproxy not installed');
   if (target.ripgrep.copyFromPath && !which('rg')) problems.push('rg not on PATH');
   const files = [p.serverMain, p.rgPath, path.join(p.vscodeDir, 'node_modules', 'vscode-textmate'), p.node];
   if (p.nodePkg) files.push(p.nodePkg.header);
@@ -451,6 +459,20 @@ function ensureVscodeServer({ target: name, log = (s) => console.log(s) } = {}) 
   });
 }
 
+/**
+ * Only the Debian packages (APT_PACKAGES), installed when missing (as root) and checked: what the
+ * tests outside VS Code need from them (tinyproxy, in mocha's part) is there before they start.
+ */
+function ensureDebianPackages({ log = (s) => console.log(s) } = {}) {
+  const started = Date.now();
+  const p = cachePaths(resolveTarget('minimum')); // its setup.log takes apt's output
+  fs.mkdirSync(p.root, { recursive: true });
+  stepAptPackages(null, p);
+  const missing = missingAptPackages();
+  if (missing.length) throw new SetupError('debian-packages', `still missing ${missing.join(', ')}; see ${p.log}`);
+  log(`setup: Debian packages ${APT_PACKAGES.join(' ')} ready in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+}
+
 /** Target names from a `--target minimum|newest|all` argument (default: all). */
 function targetsFromArg(value = 'all') {
   if (value === 'all') return TARGET_NAMES;
@@ -460,6 +482,8 @@ function targetsFromArg(value = 'all') {
 
 module.exports = {
   ensureVscodeServer,
+  ensureDebianPackages,
+  tinyproxyPath,
   cachePaths,
   resolveTarget,
   targetsFromArg,
@@ -472,9 +496,10 @@ module.exports = {
 if (require.main === module) {
   try {
     const argv = process.argv.slice(2);
-    if (argv.length && (argv[0] !== '--target' || argv.length !== 2))
-      throw new SetupError('arguments', `usage: setup.js [--target ${TARGET_NAMES.join('|')}|all]`);
-    for (const t of targetsFromArg(argv[1])) ensureVscodeServer({ target: t });
+    if (argv.length === 1 && argv[0] === '--debian-packages') ensureDebianPackages();
+    else if (argv.length && (argv[0] !== '--target' || argv.length !== 2))
+      throw new SetupError('arguments', `usage: setup.js [--target ${TARGET_NAMES.join('|')}|all] | --debian-packages`);
+    else for (const t of targetsFromArg(argv[1])) ensureVscodeServer({ target: t });
   } catch (e) {
     console.error(e instanceof SetupError ? e.message : `setup failed unexpectedly: ${e && e.stack ? e.stack : e}`);
     process.exit(1);
