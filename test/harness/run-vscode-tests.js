@@ -11,6 +11,7 @@ const path = require('node:path');
 const util = require('node:util');
 const { ensureVscodeServer, resolveTarget, targetsFromArg, SetupError } = require('./setup');
 const { startVscodeServer, launchBrowser, workbenchUrl } = require('./vscode-server');
+const { startTlsSandbox } = require('./tls-sandbox');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DEFAULTS = {
@@ -209,6 +210,7 @@ async function runOnTarget(options = {}) {
   const shows = []; // what the suite asked the harness to see in the workbench
   let workspaceCopy;
   let hostEntry;
+  let tlsSandbox; // the proxy test's TLS origin, its CA trusted by the extension host (tls-sandbox.js)
   let finishing;
   let settle;
   const result = new Promise((resolve) => (settle = resolve));
@@ -222,6 +224,7 @@ async function runOnTarget(options = {}) {
         await starting;
         await browser?.close().catch(() => {}); // browser first, so the workbench does not log a lost connection
         await server?.stop().catch(() => {});
+        tlsSandbox?.stop();
         if (workspaceCopy) fs.rmSync(workspaceCopy, { recursive: true, force: true });
         if (hostEntry) fs.rmSync(hostEntry, { force: true });
       })();
@@ -256,10 +259,12 @@ async function runOnTarget(options = {}) {
   );
 
   (async () => {
+    tlsSandbox = await startTlsSandbox(REPO);
     // Server and browser start in parallel; each is kept as soon as it exists, so finish() can stop it.
     starting = Promise.allSettled([
       startVscodeServer({
         vscode,
+        env: tlsSandbox?.env,
         extraArgs: ['--disable-workspace-trust'], // restricted mode would keep the extension disabled
         locale: opts.locale,
         onOutput: (l) => opts.verbose && console.log(`[server] ${l}`),

@@ -110,6 +110,7 @@ async function startVscodeServer({
   installExtension,
   developmentPayload = !installExtension,
   locale,
+  env = {},
 }) {
   const base = mkTemp('tradereq-vscode-server-');
   const dirs = {
@@ -152,7 +153,7 @@ async function startVscodeServer({
   // vscode.node: the Node this server's native modules were built for (setup.js).
   const proc = spawn(vscode.node || process.execPath, args, {
     cwd: vscode.vscodeDir,
-    env: cleanEnv(),
+    env: cleanEnv(env),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -460,9 +460,8 @@ suite('sending from the editor, in the real extension host', () => {
     assert.deepEqual(log.at(-1) && [log.at(-1)!.path, log.at(-1)!.status], ['/api/v3/exchangeInfo', 429]);
   });
 
-  test("VS Code's proxy setting does not reroute a Send: the request goes straight to its origin", async function () {
-    // The extension host routes node:http's request functions through VS Code's proxy resolver (localhost
-    // and 127.0.0.1 excepted); the editor's sender, like undici's before it, connects directly.
+  test('with http.proxy set, loopback is never proxied: a Send to 127.0.0.2 goes straight to its origin', async function () {
+    // The rule of core/net/proxy.ts (docs/security.md, "Proxies"); the proxy's own path is test/integration/proxy.test.ts.
     const origin = await startRecorder('127.0.0.2').catch(() => undefined);
     if (!origin) return this.skip(); // no 127.0.0.2 on this machine's loopback (macOS)
     const proxy = await startRecorder();
