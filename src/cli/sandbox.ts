@@ -185,10 +185,13 @@ export async function sandboxCommand(args: string[], io: Io, signal?: AbortSigna
   const ca = tls && (await caWritten(sandbox, tls.caFile, io));
   if (tls && ca === undefined) return 1;
 
+  // Listening for SIGTERM before the address is printed: one sent as soon as it is read still closes
+  // the sandbox (and removes its CA file) instead of ending the process as it stands.
+  const stop = stopped(signal);
   const json = { baseUrl: sandbox.baseUrl, wsUrl: sandbox.wsUrl, keys: sandbox.keys, ...(ca && { caFile: ca.path }) };
   io.out(values.json ? JSON.stringify(json) : describe(sandbox, banScale, ca));
   if (!isLoopbackAddress(host) && host !== 'localhost') io.err(CLI.warning(SANDBOX.reachable(host)));
-  await stopped(signal);
+  await stop;
   await sandbox.close();
   if (ca?.temporary !== undefined) rmSync(ca.temporary, { recursive: true, force: true });
   return 0;
