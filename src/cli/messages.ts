@@ -405,9 +405,9 @@ no account. Runs until Ctrl+C (SIGINT) or SIGTERM.
 Demo keys: "trade" can read and trade; "readonly" cannot trade (orders answer 700007); "ipbound" is
 bound to an IP that is not loopback (signed requests answer 700006).
 
-WebSocket: ws://HOST:PORT/ws on the same port (wss:// with --tls). Public streams (deals, limit.depth, bookTicker,
-kline) are fed by the sandbox's own trades; private ones (orders, deals, account) need a listen
-key from POST /api/v3/userDataStream, then ws://HOST:PORT/ws?listenKey=KEY. Limits of §8: at most
+WebSocket: ws://HOST:PORT/ws on the same port (wss:// with --tls). Public streams (deals,
+limit.depth, bookTicker, kline) are fed by the sandbox's own trades; private ones (orders, deals,
+account) need a listen key from POST /api/v3/userDataStream, then ws://HOST:PORT/ws?listenKey=KEY. Limits of §8: at most
 30 streams per connection (the 31st is refused); more than 100 messages in one second closes the
 connection (1008); an IP closed so 3 times in 10 minutes is answered 418 with Retry-After (bans
 × --ban-scale). A connection with no subscription for 30 s, or open for 24 h, is closed; one that
