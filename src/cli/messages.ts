@@ -745,6 +745,8 @@ export const SANDBOX_TLS = {
   name: (value: string) =>
     `--tls-name takes a DNS name (letters, digits, hyphens and dots) or an IP address, not "${value}"`,
   tooManyNames: (count: number, max: number) => `--tls-name is given ${count} times; at most ${max} names`,
+  host: (value: string) =>
+    `--tls cannot name the host "${value}" in its certificate; listen on a DNS name or an IP address without a zone`,
   /** The banner's lines under the URLs. */
   started: (v: { names: readonly string[]; validUntil: string; caFile: string; removed: boolean }) => [
     `TLS: the certificate names ${v.names.join(', ')}; it and its CA, made at this start, are valid until ${v.validUntil} (their private keys are in memory only).`,

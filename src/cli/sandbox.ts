@@ -60,14 +60,15 @@ function describe(sandbox: Sandbox, banScale: number, ca: CaFile | undefined): s
   });
 }
 
-/** --tls, its names and --tls-ca; the names are checked here, as usage errors, before anything starts. */
-function tlsFlags(values: { tls?: boolean; 'tls-name'?: string[]; 'tls-ca'?: string }) {
+/** --tls, its names and --tls-ca; the names (and the host the certificate names) are checked here, as usage errors, before anything starts. */
+function tlsFlags(values: { tls?: boolean; 'tls-name'?: string[]; 'tls-ca'?: string }, host: string) {
   const names = values['tls-name'] ?? [];
   if (!values.tls) {
     if (names.length > 0) throw new UsageError(SANDBOX_TLS.needsTls('--tls-name'));
     if (values['tls-ca'] !== undefined) throw new UsageError(SANDBOX_TLS.needsTls('--tls-ca'));
     return undefined;
   }
+  if (!isTlsName(host)) throw new UsageError(SANDBOX_TLS.host(host));
   if (names.length > TLS_NAMES_MAX) throw new UsageError(SANDBOX_TLS.tooManyNames(names.length, TLS_NAMES_MAX));
   for (const name of names) if (!isTlsName(name)) throw new UsageError(SANDBOX_TLS.name(name));
   return { names, caFile: values['tls-ca'] };
@@ -165,7 +166,7 @@ export async function sandboxCommand(args: string[], io: Io, signal?: AbortSigna
   const port = portFlag(values.port);
   const host = hostFlag(values.host);
   const banScale = banScaleFlag(values['ban-scale']);
-  const tls = tlsFlags(values);
+  const tls = tlsFlags(values, host);
 
   let sandbox: Sandbox;
   try {

@@ -190,13 +190,15 @@ describe('tradereq sandbox --tls, in process', function () {
     };
   }
 
-  it('--tls-name and --tls-ca need --tls; a bad or a 33rd name is a usage error', async () => {
+  it('--tls-name and --tls-ca need --tls; a bad or a 33rd name, or a host no certificate can name, is a usage error', async () => {
     const many = Array.from({ length: TLS_NAMES_MAX + 1 }, (_, i) => ['--tls-name', `n${i}.invalid`]).flat();
     for (const args of [
       ['--tls-name', 'api.live.invalid'],
       ['--tls-ca', join(folder, 'ca.pem')],
       ['--tls', '--tls-name', '*.invalid'],
       ['--tls', '--tls-name', 'a b'],
+      ['--tls', '--host', 'a..b'],
+      ['--tls', '--host', 'fe80::1%lo'],
       ['--tls', ...many],
     ]) {
       await assert.rejects(sandboxCommand(['--port', '0', ...args], captureIo()), UsageError, args.join(' '));
