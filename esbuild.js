@@ -20,20 +20,36 @@ function sourceOf(absolute) {
 
 const CLI_DIR = path.join(__dirname, 'src', 'cli');
 const CLI_MAIN = path.join(CLI_DIR, 'main.ts');
+const SANDBOX_CERTIFICATES = path.join(__dirname, 'src', 'sandbox', 'certificates.ts');
+
+/** The files whose lazy require()s become bundles of their own. */
+function lazyLoaders() {
+  return [
+    ...fs
+      .readdirSync(CLI_DIR)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => path.join(CLI_DIR, f)),
+    // The sandbox's certificates, which only a TLS sandbox loads (`tradereq sandbox --tls`).
+    path.join(__dirname, 'src', 'sandbox', 'index.ts'),
+  ];
+}
 
 /**
  * The parts of the command line loaded only when they run: every `require('./x')` (or '../x') in a
- * file of src/cli/, such as the rows of main.ts's COMMANDS table, gets a bundle of its own,
- * dist/cli/<name>.js (src/cli/send.ts → dist/cli/send.js, src/core/env/schema.ts → dist/cli/core-env-schema.js).
- * Read from the sources, so a new command needs no change here. Static imports are bundled in.
+ * file of src/cli/, such as the rows of main.ts's COMMANDS table, and of src/sandbox/index.ts,
+ * gets a bundle of its own, dist/cli/<name>.js (src/cli/send.ts →
+ * dist/cli/send.js, src/core/env/schema.ts → dist/cli/core-env-schema.js, src/sandbox/certificates.ts
+ * → dist/cli/sandbox-certificates.js). Read from the sources, so a new command needs no change here.
+ * Static imports are bundled in.
  */
 function cliChunks() {
   const chunks = new Map(); // source file → name
-  for (const file of fs.readdirSync(CLI_DIR).filter((f) => f.endsWith('.ts'))) {
-    const text = fs.readFileSync(path.join(CLI_DIR, file), 'utf8');
+  for (const file of lazyLoaders()) {
+    const text = fs.readFileSync(file, 'utf8');
     for (const m of text.matchAll(/\brequire\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)) {
-      const source = sourceOf(path.resolve(CLI_DIR, m[1]));
-      if (!source) throw new Error(`src/cli/${file}: require('${m[1]}') names no source file`);
+      const source = sourceOf(path.resolve(path.dirname(file), m[1]));
+      const where = path.relative(__dirname, file);
+      if (!source) throw new Error(`${where}: require('${m[1]}') names no source file`);
       const name = path
         .relative(CLI_DIR, source)
         .replace(/\.ts$/, '')
@@ -98,6 +114,26 @@ const re2Beside = {
   },
 };
 
+/**
+ * The editor's sandbox serves plain HTTP: its bundle leaves out the TLS sandbox's certificates and
+ * the X.509 library they use (only `tradereq sandbox --tls` and the tests make them), and a TLS
+ * sandbox started there fails with one line that says so.
+ */
+const noSandboxTls = {
+  name: 'no-sandbox-tls',
+  setup(build) {
+    build.onResolve({ filter: /\/certificates$/ }, (args) =>
+      sourceOf(path.resolve(args.resolveDir, args.path)) === SANDBOX_CERTIFICATES
+        ? { path: SANDBOX_CERTIFICATES, namespace: 'no-sandbox-tls' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'no-sandbox-tls' }, () => ({
+      contents: `throw new Error("The editor's sandbox serves plain HTTP; tradereq sandbox --tls serves HTTPS and WSS.");`,
+      loader: 'js',
+    }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
@@ -144,7 +180,7 @@ const targets = [
     entryPoints: ['src/extension/lazy/tools.ts'],
     outfile: out('tools.js'),
     external: ['vscode'],
-    plugins: [re2Beside],
+    plugins: [re2Beside, noSandboxTls],
   },
   // The WebSocket client with undici, loaded on the first Connect: no send needs it.
   {

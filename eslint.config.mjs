@@ -15,10 +15,19 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // The extension loads its lazy bundles and Node's costly modules on first use, synchronously:
-      // require() on purpose (src/core/node-lazy.ts, re2js in src/core/format/pattern.ts).
+      // require() on purpose (src/core/node-lazy.ts, re2js in src/core/format/pattern.ts, the TLS
+      // sandbox's certificates in src/sandbox/index.ts).
       '@typescript-eslint/no-require-imports': [
         'error',
-        { allow: ['^\\./(lazy|tools|ws)\\.js$', '^node:crypto$', '^node:worker_threads$', '^re2js$'] },
+        {
+          allow: [
+            '^\\./(lazy|tools|ws)\\.js$',
+            '^node:crypto$',
+            '^node:worker_threads$',
+            '^re2js$',
+            '^\\./certificates$',
+          ],
+        },
       ],
     },
   },

@@ -34,8 +34,10 @@ module.exports = {
     // knip's esbuild plugin), the command line and each of its lazily loaded parts,
     'src/cli/main.ts',
     ...cliChunks(),
-    // and the code cache, which esbuild.js's cli-chunks plugin makes each lazy require() load.
+    // and the code cache, which esbuild.js's cli-chunks plugin makes each lazy require() load;
     'src/cli/code-cache.ts',
+    // the TLS sandbox's certificates, which src/sandbox/index.ts requires only for a TLS sandbox.
+    'src/sandbox/certificates.ts',
     'test/integration/{index,*.test}.ts', // bundled by test/harness/build-integration.js, run in VS Code
     'test/harness/toolchains.js', // run by test/run-all.js
     'test/ui/*.test.js', // run by test/ui/run-ui.js

@@ -383,8 +383,9 @@ Exit codes: 0 the request is right (cause none); 1 a cause was found (or unknown
 };
 
 export const SANDBOX = {
-  help: (v: { port: number; maxPort: number }) =>
+  help: (v: { port: number; maxPort: number; maxNames: number; validDays: number }) =>
     `Usage: tradereq sandbox [--port N] [--host H] [--ban-scale F] [--json] [--no-limits]
+                        [--tls [--tls-name NAME]... [--tls-ca FILE]]
 
 Runs the sandbox exchange: a local server that answers like the service (orders, balances, signing,
 timing, rate limits and bans of the spec), with public demo keys, so any request can be tried with
@@ -394,15 +395,22 @@ no account. Runs until Ctrl+C (SIGINT) or SIGTERM.
   --host H        address to listen on (default 127.0.0.1, loopback only)
   --ban-scale F   multiply the IP ban durations (2 minutes up to 3 days) by F, e.g. 0.01
   --json          print one JSON line first: {"baseUrl", "wsUrl", "keys": [{name, apiKey, secretKey, permissions}]}
+                  (with --tls, "caFile" too)
   --no-limits     switch rate limits and bans off (for benchmarks)
+  --tls           serve HTTPS and WSS with a certificate made at start, signed by a CA of its own
+                  (valid ${v.validDays} days; the private keys stay in memory); the CA certificate is
+                  written to a file the sandbox names (removed when it stops)
+  --tls-name NAME a DNS name or an IP address the certificate names too, besides localhost,
+                  127.0.0.1, ::1 and --host (repeatable, at most ${v.maxNames}; e.g. a host name only a proxy reaches)
+  --tls-ca FILE   write the CA certificate to FILE instead (replaced at each start, left when it stops)
   -h, --help      this help
 
 Demo keys: "trade" can read and trade; "readonly" cannot trade (orders answer 700007); "ipbound" is
 bound to an IP that is not loopback (signed requests answer 700006).
 
-WebSocket: ws://HOST:PORT/ws on the same port. Public streams (deals, limit.depth, bookTicker,
-kline) are fed by the sandbox's own trades; private ones (orders, deals, account) need a listen
-key from POST /api/v3/userDataStream, then ws://HOST:PORT/ws?listenKey=KEY. Limits of §8: at most
+WebSocket: ws://HOST:PORT/ws on the same port (wss:// with --tls). Public streams (deals,
+limit.depth, bookTicker, kline) are fed by the sandbox's own trades; private ones (orders, deals,
+account) need a listen key from POST /api/v3/userDataStream, then ws://HOST:PORT/ws?listenKey=KEY. Limits of §8: at most
 30 streams per connection (the 31st is refused); more than 100 messages in one second closes the
 connection (1008); an IP closed so 3 times in 10 minutes is answered 418 with Retry-After (bans
 × --ban-scale). A connection with no subscription for 30 s, or open for 24 h, is closed; one that
@@ -416,7 +424,7 @@ POST /_sandbox/ws/drop (every connection dropped, 1006), POST /_sandbox/ws/pause
 every connection). GET /_sandbox/ lists them.
 
 Exit codes: 0 stopped by Ctrl+C or SIGTERM; 1 the port cannot be listened on (taken, or not
-allowed); 2 bad input.`,
+allowed), or the CA certificate cannot be written; 2 bad input.`,
   host: (value: string) => `--host takes an IP address or a host name, not "${value}"`,
   banScale: (value: string) => `--ban-scale takes a number above 0 such as 0.01, not "${value}"`,
   /** What the sandbox prints once it listens; `limits` undefined when they are off. */
@@ -425,10 +433,13 @@ allowed); 2 bad input.`,
     wsUrl: string;
     keys: readonly { name: string; description: string; apiKey: string; secretKey: string }[];
     limits?: { weight: number; seconds: number; banScale: number };
+    /** With --tls: SANDBOX_TLS.started's lines. */
+    tls?: readonly string[];
   }) =>
     [
       `Sandbox exchange listening on ${v.baseUrl}`,
       `WebSocket streams on ${v.wsUrl} (private streams: ?listenKey= from POST /api/v3/userDataStream)`,
+      ...(v.tls ?? []),
       '',
       'Demo keys (public, for the sandbox only; header X-SERVICE-APIKEY):',
       ...v.keys.flatMap((k) => [
@@ -744,4 +755,21 @@ export const NETWORK = {
   badProxy: (why: string) => `--proxy: ${why}`,
   cacert: (problem: string) => `--cacert: ${problem}`,
   noCertificate: (file: string) => `--cacert: ${file} holds no certificate (-----BEGIN CERTIFICATE-----)`,
+
+/** `tradereq sandbox --tls`: HTTPS and WSS with a certificate made at start (docs/sandbox.md, "HTTPS and WSS"). */
+export const SANDBOX_TLS = {
+  needsTls: (option: string) => `${option} needs --tls`,
+  name: (value: string) =>
+    `--tls-name takes a DNS name (letters, digits, hyphens and dots) or an IP address, not "${value}"`,
+  tooManyNames: (count: number, max: number) => `--tls-name is given ${count} times; at most ${max} names`,
+  host: (value: string) =>
+    `--tls cannot name the host "${value}" in its certificate; listen on a DNS name or an IP address without a zone`,
+  /** The banner's lines under the URLs. */
+  started: (v: { names: readonly string[]; validUntil: string; caFile: string; removed: boolean }) => [
+    `TLS: the certificate names ${v.names.join(', ')}; it and its CA, made at this start, are valid until ${v.validUntil} (their private keys are in memory only).`,
+    `CA certificate: ${v.caFile}${v.removed ? ' (removed when the sandbox stops)' : ''}`,
+    `  trust it: NODE_EXTRA_CA_CERTS=${v.caFile}, or curl --cacert ${v.caFile}`,
+  ],
+  caNotWritten: (file: string, why: string) =>
+    `cannot write the CA certificate to ${file} (${why}); choose a writable file with --tls-ca FILE`,
 };

@@ -1,12 +1,16 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { DEMO_ACCOUNTS } from '../core/env/demo';
 import { SANDBOX_PORT } from '../core/env/constants';
 import { OPTION_MAX } from '../core/bounds';
 import { LIMITS } from '../core/catalog/limits';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { isLoopbackAddress } from '../sandbox/control';
+import { CERTIFICATE_VALIDITY_DAYS, TLS_NAMES_MAX, isTlsName } from '../sandbox/tls';
 import { integerFlag, parseCommand } from './args';
-import { CLI, SANDBOX } from './messages';
+import { CLI, SANDBOX, SANDBOX_TLS } from './messages';
 import { UsageError, type Io } from './usage';
 
 const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/;
@@ -29,14 +33,66 @@ function banScaleFlag(value: string | undefined): number {
   return f;
 }
 
-function describe(sandbox: Sandbox, banScale: number): string {
+/** Where the CA certificate was written, and whether the sandbox removes it when it stops. */
+interface CaFile {
+  readonly path: string;
+  /** The folder made for it, removed when the sandbox stops; undefined for the user's --tls-ca FILE. */
+  readonly temporary: string | undefined;
+}
+
+function describe(sandbox: Sandbox, banScale: number, ca: CaFile | undefined): string {
   const { limit: weight, intervalMs } = LIMITS.rate.ip;
+  const tls =
+    ca && sandbox.certificate
+      ? SANDBOX_TLS.started({
+          names: sandbox.certificate.names,
+          validUntil: sandbox.certificate.notAfter.toISOString(),
+          caFile: ca.path,
+          removed: ca.temporary !== undefined,
+        })
+      : undefined;
   return SANDBOX.started({
     baseUrl: sandbox.baseUrl,
     wsUrl: sandbox.wsUrl,
     keys: DEMO_ACCOUNTS,
     limits: sandbox.limits ? { weight, seconds: intervalMs / 1000, banScale } : undefined,
+    tls,
   });
+}
+
+/** --tls, its names and --tls-ca; the names (and the host the certificate names) are checked here, as usage errors, before anything starts. */
+function tlsFlags(values: { tls?: boolean; 'tls-name'?: string[]; 'tls-ca'?: string }, host: string) {
+  const names = values['tls-name'] ?? [];
+  if (!values.tls) {
+    if (names.length > 0) throw new UsageError(SANDBOX_TLS.needsTls('--tls-name'));
+    if (values['tls-ca'] !== undefined) throw new UsageError(SANDBOX_TLS.needsTls('--tls-ca'));
+    return undefined;
+  }
+  if (!isTlsName(host)) throw new UsageError(SANDBOX_TLS.host(host));
+  if (names.length > TLS_NAMES_MAX) throw new UsageError(SANDBOX_TLS.tooManyNames(names.length, TLS_NAMES_MAX));
+  for (const name of names) if (!isTlsName(name)) throw new UsageError(SANDBOX_TLS.name(name));
+  return { names, caFile: values['tls-ca'] };
+}
+
+/**
+ * Writes the CA certificate (PEM, public; never a key) to `chosen`, else to a folder of its own in
+ * the temporary folder, which the sandbox removes when it stops: each start makes a new CA.
+ */
+function writeCa(caPem: string, chosen: string | undefined): CaFile {
+  // A certificate is public: readable by all, as any CA file.
+  const mode = 0o644;
+  if (chosen !== undefined) {
+    writeFileSync(resolve(chosen), caPem, { mode });
+    return { path: resolve(chosen), temporary: undefined };
+  }
+  const temporary = mkdtempSync(join(tmpdir(), 'tradereq-sandbox-'));
+  try {
+    writeFileSync(join(temporary, 'ca.pem'), caPem, { mode });
+  } catch (e) {
+    rmSync(temporary, { recursive: true, force: true });
+    throw e;
+  }
+  return { path: join(temporary, 'ca.pem'), temporary };
 }
 
 /** What to do when the sandbox cannot listen, for the errors a user can fix; undefined for the rest. */
@@ -63,9 +119,8 @@ function stopped(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** Runs until SIGINT or SIGTERM (or `signal`, for tests), then closes and returns 0. */
-export async function sandboxCommand(args: string[], io: Io, signal?: AbortSignal): Promise<number> {
-  const { values } = parseCommand(
+function flags(args: string[]) {
+  return parseCommand(
     'sandbox',
     args,
     {
@@ -74,31 +129,71 @@ export async function sandboxCommand(args: string[], io: Io, signal?: AbortSigna
       'ban-scale': { type: 'string' },
       json: { type: 'boolean' },
       'no-limits': { type: 'boolean' },
+      tls: { type: 'boolean' },
+      'tls-name': { type: 'string', multiple: true },
+      'tls-ca': { type: 'string' },
     },
     false,
-  );
+  ).values;
+}
+
+/** The CA certificate written where it goes; on failure, one line and the sandbox closed (exit 1). */
+async function caWritten(sandbox: Sandbox, chosen: string | undefined, io: Io): Promise<CaFile | undefined> {
+  try {
+    return writeCa(sandbox.caPem!, chosen);
+  } catch (e) {
+    const file = chosen === undefined ? tmpdir() : resolve(chosen);
+    io.err(CLI.said(SANDBOX_TLS.caNotWritten(file, (e as NodeJS.ErrnoException).code ?? String(e))));
+    await sandbox.close();
+    return undefined;
+  }
+}
+
+/** Runs until SIGINT or SIGTERM (or `signal`, for tests), then closes and returns 0. */
+export async function sandboxCommand(args: string[], io: Io, signal?: AbortSignal): Promise<number> {
+  const values = flags(args);
   if (values.help) {
-    io.out(SANDBOX.help({ port: SANDBOX_PORT, maxPort: OPTION_MAX.port }));
+    io.out(
+      SANDBOX.help({
+        port: SANDBOX_PORT,
+        maxPort: OPTION_MAX.port,
+        maxNames: TLS_NAMES_MAX,
+        validDays: CERTIFICATE_VALIDITY_DAYS,
+      }),
+    );
     return 0;
   }
   const port = portFlag(values.port);
   const host = hostFlag(values.host);
   const banScale = banScaleFlag(values['ban-scale']);
+  const tls = tlsFlags(values, host);
 
   let sandbox: Sandbox;
   try {
-    sandbox = await startSandbox({ port, host, banScale, limits: !values['no-limits'] });
+    sandbox = await startSandbox({
+      port,
+      host,
+      banScale,
+      limits: !values['no-limits'],
+      tls: tls && { names: tls.names },
+    });
   } catch (e) {
     const why = listenFailure((e as NodeJS.ErrnoException).code, port, host);
     if (why === undefined) throw e;
     io.err(CLI.said(why));
     return 1;
   }
+  const ca = tls && (await caWritten(sandbox, tls.caFile, io));
+  if (tls && ca === undefined) return 1;
 
-  if (values.json) io.out(JSON.stringify({ baseUrl: sandbox.baseUrl, wsUrl: sandbox.wsUrl, keys: sandbox.keys }));
-  else io.out(describe(sandbox, banScale));
+  // Listening for SIGTERM before the address is printed: one sent as soon as it is read still closes
+  // the sandbox (and removes its CA file) instead of ending the process as it stands.
+  const stop = stopped(signal);
+  const json = { baseUrl: sandbox.baseUrl, wsUrl: sandbox.wsUrl, keys: sandbox.keys, ...(ca && { caFile: ca.path }) };
+  io.out(values.json ? JSON.stringify(json) : describe(sandbox, banScale, ca));
   if (!isLoopbackAddress(host) && host !== 'localhost') io.err(CLI.warning(SANDBOX.reachable(host)));
-  await stopped(signal);
+  await stop;
   await sandbox.close();
+  if (ca?.temporary !== undefined) rmSync(ca.temporary, { recursive: true, force: true });
   return 0;
 }

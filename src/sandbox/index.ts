@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { DEMO_ACCOUNTS, type DemoAccount } from '../core/env/demo';
 import { SANDBOX_PORT } from '../core/env/constants';
 import { WS_RULES } from '../core/catalog/ws-limits';
+import type { SandboxCertificates } from './certificates';
 import { SandboxServer } from './server';
+import { certificateNames } from './tls';
 
 export { isLoopbackAddress } from './control';
 export type { LogEntry } from './control';
@@ -28,6 +30,20 @@ interface SandboxOptions {
   readonly wsIdleMs?: number;
   /** Every WebSocket connection is closed after this long. Default 24 h (WS_RULES.lifetimeMs). */
   readonly wsLifetimeMs?: number;
+  /**
+   * Serve HTTPS and WSS with a certificate made at start, signed by a CA of its own (the Sandbox's
+   * `caPem`). It names localhost, 127.0.0.1, ::1, the host, and `names` (at most TLS_NAMES_MAX DNS
+   * names or IP addresses, such as a host name only a proxy routes here).
+   */
+  readonly tls?: { readonly names?: readonly string[] };
+}
+
+/** What a TLS sandbox's certificate holds. */
+interface SandboxCertificate {
+  /** Its DNS names and IP addresses. */
+  readonly names: readonly string[];
+  /** When it and its CA expire. */
+  readonly notAfter: Date;
 }
 
 /** A demo key as `tradereq sandbox --json` prints it. Public: the keys are documented. */
@@ -39,10 +55,14 @@ export interface SandboxKey {
 }
 
 export interface Sandbox {
-  /** http://HOST:PORT, with no trailing slash. */
+  /** http://HOST:PORT (https: with `tls`), with no trailing slash. */
   readonly baseUrl: string;
-  /** ws://HOST:PORT/ws: the WebSocket endpoint (public streams; private ones with ?listenKey=). */
+  /** ws://HOST:PORT/ws (wss: with `tls`): the WebSocket endpoint (public streams; private ones with ?listenKey=). */
   readonly wsUrl: string;
+  /** With `tls`: the certificate of the CA that signed the server's (PEM, no key), for a client to trust. */
+  readonly caPem?: string;
+  /** With `tls`: the server's certificate. */
+  readonly certificate?: SandboxCertificate;
   readonly port: number;
   readonly host: string;
   readonly keys: readonly SandboxKey[];
@@ -75,6 +95,26 @@ function timerOption(name: string, value: number | undefined, fallback: number):
   return value;
 }
 
+/** The certificates of a TLS sandbox: their code and its library load only for one (a bundle of its own in the command line). */
+function tlsOf(tls: SandboxOptions['tls'], host: string): (SandboxCertificates & { names: string[] }) | undefined {
+  if (tls === undefined) return undefined;
+  const names = certificateNames(host, tls.names ?? []);
+  const { makeCertificates } = require('./certificates') as typeof import('./certificates');
+  // The real clock, not the exchange's (options.now): a client checks the validity by its own.
+  return { names, ...makeCertificates(names, Date.now()) };
+}
+
+function listen(server: SandboxServer, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (e: Error): void => reject(e);
+    server.http.once('error', onError);
+    server.http.listen({ port, host, exclusive: true }, () => {
+      server.http.off('error', onError);
+      resolve();
+    });
+  });
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const port = options.port ?? SANDBOX_PORT;
   const host = options.host ?? '127.0.0.1';
@@ -86,20 +126,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const limits = options.limits ?? true;
   const wsIdleMs = timerOption('wsIdleMs', options.wsIdleMs, WS_RULES.idleMs);
   const wsLifetimeMs = timerOption('wsLifetimeMs', options.wsLifetimeMs, WS_RULES.lifetimeMs);
-  const server = new SandboxServer({ banScale, limits, now: options.now ?? Date.now, wsIdleMs, wsLifetimeMs });
-  await new Promise<void>((resolve, reject) => {
-    const onError = (e: Error): void => reject(e);
-    server.http.once('error', onError);
-    server.http.listen({ port, host, exclusive: true }, () => {
-      server.http.off('error', onError);
-      resolve();
-    });
+  const tls = tlsOf(options.tls, host);
+  const server = new SandboxServer({
+    banScale,
+    limits,
+    now: options.now ?? Date.now,
+    wsIdleMs,
+    wsLifetimeMs,
+    tls: tls && { cert: tls.certPem, key: tls.keyPem },
   });
+  await listen(server, port, host);
   const actual = (server.http.address() as AddressInfo).port;
+  const where = `${urlHost(host)}:${actual}`;
   let closing: Promise<void> | undefined;
   return {
-    baseUrl: `http://${urlHost(host)}:${actual}`,
-    wsUrl: `ws://${urlHost(host)}:${actual}${WS_RULES.path}`,
+    baseUrl: `${tls ? 'https' : 'http'}://${where}`,
+    wsUrl: `${tls ? 'wss' : 'ws'}://${where}${WS_RULES.path}`,
+    ...(tls && { caPem: tls.caPem, certificate: { names: tls.names, notAfter: tls.notAfter } }),
     port: actual,
     host,
     keys: SANDBOX_KEYS,

@@ -5,6 +5,7 @@
  * request was carried out) → latency. Everything under /_sandbox goes to the control surface.
  */
 import http from 'node:http';
+import https from 'node:https';
 import type { Socket } from 'node:net';
 import { ENDPOINTS, isBatchEndpoint } from '../core/catalog/endpoints';
 import { USED_WEIGHT_HEADER } from '../core/catalog/limits';
@@ -44,7 +45,11 @@ interface ServerOptions {
   readonly wsIdleMs: number;
   /** Every WebSocket connection is closed after this long. */
   readonly wsLifetimeMs: number;
+  /** Serves HTTPS and WSS with this certificate and its key (PEM, kept in memory), else plain HTTP and WS. */
+  readonly tls?: { readonly cert: string; readonly key: string };
 }
+
+const TIMEOUTS = { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 } as const;
 
 interface Route {
   readonly endpoint: EndpointInfo;
@@ -136,10 +141,11 @@ export class SandboxServer implements ControlTarget {
     }
     for (const [path, byMethod] of this.routes) this.allowed.set(path, [...byMethod.keys()].join(', '));
     this.engine.reset(this.serverTime());
-    this.http = http.createServer(
-      { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 },
-      (req, res) => this.onRequest(req, res),
-    );
+    const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => this.onRequest(req, res);
+    // One server either way: the WebSocket endpoint is its 'upgrade', so WSS comes with HTTPS.
+    this.http = options.tls
+      ? https.createServer({ ...TIMEOUTS, cert: options.tls.cert, key: options.tls.key }, onRequest)
+      : http.createServer(TIMEOUTS, onRequest);
     this.http.on('upgrade', (req: http.IncomingMessage, socket: Socket, head: Buffer) =>
       this.hub.upgrade(req, socket, head, clientIp(req.socket)),
     );
