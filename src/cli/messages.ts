@@ -755,6 +755,7 @@ export const NETWORK = {
   badProxy: (why: string) => `--proxy: ${why}`,
   cacert: (problem: string) => `--cacert: ${problem}`,
   noCertificate: (file: string) => `--cacert: ${file} holds no certificate (-----BEGIN CERTIFICATE-----)`,
+};
 
 /** `tradereq sandbox --tls`: HTTPS and WSS with a certificate made at start (docs/sandbox.md, "HTTPS and WSS"). */
 export const SANDBOX_TLS = {
