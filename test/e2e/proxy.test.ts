@@ -193,7 +193,11 @@ describe('the command line through a real proxy (tinyproxy), to a TLS origin onl
     });
     assert.equal(r.status, 1, describeRun(r));
     assert.match(r.stdout + r.stderr, /would cross the network in clear/);
-    assert.deepEqual(p.requestLines(), []);
+    // The clock measurement, unsigned, may go through the tunnel; nothing goes in the clear.
+    assert.deepEqual(
+      p.requestLines().filter((l) => !l.startsWith('CONNECT ')),
+      [],
+    );
   });
 
   it('listen: a wss stream through the proxy, one CONNECT and nothing else', async () => {

@@ -15,6 +15,8 @@ export interface Connection {
   readonly agent: http.Agent;
   readonly tls: boolean;
   readonly proxy?: ProxyTarget;
+  /** The certificates to trust, for the request's own options: a tunnel's agent does not pass its own to the origin's TLS. */
+  readonly trust: { readonly ca?: string[] };
 }
 
 export type ConnectionResult =
@@ -40,7 +42,7 @@ export class Network {
       agent = proxy ? this.tunnel(proxy, tls, keepAlive) : await this.direct(tls, keepAlive);
       this.agents.set(key, agent);
     }
-    return { ok: true, value: { agent, tls, proxy } };
+    return { ok: true, value: { agent, tls, proxy, trust: this.trust() } };
   }
 
   private async direct(tls: boolean, keepAlive: boolean): Promise<http.Agent> {
