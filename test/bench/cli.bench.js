@@ -15,7 +15,10 @@
 //   send, so each timed send makes one request), against a minimal node:http script that signs the
 //   same order with node:crypto and sends it;
 //   tradereq send against httpyac's command line sending the same signed order (installed with
-//   `npm install --no-save httpyac` into the benchmark's temporary folder; skipped when that fails).
+//   `npm install --no-save httpyac` into the benchmark's temporary folder; skipped when that fails);
+//   tradereq send of the same order over HTTPS to a TLS sandbox (`tradereq sandbox --tls`), direct to
+//   https://127.0.0.1, and through a real proxy (Debian's tinyproxy, test/support/proxy.ts) to a name
+//   only the proxy resolves: what the proxy adds to a send (skipped where tinyproxy cannot run).
 // It prints figures, not verdicts: no time is asserted anywhere.
 // Options: --runs N (default 20), --cli PATH (another build, e.g. an older one; default: build
 // with esbuild.js --production, as the package is, into the benchmark's temporary folder, leaving
@@ -32,6 +35,8 @@ const { performance } = require('node:perf_hooks');
 const { createInterface } = require('node:readline');
 
 const REPO = path.resolve(__dirname, '..', '..');
+/** The name of the TLS sandbox that only the proxy resolves. */
+const PROXIED_HOST = 'api.live.invalid';
 const TIME = '/usr/bin/time';
 
 function option(name) {
@@ -116,17 +121,22 @@ function buildCli(dir) {
 const PROFILE = 'desk';
 
 /** The user's folder: a tradereq.env.json whose one environment points at the sandbox and names the key profile. */
-function writeProject(dir, baseUrl) {
+function writeProject(dir, baseUrl, tls) {
   fs.writeFileSync(path.join(dir, 'order.tradereq'), ORDER);
+  const variables = { symbol: 'BTCUSDT' };
   const env = {
-    local: { baseUrl, key: PROFILE, variables: { symbol: 'BTCUSDT' } },
+    local: { baseUrl, key: PROFILE, variables },
+    ...(tls && {
+      'tls-direct': { baseUrl: tls.direct, key: PROFILE, variables },
+      'tls-proxied': { baseUrl: tls.proxied, key: PROFILE, variables },
+    }),
     live: { baseUrl: 'https://api.example.com', key: 'main', confirm: true, variables: { symbol: 'BTCUSDT' } },
   };
   fs.writeFileSync(path.join(dir, 'tradereq.env.json'), JSON.stringify(env, null, 2));
 }
 
 /** The process environment of every run: the state folder and the key profile, no other TRADEREQ_ variable. */
-function runEnv(stateDir, sandbox) {
+function runEnv(stateDir, sandbox, tls) {
   const env = { ...process.env };
   for (const k of Object.keys(env)) if (/^TRADEREQ_/.test(k)) delete env[k];
   const prefix = `TRADEREQ_${PROFILE.toUpperCase()}_`;
@@ -136,7 +146,9 @@ function runEnv(stateDir, sandbox) {
     TRADEREQ_ENV: 'local',
     [`${prefix}API_KEY`]: sandbox.key.apiKey,
     [`${prefix}SECRET_KEY`]: sandbox.key.secretKey,
-    [`${prefix}ORIGINS`]: new URL(sandbox.baseUrl).origin,
+    [`${prefix}ORIGINS`]: [sandbox.baseUrl, ...(tls ? [tls.direct, tls.proxied] : [])]
+      .map((u) => new URL(u).origin)
+      .join(','),
   };
 }
 
@@ -161,9 +173,9 @@ function prefillState(stateDir) {
 }
 
 /** The sandbox in a process of its own, limits off; resolves with its address and demo keys. */
-async function startSandbox(cli) {
+async function startSandbox(cli, extra = []) {
   const [cmd, ...args] = pinned(
-    [process.execPath, cli, 'sandbox', '--port', '0', '--json', '--no-limits'],
+    [process.execPath, cli, 'sandbox', '--port', '0', '--json', '--no-limits', ...extra],
     CPUS?.sandbox,
   );
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -173,7 +185,7 @@ async function startSandbox(cli) {
   });
   child.stdout.resume();
   const info = JSON.parse(line);
-  return { child, baseUrl: info.baseUrl, key: info.keys.find((k) => k.name === 'trade') };
+  return { child, baseUrl: info.baseUrl, caFile: info.caFile, key: info.keys.find((k) => k.name === 'trade') };
 }
 
 /** One run: wall time from spawn to exit (ms), or peak RSS (KiB) when run under GNU time. */
@@ -232,7 +244,7 @@ function median(xs) {
 }
 
 /** The cases, each an argv run from `dir` with `env`. */
-function cases(cli, dir, sandbox, httpyac) {
+function cases(cli, dir, sandbox, httpyac, tls) {
   const node = process.execPath;
   const { baseUrl, key } = sandbox;
   const placed = /"status": ?"NEW"/;
@@ -246,6 +258,14 @@ function cases(cli, dir, sandbox, httpyac) {
     },
     'tradereq send': { argv: [node, cli, 'send', 'order.tradereq'], expect: placed },
   };
+  if (tls) {
+    const over = ['send', 'order.tradereq', '--cacert', tls.caFile];
+    list['tradereq send, https direct'] = { argv: [node, cli, ...over, '--env', 'tls-direct'], expect: placed };
+    list['tradereq send, https through the proxy'] = {
+      argv: [node, cli, ...over, '--env', 'tls-proxied', '--proxy', tls.proxy.url],
+      expect: placed,
+    };
+  }
   if (httpyac.bin) {
     list[`httpyac ${httpyac.version} send`] = {
       argv: [
@@ -303,13 +323,40 @@ function report(results, httpyac) {
       `| ${a} vs ${b} | ${x(t)}${mark(t, timeTarget)} | ≤ ${x(timeTarget)} | ${x(m)}${mark(m, memTarget)} | ${memTarget ? `≤ ${x(memTarget)}` : '—'} |`,
     );
   }
+  const direct = results['tradereq send, https direct'];
+  const proxied = results['tradereq send, https through the proxy'];
+  if (direct && proxied)
+    console.log(
+      `\nthrough the proxy (tinyproxy, one CONNECT tunnel): +${(proxied.ms - direct.ms).toFixed(1)} ms and ${(proxied.mib - direct.mib).toFixed(1)} MiB over the direct https send`,
+    );
   return ratios;
+}
+
+/** A TLS sandbox and tinyproxy, which alone resolves PROXIED_HOST to it; undefined (said) where tinyproxy cannot run. */
+async function startProxied(cli) {
+  const { proxyAvailable, startProxy } = require('../support/proxy.ts');
+  const available = proxyAvailable();
+  if (!available.ok) {
+    console.log(`https rows skipped: ${available.reason}`);
+    return undefined;
+  }
+  const sandbox = await startSandbox(cli, ['--tls', '--tls-name', PROXIED_HOST]);
+  const proxy = await startProxy({ hosts: { [PROXIED_HOST]: '127.0.0.1' } });
+  const port = new URL(sandbox.baseUrl).port;
+  return {
+    sandbox,
+    proxy,
+    caFile: sandbox.caFile,
+    direct: sandbox.baseUrl,
+    proxied: `https://${PROXIED_HOST}:${port}`,
+  };
 }
 
 async function main() {
   if (!fs.existsSync(TIME)) throw new Error(`${TIME} (GNU time) is needed for peak memory: apt-get install time`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-bench-cli-'));
   let sandbox;
+  let tls;
   try {
     const cli = buildCli(dir);
     fs.writeFileSync(path.join(dir, 'minimal-client.js'), MINIMAL_CLIENT);
@@ -318,10 +365,11 @@ async function main() {
     const httpyac = installHttpyac(httpyacDir ? path.resolve(httpyacDir) : path.join(dir, 'httpyac'));
     if (httpyac.skipped) console.log(`httpyac row skipped: ${httpyac.skipped}`);
     sandbox = await startSandbox(cli);
-    writeProject(dir, sandbox.baseUrl);
+    tls = await startProxied(cli);
+    writeProject(dir, sandbox.baseUrl, tls);
     const stateDir = path.join(dir, 'state');
     prefillState(stateDir);
-    const env = runEnv(stateDir, sandbox);
+    const env = runEnv(stateDir, sandbox, tls);
     console.log(
       `${cli}; ${RUNS} rounds; Node ${process.version}; ${os.cpus().length} cores; load ${os.loadavg()[0].toFixed(2)}`,
     );
@@ -333,13 +381,15 @@ async function main() {
     console.log(
       `send: from a folder with tradereq.env.json (environment "local", key profile "${PROFILE}" from TRADEREQ_${PROFILE.toUpperCase()}_*), state folder prefilled with 40 origins`,
     );
-    const results = await measure(cases(cli, dir, sandbox, httpyac), { cwd: dir, env });
+    const results = await measure(cases(cli, dir, sandbox, httpyac, tls), { cwd: dir, env });
     const ratios = report(results, httpyac);
     console.log(`load average after: ${os.loadavg()[0].toFixed(2)}`);
     if (JSON_OUT)
       fs.writeFileSync(JSON_OUT, JSON.stringify({ cli, runs: RUNS, cpus: CPUS ?? null, results, ratios }, null, 2));
   } finally {
     sandbox?.child.kill();
+    tls?.sandbox.child.kill();
+    await tls?.proxy.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
