@@ -65,7 +65,12 @@ const LOCALHOST = '127.0.0.1 localhost\n::1 localhost\n';
 interface Setup {
   tinyproxyPath(): string | null;
 }
-const setup = createRequire(__filename)('../harness/setup.js') as Setup;
+/** setup.js from test/support/ (mocha) or from a bundle in out/test/integration/ (the extension host). */
+const setup = createRequire(__filename)(
+  [join(__dirname, '..', 'harness', 'setup.js'), join(__dirname, '..', '..', '..', 'test', 'harness', 'setup.js')].find(
+    (f) => existsSync(f),
+  ) ?? '../harness/setup.js',
+) as Setup;
 
 interface Running {
   readonly child: ChildProcess;
