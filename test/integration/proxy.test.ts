@@ -12,7 +12,15 @@ import type { PanelEntry } from '../../src/core/panel/protocol';
 import type { TradeReqApi } from '../../src/extension/extension';
 import type { StreamsState } from '../../src/extension/streams';
 import { proxyAvailable, startProxy, type Proxy } from '../support/proxy';
-import { completionsAt, fixtureUri, labelOf, openWithCursor, tradereqApi, waitFor } from './helpers';
+import {
+  completionsAt,
+  fixtureUri,
+  labelOf,
+  openWithCursor,
+  tradereqApi,
+  tradereqLogContaining,
+  waitFor,
+} from './helpers';
 
 const ENV_FILE = 'tradereq.env.json';
 const FILE = 'behind-proxy.tradereq';
@@ -119,4 +127,39 @@ suite('behind a company proxy: http.proxy in the real extension host', function 
     assert.equal(proxy.requestLines().length, before);
     await setHttp('proxySupport', undefined);
   });
+
+  test('a proxy with credentials in http.proxy: 407 without them, through with them; they are in no log, panel state or file', async () => {
+    const password = 'edit0r-Pr0xy-9c1d';
+    const guarded = await startProxy({ hosts: { [HOST]: '127.0.0.1' }, auth: { user: 'desk', password } });
+    try {
+      await setHttp('proxy', guarded.url);
+      const refused = await send(TIME);
+      assert.equal(refused?.outcome, 'not-sent', refused?.summary);
+      assert.match(refused?.summary ?? '', /wants credentials, or other ones \(407\)/);
+      const encoded = Buffer.from(`desk:${password}`).toString('base64');
+      await setHttp('proxyAuthorization', `Basic ${encoded}`);
+      const byHeader = await send(TIME);
+      assert.equal(byHeader?.outcome, 'ok', byHeader?.summary);
+      await setHttp('proxyAuthorization', undefined);
+      await setHttp('proxy', guarded.urlWithAuth);
+      const entry = await send(TIME);
+      assert.equal(entry?.outcome, 'ok', entry?.summary);
+      assert.equal(guarded.requestLines().filter((l) => !l.startsWith('CONNECT ')).length, 0);
+      const log = await tradereqLogContaining(/GET https:\/\/api\.live\.invalid:\d+\/api\/v3\/time .*→ 200/);
+      const texts = [log, JSON.stringify(api.panelState()), ...filesUnder(stateDir)];
+      for (const text of texts) assert.ok(!text.includes(password) && !text.includes(encoded), text.slice(0, 2000));
+    } finally {
+      await setHttp('proxyAuthorization', undefined);
+      await setHttp('proxy', proxy.url);
+      await guarded.stop();
+    }
+  });
 });
+
+function filesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => path.join(dir, f))
+    .filter((f) => fs.statSync(f).isFile())
+    .map((f) => fs.readFileSync(f, 'utf8'));
+}
