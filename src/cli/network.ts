@@ -28,7 +28,7 @@ export function cliNetwork(flags: NetworkFlags, env: NodeJS.ProcessEnv = process
   return new Network(networkSettings(flags, env));
 }
 
-export function networkSettings(flags: NetworkFlags, env: NodeJS.ProcessEnv = process.env): NetworkSettings {
+function networkSettings(flags: NetworkFlags, env: NodeJS.ProcessEnv = process.env): NetworkSettings {
   if (flags.proxy !== undefined && flags['no-proxy']) throw new UsageError(NETWORK.bothProxyFlags);
   const trust = flags.cacert === undefined ? {} : { ca: trusted(flags.cacert, env), caSource: flags.cacert };
   if (flags['no-proxy']) return { ...DIRECT, ...trust };
