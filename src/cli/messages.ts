@@ -166,7 +166,7 @@ code, the response, the rate-limit budget left and the timings, and checks its #
   --json                print one JSON object per request, one per line
   --row N               for a request with # @data FILE: send with row N of FILE (default the
                         first, said on standard error)
-${NETWORK.help}
+${NETWORK_HELP}
   -h, --help            this help
 
 Exit codes: 0 all ok; 1 a request was rejected, not sent, or an expectation failed; 2 bad input
@@ -359,7 +359,7 @@ server's clock, recvWindow, the API key header and where the parameters were put
                  fix, snippets, checks, codeNote
   --offline      do not measure the server's clock (GET /api/v3/time at the request's origin,
                  unsigned, no key sent); this machine's clock stands in
-${NETWORK.help}
+${NETWORK_HELP}
   -h, --help     this help
 
 Every other profile found in the environment variables (and the sandbox's demo keys) is tried as
@@ -554,7 +554,7 @@ POST /api/v3/userDataStream), keeps it alive and closes it at the end; the key i
                         a subscription unanswered that long is given up; a server silent that
                         long is dropped (exit 1)
   --json                one JSON object a line: connected, subscription, push, reply, error, end
-${NETWORK.help}
+${NETWORK_HELP}
   -h, --help            this help
 
 Each push is printed as TIME STREAM DATA (control characters escaped), or with --json as
@@ -637,7 +637,7 @@ outcome is ok, or rejected exactly as its # @expect lines say.
   --yes                 confirm requests that ask for it without a prompt: trades signed with your
                         own key (unless TRADEREQ_<PROFILE>_CONFIRM=off), # @confirm, "confirm": true
   --no-clock-sync, --timeout MS, --connect-timeout MS   as for send (MS at most ${v.maxTimeoutMs})
-${NETWORK.help}
+${NETWORK_HELP}
   -h, --help            this help
 
 A request with # @data FILE (CSV or JSON, beside the request file) runs once per row, each row's
@@ -744,13 +744,15 @@ folder, or a file could not be written (the message names those written before i
   ],
 };
 
-/** The network options of send, test, listen and doctor (cli/network.ts). */
-export const NETWORK = {
-  help: `  --proxy URL           send through this proxy (http://[USER:PASSWORD@]HOST:PORT), over
+/** The network options' lines of the help of send, test, listen and doctor (cli/network.ts). */
+const NETWORK_HELP = `  --proxy URL           send through this proxy (http://[USER:PASSWORD@]HOST:PORT), over
                         HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; NO_PROXY still applies
   --no-proxy            go direct, whatever the proxy variables say
   --cacert FILE         trust the certificates (PEM) of FILE beside Node's own and
-                        NODE_EXTRA_CA_CERTS (a company CA)`,
+                        NODE_EXTRA_CA_CERTS (a company CA)`;
+
+/** The network options of send, test, listen and doctor (cli/network.ts). */
+export const NETWORK = {
   bothProxyFlags: '--proxy and --no-proxy say opposite things: give one of them',
   badProxy: (why: string) => `--proxy: ${why}`,
   cacert: (problem: string) => `--cacert: ${problem}`,

@@ -1,6 +1,6 @@
 /**
- * The network of the command line, as curl and Node users set it (docs/cli.md, "Proxies and
- * certificates"): HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY (lower case first, as curl reads
+ * The network of the command line, as curl and Node users set it
+ * (docs/cli.md, "Proxies and certificates"): HTTPS_PROXY, HTTP_PROXY, ALL_PROXY and NO_PROXY (lower case first, as curl reads
  * them), `--proxy URL`, `--no-proxy`, and `--cacert FILE` beside NODE_EXTRA_CA_CERTS. The route
  * itself is the core's (core/net/proxy.ts); nothing here turns certificate checks off.
  */
@@ -67,6 +67,6 @@ function pemFile(file: string): string {
   const read = readPlainFileSync(file, BOUNDS.caFileBytes, true);
   if (!read.ok) throw new UsageError(NETWORK.cacert(fileProblemText(file, read.error)));
   const text = read.value.bytes.toString('utf8');
-  if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(NETWORK.noCertificate(file));
+  if (!/-----BEGIN CERTIFICATE-----/.test(text)) throw new UsageError(NETWORK.noCertificate(file));
   return text;
 }

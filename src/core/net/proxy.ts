@@ -67,7 +67,8 @@ export function proxyTarget(raw: string, authorization?: string): ProxyTarget | 
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`);
   } catch {
-    return t('The proxy "{0}" is not a URL: write it as http://host:port.', maskProxyText(raw));
+    // Not quoted: it may hold credentials.
+    return t('The proxy is not a URL: write it as http://host:port.');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return t('The proxy {0} is a {1} proxy: only http: and https: proxies are supported.', url.host, url.protocol);
@@ -94,9 +95,4 @@ export function bypassed(target: URL, noProxy: string): boolean {
     if (name.startsWith('.') ? host.endsWith(name) : host === name || host.endsWith(`.${name}`)) return true;
   }
   return false;
-}
-
-/** Any `user:password@` in a text about a proxy, masked: the one way proxy credentials are shown. */
-export function maskProxyText(text: string): string {
-  return text.replace(/(^|[\s"'(]|[a-z][a-z0-9+.-]*:\/\/)[^/@\s"']+@/gi, '$1***@');
 }
