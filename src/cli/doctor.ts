@@ -20,7 +20,7 @@ import { DEFAULT_API_KEY_HEADER } from '../core/env/constants';
 import { DEMO_ACCOUNTS, isLoopbackOrigin, SANDBOX_PROFILE } from '../core/env/demo';
 import { keysFromEnvironment, PROFILE_NAME_PATTERN, profileEnvPrefix } from '../core/env/keys';
 import { integerFlag, parseCommand } from './args';
-import { DOCTOR, INPUT, OPTIONS } from './messages';
+import { DOCTOR, INPUT, NETWORK, OPTIONS } from './messages';
 import { cliSender, EXIT } from './send';
 import type { Network } from '../core/net/network';
 import { cliNetwork, NETWORK_OPTIONS } from './network';
@@ -42,7 +42,7 @@ const DOCTOR_OPTIONS = {
 export async function doctorCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand('doctor', args, DOCTOR_OPTIONS);
   if (values.help) {
-    io.out(DOCTOR.help(CAUSE_IDS));
+    io.out(DOCTOR.help(CAUSE_IDS, { network: NETWORK.help }));
     return 0;
   }
   if (positionals.length > 1) throw new UsageError(DOCTOR.takesOneFile);

@@ -21,7 +21,7 @@ import type { ListenBound } from '../core/ws/resolved-request';
 import { resolveWsRequest } from '../core/ws/resolved-request';
 import { integerFlag, parseCommand } from './args';
 import { ListenOutput, type EndReason } from './listen-output';
-import { LISTEN } from './messages';
+import { LISTEN, NETWORK } from './messages';
 import { keySource, loadTarget, location, type Target } from './prepare';
 import { cliNetwork, NETWORK_OPTIONS } from './network';
 import { EXIT } from './send';
@@ -47,6 +47,7 @@ function listenHelp(): string {
     maxTimeoutMs: OPTION_MAX.timeoutMs,
     jsonDepth: BOUNDS.prettyJsonDepth,
     pushTextChars: BOUNDS.pushTextChars,
+    network: NETWORK.help,
   });
 }
 

@@ -145,7 +145,13 @@ export const BUDGET = {
 };
 
 export const SEND = {
-  help: (v: { deadlineMs: number; connectTimeoutMs: number; maxTimeoutMs: number; stateDir: string }) =>
+  help: (v: {
+    deadlineMs: number;
+    connectTimeoutMs: number;
+    maxTimeoutMs: number;
+    stateDir: string;
+    network: string;
+  }) =>
     `Usage: tradereq send FILE [--request NAME|INDEX | --all] [--env NAME] [--base-url URL] [--json]
 
 Signs and sends requests of FILE, and prints for each the status, the outcome, the decoded error
@@ -166,7 +172,7 @@ code, the response, the rate-limit budget left and the timings, and checks its #
   --json                print one JSON object per request, one per line
   --row N               for a request with # @data FILE: send with row N of FILE (default the
                         first, said on standard error)
-${NETWORK_HELP}
+${v.network}
   -h, --help            this help
 
 Exit codes: 0 all ok; 1 a request was rejected, not sent, or an expectation failed; 2 bad input
@@ -337,6 +343,7 @@ or --out exists without --force).`,
 export const DOCTOR = {
   help: (
     causeIds: readonly string[],
+    v: { network: string },
   ) => `Usage: tradereq doctor [FILE|-] [--key PROFILE] [--code N] [--json] [--offline]
                        [--proxy URL | --no-proxy] [--cacert FILE]
 
@@ -359,7 +366,7 @@ server's clock, recvWindow, the API key header and where the parameters were put
                  fix, snippets, checks, codeNote
   --offline      do not measure the server's clock (GET /api/v3/time at the request's origin,
                  unsigned, no key sent); this machine's clock stands in
-${NETWORK_HELP}
+${v.network}
   -h, --help     this help
 
 Every other profile found in the environment variables (and the sandbox's demo keys) is tried as
@@ -536,6 +543,7 @@ export const LISTEN = {
     maxTimeoutMs: number;
     jsonDepth: number;
     pushTextChars: number;
+    network: string;
   }) => `Usage: tradereq listen FILE [--request NAME|INDEX] [--env NAME] [--count N] [--duration S]
                        [--connect-timeout MS] [--reply-timeout MS] [--json]
 
@@ -554,7 +562,7 @@ POST /api/v3/userDataStream), keeps it alive and closes it at the end; the key i
                         a subscription unanswered that long is given up; a server silent that
                         long is dropped (exit 1)
   --json                one JSON object a line: connected, subscription, push, reply, error, end
-${NETWORK_HELP}
+${v.network}
   -h, --help            this help
 
 Each push is printed as TIME STREAM DATA (control characters escaped), or with --json as
@@ -598,7 +606,7 @@ to the origin of the listen key).`,
 
 /** `tradereq test` (test.ts) and where its files and reports are (test-files.ts). */
 export const TEST = {
-  help: (v: { pace: number; maxPaceWaitSeconds: number; maxTimeoutMs: number }) =>
+  help: (v: { pace: number; maxPaceWaitSeconds: number; maxTimeoutMs: number; network: string }) =>
     `Usage: tradereq test [PATH...] [--sandbox] [--env NAME] [--grep PATTERN]
                      [--reporter pretty|junit|tap|json[:FILE]]... [--output FILE]...
                      [--update-snapshots]
@@ -637,7 +645,7 @@ outcome is ok, or rejected exactly as its # @expect lines say.
   --yes                 confirm requests that ask for it without a prompt: trades signed with your
                         own key (unless TRADEREQ_<PROFILE>_CONFIRM=off), # @confirm, "confirm": true
   --no-clock-sync, --timeout MS, --connect-timeout MS   as for send (MS at most ${v.maxTimeoutMs})
-${NETWORK_HELP}
+${v.network}
   -h, --help            this help
 
 A request with # @data FILE (CSV or JSON, beside the request file) runs once per row, each row's
@@ -744,15 +752,13 @@ folder, or a file could not be written (the message names those written before i
   ],
 };
 
-/** The network options' lines of the help of send, test, listen and doctor (cli/network.ts). */
-const NETWORK_HELP = `  --proxy URL           send through this proxy (http://[USER:PASSWORD@]HOST:PORT), over
+/** The network options of send, test, listen and doctor (cli/network.ts). */
+export const NETWORK = {
+  help: `  --proxy URL           send through this proxy (http://[USER:PASSWORD@]HOST:PORT), over
                         HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; NO_PROXY still applies
   --no-proxy            go direct, whatever the proxy variables say
   --cacert FILE         trust the certificates (PEM) of FILE beside Node's own and
-                        NODE_EXTRA_CA_CERTS (a company CA)`;
-
-/** The network options of send, test, listen and doctor (cli/network.ts). */
-export const NETWORK = {
+                        NODE_EXTRA_CA_CERTS (a company CA)`,
   bothProxyFlags: '--proxy and --no-proxy say opposite things: give one of them',
   badProxy: (why: string) => `--proxy: ${why}`,
   cacert: (problem: string) => `--cacert: ${problem}`,

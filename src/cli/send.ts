@@ -21,7 +21,7 @@ import { formatErrorText } from '../core/catalog/errors';
 import { parseCommand, timeoutFlag } from './args';
 import { OPTION_MAX } from '../core/bounds';
 import { chainedResponses, failureMessage, keySource, loadTarget, notConfirmedMessage, type Target } from './prepare';
-import { CLI, REQUESTS, SEND } from './messages';
+import { CLI, NETWORK, REQUESTS, SEND } from './messages';
 import { paint, paintText, terminalSafe } from './terminal';
 import { UsageError, type Io, type Piece, type Style } from './usage';
 
@@ -106,7 +106,13 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
   if (values.help) {
     const { deadlineMs, connectTimeoutMs } = DEFAULT_SEND_SETTINGS;
     io.out(
-      SEND.help({ deadlineMs, connectTimeoutMs, maxTimeoutMs: OPTION_MAX.timeoutMs, stateDir: defaultStateDir() }),
+      SEND.help({
+        deadlineMs,
+        connectTimeoutMs,
+        maxTimeoutMs: OPTION_MAX.timeoutMs,
+        stateDir: defaultStateDir(),
+        network: NETWORK.help,
+      }),
     );
     return 0;
   }

@@ -19,7 +19,7 @@ import { sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
 import type { Sandbox } from '../sandbox';
 import { parseCommand, timeoutFlag } from './args';
 import { BOUNDS, OPTION_MAX, clip } from '../core/bounds';
-import { CLI, TEST } from './messages';
+import { CLI, NETWORK, TEST } from './messages';
 import { keySource } from './prepare';
 import { cliSender, EXIT, terminalConfirm, worstExit } from './send';
 import { terminalSafe } from './terminal';
@@ -87,6 +87,7 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
         pace: DEFAULT_PACE,
         maxPaceWaitSeconds: BOUNDS.paceWaitMs / 1000,
         maxTimeoutMs: OPTION_MAX.timeoutMs,
+        network: NETWORK.help,
       }),
     );
     return undefined;
