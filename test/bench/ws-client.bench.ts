@@ -14,6 +14,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,6 +25,7 @@ import { startSandbox } from '../../src/sandbox';
 import { option } from './sandbox-process';
 
 const REPO = resolve(__dirname, '..', '..');
+const load = createRequire(__filename);
 const BOOK = 'spot@public.bookTicker.v3.api@BTCUSDT';
 
 /** A minimal program with each library: connect, subscribe to one stream, resolve on its first push. */
@@ -59,6 +61,9 @@ exports.run = (url, stream) => new Promise((resolve, reject) => {
 `,
 };
 
+/** esbuild.js's plugin for the WebSocket client's bundles (ws's upgrade through node:http's ClientRequest). */
+const { wsOwnRequest } = load(join(REPO, 'scripts', 'ws-own-request.js')) as { wsOwnRequest: Plugin };
+
 /** re2js is a bundle of its own beside dist/ws.js (esbuild.js's re2Beside). */
 const re2Beside: Plugin = {
   name: 're2-beside',
@@ -80,7 +85,7 @@ async function bundle(entry: string, outfile: string, cwd: string): Promise<numb
     minify: true,
     external: ['vscode'],
     nodePaths: [join(REPO, 'node_modules')],
-    plugins: [re2Beside],
+    plugins: [re2Beside, wsOwnRequest],
     logLevel: 'error',
   });
   return statSync(outfile).size;
@@ -102,14 +107,15 @@ async function editorSide(dir: string, ref: string | undefined): Promise<Side> {
   if (ref !== undefined) {
     root = join(dir, 'ref');
     mkdirSync(root);
-    const tar = execFileSync('git', ['-C', REPO, 'archive', ref, 'src', 'package.json', 'tsconfig.json']);
-    execFileSync('tar', ['-x', '-C', root], { input: tar });
+    const tar = join(dir, 'ref.tar');
+    execFileSync('git', ['-C', REPO, 'archive', `--output=${tar}`, ref, 'src', 'package.json', 'tsconfig.json']);
+    execFileSync('tar', ['-x', '-f', tar, '-C', root]);
   }
   const name = ref === undefined ? 'dist/ws.js, this tree' : `dist/ws.js, ${ref}`;
   const file = join(dir, ref === undefined ? 'ws-tree.js' : 'ws-ref.js');
   const bytes = await bundle(join(root, 'src', 'extension', 'lazy', 'ws.ts'), file, root);
   const round = async (url: string): Promise<void> => {
-    const { WsConnection } = require(file) as typeof import('../../src/extension/lazy/ws');
+    const { WsConnection } = load(file) as typeof import('../../src/extension/lazy/ws');
     const c = new WsConnection({ budget: new Budget(new MemoryStateStore()), pingAfterMs: 0 });
     const r = await c.connect(url);
     if (!r.ok) throw new Error(`${name}: ${r.error.message}`);
@@ -128,7 +134,7 @@ async function minimalSide(dir: string, name: string, source: string): Promise<S
   const file = join(dir, `${base}-minimal.js`);
   const bytes = await bundle(entry, file, dir);
   const round = (url: string): Promise<void> =>
-    (require(file) as { run: (u: string, s: string) => Promise<void> }).run(url, BOOK);
+    (load(file) as { run: (u: string, s: string) => Promise<void> }).run(url, BOOK);
   return { name, file, bytes, round, loadMs: [], connectMs: [] };
 }
 
