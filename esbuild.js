@@ -1,6 +1,7 @@
 // Bundles the extension and the command line. Type checking is separate: `npm run typecheck`.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
+const { wsOwnRequest } = require('./scripts/ws-own-request');
 
 const path = require('node:path');
 
@@ -182,13 +183,13 @@ const targets = [
     external: ['vscode'],
     plugins: [re2Beside, noSandboxTls],
   },
-  // The WebSocket client with undici, loaded on the first Connect: no send needs it.
+  // The WebSocket client (ws), loaded on the first Connect: no send needs it.
   {
     ...common,
     entryPoints: ['src/extension/lazy/ws.ts'],
     outfile: out('ws.js'),
     external: ['vscode'],
-    plugins: [re2Beside],
+    plugins: [re2Beside, wsOwnRequest],
   },
   // The check step in a worker thread: the editor checks large files there, off the typing path.
   { ...common, entryPoints: ['src/core/check/worker.ts'], outfile: out('check-worker.js'), plugins: [re2Beside] },
@@ -209,7 +210,7 @@ const targets = [
     // import() becomes require(): the bundles run through the code cache's vm.Script (src/cli/code-cache.ts),
     // where Node 20 has no dynamic import without a flag.
     supported: { 'dynamic-import': false },
-    plugins: [cliChunkPlugin(CLI_CHUNKS)],
+    plugins: [cliChunkPlugin(CLI_CHUNKS), wsOwnRequest],
   },
 ];
 

@@ -125,8 +125,8 @@ async function listen(
         onFailure: (f) => keyFailures.push(f),
       })
     : undefined;
-  const { connectTimeoutMs, replyTimeoutMs } = deps;
-  const conn = new WsConnection({ budget, restBaseUrl: r.restBaseUrl, connectTimeoutMs, replyTimeoutMs });
+  const { connectTimeoutMs, replyTimeoutMs, network } = deps;
+  const conn = new WsConnection({ budget, restBaseUrl: r.restBaseUrl, connectTimeoutMs, replyTimeoutMs, network });
   // Whatever is printed, a push that echoes the listen key included, shows the key masked.
   const shown: Io = { ...io, out: (t) => io.out(conn.redact(t)), err: (t) => io.err(conn.redact(t)) };
   const run = new ListenRun(conn, new ListenOutput(shown, deps.json), r, bound);

@@ -17,7 +17,7 @@ export function tools(): typeof Tools {
   return (loadedTools ??= require('./tools.js') as typeof Tools);
 }
 
-/** The WebSocket client with undici, and the live feed (dist/ws.js): what a Connect needs, no send. */
+/** The WebSocket client (ws), and the live feed (dist/ws.js): what a Connect needs, no send. */
 export function ws(): typeof Ws {
   return (loadedWs ??= speaking(require('./ws.js') as typeof Ws));
 }

@@ -113,10 +113,11 @@ export class Streams implements vscode.Disposable {
 
   private async open(r: ResolvedWsRequest, document: vscode.TextDocument, index: number): Promise<string> {
     const { log, network, sink } = this.parts;
-    const { budget } = network.get();
+    const { budget, route } = network.get();
     const { WsConnection, LiveFeed } = ws();
     const id = nodeCrypto().randomUUID();
-    const connection = new WsConnection({ budget, restBaseUrl: r.restBaseUrl });
+    // The shared route of VS Code's http.* settings, closed with the shared sender, not with the connection.
+    const connection = new WsConnection({ budget, restBaseUrl: r.restBaseUrl, network: route });
     const feed = new LiveFeed({
       id,
       title: r.title,

@@ -15,8 +15,6 @@ export interface Connection {
   readonly agent: http.Agent;
   readonly tls: boolean;
   readonly proxy?: ProxyTarget;
-  /** The certificates to trust, for the request's own options: a tunnel's agent does not pass its own to the origin's TLS. */
-  readonly trust: { readonly ca?: string[] };
 }
 
 export type ConnectionResult =
@@ -42,7 +40,7 @@ export class Network {
       agent = proxy ? this.tunnel(proxy, tls, keepAlive) : await this.direct(tls, keepAlive);
       this.agents.set(key, agent);
     }
-    return { ok: true, value: { agent, tls, proxy, trust: this.trust() } };
+    return { ok: true, value: { agent, tls, proxy } };
   }
 
   private async direct(tls: boolean, keepAlive: boolean): Promise<http.Agent> {
@@ -61,6 +59,8 @@ export class Network {
     // new http.ClientRequest cannot tell agent-base the protocol (it guesses from the call stack).
     agent.protocol = tls ? 'https:' : 'http:';
     agent.defaultPort = tls ? 443 : 80;
+    // Its constructor keeps the options for the proxy's connection: the origin's TLS gets the trust from here.
+    Object.assign(agent.options, this.trust());
     return agent;
   }
 

@@ -96,7 +96,6 @@ class Exchange {
         method: this.p.method,
         headers,
         agent: connection.agent,
-        ...connection.trust,
       });
     } catch (e) {
       // Node checks the method, path and headers before it connects: nothing was sent.

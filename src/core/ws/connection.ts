@@ -1,6 +1,7 @@
 /**
- * One WebSocket connection to the service (spec §6, §8; docs/websocket.md),
- * over undici's WebSocket client: the upgrade gated by the rate-limit state, an optional listen key
+ * One WebSocket connection to the service (spec §6, §8; docs/websocket.md), over the `ws`
+ * package's client and the connection net/network.ts chooses (direct, or a CONNECT tunnel through a
+ * proxy, the same rule as REST): the upgrade gated by the rate-limit state, an optional listen key
  * held for the connection, subscriptions grouped into SUBSCRIPTION messages, messages typed by the
  * user, replies matched by id, pushes validated by the catalog, per-stream figures, and keep-alive
  * PINGs, every client message paced under §8's rate. Used alike by `tradereq listen` and the
@@ -8,10 +9,13 @@
  * the same gate.
  */
 import { inspect } from 'node:util';
-import { Agent, WebSocket } from 'undici';
+import type { ClientRequest } from 'node:http';
+import { WebSocket } from 'ws';
 import { BOUNDS, clip } from '../bounds';
 import { t } from '../l10n';
 import type { Budget } from '../budget/budget';
+import { Network, type Connection } from '../net/network';
+import { FAILURE_CODES } from '../net/send';
 import { normaliseOrigin } from '../request/origin-binding';
 import { err, ok, type Result } from '../result';
 import {
@@ -43,6 +47,7 @@ import {
   describeBadHandshake,
   describeNetworkFailure,
   describeRefusedUpgrade,
+  describeTimeout,
   gateUpgrade,
   noteUpgrade,
   recordRefusedUpgrade,
@@ -68,7 +73,7 @@ export const WS_DEFAULTS = {
 
 /** Streams in one SUBSCRIPTION: at most the catalog's per-message cap, and no more than a connection may hold. */
 const GROUP = Math.min(WS_RULES.maxParamsPerMessage, WS_RULES.streamsPerConnection);
-/** undici stops reading a frame past this many times the drop cap and fails the connection (1009 sent, 1006 seen). */
+/** ws stops reading a frame past this many times the drop cap (its maxPayload): 1009 sent, the connection let go (1006). */
 const HARD_FRAME_FACTOR = 4;
 
 export interface WsConnectionOptions {
@@ -76,6 +81,12 @@ export interface WsConnectionOptions {
   readonly budget: Budget;
   /** The environment's REST base URL: a ban of its origin holds the upgrade back too (§8 bans an IP). */
   readonly restBaseUrl?: string;
+  /**
+   * How the upgrade reaches its origin (net/network.ts: direct, or a CONNECT tunnel through a proxy);
+   * the same one the listen key's calls are sent over (their Sender's). Default: direct, closed with
+   * the connection; one passed in is its owner's to close.
+   */
+  readonly network?: Network;
   readonly connectTimeoutMs?: number;
   readonly replyTimeoutMs?: number;
   /** 0: no keep-alive PINGs. */
@@ -111,6 +122,8 @@ function reasonOf(e: unknown): string {
 export class WsConnection extends WsEmitter {
   readonly #budget: Budget;
   readonly #restBaseUrl: string | undefined;
+  readonly #network: Network;
+  readonly #ownNetwork: boolean;
   readonly #o: {
     connectTimeoutMs: number;
     replyTimeoutMs: number;
@@ -137,8 +150,6 @@ export class WsConnection extends WsEmitter {
   };
   #state: ConnectionState = { status: 'idle' };
   #ws: WebSocket | undefined;
-  #agent: Agent | undefined;
-  #answer: UpgradeAnswer | undefined;
   #lease: ListenKeyLease | undefined;
   #pingTimer: NodeJS.Timeout | undefined;
   #sweepTimer: NodeJS.Timeout | undefined;
@@ -154,6 +165,8 @@ export class WsConnection extends WsEmitter {
     super();
     this.#budget = options.budget;
     this.#restBaseUrl = options.restBaseUrl;
+    this.#ownNetwork = options.network === undefined;
+    this.#network = options.network ?? new Network();
     this.#o = {
       connectTimeoutMs: options.connectTimeoutMs ?? WS_DEFAULTS.connectTimeoutMs,
       replyTimeoutMs: options.replyTimeoutMs ?? WS_DEFAULTS.replyTimeoutMs,
@@ -203,13 +216,20 @@ export class WsConnection extends WsEmitter {
     const refused = gateUpgrade(this.#budget, rest === undefined || rest === origin ? [origin] : [origin, rest]);
     if (refused !== undefined) return this.#fail(refused);
     this.#setState({ status: 'connecting', url: displayUrl(u) });
+    // Before the listen key is asked for: a route refused for it sends nothing at all.
+    const route = await this.#network.connection(
+      u,
+      options.listenKey !== undefined || u.searchParams.has('listenKey'),
+      false,
+    );
+    if (!route.ok) return this.#fail({ kind: 'network', code: FAILURE_CODES.routeRefused, message: route.error });
     if (options.listenKey !== undefined) {
       const failure = await this.#obtainLease(u, options);
       if (failure !== undefined) return this.#fail(failure);
     }
     if (this.#closeRequested)
       return this.#fail({ kind: 'aborted', message: t('Closed before the connection opened.') });
-    return this.#open(u, origin);
+    return this.#open(u, origin, route.value);
   }
 
   async #obtainLease(u: URL, options: ConnectOptions): Promise<WsFailure | undefined> {
@@ -229,42 +249,60 @@ export class WsConnection extends WsEmitter {
     return undefined;
   }
 
-  #open(u: URL, origin: string): Promise<ConnectResult> {
-    const answer: UpgradeAnswer = { body: '' };
-    this.#answer = answer;
-    const agent = new Agent({
-      connect: { timeout: this.#o.connectTimeoutMs },
-      webSocket: { maxPayloadSize: this.#o.maxFrameBytes * HARD_FRAME_FACTOR },
+  /** The `ws` client for `u` over `connection`; what comes back for its upgrade is noted in `answer`. */
+  #webSocket(u: URL, connection: Connection, answer: UpgradeAnswer): WebSocket {
+    return new WebSocket(this.#lease?.urlFor(u) ?? u.href, {
+      agent: connection.agent,
+      maxPayload: this.#o.maxFrameBytes * HARD_FRAME_FACTOR,
+      // One message a task, as WHATWG's WebSocket: frames that came with the 101 wait until the
+      // caller of connect() has its listeners on, and a flood never holds the editor's thread.
+      allowSynchronousEvents: false,
+      // Called within the constructor, with the upgrade request before it is sent.
+      finishRequest: (req: ClientRequest, socket: WebSocket) => {
+        noteUpgrade(socket, req, answer);
+        req.end();
+      },
     });
-    this.#agent = agent;
-    const ws = new WebSocket(this.#lease?.urlFor(u) ?? u.href, { dispatcher: agent.compose(noteUpgrade(answer)) });
-    ws.binaryType = 'arraybuffer';
+  }
+
+  #open(u: URL, origin: string, connection: Connection): Promise<ConnectResult> {
+    const answer: UpgradeAnswer = { body: '', via: connection.proxy?.shown };
+    let ws: WebSocket;
+    try {
+      ws = this.#webSocket(u, connection, answer);
+    } catch (e) {
+      // Node checks the request before it connects: nothing was sent, and connect() never throws.
+      const code = (e as { code?: unknown }).code;
+      const refused: UpgradeAnswer = { body: '', errorCode: typeof code === 'string' ? code : undefined };
+      return Promise.resolve(this.#fail(describeNetworkFailure(refused, origin)));
+    }
     this.#ws = ws;
     return new Promise((resolve) => {
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        ws.close();
+        ws.terminate();
       }, this.#o.connectTimeoutMs);
-      ws.addEventListener('open', () => {
+      ws.on('open', () => {
         clearTimeout(timer);
         this.#opened();
         resolve(ok(undefined));
       });
-      ws.addEventListener('close', (ev) => {
+      ws.on('close', (code: number, reason: Buffer) => {
         clearTimeout(timer);
         if (this.#state.status === 'connecting') resolve(this.#notOpened(answer, origin, timedOut));
-        else this.#closed(ev.code, ev.reason);
+        else this.#closed(code, reason.toString('utf8'));
       });
-      ws.addEventListener('message', (ev: { data: unknown }) => this.#onFrame(ev.data));
-      // Every error is followed by a close event, which says what happened.
-      ws.addEventListener('error', () => undefined);
+      ws.on('message', (data: WebSocket.RawData, binary: boolean) => this.#onFrame(frameData(data, binary)));
+      // Every error is followed by a close event, which says what happened; once open, a frame ws
+      // refuses (too large, not a frame) has it send its close code: the socket is let go at once.
+      ws.on('error', () => {
+        if (this.#state.status !== 'connecting') ws.terminate();
+      });
     });
   }
 
   async #notOpened(answer: UpgradeAnswer, origin: string, timedOut: boolean): Promise<ConnectResult> {
-    // undici fails a bad 101 without letting its socket go: a server keeping it open would hold the process.
-    answer.socket?.destroy();
     if (this.#closeRequested)
       return this.#fail({ kind: 'aborted', message: t('Closed before the connection opened.') });
     if (answer.status === 101) return this.#fail(this.#redactFailure(describeBadHandshake(answer, origin)));
@@ -276,16 +314,8 @@ export class WsConnection extends WsEmitter {
       }
       return this.#fail(f);
     }
-    if (timedOut)
-      return this.#fail({
-        kind: 'timeout',
-        message: t(
-          "The WebSocket to {0} did not open within {1} s: check the network and the environment's wsUrl.",
-          origin,
-          this.#o.connectTimeoutMs / 1000,
-        ),
-      });
-    return this.#fail(describeNetworkFailure(answer.errorCode, origin));
+    if (timedOut) return this.#fail(describeTimeout(answer, origin, this.#o.connectTimeoutMs));
+    return this.#fail(describeNetworkFailure(answer, origin));
   }
 
   #opened(): void {
@@ -316,7 +346,7 @@ export class WsConnection extends WsEmitter {
       this.#ws?.close(valid ? code : 1000, Buffer.byteLength(reason) <= 123 ? reason : undefined);
       this.#graceTimer = setTimeout(() => {
         this.#closed(1006, t('no close frame from the server within {0} s', this.#o.closeGraceMs / 1000));
-        this.#answer?.socket?.destroy();
+        this.#ws?.terminate();
       }, this.#o.closeGraceMs);
     }
     return this.#finished;
@@ -356,8 +386,8 @@ export class WsConnection extends WsEmitter {
   async #release(): Promise<void> {
     const failure = await this.#closeLease();
     if (failure !== undefined) this.emit({ type: 'error', failure });
-    // The connection is over: nothing of this agent is worth waiting for.
-    await this.#agent?.destroy().catch(() => undefined);
+    // The connection is over: the agents of a network of its own go with it.
+    if (this.#ownNetwork) this.#network.close();
   }
 
   /** Closes the listen key, waiting at most releaseTimeoutMs: a DELETE with no answer cannot hold the end. */
@@ -628,7 +658,7 @@ export class WsConnection extends WsEmitter {
       code: 1006,
       message: clip(this.redact(message), BOUNDS.messageChars),
     });
-    this.#answer?.socket?.destroy();
+    this.#ws?.terminate();
   }
 
   #giveUp(p: Pending, why: string): void {
@@ -709,6 +739,12 @@ export function groupStreams(names: readonly string[], room: number): string[][]
   }
   for (; i < names.length; i += GROUP) groups.push(names.slice(i, i + GROUP));
   return groups;
+}
+
+/** A message as readFrame takes it: a text frame as text, a binary one as its bytes. */
+function frameData(data: WebSocket.RawData, binary: boolean): string | Uint8Array {
+  const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+  return binary ? bytes : bytes.toString('utf8');
 }
 
 /** The URL for showing: a listenKey in its query masked. */

@@ -52,10 +52,10 @@ function pushText(json: unknown, data: string): string | undefined {
   return nestsDeeperThan(json, BOUNDS.prettyJsonDepth) ? data : undefined;
 }
 
-/** `data` as undici's WebSocket delivers it: a string for a text frame, an ArrayBuffer for a binary one. */
+/** `data`: a text frame as a string, a binary one as its bytes (an ArrayBuffer or a view of one). */
 export function readFrame(data: unknown, maxBytes: number = MAX_FRAME_BYTES): Frame {
   if (typeof data !== 'string') {
-    const bytes = data instanceof ArrayBuffer ? data.byteLength : 0;
+    const bytes = data instanceof ArrayBuffer || ArrayBuffer.isView(data) ? data.byteLength : 0;
     return {
       type: 'problem',
       problem: 'binary',

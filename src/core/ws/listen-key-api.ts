@@ -23,6 +23,11 @@ export type ListenKeyCallFailure =
   | { readonly kind: PipelineFailure['kind']; readonly message: string }
   | { readonly kind: Exclude<SendOutcome, 'ok'> | 'no-listen-key'; readonly message: string };
 
+/**
+ * What the calls are made with. Their `sender` (a NodeHttpSender) goes over the same Network as the
+ * connection it leases the key for (WsConnectionOptions.network), so the key and the upgrade take
+ * one route (net/network.ts).
+ */
 export type ListenKeyDeps = Pick<
   PipelineDeps,
   'sender' | 'budget' | 'clock' | 'clockSync' | 'key' | 'onUnboundOrigin'

@@ -1,49 +1,45 @@
 /**
- * The opening handshake and its gate. undici's WebSocket follows the WHATWG API, which hides the
- * HTTP answer of a refused upgrade (an 'error' event and close 1006, nothing else). The client
- * therefore hands the WebSocket its own dispatcher (the `dispatcher` option of undici's
- * WebSocketInit) composed with an interceptor (Dispatcher.compose) that notes the status, the
- * Retry-After header and the start of the body of the one upgrade request it carries. So a 418 or
- * 429 on the upgrade (§7.1, §8 rules 1-4) is known with its Retry-After, from the same request.
+ * The opening handshake and its gate. The `ws` client reports the HTTP answer of a refused upgrade
+ * itself (its `unexpected-response` event: the status, the Retry-After header, the body, read here
+ * up to BOUNDS.messageChars), so a 418 or 429 on the upgrade (§7.1, §8 rules 1-4) is known with its
+ * Retry-After, from the same request. Through a proxy (net/network.ts), the proxy's answer to
+ * CONNECT comes first (https-proxy-agent's `proxyConnect`): anything but 200 is the proxy's refusal,
+ * whose answer that agent replays as if the origin had answered the upgrade; it is told as the
+ * proxy's (net/send.ts describeFailure) and never recorded as the origin's.
  *
  * Before connecting, the rate-limit state is asked (Budget.gate) whether a ban or a Retry-After wait
  * is in force for the upgrade's origin (and the REST origin of the environment, since a ban is of
  * the IP): then nothing at all goes out.
  */
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Duplex } from 'node:stream';
-import type { Dispatcher } from 'undici';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { WebSocket } from 'ws';
 import { BOUNDS } from '../bounds';
 import { t } from '../l10n';
 import type { Budget, BudgetView } from '../budget/budget';
 import { parseRetryAfter } from '../net/decode';
+import { FAILURE_CODES, describeFailure, proxyFailureCode } from '../net/send';
 import { serverText } from './frames';
 import { nodeCrypto } from '../node-lazy';
 import type { WsFailure } from './types';
 
-/** What the server answered to the upgrade request, as far as it got. */
+/** What the server (or the proxy on the way) answered to the upgrade request, as far as it got. */
 export interface UpgradeAnswer {
   status?: number;
   retryAfter?: string;
   /** The start of a refusal's body (BOUNDS.messageChars), as text. */
   body: string;
-  /** The code of a failure below HTTP (ECONNREFUSED, UND_ERR_CONNECT_TIMEOUT, ...). */
+  /** The code of a failure below HTTP (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT, ...). */
   errorCode?: string;
-  /** The upgraded socket, so a server that never answers a close can be let go of (the WHATWG API has no terminate). */
-  socket?: Duplex;
-  /** What is wrong with a 101's handshake, when something is (undici refuses it without saying what). */
+  /** What is wrong with a 101's handshake, when something is. */
   handshake?: string;
+  /** The proxy carrying the upgrade, as shown (never its credentials). */
+  via?: string;
+  /** The proxy's answer to CONNECT: 200 opened the tunnel; anything else is the proxy's refusal. */
+  proxyStatus?: number;
 }
 
 /** RFC 6455 section 4.2.2: the Sec-WebSocket-Accept a server gives for the client's Sec-WebSocket-Key. */
 const WS_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
-
-/** The client's Sec-WebSocket-Key, from the headers undici's WebSocket hands its dispatcher (a plain record). */
-function requestKey(headers: unknown): string | undefined {
-  const v: [string, unknown][] = headers !== null && typeof headers === 'object' ? Object.entries(headers) : [];
-  const found = v.find(([k]) => k.toLowerCase() === 'sec-websocket-key')?.[1];
-  return typeof found === 'string' ? found : undefined;
-}
 
 /** The first thing a client must refuse in a 101 (RFC 6455 section 4.1), for the message; undefined when none is seen. */
 function handshakeProblem(key: string | undefined, headers: IncomingHttpHeaders): string | undefined {
@@ -65,39 +61,42 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** An interceptor that notes the answer to the upgrade in `answer` and passes everything on unchanged. */
-export function noteUpgrade(answer: UpgradeAnswer): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (options, handler) =>
-    dispatch(options, {
-      onRequestStart: (c, context: unknown) => handler.onRequestStart?.(c, context),
-      onRequestUpgrade: (c, status, headers, socket) => {
-        answer.status = status;
-        answer.socket = socket;
-        answer.handshake = handshakeProblem(requestKey(options.headers), headers);
-        handler.onRequestUpgrade?.(c, status, headers, socket);
-      },
-      onResponseStart: (c, status, headers, message) => {
-        answer.status = status;
-        answer.retryAfter = header(headers, 'retry-after');
-        handler.onResponseStart?.(c, status, headers, message);
-      },
-      onResponseData: (c, chunk) => {
-        if (answer.body.length < BOUNDS.messageChars)
-          answer.body += chunk.toString('utf8', 0, Math.min(chunk.length, BOUNDS.messageChars));
-        handler.onResponseData?.(c, chunk);
-      },
-      onResponseEnd: (c, trailers) => handler.onResponseEnd?.(c, trailers),
-      onResponseError: (c, error) => {
-        answer.errorCode = errorCode(error);
-        handler.onResponseError?.(c, error);
-      },
+/**
+ * Notes in `answer` what comes back for the upgrade request `req` of `ws` (its `finishRequest`):
+ * the proxy's CONNECT answer, a 101's headers, a refusal's status and body start, a network error.
+ * A 101 this client must refuse, a refusal read far enough and a proxy's refusal end the attempt.
+ */
+export function noteUpgrade(ws: WebSocket, req: ClientRequest, answer: UpgradeAnswer): void {
+  const key = req.getHeader('sec-websocket-key');
+  req.on('proxyConnect', (connect: { statusCode?: number }) => (answer.proxyStatus = connect.statusCode ?? 0));
+  ws.on('upgrade', (res: IncomingMessage) => {
+    answer.status = 101;
+    // ws checks Upgrade and the accept value, not Connection (RFC 6455 section 4.1 wants all three).
+    answer.handshake = handshakeProblem(typeof key === 'string' ? key : undefined, res.headers);
+    if (answer.handshake === undefined) return;
+    ws.terminate();
+    res.socket.destroy();
+  });
+  ws.on('unexpected-response', (_req: ClientRequest, res: IncomingMessage) => {
+    // The proxy's own answer, replayed as if the origin had given it: not the origin's, not read.
+    if (refusedByProxy(answer)) return ws.terminate();
+    answer.status = res.statusCode;
+    answer.retryAfter = header(res.headers, 'retry-after');
+    const done = (): void => ws.terminate();
+    res.on('data', (chunk: Buffer) => {
+      answer.body += chunk.toString('utf8', 0, Math.min(chunk.length, BOUNDS.messageChars - answer.body.length));
+      if (answer.body.length >= BOUNDS.messageChars) done();
     });
+    res.on('end', done);
+    res.on('error', done);
+  });
+  ws.on('error', (e: Error & { code?: unknown }) => {
+    if (typeof e.code === 'string') answer.errorCode ??= e.code;
+  });
 }
 
-function errorCode(error: unknown): string {
-  const e = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  const code = typeof e?.code === 'string' ? e.code : e?.cause?.code;
-  return typeof code === 'string' ? code : 'UNKNOWN';
+function refusedByProxy(answer: UpgradeAnswer): boolean {
+  return answer.proxyStatus !== undefined && answer.proxyStatus !== 200;
 }
 
 /** The service's msg of a JSON refusal body, if it has one. */
@@ -178,7 +177,7 @@ export function describeRefusedUpgrade(answer: UpgradeAnswer, origin: string, wi
   }
 }
 
-/** A 101 that undici refused: no WebSocket server, whatever it says; the connection is given up. */
+/** A 101 this client refused: no WebSocket server, whatever it says; the connection is given up. */
 export function describeBadHandshake(answer: UpgradeAnswer, origin: string): WsFailure {
   return {
     kind: 'network',
@@ -190,10 +189,20 @@ export function describeBadHandshake(answer: UpgradeAnswer, origin: string): WsF
   };
 }
 
-/** A failure below HTTP (no answer to the upgrade), naming what to check. */
-export function describeNetworkFailure(code: string | undefined, origin: string): WsFailure {
+/**
+ * A failure with no answer from the origin, naming what to check: the proxy's (its refusal of the
+ * CONNECT, or no connection to it), an untrusted certificate, or the network below HTTP.
+ */
+export function describeNetworkFailure(answer: UpgradeAnswer, origin: string): WsFailure {
+  const via = answer.via;
+  let code = answer.errorCode;
+  if (via !== undefined && refusedByProxy(answer)) code = `PROXY_${answer.proxyStatus}`;
+  // Before its tunnel opens, a failure is the proxy's (closed before its answer: reset).
+  else if (via !== undefined && answer.proxyStatus === undefined) code = proxyFailureCode(code ?? 'ECONNRESET');
   const message = ((): string => {
     switch (code) {
+      case undefined:
+        return t('The WebSocket connection to {0} failed before it opened.', origin);
       case 'ECONNREFUSED':
         return t(
           'Nothing answers at {0}: is the server running? For the sandbox, start it with "tradereq sandbox".',
@@ -202,18 +211,32 @@ export function describeNetworkFailure(code: string | undefined, origin: string)
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
         return t("The host of {0} cannot be found: check the environment's wsUrl.", origin);
-      case 'UND_ERR_CONNECT_TIMEOUT':
-        return t("Connecting to {0} timed out: check the network, or the environment's wsUrl.", origin);
       case 'ECONNRESET':
-      case 'UND_ERR_SOCKET':
         return t('The connection to {0} was closed before the WebSocket opened.', origin);
       default:
-        return code === undefined
-          ? t('The WebSocket connection to {0} failed before it opened.', origin)
-          : t('The WebSocket connection to {0} failed before it opened ({1}).', origin, code);
+        // The proxy's failures, untrusted certificates and the rest: as REST words them (net/send.ts).
+        return describeFailure({ code, message: '', via }, origin);
     }
   })();
-  return { kind: 'network', message, code };
+  return { kind: 'network', message, ...(code !== undefined && { code }), ...(via !== undefined && { via }) };
+}
+
+/** No answer within the connect timeout: through a proxy whose tunnel never opened, the proxy's. */
+export function describeTimeout(answer: UpgradeAnswer, origin: string, ms: number): WsFailure {
+  const via = answer.via;
+  if (via !== undefined && answer.proxyStatus === undefined)
+    return {
+      kind: 'timeout',
+      message: describeFailure({ code: FAILURE_CODES.connectTimeout, message: '', via }, origin),
+    };
+  return {
+    kind: 'timeout',
+    message: t(
+      "The WebSocket to {0} did not open within {1} s: check the network and the environment's wsUrl.",
+      origin,
+      ms / 1000,
+    ),
+  };
 }
 
 /**

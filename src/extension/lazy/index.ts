@@ -1,7 +1,7 @@
 /**
  * What a send needs, in its own bundle (dist/lazy.js) loaded on first use, which keeps activation
  * fast: validation with zod/mini, node:http's sender, the shared rate-limit state, the send pipeline
- * and the Testing view's runner. The WebSocket client (with undici) is in ws.ts, what no send needs
+ * and the Testing view's runner. The WebSocket client (ws) is in ws.ts, what no send needs
  * in tools.ts.
  */
 export { setL10nBundle } from '../../core/l10n';

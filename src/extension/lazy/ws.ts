@@ -1,6 +1,7 @@
 /**
  * The WebSocket client and the stream view's live feed, in a bundle of their own (dist/ws.js)
- * loaded on the first Connect: undici's WebSocket is most of it, and no send needs it.
+ * loaded on the first Connect: no send needs them. The client is the `ws` package's (chosen over
+ * undici's by the figures of `npm run bench:ws-client`, docs/performance.md).
  */
 export { setL10nBundle } from '../../core/l10n';
 export { WsConnection, resolveWsRequest, restListenKeyApi } from '../../core/ws';

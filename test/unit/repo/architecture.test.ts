@@ -81,10 +81,11 @@ const prefix =
   (t: string): boolean =>
     t.startsWith(p);
 
-function allowedOf(token: string, core: boolean, up: boolean): Allowed {
+function allowedOf(token: string, core: boolean, up: boolean, npm: boolean): Allowed {
   const base = core ? 'src/core/' : 'src/';
   const dir = join(ROOT, base, token);
-  if (existsSync(dir) && statSync(dir).isDirectory()) {
+  // `ws` (the package): a package named as a core folder is (the WebSocket client's library).
+  if (!npm && existsSync(dir) && statSync(dir).isDirectory()) {
     const coreFolder = core ? token : undefined;
     return { token, up, coreFolder, matches: prefix(`${base}${token}/`) };
   }
@@ -103,7 +104,9 @@ function holdsOf(name: string): { holds: (file: string) => boolean; specificity:
 function readRows(): Row[] {
   return [...MAP.matchAll(ROW)].map((m, order) => {
     const { holds, specificity, core } = holdsOf(m[1]!);
-    const allowed = [...m[2]!.matchAll(/`([^`]+)`( \(up:)?/g)].map((t) => allowedOf(t[1]!, core, t[2] !== undefined));
+    const allowed = [...m[2]!.matchAll(/`([^`]+)`( \(up:| \(the package\))?/g)].map((t) =>
+      allowedOf(t[1]!, core, t[2] === ' (up:', t[2] === ' (the package)'),
+    );
     return { name: m[1]!, holds, specificity, core, allowed, order };
   });
 }
