@@ -128,7 +128,7 @@ suite('behind a company proxy: http.proxy in the real extension host', function 
     await setHttp('proxySupport', undefined);
   });
 
-  test('a proxy with credentials in http.proxy: 407 without them, through with them; they are in no log, panel state or file', async () => {
+  test("a proxy that wants credentials: 407 without them, through with http.proxyAuthorization or in http.proxy's URL; they are in no log, panel state or file", async () => {
     const password = 'edit0r-Pr0xy-9c1d';
     const guarded = await startProxy({ hosts: { [HOST]: '127.0.0.1' }, auth: { user: 'desk', password } });
     try {
