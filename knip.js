@@ -53,7 +53,6 @@ module.exports = {
   ignoreDependencies: ['@vscode/vsce'],
   // `script` is util-linux's (test/support/cli.ts), and `unshare` (the tests' proxy, test/support/proxy.ts);
   // `mkfifo` is POSIX's (FIFOs for the tests of files a repository names); `tradereq`, the package the
-  // tarball test installs; `openssl`, a test certificate (test/unit/ws/connection.proxy.test.ts, pending
-  // where there is none).
-  ignoreBinaries: ['script', 'unshare', 'mkfifo', 'tradereq', 'openssl'],
+  // tarball test installs.
+  ignoreBinaries: ['script', 'unshare', 'mkfifo', 'tradereq'],
 };

@@ -8,26 +8,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Network } from '../../../src/core/net/network';
 import { NodeHttpSender } from '../../../src/core/net/node-http-sender';
-import { describeFailure, type PreparedRequest, type SendResult } from '../../../src/core/net/send';
+import { describeFailure, type SendResult } from '../../../src/core/net/send';
 import { startStandInProxy, type StandInProxy } from '../../support/connect-proxy';
+import { prepared } from '../../support/senders';
 
 const FAR = 'http://api.far.invalid';
-
-function prepared(url: string, signed = false): PreparedRequest {
-  const u = new URL(url);
-  return {
-    method: 'GET',
-    url,
-    origin: u.origin,
-    path: u.pathname,
-    query: u.search.slice(1),
-    body: '',
-    headers: [],
-    signed,
-    weight: 1,
-    mode: 'ip',
-  };
-}
 
 function failureOf(r: SendResult): Extract<SendResult, { kind: 'failure' }> {
   assert.equal(r.kind, 'failure', JSON.stringify(r));
@@ -75,7 +60,7 @@ describe('the sender through a proxy (a CONNECT stand-in)', function () {
 
   it('a signed request to plain http off loopback: refused before anything is sent, saying why', async () => {
     proxy = await startStandInProxy({ hosts: { 'api.far.invalid': '127.0.0.1' } });
-    const f = failureOf(await through(proxy).send(prepared(`${FAR}:${port}/api/v3/account`, true)));
+    const f = failureOf(await through(proxy).send(prepared(`${FAR}:${port}/api/v3/account`, { signed: true })));
     assert.equal(f.phase, 'connect');
     assert.match(describeFailure(f, `${FAR}:${port}`), /in clear/);
     assert.deepEqual(proxy.lines, []);

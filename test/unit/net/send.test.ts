@@ -15,8 +15,7 @@ import {
   type SendSettings,
   type Sender,
 } from '../../../src/core/net/send';
-import type { PreparedRequest } from '../../../src/core/net/send';
-import { SENDERS } from '../../support/senders';
+import { prepared, SENDERS } from '../../support/senders';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -27,23 +26,6 @@ const FAST: SendSettings = {
   maxResponseBytes: 1024,
   deadlineMs: 2_000,
 };
-
-function prepared(url: string, extra: Partial<PreparedRequest> = {}): PreparedRequest {
-  const u = new URL(url);
-  return {
-    method: 'GET',
-    url,
-    origin: u.origin,
-    path: u.pathname,
-    query: u.search.slice(1),
-    body: '',
-    headers: [],
-    signed: false,
-    weight: 1,
-    mode: 'ip',
-    ...extra,
-  };
-}
 
 function failureOf(r: SendResult): Extract<SendResult, { kind: 'failure' }> {
   assert.equal(r.kind, 'failure', JSON.stringify(r));

@@ -1,128 +1,28 @@
 /**
  * The WebSocket client through a proxy (issue 32, point 7): the upgrade takes its connection from
- * net/network.ts, by the rule of net/proxy.ts, the same as REST. The proxy here is a STAND-IN, a
- * small CONNECT proxy written on node:http (`server.on('connect')`) that logs every request line it
- * gets and tunnels every host to the in-process sandbox, so the origin is a name that does not
- * resolve on this machine and only the proxy reaches it. The real rig (Debian's tinyproxy, started
- * by the tests) is being built apart; these tests do not need it. The wss:// case makes a
- * certificate with the openssl command and is pending where there is none.
+ * net/network.ts, by the rule of net/proxy.ts, the same as REST. The proxy here is a STAND-IN
+ * (test/support/connect-proxy.ts), a small CONNECT proxy on node:http that logs every request line
+ * it gets and leads the origin's name to the in-process sandbox, so the origin is a name that does
+ * not resolve on this machine and only the proxy reaches it; the real proxy (tinyproxy,
+ * test/support/proxy.ts) is the end-to-end tests'. The wss:// cases reach the sandbox over TLS, its
+ * certificate signed by a CA of its own, so they run on every system.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import { connect as tcpConnect, type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createServer as tlsServer, type Server as TlsServer } from 'node:tls';
 import { Budget } from '../../../src/core/budget/budget';
 import { MemoryStateStore } from '../../../src/core/budget/state';
 import { Network } from '../../../src/core/net/network';
 import type { NetworkSettings } from '../../../src/core/net/proxy';
 import { WsConnection, type ListenKeyApi, type WsFailure } from '../../../src/core/ws';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
+import { startStandInProxy, type StandInOptions, type StandInProxy } from '../../support/connect-proxy';
 
 const BOOK = 'spot@public.bookTicker.v3.api@BTCUSDT';
 /** A host no resolver knows (RFC 6761 .invalid): only the stand-in proxy reaches it. */
 const HOST = 'stream.tradereq.invalid';
 const USER = 'desk';
 const PASSWORD = 'proxy-Pa55-word';
-
-const portOf = (server: { address(): unknown }): number => (server.address() as AddressInfo).port;
-
-/** What the stand-in proxy does with a CONNECT. */
-interface StandInOptions {
-  /** The Proxy-Authorization it wants; without it, 407. */
-  readonly authorization?: string;
-  /** Answer every CONNECT with this status (and a Retry-After, as a proxy's own limiter might). */
-  readonly refuse?: number;
-}
-
-/** A STAND-IN for a forward proxy: logs request lines, tunnels CONNECT to `port` on loopback. */
-class StandInProxy {
-  readonly lines: string[] = [];
-  readonly headers: http.IncomingHttpHeaders[] = [];
-  private readonly sockets = new Set<Socket>();
-  private readonly server: http.Server;
-
-  constructor(
-    private readonly port: () => number,
-    private readonly options: StandInOptions = {},
-  ) {
-    this.server = http.createServer((req, res) => {
-      this.lines.push(`${req.method ?? ''} ${req.url ?? ''}`);
-      res.writeHead(405).end();
-    });
-    this.server.on('connect', (req: http.IncomingMessage, socket: Socket, head: Buffer) =>
-      this.onConnect(req, socket, head),
-    );
-  }
-
-  private onConnect(req: http.IncomingMessage, socket: Socket, head: Buffer): void {
-    this.lines.push(`CONNECT ${req.url ?? ''}`);
-    this.headers.push(req.headers);
-    this.sockets.add(socket);
-    socket.on('error', () => undefined);
-    const { authorization, refuse } = this.options;
-    const body = '{"code":-1,"msg":"the proxy says no"}';
-    const answer = (status: string, extra: string): void =>
-      void socket.end(`HTTP/1.1 ${status}\r\n${extra}Content-Length: ${body.length}\r\n\r\n${body}`);
-    if (authorization !== undefined && req.headers['proxy-authorization'] !== authorization)
-      return answer('407 Proxy Authentication Required', 'Proxy-Authenticate: Basic realm="stand-in"\r\n');
-    if (refuse !== undefined) return answer(`${refuse} Refused`, 'Retry-After: 60\r\n');
-    const upstream = tcpConnect(this.port(), '127.0.0.1', () => {
-      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(socket).pipe(upstream);
-    });
-    this.sockets.add(upstream);
-    upstream.on('error', () => socket.destroy());
-  }
-
-  async listen(): Promise<string> {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    return `http://127.0.0.1:${portOf(this.server)}`;
-  }
-
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise((r) => this.server.close(r));
-  }
-}
-
-/** A self-signed certificate for HOST, made by the openssl command; undefined where there is none. */
-function certificate(): { key: string; cert: string } | undefined {
-  const dir = mkdtempSync(join(tmpdir(), 'tradereq-ws-proxy-'));
-  try {
-    const made = spawnSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '2',
-        '-subj',
-        `/CN=${HOST}`,
-        '-addext',
-        `subjectAltName=DNS:${HOST}`,
-        '-keyout',
-        'key.pem',
-        '-out',
-        'cert.pem',
-      ],
-      { cwd: dir, encoding: 'utf8' },
-    );
-    if (made.error !== undefined || made.status !== 0) return undefined;
-    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** What a refusing stand-in says in its body: a proxy's page, never the origin's answer. */
+const PROXY_BODY = '{"code":-1,"msg":"the proxy says no"}';
 
 /** Everything a connection showed: its failure, its state and every event, as text. */
 function everything(c: WsConnection, events: readonly unknown[]): string {
@@ -137,26 +37,30 @@ function failureOf(r: Awaited<ReturnType<WsConnection['connect']>>): WsFailure {
 describe('WebSocket client through a proxy (a stand-in CONNECT proxy on node:http)', function () {
   this.timeout(30_000);
   let sb: Sandbox;
+  /** The sandbox over TLS, its certificate naming HOST, signed by `caPem`. */
+  let tls: Sandbox;
+  let caPem: string;
   const cleanup: (() => Promise<void> | void)[] = [];
 
   before(async () => {
     sb = await startSandbox({ port: 0 });
+    tls = await startSandbox({ port: 0, tls: { names: [HOST] } });
+    assert.ok(tls.caPem !== undefined, 'the TLS sandbox gives its CA');
+    caPem = tls.caPem;
   });
   after(async () => {
-    await sb.close();
+    await tls?.close();
+    await sb?.close();
   });
   afterEach(async () => {
     for (const f of cleanup.splice(0).reverse()) await f();
   });
 
-  async function proxy(
-    options: StandInOptions = {},
-    port = (): number => sb.port,
-  ): Promise<StandInProxy & { url: string }> {
-    const p = new StandInProxy(port, options);
-    const url = await p.listen();
+  /** A stand-in that leads HOST to loopback (the port the CONNECT names) and refuses with PROXY_BODY. */
+  async function proxy(options: StandInOptions = {}): Promise<StandInProxy> {
+    const p = await startStandInProxy({ hosts: { [HOST]: '127.0.0.1' }, body: PROXY_BODY, ...options });
     cleanup.push(() => p.close());
-    return Object.assign(p, { url });
+    return p;
   }
 
   function connection(settings: NetworkSettings, budget = new Budget(new MemoryStateStore())): WsConnection {
@@ -184,41 +88,24 @@ describe('WebSocket client through a proxy (a stand-in CONNECT proxy on node:htt
     assert.deepEqual(p.lines, [`CONNECT ${HOST}:${sb.port}`]);
   });
 
-  /** A TLS origin only the proxy reaches (TLS in front of the sandbox), and a proxy that leads to it. */
-  async function tlsOrigin(pair: { key: string; cert: string }): Promise<StandInProxy & { url: string }> {
-    const front: TlsServer = tlsServer(pair, (s) => {
-      const inner = tcpConnect(sb.port, '127.0.0.1');
-      s.on('error', () => inner.destroy());
-      inner.on('error', () => s.destroy());
-      s.pipe(inner).pipe(s);
-    });
-    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
-    cleanup.push(() => void front.close());
-    return proxy({}, () => portOf(front));
-  }
-
-  it("wss:// through the proxy: the TLS handshake is the origin's, inside the one CONNECT; its certificate untrusted, the message says how to trust it", async function () {
-    const pair = certificate();
-    if (pair === undefined) return this.skip(); // needs the openssl command
-    const p = await tlsOrigin(pair);
-    const f = failureOf(await connection({ httpsProxy: p.url }).connect(`wss://${HOST}:${sb.port}/ws`));
-    assert.deepEqual([f.kind, (f as { code?: string }).code], ['network', 'DEPTH_ZERO_SELF_SIGNED_CERT']);
-    assert.match(f.message, new RegExp(`^The certificate of https://${HOST}:${sb.port} is not trusted \\(`));
+  it("wss:// through the proxy: the TLS handshake is the origin's, inside the one CONNECT; its certificate untrusted, the message says how to trust it", async () => {
+    const p = await proxy();
+    const f = failureOf(await connection({ httpsProxy: p.url }).connect(`wss://${HOST}:${tls.port}/ws`));
+    assert.deepEqual([f.kind, (f as { code?: string }).code], ['network', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
+    assert.match(f.message, new RegExp(`^The certificate of https://${HOST}:${tls.port} is not trusted \\(`));
     assert.match(f.message, /NODE_EXTRA_CA_CERTS/);
-    assert.deepEqual(p.lines, [`CONNECT ${HOST}:${sb.port}`]);
+    assert.deepEqual(p.lines, [`CONNECT ${HOST}:${tls.port}`]);
   });
 
-  it("wss:// through the proxy with the origin's CA trusted (--cacert): subscribe and a push arrive", async function () {
-    const pair = certificate();
-    if (pair === undefined) return this.skip(); // needs the openssl command
-    const p = await tlsOrigin(pair);
-    await pushArrives(connection({ httpsProxy: p.url, ca: [pair.cert] }), `wss://${HOST}:${sb.port}/ws`);
-    assert.deepEqual(p.lines, [`CONNECT ${HOST}:${sb.port}`]);
+  it("wss:// through the proxy with the origin's CA trusted (--cacert): subscribe and a push arrive", async () => {
+    const p = await proxy();
+    await pushArrives(connection({ httpsProxy: p.url, ca: [caPem] }), `wss://${HOST}:${tls.port}/ws`);
+    assert.deepEqual(p.lines, [`CONNECT ${HOST}:${tls.port}`]);
   });
 
   it('with its credentials the proxy tunnels; they go in the CONNECT only and show nowhere', async () => {
     const authorization = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
-    const p = await proxy({ authorization });
+    const p = await proxy({ auth: authorization });
     const c = connection({ httpProxy: `http://${USER}:${PASSWORD}@127.0.0.1:${new URL(p.url).port}` });
     const events: unknown[] = [];
     c.onEvent((e) => events.push(e));
@@ -229,7 +116,7 @@ describe('WebSocket client through a proxy (a stand-in CONNECT proxy on node:htt
   });
 
   it('a 407 from the proxy is the proxy wanting credentials: not the origin refusing the upgrade, nothing recorded, no credential shown', async () => {
-    const p = await proxy({ authorization: 'Basic c29tZW9uZTplbHNl' });
+    const p = await proxy({ auth: 'Basic c29tZW9uZTplbHNl' });
     const store = new MemoryStateStore();
     const c = connection(
       { httpProxy: `http://${USER}:${PASSWORD}@127.0.0.1:${new URL(p.url).port}` },
@@ -253,7 +140,7 @@ describe('WebSocket client through a proxy (a stand-in CONNECT proxy on node:htt
 
   for (const status of [403, 429, 418]) {
     it(`a ${status} from the proxy to CONNECT is the proxy's: never the origin's ${status}, and no ban or wait recorded`, async () => {
-      const p = await proxy({ refuse: status });
+      const p = await proxy({ status, retryAfter: 60 });
       const store = new MemoryStateStore();
       const f = failureOf(
         await connection({ httpProxy: p.url }, new Budget(store)).connect(`ws://${HOST}:${sb.port}/ws`),
