@@ -54,6 +54,8 @@ export interface TradeReqApi {
   readonly testing: Testing;
   /** The environment picker's items: each environment with the folder of its tradereq.env.json. */
   environmentChoices(): Promise<readonly { label: string; description?: string; detail?: string }[]>;
+  /** The rate-limit state file sends count in (tests scan its folder): fixed by the first send. */
+  statePath(): string;
 }
 
 /** Wires services and registers providers; nothing slow happens here (files load on first use). */
@@ -98,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     diagnosticsRunner: (uri) => diagnostics.runner(uri),
     testing: s.testing,
     environmentChoices: () => s.environments.choices(),
+    statePath: () => s.network.statePath(),
   };
 }
 

@@ -1,4 +1,4 @@
-// A TLS sandbox started before VS Code, for the extension host's proxy test (test/integration/proxy.test.ts):
+// A TLS sandbox started before VS Code, for the extension host's proxy test (test/integration/with-a-proxy.test.ts):
 // its CA must be in NODE_EXTRA_CA_CERTS when the extension host starts, which Node reads only then.
 // `tradereq sandbox --tls` of this build, named api.live.invalid, which only the test's proxy resolves.
 'use strict';

@@ -1,4 +1,5 @@
-// Behind a company proxy, in the real extension host: with VS Code's http.proxy set, Send and
+// Behind a company proxy, in the real extension host (named to run after the suites that send first,
+// whose state folder the extension keeps): with VS Code's http.proxy set, Send and
 // Connect reach a TLS origin that only the proxy can reach (Debian's tinyproxy, which alone resolves
 // api.live.invalid, to a TLS sandbox the harness started with its CA in NODE_EXTRA_CA_CERTS:
 // test/harness/run-vscode-tests.js); the proxy's log shows CONNECT lines and no request of the API;
@@ -96,7 +97,7 @@ suite('behind a company proxy: http.proxy in the real extension host', function 
     await proxy.stop();
     if (previousStateDir === undefined) delete process.env['TRADEREQ_STATE_DIR'];
     else process.env['TRADEREQ_STATE_DIR'] = previousStateDir;
-    fs.rmSync(stateDir, { recursive: true, force: true });
+    // Left in place: the extension keeps the folder of its first send for the rest of the session.
   });
 
   test('Send reaches the TLS origin only the proxy reaches; the proxy sees CONNECT and nothing of the request', async () => {
@@ -146,7 +147,8 @@ suite('behind a company proxy: http.proxy in the real extension host', function 
       assert.equal(entry?.outcome, 'ok', entry?.summary);
       assert.equal(guarded.requestLines().filter((l) => !l.startsWith('CONNECT ')).length, 0);
       const log = await tradereqLogContaining(/GET https:\/\/api\.live\.invalid:\d+\/api\/v3\/time .*→ 200/);
-      const texts = [log, JSON.stringify(api.panelState()), ...filesUnder(stateDir)];
+      // The folder the extension's state went to: this suite's, or an earlier suite's when one sent first.
+      const texts = [log, JSON.stringify(api.panelState()), ...filesUnder(path.dirname(api.statePath()))];
       for (const text of texts) assert.ok(!text.includes(password) && !text.includes(encoded), text.slice(0, 2000));
     } finally {
       await setHttp('proxyAuthorization', undefined);
