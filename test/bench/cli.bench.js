@@ -22,7 +22,7 @@
 // It prints figures, not verdicts: no time is asserted anywhere.
 // Options: --runs N (default 20), --cli PATH (another build, e.g. an older one; default: build
 // with esbuild.js --production, as the package is, into the benchmark's temporary folder, leaving
-// dist/ alone, and use its cli.js), --cpu N (the CPU to pin to; default the last one), --no-httpyac,
+// dist/ alone, and use its cli.js), --no-https (leave out the https rows: a build without --cacert), --cpu N (the CPU to pin to; default the last one), --no-httpyac,
 // --httpyac-dir DIR (install httpyac there, or use the copy already there, and keep it), --json
 // FILE (the figures as JSON).
 'use strict';
@@ -334,6 +334,10 @@ function report(results, httpyac) {
 
 /** A TLS sandbox and tinyproxy, which alone resolves PROXIED_HOST to it; undefined (said) where tinyproxy cannot run. */
 async function startProxied(cli) {
+  if (process.argv.includes('--no-https')) {
+    console.log('https rows skipped: --no-https');
+    return undefined;
+  }
   const { proxyAvailable, startProxy } = require('../support/proxy.ts');
   const available = proxyAvailable();
   if (!available.ok) {
