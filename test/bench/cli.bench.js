@@ -237,6 +237,11 @@ function httpyacVersion(dir) {
   return JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'httpyac', 'package.json'), 'utf8')).version;
 }
 
+/** A difference with its sign, +1.0 or −1.0. */
+function signed(v) {
+  return `${v < 0 ? '−' : '+'}${Math.abs(v).toFixed(1)}`;
+}
+
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -327,7 +332,7 @@ function report(results, httpyac) {
   const proxied = results['tradereq send, https through the proxy'];
   if (direct && proxied)
     console.log(
-      `\nthrough the proxy (tinyproxy, one CONNECT tunnel): +${(proxied.ms - direct.ms).toFixed(1)} ms and ${(proxied.mib - direct.mib).toFixed(1)} MiB over the direct https send`,
+      `\nthrough the proxy (tinyproxy, one CONNECT tunnel): ${signed(proxied.ms - direct.ms)} ms and ${signed(proxied.mib - direct.mib)} MiB against the direct https send`,
     );
   return ratios;
 }
