@@ -46,7 +46,10 @@ suite('behind a company proxy: http.proxy in the real extension host', function 
 
   async function setHttp(name: string, value: unknown): Promise<void> {
     await http().update(name, value, vscode.ConfigurationTarget.Global);
-    await waitFor(`http.${name} in the extension host`, () => http().inspect(name)?.globalValue === value);
+    await waitFor(
+      `http.${name} in the extension host`,
+      () => JSON.stringify(http().inspect(name)?.globalValue) === JSON.stringify(value),
+    );
   }
 
   async function useEnvironment(name: string, baseUrl: string): Promise<void> {
@@ -92,6 +95,7 @@ suite('behind a company proxy: http.proxy in the real extension host', function 
       await vscode.commands.executeCommand('tradereq.disconnect', c.connection.id);
     await setHttp('proxy', undefined);
     await setHttp('proxySupport', undefined);
+    await setHttp('noProxy', undefined);
     await vscode.workspace.fs.delete(fixtureUri(ENV_FILE));
     await vscode.workspace.fs.delete(fixtureUri(FILE));
     await proxy.stop();
@@ -117,6 +121,16 @@ suite('behind a company proxy: http.proxy in the real extension host', function 
     assert.equal(proxy.connects().length, before + 1, 'one more tunnel: the stream');
     onlyTunnels();
     await vscode.commands.executeCommand('tradereq.disconnect', id);
+  });
+
+  test('http.noProxy names the host: direct, so the name does not resolve and the proxy sees nothing more', async () => {
+    await setHttp('noProxy', ['.invalid']);
+    const before = proxy.requestLines().length;
+    const entry = await send(TIME);
+    assert.equal(entry?.outcome, 'not-sent', entry?.summary);
+    assert.match(entry?.summary ?? '', /cannot be found/);
+    assert.equal(proxy.requestLines().length, before);
+    await setHttp('noProxy', undefined);
   });
 
   test('http.proxySupport "off": direct, so the name does not resolve and the proxy sees nothing more', async () => {
