@@ -6,7 +6,7 @@
  */
 import { BOUNDS } from '../core/bounds';
 import { Network } from '../core/net/network';
-import { DIRECT, proxyTarget, type NetworkSettings } from '../core/net/proxy';
+import { DIRECT, proxyTarget, proxyVariables, type NetworkSettings } from '../core/net/proxy';
 import { fileProblemText, readPlainFileSync } from '../core/repo-file';
 import { NETWORK } from './messages';
 import { UsageError } from './usage';
@@ -30,28 +30,18 @@ export function cliNetwork(flags: NetworkFlags, env: NodeJS.ProcessEnv = process
 
 function networkSettings(flags: NetworkFlags, env: NodeJS.ProcessEnv = process.env): NetworkSettings {
   if (flags.proxy !== undefined && flags['no-proxy']) throw new UsageError(NETWORK.bothProxyFlags);
-  const trust = flags.cacert === undefined ? {} : { ca: trusted(flags.cacert, env), caSource: flags.cacert };
+  const trust = flags.cacert === undefined ? {} : { ca: trusted(flags.cacert, env) };
   if (flags['no-proxy']) return { ...DIRECT, ...trust };
   if (flags.proxy !== undefined) {
     const checked = proxyTarget(flags.proxy);
     if (typeof checked === 'string') throw new UsageError(NETWORK.badProxy(checked));
   }
-  const all = variable(env, 'all_proxy');
+  const variables = proxyVariables(env);
   return {
-    httpsProxy: flags.proxy ?? variable(env, 'https_proxy') ?? all,
-    // curl reads only the lower-case http_proxy: a CGI program gets HTTP_PROXY from a request's Proxy header.
-    httpProxy: flags.proxy ?? nonEmpty(env.http_proxy) ?? all,
-    noProxy: variable(env, 'no_proxy'),
+    ...variables,
+    ...(flags.proxy !== undefined && { httpsProxy: flags.proxy, httpProxy: flags.proxy }),
     ...trust,
   };
-}
-
-function variable(env: NodeJS.ProcessEnv, lower: string): string | undefined {
-  return nonEmpty(env[lower]) ?? nonEmpty(env[lower.toUpperCase()]);
-}
-
-function nonEmpty(v: string | undefined): string | undefined {
-  return v === undefined || v.trim() === '' ? undefined : v.trim();
 }
 
 /** Node's store, NODE_EXTRA_CA_CERTS and FILE: a `ca` option replaces Node's store, so all three are given. */
@@ -59,7 +49,7 @@ function trusted(file: string, env: NodeJS.ProcessEnv): string[] {
   // Loaded only with --cacert: every other run uses Node's store as it is.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const tls = require('node:tls') as typeof import('node:tls');
-  const extra = nonEmpty(env.NODE_EXTRA_CA_CERTS);
+  const extra = env.NODE_EXTRA_CA_CERTS?.trim() || undefined;
   return [...tls.rootCertificates, ...(extra ? [pemFile(extra)] : []), pemFile(file)];
 }
 

@@ -7,7 +7,7 @@
  * TradeReq has no such switch for a signed request.
  */
 import * as vscode from 'vscode';
-import type { NetworkSettings } from '../core/net/proxy';
+import { proxyVariables, type NetworkSettings } from '../core/net/proxy';
 
 export function editorNetworkSettings(
   config: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration('http'),
@@ -15,17 +15,13 @@ export function editorNetworkSettings(
 ): NetworkSettings {
   if (config.get<string>('proxySupport') === 'off') return {};
   const setting = text(config.get<unknown>('proxy'));
-  const all = variable(env, 'all_proxy');
+  const variables = proxyVariables(env);
   const noProxy = config.get<unknown>('noProxy');
+  const listed = Array.isArray(noProxy) ? noProxy.filter((e): e is string => typeof e === 'string') : [];
   return {
-    httpsProxy: setting ?? variable(env, 'https_proxy') ?? all,
-    httpProxy: setting ?? variable(env, 'http_proxy') ?? all,
-    noProxy: [
-      ...(Array.isArray(noProxy) ? noProxy.filter((e) => typeof e === 'string') : []),
-      variable(env, 'no_proxy'),
-    ]
-      .filter(Boolean)
-      .join(','),
+    httpsProxy: setting ?? variables.httpsProxy,
+    httpProxy: setting ?? variables.httpProxy,
+    noProxy: [...listed, variables.noProxy].filter(Boolean).join(','),
     proxyAuthorization: text(config.get<unknown>('proxyAuthorization')),
   };
 }
@@ -33,10 +29,6 @@ export function editorNetworkSettings(
 /** Whether a change of configuration changes the route. */
 export function affectsNetwork(e: vscode.ConfigurationChangeEvent): boolean {
   return e.affectsConfiguration('http');
-}
-
-function variable(env: NodeJS.ProcessEnv, lower: string): string | undefined {
-  return text(env[lower]) ?? text(env[lower.toUpperCase()]);
 }
 
 function text(v: unknown): string | undefined {

@@ -20,11 +20,27 @@ export interface NetworkSettings {
   readonly proxyAuthorization?: string;
   /** Certificates (PEM) trusted beside Node's own (--cacert); none: Node's store as it is. */
   readonly ca?: readonly string[];
-  /** Where `ca` came from, for messages (a file name, never its content). */
-  readonly caSource?: string;
 }
 
 export const DIRECT: NetworkSettings = {};
+
+/**
+ * The proxy variables as curl reads them: lower case first; `http_proxy` in lower case only (a CGI
+ * program gets HTTP_PROXY from a request's Proxy header); ALL_PROXY for both; empty is unset.
+ */
+export function proxyVariables(env: Readonly<Record<string, string | undefined>>): NetworkSettings {
+  const value = (name: string): string | undefined => {
+    const v = env[name]?.trim();
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const either = (lower: string): string | undefined => value(lower) ?? value(lower.toUpperCase());
+  const all = either('all_proxy');
+  return {
+    httpsProxy: either('https_proxy') ?? all,
+    httpProxy: value('http_proxy') ?? all,
+    noProxy: either('no_proxy'),
+  };
+}
 
 /** The proxy a connection goes through: its URL without credentials, and the header that carries them. */
 export interface ProxyTarget {

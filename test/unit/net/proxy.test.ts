@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { bypassed, proxyTarget, routeFor, type NetworkSettings } from '../../../src/core/net/proxy';
+import { bypassed, proxyTarget, proxyVariables, routeFor, type NetworkSettings } from '../../../src/core/net/proxy';
 
 const PROXY: NetworkSettings = {
   httpsProxy: 'http://alice:s%40cret@proxy.corp:3128',
@@ -75,5 +75,21 @@ describe('where traffic goes (core/net/proxy.ts)', () => {
     assert.doesNotMatch(socks, /bob|pw@/);
     const authorization = proxyTarget('http://proxy.corp:3128', 'Basic Zm9vOmJhcg==');
     assert.ok(typeof authorization !== 'string' && authorization.authorization === 'Basic Zm9vOmJhcg==');
+  });
+
+  it('the proxy variables as curl reads them: lower case first, http_proxy in lower case only, ALL_PROXY for both, empty unset', () => {
+    assert.deepEqual(
+      proxyVariables({ HTTPS_PROXY: 'http://a:1', https_proxy: 'http://b:1', HTTP_PROXY: 'http://c:1' }),
+      {
+        httpsProxy: 'http://b:1',
+        httpProxy: undefined,
+        noProxy: undefined,
+      },
+    );
+    assert.deepEqual(proxyVariables({ ALL_PROXY: 'http://d:1', NO_PROXY: 'x.com', https_proxy: ' ' }), {
+      httpsProxy: 'http://d:1',
+      httpProxy: 'http://d:1',
+      noProxy: 'x.com',
+    });
   });
 });
