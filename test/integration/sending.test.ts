@@ -461,7 +461,7 @@ suite('sending from the editor, in the real extension host', () => {
   });
 
   test('with http.proxy set, loopback is never proxied: a Send to 127.0.0.2 goes straight to its origin', async function () {
-    // The rule of core/net/proxy.ts (docs/security.md, "Proxies"); the proxy's own path is test/integration/proxy.test.ts.
+    // The rule of core/net/proxy.ts (docs/security.md, "Proxies"); the proxy's own path is test/integration/with-a-proxy.test.ts.
     const origin = await startRecorder('127.0.0.2').catch(() => undefined);
     if (!origin) return this.skip(); // no 127.0.0.2 on this machine's loopback (macOS)
     const proxy = await startRecorder();
