@@ -123,25 +123,22 @@ suite('behind a company proxy: http.proxy in the real extension host', function 
     await vscode.commands.executeCommand('tradereq.disconnect', id);
   });
 
-  test('http.noProxy names the host: direct, so the name does not resolve and the proxy sees nothing more', async () => {
-    await setHttp('noProxy', ['.invalid']);
+  /** With `name` set to `value`, a Send goes direct: the name does not resolve here, and the proxy sees nothing more. */
+  async function direct(name: string, value: unknown): Promise<void> {
+    await setHttp(name, value);
     const before = proxy.requestLines().length;
     const entry = await send(TIME);
     assert.equal(entry?.outcome, 'not-sent', entry?.summary);
     assert.match(entry?.summary ?? '', /cannot be found/);
     assert.equal(proxy.requestLines().length, before);
-    await setHttp('noProxy', undefined);
-  });
+    await setHttp(name, undefined);
+  }
 
-  test('http.proxySupport "off": direct, so the name does not resolve and the proxy sees nothing more', async () => {
-    await setHttp('proxySupport', 'off');
-    const before = proxy.requestLines().length;
-    const entry = await send(TIME);
-    assert.equal(entry?.outcome, 'not-sent', entry?.summary);
-    assert.match(entry?.summary ?? '', /cannot be found/);
-    assert.equal(proxy.requestLines().length, before);
-    await setHttp('proxySupport', undefined);
-  });
+  test('http.noProxy names the host: direct, so the name does not resolve and the proxy sees nothing more', () =>
+    direct('noProxy', ['.invalid']));
+
+  test('http.proxySupport "off": direct, so the name does not resolve and the proxy sees nothing more', () =>
+    direct('proxySupport', 'off'));
 
   test("a proxy that wants credentials: 407 without them, through with http.proxyAuthorization or in http.proxy's URL; they are in no log, panel state or file", async () => {
     const password = 'edit0r-Pr0xy-9c1d';
