@@ -45,8 +45,14 @@ describe('the walkthrough "Get started with TradeReq", as a new user meets it', 
    * lose its keys to the step.
    */
   async function expand(id) {
-    await stepButton(id).locator('.step-title').click();
-    await stepButton(id).and(page.locator('[aria-expanded=true]')).waitFor();
+    const expanded = stepButton(id).and(page.locator('[aria-expanded=true]'));
+    // VS Code moves on to the next step by itself when one ticks, a moment later on a busy machine: a
+    // click that lands just after that folds the step again, so the click is given again until it holds.
+    for (let i = 0; i < 3 && !(await expanded.isVisible()); i++) {
+      await stepButton(id).locator('.step-title').click();
+      await expanded.waitFor({ timeout: 10_000 }).catch(() => undefined);
+    }
+    await expanded.waitFor();
     await stepButton(id).and(page.locator(':focus')).waitFor();
   }
   /** The step's own button (a command link of its description) by its label. */
