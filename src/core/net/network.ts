@@ -8,6 +8,7 @@
 import * as http from 'node:http';
 import type * as https from 'node:https';
 import type { HttpsProxyAgent } from 'https-proxy-agent';
+import { err, ok, type Result } from '../result';
 import { routeFor, DIRECT, type NetworkSettings, type ProxyTarget } from './proxy';
 
 /** How a request or an upgrade reaches its origin: the agent to use, and the proxy when there is one. */
@@ -16,9 +17,6 @@ export interface Connection {
   readonly tls: boolean;
   readonly proxy?: ProxyTarget;
 }
-
-export type ConnectionResult =
-  { readonly ok: true; readonly value: Connection } | { readonly ok: false; readonly error: string };
 
 export class Network {
   private readonly agents = new Map<string, http.Agent>();
@@ -29,9 +27,9 @@ export class Network {
    * The connection for `url` (http:, https:, ws:, wss:); `secret` when what goes is signed or holds a
    * listen key. `keepAlive: false` for a WebSocket upgrade, whose socket leaves the pool anyway.
    */
-  async connection(url: URL, secret: boolean, keepAlive = true): Promise<ConnectionResult> {
+  async connection(url: URL, secret: boolean, keepAlive = true): Promise<Result<Connection, string>> {
     const route = routeFor(url, this.settings, secret);
-    if (route.kind === 'refused') return { ok: false, error: route.message };
+    if (route.kind === 'refused') return err(route.message);
     const tls = url.protocol === 'https:' || url.protocol === 'wss:';
     const proxy = route.kind === 'tunnel' ? route.proxy : undefined;
     const key = `${tls}|${proxy?.shown ?? ''}|${keepAlive}`;
@@ -40,7 +38,7 @@ export class Network {
       agent = proxy ? this.tunnel(proxy, tls, keepAlive) : await this.direct(tls, keepAlive);
       this.agents.set(key, agent);
     }
-    return { ok: true, value: { agent, tls, proxy } };
+    return ok({ agent, tls, proxy });
   }
 
   private async direct(tls: boolean, keepAlive: boolean): Promise<http.Agent> {
@@ -55,12 +53,13 @@ export class Network {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { HttpsProxyAgent: Agent } = require('https-proxy-agent') as typeof import('https-proxy-agent');
     const headers: http.OutgoingHttpHeaders = proxy.authorization ? { 'Proxy-Authorization': proxy.authorization } : {};
-    const agent = new Agent(proxy.url.href, { keepAlive, headers, ...this.trust() });
+    const trust = this.trust();
+    const agent = new Agent(proxy.url.href, { keepAlive, headers, ...trust });
     // new http.ClientRequest cannot tell agent-base the protocol (it guesses from the call stack).
     agent.protocol = tls ? 'https:' : 'http:';
     agent.defaultPort = tls ? 443 : 80;
     // Its constructor keeps the options for the proxy's connection: the origin's TLS gets the trust from here.
-    Object.assign(agent.options, this.trust());
+    Object.assign(agent.options, trust);
     return agent;
   }
 

@@ -90,11 +90,20 @@ export function proxyTarget(raw: string, authorization?: string): ProxyTarget | 
     return t('The proxy {0} is a {1} proxy: only http: and https: proxies are supported.', url.host, url.protocol);
   let auth = authorization;
   if (url.username || url.password) {
-    const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    const pair = `${decoded(url.username)}:${decoded(url.password)}`;
     auth = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
   }
   const bare = new URL(`${url.protocol}//${url.host}`);
   return { url: bare, shown: bare.origin, authorization: auth };
+}
+
+/** A percent-encoded part of a URL's credentials, or as written when its encoding is broken (never a throw). */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 /** NO_PROXY as curl reads it: `*`; a name matches itself and its subdomains; `.name` its subdomains; `:port` narrows. */

@@ -73,6 +73,10 @@ describe('where traffic goes (core/net/proxy.ts)', () => {
     const socks = proxyTarget('socks5://bob:pw@proxy.corp:1080');
     assert.ok(typeof socks === 'string');
     assert.doesNotMatch(socks, /bob|pw@/);
+    const broken = proxyTarget('http://al%zzice:pw@proxy.corp:3128');
+    assert.ok(
+      typeof broken !== 'string' && broken.authorization === `Basic ${Buffer.from('al%zzice:pw').toString('base64')}`,
+    );
     const authorization = proxyTarget('http://proxy.corp:3128', 'Basic Zm9vOmJhcg==');
     assert.ok(typeof authorization !== 'string' && authorization.authorization === 'Basic Zm9vOmJhcg==');
   });
