@@ -11,9 +11,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary, toJson } from '@bufbuild/protobuf';
 import { buildSync } from 'esbuild';
 import protobuf from 'protobufjs';
+import { decodePush } from '../../src/core/ws/pb';
 import { PushDataV3ApiWrapperSchema } from '../../src/core/ws/proto/push_pb';
 
 const ROOT = resolve(__dirname, '../..');
@@ -88,7 +89,16 @@ function bundle(dir: string, name: string, source: string): { file: string; byte
   const entry = join(dir, `${name}.entry.mjs`);
   writeFileSync(entry, source);
   const file = join(dir, `${name}.js`);
-  buildSync({ entryPoints: [entry], outfile: file, bundle: true, minify: true, platform: 'node', format: 'cjs', nodePaths: [join(ROOT, 'node_modules')], logLevel: 'error' });
+  buildSync({
+    entryPoints: [entry],
+    outfile: file,
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'cjs',
+    nodePaths: [join(ROOT, 'node_modules')],
+    logLevel: 'error',
+  });
   const text = readFileSync(file);
   return { file, bytes: text.length, gzip: gzipSync(text).length };
 }
@@ -112,13 +122,17 @@ function main(): void {
     writeFileSync(json, JSON.stringify(protobuf.loadSync(PROTO).toJSON()));
     const buf = bundle(dir, 'bufbuild', ENTRY_BUF);
     const pbjs = bundle(dir, 'protobufjs', entryPbjs(json));
-    console.log(`bundle (minified, esbuild) bufbuild ${buf.bytes} B (gzip ${buf.gzip}) | protobufjs ${pbjs.bytes} B (gzip ${pbjs.gzip})`);
+    console.log(
+      `bundle (minified, esbuild) bufbuild ${buf.bytes} B (gzip ${buf.gzip}) | protobufjs ${pbjs.bytes} B (gzip ${pbjs.gzip})`,
+    );
     const req: { buf: number[]; pbjs: number[] } = { buf: [], pbjs: [] };
     for (let i = 0; i < 2 * ROUNDS + 1; i++) {
       const pair = i % 2 === 0 ? (['buf', 'pbjs'] as const) : (['pbjs', 'buf'] as const);
       for (const k of pair) req[k].push(requireNs(k === 'buf' ? buf.file : pbjs.file) / 1e6);
     }
-    console.log(`require in a fresh node, median of ${req.buf.length} paired: bufbuild ${median(req.buf).toFixed(2)} ms | protobufjs ${median(req.pbjs).toFixed(2)} ms`);
+    console.log(
+      `require in a fresh node, median of ${req.buf.length} paired: bufbuild ${median(req.buf).toFixed(2)} ms | protobufjs ${median(req.pbjs).toFixed(2)} ms`,
+    );
     decodeFigures(mix());
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -130,11 +144,11 @@ function decodeFigures(frames: Uint8Array[]): void {
   const runs = {
     'bufbuild decode': () => frames.forEach((f) => fromBinary(PushDataV3ApiWrapperSchema, f)),
     'protobufjs decode': () => frames.forEach((f) => W.decode(f)),
-    'bufbuild decode+toJson': () => frames.forEach((f) => fromBinary(PushDataV3ApiWrapperSchema, f)),
+    'bufbuild decode+toJson': () =>
+      frames.forEach((f) => toJson(PushDataV3ApiWrapperSchema, fromBinary(PushDataV3ApiWrapperSchema, f))),
+    'TradeReq decodePush (bufbuild)': () => frames.forEach((f) => decodePush(f)),
     'protobufjs decode+toObject': () => frames.forEach((f) => W.toObject(W.decode(f), { longs: String, oneofs: true })),
   };
-  const { toJson } = require('@bufbuild/protobuf') as typeof import('@bufbuild/protobuf');
-  runs['bufbuild decode+toJson'] = () => frames.forEach((f) => toJson(PushDataV3ApiWrapperSchema, fromBinary(PushDataV3ApiWrapperSchema, f)));
   const names = Object.keys(runs) as (keyof typeof runs)[];
   const times = new Map<string, number[]>(names.map((n) => [n, []]));
   names.forEach((n) => runs[n]()); // warm-up: one pass each before anything is counted
@@ -142,7 +156,10 @@ function decodeFigures(frames: Uint8Array[]): void {
     const order = r % 2 === 0 ? names : [...names].reverse();
     for (const n of order) times.get(n)?.push(timeMs(runs[n]));
   }
-  for (const n of names) console.log(`${n}: ${FRAMES} frames, median of ${ROUNDS} paired rounds: ${median(times.get(n) ?? []).toFixed(1)} ms`);
+  for (const n of names)
+    console.log(
+      `${n}: ${FRAMES} frames, median of ${ROUNDS} paired rounds: ${median(times.get(n) ?? []).toFixed(1)} ms`,
+    );
 }
 
 main();

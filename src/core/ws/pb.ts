@@ -43,7 +43,8 @@ export const MAX_PUSH_BYTES = MAX_FRAME_BYTES;
 const DETAIL_CHARS = 200;
 
 export function decodePush(bytes: Uint8Array): Result<DecodedPush, PushProblem> {
-  if (bytes.byteLength > MAX_PUSH_BYTES) return err({ kind: 'too-large', bytes: bytes.byteLength, max: MAX_PUSH_BYTES });
+  if (bytes.byteLength > MAX_PUSH_BYTES)
+    return err({ kind: 'too-large', bytes: bytes.byteLength, max: MAX_PUSH_BYTES });
   let wrapper: PushDataV3ApiWrapper;
   try {
     wrapper = fromBinary(PushDataV3ApiWrapperSchema, bytes);
@@ -102,7 +103,10 @@ function fieldValue(f: DescField, v: unknown): PushValue {
       return (v as unknown[]).map((x) => (f.listKind === 'message' ? plain(f.message, x as object) : scalar(x)));
     case 'map':
       return Object.fromEntries(
-        Object.entries(v as object).map(([k, x]) => [k, f.mapKind === 'message' ? plain(f.message, x as object) : scalar(x)]),
+        Object.entries(v as object).map(([k, x]) => [
+          k,
+          f.mapKind === 'message' ? plain(f.message, x as object) : scalar(x),
+        ]),
       );
     default:
       return scalar(v);

@@ -7,22 +7,25 @@
 // @generated from file push.proto (package tradereq.push, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Message } from "@bufbuild/protobuf";
+import type { GenFile, GenMessage } from '@bufbuild/protobuf/codegenv2';
+import { fileDesc, messageDesc } from '@bufbuild/protobuf/codegenv2';
+import type { Message } from '@bufbuild/protobuf';
 
 /**
  * Describes the file push.proto.
  */
-export const file_push: GenFile = /*@__PURE__*/
-  fileDesc("CgpwdXNoLnByb3RvEg10cmFkZXJlcS5wdXNoIsIJChRQdXNoRGF0YVYzQXBpV3JhcHBlchIPCgdjaGFubmVsGAEgASgJEhMKBnN5bWJvbBgDIAEoCUgBiAEBEhUKCHN5bWJvbElkGAQgASgJSAKIAQESFwoKY3JlYXRlVGltZRgFIAEoA0gDiAEBEhUKCHNlbmRUaW1lGAYgASgDSASIAQESNwoLcHVibGljRGVhbHMYrQIgASgLMh8udHJhZGVyZXEucHVzaC5QdWJsaWNEZWFsc1YzQXBpSAASSQoUcHVibGljSW5jcmVhc2VEZXB0aHMYrgIgASgLMigudHJhZGVyZXEucHVzaC5QdWJsaWNJbmNyZWFzZURlcHRoc1YzQXBpSAASQwoRcHVibGljTGltaXREZXB0aHMYrwIgASgLMiUudHJhZGVyZXEucHVzaC5QdWJsaWNMaW1pdERlcHRoc1YzQXBpSAASOwoNcHJpdmF0ZU9yZGVycxiwAiABKAsyIS50cmFkZXJlcS5wdXNoLlByaXZhdGVPcmRlcnNWM0FwaUgAEkEKEHB1YmxpY0Jvb2tUaWNrZXIYsQIgASgLMiQudHJhZGVyZXEucHVzaC5QdWJsaWNCb29rVGlja2VyVjNBcGlIABI5Cgxwcml2YXRlRGVhbHMYsgIgASgLMiAudHJhZGVyZXEucHVzaC5Qcml2YXRlRGVhbHNWM0FwaUgAEj0KDnByaXZhdGVBY2NvdW50GLMCIAEoCzIiLnRyYWRlcmVxLnB1c2guUHJpdmF0ZUFjY291bnRWM0FwaUgAEj8KD3B1YmxpY1Nwb3RLbGluZRi0AiABKAsyIy50cmFkZXJlcS5wdXNoLlB1YmxpY1Nwb3RLbGluZVYzQXBpSAASQQoQcHVibGljTWluaVRpY2tlchi1AiABKAsyJC50cmFkZXJlcS5wdXNoLlB1YmxpY01pbmlUaWNrZXJWM0FwaUgAEkMKEXB1YmxpY01pbmlUaWNrZXJzGLYCIAEoCzIlLnRyYWRlcmVxLnB1c2guUHVibGljTWluaVRpY2tlcnNWM0FwaUgAEksKFXB1YmxpY0Jvb2tUaWNrZXJCYXRjaBi3AiABKAsyKS50cmFkZXJlcS5wdXNoLlB1YmxpY0Jvb2tUaWNrZXJCYXRjaFYzQXBpSAASUwoZcHVibGljSW5jcmVhc2VEZXB0aHNCYXRjaBi4AiABKAsyLS50cmFkZXJlcS5wdXNoLlB1YmxpY0luY3JlYXNlRGVwdGhzQmF0Y2hWM0FwaUgAEkMKEXB1YmxpY0FnZ3JlRGVwdGhzGLkCIAEoCzIlLnRyYWRlcmVxLnB1c2guUHVibGljQWdncmVEZXB0aHNWM0FwaUgAEkEKEHB1YmxpY0FnZ3JlRGVhbHMYugIgASgLMiQudHJhZGVyZXEucHVzaC5QdWJsaWNBZ2dyZURlYWxzVjNBcGlIABJLChVwdWJsaWNBZ2dyZUJvb2tUaWNrZXIYuwIgASgLMikudHJhZGVyZXEucHVzaC5QdWJsaWNBZ2dyZUJvb2tUaWNrZXJWM0FwaUgAQgYKBGJvZHlCCQoHX3N5bWJvbEILCglfc3ltYm9sSWRCDQoLX2NyZWF0ZVRpbWVCCwoJX3NlbmRUaW1lIlkKEFB1YmxpY0RlYWxzVjNBcGkSMgoFZGVhbHMYASADKAsyIy50cmFkZXJlcS5wdXNoLlB1YmxpY0RlYWxzVjNBcGlJdGVtEhEKCWV2ZW50VHlwZRgCIAEoCSJYChRQdWJsaWNEZWFsc1YzQXBpSXRlbRINCgVwcmljZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoCRIRCgl0cmFkZVR5cGUYAyABKAUSDAoEdGltZRgEIAEoAyK1AQoZUHVibGljSW5jcmVhc2VEZXB0aHNWM0FwaRI5CgRhc2tzGAEgAygLMisudHJhZGVyZXEucHVzaC5QdWJsaWNJbmNyZWFzZURlcHRoVjNBcGlJdGVtEjkKBGJpZHMYAiADKAsyKy50cmFkZXJlcS5wdXNoLlB1YmxpY0luY3JlYXNlRGVwdGhWM0FwaUl0ZW0SEQoJZXZlbnRUeXBlGAMgASgJEg8KB3ZlcnNpb24YBCABKAkiPwocUHVibGljSW5jcmVhc2VEZXB0aFYzQXBpSXRlbRINCgVwcmljZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoCSLJAQoWUHVibGljTGltaXREZXB0aHNWM0FwaRI2CgRhc2tzGAEgAygLMigudHJhZGVyZXEucHVzaC5QdWJsaWNMaW1pdERlcHRoVjNBcGlJdGVtEjYKBGJpZHMYAiADKAsyKC50cmFkZXJlcS5wdXNoLlB1YmxpY0xpbWl0RGVwdGhWM0FwaUl0ZW0SEQoJZXZlbnRUeXBlGAMgASgJEg8KB3ZlcnNpb24YBCABKAkSGwoTbGFzdE9yZGVyQ3JlYXRlVGltZRgFIAEoAyI8ChlQdWJsaWNMaW1pdERlcHRoVjNBcGlJdGVtEg0KBXByaWNlGAEgASgJEhAKCHF1YW50aXR5GAIgASgJIugFChJQcml2YXRlT3JkZXJzVjNBcGkSCgoCaWQYASABKAkSEAoIY2xpZW50SWQYAiABKAkSDQoFcHJpY2UYAyABKAkSEAoIcXVhbnRpdHkYBCABKAkSDgoGYW1vdW50GAUgASgJEhAKCGF2Z1ByaWNlGAYgASgJEhEKCW9yZGVyVHlwZRgHIAEoBRIRCgl0cmFkZVR5cGUYCCABKAUSDwoHaXNNYWtlchgJIAEoCBIUCgxyZW1haW5BbW91bnQYCiABKAkSFgoOcmVtYWluUXVhbnRpdHkYCyABKAkSHQoQbGFzdERlYWxRdWFudGl0eRgMIAEoCUgAiAEBEhoKEmN1bXVsYXRpdmVRdWFudGl0eRgNIAEoCRIYChBjdW11bGF0aXZlQW1vdW50GA4gASgJEg4KBnN0YXR1cxgPIAEoBRISCgpjcmVhdGVUaW1lGBAgASgDEhMKBm1hcmtldBgRIAEoCUgBiAEBEhgKC3RyaWdnZXJUeXBlGBIgASgFSAKIAQESGQoMdHJpZ2dlclByaWNlGBMgASgJSAOIAQESEgoFc3RhdGUYFCABKAVIBIgBARISCgVvY29JZBgVIAEoCUgFiAEBEhgKC3JvdXRlRmFjdG9yGBYgASgJSAaIAQESFQoIc3ltYm9sSWQYFyABKAlIB4gBARIVCghtYXJrZXRJZBgYIAEoCUgIiAEBEh0KEG1hcmtldEN1cnJlbmN5SWQYGSABKAlICYgBARIXCgpjdXJyZW5jeUlkGBogASgJSAqIAQFCEwoRX2xhc3REZWFsUXVhbnRpdHlCCQoHX21hcmtldEIOCgxfdHJpZ2dlclR5cGVCDwoNX3RyaWdnZXJQcmljZUIICgZfc3RhdGVCCAoGX29jb0lkQg4KDF9yb3V0ZUZhY3RvckILCglfc3ltYm9sSWRCCwoJX21hcmtldElkQhMKEV9tYXJrZXRDdXJyZW5jeUlkQg0KC19jdXJyZW5jeUlkImUKFVB1YmxpY0Jvb2tUaWNrZXJWM0FwaRIQCghiaWRQcmljZRgBIAEoCRITCgtiaWRRdWFudGl0eRgCIAEoCRIQCghhc2tQcmljZRgDIAEoCRITCgthc2tRdWFudGl0eRgEIAEoCSLsAQoRUHJpdmF0ZURlYWxzVjNBcGkSDQoFcHJpY2UYASABKAkSEAoIcXVhbnRpdHkYAiABKAkSDgoGYW1vdW50GAMgASgJEhEKCXRyYWRlVHlwZRgEIAEoBRIPCgdpc01ha2VyGAUgASgIEhMKC2lzU2VsZlRyYWRlGAYgASgIEg8KB3RyYWRlSWQYByABKAkSFQoNY2xpZW50T3JkZXJJZBgIIAEoCRIPCgdvcmRlcklkGAkgASgJEhEKCWZlZUFtb3VudBgKIAEoCRITCgtmZWVDdXJyZW5jeRgLIAEoCRIMCgR0aW1lGAwgASgDIroBChNQcml2YXRlQWNjb3VudFYzQXBpEhEKCXZjb2luTmFtZRgBIAEoCRIOCgZjb2luSWQYAiABKAkSFQoNYmFsYW5jZUFtb3VudBgDIAEoCRIbChNiYWxhbmNlQW1vdW50Q2hhbmdlGAQgASgJEhQKDGZyb3plbkFtb3VudBgFIAEoCRIaChJmcm96ZW5BbW91bnRDaGFuZ2UYBiABKAkSDAoEdHlwZRgHIAEoCRIMCgR0aW1lGAggASgDIscBChRQdWJsaWNTcG90S2xpbmVWM0FwaRIQCghpbnRlcnZhbBgBIAEoCRITCgt3aW5kb3dTdGFydBgCIAEoAxIUCgxvcGVuaW5nUHJpY2UYAyABKAkSFAoMY2xvc2luZ1ByaWNlGAQgASgJEhQKDGhpZ2hlc3RQcmljZRgFIAEoCRITCgtsb3dlc3RQcmljZRgGIAEoCRIOCgZ2b2x1bWUYByABKAkSDgoGYW1vdW50GAggASgJEhEKCXdpbmRvd0VuZBgJIAEoAyL0AQoVUHVibGljTWluaVRpY2tlclYzQXBpEg4KBnN5bWJvbBgBIAEoCRINCgVwcmljZRgCIAEoCRIMCgRyYXRlGAMgASgJEhEKCXpvbmVkUmF0ZRgEIAEoCRIMCgRoaWdoGAUgASgJEgsKA2xvdxgGIAEoCRIOCgZ2b2x1bWUYByABKAkSEAoIcXVhbnRpdHkYCCABKAkSFQoNbGFzdENsb3NlUmF0ZRgJIAEoCRIaChJsYXN0Q2xvc2Vab25lZFJhdGUYCiABKAkSFQoNbGFzdENsb3NlSGlnaBgLIAEoCRIUCgxsYXN0Q2xvc2VMb3cYDCABKAkiTQoWUHVibGljTWluaVRpY2tlcnNWM0FwaRIzCgVpdGVtcxgBIAMoCzIkLnRyYWRlcmVxLnB1c2guUHVibGljTWluaVRpY2tlclYzQXBpIn8KGlB1YmxpY0Jvb2tUaWNrZXJCYXRjaFYzQXBpEjMKBWl0ZW1zGAEgAygLMiQudHJhZGVyZXEucHVzaC5QdWJsaWNCb29rVGlja2VyVjNBcGkSDwoHdmVyc2lvbhgCIAEoCRIbChNsYXN0T3JkZXJDcmVhdGVUaW1lGAMgASgDImwKHlB1YmxpY0luY3JlYXNlRGVwdGhzQmF0Y2hWM0FwaRI3CgVpdGVtcxgBIAMoCzIoLnRyYWRlcmVxLnB1c2guUHVibGljSW5jcmVhc2VEZXB0aHNWM0FwaRIRCglldmVudFR5cGUYAiABKAki4AEKFlB1YmxpY0FnZ3JlRGVwdGhzVjNBcGkSNgoEYXNrcxgBIAMoCzIoLnRyYWRlcmVxLnB1c2guUHVibGljQWdncmVEZXB0aFYzQXBpSXRlbRI2CgRiaWRzGAIgAygLMigudHJhZGVyZXEucHVzaC5QdWJsaWNBZ2dyZURlcHRoVjNBcGlJdGVtEhEKCWV2ZW50VHlwZRgDIAEoCRITCgtmcm9tVmVyc2lvbhgEIAEoCRIRCgl0b1ZlcnNpb24YBSABKAkSGwoTbGFzdE9yZGVyQ3JlYXRlVGltZRgGIAEoAyI8ChlQdWJsaWNBZ2dyZURlcHRoVjNBcGlJdGVtEg0KBXByaWNlGAEgASgJEhAKCHF1YW50aXR5GAIgASgJImMKFVB1YmxpY0FnZ3JlRGVhbHNWM0FwaRI3CgVkZWFscxgBIAMoCzIoLnRyYWRlcmVxLnB1c2guUHVibGljQWdncmVEZWFsc1YzQXBpSXRlbRIRCglldmVudFR5cGUYAiABKAkibgoZUHVibGljQWdncmVEZWFsc1YzQXBpSXRlbRINCgVwcmljZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoCRIRCgl0cmFkZVR5cGUYAyABKAUSDAoEdGltZRgEIAEoAxIPCgd0cmFkZUlkGAUgASgJIpgBChpQdWJsaWNBZ2dyZUJvb2tUaWNrZXJWM0FwaRIQCghiaWRQcmljZRgBIAEoCRITCgtiaWRRdWFudGl0eRgCIAEoCRIQCghhc2tQcmljZRgDIAEoCRITCgthc2tRdWFudGl0eRgEIAEoCRIPCgd2ZXJzaW9uGAUgASgJEhsKE2xhc3RPcmRlckNyZWF0ZVRpbWUYBiABKANiBnByb3RvMw");
+export const file_push: GenFile =
+  /*@__PURE__*/
+  fileDesc(
+    'CgpwdXNoLnByb3RvEg10cmFkZXJlcS5wdXNoIsIJChRQdXNoRGF0YVYzQXBpV3JhcHBlchIPCgdjaGFubmVsGAEgASgJEhMKBnN5bWJvbBgDIAEoCUgBiAEBEhUKCHN5bWJvbElkGAQgASgJSAKIAQESFwoKY3JlYXRlVGltZRgFIAEoA0gDiAEBEhUKCHNlbmRUaW1lGAYgASgDSASIAQESNwoLcHVibGljRGVhbHMYrQIgASgLMh8udHJhZGVyZXEucHVzaC5QdWJsaWNEZWFsc1YzQXBpSAASSQoUcHVibGljSW5jcmVhc2VEZXB0aHMYrgIgASgLMigudHJhZGVyZXEucHVzaC5QdWJsaWNJbmNyZWFzZURlcHRoc1YzQXBpSAASQwoRcHVibGljTGltaXREZXB0aHMYrwIgASgLMiUudHJhZGVyZXEucHVzaC5QdWJsaWNMaW1pdERlcHRoc1YzQXBpSAASOwoNcHJpdmF0ZU9yZGVycxiwAiABKAsyIS50cmFkZXJlcS5wdXNoLlByaXZhdGVPcmRlcnNWM0FwaUgAEkEKEHB1YmxpY0Jvb2tUaWNrZXIYsQIgASgLMiQudHJhZGVyZXEucHVzaC5QdWJsaWNCb29rVGlja2VyVjNBcGlIABI5Cgxwcml2YXRlRGVhbHMYsgIgASgLMiAudHJhZGVyZXEucHVzaC5Qcml2YXRlRGVhbHNWM0FwaUgAEj0KDnByaXZhdGVBY2NvdW50GLMCIAEoCzIiLnRyYWRlcmVxLnB1c2guUHJpdmF0ZUFjY291bnRWM0FwaUgAEj8KD3B1YmxpY1Nwb3RLbGluZRi0AiABKAsyIy50cmFkZXJlcS5wdXNoLlB1YmxpY1Nwb3RLbGluZVYzQXBpSAASQQoQcHVibGljTWluaVRpY2tlchi1AiABKAsyJC50cmFkZXJlcS5wdXNoLlB1YmxpY01pbmlUaWNrZXJWM0FwaUgAEkMKEXB1YmxpY01pbmlUaWNrZXJzGLYCIAEoCzIlLnRyYWRlcmVxLnB1c2guUHVibGljTWluaVRpY2tlcnNWM0FwaUgAEksKFXB1YmxpY0Jvb2tUaWNrZXJCYXRjaBi3AiABKAsyKS50cmFkZXJlcS5wdXNoLlB1YmxpY0Jvb2tUaWNrZXJCYXRjaFYzQXBpSAASUwoZcHVibGljSW5jcmVhc2VEZXB0aHNCYXRjaBi4AiABKAsyLS50cmFkZXJlcS5wdXNoLlB1YmxpY0luY3JlYXNlRGVwdGhzQmF0Y2hWM0FwaUgAEkMKEXB1YmxpY0FnZ3JlRGVwdGhzGLkCIAEoCzIlLnRyYWRlcmVxLnB1c2guUHVibGljQWdncmVEZXB0aHNWM0FwaUgAEkEKEHB1YmxpY0FnZ3JlRGVhbHMYugIgASgLMiQudHJhZGVyZXEucHVzaC5QdWJsaWNBZ2dyZURlYWxzVjNBcGlIABJLChVwdWJsaWNBZ2dyZUJvb2tUaWNrZXIYuwIgASgLMikudHJhZGVyZXEucHVzaC5QdWJsaWNBZ2dyZUJvb2tUaWNrZXJWM0FwaUgAQgYKBGJvZHlCCQoHX3N5bWJvbEILCglfc3ltYm9sSWRCDQoLX2NyZWF0ZVRpbWVCCwoJX3NlbmRUaW1lIlkKEFB1YmxpY0RlYWxzVjNBcGkSMgoFZGVhbHMYASADKAsyIy50cmFkZXJlcS5wdXNoLlB1YmxpY0RlYWxzVjNBcGlJdGVtEhEKCWV2ZW50VHlwZRgCIAEoCSJYChRQdWJsaWNEZWFsc1YzQXBpSXRlbRINCgVwcmljZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoCRIRCgl0cmFkZVR5cGUYAyABKAUSDAoEdGltZRgEIAEoAyK1AQoZUHVibGljSW5jcmVhc2VEZXB0aHNWM0FwaRI5CgRhc2tzGAEgAygLMisudHJhZGVyZXEucHVzaC5QdWJsaWNJbmNyZWFzZURlcHRoVjNBcGlJdGVtEjkKBGJpZHMYAiADKAsyKy50cmFkZXJlcS5wdXNoLlB1YmxpY0luY3JlYXNlRGVwdGhWM0FwaUl0ZW0SEQoJZXZlbnRUeXBlGAMgASgJEg8KB3ZlcnNpb24YBCABKAkiPwocUHVibGljSW5jcmVhc2VEZXB0aFYzQXBpSXRlbRINCgVwcmljZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoCSLJAQoWUHVibGljTGltaXREZXB0aHNWM0FwaRI2CgRhc2tzGAEgAygLMigudHJhZGVyZXEucHVzaC5QdWJsaWNMaW1pdERlcHRoVjNBcGlJdGVtEjYKBGJpZHMYAiADKAsyKC50cmFkZXJlcS5wdXNoLlB1YmxpY0xpbWl0RGVwdGhWM0FwaUl0ZW0SEQoJZXZlbnRUeXBlGAMgASgJEg8KB3ZlcnNpb24YBCABKAkSGwoTbGFzdE9yZGVyQ3JlYXRlVGltZRgFIAEoAyI8ChlQdWJsaWNMaW1pdERlcHRoVjNBcGlJdGVtEg0KBXByaWNlGAEgASgJEhAKCHF1YW50aXR5GAIgASgJIugFChJQcml2YXRlT3JkZXJzVjNBcGkSCgoCaWQYASABKAkSEAoIY2xpZW50SWQYAiABKAkSDQoFcHJpY2UYAyABKAkSEAoIcXVhbnRpdHkYBCABKAkSDgoGYW1vdW50GAUgASgJEhAKCGF2Z1ByaWNlGAYgASgJEhEKCW9yZGVyVHlwZRgHIAEoBRIRCgl0cmFkZVR5cGUYCCABKAUSDwoHaXNNYWtlchgJIAEoCBIUCgxyZW1haW5BbW91bnQYCiABKAkSFgoOcmVtYWluUXVhbnRpdHkYCyABKAkSHQoQbGFzdERlYWxRdWFudGl0eRgMIAEoCUgAiAEBEhoKEmN1bXVsYXRpdmVRdWFudGl0eRgNIAEoCRIYChBjdW11bGF0aXZlQW1vdW50GA4gASgJEg4KBnN0YXR1cxgPIAEoBRISCgpjcmVhdGVUaW1lGBAgASgDEhMKBm1hcmtldBgRIAEoCUgBiAEBEhgKC3RyaWdnZXJUeXBlGBIgASgFSAKIAQESGQoMdHJpZ2dlclByaWNlGBMgASgJSAOIAQESEgoFc3RhdGUYFCABKAVIBIgBARISCgVvY29JZBgVIAEoCUgFiAEBEhgKC3JvdXRlRmFjdG9yGBYgASgJSAaIAQESFQoIc3ltYm9sSWQYFyABKAlIB4gBARIVCghtYXJrZXRJZBgYIAEoCUgIiAEBEh0KEG1hcmtldEN1cnJlbmN5SWQYGSABKAlICYgBARIXCgpjdXJyZW5jeUlkGBogASgJSAqIAQFCEwoRX2xhc3REZWFsUXVhbnRpdHlCCQoHX21hcmtldEIOCgxfdHJpZ2dlclR5cGVCDwoNX3RyaWdnZXJQcmljZUIICgZfc3RhdGVCCAoGX29jb0lkQg4KDF9yb3V0ZUZhY3RvckILCglfc3ltYm9sSWRCCwoJX21hcmtldElkQhMKEV9tYXJrZXRDdXJyZW5jeUlkQg0KC19jdXJyZW5jeUlkImUKFVB1YmxpY0Jvb2tUaWNrZXJWM0FwaRIQCghiaWRQcmljZRgBIAEoCRITCgtiaWRRdWFudGl0eRgCIAEoCRIQCghhc2tQcmljZRgDIAEoCRITCgthc2tRdWFudGl0eRgEIAEoCSLsAQoRUHJpdmF0ZURlYWxzVjNBcGkSDQoFcHJpY2UYASABKAkSEAoIcXVhbnRpdHkYAiABKAkSDgoGYW1vdW50GAMgASgJEhEKCXRyYWRlVHlwZRgEIAEoBRIPCgdpc01ha2VyGAUgASgIEhMKC2lzU2VsZlRyYWRlGAYgASgIEg8KB3RyYWRlSWQYByABKAkSFQoNY2xpZW50T3JkZXJJZBgIIAEoCRIPCgdvcmRlcklkGAkgASgJEhEKCWZlZUFtb3VudBgKIAEoCRITCgtmZWVDdXJyZW5jeRgLIAEoCRIMCgR0aW1lGAwgASgDIroBChNQcml2YXRlQWNjb3VudFYzQXBpEhEKCXZjb2luTmFtZRgBIAEoCRIOCgZjb2luSWQYAiABKAkSFQoNYmFsYW5jZUFtb3VudBgDIAEoCRIbChNiYWxhbmNlQW1vdW50Q2hhbmdlGAQgASgJEhQKDGZyb3plbkFtb3VudBgFIAEoCRIaChJmcm96ZW5BbW91bnRDaGFuZ2UYBiABKAkSDAoEdHlwZRgHIAEoCRIMCgR0aW1lGAggASgDIscBChRQdWJsaWNTcG90S2xpbmVWM0FwaRIQCghpbnRlcnZhbBgBIAEoCRITCgt3aW5kb3dTdGFydBgCIAEoAxIUCgxvcGVuaW5nUHJpY2UYAyABKAkSFAoMY2xvc2luZ1ByaWNlGAQgASgJEhQKDGhpZ2hlc3RQcmljZRgFIAEoCRITCgtsb3dlc3RQcmljZRgGIAEoCRIOCgZ2b2x1bWUYByABKAkSDgoGYW1vdW50GAggASgJEhEKCXdpbmRvd0VuZBgJIAEoAyL0AQoVUHVibGljTWluaVRpY2tlclYzQXBpEg4KBnN5bWJvbBgBIAEoCRINCgVwcmljZRgCIAEoCRIMCgRyYXRlGAMgASgJEhEKCXpvbmVkUmF0ZRgEIAEoCRIMCgRoaWdoGAUgASgJEgsKA2xvdxgGIAEoCRIOCgZ2b2x1bWUYByABKAkSEAoIcXVhbnRpdHkYCCABKAkSFQoNbGFzdENsb3NlUmF0ZRgJIAEoCRIaChJsYXN0Q2xvc2Vab25lZFJhdGUYCiABKAkSFQoNbGFzdENsb3NlSGlnaBgLIAEoCRIUCgxsYXN0Q2xvc2VMb3cYDCABKAkiTQoWUHVibGljTWluaVRpY2tlcnNWM0FwaRIzCgVpdGVtcxgBIAMoCzIkLnRyYWRlcmVxLnB1c2guUHVibGljTWluaVRpY2tlclYzQXBpIn8KGlB1YmxpY0Jvb2tUaWNrZXJCYXRjaFYzQXBpEjMKBWl0ZW1zGAEgAygLMiQudHJhZGVyZXEucHVzaC5QdWJsaWNCb29rVGlja2VyVjNBcGkSDwoHdmVyc2lvbhgCIAEoCRIbChNsYXN0T3JkZXJDcmVhdGVUaW1lGAMgASgDImwKHlB1YmxpY0luY3JlYXNlRGVwdGhzQmF0Y2hWM0FwaRI3CgVpdGVtcxgBIAMoCzIoLnRyYWRlcmVxLnB1c2guUHVibGljSW5jcmVhc2VEZXB0aHNWM0FwaRIRCglldmVudFR5cGUYAiABKAki4AEKFlB1YmxpY0FnZ3JlRGVwdGhzVjNBcGkSNgoEYXNrcxgBIAMoCzIoLnRyYWRlcmVxLnB1c2guUHVibGljQWdncmVEZXB0aFYzQXBpSXRlbRI2CgRiaWRzGAIgAygLMigudHJhZGVyZXEucHVzaC5QdWJsaWNBZ2dyZURlcHRoVjNBcGlJdGVtEhEKCWV2ZW50VHlwZRgDIAEoCRITCgtmcm9tVmVyc2lvbhgEIAEoCRIRCgl0b1ZlcnNpb24YBSABKAkSGwoTbGFzdE9yZGVyQ3JlYXRlVGltZRgGIAEoAyI8ChlQdWJsaWNBZ2dyZURlcHRoVjNBcGlJdGVtEg0KBXByaWNlGAEgASgJEhAKCHF1YW50aXR5GAIgASgJImMKFVB1YmxpY0FnZ3JlRGVhbHNWM0FwaRI3CgVkZWFscxgBIAMoCzIoLnRyYWRlcmVxLnB1c2guUHVibGljQWdncmVEZWFsc1YzQXBpSXRlbRIRCglldmVudFR5cGUYAiABKAkibgoZUHVibGljQWdncmVEZWFsc1YzQXBpSXRlbRINCgVwcmljZRgBIAEoCRIQCghxdWFudGl0eRgCIAEoCRIRCgl0cmFkZVR5cGUYAyABKAUSDAoEdGltZRgEIAEoAxIPCgd0cmFkZUlkGAUgASgJIpgBChpQdWJsaWNBZ2dyZUJvb2tUaWNrZXJWM0FwaRIQCghiaWRQcmljZRgBIAEoCRITCgtiaWRRdWFudGl0eRgCIAEoCRIQCghhc2tQcmljZRgDIAEoCRITCgthc2tRdWFudGl0eRgEIAEoCRIPCgd2ZXJzaW9uGAUgASgJEhsKE2xhc3RPcmRlckNyZWF0ZVRpbWUYBiABKANiBnByb3RvMw',
+  );
 
 /**
  * One binary frame: which stream it belongs to, where and when it was made, and one body.
  *
  * @generated from message tradereq.push.PushDataV3ApiWrapper
  */
-export type PushDataV3ApiWrapper = Message<"tradereq.push.PushDataV3ApiWrapper"> & {
+export type PushDataV3ApiWrapper = Message<'tradereq.push.PushDataV3ApiWrapper'> & {
   /**
    * @generated from field: string channel = 1;
    */
@@ -53,112 +56,127 @@ export type PushDataV3ApiWrapper = Message<"tradereq.push.PushDataV3ApiWrapper">
    *
    * @generated from oneof tradereq.push.PushDataV3ApiWrapper.body
    */
-  body: {
-    /**
-     * @generated from field: tradereq.push.PublicDealsV3Api publicDeals = 301;
-     */
-    value: PublicDealsV3Api;
-    case: "publicDeals";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PublicIncreaseDepthsV3Api publicIncreaseDepths = 302;
-     */
-    value: PublicIncreaseDepthsV3Api;
-    case: "publicIncreaseDepths";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PublicLimitDepthsV3Api publicLimitDepths = 303;
-     */
-    value: PublicLimitDepthsV3Api;
-    case: "publicLimitDepths";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PrivateOrdersV3Api privateOrders = 304;
-     */
-    value: PrivateOrdersV3Api;
-    case: "privateOrders";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PublicBookTickerV3Api publicBookTicker = 305;
-     */
-    value: PublicBookTickerV3Api;
-    case: "publicBookTicker";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PrivateDealsV3Api privateDeals = 306;
-     */
-    value: PrivateDealsV3Api;
-    case: "privateDeals";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PrivateAccountV3Api privateAccount = 307;
-     */
-    value: PrivateAccountV3Api;
-    case: "privateAccount";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PublicSpotKlineV3Api publicSpotKline = 308;
-     */
-    value: PublicSpotKlineV3Api;
-    case: "publicSpotKline";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PublicMiniTickerV3Api publicMiniTicker = 309;
-     */
-    value: PublicMiniTickerV3Api;
-    case: "publicMiniTicker";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PublicMiniTickersV3Api publicMiniTickers = 310;
-     */
-    value: PublicMiniTickersV3Api;
-    case: "publicMiniTickers";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PublicBookTickerBatchV3Api publicBookTickerBatch = 311;
-     */
-    value: PublicBookTickerBatchV3Api;
-    case: "publicBookTickerBatch";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PublicIncreaseDepthsBatchV3Api publicIncreaseDepthsBatch = 312;
-     */
-    value: PublicIncreaseDepthsBatchV3Api;
-    case: "publicIncreaseDepthsBatch";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PublicAggreDepthsV3Api publicAggreDepths = 313;
-     */
-    value: PublicAggreDepthsV3Api;
-    case: "publicAggreDepths";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PublicAggreDealsV3Api publicAggreDeals = 314;
-     */
-    value: PublicAggreDealsV3Api;
-    case: "publicAggreDeals";
-  } | {
-    /**
-     * @generated from field: tradereq.push.PublicAggreBookTickerV3Api publicAggreBookTicker = 315;
-     */
-    value: PublicAggreBookTickerV3Api;
-    case: "publicAggreBookTicker";
-  } | { case: undefined; value?: undefined };
+  body:
+    | {
+        /**
+         * @generated from field: tradereq.push.PublicDealsV3Api publicDeals = 301;
+         */
+        value: PublicDealsV3Api;
+        case: 'publicDeals';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PublicIncreaseDepthsV3Api publicIncreaseDepths = 302;
+         */
+        value: PublicIncreaseDepthsV3Api;
+        case: 'publicIncreaseDepths';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PublicLimitDepthsV3Api publicLimitDepths = 303;
+         */
+        value: PublicLimitDepthsV3Api;
+        case: 'publicLimitDepths';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PrivateOrdersV3Api privateOrders = 304;
+         */
+        value: PrivateOrdersV3Api;
+        case: 'privateOrders';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PublicBookTickerV3Api publicBookTicker = 305;
+         */
+        value: PublicBookTickerV3Api;
+        case: 'publicBookTicker';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PrivateDealsV3Api privateDeals = 306;
+         */
+        value: PrivateDealsV3Api;
+        case: 'privateDeals';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PrivateAccountV3Api privateAccount = 307;
+         */
+        value: PrivateAccountV3Api;
+        case: 'privateAccount';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PublicSpotKlineV3Api publicSpotKline = 308;
+         */
+        value: PublicSpotKlineV3Api;
+        case: 'publicSpotKline';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PublicMiniTickerV3Api publicMiniTicker = 309;
+         */
+        value: PublicMiniTickerV3Api;
+        case: 'publicMiniTicker';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PublicMiniTickersV3Api publicMiniTickers = 310;
+         */
+        value: PublicMiniTickersV3Api;
+        case: 'publicMiniTickers';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PublicBookTickerBatchV3Api publicBookTickerBatch = 311;
+         */
+        value: PublicBookTickerBatchV3Api;
+        case: 'publicBookTickerBatch';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PublicIncreaseDepthsBatchV3Api publicIncreaseDepthsBatch = 312;
+         */
+        value: PublicIncreaseDepthsBatchV3Api;
+        case: 'publicIncreaseDepthsBatch';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PublicAggreDepthsV3Api publicAggreDepths = 313;
+         */
+        value: PublicAggreDepthsV3Api;
+        case: 'publicAggreDepths';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PublicAggreDealsV3Api publicAggreDeals = 314;
+         */
+        value: PublicAggreDealsV3Api;
+        case: 'publicAggreDeals';
+      }
+    | {
+        /**
+         * @generated from field: tradereq.push.PublicAggreBookTickerV3Api publicAggreBookTicker = 315;
+         */
+        value: PublicAggreBookTickerV3Api;
+        case: 'publicAggreBookTicker';
+      }
+    | { case: undefined; value?: undefined };
 };
 
 /**
  * Describes the message tradereq.push.PushDataV3ApiWrapper.
  * Use `create(PushDataV3ApiWrapperSchema)` to create a new message.
  */
-export const PushDataV3ApiWrapperSchema: GenMessage<PushDataV3ApiWrapper> = /*@__PURE__*/
-  messageDesc(file_push, 0);
+export const PushDataV3ApiWrapperSchema: GenMessage<PushDataV3ApiWrapper> = /*@__PURE__*/ messageDesc(file_push, 0);
 
 /**
  * 301: trades as they happen. tradeType: 1 buy, 2 sell.
  *
  * @generated from message tradereq.push.PublicDealsV3Api
  */
-export type PublicDealsV3Api = Message<"tradereq.push.PublicDealsV3Api"> & {
+export type PublicDealsV3Api = Message<'tradereq.push.PublicDealsV3Api'> & {
   /**
    * @generated from field: repeated tradereq.push.PublicDealsV3ApiItem deals = 1;
    */
@@ -174,13 +192,12 @@ export type PublicDealsV3Api = Message<"tradereq.push.PublicDealsV3Api"> & {
  * Describes the message tradereq.push.PublicDealsV3Api.
  * Use `create(PublicDealsV3ApiSchema)` to create a new message.
  */
-export const PublicDealsV3ApiSchema: GenMessage<PublicDealsV3Api> = /*@__PURE__*/
-  messageDesc(file_push, 1);
+export const PublicDealsV3ApiSchema: GenMessage<PublicDealsV3Api> = /*@__PURE__*/ messageDesc(file_push, 1);
 
 /**
  * @generated from message tradereq.push.PublicDealsV3ApiItem
  */
-export type PublicDealsV3ApiItem = Message<"tradereq.push.PublicDealsV3ApiItem"> & {
+export type PublicDealsV3ApiItem = Message<'tradereq.push.PublicDealsV3ApiItem'> & {
   /**
    * @generated from field: string price = 1;
    */
@@ -206,15 +223,14 @@ export type PublicDealsV3ApiItem = Message<"tradereq.push.PublicDealsV3ApiItem">
  * Describes the message tradereq.push.PublicDealsV3ApiItem.
  * Use `create(PublicDealsV3ApiItemSchema)` to create a new message.
  */
-export const PublicDealsV3ApiItemSchema: GenMessage<PublicDealsV3ApiItem> = /*@__PURE__*/
-  messageDesc(file_push, 2);
+export const PublicDealsV3ApiItemSchema: GenMessage<PublicDealsV3ApiItem> = /*@__PURE__*/ messageDesc(file_push, 2);
 
 /**
  * 302: changes to the order book since the previous version.
  *
  * @generated from message tradereq.push.PublicIncreaseDepthsV3Api
  */
-export type PublicIncreaseDepthsV3Api = Message<"tradereq.push.PublicIncreaseDepthsV3Api"> & {
+export type PublicIncreaseDepthsV3Api = Message<'tradereq.push.PublicIncreaseDepthsV3Api'> & {
   /**
    * @generated from field: repeated tradereq.push.PublicIncreaseDepthV3ApiItem asks = 1;
    */
@@ -240,13 +256,14 @@ export type PublicIncreaseDepthsV3Api = Message<"tradereq.push.PublicIncreaseDep
  * Describes the message tradereq.push.PublicIncreaseDepthsV3Api.
  * Use `create(PublicIncreaseDepthsV3ApiSchema)` to create a new message.
  */
-export const PublicIncreaseDepthsV3ApiSchema: GenMessage<PublicIncreaseDepthsV3Api> = /*@__PURE__*/
+export const PublicIncreaseDepthsV3ApiSchema: GenMessage<PublicIncreaseDepthsV3Api> =
+  /*@__PURE__*/
   messageDesc(file_push, 3);
 
 /**
  * @generated from message tradereq.push.PublicIncreaseDepthV3ApiItem
  */
-export type PublicIncreaseDepthV3ApiItem = Message<"tradereq.push.PublicIncreaseDepthV3ApiItem"> & {
+export type PublicIncreaseDepthV3ApiItem = Message<'tradereq.push.PublicIncreaseDepthV3ApiItem'> & {
   /**
    * @generated from field: string price = 1;
    */
@@ -262,7 +279,8 @@ export type PublicIncreaseDepthV3ApiItem = Message<"tradereq.push.PublicIncrease
  * Describes the message tradereq.push.PublicIncreaseDepthV3ApiItem.
  * Use `create(PublicIncreaseDepthV3ApiItemSchema)` to create a new message.
  */
-export const PublicIncreaseDepthV3ApiItemSchema: GenMessage<PublicIncreaseDepthV3ApiItem> = /*@__PURE__*/
+export const PublicIncreaseDepthV3ApiItemSchema: GenMessage<PublicIncreaseDepthV3ApiItem> =
+  /*@__PURE__*/
   messageDesc(file_push, 4);
 
 /**
@@ -270,7 +288,7 @@ export const PublicIncreaseDepthV3ApiItemSchema: GenMessage<PublicIncreaseDepthV
  *
  * @generated from message tradereq.push.PublicLimitDepthsV3Api
  */
-export type PublicLimitDepthsV3Api = Message<"tradereq.push.PublicLimitDepthsV3Api"> & {
+export type PublicLimitDepthsV3Api = Message<'tradereq.push.PublicLimitDepthsV3Api'> & {
   /**
    * @generated from field: repeated tradereq.push.PublicLimitDepthV3ApiItem asks = 1;
    */
@@ -301,13 +319,12 @@ export type PublicLimitDepthsV3Api = Message<"tradereq.push.PublicLimitDepthsV3A
  * Describes the message tradereq.push.PublicLimitDepthsV3Api.
  * Use `create(PublicLimitDepthsV3ApiSchema)` to create a new message.
  */
-export const PublicLimitDepthsV3ApiSchema: GenMessage<PublicLimitDepthsV3Api> = /*@__PURE__*/
-  messageDesc(file_push, 5);
+export const PublicLimitDepthsV3ApiSchema: GenMessage<PublicLimitDepthsV3Api> = /*@__PURE__*/ messageDesc(file_push, 5);
 
 /**
  * @generated from message tradereq.push.PublicLimitDepthV3ApiItem
  */
-export type PublicLimitDepthV3ApiItem = Message<"tradereq.push.PublicLimitDepthV3ApiItem"> & {
+export type PublicLimitDepthV3ApiItem = Message<'tradereq.push.PublicLimitDepthV3ApiItem'> & {
   /**
    * @generated from field: string price = 1;
    */
@@ -323,7 +340,8 @@ export type PublicLimitDepthV3ApiItem = Message<"tradereq.push.PublicLimitDepthV
  * Describes the message tradereq.push.PublicLimitDepthV3ApiItem.
  * Use `create(PublicLimitDepthV3ApiItemSchema)` to create a new message.
  */
-export const PublicLimitDepthV3ApiItemSchema: GenMessage<PublicLimitDepthV3ApiItem> = /*@__PURE__*/
+export const PublicLimitDepthV3ApiItemSchema: GenMessage<PublicLimitDepthV3ApiItem> =
+  /*@__PURE__*/
   messageDesc(file_push, 6);
 
 /**
@@ -331,7 +349,7 @@ export const PublicLimitDepthV3ApiItemSchema: GenMessage<PublicLimitDepthV3ApiIt
  *
  * @generated from message tradereq.push.PrivateOrdersV3Api
  */
-export type PrivateOrdersV3Api = Message<"tradereq.push.PrivateOrdersV3Api"> & {
+export type PrivateOrdersV3Api = Message<'tradereq.push.PrivateOrdersV3Api'> & {
   /**
    * @generated from field: string id = 1;
    */
@@ -467,15 +485,14 @@ export type PrivateOrdersV3Api = Message<"tradereq.push.PrivateOrdersV3Api"> & {
  * Describes the message tradereq.push.PrivateOrdersV3Api.
  * Use `create(PrivateOrdersV3ApiSchema)` to create a new message.
  */
-export const PrivateOrdersV3ApiSchema: GenMessage<PrivateOrdersV3Api> = /*@__PURE__*/
-  messageDesc(file_push, 7);
+export const PrivateOrdersV3ApiSchema: GenMessage<PrivateOrdersV3Api> = /*@__PURE__*/ messageDesc(file_push, 7);
 
 /**
  * 305: best bid and ask of one symbol.
  *
  * @generated from message tradereq.push.PublicBookTickerV3Api
  */
-export type PublicBookTickerV3Api = Message<"tradereq.push.PublicBookTickerV3Api"> & {
+export type PublicBookTickerV3Api = Message<'tradereq.push.PublicBookTickerV3Api'> & {
   /**
    * @generated from field: string bidPrice = 1;
    */
@@ -501,15 +518,14 @@ export type PublicBookTickerV3Api = Message<"tradereq.push.PublicBookTickerV3Api
  * Describes the message tradereq.push.PublicBookTickerV3Api.
  * Use `create(PublicBookTickerV3ApiSchema)` to create a new message.
  */
-export const PublicBookTickerV3ApiSchema: GenMessage<PublicBookTickerV3Api> = /*@__PURE__*/
-  messageDesc(file_push, 8);
+export const PublicBookTickerV3ApiSchema: GenMessage<PublicBookTickerV3Api> = /*@__PURE__*/ messageDesc(file_push, 8);
 
 /**
  * 306: one of the account's own trades (listen-key connection only).
  *
  * @generated from message tradereq.push.PrivateDealsV3Api
  */
-export type PrivateDealsV3Api = Message<"tradereq.push.PrivateDealsV3Api"> & {
+export type PrivateDealsV3Api = Message<'tradereq.push.PrivateDealsV3Api'> & {
   /**
    * @generated from field: string price = 1;
    */
@@ -575,15 +591,14 @@ export type PrivateDealsV3Api = Message<"tradereq.push.PrivateDealsV3Api"> & {
  * Describes the message tradereq.push.PrivateDealsV3Api.
  * Use `create(PrivateDealsV3ApiSchema)` to create a new message.
  */
-export const PrivateDealsV3ApiSchema: GenMessage<PrivateDealsV3Api> = /*@__PURE__*/
-  messageDesc(file_push, 9);
+export const PrivateDealsV3ApiSchema: GenMessage<PrivateDealsV3Api> = /*@__PURE__*/ messageDesc(file_push, 9);
 
 /**
  * 307: a balance of the account changed (listen-key connection only).
  *
  * @generated from message tradereq.push.PrivateAccountV3Api
  */
-export type PrivateAccountV3Api = Message<"tradereq.push.PrivateAccountV3Api"> & {
+export type PrivateAccountV3Api = Message<'tradereq.push.PrivateAccountV3Api'> & {
   /**
    * @generated from field: string vcoinName = 1;
    */
@@ -629,15 +644,14 @@ export type PrivateAccountV3Api = Message<"tradereq.push.PrivateAccountV3Api"> &
  * Describes the message tradereq.push.PrivateAccountV3Api.
  * Use `create(PrivateAccountV3ApiSchema)` to create a new message.
  */
-export const PrivateAccountV3ApiSchema: GenMessage<PrivateAccountV3Api> = /*@__PURE__*/
-  messageDesc(file_push, 10);
+export const PrivateAccountV3ApiSchema: GenMessage<PrivateAccountV3Api> = /*@__PURE__*/ messageDesc(file_push, 10);
 
 /**
  * 308: one candle; windowStart and windowEnd bound it.
  *
  * @generated from message tradereq.push.PublicSpotKlineV3Api
  */
-export type PublicSpotKlineV3Api = Message<"tradereq.push.PublicSpotKlineV3Api"> & {
+export type PublicSpotKlineV3Api = Message<'tradereq.push.PublicSpotKlineV3Api'> & {
   /**
    * @generated from field: string interval = 1;
    */
@@ -688,15 +702,14 @@ export type PublicSpotKlineV3Api = Message<"tradereq.push.PublicSpotKlineV3Api">
  * Describes the message tradereq.push.PublicSpotKlineV3Api.
  * Use `create(PublicSpotKlineV3ApiSchema)` to create a new message.
  */
-export const PublicSpotKlineV3ApiSchema: GenMessage<PublicSpotKlineV3Api> = /*@__PURE__*/
-  messageDesc(file_push, 11);
+export const PublicSpotKlineV3ApiSchema: GenMessage<PublicSpotKlineV3Api> = /*@__PURE__*/ messageDesc(file_push, 11);
 
 /**
  * 309: a day's summary of one symbol (the stream is withdrawn; kept so old captures decode).
  *
  * @generated from message tradereq.push.PublicMiniTickerV3Api
  */
-export type PublicMiniTickerV3Api = Message<"tradereq.push.PublicMiniTickerV3Api"> & {
+export type PublicMiniTickerV3Api = Message<'tradereq.push.PublicMiniTickerV3Api'> & {
   /**
    * @generated from field: string symbol = 1;
    */
@@ -762,15 +775,14 @@ export type PublicMiniTickerV3Api = Message<"tradereq.push.PublicMiniTickerV3Api
  * Describes the message tradereq.push.PublicMiniTickerV3Api.
  * Use `create(PublicMiniTickerV3ApiSchema)` to create a new message.
  */
-export const PublicMiniTickerV3ApiSchema: GenMessage<PublicMiniTickerV3Api> = /*@__PURE__*/
-  messageDesc(file_push, 12);
+export const PublicMiniTickerV3ApiSchema: GenMessage<PublicMiniTickerV3Api> = /*@__PURE__*/ messageDesc(file_push, 12);
 
 /**
  * 310: many of 309 at once (withdrawn as well).
  *
  * @generated from message tradereq.push.PublicMiniTickersV3Api
  */
-export type PublicMiniTickersV3Api = Message<"tradereq.push.PublicMiniTickersV3Api"> & {
+export type PublicMiniTickersV3Api = Message<'tradereq.push.PublicMiniTickersV3Api'> & {
   /**
    * @generated from field: repeated tradereq.push.PublicMiniTickerV3Api items = 1;
    */
@@ -781,7 +793,8 @@ export type PublicMiniTickersV3Api = Message<"tradereq.push.PublicMiniTickersV3A
  * Describes the message tradereq.push.PublicMiniTickersV3Api.
  * Use `create(PublicMiniTickersV3ApiSchema)` to create a new message.
  */
-export const PublicMiniTickersV3ApiSchema: GenMessage<PublicMiniTickersV3Api> = /*@__PURE__*/
+export const PublicMiniTickersV3ApiSchema: GenMessage<PublicMiniTickersV3Api> =
+  /*@__PURE__*/
   messageDesc(file_push, 13);
 
 /**
@@ -789,7 +802,7 @@ export const PublicMiniTickersV3ApiSchema: GenMessage<PublicMiniTickersV3Api> = 
  *
  * @generated from message tradereq.push.PublicBookTickerBatchV3Api
  */
-export type PublicBookTickerBatchV3Api = Message<"tradereq.push.PublicBookTickerBatchV3Api"> & {
+export type PublicBookTickerBatchV3Api = Message<'tradereq.push.PublicBookTickerBatchV3Api'> & {
   /**
    * @generated from field: repeated tradereq.push.PublicBookTickerV3Api items = 1;
    */
@@ -810,7 +823,8 @@ export type PublicBookTickerBatchV3Api = Message<"tradereq.push.PublicBookTicker
  * Describes the message tradereq.push.PublicBookTickerBatchV3Api.
  * Use `create(PublicBookTickerBatchV3ApiSchema)` to create a new message.
  */
-export const PublicBookTickerBatchV3ApiSchema: GenMessage<PublicBookTickerBatchV3Api> = /*@__PURE__*/
+export const PublicBookTickerBatchV3ApiSchema: GenMessage<PublicBookTickerBatchV3Api> =
+  /*@__PURE__*/
   messageDesc(file_push, 14);
 
 /**
@@ -818,7 +832,7 @@ export const PublicBookTickerBatchV3ApiSchema: GenMessage<PublicBookTickerBatchV
  *
  * @generated from message tradereq.push.PublicIncreaseDepthsBatchV3Api
  */
-export type PublicIncreaseDepthsBatchV3Api = Message<"tradereq.push.PublicIncreaseDepthsBatchV3Api"> & {
+export type PublicIncreaseDepthsBatchV3Api = Message<'tradereq.push.PublicIncreaseDepthsBatchV3Api'> & {
   /**
    * @generated from field: repeated tradereq.push.PublicIncreaseDepthsV3Api items = 1;
    */
@@ -834,7 +848,8 @@ export type PublicIncreaseDepthsBatchV3Api = Message<"tradereq.push.PublicIncrea
  * Describes the message tradereq.push.PublicIncreaseDepthsBatchV3Api.
  * Use `create(PublicIncreaseDepthsBatchV3ApiSchema)` to create a new message.
  */
-export const PublicIncreaseDepthsBatchV3ApiSchema: GenMessage<PublicIncreaseDepthsBatchV3Api> = /*@__PURE__*/
+export const PublicIncreaseDepthsBatchV3ApiSchema: GenMessage<PublicIncreaseDepthsBatchV3Api> =
+  /*@__PURE__*/
   messageDesc(file_push, 15);
 
 /**
@@ -842,7 +857,7 @@ export const PublicIncreaseDepthsBatchV3ApiSchema: GenMessage<PublicIncreaseDept
  *
  * @generated from message tradereq.push.PublicAggreDepthsV3Api
  */
-export type PublicAggreDepthsV3Api = Message<"tradereq.push.PublicAggreDepthsV3Api"> & {
+export type PublicAggreDepthsV3Api = Message<'tradereq.push.PublicAggreDepthsV3Api'> & {
   /**
    * @generated from field: repeated tradereq.push.PublicAggreDepthV3ApiItem asks = 1;
    */
@@ -878,13 +893,14 @@ export type PublicAggreDepthsV3Api = Message<"tradereq.push.PublicAggreDepthsV3A
  * Describes the message tradereq.push.PublicAggreDepthsV3Api.
  * Use `create(PublicAggreDepthsV3ApiSchema)` to create a new message.
  */
-export const PublicAggreDepthsV3ApiSchema: GenMessage<PublicAggreDepthsV3Api> = /*@__PURE__*/
+export const PublicAggreDepthsV3ApiSchema: GenMessage<PublicAggreDepthsV3Api> =
+  /*@__PURE__*/
   messageDesc(file_push, 16);
 
 /**
  * @generated from message tradereq.push.PublicAggreDepthV3ApiItem
  */
-export type PublicAggreDepthV3ApiItem = Message<"tradereq.push.PublicAggreDepthV3ApiItem"> & {
+export type PublicAggreDepthV3ApiItem = Message<'tradereq.push.PublicAggreDepthV3ApiItem'> & {
   /**
    * @generated from field: string price = 1;
    */
@@ -900,7 +916,8 @@ export type PublicAggreDepthV3ApiItem = Message<"tradereq.push.PublicAggreDepthV
  * Describes the message tradereq.push.PublicAggreDepthV3ApiItem.
  * Use `create(PublicAggreDepthV3ApiItemSchema)` to create a new message.
  */
-export const PublicAggreDepthV3ApiItemSchema: GenMessage<PublicAggreDepthV3ApiItem> = /*@__PURE__*/
+export const PublicAggreDepthV3ApiItemSchema: GenMessage<PublicAggreDepthV3ApiItem> =
+  /*@__PURE__*/
   messageDesc(file_push, 17);
 
 /**
@@ -908,7 +925,7 @@ export const PublicAggreDepthV3ApiItemSchema: GenMessage<PublicAggreDepthV3ApiIt
  *
  * @generated from message tradereq.push.PublicAggreDealsV3Api
  */
-export type PublicAggreDealsV3Api = Message<"tradereq.push.PublicAggreDealsV3Api"> & {
+export type PublicAggreDealsV3Api = Message<'tradereq.push.PublicAggreDealsV3Api'> & {
   /**
    * @generated from field: repeated tradereq.push.PublicAggreDealsV3ApiItem deals = 1;
    */
@@ -924,13 +941,12 @@ export type PublicAggreDealsV3Api = Message<"tradereq.push.PublicAggreDealsV3Api
  * Describes the message tradereq.push.PublicAggreDealsV3Api.
  * Use `create(PublicAggreDealsV3ApiSchema)` to create a new message.
  */
-export const PublicAggreDealsV3ApiSchema: GenMessage<PublicAggreDealsV3Api> = /*@__PURE__*/
-  messageDesc(file_push, 18);
+export const PublicAggreDealsV3ApiSchema: GenMessage<PublicAggreDealsV3Api> = /*@__PURE__*/ messageDesc(file_push, 18);
 
 /**
  * @generated from message tradereq.push.PublicAggreDealsV3ApiItem
  */
-export type PublicAggreDealsV3ApiItem = Message<"tradereq.push.PublicAggreDealsV3ApiItem"> & {
+export type PublicAggreDealsV3ApiItem = Message<'tradereq.push.PublicAggreDealsV3ApiItem'> & {
   /**
    * @generated from field: string price = 1;
    */
@@ -961,7 +977,8 @@ export type PublicAggreDealsV3ApiItem = Message<"tradereq.push.PublicAggreDealsV
  * Describes the message tradereq.push.PublicAggreDealsV3ApiItem.
  * Use `create(PublicAggreDealsV3ApiItemSchema)` to create a new message.
  */
-export const PublicAggreDealsV3ApiItemSchema: GenMessage<PublicAggreDealsV3ApiItem> = /*@__PURE__*/
+export const PublicAggreDealsV3ApiItemSchema: GenMessage<PublicAggreDealsV3ApiItem> =
+  /*@__PURE__*/
   messageDesc(file_push, 19);
 
 /**
@@ -969,7 +986,7 @@ export const PublicAggreDealsV3ApiItemSchema: GenMessage<PublicAggreDealsV3ApiIt
  *
  * @generated from message tradereq.push.PublicAggreBookTickerV3Api
  */
-export type PublicAggreBookTickerV3Api = Message<"tradereq.push.PublicAggreBookTickerV3Api"> & {
+export type PublicAggreBookTickerV3Api = Message<'tradereq.push.PublicAggreBookTickerV3Api'> & {
   /**
    * @generated from field: string bidPrice = 1;
    */
@@ -1005,6 +1022,6 @@ export type PublicAggreBookTickerV3Api = Message<"tradereq.push.PublicAggreBookT
  * Describes the message tradereq.push.PublicAggreBookTickerV3Api.
  * Use `create(PublicAggreBookTickerV3ApiSchema)` to create a new message.
  */
-export const PublicAggreBookTickerV3ApiSchema: GenMessage<PublicAggreBookTickerV3Api> = /*@__PURE__*/
+export const PublicAggreBookTickerV3ApiSchema: GenMessage<PublicAggreBookTickerV3Api> =
+  /*@__PURE__*/
   messageDesc(file_push, 20);
-
