@@ -17,8 +17,8 @@ import { MAX_FRAME_BYTES } from './frames';
 import { PushDataV3ApiWrapperSchema, type PushDataV3ApiWrapper } from './proto/push_pb';
 
 /** A decoded value as JSON would carry it. */
-export type PushValue = string | number | boolean | readonly PushValue[] | { readonly [name: string]: PushValue };
-export type PushObject = { readonly [name: string]: PushValue };
+type PushValue = string | number | boolean | readonly PushValue[] | { readonly [name: string]: PushValue };
+type PushObject = { readonly [name: string]: PushValue };
 
 export interface DecodedPush {
   readonly channel: string;
