@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'out/', 'test-results/', '.vscode-test/'] },
+  { ignores: ['node_modules/', 'dist/', 'out/', 'test-results/', '.vscode-test/', 'src/core/ws/proto/*_pb.ts'] },
   {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
