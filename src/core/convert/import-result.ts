@@ -2,7 +2,7 @@
  * What every importer returns, and its limits. Importers are pure: text in, files and notes out;
  * the shells (command line, editor) read and write the files.
  */
-import type { EnvironmentFile } from '../env/schema';
+import type { WrittenEnvironmentFile } from '../env/schema';
 
 export interface ImportedFile {
   /** Relative to the folder the user chose, e.g. `account.tradereq`. */
@@ -13,7 +13,7 @@ export interface ImportedFile {
 export interface ImportResult {
   readonly files: readonly ImportedFile[];
   /** Environments for a `tradereq.env.json` (never a secret), when the source named a base URL or variables. */
-  readonly environment?: EnvironmentFile;
+  readonly environment?: WrittenEnvironmentFile;
   /** Everything that was not carried over as it was, one sentence each: nothing is dropped silently. */
   readonly notes: readonly string[];
   /** How many requests the files hold. */

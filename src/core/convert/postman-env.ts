@@ -5,7 +5,7 @@
  */
 import { BUILTIN_SANDBOX, DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { profileEnvPrefix } from '../env/keys';
-import { EnvironmentFileSchema, type Environment, type EnvironmentFile } from '../env/schema';
+import { EnvironmentFileSchema, type WrittenEnvironment, type WrittenEnvironmentFile } from '../env/schema';
 import { scalarText, type PostmanKeyValue } from './postman-schema';
 import { isCredentialName } from './credential-like';
 import { Notes } from './common';
@@ -85,14 +85,14 @@ export interface EnvironmentDraft {
 }
 
 /** The environment for tradereq.env.json, validated with the schema the extension uses; what it refuses is noted and left out. */
-export function buildEnvironment(draft: EnvironmentDraft, notes: Notes): EnvironmentFile {
+export function buildEnvironment(draft: EnvironmentDraft, notes: Notes): WrittenEnvironmentFile {
   if (draft.baseUrl === undefined)
     notes.add(
       `no base URL is known: the environment "${draft.name}" points at the sandbox (${BUILTIN_SANDBOX.baseUrl}); set its baseUrl.`,
     );
   const variables: Record<string, string> = {};
   for (const v of draft.variables) variables[v.name] = v.value;
-  const env: Environment = {
+  const env: WrittenEnvironment = {
     baseUrl: draft.baseUrl ?? BUILTIN_SANDBOX.baseUrl,
     key: draft.profile,
     ...(draft.apiKeyHeader && draft.apiKeyHeader.toUpperCase() !== DEFAULT_API_KEY_HEADER

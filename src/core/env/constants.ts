@@ -12,10 +12,12 @@ export interface NamedEnvironment {
   readonly key?: string;
   readonly confirm?: boolean;
   readonly apiKeyHeader?: string;
+  /** The deployment it talks to (catalog/deployment.ts); the published spec's when absent. */
+  readonly deployment?: string;
   readonly variables?: Readonly<Record<string, string | number | boolean>>;
 }
 
-export const DEFAULT_API_KEY_HEADER = 'X-SERVICE-APIKEY';
+export { DEFAULT_API_KEY_HEADER } from '../catalog/key-header';
 export const ENV_FILE_NAME = 'tradereq.env.json';
 
 /** The environment used when a workspace has no tradereq.env.json: the embedded sandbox exchange. */

@@ -6,16 +6,33 @@ import { err, ok, type Result } from '../result';
 import * as z from '../zod-mini';
 import { PROFILE_NAME_PATTERN } from './keys';
 import { looksLikeSecret, secretNameMessage } from './secrets';
+import { DEFAULT_DEPLOYMENT, DEPLOYMENTS, DEPLOYMENT_IDS, deploymentOf } from '../catalog/deployment';
+import type { NamedEnvironment } from './constants';
 
 /** A text matching `pattern`, with `message` when it does not. */
 const matching = (pattern: RegExp, message: string) => z.string().check(z.regex(pattern, message));
 
 const EnvironmentSchema = z
   .strictObject({
-    baseUrl: matching(
-      /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
-      'baseUrl must be an http:// or https:// URL such as https://api.example.com',
-    ).check(z.describe('Base URL the request paths are joined to, e.g. https://api.example.com.')),
+    deployment: z
+      .optional(z.enum(DEPLOYMENT_IDS))
+      .check(
+        z.describe(
+          `Which deployment of the service this environment talks to: ${DEPLOYMENTS.map((d) => `"${d.id}" (${d.title})`).join(', ')}. It gives the key header, the base and WebSocket URLs, the endpoint and stream catalogs and how pushes are encoded; baseUrl, wsUrl and apiKeyHeader written here still win. Default "${DEFAULT_DEPLOYMENT.id}".`,
+        ),
+      ),
+    baseUrl: z
+      .optional(
+        matching(
+          /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+          'baseUrl must be an http:// or https:// URL such as https://api.example.com',
+        ),
+      )
+      .check(
+        z.describe(
+          'Base URL the request paths are joined to, e.g. https://api.example.com. May be left out when the deployment has one.',
+        ),
+      ),
     wsUrl: z
       .optional(
         matching(
@@ -52,6 +69,13 @@ const EnvironmentSchema = z
   })
   .check(
     z.superRefine((env, ctx) => {
+      if (env.baseUrl === undefined && deploymentOf(env).baseUrl === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['baseUrl'],
+          message: `baseUrl is required: the deployment "${deploymentOf(env).id}" has no address of its own`,
+        });
+      }
       for (const name of Object.keys(env.variables ?? {})) {
         if (looksLikeSecret(name)) {
           ctx.addIssue({
@@ -75,8 +99,27 @@ export const EnvironmentFileSchema = z
     ),
   );
 
-export type Environment = z.infer<typeof EnvironmentSchema>;
-export type EnvironmentFile = z.infer<typeof EnvironmentFileSchema>;
+/** An environment as written: its deployment's defaults not yet applied. */
+export type WrittenEnvironment = z.infer<typeof EnvironmentSchema>;
+export type WrittenEnvironmentFile = z.infer<typeof EnvironmentFileSchema>;
+/** An environment with its deployment's base URL, WebSocket URL and key header where it names none. */
+export type Environment = Omit<NamedEnvironment, 'name'>;
+export type EnvironmentFile = Readonly<Record<string, Environment>>;
+
+/** `env` with its deployment's defaults where it writes none of its own (its own still win). */
+export function withDeployment(env: WrittenEnvironment): Environment {
+  const d = deploymentOf(env);
+  const baseUrl = env.baseUrl ?? d.baseUrl;
+  if (baseUrl === undefined) throw new Error('a baseUrl the schema requires'); // the superRefine above
+  const wsUrl = env.wsUrl ?? (env.baseUrl === undefined ? d.wsUrl : undefined);
+  const apiKeyHeader = env.apiKeyHeader ?? (d === DEFAULT_DEPLOYMENT ? undefined : d.apiKeyHeader);
+  return {
+    ...env,
+    baseUrl,
+    ...(wsUrl !== undefined ? { wsUrl } : {}),
+    ...(apiKeyHeader !== undefined ? { apiKeyHeader } : {}),
+  };
+}
 
 export { BUILTIN_SANDBOX, type NamedEnvironment } from './constants';
 
@@ -89,7 +132,8 @@ export function parseEnvironmentFile(text: string): Result<EnvironmentFile, stri
     return err(`not valid JSON (${e instanceof Error ? e.message : String(e)})`);
   }
   const result = EnvironmentFileSchema.safeParse(raw);
-  if (result.success) return ok(result.data);
+  if (result.success)
+    return ok(Object.fromEntries(Object.entries(result.data).map(([name, env]) => [name, withDeployment(env)])));
   const issue = result.error.issues[0];
   const where = issue && issue.path.length > 0 ? issue.path.join('.') + ': ' : '';
   return err(where + (issue?.message ?? 'invalid'));
