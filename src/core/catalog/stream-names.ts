@@ -29,7 +29,10 @@ export { STREAM_DESCRIPTIONS } from './stream-names-spec';
 /** What reading and writing names needs of a deployment. */
 export type StreamCatalog = Pick<Deployment, 'id' | 'title' | 'streams'>;
 
-/** The deployment's stream of `kind`; undefined when it has none (the spec has no aggreDepth). */
+/**
+ * The deployment's stream of `kind`; undefined when it has none (the spec has no aggreDepth).
+ * @public the sandbox and the stream client name a deployment's streams by kind with it
+ */
 export function streamOfKind(kind: StreamKind, deployment: StreamCatalog = DEFAULT_DEPLOYMENT) {
   return deployment.streams.find((s) => s.kind === kind);
 }

@@ -34,7 +34,7 @@ export interface StreamCodeRequest {
 }
 
 /** Where a program reads the listen key of a private stream (never printed). */
-export const LISTEN_KEY_ENV = 'TRADEREQ_LISTEN_KEY';
+const LISTEN_KEY_ENV = 'TRADEREQ_LISTEN_KEY';
 /** A PING this often keeps a subscribed connection that receives nothing open (the deployment closes it after 60 s). */
 const PING_EVERY_MS = 20_000;
 
