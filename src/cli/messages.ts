@@ -327,6 +327,11 @@ A request that asks before it goes (# @confirm, or an order to an environment wi
 becomes a program that asks too: it shows the order and asks y/N in a terminal, and without one
 sends only when run with --yes (exit code 4 otherwise, nothing sent).
 
+A WebSocket request whose environment's deployment pushes binary frames (mexc) becomes a program
+that subscribes its streams and prints each push decoded (node: npm install ws protobufjs; python:
+the class protoc --python_out makes of push.proto, which the program writes with --write-proto);
+go and shell are refused, saying what each needs.
+
 Exit codes: 0 the program was printed or written; 2 bad input (the request cannot become a program,
 or --out exists without --force).`,
   takesOneFile: 'code takes one FILE. See: tradereq code --help',
