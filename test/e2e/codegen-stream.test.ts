@@ -114,7 +114,7 @@ describe('tradereq code: a WebSocket request of mexc becomes a program that deco
       .split('\n')
       .map((l) => JSON.parse(l) as unknown);
     assert.deepEqual(lines, [example('deals'), example('kline')]);
-    assert.match(run.stderr, /reply: \{"id":0,"code":0/);
+    assert.match(run.stderr, /reply: "\{\\"id\\":0,\\"code\\":0/);
     assert.match(run.stderr, /a frame that does not decode \(3 bytes\)/);
     const conn = seen[seen.length - 1]!;
     assert.equal(conn.url, '/ws');
@@ -160,6 +160,18 @@ describe('tradereq code: a WebSocket request of mexc becomes a program that deco
     const wrote = spawnSync('python3', [file, '--write-proto'], { encoding: 'utf8', cwd: tmp });
     assert.equal(wrote.status, 0, wrote.stderr);
     assert.equal(spawnSync('cat', [join(tmp, 'push.proto')], { encoding: 'utf8' }).stdout, pushProtoText());
+  });
+
+  it("a file's hostile text stays inside the program's strings and comments (node --check)", () => {
+    const text =
+      '### */ \'); process.exit(9); // \u202e\nWS /ws\n[subscribe]\nspot@public.aggre.deals.v3.api.pb@10ms@BTC\'USDT\\\n[message]\n{"a": "`${x}` \\u2028"}';
+    const node = program(text, environment(wsBase), 'node').program;
+    assert.ok(node.ok);
+    const file = join(tmp, 'hostile.mjs');
+    writeFileSync(file, node.value);
+    const checked = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });
+    assert.equal(checked.status, 0, checked.stderr);
+    assert.ok(!node.value.includes('\u202e'), 'a bidirectional control is shown escaped');
   });
 
   it('go and shell are refused, saying what each needs; a JSON deployment keeps the REST-only refusal', () => {
