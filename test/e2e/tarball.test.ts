@@ -224,7 +224,7 @@ const NEEDED = [
   /^dist\/webview\/panel\.(js|css)$/,
   /^media\/[\w.-]+\.json$/,
   /^media\/icon\.png$/,
-  /^media\/starter\/[\w.-]+$/,
+  /^media\/starter\/([\w-]+\/)?[\w.-]+$/,
   /^media\/walkthrough\/[\w-]+\.svg$/,
   /^package\.nls(\.[\w-]+)?\.json$/,
   /^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/,
