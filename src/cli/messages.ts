@@ -327,6 +327,11 @@ A request that asks before it goes (# @confirm, or an order to an environment wi
 becomes a program that asks too: it shows the order and asks y/N in a terminal, and without one
 sends only when run with --yes (exit code 4 otherwise, nothing sent).
 
+A WebSocket request whose environment's deployment pushes binary frames (mexc) becomes a program
+that subscribes its streams and prints each push decoded (node: npm install ws protobufjs; python:
+the class protoc --python_out makes of push.proto, which the program writes with --write-proto);
+go and shell are refused, saying what each needs.
+
 Exit codes: 0 the program was printed or written; 2 bad input (the request cannot become a program,
 or --out exists without --force).`,
   takesOneFile: 'code takes one FILE. See: tradereq code --help',
@@ -693,7 +698,11 @@ an expectation not met); 2 bad input; 3 an outcome is unknown (it may have succe
 };
 
 export const INIT = {
-  help: (v: { envFile: string; requestFiles: readonly string[] }) => `Usage: tradereq init [DIR] [--force]
+  help: (v: {
+    envFile: string;
+    requestFiles: readonly string[];
+    deployments: readonly string[];
+  }) => `Usage: tradereq init [DIR] [--deployment ${v.deployments.join('|')}] [--force]
 
 Writes a starter into DIR (default the current folder; made when missing): ${v.envFile} with
 the environments "sandbox" (the sandbox exchange on loopback, with its demo key) and "live" (asks
@@ -701,8 +710,11 @@ before every order), and the request files
 ${v.requestFiles.join(', ')}.
 They hold no key and no secret, and pass tradereq test --sandbox as written.
 
-  --force      overwrite those files where DIR has them (DIR's other files are never touched)
-  -h, --help   this help
+  --deployment ID  the deployment the project is for (default ${v.deployments[0]}): with mexc, both
+                   environments name "deployment": "mexc" (live at its own address, the sandbox
+                   playing it) and the stream file subscribes its .pb channels
+  --force          overwrite those files where DIR has them (DIR's other files are never touched)
+  -h, --help       this help
 
 Without --force nothing is written when any of those files exists. A folder or a link in the
 place of one of them is never written over, even with --force.
@@ -710,6 +722,8 @@ place of one of them is never written over, even with --force.
 Exit codes: 0 the starter was written; 2 bad input: a file exists (nothing written), DIR is not a
 folder, or a file could not be written (the message names those written before it).`,
   oneFolder: 'init takes one DIR at most. See: tradereq init --help',
+  unknownDeployment: (given: string, known: readonly string[]) =>
+    `--deployment ${given} is not a deployment TradeReq knows: ${known.join(', ')}. See: tradereq init --help`,
   starterMissing: (path: string, code: string) =>
     `the starter is missing from this installation (${path}: ${code}): reinstall tradereq`,
   notAFolder: (dir: string) => `${dir} is not a folder: name a folder (it is made when missing)`,
@@ -725,6 +739,7 @@ folder, or a file could not be written (the message names those written before i
     files: readonly { readonly name: string; readonly shows: string }[];
     cd: string | undefined;
     ownKey: readonly string[];
+    deployment: string;
   }) => {
     const width = Math.max(...v.files.map((f) => f.name.length)) + 2;
     const step = (command: string, what: string): string => `  ${command.padEnd(34)}${what}`;
@@ -735,15 +750,26 @@ folder, or a file could not be written (the message names those written before i
       'Next:',
       ...(v.cd !== undefined ? [`  cd ${v.cd}`] : []),
       step('tradereq test --sandbox', 'every request, against a sandbox of its own: no account, no secret'),
-      step('tradereq sandbox', 'the sandbox on loopback for send and listen; in another terminal:'),
+      v.deployment === 'spec'
+        ? step('tradereq sandbox', 'the sandbox on loopback for send and listen; in another terminal:')
+        : step(`tradereq sandbox --deployment ${v.deployment}`, 'the sandbox playing it, for send and listen; then:'),
       step('tradereq listen stream.tradereq', 'its best bid and ask'),
       ...(v.ownKey.length > 0 ? ['', ...v.ownKey] : []),
     ].join('\n');
   },
   /** How to use one's own key with the environment that asks before orders. */
-  ownKey: (v: { environment: string; envFile: string; baseUrl: string; prefix: string; profile: string }) => [
+  ownKey: (v: {
+    environment: string;
+    envFile: string;
+    baseUrl: string;
+    prefix: string;
+    profile: string;
+    deployment?: string;
+  }) => [
     `Your own key, for the "${v.environment}" environment (docs/guide.md, "Keys"):`,
-    `  1. set its baseUrl in ${v.envFile} to the service's address (now ${v.baseUrl})`,
+    v.deployment !== undefined
+      ? `  1. its address is the deployment ${v.deployment}'s own (${v.baseUrl}): nothing to set in ${v.envFile}`
+      : `  1. set its baseUrl in ${v.envFile} to the service's address (now ${v.baseUrl})`,
     `  2. set ${v.prefix}API_KEY, ${v.prefix}SECRET_KEY and ${v.prefix}ORIGINS=<that address>`,
     `     (in VS Code: TradeReq: Add API Key, profile "${v.profile}")`,
     `     orders signed with it ask first, whatever a repository's files say; where nobody can answer,`,

@@ -1,13 +1,14 @@
 /**
  * TradeReq: Create Starter Workspace: the starter `tradereq init` writes (core/env/write-starter.ts,
- * the same checks and writing) into a folder the user picks, or into the workspace folder when it
- * is empty. A file already there is written over only after a modal question; a folder or a link
+ * the same checks and writing), for the deployment the user picks (the spec's, or mexc's), into a
+ * folder the user picks, or into the workspace folder when it is empty. A file already there is written over only after a modal question; a folder or a link
  * in a file's place stops it. Then the starter opens: its first request file when the folder is in
  * the workspace, else the folder itself.
  */
 import * as vscode from 'vscode';
 import { basename, join } from 'node:path';
-import { STARTER_REQUESTS } from '../core/env/starter';
+import { deploymentById } from '../core/catalog/deployment';
+import { STARTER_DEPLOYMENTS, STARTER_REQUESTS, starterFiles, type StarterDeployment } from '../core/env/starter';
 import {
   checkStarterFolder,
   readStarterFiles,
@@ -27,14 +28,18 @@ interface StarterWritten {
 }
 
 /**
- * `args`: the folder (tests, scripts), else the empty workspace folder, else a pick; FROM_WALKTHROUGH
- * when the walkthrough runs it.
+ * `args`: the folder (tests, scripts), else the empty workspace folder, else a pick; a deployment's
+ * id (`mexc`), else the spec's when a folder is given, else a question; FROM_WALKTHROUGH when the
+ * walkthrough runs it.
  */
 export async function createStarterWorkspace(
   log: vscode.LogOutputChannel,
   ...args: unknown[]
 ): Promise<StarterWritten | undefined> {
   const given = args.find((a) => a instanceof vscode.Uri);
+  const named = STARTER_DEPLOYMENTS.find((d) => args.includes(d));
+  const deployment = named ?? (given !== undefined ? 'spec' : await pickDeployment());
+  if (!deployment) return undefined;
   const folder = given ?? (await emptyWorkspaceFolder()) ?? (await pickFolder());
   if (!folder) return undefined;
   if (folder.scheme !== 'file') {
@@ -44,7 +49,7 @@ export async function createStarterWorkspace(
     return undefined;
   }
   // The extension's root: dist/extension.js sits one folder down.
-  const read = readStarterFiles(join(__dirname, '..'));
+  const read = readStarterFiles(join(__dirname, '..'), starterFiles(deployment));
   if (!read.ok) {
     const { path, code } = read.error;
     void vscode.window.showErrorMessage(
@@ -60,6 +65,26 @@ export async function createStarterWorkspace(
   reach('starterCreated');
   const openFolder = await openStarter(folder, args.includes(FROM_WALKTHROUGH));
   return openFolder ? { folder: folder.toString(), openFolder } : { folder: folder.toString() };
+}
+
+/** Which deployment the project is for: the spec's first (the default), each with what it changes. */
+async function pickDeployment(): Promise<StarterDeployment | undefined> {
+  const items = STARTER_DEPLOYMENTS.map((id) => ({
+    label: deploymentById(id)?.title ?? id,
+    description: id,
+    detail:
+      id === 'mexc'
+        ? vscode.l10n.t(
+            'Environments of "deployment": "mexc" (its own address and key header) and .pb streams, decoded.',
+          )
+        : vscode.l10n.t('The published spec: JSON streams; the live environment at an address you write.'),
+    id,
+  }));
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('TradeReq: the deployment the starter is for'),
+    placeHolder: vscode.l10n.t('Which deployment of the service will this project talk to?'),
+  });
+  return picked?.id;
 }
 
 /** The first workspace folder that holds nothing but hidden entries (.git, .vscode, …). */

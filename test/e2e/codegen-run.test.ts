@@ -37,6 +37,7 @@ function guardedBuy(baseUrl: string): CodeRequest {
   const block = doc.requests.find((r) => r.name?.text === 'buy')!;
   const model = codeRequestFrom(doc, block, guarded(baseUrl));
   if (!model.ok) assert.fail(model.error.message);
+  if ('kind' in model.value) assert.fail('a WebSocket request: a stream program');
   return model.value;
 }
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { BUILTIN_SANDBOX } from '../../src/core/env/constants';
 import { DEMO_ACCOUNTS } from '../../src/core/env/demo';
 import { parseEnvironmentFile } from '../../src/core/env/schema';
-import { STARTER_FILES, STARTER_PATH } from '../../src/core/env/starter';
+import { STARTER_FILES, STARTER_PATH, starterFiles } from '../../src/core/env/starter';
 import { startSandbox } from '../../src/sandbox';
 import { ensureBuilt } from '../support/build';
 import { describeRun, ROOT, tradereq, type Run } from '../support/cli';
@@ -36,7 +36,8 @@ describe('tradereq init', function () {
   it('writes the starter into a new folder: the files of media/starter/ as they are, with \\n line endings and no key; prints them and the next commands', () => {
     assert.equal(first.status, 0, describeRun(first));
     const names = STARTER_FILES.map((f) => f.name).sort();
-    assert.deepEqual(readdirSync(STARTER).sort(), names, 'media/starter/ holds what core/env/starter.ts lists');
+    const plain = readdirSync(STARTER, { withFileTypes: true }).filter((e) => e.isFile());
+    assert.deepEqual(plain.map((e) => e.name).sort(), names, 'media/starter/ holds what core/env/starter.ts lists');
     assert.deepEqual(readdirSync(join(tmp, 'demo')).sort(), names);
     const secrets = DEMO_ACCOUNTS.flatMap((a) => [a.apiKey, a.secretKey]);
     for (const name of names) {
@@ -97,10 +98,44 @@ describe('tradereq init', function () {
     assert.equal(text(market), text(join(STARTER, 'market.tradereq')).replace(/\r\n?/g, '\n'));
     assert.equal(text(join(tmp, 'demo', 'mine.tradereq')), 'GET /api/v3/ping\n');
     const help = await run(['init', '--help']);
-    assert.match(help.stdout, /^Usage: tradereq init \[DIR\] \[--force\]\n/);
+    assert.match(help.stdout, /^Usage: tradereq init \[DIR\] \[--deployment spec\|mexc\] \[--force\]\n/);
     assert.match(
       help.stdout,
-      /\n {2}--force {6}overwrite .*\n[\s\S]*\nExit codes: 0 the starter was written; 2 bad input/,
+      /\n {2}--force {10}overwrite .*\n[\s\S]*\nExit codes: 0 the starter was written; 2 bad input/,
     );
+  });
+
+  it('--deployment mexc writes environments of mexc (the sandbox on loopback, live at its own address) and a .pb stream file that checks clean', async () => {
+    const mexc = await run(['init', 'mx', '--deployment', 'mexc']);
+    assert.equal(mexc.status, 0, describeRun(mexc));
+    const names = starterFiles('mexc')
+      .map((f) => f.name)
+      .sort();
+    assert.deepEqual(readdirSync(join(tmp, 'mx')).sort(), names);
+    for (const f of starterFiles('mexc'))
+      assert.equal(
+        text(join(tmp, 'mx', f.name)),
+        text(join(ROOT, ...(f.from ?? STARTER_PATH), f.name)).replace(/\r\n?/g, '\n'),
+        f.name,
+      );
+    const env = parseEnvironmentFile(text(join(tmp, 'mx', 'tradereq.env.json')));
+    assert.ok(env.ok, String(!env.ok && env.error));
+    assert.equal(env.value['sandbox']?.deployment, 'mexc');
+    assert.equal(env.value['sandbox']?.baseUrl, BUILTIN_SANDBOX.baseUrl);
+    assert.equal(env.value['live']?.deployment, 'mexc');
+    assert.equal(env.value['live']?.baseUrl, 'https://api.mexc.com', "the deployment's own address");
+    assert.equal(env.value['live']?.confirm, true);
+    assert.match(
+      text(join(tmp, 'mx', 'stream.tradereq')),
+      /^spot@public\.aggre\.bookTicker\.v3\.api\.pb@100ms@\{\{symbol\}\}$/m,
+    );
+    assert.match(mexc.stdout, /tradereq sandbox --deployment mexc/);
+    assert.match(mexc.stdout, /its address is the deployment mexc's own \(https:\/\/api\.mexc\.com\)/);
+    const check = await run(['check', 'mx']);
+    assert.equal(check.status, 0, describeRun(check));
+    assert.doesNotMatch(check.stdout, /: (error|warning): /);
+    const unknown = await run(['init', 'other', '--deployment', 'binance']);
+    assert.equal(unknown.status, 2, describeRun(unknown));
+    assert.match(unknown.stderr, /--deployment binance is not a deployment TradeReq knows: spec, mexc/);
   });
 });

@@ -21,7 +21,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { STARTER_FILES, STARTER_PATH } from '../../src/core/env/starter';
+import { starterPackagePaths } from '../../src/core/env/starter';
 import { tgzEntries, zipEntries } from '../support/archives';
 import { ensurePackages } from '../support/build';
 
@@ -40,8 +40,8 @@ interface Manifest {
 }
 
 const manifestOf = (bytes: Buffer | undefined): Manifest => JSON.parse(String(bytes)) as Manifest;
-/** What `tradereq init` copies (media/starter/), as both packages carry it. */
-const STARTER = STARTER_FILES.map((f) => [...STARTER_PATH, f.name].join('/'));
+/** What `tradereq init` copies (media/starter/, a deployment's own files in media/starter/<id>/), as both packages carry it. */
+const STARTER = starterPackagePaths();
 
 describe('the npm tarball of the command line', function () {
   this.timeout(120_000);
@@ -224,7 +224,7 @@ const NEEDED = [
   /^dist\/webview\/panel\.(js|css)$/,
   /^media\/[\w.-]+\.json$/,
   /^media\/icon\.png$/,
-  /^media\/starter\/[\w.-]+$/,
+  /^media\/starter\/([\w-]+\/)?[\w.-]+$/,
   /^media\/walkthrough\/[\w-]+\.svg$/,
   /^package\.nls(\.[\w-]+)?\.json$/,
   /^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/,

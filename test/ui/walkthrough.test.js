@@ -113,6 +113,10 @@ describe('the walkthrough "Get started with TradeReq", as a new user meets it', 
   it('Create Starter Workspace writes the starter into the empty workspace folder, opens market.tradereq beside the walkthrough, and the step ticks', async () => {
     await expand('createStarter');
     await action('createStarter', 'Create Starter Workspace').click();
+    // It asks which deployment the project is for: the published spec, the first.
+    const question = page.locator('.quick-input-widget');
+    await question.locator('.quick-input-title', { hasText: 'the deployment the starter is for' }).waitFor();
+    await question.locator('.quick-input-list .monaco-list-row', { hasText: 'the published spec' }).click();
     await page.locator('.monaco-editor .view-lines', { hasText: 'Public market data' }).first().waitFor();
     await ticked('createStarter');
     assert.deepEqual(

@@ -6,7 +6,7 @@
 import { ENDPOINTS } from './endpoints';
 import { ERROR_CODES } from './errors';
 import { HTTP_STATUSES, OTHER_STATUS_MEANINGS } from './statuses';
-import { STREAM_DESCRIPTIONS } from './stream-names';
+import { DEPLOYMENTS } from './deployment';
 import type { ParamInfo } from './types';
 
 function paramTexts(p: ParamInfo): string[] {
@@ -28,7 +28,7 @@ export function shownCatalogTexts(): string[] {
     ...HTTP_STATUSES.map((s) => s.meaning),
     ...Object.values(OTHER_STATUS_MEANINGS),
     ...ENDPOINTS.flatMap((e) => [e.title, e.description, ...e.params.flatMap(paramTexts)]),
-    ...STREAM_DESCRIPTIONS.flatMap((s) => [
+    ...DEPLOYMENTS.flatMap((d) => d.streams).flatMap((s) => [
       s.title,
       s.description,
       ...s.params.flatMap((p) => [p.description, p.rule, ...(p.values ?? []).map((v) => v.description)]),

@@ -9,6 +9,7 @@ import { randomInt } from 'node:crypto';
 import { DEFAULT_API_KEY_HEADER, type NamedEnvironment } from '../env/constants';
 import { profileEnvPrefix } from '../env/keys';
 import { isWebSocket, type RequestBlock, type TradeReqDocument } from '../format/model';
+import { streamProgramNeeds, streamRequestFrom, type StreamCodeRequest } from './stream-program';
 import type { ResolvedRequest } from '../format/resolve';
 import { responseRequestName } from '../format/variables';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from '../request/build';
@@ -176,7 +177,8 @@ function keyEnvironment(profile: string | undefined): CodeRequest['keyEnv'] {
 }
 
 /** What a program needs when it runs, in a sentence: its key variables and its arguments; and whether it asks. */
-export function programNeeds(model: CodeRequest): string {
+export function programNeeds(model: CodeRequest | StreamCodeRequest): string {
+  if ('kind' in model) return streamProgramNeeds(model);
   const keys = model.signed
     ? `It reads the keys from ${model.keyEnv.apiKey} and ${model.keyEnv.secretKey} and signs when it runs`
     : 'It is not signed and needs no key';
@@ -202,9 +204,17 @@ export function codeRequestFrom(
   doc: TradeReqDocument,
   request: RequestBlock,
   environment: NamedEnvironment,
-): Result<CodeRequest, PrepareFailure> {
+): Result<CodeRequest | StreamCodeRequest, PrepareFailure> {
   if (isWebSocket(request))
-    return err(badInput([], 'a WebSocket request cannot become a program: Copy as code makes REST requests'));
+    return (
+      streamRequestFrom(doc, request, environment) ??
+      err(
+        badInput(
+          [],
+          "with JSON pushes (the environment's deployment), a WebSocket request cannot become a program: Copy as code makes REST requests, and programs of WebSocket requests whose deployment pushes binary frames (mexc)",
+        ),
+      )
+    );
   const markers = new Markers(sourceText(doc, request, environment));
   const bodies = responseBodies(doc, request, environment, markers);
   if (!bodies.ok) return err(badInput([], bodies.error));

@@ -10,10 +10,12 @@ import { CodegenError, planProgram } from './plan';
 import { err, ok, type Result } from '../result';
 import { generatePython } from './python';
 import { generateShell } from './shell';
+import { generateStreamProgram, type StreamCodeRequest } from './stream-program';
 
 export { CODE_LANGUAGES, type CodeLanguage, type CodeRequest } from './program-model';
 export type { NamedValue, Piece, Value } from './program-model';
 export { codeRequestFrom, programNeeds } from './adapter';
+export type { StreamCodeRequest } from './stream-program';
 
 export function isCodeLanguage(id: string): id is CodeLanguage {
   return CODE_LANGUAGES.some((l) => l.id === id);
@@ -23,7 +25,8 @@ export function isCodeLanguage(id: string): id is CodeLanguage {
  * The program's source text in `language`, or why the request cannot become a program (a name
  * that is not an identifier, a header that cannot be sent, and so on).
  */
-export function generateCode(request: CodeRequest, language: CodeLanguage): Result<string, string> {
+export function generateCode(request: CodeRequest | StreamCodeRequest, language: CodeLanguage): Result<string, string> {
+  if ('kind' in request) return generateStreamProgram(request, language);
   try {
     return ok(program(request, language));
   } catch (e) {

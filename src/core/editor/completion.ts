@@ -17,7 +17,8 @@ import {
 import { SYSTEM_VARIABLES } from '../format/variables';
 import { ENDPOINTS, KNOWN_PATHS, findEndpoint, findParam } from '../catalog/endpoints';
 import type { EndpointInfo } from '../catalog/types';
-import { expectationCompletions } from './expectation-help';
+import { expectationCompletions, requestPushPaths } from './expectation-help';
+import { deploymentOf } from '../catalog/deployment';
 import { paramMarkdown, sourceNote } from './markdown';
 import { orderListCompletions, streamSymbolAt, wsCompletions } from './stream-completion';
 import { valuesFor, wordRange, wordStart, type CompletionContext, type CompletionEntry } from './completion-values';
@@ -90,7 +91,8 @@ function commentCompletions(
 ): CompletionEntry[] {
   const request = requestInBlock(doc, line);
   const ws = request !== undefined && isWebSocket(request);
-  return expectationCompletions(before, line, character, ws, request && ctx.answerPaths?.(request)) ?? [];
+  const pushes = ws ? requestPushPaths(request, deploymentOf(ctx.environment)) : [];
+  return expectationCompletions(before, line, character, ws, request && ctx.answerPaths?.(request), pushes) ?? [];
 }
 
 function methodCompletions(line: number, lineText: string, character: number): CompletionEntry[] {

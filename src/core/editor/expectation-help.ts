@@ -1,7 +1,8 @@
 /**
  * The editor's help on `# @expect` lines (docs/format.md, Expectations): hover says what a line
  * checks, in words; completion offers the kinds after `@expect`, paths from the request's last
- * answer, and the operators each kind takes.
+ * answer (json) or from the pushes of its streams under the environment's deployment (message),
+ * and the operators each kind takes.
  */
 import { BOUNDS, clip } from '../bounds';
 import {
@@ -15,8 +16,9 @@ import {
   type ExpectKind,
   type ExpectationLine,
 } from '../format/expectation';
+import { readStreamName, type StreamCatalog, type StreamDescription } from '../catalog/stream-names';
 import { credentialsIn } from '../format/credentials';
-import { range, type Directive, type Range } from '../format/model';
+import { range, type Directive, type Range, type RequestBlock } from '../format/model';
 import type { AnswerPath, CompletionEntry } from './completion-values';
 import { t } from '../l10n';
 import { escapeMarkdown, inlineCode } from './markdown';
@@ -171,21 +173,96 @@ function checkWords(check: Check, lists = true): string {
 }
 
 /** The hover of an `# @expect` line's arguments: what it checks, or what is wrong with it. */
-export function expectationHover(d: Directive): { markdown: string; range: Range } | undefined {
+export function expectationHover(
+  d: Directive,
+  pushPaths: readonly PushPath[] = [],
+): { markdown: string; range: Range } | undefined {
   const args = d.args;
   if (!args) return undefined;
   const line = readExpectationLine(args.text, args.range.startLine, args.range.startChar);
-  const markdown = line.ok
-    ? `**@expect ${line.value.kind}**: ${describeExpectation(line.value)}`
-    : `**@expect**: ${escapeMarkdown(line.error.message)}`;
+  if (!line.ok) return { markdown: `**@expect**: ${escapeMarkdown(line.error.message)}`, range: args.range };
+  const said = `**@expect ${line.value.kind}**: ${describeExpectation(line.value)}`;
+  const field = line.value.kind === 'message' ? pushPathOf(line.value.path, pushPaths) : undefined;
+  const markdown = field ? `${said}\n\n${inlineCode(field.path)} (${field.type}): ${t(field.description)}` : said;
   return { markdown, range: args.range };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The paths of a push, for `# @expect message`
+
+/** A path a `# @expect message` line can name in a push of the request's streams. */
+export interface PushPath {
+  readonly path: string;
+  readonly type: string;
+  readonly description: string;
+}
+
+const JSON_ENVELOPE: readonly PushPath[] = [
+  { path: 'c', type: 'string', description: 'The stream name the push belongs to.' },
+  { path: 's', type: 'string', description: 'The symbol (absent on account pushes).' },
+  { path: 't', type: 'timestampMs', description: 'When the push was made.' },
+];
+const BINARY_ENVELOPE: readonly PushPath[] = [
+  { path: 'channel', type: 'string', description: 'The stream name the push belongs to.' },
+  { path: 'symbol', type: 'string', description: 'The symbol (absent on account pushes).' },
+  { path: 'symbolId', type: 'string', description: "The symbol's id." },
+  { path: 'createTime', type: 'timestampMs', description: 'When the push was made.' },
+  { path: 'sendTime', type: 'timestampMs', description: 'When the push was sent.' },
+];
+
+/** The envelope's descriptions, shown translated (editor/shown-texts.ts). */
+export function pushEnvelopeTexts(): string[] {
+  return [...JSON_ENVELOPE, ...BINARY_ENVELOPE].map((p) => p.description);
+}
+
+/** A push's paths as an expectation writes them: `d.deals[*].p`, `publicAggreDeals.deals[*].price`. */
+function streamPushPaths(info: StreamDescription): PushPath[] {
+  const body = info.body?.name ?? 'd';
+  return [
+    ...(info.body === undefined ? JSON_ENVELOPE : BINARY_ENVELOPE),
+    ...info.fields.map((f) => ({ ...f, path: `${body}.${f.path.replaceAll('[]', '[*]')}` })),
+  ];
+}
+
+/**
+ * The paths of the pushes the request's streams send under `deployment`; a request whose names do
+ * not read (variables, mistakes) gets the paths of every stream of the deployment.
+ */
+export function requestPushPaths(request: RequestBlock, deployment: StreamCatalog): PushPath[] {
+  const read = request.streams.flatMap((token) => {
+    const r = readStreamName(token.text, deployment);
+    return r.ok ? [r.value.info] : [];
+  });
+  const infos = read.length > 0 ? read : deployment.streams;
+  const byPath = new Map<string, PushPath>();
+  for (const info of infos) for (const p of streamPushPaths(info)) if (!byPath.has(p.path)) byPath.set(p.path, p);
+  return [...byPath.values()];
+}
+
+/** The known path a written one names (`d.deals[0].p` names `d.deals[*].p`). */
+function pushPathOf(written: string, paths: readonly PushPath[]): PushPath | undefined {
+  const general = written.replace(/\[(\d+|\*)\]/g, '[*]');
+  return paths.find((p) => p.path === general);
+}
+
+function pushPathCompletions(r: Range, paths: readonly PushPath[]): CompletionEntry[] {
+  return paths.map((p, i) => ({
+    label: p.path,
+    kind: 'parameter',
+    insertText: p.path + ' ',
+    detail: `${p.type} · ${t(p.description)}`,
+    documentation: t("A field of this request's pushes (the environment's deployment)."),
+    range: r,
+    sortText: String(i).padStart(4, '0'),
+    retrigger: true,
+  }));
 }
 
 const EXPECT_LINE = /^\s*(?:#|\/\/)\s*@expect\s+(.*)$/;
 
 /**
  * Completion on an `# @expect` line, or undefined when the cursor is not on one: the kinds, then
- * paths of the request's last answer (json), then the operators of the kind.
+ * paths of the request's last answer (json) or of its pushes (message), then the operators of the kind.
  */
 export function expectationCompletions(
   before: string,
@@ -193,6 +270,7 @@ export function expectationCompletions(
   character: number,
   websocket: boolean,
   answerPaths: readonly AnswerPath[] | undefined,
+  pushPaths: readonly PushPath[] = [],
 ): CompletionEntry[] | undefined {
   const m = EXPECT_LINE.exec(before);
   if (!m) return undefined;
@@ -203,7 +281,10 @@ export function expectationCompletions(
   if (words.length === 1) return kindCompletions(r, websocket);
   if (!(EXPECT_KINDS as readonly string[]).includes(kind)) return [];
   const withSubject = kind === 'json' || kind === 'message' || kind === 'header';
-  if (withSubject && words.length === 2) return kind === 'json' ? pathCompletions(r, answerPaths ?? []) : [];
+  if (withSubject && words.length === 2) {
+    if (kind === 'json') return pathCompletions(r, answerPaths ?? []);
+    return kind === 'message' ? pushPathCompletions(r, pushPaths) : [];
+  }
   const operatorAt = withSubject ? 2 : 1;
   if (words.length === operatorAt + 1) return operatorCompletions(kind, r);
   if (words[operatorAt] === 'not' && words.length === operatorAt + 2) return operatorCompletions(kind, r, 'exists');

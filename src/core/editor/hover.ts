@@ -6,7 +6,8 @@
 import type { ClockSample } from '../clock/clock';
 import { DIRECTIVES } from '../format/directives';
 import { t } from '../l10n';
-import { expectationHover } from './expectation-help';
+import { expectationHover, requestPushPaths, type PushPath } from './expectation-help';
+import { deploymentOf } from '../catalog/deployment';
 import { readStreamName } from '../catalog/stream-names';
 import {
   contains,
@@ -55,6 +56,11 @@ function errorCodeAt(lineText: string, line: number, character: number): HoverRe
   return undefined;
 }
 
+/** A WebSocket request's `# @expect message` paths: its pushes' fields under the environment's deployment. */
+function pushPathsOf(request: RequestBlock | undefined, ctx: HoverContext): readonly PushPath[] {
+  return request && isWebSocket(request) ? requestPushPaths(request, deploymentOf(ctx.environment)) : [];
+}
+
 /** An error code in a comment; on an `# @expect` line, what it checks (`code N` keeps its code's hover on the number). */
 function commentHover(
   directives: readonly Directive[],
@@ -62,11 +68,12 @@ function commentHover(
   line: number,
   character: number,
   ctx: HoverContext,
+  pushPaths: () => readonly PushPath[] = () => [],
 ): HoverResult | undefined {
   const expect = directives.find(
     (d) => d.name.text === 'expect' && d.args !== undefined && contains(d.args.range, line, character),
   );
-  if (expect && !/^code\b/.test(expect.args!.text)) return expectationHover(expect);
+  if (expect && !/^code\b/.test(expect.args!.text)) return expectationHover(expect, pushPaths());
   const code = errorCodeAt(lineText, line, character);
   if (code) {
     const n = Number(lineText.slice(code.range.startChar, code.range.endChar));
@@ -83,7 +90,8 @@ export function hoverAt(
   ctx: HoverContext,
 ): HoverResult | undefined {
   const request = requestAtLine(doc, line);
-  const comment = commentHover(request?.directives ?? doc.fileDirectives, lineText, line, character, ctx);
+  const pushes = () => pushPathsOf(request, ctx);
+  const comment = commentHover(request?.directives ?? doc.fileDirectives, lineText, line, character, ctx, pushes);
   if (comment) return comment;
 
   const refs = request ? request.variableRefs : doc.variableRefs;
@@ -165,9 +173,16 @@ function wsHover(
       ctx.environment.name,
       inlineCode(where),
     );
-    const assumed = t(
-      '_The stream names and messages are assumed (not documented by the service, §6); §8 limits a connection to 30 streams and 100 client messages a second._',
-    );
+    const deployment = deploymentOf(ctx.environment);
+    const assumed =
+      deployment.streamEncoding === 'protobuf'
+        ? t(
+            '_The stream names are those of the deployment {0} (its own documentation): its pushes are binary (Protocol Buffers), shown decoded; §8 limits a connection to 30 streams and 100 client messages a second._',
+            deployment.title,
+          )
+        : t(
+            '_The stream names and messages are assumed (not documented by the service, §6); §8 limits a connection to 30 streams and 100 client messages a second._',
+          );
     return {
       markdown: `${connects}\n\n${assumed}`,
       range: rl.range,
@@ -176,10 +191,11 @@ function wsHover(
   const token = request.streams.find((s) => contains(s.range, line, character));
   if (!token) return undefined;
   const name = token.text.includes('{{') ? substituted(doc, token.text, ctx) : token.text;
-  const parsed = readStreamName(name);
+  const deployment = deploymentOf(ctx.environment);
+  const parsed = readStreamName(name, deployment);
   return {
     markdown: parsed.ok
-      ? streamMarkdown(parsed.value.info, name)
+      ? streamMarkdown(parsed.value.info, name, deployment)
       : `${inlineCode(name)}: ${escapeMarkdown(parsed.error.message)}`,
     range: token.range,
   };

@@ -2,7 +2,7 @@
 import { t } from '../l10n';
 import type { ClockSample } from '../clock/clock';
 import { explainTimestampError } from '../clock/clock';
-import type { StreamDescription } from '../catalog/stream-names';
+import type { StreamCatalog, StreamDescription } from '../catalog/stream-names';
 import type { EndpointInfo, ErrorCodeInfo, ParamInfo, Source } from '../catalog/types';
 
 /** Escapes Markdown and HTML so that text shows as written. */
@@ -93,8 +93,15 @@ export function endpointMarkdown(e: EndpointInfo): string {
   ].join('\n');
 }
 
-/** What a stream pushes, whether it needs a listen key, its parameters and push fields; `name` as written (escaped). */
-export function streamMarkdown(info: StreamDescription, name?: string): string {
+/**
+ * What a stream pushes, whether it needs a listen key, its parameters and push fields; `name` as
+ * written (escaped); `deployment` is the one whose stream it is (a binary push is shown decoded).
+ */
+export function streamMarkdown(
+  info: StreamDescription,
+  name?: string,
+  deployment?: Pick<StreamCatalog, 'title'>,
+): string {
   const code = inlineCode(name ?? info.template);
   const lines = [
     info.visibility === 'private'
@@ -113,17 +120,27 @@ export function streamMarkdown(info: StreamDescription, name?: string): string {
     lines.push('', ...info.params.map((p) => `- **${p.name}**: ${t(p.description)} (${t(p.rule)})`));
   lines.push(
     '',
-    t('**Each push** `{"c", "s", "t", "d"}`; in `d`:'),
+    info.body === undefined
+      ? t('**Each push** `{"c", "s", "t", "d"}`; in `d`:')
+      : t(
+          '**Each push** is binary (Protocol Buffers, body {0} {1}), shown decoded as `{channel, symbol, createTime, sendTime, {2}}`; in `{2}`:',
+          info.body.field,
+          info.body.message,
+          info.body.name,
+        ),
     '',
     ...info.fields.map((f) => `- \`${f.path}\` (${f.type}): ${t(f.description)}`),
   );
-  lines.push(
-    '',
-    info.source === 'spec'
-      ? t('_Documented by the service: §6 shows no stream names; this follows the API family._')
-      : t('_Assumed (not documented by the service): §6 shows no stream names; this follows the API family._'),
-  );
+  lines.push('', streamSourceNote(info, deployment));
   return lines.join('\n');
+}
+
+function streamSourceNote(info: StreamDescription, deployment: Pick<StreamCatalog, 'title'> | undefined): string {
+  if (info.source === 'deployment')
+    return t('_Documented by the deployment {0} in its own documentation, not by the spec._', deployment?.title ?? '');
+  return info.source === 'spec'
+    ? t('_Documented by the service: §6 shows no stream names; this follows the API family._')
+    : t('_Assumed (not documented by the service): §6 shows no stream names; this follows the API family._');
 }
 
 /** Where a fact comes from, as the last line of a hover (italic). */

@@ -1,11 +1,13 @@
 /**
- * Completion inside WebSocket requests (stream names under `[subscribe]`: the kinds, then symbols
- * from the same source as REST, then depth levels or kline intervals; the sections) and inside a
+ * Completion inside WebSocket requests (stream names under `[subscribe]`: the kinds of the
+ * environment's deployment, then its parameters in their order: symbols from the same source as
+ * REST, depth levels, kline intervals, rates; the sections) and inside a
  * batchOrders list (the parameters of an order and their values). Pure, like completion.ts.
  */
 import { findParam } from '../catalog/endpoints';
 import { t } from '../l10n';
-import { STREAM_DESCRIPTIONS, type StreamDescription } from '../catalog/stream-names';
+import { DEPLOYMENTS, deploymentOf } from '../catalog/deployment';
+import { streamOfChannel, type StreamCatalog, type StreamDescription } from '../catalog/stream-names';
 import type { EndpointInfo, ParamInfo } from '../catalog/types';
 import { range, type Range, type RequestBlock } from '../format/model';
 import { symbolCompletions, valuesFor, type CompletionContext, type CompletionEntry } from './completion-values';
@@ -55,11 +57,12 @@ function streamAt(lineText: string, character: number): { typed: string; start: 
 }
 
 /** The kind (channel) of a stream name being written, and which of its parameters the cursor is in. */
-function streamPart(typed: string): { info?: StreamDescription; param: number } {
+function streamPart(typed: string, catalogs: readonly StreamCatalog[]): { info?: StreamDescription; param: number } {
   const parts = typed.split('@');
   if (parts.length < 3) return { param: -1 };
   const channel = `${parts[0]}@${parts[1]}`;
-  return { info: STREAM_DESCRIPTIONS.find((s) => s.channel === channel), param: parts.length - 3 };
+  const info = catalogs.map((c) => streamOfChannel(channel, c)).find((s) => s !== undefined);
+  return { ...(info !== undefined && { info }), param: parts.length - 3 };
 }
 
 function streamCompletions(
@@ -70,8 +73,9 @@ function streamCompletions(
 ): CompletionEntry[] {
   const at = streamAt(lineText, character);
   if (!at) return [];
-  const { info, param } = streamPart(at.typed);
-  if (param < 0) return streamKinds(range(line, at.start, line, at.end));
+  const deployment = deploymentOf(ctx.environment);
+  const { info, param } = streamPart(at.typed, [deployment]);
+  if (param < 0) return streamKinds(deployment, range(line, at.start, line, at.end));
   const p = info?.params[param];
   if (!info || !p) return [];
   const from = at.start + at.typed.lastIndexOf('@') + 1;
@@ -91,9 +95,9 @@ function streamCompletions(
   return more ? entries.map((e) => ({ ...e, insertText: `${e.label}@`, retrigger: true })) : entries;
 }
 
-/** Every kind of stream: public ones first; one with parameters leaves the list open for them. */
-function streamKinds(r: Range): CompletionEntry[] {
-  return STREAM_DESCRIPTIONS.map((s, i) => ({
+/** Every kind of stream of the deployment: public ones first; one with parameters leaves the list open for them. */
+function streamKinds(deployment: StreamCatalog, r: Range): CompletionEntry[] {
+  return deployment.streams.map((s, i) => ({
     label: s.params.length > 0 ? `${s.channel}@` : s.channel,
     kind: 'value',
     detail: [
@@ -101,19 +105,22 @@ function streamKinds(r: Range): CompletionEntry[] {
       ...(s.visibility === 'private' ? [t('private'), t('needs # @listenKey')] : [t('public')]),
       s.template,
     ].join(' · '),
-    documentation: streamMarkdown(s),
+    documentation: streamMarkdown(s, undefined, deployment),
     range: r,
     sortText: String(i).padStart(2, '0'),
     ...(s.params.length > 0 && { retrigger: true }),
   }));
 }
 
-/** Whether the cursor is where a symbol goes in a stream name (the shell then loads the symbols). */
+/**
+ * Whether the cursor is where a symbol goes in a stream name (the shell then loads the symbols).
+ * The deployments' channels differ, so the channel says where its symbol goes whatever the environment.
+ */
 export function streamSymbolAt(request: RequestBlock, lineText: string, line: number, character: number): boolean {
   if (sectionAt(request, line) !== 'subscribe') return false;
   const at = streamAt(lineText, character);
   if (!at) return false;
-  const { info, param } = streamPart(at.typed);
+  const { info, param } = streamPart(at.typed, DEPLOYMENTS);
   return info?.params[param]?.name === 'symbol';
 }
 

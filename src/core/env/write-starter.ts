@@ -7,7 +7,7 @@
 import { lstatSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { err, ok, type Result } from '../result';
-import { STARTER_FILES, STARTER_PATH } from './starter';
+import { STARTER_FILES, STARTER_PATH, type StarterFile } from './starter';
 
 /** A starter file with its text, as it is written. */
 export interface StarterText {
@@ -32,12 +32,17 @@ export type StarterFolderCheck =
 
 const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? String(e);
 
-/** The starter's files from the package whose root (the folder of package.json) is `root`, with \n line endings. */
-export function readStarterFiles(root: string): Result<StarterText[], FileFailure> {
-  const folder = join(root, ...STARTER_PATH);
+/**
+ * The starter's files (the spec's unless `starter` names a deployment's) from the package whose
+ * root (the folder of package.json) is `root`, with \n line endings.
+ */
+export function readStarterFiles(
+  root: string,
+  starter: readonly StarterFile[] = STARTER_FILES,
+): Result<StarterText[], FileFailure> {
   const files: StarterText[] = [];
-  for (const f of STARTER_FILES) {
-    const path = join(folder, f.name);
+  for (const f of starter) {
+    const path = join(root, ...(f.from ?? STARTER_PATH), f.name);
     try {
       // Written with \n whatever a checkout on Windows made of the line endings.
       files.push({ name: f.name, text: readFileSync(path, 'utf8').replace(/\r\n?/g, '\n') });

@@ -18,6 +18,7 @@ function model(source: string, environment: NamedEnvironment = BUILTIN_SANDBOX, 
   const doc = parse(source);
   const r = codeRequestFrom(doc, doc.requests[index]!, environment);
   if (!r.ok) assert.fail(`refused: ${r.error.message}`);
+  if ('kind' in r.value) assert.fail('a WebSocket request: a stream program');
   return r.value;
 }
 

@@ -15,6 +15,7 @@ function model(text: string): CodeRequest {
   const doc = parse(text);
   const m = codeRequestFrom(doc, doc.requests[0]!, BUILTIN_SANDBOX);
   if (!m.ok) assert.fail(m.error.message);
+  if ('kind' in m.value) assert.fail('a WebSocket request: a stream program');
   return m.value;
 }
 

@@ -114,3 +114,62 @@ describe('editor: # @expect hover', () => {
     );
   });
 });
+
+describe("editor: # @expect message paths from the request's streams", () => {
+  const MEXC_ENV = { ...BUILTIN_SANDBOX, name: 'mexc-sandbox', deployment: 'mexc' };
+  const under = (environment: typeof BUILTIN_SANDBOX, text: string) => {
+    const p = at(text);
+    return completionsAt(p.doc, p.lineText, p.line, p.character, { ...CTX, environment });
+  };
+  const hoverUnder = (environment: typeof BUILTIN_SANDBOX, text: string) => {
+    const p = at(text);
+    return hoverAt(p.doc, p.lineText, p.line, p.character, { environment })?.markdown;
+  };
+
+  it("offers the wrapper's fields and the body's under its name (mexc), the envelope and d's (spec)", () => {
+    const mexc = under(
+      MEXC_ENV,
+      '# @expect message |\nWS /ws\n[subscribe]\nspot@public.aggre.deals.v3.api.pb@10ms@BTCUSDT',
+    );
+    assert.deepEqual(
+      mexc.map((e) => e.label),
+      [
+        'channel',
+        'symbol',
+        'symbolId',
+        'createTime',
+        'sendTime',
+        'publicAggreDeals.deals',
+        'publicAggreDeals.deals[*].price',
+        'publicAggreDeals.deals[*].quantity',
+        'publicAggreDeals.deals[*].tradeType',
+        'publicAggreDeals.deals[*].time',
+        'publicAggreDeals.deals[*].tradeId',
+        'publicAggreDeals.eventType',
+      ],
+    );
+    assert.match(mexc[6]!.detail ?? '', /decimal · Price\./);
+    const spec = under(BUILTIN_SANDBOX, '# @expect message |\nWS /ws\n[subscribe]\nspot@public.deals.v3.api@BTCUSDT');
+    assert.deepEqual(
+      spec.slice(0, 5).map((e) => e.label),
+      ['c', 's', 't', 'd.e', 'd.deals'],
+    );
+    // Names that do not read: every stream of the deployment, once each path.
+    const all = under(MEXC_ENV, '# @expect message |\nWS /ws\n[subscribe]\n{{stream}}').map((e) => e.label);
+    assert.ok(all.includes('privateAccount.balanceAmount') && all.includes('publicSpotKline.windowStart'));
+    assert.equal(new Set(all).size, all.length);
+  });
+
+  it('hover of a message line names the field its path reaches, any index standing for [*]', () => {
+    const h = hoverUnder(
+      MEXC_ENV,
+      '# @expect message publicAggreDeals.deals[0].tradeType =|= 1\nWS /ws\n[subscribe]\nspot@public.aggre.deals.v3.api.pb@10ms@BTCUSDT',
+    );
+    assert.match(h ?? '', /`publicAggreDeals\.deals\[\*\]\.tradeType` \(code\): The taker's side: 1 buy, 2 sell\./);
+    const none = hoverUnder(
+      MEXC_ENV,
+      '# @expect message d.deals[0].S =|= 1\nWS /ws\n[subscribe]\nspot@public.aggre.deals.v3.api.pb@10ms@BTCUSDT',
+    );
+    assert.doesNotMatch(none ?? '', /\(code\)/);
+  });
+});

@@ -212,3 +212,74 @@ describe('editor: hover in WebSocket requests', () => {
     assert.match(hover('# @lis|ten 30s\nWS /ws\n')!.markdown, /`@listen 30s \| @listen 50`/);
   });
 });
+
+describe("editor: WebSocket requests under the environment's deployment (mexc)", () => {
+  const MEXC_ENV = { ...BUILTIN_SANDBOX, name: 'mexc-sandbox', deployment: 'mexc' };
+  const MEXC_CTX: CompletionContext = { ...CTX, environment: MEXC_ENV };
+  const completeMexc = (text: string) => {
+    const c = at(text);
+    return completionsAt(parse(c.clean), c.lineText, c.line, c.character, MEXC_CTX);
+  };
+  const hoverMexc = (text: string) => {
+    const c = at(text);
+    return hoverAt(parse(c.clean), c.lineText, c.line, c.character, { environment: MEXC_ENV });
+  };
+
+  it('offers the .pb channels, then each parameter in its place: the rate, the symbol, the level, the interval', () => {
+    assert.deepEqual(
+      completeMexc('WS /ws\n[subscribe]\nspot@|\n').map((i) => i.label),
+      [
+        'spot@public.aggre.deals.v3.api.pb@',
+        'spot@public.aggre.depth.v3.api.pb@',
+        'spot@public.limit.depth.v3.api.pb@',
+        'spot@public.increase.depth.batch.v3.api.pb@',
+        'spot@public.aggre.bookTicker.v3.api.pb@',
+        'spot@public.bookTicker.batch.v3.api.pb@',
+        'spot@public.kline.v3.api.pb@',
+        'spot@private.orders.v3.api.pb',
+        'spot@private.deals.v3.api.pb',
+        'spot@private.account.v3.api.pb',
+      ],
+    );
+    const rates = completeMexc('WS /ws\n[subscribe]\nspot@public.aggre.deals.v3.api.pb@|\n');
+    assert.deepEqual(
+      rates.map((i) => [i.label, i.insertText]),
+      [
+        ['100ms', '100ms@'],
+        ['10ms', '10ms@'],
+      ],
+    );
+    const symbols = completeMexc('WS /ws\n[subscribe]\nspot@public.aggre.deals.v3.api.pb@10ms@|\n');
+    assert.deepEqual(
+      symbols.map((i) => i.label),
+      ['LTCBTC', 'XRPUSDT'],
+    );
+    const intervals = completeMexc('WS /ws\n[subscribe]\nspot@public.kline.v3.api.pb@BTCUSDT@|\n');
+    assert.ok(intervals.some((i) => i.label === 'Hour8') && intervals.some((i) => i.label === 'Month1'));
+    assert.ok(!intervals.some((i) => i.label === 'Month'));
+    // The shell loads symbols where a symbol goes, whichever deployment's channel it is.
+    const c = at('WS /ws\n[subscribe]\nspot@public.aggre.deals.v3.api.pb@10ms@|\n');
+    assert.equal(wantsSymbols(parse(c.clean), c.lineText, c.line, c.character), true);
+    const r = at('WS /ws\n[subscribe]\nspot@public.aggre.deals.v3.api.pb@|\n');
+    assert.equal(wantsSymbols(parse(r.clean), r.lineText, r.line, r.character), false);
+  });
+
+  it('the spec environment offers no .pb channel', () => {
+    assert.ok(!complete('WS /ws\n[subscribe]\nspot@|\n').some((i) => i.label.includes('.pb')));
+  });
+
+  it('hover of a .pb name says what it pushes, decoded, with its body, and whose documentation it is', () => {
+    const h = hoverMexc('WS /ws\n[subscribe]\nspot@public.aggre.deals.v3.api.pb@100ms@BTC|USDT\n');
+    assert.ok(h);
+    assert.match(h.markdown, /\*\*Trades\*\* \(public stream\)/);
+    assert.match(h.markdown, /binary \(Protocol Buffers, body 314 PublicAggreDealsV3Api\)/);
+    assert.match(h.markdown, /`deals\[\]\.price` \(decimal\)/);
+    assert.match(h.markdown, /\*\*rate\*\*/);
+    assert.match(h.markdown, /Documented by the deployment MEXC Spot v3/);
+    // A JSON name under mexc: the problem, with the equivalent.
+    const j = hoverMexc('WS /ws\n[subscribe]\nspot@public.deals.v3.api@BTC|USDT\n');
+    assert.match(j!.markdown, /spot@public\\\.aggre\\\.deals\\\.v3\\\.api\\\.pb@100ms@BTCUSDT/);
+    const line = hoverMexc('W|S /ws\n[subscribe]\n');
+    assert.match(line!.markdown, /deployment MEXC Spot v3 .*binary \(Protocol Buffers\)/);
+  });
+});
