@@ -678,7 +678,13 @@ const wallet: EndpointInfo[] = [
     signed: true,
     weight: 1,
     ...permit('SPOT_WITHDRAW_READ'),
-    params: [startTime, endTime, page, limit(10, 10), p('tranId', 'string', 'The id of the transfer.')],
+    params: [
+      startTime,
+      endTime,
+      page,
+      p('limit', 'integer', 'How many entries to return.', { rule: 'integer, default 10', defaultValue: '10' }),
+      p('tranId', 'string', 'The id of the transfer.'),
+    ],
   }),
 ];
 
