@@ -49,7 +49,7 @@ const typeValues: EnumValueInfo[] = [
   },
 ];
 
-export const recvWindow = param({
+const recvWindow = param({
   name: 'recvWindow',
   type: 'integer',
   description:
@@ -60,7 +60,7 @@ export const recvWindow = param({
   source: 'spec',
 });
 
-export const timestamp = param({
+const timestamp = param({
   name: 'timestamp',
   type: 'timestampMs',
   description:
@@ -71,7 +71,7 @@ export const timestamp = param({
   source: 'spec',
 });
 
-export const signature = param({
+const signature = param({
   name: 'signature',
   type: 'signature',
   description:
@@ -412,11 +412,6 @@ export const SPEC_ENDPOINTS = new EndpointCatalog(ENDPOINTS);
 
 export function findEndpoint(method: string, path: string): EndpointInfo | undefined {
   return SPEC_ENDPOINTS.find(method, path);
-}
-
-/** Endpoints with this path, whatever the method (to tell "wrong method" from "unknown path"). */
-export function endpointsAtPath(path: string): EndpointInfo[] {
-  return SPEC_ENDPOINTS.atPath(path);
 }
 
 /** The weight a request to `endpoint` counts: its own, or the other one when the parameter it depends on is not sent. */
