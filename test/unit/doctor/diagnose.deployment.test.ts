@@ -7,8 +7,11 @@ import type { DoctorInput, SentRequest } from '../../../src/core/doctor/types';
 
 const KEY = { profile: 'live', apiKey: 'mx0vglDoctorTestKey1', secretKey: 'doctor-test-secret' };
 
+// One clock for the request and the diagnosis: the timestamp is judged against `now`.
+const NOW = 1_764_000_000_000;
+
 function sent(url: string, header: string): SentRequest {
-  const query = `coin=USDT&timestamp=${Date.now()}`;
+  const query = `coin=USDT&timestamp=${NOW}`;
   const signature = createHmac('sha256', KEY.secretKey).update(query).digest('hex');
   return {
     method: 'GET',
@@ -27,7 +30,7 @@ function keyCheck(input: DoctorInput): string {
 }
 
 describe('doctor: the deployment a request went to', () => {
-  const base = { key: KEY, otherKeys: [], now: Date.now() };
+  const base = { key: KEY, otherKeys: [], now: NOW };
 
   it("reads the key from the deployment's header when the URL is its host", () => {
     const input = { ...base, sent: sent('https://api.mexc.com/api/v3/capital/deposit/address', 'X-MEXC-APIKEY') };
