@@ -254,10 +254,8 @@ const subAccounts: EndpointInfo[] = [
     ...permit('SPOT_ACCOUNT_READ'),
     params: [
       { ...subAccount, required: false },
-      p('isFreeze', 'enum', 'Only frozen (true) or only active (false) sub-accounts.', {
-        rule: 'true or false',
-        enumValues: values(['true', 'Frozen.'], ['false', 'Not frozen.']),
-      }),
+      // A boolean: the type the documentation gives, not a list whose case the check would hold against it.
+      p('isFreeze', 'string', 'Only frozen (true) or only active (false) sub-accounts.', { rule: 'true or false' }),
       page,
       limit(10, 200),
     ],
@@ -449,14 +447,7 @@ const trading: EndpointInfo[] = [
     signed: true,
     weight: 1,
     ...permit('SPOT_DEAL_WRITE'),
-    params: [
-      required(
-        p('mxDeductEnable', 'enum', 'Whether fees are paid with MX.', {
-          rule: 'true or false',
-          enumValues: values(['true', 'On.'], ['false', 'Off.']),
-        }),
-      ),
-    ],
+    params: [required(p('mxDeductEnable', 'string', 'Whether fees are paid with MX.', { rule: 'true or false' }))],
   }),
   documented({
     method: 'GET',
