@@ -52,7 +52,10 @@ function documented(row: Row): EndpointInfo {
   const { params = [], ...rest } = row;
   return {
     mode: row.signed ? 'uid' : 'ip',
-    ...(row.signed && row.documentedMode === undefined ? { documentedMode: 'ip' as const } : {}),
+    // Where the documentation states no weight (the listen key's calls), it labels none either.
+    ...(row.signed && row.documentedMode === undefined && row.weightSource !== 'assumed'
+      ? { documentedMode: 'ip' as const }
+      : {}),
     source: 'spec',
     weightSource: 'spec',
     ...rest,

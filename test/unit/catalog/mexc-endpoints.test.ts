@@ -59,6 +59,9 @@ describe('catalog: the endpoints of the mexc deployment', () => {
     assert.equal(account.mode, 'uid');
     assert.equal(account.documentedMode, 'ip');
     assert.equal(mexc.find('GET', '/api/v3/depth')!.documentedMode, undefined);
+    const keepAlive = mexc.find('PUT', '/api/v3/userDataStream')!;
+    assert.equal(keepAlive.weightSource, 'assumed', 'the documentation states no weight for the listen key calls');
+    assert.equal(keepAlive.documentedMode, undefined);
   });
 
   it('names permissions as the documentation does; a write asks before sending', () => {
