@@ -3,7 +3,7 @@
  * service (§2.1, §4.2); the rest comes from the API family (docs/service.md, Assumptions) and is marked assumed.
  */
 import { LIMITS } from './limits';
-import type { EndpointInfo, EnumValueInfo, ParamInfo, Source, TypeRequirement } from './types';
+import type { EndpointInfo, EnumValueInfo, ParamInfo, Source, TypeRequirement, UndocumentedPaths } from './types';
 
 const RECV = LIMITS.recvWindow;
 
@@ -11,7 +11,7 @@ function param(p: ParamInfo): ParamInfo {
   return p;
 }
 
-const symbol = param({
+export const symbol = param({
   name: 'symbol',
   type: 'symbol',
   description: 'Trading pair name, e.g. BTCUSDT.',
@@ -82,9 +82,9 @@ const signature = param({
   source: 'spec',
 });
 
-const signedParams = [recvWindow, timestamp, signature];
+export const signedParams = [recvWindow, timestamp, signature];
 
-const orderParams: ParamInfo[] = [
+export const orderParams: ParamInfo[] = [
   symbol,
   param({
     name: 'side',
@@ -153,7 +153,7 @@ const orderParams: ParamInfo[] = [
   ...signedParams,
 ];
 
-const typeRequirements: TypeRequirement[] = [
+export const typeRequirements: TypeRequirement[] = [
   { type: 'LIMIT', required: ['quantity', 'price'], source: 'assumed' },
   { type: 'MARKET', required: [], anyOf: [['quantity', 'quoteOrderQty']], source: 'assumed' },
   { type: 'LIMIT_MAKER', required: ['quantity', 'price'], source: 'assumed' },
@@ -161,7 +161,7 @@ const typeRequirements: TypeRequirement[] = [
   { type: 'FILL_OR_KILL', required: ['quantity', 'price'], source: 'assumed' },
 ];
 
-const orderIdParams: ParamInfo[] = [
+export const orderIdParams: ParamInfo[] = [
   symbol,
   param({
     name: 'orderId',
@@ -186,7 +186,7 @@ export const BATCH_ORDERS_MAX = 20;
 /** The parameters of one order inside a batch: the order's own, without those of the request. */
 const batchItemParams: ParamInfo[] = orderParams.filter((p) => !signedParams.includes(p));
 
-const batchOrders = param({
+export const batchOrders = param({
   name: 'batchOrders',
   type: 'orderList',
   description: `A JSON list of up to ${BATCH_ORDERS_MAX} orders, each an object with the order's parameters (symbol, side, type, quantity, price, …). Each order is placed or refused on its own. Its brackets, braces, quotes, colons and commas are percent-encoded with upper-case hex when signed and sent (§5 rule 6).`,
@@ -197,7 +197,7 @@ const batchOrders = param({
   source: 'assumed',
 });
 
-const listenKey = param({
+export const listenKey = param({
   name: 'listenKey',
   type: 'listenKey',
   description:
@@ -372,16 +372,52 @@ export const ENDPOINTS: readonly EndpointInfo[] = [
   }),
 ];
 
-const byKey = new Map<string, EndpointInfo>(ENDPOINTS.map((e) => [e.method + ' ' + e.path, e]));
+/**
+ * One deployment's endpoints, looked up by method and path (docs/websocket.md, "Deployments"): built
+ * once per deployment (catalog/deployment.ts endpointCatalogOf), read by the check step, completion,
+ * hover, resolve and the doctor.
+ */
+export class EndpointCatalog {
+  private readonly byKey: ReadonlyMap<string, EndpointInfo>;
+  /** Known paths, each once, for completion. */
+  readonly paths: readonly string[];
 
-export function findEndpoint(method: string, path: string): EndpointInfo | undefined {
-  return byKey.get(method.toUpperCase() + ' ' + normalisePath(path));
+  constructor(
+    readonly endpoints: readonly EndpointInfo[],
+    private readonly undocumentedPaths: readonly UndocumentedPaths[] = [],
+  ) {
+    this.byKey = new Map(endpoints.map((e) => [e.method + ' ' + e.path, e]));
+    this.paths = [...new Set(endpoints.map((e) => e.path))];
+  }
+
+  find(method: string, path: string): EndpointInfo | undefined {
+    return this.byKey.get(method.toUpperCase() + ' ' + normalisePath(path));
+  }
+
+  /** Endpoints with this path, whatever the method (to tell "wrong method" from "unknown path"). */
+  atPath(path: string): EndpointInfo[] {
+    const p = normalisePath(path);
+    return this.endpoints.filter((e) => e.path === p);
+  }
+
+  /** Why the deployment's documentation leaves `path` out, when it says (a withdrawn or separate API). */
+  undocumented(path: string): UndocumentedPaths | undefined {
+    const p = normalisePath(path);
+    return this.undocumentedPaths.find((u) => p.startsWith(u.prefix));
+  }
 }
 
-/** Endpoints with this path, whatever the method (to tell "wrong method" from "unknown path"). */
-export function endpointsAtPath(path: string): EndpointInfo[] {
-  const p = normalisePath(path);
-  return ENDPOINTS.filter((e) => e.path === p);
+/** The published spec's endpoints: the default, and what the sandbox plays. */
+export const SPEC_ENDPOINTS = new EndpointCatalog(ENDPOINTS);
+
+export function findEndpoint(method: string, path: string): EndpointInfo | undefined {
+  return SPEC_ENDPOINTS.find(method, path);
+}
+
+/** The weight a request to `endpoint` counts: its own, or the other one when the parameter it depends on is not sent. */
+export function endpointWeight(endpoint: EndpointInfo, sent: (name: string) => boolean): number {
+  const without = endpoint.weightWithout;
+  return without && !sent(without.param) ? without.weight : endpoint.weight;
 }
 
 export function findParam(endpoint: EndpointInfo, name: string): ParamInfo | undefined {
@@ -389,7 +425,7 @@ export function findParam(endpoint: EndpointInfo, name: string): ParamInfo | und
 }
 
 /** Known paths, each once, for completion. */
-export const KNOWN_PATHS: readonly string[] = [...new Set(ENDPOINTS.map((e) => e.path))];
+export const KNOWN_PATHS: readonly string[] = SPEC_ENDPOINTS.paths;
 
 function normalisePath(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;

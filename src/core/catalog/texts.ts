@@ -4,6 +4,7 @@
  * `tradereq errors` prints it. The completeness test requires a translation of each in every bundle.
  */
 import { ENDPOINTS } from './endpoints';
+import { MEXC_ENDPOINTS, MEXC_UNDOCUMENTED } from './mexc-endpoints';
 import { ERROR_CODES } from './errors';
 import { HTTP_STATUSES, OTHER_STATUS_MEANINGS } from './statuses';
 import { DEPLOYMENTS } from './deployment';
@@ -27,7 +28,8 @@ export function shownCatalogTexts(): string[] {
     ]),
     ...HTTP_STATUSES.map((s) => s.meaning),
     ...Object.values(OTHER_STATUS_MEANINGS),
-    ...ENDPOINTS.flatMap((e) => [e.title, e.description, ...e.params.flatMap(paramTexts)]),
+    ...[...ENDPOINTS, ...MEXC_ENDPOINTS].flatMap((e) => [e.title, e.description, ...e.params.flatMap(paramTexts)]),
+    ...MEXC_UNDOCUMENTED.map((u) => u.reason),
     ...DEPLOYMENTS.flatMap((d) => d.streams).flatMap((s) => [
       s.title,
       s.description,

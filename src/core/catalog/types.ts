@@ -102,7 +102,26 @@ export interface EndpointInfo {
   readonly typeRequirements?: readonly TypeRequirement[];
   /** At least one of these groups of names must be present (700004 for order query/cancel). */
   readonly anyOf?: readonly (readonly string[])[];
-  /** Permission a key needs for this endpoint; the spec does not name permissions (§5 rule 12). */
+  /**
+   * What a key may do with this endpoint, coarsely: `trade` asks before sending (orders, cancels,
+   * moving funds). The spec does not name permissions (§5 rule 12).
+   */
   readonly permission?: 'read' | 'trade';
+  /** The permission by the deployment's own name (`SPOT_DEAL_WRITE`), where its documentation names one. */
+  readonly permissionName?: string;
+  /** The weight when `param` is not sent (ticker/24hr: 1 with a symbol, 40 without). */
+  readonly weightWithout?: { readonly param: string; readonly weight: number };
+  /** The counting the documentation labels the endpoint with, when it differs from `mode` (which follows §8: signed ⇒ per account). */
+  readonly documentedMode?: 'ip' | 'ip+uid';
+  /** Documented, but not as a published endpoint: `hidden` in a commented-out block of the page, `deprecated` (to be withdrawn). */
+  readonly docStatus?: 'hidden' | 'deprecated';
   readonly source: Source;
+}
+
+/** Paths a deployment does not document, with why, so the check step can say so precisely. */
+export interface UndocumentedPaths {
+  /** Every path that starts with this. */
+  readonly prefix: string;
+  /** Why it is not in the catalog, one sentence ("withdrawn from the documentation in 2023"). */
+  readonly reason: string;
 }

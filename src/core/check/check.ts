@@ -8,6 +8,7 @@ import type { NamedEnvironment } from '../env/constants';
 import { looksLikeSecret, secretNameMessage } from '../env/secrets';
 import { readOptions, type Expectation } from '../format/directives';
 import { findParam } from '../catalog/endpoints';
+import { deploymentOf, type Deployment } from '../catalog/deployment';
 import { t } from '../l10n';
 import { isWebSocket, type Diagnostic, type RequestBlock, type TradeReqDocument } from '../format/model';
 import { VariableScope, unresolvedRefs } from '../format/variables';
@@ -36,6 +37,7 @@ export function checkDocument(doc: TradeReqDocument, options: CheckOptions): Dia
   out.addAll(doc.diagnostics);
   const names = new Set(doc.requests.map((r) => r.name?.text).filter((n): n is string => n !== undefined));
   const scope = new VariableScope(doc, checkContext(options.environment, names));
+  const deployment = deploymentOf(options.environment);
   out.addAll(readOptions(doc, undefined).fileDiagnostics);
   out.addAll(unresolvedRefs(doc.variableRefs, scope));
   for (const v of doc.variables) {
@@ -43,7 +45,7 @@ export function checkDocument(doc: TradeReqDocument, options: CheckOptions): Dia
       out.add('secret-in-file', v.name.range, secretNameMessage(v.name.text, 'request file'));
   }
   for (const request of doc.requests)
-    checkRequest(doc, request, { scope, names, environment: options.environment }, out);
+    checkRequest(doc, request, { scope, names, environment: options.environment, deployment }, out);
   out.expecting(NO_CODES);
   return capped(out.list, out.left);
 }
@@ -52,6 +54,7 @@ interface RequestContext {
   readonly scope: VariableScope;
   readonly names: ReadonlySet<string>;
   readonly environment: NamedEnvironment;
+  readonly deployment: Deployment;
 }
 
 const NO_CODES: ReadonlySet<number> = new Set();
@@ -81,7 +84,7 @@ function checkRequest(doc: TradeReqDocument, request: RequestBlock, ctx: Request
   out.addAll(unresolvedRefs(refs, ctx.scope, { skipResponses: true }));
   checkDirectiveKinds(request, out);
   if (isWebSocket(request)) return checkWsRequest(request, options, ctx.scope, out, ctx.environment);
-  const endpoint = checkEndpoint(request, out);
+  const endpoint = checkEndpoint(request, ctx.deployment, out);
   checkSigning(doc, request, endpoint, options, out);
   checkGetBody(request, out);
   checkHeaders(request, ctx.environment, out);

@@ -1,6 +1,6 @@
 /** What the check step says about a request as a whole: its endpoint, signing, headers and placements. */
-import { endpointsAtPath, findEndpoint } from '../catalog/endpoints';
-import type { EndpointInfo } from '../catalog/types';
+import { DEFAULT_DEPLOYMENT, deploymentOf, endpointCatalogOf, type Deployment } from '../catalog/deployment';
+import type { EndpointInfo, UndocumentedPaths } from '../catalog/types';
 import { DEFAULT_API_KEY_HEADER, type NamedEnvironment } from '../env/constants';
 import type { RequestOptions } from '../format/directives';
 import type { Param, RequestBlock, TradeReqDocument } from '../format/model';
@@ -32,13 +32,14 @@ export function checkResponseRefs(request: RequestBlock, names: ReadonlySet<stri
 }
 
 /** The catalog's endpoint for the request line, when its path is known (not hidden in a variable). */
-export function checkEndpoint(request: RequestBlock, out: Findings): EndpointInfo | undefined {
+export function checkEndpoint(request: RequestBlock, deployment: Deployment, out: Findings): EndpointInfo | undefined {
   const method = request.requestLine.method.text.toUpperCase();
   const text = request.requestLine.path.text;
   const path = text.includes('{{') ? undefined : text.startsWith('/') ? text : safePathname(text);
-  const endpoint = path ? findEndpoint(method, path) : undefined;
+  const catalog = endpointCatalogOf(deployment);
+  const endpoint = path ? catalog.find(method, path) : undefined;
   if (path && !endpoint) {
-    const others = endpointsAtPath(path);
+    const others = catalog.atPath(path);
     const message =
       others.length > 0
         ? t(
@@ -47,13 +48,33 @@ export function checkEndpoint(request: RequestBlock, out: Findings): EndpointInf
             path,
             others.map((e) => e.method).join(', '),
           )
-        : t(
-            "{0} is not in TradeReq's endpoint catalog: parameters are not checked. Say how to send it with # @signed or # @unsigned, and its rate limit with # @weight N and # @mode ip|uid.",
-            path,
-          );
+        : notInCatalog(path, deployment, catalog.undocumented(path));
     out.add('unknown-endpoint', request.requestLine.path.range, message);
   }
   return endpoint;
+}
+
+/** Why a path is unknown: not in the default catalog, not in the deployment's, or left out of its documentation. */
+function notInCatalog(path: string, deployment: Deployment, undocumented: UndocumentedPaths | undefined): string {
+  if (undocumented)
+    return t(
+      '{0} is not documented by {1} ("deployment": "{2}"): {3}. Its parameters are not checked. Say how to send it with # @signed or # @unsigned, and its rate limit with # @weight N and # @mode ip|uid.',
+      path,
+      deployment.title,
+      deployment.id,
+      t(undocumented.reason),
+    );
+  if (deployment !== DEFAULT_DEPLOYMENT)
+    return t(
+      '{0} is not in the endpoint catalog of {1} ("deployment": "{2}"): parameters are not checked. Say how to send it with # @signed or # @unsigned, and its rate limit with # @weight N and # @mode ip|uid.',
+      path,
+      deployment.title,
+      deployment.id,
+    );
+  return t(
+    "{0} is not in TradeReq's endpoint catalog: parameters are not checked. Say how to send it with # @signed or # @unsigned, and its rate limit with # @weight N and # @mode ip|uid.",
+    path,
+  );
 }
 
 function safePathname(url: string): string | undefined {
@@ -105,6 +126,7 @@ export function checkGetBody(request: RequestBlock, out: Findings): void {
 export function checkHeaders(request: RequestBlock, environment: NamedEnvironment, out: Findings): void {
   const apiKeyHeaders = new Set([
     (environment.apiKeyHeader ?? DEFAULT_API_KEY_HEADER).toLowerCase(),
+    deploymentOf(environment).apiKeyHeader.toLowerCase(),
     DEFAULT_API_KEY_HEADER.toLowerCase(),
   ]);
   for (const h of request.headers) {

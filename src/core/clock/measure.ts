@@ -3,7 +3,7 @@ import { joinUrl } from '../format/resolve';
 import { roundTrip } from '../net/round-trip';
 import type { Sender } from '../net/send';
 import type { PreparedRequest } from '../net/send';
-import { findEndpoint } from '../catalog/endpoints';
+import { SPEC_ENDPOINTS, type EndpointCatalog } from '../catalog/endpoints';
 import * as z from '../zod-mini';
 import { sampleFrom, type ClockSample } from './clock';
 import type { ClockSync } from './sync';
@@ -11,26 +11,29 @@ import type { ClockSync } from './sync';
 // Made on the first measurement: most signed sends find a recent offset and measure nothing.
 const ServerTimeSchema = z.onFirstUse(() => z.object({ serverTime: z.int().check(z.nonnegative()) }));
 
-const TIME = findEndpoint('GET', '/api/v3/time')!;
-
-/** Measures the server-clock offset of `baseUrl` with GET /api/v3/time (counted in the IP budget). */
+/**
+ * Measures the server-clock offset of `baseUrl` with GET /api/v3/time (counted in the IP budget),
+ * weighed as the deployment's catalog says (`endpoints`; the spec's when not given).
+ */
 export async function measureClock(
   baseUrl: string,
-  deps: { sender: Sender; budget: Budget; clock: ClockSync; now?: () => number },
+  deps: { sender: Sender; budget: Budget; clock: ClockSync; now?: () => number; endpoints?: EndpointCatalog },
 ): Promise<ClockSample | undefined> {
   const now = deps.now ?? Date.now;
-  const url = joinUrl(baseUrl, TIME.path);
+  const time =
+    (deps.endpoints ?? SPEC_ENDPOINTS).find('GET', '/api/v3/time') ?? SPEC_ENDPOINTS.find('GET', '/api/v3/time')!;
+  const url = joinUrl(baseUrl, time.path);
   const prepared: PreparedRequest = {
     method: 'GET',
     url,
     origin: new URL(url).origin,
-    path: TIME.path,
+    path: time.path,
     query: '',
     body: '',
     headers: [],
     signed: false,
-    weight: TIME.weight,
-    mode: TIME.mode,
+    weight: time.weight,
+    mode: time.mode,
   };
   const t0 = now();
   const report = await roundTrip(prepared, deps);

@@ -3,7 +3,6 @@
  * splitter (or taken as words when the shell already split them), read as cURL reads its options,
  * and written with raw values: TradeReq percent-encodes strictly itself (docs/format.md).
  */
-import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { isLoopbackOrigin } from '../env/demo';
 import { percentEncode } from '../signing/encode';
 import { addParam, newRequest, params, sentContentType, type DraftRequest } from './draft';
@@ -11,6 +10,8 @@ import { readCurlArguments, type CurlCommand } from './curl-args';
 import { ConvertError, checkInputSize, type ImportResult } from './import-result';
 import { shellWords } from './shell-words';
 import { apiKeyAdvice, applySigning } from './signing';
+import { deploymentOfBase, environmentPlace, importCatalog } from './deployment-env';
+import type { Deployment } from '../catalog/deployment';
 import { credentialSetIn, isApiKeyHeader, isCredentialHeader, isCredentialName } from './credential-like';
 import { Notes, splitPairs, type RawPair } from './common';
 import { renderFile } from './write';
@@ -115,6 +116,8 @@ export interface CurlRequest {
   readonly profile: string;
   /** The API key header the command sent (its value is never kept). */
   readonly apiKeyHeader?: string;
+  /** The deployment whose host it talks to, when not the default. */
+  readonly deployment?: Deployment;
 }
 
 /** The request of a cURL command; notes collect what was not carried over. */
@@ -126,7 +129,8 @@ export function readCurl(input: string | readonly string[], options: CurlOptions
     throw new ConvertError(`the cURL command has ${cmd.urls.length} URLs: import one request at a time`);
   const url = parseUrl(cmd.urls[0]!, notes);
   const request = buildRequest(cmd, url, notes);
-  applySigning(request, url.path, WHERE, notes);
+  const deployment = deploymentOfBase(options.baseUrl ?? url.origin);
+  applySigning(request, url.path, WHERE, notes, importCatalog(deployment));
   const apiKeyHeader = readHeaders(cmd, request, notes);
   request.target = target(url, options.baseUrl, notes);
   variablesNote(request, variables, notes);
@@ -134,22 +138,22 @@ export function readCurl(input: string | readonly string[], options: CurlOptions
   if (cmd.ignored.length > 0)
     notes.add(`cURL options with no counterpart in a request file are ignored: ${[...new Set(cmd.ignored)].join(' ')}`);
   const profile = options.keyProfile ?? profileFromHost(url.host);
-  return { request, origin: url.origin, profile, ...(apiKeyHeader !== undefined ? { apiKeyHeader } : {}) };
+  return {
+    request,
+    origin: url.origin,
+    profile,
+    ...(apiKeyHeader !== undefined ? { apiKeyHeader } : {}),
+    ...(deployment ? { deployment } : {}),
+  };
 }
 
 export function curlImport(input: string | readonly string[], options: CurlOptions = {}): ImportResult {
   const notes = new Notes();
-  const { request, origin, profile, apiKeyHeader } = readCurl(input, options, notes);
+  const { request, origin, profile, apiKeyHeader, deployment } = readCurl(input, options, notes);
   const comments = ['Imported from a cURL command by tradereq import.'];
-  if (apiKeyHeader) for (const line of apiKeyAdvice(apiKeyHeader, profile)) comments.push(line);
+  if (apiKeyHeader) for (const line of apiKeyAdvice(apiKeyHeader, profile, deployment)) comments.push(line);
   const text = renderFile({ comments, variables: [], blocks: [request] }, WHERE, notes);
-  const environment = {
-    [profile]: {
-      baseUrl: options.baseUrl ?? origin,
-      key: profile,
-      ...(apiKeyHeader && apiKeyHeader.toUpperCase() !== DEFAULT_API_KEY_HEADER ? { apiKeyHeader } : {}),
-    },
-  };
+  const environment = { [profile]: environmentPlace(options.baseUrl ?? origin, profile, apiKeyHeader || undefined) };
   return { files: [{ path: 'request.tradereq', text }], environment, notes: notes.list(), requestCount: 1 };
 }
 

@@ -12,6 +12,8 @@ import { BlockReader, type BlockContext } from './http-block';
 import { profileFromHost, readCurl, type CurlRequest } from './curl';
 import { ConvertError, IMPORT_LIMITS, checkInputSize, type ImportResult } from './import-result';
 import { apiKeyAdvice, applySigning } from './signing';
+import { deploymentOfBase, importCatalog } from './deployment-env';
+import { DEFAULT_DEPLOYMENT, deploymentOf, type Deployment } from '../catalog/deployment';
 import { Notes } from './common';
 import { secondsNote } from './foreign-variables';
 import { portableFileName, renderFile } from './write';
@@ -89,17 +91,36 @@ export function httpImport(text: string, options: HttpImportOptions = {}): Impor
   const known = options.environments;
   const bases = new BaseMapper(known ? importEnvironments(known.list, known.current) : [], notes);
   const values = new Map(file.variables.map((v) => [v.name, v.value]));
+  const deployment = fileDeployment(requests, known?.current);
   for (const { request, path } of requests) {
     const where = `${ctx.sourceName}: "${request.title ?? request.target}"`;
-    if (request.method !== WS_METHOD) applySigning(request, path ?? variablePath(request, values), where, notes);
+    if (request.method !== WS_METHOD)
+      applySigning(request, path ?? variablePath(request, values), where, notes, importCatalog(deployment));
     secondsNote(request, 'the .http file', where, notes);
     asPath(request, values, bases);
   }
   const apiKeyHeader = [...ctx.apiKeyHeaders][0];
   if (apiKeyHeader)
-    for (const line of apiKeyAdvice(apiKeyHeader, profile ?? profileFor(file, requests))) file.comments.push(line);
+    for (const line of apiKeyAdvice(apiKeyHeader, profile ?? profileFor(file, requests), deployment))
+      file.comments.push(line);
   const out = renderFile(file, fileName, notes);
   return { files: [{ path: fileName, text: out }], notes: notes.list(), requestCount: requests.length };
+}
+
+/**
+ * The deployment the file talks to: the one whose host its first absolute URL names, else the
+ * deployment of the environment it will use; undefined for the default.
+ */
+function fileDeployment(
+  requests: readonly { readonly request: DraftRequest }[],
+  current: NamedEnvironment | undefined,
+): Deployment | undefined {
+  for (const { request } of requests) {
+    const named = /^https?:\/\//i.test(request.target) ? deploymentOfBase(request.target) : undefined;
+    if (named) return named;
+  }
+  const d = current ? deploymentOf(current) : undefined;
+  return d === DEFAULT_DEPLOYMENT ? undefined : d;
 }
 
 /** A cURL command in a block (REST Client reads them): imported like `tradereq import curl`. */

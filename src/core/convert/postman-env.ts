@@ -3,7 +3,8 @@
  * variables in `tradereq.env.json`, the base URL as the environment's `baseUrl`. Secrets stay
  * behind: the notes say which key profile to create instead.
  */
-import { BUILTIN_SANDBOX, DEFAULT_API_KEY_HEADER } from '../env/constants';
+import { BUILTIN_SANDBOX } from '../env/constants';
+import { environmentPlace } from './deployment-env';
 import { profileEnvPrefix } from '../env/keys';
 import { EnvironmentFileSchema, type WrittenEnvironment, type WrittenEnvironmentFile } from '../env/schema';
 import { scalarText, type PostmanKeyValue } from './postman-schema';
@@ -93,11 +94,7 @@ export function buildEnvironment(draft: EnvironmentDraft, notes: Notes): Written
   const variables: Record<string, string> = {};
   for (const v of draft.variables) variables[v.name] = v.value;
   const env: WrittenEnvironment = {
-    baseUrl: draft.baseUrl ?? BUILTIN_SANDBOX.baseUrl,
-    key: draft.profile,
-    ...(draft.apiKeyHeader && draft.apiKeyHeader.toUpperCase() !== DEFAULT_API_KEY_HEADER
-      ? { apiKeyHeader: draft.apiKeyHeader }
-      : {}),
+    ...environmentPlace(draft.baseUrl ?? BUILTIN_SANDBOX.baseUrl, draft.profile, draft.apiKeyHeader || undefined),
     ...(draft.variables.length > 0 ? { variables } : {}),
   };
   for (let attempt = 0; attempt <= draft.variables.length + 1; attempt++) {

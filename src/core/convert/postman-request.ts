@@ -23,6 +23,7 @@ import {
 import { checkNotes, readChecks, type ScriptChecks } from './postman-checks';
 import { Notes, formDecode, looksLikeForm } from './common';
 import { mapVariables } from './foreign-variables';
+import type { Deployment } from '../catalog/deployment';
 
 export interface RequestContext {
   readonly notes: Notes;
@@ -34,6 +35,8 @@ export interface RequestContext {
   counts: { descriptions: number; examples: number };
   /** Turns a URL's base and path into the request line's target (the base URL choice is global). */
   readonly target: (raw: string) => { target: string; path: string | undefined };
+  /** The deployment whose host the base URL names, when not the default: its catalog and key header apply. */
+  readonly deployment?: Deployment;
 }
 
 /** The family's signing script: an HMAC SHA256 over the parameters that sets `signature`. */

@@ -32,6 +32,7 @@ import {
 } from './postman-schema';
 import { ConvertError, IMPORT_LIMITS, type ImportResult, type ImportedFile } from './import-result';
 import { apiKeyAdvice, applySigning } from './signing';
+import { deploymentOfBase, importCatalog } from './deployment-env';
 import { Notes, UniqueNames, requestNameFrom, slug } from './common';
 import { secondsNote } from './foreign-variables';
 import { portableFileName, renderFile } from './write';
@@ -192,12 +193,14 @@ export function postmanImport(collectionText: string, environmentText?: string):
   const base = chooseBase(entries, vars, notes);
   const envName = slug(environment?.name ?? collection.info.name ?? 'imported', 'imported');
   const bases = new BaseMapper(base.url !== undefined ? [{ name: envName, baseUrl: base.url }] : [], notes);
+  const deployment = deploymentOfBase(base.url);
   const ctx: RequestContext = {
     notes,
     referenced: new Set(),
     apiKeyHeaders: new Set(),
     counts: { descriptions: 0, examples: 0 },
     target: targetFor(base, vars, bases, notes),
+    ...(deployment ? { deployment } : {}),
   };
   const files = writeFiles(collection, entries, vars, base, envName, ctx);
   const keepBase = (name: string): boolean => name !== base.variable || ctx.referenced.has(name);
@@ -261,7 +264,7 @@ function writeFiles(
     ctx.apiKeyHeaders = new Set([...seen, ...fileHeaders]);
     nameRequests(group, requests);
     const variables = vars.collection.filter((v) => v.name !== base.variable || ctx.referenced.has(v.name));
-    const comments = fileComments(collection, group, profile, fileHeaders, ctx.notes);
+    const comments = fileComments(collection, group, profile, fileHeaders, ctx);
     files.push({ path, text: renderFile({ comments, variables, blocks: requests }, path, ctx.notes) });
   }
   return files;
@@ -272,7 +275,7 @@ function draftRequest(e: Entry, file: string, ctx: RequestContext): DraftRequest
   const own = typeof e.item.request === 'string' ? undefined : e.item.request?.auth;
   const { request, path } = convertRequest(e.item, effectiveAuth(own, e.scope.auth), where, ctx);
   inheritedChecks(request, e.scope.events);
-  applySigning(request, path, where, ctx.notes);
+  applySigning(request, path, where, ctx.notes, importCatalog(ctx.deployment));
   secondsNote(request, 'Postman', where, ctx.notes);
   return request;
 }
@@ -301,8 +304,9 @@ function fileComments(
   group: readonly Entry[],
   profile: string,
   apiKeyHeaders: ReadonlySet<string>,
-  notes: Notes,
+  ctx: RequestContext,
 ): string[] {
+  const notes = ctx.notes;
   const comments = [`Imported from the Postman collection "${collection.info.name ?? ''}" by tradereq import.`];
   const inherited = [...new Set(group.flatMap((e) => e.scope.events))];
   const own = group.flatMap((e) => e.item.event ?? []);
@@ -312,7 +316,8 @@ function fileComments(
       "The collection's pre-request script that signed requests (HMAC SHA256 over the parameters, setting signature and timestamp) is replaced by TradeReq's own signing (spec §5).",
     );
   const apiKeyHeader = [...apiKeyHeaders][0];
-  if (apiKeyHeader !== undefined) for (const line of apiKeyAdvice(apiKeyHeader, profile)) comments.push(line);
+  if (apiKeyHeader !== undefined)
+    for (const line of apiKeyAdvice(apiKeyHeader, profile, ctx.deployment)) comments.push(line);
   const description = keptText(group[0]!.scope.description, 'Postman: a folder description', notes);
   if (description.length > 0) comments.push(description);
   for (const i of inherited) {

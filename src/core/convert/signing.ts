@@ -2,10 +2,11 @@
  * What every importer does with a signed request: the source's `timestamp` and `signature` go,
  * since TradeReq adds its own (docs/format.md, Signing), and the notes say what that changes.
  */
-import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { profileEnvPrefix } from '../env/keys';
 import type { Placement } from '../format/model';
-import { findEndpoint } from '../catalog/endpoints';
+import { SPEC_ENDPOINTS, type EndpointCatalog } from '../catalog/endpoints';
+import type { Deployment } from '../catalog/deployment';
+import { headerGiven } from './deployment-env';
 import { filterLines, params, type DraftRequest } from './draft';
 import { jsonMembers, pruneMembers } from './json-placeholders';
 import { Notes } from './common';
@@ -31,13 +32,20 @@ function timestampPosition(request: DraftRequest): { placement: Placement | 'jso
 /**
  * Drops `timestamp` and `signature` from a request that is signed (it has a signature, or the
  * catalog marks its endpoint signed), adds `# @signed` where the catalog does not know it, and
- * notes what differs from the source. `path` is the request's path when it is known.
+ * notes what differs from the source. `path` is the request's path when it is known; `catalog` the
+ * endpoints of the deployment the source talks to.
  */
-export function applySigning(request: DraftRequest, path: string | undefined, where: string, notes: Notes): boolean {
+export function applySigning(
+  request: DraftRequest,
+  path: string | undefined,
+  where: string,
+  notes: Notes,
+  catalog: EndpointCatalog = SPEC_ENDPOINTS,
+): boolean {
   const all = params(request);
   const jsonNames = request.json !== undefined ? jsonMembers(request.json) : [];
   const hasSignature = all.some((p) => p.name === 'signature') || jsonNames.includes('signature');
-  const endpoint = path ? findEndpoint(request.method, path) : undefined;
+  const endpoint = path ? catalog.find(request.method, path) : undefined;
   if (!hasSignature && !endpoint?.signed) return false;
   const hadTimestamp = all.some((p) => p.name === 'timestamp') || jsonNames.includes('timestamp');
   const before = timestampPosition(request);
@@ -67,14 +75,16 @@ export function applySigning(request: DraftRequest, path: string | undefined, wh
 
 /**
  * Comment lines telling where the API key comes from instead of the header the source wrote
- * (never its value): a key profile, and the environment's apiKeyHeader when it is not the default.
+ * (never its value): a key profile, and the environment's apiKeyHeader when neither the default
+ * nor the deployment the source talks to gives it.
  */
-export function apiKeyAdvice(header: string, profile: string): string[] {
+export function apiKeyAdvice(header: string, profile: string, deployment?: Deployment): string[] {
   const prefix = profileEnvPrefix(profile);
-  const envLine =
-    header.toUpperCase() === DEFAULT_API_KEY_HEADER
-      ? `In tradereq.env.json the environment names the profile: "key": "${profile}".`
-      : `In tradereq.env.json the environment names the profile and the header: "key": "${profile}", "apiKeyHeader": "${header}".`;
+  const envLine = !headerGiven(header, deployment)
+    ? `In tradereq.env.json the environment names the profile and the header: "key": "${profile}", "apiKeyHeader": "${header}".`
+    : deployment
+      ? `In tradereq.env.json the environment names the profile and the deployment, which gives the header: "key": "${profile}", "deployment": "${deployment.id}".`
+      : `In tradereq.env.json the environment names the profile: "key": "${profile}".`;
   return [
     `API key: the ${header} header is not copied into this file. TradeReq sets it from a key profile:`,
     `"TradeReq: Add API Key" (profile "${profile}") in VS Code, or ${prefix}API_KEY and ${prefix}SECRET_KEY for the command line.`,

@@ -3,9 +3,8 @@
  * the server's clock, recvWindow, the API key header, where parameters were placed.
  */
 import { shown } from '../convert/common';
-import { API_KEY_FORMAT, findEndpoint, isBatchEndpoint } from '../catalog/endpoints';
+import { API_KEY_FORMAT, isBatchEndpoint } from '../catalog/endpoints';
 import { LIMITS, MILLISECOND_TIMESTAMP_MIN } from '../catalog/limits';
-import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { maskApiKey } from '../env/keys';
 import { looseEncoding } from '../signing/total-params';
 import { secretCheck, type SentSecrets } from './secret-sent';
@@ -109,7 +108,7 @@ function timestampChecks(w: Wire, input: DoctorInput, hide: (text: string) => st
 }
 
 function apiKeyCheck(w: Wire, input: DoctorInput, secrets: SentSecrets): DoctorCheck {
-  const name = input.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
+  const name = input.apiKeyHeader ?? w.deployment.apiKeyHeader;
   const sent = headerValue(w.sent, name);
   if (sent === undefined)
     return fail('api-key-header', `No ${name} header was sent: the service answers 400 (§5 rule 1, rule 10).`);
@@ -172,8 +171,7 @@ function placementChecks(w: Wire, hide: (text: string) => string): DoctorCheck[]
         `The body is JSON but Content-Type is ${type === undefined ? 'missing' : shown(hide(type))}: send Content-Type: application/json (§4.1 rule 3).`,
       ),
     );
-  const endpoint = findEndpoint(w.sent.method, new URL(w.sent.url).pathname);
-  const loose = endpoint && isBatchEndpoint(endpoint) ? looseEncoding(w.json ? w.query : w.totalParams) : undefined;
+  const loose = w.endpoint && isBatchEndpoint(w.endpoint) ? looseEncoding(w.json ? w.query : w.totalParams) : undefined;
   if (loose !== undefined)
     out.push(
       fail(

@@ -4,7 +4,6 @@
  */
 import { CREDENTIAL_FIELDS } from '../catalog/endpoints';
 import { lookupError } from '../catalog/errors';
-import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 import { maskApiKey } from '../env/keys';
 import { signTotalParams } from '../signing/hmac';
 import { restOfSection5 } from './checks';
@@ -94,8 +93,8 @@ function matchedSummary(match: Match, upper: boolean): string {
 
 /** The diagnosis of what was sent, against `input.key`: a secret key sent is named first, and no secret is ever shown. */
 export function diagnose(input: DoctorInput): Diagnosis {
-  const w = readWire(input.sent);
-  const secrets = sentSecrets(w, input.key, input.otherKeys, input.apiKeyHeader ?? DEFAULT_API_KEY_HEADER);
+  const w = readWire(input.sent, input.deployment);
+  const secrets = sentSecrets(w, input.key, input.otherKeys, input.apiKeyHeader ?? w.deployment.apiKeyHeader);
   return withSecrets(signatureDiagnosis(w, input, secrets), secrets);
 }
 

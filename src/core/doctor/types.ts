@@ -3,6 +3,7 @@
  * diagnosis. Cause ids are stable: scripts and tests read them from `tradereq doctor --json`.
  */
 import type { CodeLanguage } from '../codegen/program-model';
+import type { Deployment } from '../catalog/deployment';
 
 /** Every cause the doctor can name, in the order it tries them (a secret sent named first); `none` and `unknown` last. */
 export const CAUSE_IDS = [
@@ -83,6 +84,8 @@ export interface DoctorInput {
   readonly apiKeyHeader?: string;
   /** True when TradeReq itself signed the request (the panel's "Why?"). */
   readonly sentByTradeReq?: boolean;
+  /** The environment's deployment, when the shell knows it; else the URL's host says (catalog/deployment.ts deploymentOfUrl). */
+  readonly deployment?: Deployment;
 }
 
 /** One thing the doctor checked, and what it found. */

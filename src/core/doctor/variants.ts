@@ -3,7 +3,7 @@
  * of what §5 asks. A fixed, small set: each variant is one string (or key) derived from what was
  * sent, never a search over secrets.
  */
-import { findEndpoint, findParam } from '../catalog/endpoints';
+import { findParam } from '../catalog/endpoints';
 import { percentEncode } from '../signing/encode';
 import type { CauseId, DoctorKey } from './types';
 import { memberText, type RawPair, type Wire } from './wire';
@@ -189,9 +189,8 @@ function jsonVsForm(w: Wire): MessageVariant[] {
   const typed = (number: RegExp): Record<string, unknown> =>
     Object.fromEntries(w.bodyPairs.map((p) => [p.name, number.test(p.value) ? Number(p.value) : p.value]));
   // Programs keep values as strings, or numbers, or the service's integers (timestamp) as numbers and decimals as strings.
-  const endpoint = findEndpoint(w.sent.method, new URL(w.sent.url).pathname);
   const integer = (name: string): boolean =>
-    /^(integer|timestampMs)$/.test((endpoint && findParam(endpoint, name)?.type) ?? '');
+    /^(integer|timestampMs)$/.test((w.endpoint && findParam(w.endpoint, name)?.type) ?? '');
   const byCatalog = Object.fromEntries(
     w.bodyPairs.map((p) => [p.name, integer(p.name) && /^-?\d{1,15}$/.test(p.value) ? Number(p.value) : p.value]),
   );

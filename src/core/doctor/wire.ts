@@ -6,6 +6,8 @@ import { BOUNDS } from '../bounds';
 import { nestsDeeperThan } from '../format/json-value';
 import { formWithoutSignature, isJsonBody, jsonWithoutSignature } from '../signing/total-params';
 import type { SentRequest } from './types';
+import { DEFAULT_DEPLOYMENT, deploymentOfUrl, endpointCatalogOf, type Deployment } from '../catalog/deployment';
+import type { EndpointInfo } from '../catalog/types';
 
 /** A `name=value` pair as it stood on the wire, and its decoded name and value. */
 export interface RawPair {
@@ -33,6 +35,10 @@ export interface Wire {
   readonly totalParams: string;
   /** Effective values: the query string's where a name is in both places (§4.1 rule 5). */
   readonly values: ReadonlyMap<string, string>;
+  /** The deployment it went to: the environment's, else the one whose host the URL names, else the spec. */
+  readonly deployment: Deployment;
+  /** The catalog's endpoint it went to, in that deployment's catalog. */
+  readonly endpoint?: EndpointInfo;
 }
 
 function decodeComponent(text: string): string {
@@ -84,8 +90,19 @@ function signatureOf(queryPairs: RawPair[], bodyPairs: RawPair[], all: Record<st
   return {};
 }
 
-/** The request taken apart. */
-export function readWire(sent: SentRequest): Wire {
+/** The catalog's endpoint a request went to, in `deployment`'s catalog. */
+function sentEndpoint(sent: SentRequest, deployment: Deployment): EndpointInfo | undefined {
+  try {
+    return endpointCatalogOf(deployment).find(sent.method, new URL(sent.url).pathname);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request taken apart; `deployment` is the environment's, when the shell knows it. */
+export function readWire(sent: SentRequest, deployment?: Deployment): Wire {
+  // Pasted text names no environment: the URL's host tells the deployment.
+  const which = deployment ?? deploymentOfUrl(sent.url) ?? DEFAULT_DEPLOYMENT;
   const json = isJsonBody(sent.body);
   const allMembers = json ? parseMembers(sent.body) : undefined;
   const allQuery = splitForm(sent.query);
@@ -108,6 +125,8 @@ export function readWire(sent: SentRequest): Wire {
     bodyPairs: allBody.filter((p) => p.name !== 'signature'),
     totalParams: query + body,
     values,
+    deployment: which,
+    endpoint: sentEndpoint(sent, which),
   };
 }
 

@@ -15,7 +15,8 @@ import {
   type TradeReqDocument,
 } from '../format/model';
 import { SYSTEM_VARIABLES } from '../format/variables';
-import { ENDPOINTS, KNOWN_PATHS, findEndpoint, findParam } from '../catalog/endpoints';
+import { findParam, type EndpointCatalog } from '../catalog/endpoints';
+import { endpointsOf } from '../catalog/deployment';
 import type { EndpointInfo } from '../catalog/types';
 import { expectationCompletions, requestPushPaths } from './expectation-help';
 import { deploymentOf } from '../catalog/deployment';
@@ -45,19 +46,21 @@ export function completionsAt(
   if (/^\s*(#|\/\/)/.test(before)) return commentCompletions(doc, before, line, character, ctx);
 
   const request = requestInBlock(doc, line);
+  const catalog = endpointsOf(ctx.environment);
   if (!request || line < request.requestLine.range.startLine) {
     // No request line yet in this block: methods and request snippets where a request line fits.
-    if (/^\s*[A-Za-z]*$/.test(before)) return methodCompletions(line, lineText, character);
+    if (/^\s*[A-Za-z]*$/.test(before)) return methodCompletions(line, lineText, character, catalog);
     // A method and a space: the line is not a request line until its path starts, so offer paths here.
     const method = /^\s*([A-Za-z]+)\s+$/.exec(before)?.[1]?.toUpperCase();
     if (method && (METHODS as readonly string[]).includes(method))
-      return pathCompletions(method, range(line, character, line, character));
+      return pathCompletions(method, range(line, character, line, character), catalog);
     return [];
   }
-  if (line === request.requestLine.range.startLine) return requestLineCompletions(request, lineText, line, character);
+  if (line === request.requestLine.range.startLine)
+    return requestLineCompletions(request, lineText, line, character, catalog);
   if (isWebSocket(request)) return wsCompletions(request, lineText, line, character, ctx);
 
-  const endpoint = findEndpoint(request.requestLine.method.text, request.requestLine.path.text.split('?')[0]!);
+  const endpoint = catalog.find(request.requestLine.method.text, request.requestLine.path.text.split('?')[0]!);
 
   if (request.json && line >= request.json.range.startLine && line <= request.json.range.endLine) {
     return jsonCompletions(request, endpoint, lineText, line, character, ctx);
@@ -95,7 +98,12 @@ function commentCompletions(
   return expectationCompletions(before, line, character, ws, request && ctx.answerPaths?.(request), pushes) ?? [];
 }
 
-function methodCompletions(line: number, lineText: string, character: number): CompletionEntry[] {
+function methodCompletions(
+  line: number,
+  lineText: string,
+  character: number,
+  catalog: EndpointCatalog,
+): CompletionEntry[] {
   const r = wordRange(line, lineText, character);
   const methods: CompletionEntry[] = METHODS.map((m, i) => ({
     label: m,
@@ -105,7 +113,7 @@ function methodCompletions(line: number, lineText: string, character: number): C
     range: r,
     sortText: `1${i}`,
   }));
-  const endpoints: CompletionEntry[] = ENDPOINTS.map((e, i) => ({
+  const endpoints: CompletionEntry[] = catalog.endpoints.map((e, i) => ({
     label: `${e.method} ${e.path}`,
     kind: 'snippet',
     insertText: `${e.method} ${e.path}\n${e.params
@@ -126,9 +134,10 @@ function requestLineCompletions(
   lineText: string,
   line: number,
   character: number,
+  catalog: EndpointCatalog,
 ): CompletionEntry[] {
   const rl = request.requestLine;
-  if (character <= rl.method.range.endChar) return methodCompletions(line, lineText, character);
+  if (character <= rl.method.range.endChar) return methodCompletions(line, lineText, character, catalog);
   if (isWebSocket(request)) {
     const r = range(
       line,
@@ -143,7 +152,7 @@ function requestLineCompletions(
     // Inline query: parameter names after ? or &.
     const before = lineText.slice(0, character);
     if (/[?&][\w.-]*$/.test(before)) {
-      const endpoint = findEndpoint(rl.method.text, rl.path.text);
+      const endpoint = catalog.find(rl.method.text, rl.path.text);
       return parameterCompletions(request, endpoint, line, lineText, character, '=');
     }
     return [];
@@ -152,14 +161,15 @@ function requestLineCompletions(
   return pathCompletions(
     rl.method.text.toUpperCase(),
     range(line, Math.min(start, character), line, Math.max(character, rl.path.range.endChar)),
+    catalog,
   );
 }
 
 /** Known paths, those the method goes with first; each replaces `r`. */
-function pathCompletions(method: string, r: Range): CompletionEntry[] {
-  const known = new Set(ENDPOINTS.filter((e) => e.method === method).map((e) => e.path));
-  return KNOWN_PATHS.map((p) => {
-    const e = ENDPOINTS.find((x) => x.path === p && x.method === method) ?? ENDPOINTS.find((x) => x.path === p)!;
+function pathCompletions(method: string, r: Range, catalog: EndpointCatalog): CompletionEntry[] {
+  const known = new Set(catalog.endpoints.filter((e) => e.method === method).map((e) => e.path));
+  return catalog.paths.map((p) => {
+    const e = catalog.find(method, p) ?? catalog.atPath(p)[0]!;
     return {
       label: p,
       kind: 'path',

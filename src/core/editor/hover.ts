@@ -7,7 +7,6 @@ import type { ClockSample } from '../clock/clock';
 import { DIRECTIVES } from '../format/directives';
 import { t } from '../l10n';
 import { expectationHover, requestPushPaths, type PushPath } from './expectation-help';
-import { deploymentOf } from '../catalog/deployment';
 import { readStreamName } from '../catalog/stream-names';
 import {
   contains,
@@ -22,7 +21,8 @@ import {
 import { SYSTEM_VARIABLES, VariableScope, type ResolveContext } from '../format/variables';
 import type { NamedEnvironment } from '../env/constants';
 import { lookupError } from '../catalog/errors';
-import { findEndpoint, findParam } from '../catalog/endpoints';
+import { findParam } from '../catalog/endpoints';
+import { DEFAULT_DEPLOYMENT, deploymentOf, endpointCatalogOf, type Deployment } from '../catalog/deployment';
 import {
   endpointMarkdown,
   errorCodeMarkdown,
@@ -104,17 +104,12 @@ export function hoverAt(
   if (isWebSocket(request)) return wsHover(doc, request, line, character, ctx);
 
   const rl = request.requestLine;
-  const endpoint = findEndpoint(rl.method.text, rl.path.text);
+  const deployment = deploymentOf(ctx.environment);
+  const endpoint = endpointCatalogOf(deployment).find(rl.method.text, rl.path.text);
   if (contains(rl.path.range, line, character) || contains(rl.method.range, line, character)) {
     return endpoint
       ? { markdown: endpointMarkdown(endpoint), range: rl.range }
-      : {
-          markdown: t(
-            "{0} is not in TradeReq's endpoint catalog: its parameters are not checked, and its rate-limit weight is 1 unless `# @weight` says otherwise.",
-            inlineCode(rl.method.text + ' ' + rl.path.text),
-          ),
-          range: rl.range,
-        };
+      : { markdown: unknownEndpoint(rl.method.text, rl.path.text, deployment), range: rl.range };
   }
   for (const p of request.params) {
     if (p.range.startLine > line || p.range.endLine < line) continue;
@@ -144,6 +139,39 @@ export function hoverAt(
     }
   }
   return undefined;
+}
+
+/** A request line whose endpoint the environment's deployment does not list. */
+function unknownEndpoint(method: string, path: string, deployment: Deployment): string {
+  const line = method + ' ' + path;
+  const undocumented = endpointCatalogOf(deployment).undocumented(pathOf(path));
+  if (undocumented)
+    return t(
+      '{0} is not documented by {1}: {2}. Its parameters are not checked, and its rate-limit weight is 1 unless `# @weight` says otherwise.',
+      inlineCode(line),
+      escapeMarkdown(deployment.title),
+      t(undocumented.reason),
+    );
+  if (deployment !== DEFAULT_DEPLOYMENT)
+    return t(
+      '{0} is not in the endpoint catalog of {1}: its parameters are not checked, and its rate-limit weight is 1 unless `# @weight` says otherwise.',
+      inlineCode(line),
+      escapeMarkdown(deployment.title),
+    );
+  return t(
+    "{0} is not in TradeReq's endpoint catalog: its parameters are not checked, and its rate-limit weight is 1 unless `# @weight` says otherwise.",
+    inlineCode(line),
+  );
+}
+
+/** The path of a request line's target, which may be a whole URL. */
+function pathOf(target: string): string {
+  if (target.startsWith('/')) return target;
+  try {
+    return new URL(target).pathname;
+  } catch {
+    return target;
+  }
 }
 
 /** A directive's name: what it does and how it is written. */

@@ -75,7 +75,9 @@ export function paramMarkdown(p: ParamInfo, endpoint: EndpointInfo, list?: strin
 
 /** "Signed (…) · weight 1 · counted per account": how an endpoint is signed and counted. */
 function endpointTerms(e: EndpointInfo): string {
-  const weight = e.weightSource === 'assumed' ? t('weight {0} (assumed)', e.weight) : t('weight {0}', e.weight);
+  const own = e.weightSource === 'assumed' ? t('weight {0} (assumed)', e.weight) : t('weight {0}', e.weight);
+  const without = e.weightWithout;
+  const weight = without ? t('{0}, {1} without {2}', own, without.weight, without.param) : own;
   const counted = e.mode === 'ip' ? t('counted per IP') : t('counted per account');
   const signed = e.signed ? t('Signed (timestamp and signature added by TradeReq)') : t('Unsigned');
   return `${signed} · ${weight} · ${counted}`;
@@ -88,9 +90,26 @@ export function endpointMarkdown(e: EndpointInfo): string {
     t(e.description),
     '',
     endpointTerms(e),
+    ...deploymentNotes(e),
     '',
     sourceNote(e.source),
   ].join('\n');
+}
+
+/** What a deployment's documentation says beyond the spec's terms: its permission, its own counting label, a hidden or old page. */
+function deploymentNotes(e: EndpointInfo): string[] {
+  const notes: string[] = [];
+  if (e.permissionName) notes.push(t('Permission: {0}.', inlineCode(e.permissionName)));
+  if (e.documentedMode)
+    notes.push(
+      e.documentedMode === 'ip'
+        ? t('The documentation labels its weight per IP; signed, it is counted per account (§8).')
+        : t('The documentation labels its weight both per IP and per account.'),
+    );
+  if (e.docStatus === 'hidden')
+    notes.push(t('Documented in a part of the page its readers do not see: it may be withdrawn.'));
+  if (e.docStatus === 'deprecated') notes.push(t('The documentation says it is to be withdrawn.'));
+  return notes.length === 0 ? [] : ['', ...notes];
 }
 
 /**

@@ -7,7 +7,7 @@ import { joinUrl } from '../format/resolve';
 import { roundTrip } from '../net/round-trip';
 import type { Sender } from '../net/send';
 import type { PreparedRequest } from '../net/send';
-import { findEndpoint } from '../catalog/endpoints';
+import { SPEC_ENDPOINTS, type EndpointCatalog } from '../catalog/endpoints';
 import type { SymbolEntry } from './completion';
 
 // Made on first use: a session that never completes a symbol does not pay for it.
@@ -26,23 +26,27 @@ const exchangeInfoSchema = z.onFirstUse(() =>
   }),
 );
 
-const EXCHANGE_INFO = findEndpoint('GET', '/api/v3/exchangeInfo')!;
-
 export type SymbolsResult = Result<SymbolEntry[], string>;
 
-export async function fetchSymbols(baseUrl: string, deps: { sender: Sender; budget: Budget }): Promise<SymbolsResult> {
-  const url = joinUrl(baseUrl, EXCHANGE_INFO.path);
+/** Symbols from GET /api/v3/exchangeInfo, weighed as the deployment's catalog says (`endpoints`; the spec's when not given). */
+export async function fetchSymbols(
+  baseUrl: string,
+  deps: { sender: Sender; budget: Budget; endpoints?: EndpointCatalog },
+): Promise<SymbolsResult> {
+  const info = '/api/v3/exchangeInfo';
+  const exchangeInfo = (deps.endpoints ?? SPEC_ENDPOINTS).find('GET', info) ?? SPEC_ENDPOINTS.find('GET', info)!;
+  const url = joinUrl(baseUrl, exchangeInfo.path);
   const prepared: PreparedRequest = {
     method: 'GET',
     url,
     origin: new URL(url).origin,
-    path: EXCHANGE_INFO.path,
+    path: exchangeInfo.path,
     query: '',
     body: '',
     headers: [],
     signed: false,
-    weight: EXCHANGE_INFO.weight,
-    mode: EXCHANGE_INFO.mode,
+    weight: exchangeInfo.weight,
+    mode: exchangeInfo.mode,
   };
   const report = await roundTrip(prepared, deps);
   if (report.outcome !== 'ok' || !report.decoded) return err(report.summary);

@@ -5,7 +5,8 @@
  * through the context.
  */
 import { BOUNDS } from '../bounds';
-import { findEndpoint } from '../catalog/endpoints';
+import { endpointWeight } from '../catalog/endpoints';
+import { endpointsOf } from '../catalog/deployment';
 import type { EndpointInfo, RateLimitMode } from '../catalog/types';
 import type { NamedEnvironment } from '../env/constants';
 import { t } from '../l10n';
@@ -200,7 +201,8 @@ type Parts = Target & Pick<ResolvedRequest, 'params' | 'headers' | 'json' | 'now
 /** The resolved request: signing, key profile and rate limit from the directives, else the catalog. */
 function assemble(request: RequestBlock, options: RequestOptions, ctx: ResolveContext, parts: Parts): ResolvedRequest {
   const method = request.requestLine.method.text as Method;
-  const endpoint = findEndpoint(method, parts.path);
+  const endpoint = endpointsOf(ctx.environment).find(method, parts.path);
+  const sent = (name: string): boolean => parts.params.some((p) => p.name === name);
   const signed = options.signed ?? endpoint?.signed ?? false;
   return {
     request,
@@ -211,7 +213,7 @@ function assemble(request: RequestBlock, options: RequestOptions, ctx: ResolveCo
     ...parts,
     signed,
     keyProfile: options.keyProfile ?? ctx.environment.key,
-    weight: options.weight ?? endpoint?.weight ?? 1,
+    weight: options.weight ?? (endpoint ? endpointWeight(endpoint, sent) : 1),
     mode: options.mode ?? endpoint?.mode ?? (signed ? 'uid' : 'ip'),
   };
 }

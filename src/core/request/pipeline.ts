@@ -9,6 +9,8 @@ import { t } from '../l10n';
 import { accountId } from '../budget/state';
 import { explainRecheck, explainWrittenTimestamp, maySendAgain, type ClockRecheck } from '../clock/clock';
 import { measureClock } from '../clock/measure';
+import { endpointsOf } from '../catalog/deployment';
+import type { EndpointCatalog } from '../catalog/endpoints';
 import type { ClockSync } from '../clock/sync';
 import type { NamedEnvironment } from '../env/constants';
 import type { RequestBlock, TradeReqDocument } from '../format/model';
@@ -147,10 +149,15 @@ async function withSyncedClock(
   again: () => Result<ResolvedRequest, PrepareFailure>,
 ): Promise<Result<ResolvedRequest, PipelineFailure>> {
   if (!resolved.signed || !deps.clockSync) return ok(resolved);
-  if (deps.clock.stale(resolved.origin)) await measureClock(clockBase(resolved), deps);
+  if (deps.clock.stale(resolved.origin)) await measureClock(clockBase(resolved), clockDeps(resolved, deps));
   const offset = deps.clock.usable(resolved.origin);
   if (!offset.ok) return err({ kind: 'refused', resolved, reason: 'clock', message: offset.error });
   return again();
+}
+
+/** What measuring the clock needs, with the catalog of the environment's deployment (its GET /api/v3/time). */
+function clockDeps(resolved: ResolvedRequest, deps: PipelineDeps): PipelineDeps & { endpoints: EndpointCatalog } {
+  return { ...deps, endpoints: endpointsOf(resolved.environment) };
 }
 
 /** Where GET /api/v3/time is asked: the environment's base URL when the request goes there, else its origin. */
@@ -166,7 +173,7 @@ function clockBase(resolved: ResolvedRequest): string {
  */
 async function recheckClock(resolved: ResolvedRequest, deps: PipelineDeps): Promise<ClockRecheck> {
   const before = deps.clock.sample(resolved.origin);
-  const after = await measureClock(clockBase(resolved), deps);
+  const after = await measureClock(clockBase(resolved), clockDeps(resolved, deps));
   if (!after) await deps.clock.forget(resolved.origin);
   return { before, after, clockSync: deps.clockSync };
 }

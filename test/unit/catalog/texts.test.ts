@@ -3,7 +3,7 @@
  * of them, and the Simplified Chinese bundle translates each, keeping its placeholders.
  */
 import assert from 'node:assert/strict';
-import { ENDPOINTS } from '../../../src/core/catalog/endpoints';
+import { DEPLOYMENTS } from '../../../src/core/catalog/deployment';
 import { ERROR_CODES } from '../../../src/core/catalog/errors';
 import { HTTP_STATUSES, OTHER_STATUS_MEANINGS } from '../../../src/core/catalog/statuses';
 import { STREAM_DESCRIPTIONS } from '../../../src/core/catalog/stream-names';
@@ -21,8 +21,8 @@ describe('catalog texts shown translated', () => {
       assert.ok(texts.has(text), text);
   });
 
-  it("lists every endpoint's title, description and parameter words, and every stream's", () => {
-    for (const e of ENDPOINTS) {
+  it("lists every endpoint's title, description and parameter words (of every deployment), and every stream's", () => {
+    for (const e of DEPLOYMENTS.flatMap((d) => d.endpoints)) {
       const params = e.params.flatMap((p) => [p, ...(p.itemParams ?? [])]);
       const words = [e.title, e.description, ...params.flatMap((p) => [p.description, p.rule])];
       for (const text of [...words, ...params.flatMap((p) => p.enumValues ?? []).map((v) => v.description)])

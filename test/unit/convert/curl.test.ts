@@ -104,9 +104,30 @@ describe('import curl', () => {
       assert.doesNotMatch(out, /^X-MEXC-APIKEY:/m);
       assert.match(out, /TradeReq: Add API Key/);
       assert.match(out, /TRADEREQ_MEXC_API_KEY and TRADEREQ_MEXC_SECRET_KEY/);
-      assert.deepEqual(result.environment, {
-        mexc: { baseUrl: 'https://api.mexc.com', key: 'mexc', apiKeyHeader: 'X-MEXC-APIKEY' },
+      // The host is the mexc deployment's (issue 33): it is named, and gives the base URL and key header.
+      assert.deepEqual(result.environment, { mexc: { deployment: 'mexc', key: 'mexc' } });
+      assert.match(out, /"key": "mexc", "deployment": "mexc"/);
+    });
+
+    it("names the deployment whose host it talks to, writing the base URL and key header only where they differ from the deployment's (issue 33)", () => {
+      const other = imported(
+        importCurl(`curl -H 'X-OTHER-APIKEY: k' 'https://www.mexc.com/api/v3/account?timestamp=1&signature=ab'`),
+      );
+      assert.deepEqual(Object.values(other.environment!)[0], {
+        deployment: 'mexc',
+        baseUrl: 'https://www.mexc.com',
+        key: 'mexc',
+        apiKeyHeader: 'X-OTHER-APIKEY',
       });
+      const spec = imported(importCurl(`curl 'https://api.example.com/api/v3/ping'`));
+      assert.deepEqual(Object.values(spec.environment!)[0], { baseUrl: 'https://api.example.com', key: 'example' });
+    });
+
+    it("looks the endpoint up in the deployment's catalog: a signed endpoint it documents gets no # @signed (issue 33)", () => {
+      const out = text(`curl 'https://api.mexc.com/api/v3/capital/config/getall?timestamp=1&signature=ab'`);
+      assert.doesNotMatch(out, /^# @signed$/m);
+      const elsewhere = text(`curl 'https://api.example.com/api/v3/capital/config/getall?timestamp=1&signature=ab'`);
+      assert.match(elsewhere, /^# @signed$/m);
     });
 
     it('the header match is case-insensitive: x-mbx-apikey is the API key too', () => {

@@ -577,4 +577,26 @@ describe('import http', () => {
       );
     });
   });
+
+  describe('the deployment the file talks to (issue 33)', () => {
+    const SOURCE = [
+      '### coins',
+      'GET https://api.mexc.com/api/v3/capital/config/getall?timestamp=1&signature=ab',
+      'X-MEXC-APIKEY: {{key}}',
+      '',
+    ].join('\n');
+
+    it('looks its endpoints up in the catalog of the deployment whose host it names, and says the deployment gives the key header', () => {
+      const text = imported(importHttpFile(SOURCE)).files[0]!.text;
+      assert.doesNotMatch(text, /^# @signed$/m, 'the deployment documents the endpoint as signed');
+      assert.match(text, /"deployment": "mexc"/);
+      assert.doesNotMatch(text, /"apiKeyHeader"/);
+    });
+
+    it('elsewhere the spec catalog and the header advice are as before', () => {
+      const text = imported(importHttpFile(SOURCE.replace('api.mexc.com', 'api.example.com'))).files[0]!.text;
+      assert.match(text, /^# @signed$/m);
+      assert.match(text, /"apiKeyHeader": "X-MEXC-APIKEY"/);
+    });
+  });
 });

@@ -1,0 +1,52 @@
+/**
+ * The deployment an import names (docs/websocket.md, "Deployments"): a source that talks to a
+ * deployment's host gets `"deployment": "<id>"` in the environment it writes, and leaves out the
+ * base URL and key header that deployment already gives (they are written only where they differ).
+ */
+import {
+  DEFAULT_DEPLOYMENT,
+  deploymentOfUrl,
+  endpointCatalogOf,
+  type Deployment,
+  type DeploymentId,
+} from '../catalog/deployment';
+import type { EndpointCatalog } from '../catalog/endpoints';
+import { DEFAULT_API_KEY_HEADER } from '../env/constants';
+
+/** The deployment whose host `baseUrl` names; undefined for the default (the spec) or no URL. */
+export function deploymentOfBase(baseUrl: string | undefined): Deployment | undefined {
+  const d = baseUrl === undefined ? undefined : deploymentOfUrl(baseUrl);
+  return d === DEFAULT_DEPLOYMENT ? undefined : d;
+}
+
+/** The catalog an import looks endpoints up in: the deployment's, else the spec's. */
+export function importCatalog(deployment: Deployment | undefined): EndpointCatalog {
+  return endpointCatalogOf(deployment ?? DEFAULT_DEPLOYMENT);
+}
+
+/** Whether `header` is the key header the environment already gets (the deployment's, or the default). */
+export function headerGiven(header: string, deployment: Deployment | undefined): boolean {
+  return header.toUpperCase() === (deployment?.apiKeyHeader ?? DEFAULT_API_KEY_HEADER).toUpperCase();
+}
+
+interface EnvironmentPlace {
+  readonly deployment?: DeploymentId;
+  readonly baseUrl?: string;
+  readonly apiKeyHeader?: string;
+}
+
+/** Where an imported environment points: a deployment by name, with only what differs from it written out. */
+export function environmentPlace(
+  baseUrl: string,
+  key: string,
+  apiKeyHeader: string | undefined,
+): EnvironmentPlace & { readonly key: string } {
+  const deployment = deploymentOfBase(baseUrl);
+  const own = baseUrl.replace(/\/+$/, '');
+  return {
+    ...(deployment ? { deployment: deployment.id as DeploymentId } : {}),
+    ...(deployment?.baseUrl === own ? {} : { baseUrl }),
+    key,
+    ...(apiKeyHeader !== undefined && !headerGiven(apiKeyHeader, deployment) ? { apiKeyHeader } : {}),
+  };
+}
