@@ -30,9 +30,9 @@ interface SandboxOptions {
   /**
    * The deployment the sandbox plays (deployment.ts): its key header, the endpoints of its catalog
    * (those it does not play answered 501), its listen keys, stream names, push encoding and
-   * connection rules. Default `spec`.
+   * connection rules: its id, or a Deployment itself (a test's variant). Default `spec`.
    */
-  readonly deployment?: string;
+  readonly deployment?: string | Deployment;
   /** Multiplies the deployment's connection rules (idle closes, lifetime), as banScale the bans. Default 1. */
   readonly connectionScale?: number;
   /** A WebSocket connection with no subscription this long is closed. Default: the deployment's (30 s) × connectionScale. */
@@ -134,7 +134,8 @@ function scaleOption(name: string, value: number | undefined): number {
   return scale;
 }
 
-function deploymentOption(id: string | undefined): Deployment {
+function deploymentOption(id: string | Deployment | undefined): Deployment {
+  if (typeof id === 'object') return id;
   const deployment = deploymentById(id);
   if (deployment === undefined)
     throw new RangeError(`deployment must be one of ${DEPLOYMENT_IDS.join(', ')}, not ${JSON.stringify(id)}`);

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
-import type { ConnectionRules, Deployment, DeploymentId } from '../core/catalog/deployment';
+import type { ConnectionRules, Deployment } from '../core/catalog/deployment';
 import { USED_WEIGHT_HEADER } from '../core/catalog/limits';
 import { DEMO_ACCOUNTS } from '../core/env/demo';
 import { createHandlers, type UserStreams } from './api';
@@ -105,7 +105,7 @@ export class SandboxServer implements ControlTarget {
     this.deployment = options.deployment;
     this.keyHeader = options.deployment.apiKeyHeader.toLowerCase();
     this.strayHeaders = otherKeyHeaders(options.deployment);
-    this.listenKeys = new ListenKeys(options.deployment.id as DeploymentId, options.deployment.listenKey);
+    this.listenKeys = new ListenKeys(options.deployment.id, options.deployment.listenKey);
     this.limiter = new RateLimiter(options.banScale);
     const play = streamPlay(options.deployment.streamEncoding);
     this.hub = new WsHub({

@@ -9,17 +9,18 @@
 import { randomInt } from 'node:crypto';
 import type { DeploymentId, ListenKeyRules } from '../../core/catalog/deployment';
 
+const LOWER_ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 /** The characters of the sandbox's listen keys per deployment: the spec's are hex, as before; mexc's lower-case letters and digits. */
 const KEY_ALPHABET: Readonly<Record<DeploymentId, string>> = {
   spec: '0123456789abcdef',
-  mexc: 'abcdefghijklmnopqrstuvwxyz0123456789',
+  mexc: LOWER_ALNUM,
 };
 /** The length of the sandbox's listen keys (the family's documented example is 64). */
 const KEY_LENGTH = 64;
 
 /** A new listen key of deployment `id`, 64 characters drawn uniformly from its alphabet. */
-export function newListenKey(id: DeploymentId): string {
-  const alphabet = KEY_ALPHABET[id];
+export function newListenKey(id: string): string {
+  const alphabet = KEY_ALPHABET[id as DeploymentId] ?? LOWER_ALNUM;
   let key = '';
   for (let i = 0; i < KEY_LENGTH; i++) key += alphabet[randomInt(alphabet.length)];
   return key;
@@ -44,7 +45,7 @@ export class ListenKeys {
   private keys = new Map<string, Entry>();
 
   constructor(
-    private readonly id: DeploymentId,
+    private readonly id: string,
     readonly rules: ListenKeyRules,
   ) {}
 
