@@ -107,7 +107,7 @@ export class SandboxServer implements ControlTarget {
     this.strayHeaders = otherKeyHeaders(options.deployment);
     this.listenKeys = new ListenKeys(options.deployment.id, options.deployment.listenKey);
     this.limiter = new RateLimiter(options.banScale);
-    const play = streamPlay(options.deployment.streamEncoding);
+    const play = streamPlay(options.deployment);
     this.hub = new WsHub({
       now: this.now,
       serverTime: () => this.serverTime(),

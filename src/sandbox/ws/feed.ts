@@ -109,11 +109,11 @@ export class MarketFeed implements ExchangeListener {
 
   /** The current state of a depth or bookTicker stream as a push (sent to a new subscriber). */
   snapshot(name: string, stream: PlayedStream): Frame | undefined {
-    if (stream.kind !== 'depth' && stream.kind !== 'bookTicker') return undefined;
+    if (stream.kind !== 'depth' && stream.kind !== 'bookTicker' && stream.kind !== 'bookTickerBatch') return undefined;
     const spec = SYMBOLS_BY_NAME.get(stream.symbol);
     if (spec === undefined) return undefined;
     const t = this.serverTime();
-    if (stream.kind === 'bookTicker') {
+    if (stream.kind !== 'depth') {
       const outlet = this.framing.bookTicker(spec.symbol).find((o) => o.name === name);
       return outlet?.frame(this.top(spec), t);
     }

@@ -1,26 +1,41 @@
 /**
- * mexc's framing: each push is one binary Protocol Buffers `PushDataV3ApiWrapper`
- * (src/core/ws/proto/push.proto), encoded with the generated schema and @bufbuild/protobuf:
- * the wrapper's channel (the stream's name), symbol, createTime (the event's time) and sendTime
- * (the server's, when sent), and one body. Decimals go as text, times as int64 milliseconds, but
- * the candle windows, which go in seconds as the family writes them.
+ * The framing of a deployment whose pushes are Protocol Buffers (mexc): each push is one binary
+ * `PushDataV3ApiWrapper` (src/core/ws/proto/push.proto), encoded with the generated schema and
+ * @bufbuild/protobuf: the wrapper's channel (the stream's name), symbol, createTime (the event's
+ * time) and sendTime (the server's, when sent), and one body. Decimals go as text, times as int64
+ * milliseconds, but the candle windows, which go in seconds as the family writes them. The names
+ * are the deployment's stream catalog's, one per value of each parameter (rate, levels, interval).
  */
 import { create, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
+import type { Deployment } from '../../core/catalog/deployment';
+import {
+  KLINE_INTERVAL_MS,
+  streamOfKind,
+  type KlineInterval,
+  type StreamDescription,
+  type StreamKind,
+  type StreamParamName,
+} from '../../core/catalog/stream-names';
 import { PushDataV3ApiWrapperSchema } from '../../core/ws/proto/push_pb';
 import { formatUnits as n, mulFloor } from '../decimal';
+import type { Order } from '../engine';
 import { SYMBOLS } from '../market';
 import {
   orderFigures,
   perSymbol,
   statusCode,
   typeCode,
+  type AccountEvent,
   type DealEvent,
   type DepthEvent,
+  type DepthOutlet,
   type Framing,
+  type KlineOutlet,
+  type Outlet,
+  type PrivateDealEvent,
   type TopEvent,
 } from './frames';
 import type { Candle } from './klines';
-import { PB_CHANNEL, PB_DEPTH_LEVELS, PB_KLINE_INTERVALS, PB_SPEEDS } from './names-pb';
 
 type WrapperInit = MessageInitShape<typeof PushDataV3ApiWrapperSchema>;
 type Body = WrapperInit['body'];
@@ -29,6 +44,23 @@ function wrapper(channel: string, symbol: string | undefined, created: number, t
   const init: WrapperInit = { channel, createTime: BigInt(created), sendTime: BigInt(t), body };
   if (symbol !== undefined) init.symbol = symbol;
   return toBinary(PushDataV3ApiWrapperSchema, create(PushDataV3ApiWrapperSchema, init));
+}
+
+type Texts = Partial<Record<StreamParamName, string>>;
+
+/** Every name of the stream `info` for `symbol`: one per combination of its other parameters' values. */
+function variants(
+  info: StreamDescription | undefined,
+  symbol: string,
+): { name: string; channel: string; texts: Texts }[] {
+  if (info === undefined) return [];
+  let all: Texts[] = [{}];
+  for (const p of info.params) {
+    const values = p.name === 'symbol' ? [symbol] : (p.values ?? []).map((v) => v.value);
+    all = all.flatMap((texts) => values.map((v) => ({ ...texts, [p.name]: v })));
+  }
+  const channel = info.channel;
+  return all.map((texts) => ({ name: [channel, ...info.params.map((p) => texts[p.name]!)].join('@'), channel, texts }));
 }
 
 const side = (s: 'BUY' | 'SELL'): number => (s === 'BUY' ? 1 : 2);
@@ -43,10 +75,9 @@ function top(e: TopEvent) {
   };
 }
 
-function deals(symbol: string) {
-  return PB_SPEEDS.map((speed) => {
-    const event = `spot@${PB_CHANNEL.deals}@${speed}`;
-    const name = `${event}@${symbol}`;
+function deals(info: StreamDescription | undefined, symbol: string): Outlet<readonly DealEvent[]>[] {
+  return variants(info, symbol).map(({ name, channel, texts }) => {
+    const event = texts.rate === undefined ? channel : `${channel}@${texts.rate}`;
     const frame = (list: readonly DealEvent[], t: number) =>
       wrapper(name, symbol, list.at(-1)?.time ?? t, t, {
         case: 'publicAggreDeals',
@@ -65,16 +96,16 @@ function deals(symbol: string) {
   });
 }
 
-function depth(symbol: string) {
-  return PB_DEPTH_LEVELS.map((levels) => {
-    const name = `spot@${PB_CHANNEL.depth}@${symbol}@${levels}`;
+function depth(info: StreamDescription | undefined, symbol: string): DepthOutlet[] {
+  return variants(info, symbol).map(({ name, channel, texts }) => {
+    const levels = Number(texts.levels);
     const frame = (e: DepthEvent, t: number) =>
       wrapper(name, symbol, t, t, {
         case: 'publicLimitDepths',
         value: {
           asks: e.asks.slice(0, levels).map(level),
           bids: e.bids.slice(0, levels).map(level),
-          eventType: `spot@${PB_CHANNEL.depth}`,
+          eventType: channel,
           version: String(e.version),
         },
       });
@@ -82,9 +113,12 @@ function depth(symbol: string) {
   });
 }
 
-function bookTicker(symbol: string) {
-  const aggre = PB_SPEEDS.map((speed) => {
-    const name = `spot@${PB_CHANNEL.bookTicker}@${speed}@${symbol}`;
+function bookTicker(
+  info: StreamDescription | undefined,
+  batchInfo: StreamDescription | undefined,
+  symbol: string,
+): Outlet<TopEvent>[] {
+  const aggre = variants(info, symbol).map(({ name }) => {
     const frame = (e: TopEvent, t: number) =>
       wrapper(name, symbol, t, t, {
         case: 'publicAggreBookTicker',
@@ -92,18 +126,20 @@ function bookTicker(symbol: string) {
       });
     return { name, frame };
   });
-  const batch = `spot@${PB_CHANNEL.bookTickerBatch}@${symbol}`;
-  const frameBatch = (e: TopEvent, t: number) =>
-    wrapper(batch, symbol, t, t, {
-      case: 'publicBookTickerBatch',
-      value: { items: [top(e)], version: String(e.version) },
-    });
-  return [...aggre, { name: batch, frame: frameBatch }];
+  const batch = variants(batchInfo, symbol).map(({ name }) => {
+    const frame = (e: TopEvent, t: number) =>
+      wrapper(name, symbol, t, t, {
+        case: 'publicBookTickerBatch',
+        value: { items: [top(e)], version: String(e.version) },
+      });
+    return { name, frame };
+  });
+  return [...aggre, ...batch];
 }
 
-function kline(symbol: string) {
-  return PB_KLINE_INTERVALS.map(({ name: interval }) => {
-    const name = `spot@${PB_CHANNEL.kline}@${symbol}@${interval}`;
+function kline(info: StreamDescription | undefined, symbol: string): KlineOutlet[] {
+  return variants(info, symbol).map(({ name, texts }) => {
+    const interval = texts.interval!;
     const frame = (c: Readonly<Candle>, t: number) =>
       wrapper(name, symbol, t, t, {
         case: 'publicSpotKline',
@@ -123,23 +159,12 @@ function kline(symbol: string) {
   });
 }
 
-const ORDERS = `spot@${PB_CHANNEL.orders}`;
-const PRIVATE_DEALS = `spot@${PB_CHANNEL.privateDeals}`;
-const ACCOUNT = `spot@${PB_CHANNEL.account}`;
-const symbols = SYMBOLS.map((s) => s.symbol);
-
-export const PB_FRAMING: Framing = {
-  klineIntervals: PB_KLINE_INTERVALS,
-  dealsPerPush: 500,
-  deals: perSymbol(symbols, deals),
-  depth: perSymbol(symbols, depth),
-  bookTicker: perSymbol(symbols, bookTicker),
-  kline: perSymbol(symbols, kline),
-  orders: {
-    name: ORDERS,
+function orders(name: string): Outlet<Order> {
+  return {
+    name,
     frame: (o, t) => {
       const f = orderFigures(o);
-      return wrapper(ORDERS, o.spec.symbol, o.updateTime, t, {
+      return wrapper(name, o.spec.symbol, o.updateTime, t, {
         case: 'privateOrders',
         value: {
           id: o.orderId,
@@ -160,11 +185,14 @@ export const PB_FRAMING: Framing = {
         },
       });
     },
-  },
-  privateDeals: {
-    name: PRIVATE_DEALS,
+  };
+}
+
+function privateDeals(name: string): Outlet<PrivateDealEvent> {
+  return {
+    name,
     frame: (e, t) =>
-      wrapper(PRIVATE_DEALS, e.order.spec.symbol, e.time, t, {
+      wrapper(name, e.order.spec.symbol, e.time, t, {
         case: 'privateDeals',
         value: {
           price: n(e.price),
@@ -181,11 +209,14 @@ export const PB_FRAMING: Framing = {
           time: BigInt(e.time),
         },
       }),
-  },
-  account: {
-    name: ACCOUNT,
+  };
+}
+
+function account(name: string): Outlet<AccountEvent> {
+  return {
+    name,
     frame: (e, t) =>
-      wrapper(ACCOUNT, undefined, e.time, t, {
+      wrapper(name, undefined, e.time, t, {
         case: 'privateAccount',
         value: {
           vcoinName: e.asset,
@@ -198,7 +229,32 @@ export const PB_FRAMING: Framing = {
           time: BigInt(e.time),
         },
       }),
-  },
-  // A length-delimited field 1 whose length runs past the end: no wrapper reads from it.
-  malformed: Uint8Array.from([0x0a, 0x40, 0x73, 0x70, 0x6f, 0x74]),
-};
+  };
+}
+
+/** The name of the deployment's private stream of `kind` (it has no parameters). */
+function privateName(deployment: Deployment, kind: StreamKind): string {
+  const info = streamOfKind(kind, deployment);
+  if (info === undefined) throw new Error(`the ${deployment.id} deployment has no ${kind} stream`);
+  return info.channel;
+}
+
+/** The Protocol Buffers framing of `deployment`'s streams. */
+export function pbFraming(deployment: Deployment): Framing {
+  const symbols = SYMBOLS.map((s) => s.symbol);
+  const of = (kind: StreamKind) => streamOfKind(kind, deployment);
+  const intervals = (of('kline')?.params.find((p) => p.name === 'interval')?.values ?? []).map((v) => v.value);
+  return {
+    klineIntervals: intervals.map((name) => ({ name, ms: KLINE_INTERVAL_MS[name as KlineInterval] })),
+    dealsPerPush: 500,
+    deals: perSymbol(symbols, (s) => deals(of('deals'), s)),
+    depth: perSymbol(symbols, (s) => depth(of('depth'), s)),
+    bookTicker: perSymbol(symbols, (s) => bookTicker(of('bookTicker'), of('bookTickerBatch'), s)),
+    kline: perSymbol(symbols, (s) => kline(of('kline'), s)),
+    orders: orders(privateName(deployment, 'orders')),
+    privateDeals: privateDeals(privateName(deployment, 'privateDeals')),
+    account: account(privateName(deployment, 'account')),
+    // A length-delimited field 1 whose length runs past the end: no wrapper reads from it.
+    malformed: Uint8Array.from([0x0a, 0x40, 0x73, 0x70, 0x6f, 0x74]),
+  };
+}

@@ -1,24 +1,19 @@
 /**
- * How the sandbox plays a deployment's streams, chosen by its stream encoding: the names it
- * reads and the framing of its pushes.
+ * How the sandbox plays a deployment's streams: the names it reads (its catalog) and the framing
+ * of its pushes, chosen by its stream encoding (the JSON framing is the spec catalog's).
  */
-import type { StreamEncoding } from '../../core/catalog/deployment';
+import type { Deployment } from '../../core/catalog/deployment';
 import type { Framing } from './frames';
 import { JSON_FRAMING } from './frames-json';
-import { PB_FRAMING } from './frames-pb';
-import { JSON_STREAM_READER, type StreamReader } from './names';
-import { PB_STREAM_READER } from './names-pb';
+import { pbFraming } from './frames-pb';
+import { streamReader, type StreamReader } from './names';
 
 export interface StreamPlay {
   readonly reader: StreamReader;
   readonly framing: Framing;
 }
 
-const PLAYS: Readonly<Record<StreamEncoding, StreamPlay>> = {
-  json: { reader: JSON_STREAM_READER, framing: JSON_FRAMING },
-  protobuf: { reader: PB_STREAM_READER, framing: PB_FRAMING },
-};
-
-export function streamPlay(encoding: StreamEncoding): StreamPlay {
-  return PLAYS[encoding];
+export function streamPlay(deployment: Deployment): StreamPlay {
+  const framing = deployment.streamEncoding === 'json' ? JSON_FRAMING : pbFraming(deployment);
+  return { reader: streamReader(deployment), framing };
 }
