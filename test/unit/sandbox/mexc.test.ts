@@ -16,6 +16,8 @@ import { WebSocket } from 'ws';
 import { MEXC_DEPLOYMENT } from '../../../src/core/catalog/deployment-mexc';
 import { DEPLOYMENTS, deploymentById, type Deployment } from '../../../src/core/catalog/deployment';
 import type { EndpointInfo } from '../../../src/core/catalog/types';
+import { sandboxCommand } from '../../../src/cli/sandbox';
+import { UsageError, type Io } from '../../../src/cli/usage';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { NOT_PLAYED_CODE, NOT_PLAYED_STATUS } from '../../../src/sandbox/routes';
 import { control, controlOk, field, limitOrder } from '../../support/sandbox-ws';
@@ -552,5 +554,74 @@ describe('sandbox playing the spec: the lifetime on the clock, no close for a qu
     await moveClock(sb, 60 * 60_000);
     assert.match((await c.closed).reason, /closed after 24 hours/);
     c.close();
+  });
+});
+
+describe('sandbox playing mexc: connectionScale multiplies its connection rules', function () {
+  this.timeout(30_000);
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startSandbox({ port: 0, deployment: 'mexc', connectionScale: 0.5 });
+  });
+  after(() => sb.close());
+
+  it('at 0.5: no subscription closes at 15 s, no data at 30 s (still on the clock the control surface moves)', async () => {
+    clockOffset = 0;
+    const idle = await PbClient.connect(sb.wsUrl);
+    const quiet = await PbClient.connect(sb.wsUrl);
+    quiet.send({ method: 'SUBSCRIPTION', params: [DEALS], id: 1 });
+    await quiet.reply(1);
+    await moveClock(sb, 15_000);
+    assert.match((await idle.closed).reason, /no subscription for 15 s/);
+    assert.equal(field((await control(sb, '/ws')).json, 'connections'), 1);
+    await moveClock(sb, 15_000);
+    assert.match((await quiet.closed).reason, /no data for 30 s/);
+  });
+
+  it('startSandbox refuses an unknown deployment and a scale that is not above 0', async () => {
+    await assert.rejects(startSandbox({ port: 0, deployment: 'nope' }), /deployment must be one of spec, mexc/);
+    await assert.rejects(startSandbox({ port: 0, connectionScale: 0 }), /connectionScale must be a number above 0/);
+  });
+});
+
+describe('tradereq sandbox --deployment', function () {
+  this.timeout(30_000);
+  const io = () => {
+    const lines: string[] = [];
+    const value: Io = { out: (t) => lines.push(t), err: () => undefined, env: {}, cwd: process.cwd() };
+    return { lines, io: value };
+  };
+  const run = async (args: string[]): Promise<string> => {
+    const { lines, io: value } = io();
+    const stop = new AbortController();
+    const running = sandboxCommand(['--port', '0', ...args], value, stop.signal);
+    for (let i = 0; i < 500 && lines.length === 0; i++) await new Promise((r) => setImmediate(r));
+    stop.abort();
+    assert.equal(await running, 0);
+    return lines[0]!;
+  };
+
+  it('--json names the deployment and its key header; the text names them too', async () => {
+    const json = JSON.parse(await run(['--deployment', 'mexc', '--json'])) as Record<string, unknown>;
+    assert.deepEqual([json['deployment'], json['apiKeyHeader']], ['mexc', 'X-MEXC-APIKEY']);
+    const text = await run(['--deployment', 'mexc']);
+    assert.match(text, /playing MEXC Spot v3/);
+    assert.match(text, /header X-MEXC-APIKEY/);
+    const spec = JSON.parse(await run(['--json'])) as Record<string, unknown>;
+    assert.deepEqual([spec['deployment'], spec['apiKeyHeader']], ['spec', 'X-SERVICE-APIKEY']);
+  });
+
+  it('an unknown deployment or a bad --connection-scale is a usage error; the help names both flags', async () => {
+    for (const args of [
+      ['--deployment', 'binance'],
+      ['--deployment', ''],
+      ['--connection-scale', '0'],
+      ['--connection-scale', 'x'],
+    ])
+      await assert.rejects(sandboxCommand(args, io().io), UsageError, args.join(' '));
+    const help = io();
+    assert.equal(await sandboxCommand(['--help'], help.io), 0);
+    assert.match(help.lines.join('\n'), /--deployment ID play this deployment \(spec, mexc; default spec\)/);
+    assert.match(help.lines.join('\n'), /--connection-scale F/);
   });
 });
