@@ -19,7 +19,7 @@ const KEY_ALPHABET: Readonly<Record<DeploymentId, string>> = {
 const KEY_LENGTH = 64;
 
 /** A new listen key of deployment `id`, 64 characters drawn uniformly from its alphabet. */
-export function newListenKey(id: string): string {
+function newListenKey(id: string): string {
   const alphabet = KEY_ALPHABET[id as DeploymentId] ?? LOWER_ALNUM;
   let key = '';
   for (let i = 0; i < KEY_LENGTH; i++) key += alphabet[randomInt(alphabet.length)];
