@@ -3,7 +3,9 @@
  * streams are batched per event-loop tick: the tick's trades in one deals push, one depth
  * snapshot per changed book and level count, a bookTicker push when the best bid or ask changed,
  * the open candle of every interval of a traded symbol. Private order and fill pushes go out as
- * they happen; balances once per tick per changed asset. The names and frames are the
+ * they happen; balances once per tick per changed asset. The book increment streams (mexc's) get
+ * what changed in the best MAX_INCREMENT_LEVELS levels a side since the last push, a new
+ * subscriber the whole of them first. The names and frames are the
  * deployment's framing (frames.ts): JSON for the spec, Protocol Buffers for mexc.
  */
 import {
@@ -16,11 +18,32 @@ import {
   type Order,
 } from '../engine';
 import { SYMBOLS, SYMBOLS_BY_NAME, type SymbolSpec } from '../market';
-import type { DealEvent, Framing, TopEvent } from './frames';
+import type { DealEvent, Framing, IncrementEvent, TopEvent } from './frames';
 import type { Frame, WsHub } from './hub';
 import { privateKey } from './messages';
 import { Candles } from './klines';
 import type { PlayedStream } from './names';
+
+/**
+ * The levels a side of the book increments are kept for: a level past them is pushed as gone (0).
+ * 1000 levels a side stay near 100 KB a push, far below the client's 1 MiB frame cap.
+ */
+export const MAX_INCREMENT_LEVELS = 1000;
+
+/** A book's levels as last pushed on the increment streams: price → quantity, per side. */
+interface SentBook {
+  readonly version: number;
+  readonly bids: ReadonlyMap<bigint, bigint>;
+  readonly asks: ReadonlyMap<bigint, bigint>;
+}
+
+/** The levels of `now` whose quantity differs from `before`, then those gone from it (quantity 0). */
+function changed(before: ReadonlyMap<bigint, bigint>, now: ReadonlyMap<bigint, bigint>): [bigint, bigint][] {
+  const out: [bigint, bigint][] = [];
+  for (const [price, qty] of now) if (before.get(price) !== qty) out.push([price, qty]);
+  for (const price of before.keys()) if (!now.has(price)) out.push([price, 0n]);
+  return out;
+}
 
 export class MarketFeed implements ExchangeListener {
   private deals = new Map<string, DealEvent[]>();
@@ -29,6 +52,8 @@ export class MarketFeed implements ExchangeListener {
   private candles = new Map<string, Candles>();
   private versions = new Map<string, number>();
   private tops = new Map<string, string>();
+  /** Per symbol with increment subscribers: the book as last pushed to them. */
+  private sent = new Map<string, SentBook>();
   private changed = new Map<Account, Map<string, BalanceChange>>();
   private pushed = new Map<string, Map<string, Balance>>();
   private tradeId = 0;
@@ -53,6 +78,7 @@ export class MarketFeed implements ExchangeListener {
     this.candles = new Map(SYMBOLS.map((s) => [s.symbol, new Candles(this.framing.klineIntervals)]));
     this.versions = new Map(SYMBOLS.map((s) => [s.symbol, 0]));
     this.tops = new Map();
+    this.sent = new Map();
     this.changed = new Map();
     this.pushed = new Map();
     for (const account of this.engine.userAccounts()) {
@@ -107,12 +133,17 @@ export class MarketFeed implements ExchangeListener {
 
   // Pushes
 
-  /** The current state of a depth or bookTicker stream as a push (sent to a new subscriber). */
+  /** The current state of a depth, bookTicker or book increment stream as a push (sent to a new subscriber). */
   snapshot(name: string, stream: PlayedStream): Frame | undefined {
-    if (stream.kind !== 'depth' && stream.kind !== 'bookTicker' && stream.kind !== 'bookTickerBatch') return undefined;
+    if (stream.kind === 'orders' || stream.kind === 'privateDeals' || stream.kind === 'account') return undefined;
+    if (stream.kind === 'deals' || stream.kind === 'kline') return undefined;
     const spec = SYMBOLS_BY_NAME.get(stream.symbol);
     if (spec === undefined) return undefined;
     const t = this.serverTime();
+    if (stream.kind === 'aggreDepth' || stream.kind === 'increaseDepthBatch') {
+      const outlet = this.framing.increments(spec.symbol).find((o) => o.name === name);
+      return outlet?.frame(this.wholeBook(spec), t);
+    }
     if (stream.kind !== 'depth') {
       const outlet = this.framing.bookTicker(spec.symbol).find((o) => o.name === name);
       return outlet?.frame(this.top(spec), t);
@@ -165,9 +196,54 @@ export class MarketFeed implements ExchangeListener {
     return { symbol: spec.symbol, version: this.versions.get(spec.symbol)!, bid, ask };
   }
 
+  /** The book's best MAX_INCREMENT_LEVELS levels a side, as pushed on the increment streams. */
+  private bookNow(spec: SymbolSpec): SentBook {
+    return {
+      version: this.versions.get(spec.symbol)!,
+      bids: new Map(this.engine.levels(spec, 'BUY', MAX_INCREMENT_LEVELS)),
+      asks: new Map(this.engine.levels(spec, 'SELL', MAX_INCREMENT_LEVELS)),
+    };
+  }
+
+  /** The whole book as one increment (a new subscriber's first push); tracking starts here if it had none. */
+  private wholeBook(spec: SymbolSpec): IncrementEvent {
+    const now = this.bookNow(spec);
+    if (!this.sent.has(spec.symbol)) this.sent.set(spec.symbol, now);
+    return {
+      symbol: spec.symbol,
+      fromVersion: now.version,
+      toVersion: now.version,
+      bids: [...now.bids],
+      asks: [...now.asks],
+    };
+  }
+
+  private flushIncrements(spec: SymbolSpec, t: number): void {
+    const outlets = this.framing.increments(spec.symbol).filter((o) => this.hub.hasSubscribers(o.name));
+    if (outlets.length === 0) {
+      this.sent.delete(spec.symbol);
+      return;
+    }
+    const before = this.sent.get(spec.symbol);
+    const now = this.bookNow(spec);
+    this.sent.set(spec.symbol, now);
+    // No whole book went out (subscribed while pushes were paused): tracking starts from here.
+    if (before === undefined) return;
+    const event: IncrementEvent = {
+      symbol: spec.symbol,
+      fromVersion: before.version + 1,
+      toVersion: now.version,
+      bids: changed(before.bids, now.bids),
+      asks: changed(before.asks, now.asks),
+    };
+    if (event.bids.length + event.asks.length === 0) return;
+    for (const outlet of outlets) this.hub.publish(outlet.name, outlet.frame(event, t));
+  }
+
   private flushBook(spec: SymbolSpec, t: number): void {
     const symbol = spec.symbol;
     this.versions.set(symbol, this.versions.get(symbol)! + 1);
+    this.flushIncrements(spec, t);
     const wanted = this.framing.depth(symbol).filter((o) => this.hub.hasSubscribers(o.name));
     if (wanted.length > 0) {
       const depth = this.depth(spec, this.maxDepth);

@@ -78,6 +78,7 @@ export const JSON_FRAMING: Framing = {
     const name = formatStreamName({ kind: 'bookTicker', symbol });
     return [{ name, frame: (e: TopEvent, t: number) => push(name, symbol, t, topJson(e)) }];
   }),
+  increments: () => [],
   kline: perSymbol(symbols, (symbol) =>
     KLINE_INTERVALS.map((interval) => {
       const name = `${KLINE}@${symbol}@${interval}`;

@@ -30,6 +30,7 @@ import {
   type DepthEvent,
   type DepthOutlet,
   type Framing,
+  type IncrementEvent,
   type KlineOutlet,
   type Outlet,
   type PrivateDealEvent,
@@ -135,6 +136,39 @@ function bookTicker(
     return { name, frame };
   });
   return [...aggre, ...batch];
+}
+
+function increments(
+  aggre: StreamDescription | undefined,
+  batch: StreamDescription | undefined,
+  symbol: string,
+): Outlet<IncrementEvent>[] {
+  const levels = (e: IncrementEvent) => ({ asks: e.asks.map(level), bids: e.bids.map(level) });
+  const gathered = variants(aggre, symbol).map(({ name, channel, texts }) => {
+    const frame = (e: IncrementEvent, t: number) =>
+      wrapper(name, symbol, t, t, {
+        case: 'publicAggreDepths',
+        value: {
+          ...levels(e),
+          eventType: `${channel}@${texts.rate}`,
+          fromVersion: String(e.fromVersion),
+          toVersion: String(e.toVersion),
+        },
+      });
+    return { name, frame };
+  });
+  const batched = variants(batch, symbol).map(({ name, channel }) => {
+    const frame = (e: IncrementEvent, t: number) =>
+      wrapper(name, symbol, t, t, {
+        case: 'publicIncreaseDepthsBatch',
+        value: {
+          items: [{ ...levels(e), eventType: channel, version: String(e.toVersion) }],
+          eventType: channel,
+        },
+      });
+    return { name, frame };
+  });
+  return [...gathered, ...batched];
 }
 
 function kline(info: StreamDescription | undefined, symbol: string): KlineOutlet[] {
@@ -250,6 +284,7 @@ export function pbFraming(deployment: Deployment): Framing {
     deals: perSymbol(symbols, (s) => deals(of('deals'), s)),
     depth: perSymbol(symbols, (s) => depth(of('depth'), s)),
     bookTicker: perSymbol(symbols, (s) => bookTicker(of('bookTicker'), of('bookTickerBatch'), s)),
+    increments: perSymbol(symbols, (s) => increments(of('aggreDepth'), of('increaseDepthBatch'), s)),
     kline: perSymbol(symbols, (s) => kline(of('kline'), s)),
     orders: orders(privateName(deployment, 'orders')),
     privateDeals: privateDeals(privateName(deployment, 'privateDeals')),

@@ -27,6 +27,18 @@ export interface DepthEvent {
   readonly asks: readonly (readonly [bigint, bigint])[];
 }
 
+/**
+ * What changed in one symbol's book between two versions: each level with its new quantity, 0 for
+ * a level gone (the book increments of mexc's aggreDepth and increaseDepthBatch streams).
+ */
+export interface IncrementEvent {
+  readonly symbol: string;
+  readonly fromVersion: number;
+  readonly toVersion: number;
+  readonly bids: readonly (readonly [bigint, bigint])[];
+  readonly asks: readonly (readonly [bigint, bigint])[];
+}
+
 /** The best bid and ask of one symbol (undefined: that side is empty). */
 export interface TopEvent {
   readonly symbol: string;
@@ -79,6 +91,8 @@ export interface Framing {
   deals(symbol: string): readonly Outlet<readonly DealEvent[]>[];
   depth(symbol: string): readonly DepthOutlet[];
   bookTicker(symbol: string): readonly Outlet<TopEvent>[];
+  /** The book increment streams (none in the spec's catalog). */
+  increments(symbol: string): readonly Outlet<IncrementEvent>[];
   kline(symbol: string): readonly KlineOutlet[];
   /** The private streams: their names are the same for every account (the hub keys them per account). */
   readonly orders: Outlet<Order>;

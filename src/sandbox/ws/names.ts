@@ -5,27 +5,18 @@
  * increaseDepthBatch: it keeps no diff of its books), which are refused as not played.
  */
 import type { Deployment } from '../../core/catalog/deployment';
-import {
-  exampleStreamName,
-  readStreamName,
-  streamOfKind,
-  type ParsedStream,
-  type StreamKind,
-} from '../../core/catalog/stream-names';
+import { exampleStreamName, readStreamName, streamOfKind, type ParsedStream } from '../../core/catalog/stream-names';
 import { err, ok, type Result } from '../../core/result';
 
 /** A stream the sandbox plays, as its name says. */
 export type PlayedStream = ParsedStream;
 
 export interface StreamReader {
-  /** What `name` is, or why it is not a stream the sandbox plays (one or two sentences). */
+  /** What `name` is, or why it is not a stream of the deployment (one or two sentences). */
   read(name: string): Result<PlayedStream, string>;
   /** A name to show in a usage hint. */
   readonly example: string;
 }
-
-/** Kinds of the catalogs the sandbox does not push. */
-const NOT_PLAYED: ReadonlySet<StreamKind> = new Set(['aggreDepth', 'increaseDepthBatch']);
 
 /** The reader of `deployment`'s stream names. */
 export function streamReader(deployment: Deployment): StreamReader {
@@ -33,10 +24,7 @@ export function streamReader(deployment: Deployment): StreamReader {
   return {
     read: (name) => {
       const r = readStreamName(name, deployment);
-      if (!r.ok) return err(r.error.message);
-      if (NOT_PLAYED.has(r.value.stream.kind))
-        return err(`${r.value.info.channel} is a stream of ${deployment.title} that the sandbox does not play.`);
-      return ok(r.value.stream);
+      return r.ok ? ok(r.value.stream) : err(r.error.message);
     },
     example: deals === undefined ? '' : exampleStreamName(deals),
   };

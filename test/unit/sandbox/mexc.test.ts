@@ -344,14 +344,13 @@ describe('sandbox playing mexc: WebSocket', function () {
     assert.deepEqual(await c.reply(0), { id: 0, code: 0, msg: 'PONG' });
   });
 
-  it('a JSON-convention name, an unknown channel, a bad interval or a stream it does not play is refused, saying why', async () => {
+  it('a JSON-convention name, an unknown channel, a bad rate or interval is refused, saying why', async () => {
     const c = await connect();
     const cases: [string, RegExp][] = [
       ['spot@public.deals.v3.api@BTCUSDT', /write spot@public\.aggre\.deals\.v3\.api\.pb@100ms@BTCUSDT/],
       ['spot@public.trades.v3.api.pb@BTCUSDT', /Unknown stream/],
       ['spot@public.aggre.deals.v3.api.pb@5ms@BTCUSDT', /100ms, 10ms, not "5ms"/],
       ['spot@public.kline.v3.api.pb@BTCUSDT@Month', /Month1/],
-      ['spot@public.aggre.depth.v3.api.pb@100ms@BTCUSDT', /MEXC Spot v3 that the sandbox does not play/],
     ];
     let id = 1;
     for (const [name, why] of cases) {
@@ -408,6 +407,34 @@ describe('sandbox playing mexc: WebSocket', function () {
       ],
       ['Min1', '30010.00000000', '0.50000000', '15005.00000000', 60],
     );
+  });
+
+  it('book increments: the whole book first, then what changed (0 for a level gone), versions in order, on aggre.depth and increase.depth.batch', async () => {
+    const AGGRE = 'spot@public.aggre.depth.v3.api.pb@10ms@BTCUSDT';
+    const BATCH = 'spot@public.increase.depth.batch.v3.api.pb@BTCUSDT';
+    const c = await connect();
+    c.send({ method: 'SUBSCRIPTION', params: [AGGRE, BATCH], id: 1 });
+    await c.reply(1);
+    const whole = await c.push(AGGRE);
+    assert.equal(whole.body, 'publicAggreDepths');
+    const asks = body(whole)['asks'] as { price: string; quantity: string }[];
+    assert.deepEqual(asks[0], { price: '30010.00000000', quantity: '2.00000000' });
+    assert.equal(body(whole)['fromVersion'], body(whole)['toVersion']);
+    await c.push(BATCH);
+    // The whole best ask taken: that level is gone (0); a resting bid at a new price appears.
+    await order('BUY', '2', '30010');
+    const gone = await c.push(AGGRE);
+    assert.deepEqual(body(gone)['asks'], [{ price: '30010.00000000', quantity: '0.00000000' }]);
+    assert.equal(Number(body(gone)['fromVersion']), Number(body(whole)['toVersion']) + 1);
+    await order('BUY', '0.1', '29995');
+    const added = await c.push(AGGRE, (p) => (body(p)['bids'] as unknown[] | undefined)?.length === 1);
+    assert.deepEqual(body(added)['bids'], [{ price: '29995.00000000', quantity: '0.10000000' }]);
+    assert.equal(body(added)['asks'], undefined, 'no ask changed');
+    assert.equal(Number(body(added)['fromVersion']), Number(body(gone)['toVersion']) + 1);
+    const batch = await c.push(BATCH, (p) => JSON.stringify(body(p)).includes('29995.00000000'));
+    assert.equal(batch.body, 'publicIncreaseDepthsBatch');
+    const item = (body(batch)['items'] as Record<string, unknown>[])[0]!;
+    assert.deepEqual(item['bids'], [{ price: '29995.00000000', quantity: '0.10000000' }]);
   });
 
   it('private pushes on a listen-key connection after an order: the order (304), its fill (306), the balances (307)', async () => {
