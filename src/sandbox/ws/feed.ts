@@ -28,7 +28,7 @@ import type { PlayedStream } from './names';
  * The levels a side of the book increments are kept for: a level past them is pushed as gone (0).
  * 1000 levels a side stay near 100 KB a push, far below the client's 1 MiB frame cap.
  */
-export const MAX_INCREMENT_LEVELS = 1000;
+const MAX_INCREMENT_LEVELS = 1000;
 
 /** A book's levels as last pushed on the increment streams: price → quantity, per side. */
 interface SentBook {
