@@ -456,8 +456,9 @@ allowed), or the CA certificate cannot be written; 2 bad input.`,
     tls?: readonly string[];
   }) =>
     [
-      `Sandbox exchange listening on ${v.baseUrl}, playing ${v.deployment.title}`,
+      `Sandbox exchange listening on ${v.baseUrl}`,
       `WebSocket streams on ${v.wsUrl} (private streams: ?listenKey= from POST /api/v3/userDataStream)`,
+      `Playing ${v.deployment.title} (--deployment to choose another)`,
       ...(v.tls ?? []),
       '',
       `Demo keys (public, for the sandbox only; header ${v.deployment.apiKeyHeader}):`,

@@ -632,7 +632,7 @@ describe('tradereq sandbox --deployment', function () {
     const json = JSON.parse(await run(['--deployment', 'mexc', '--json'])) as Record<string, unknown>;
     assert.deepEqual([json['deployment'], json['apiKeyHeader']], ['mexc', 'X-MEXC-APIKEY']);
     const text = await run(['--deployment', 'mexc']);
-    assert.match(text, /playing MEXC Spot v3/);
+    assert.match(text, /\nPlaying MEXC Spot v3 \(--deployment to choose another\)\n/);
     assert.match(text, /header X-MEXC-APIKEY/);
     const spec = JSON.parse(await run(['--json'])) as Record<string, unknown>;
     assert.deepEqual([spec['deployment'], spec['apiKeyHeader']], ['spec', 'X-SERVICE-APIKEY']);
