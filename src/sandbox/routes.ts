@@ -51,7 +51,7 @@ export class RouteTable {
   ) {
     const spec = new Set(ENDPOINTS.map(key));
     // The spec's catalog is what the handlers were written to; the deployment's adds what it documents.
-    for (const endpoint of [...ENDPOINTS, ...deployment.endpoints.filter((e) => !spec.has(key(e)))]) {
+    for (const endpoint of [...ENDPOINTS, ...deployment.endpoints.filter((e) => !spec.has(key(e))).map(asPlayed)]) {
       const handler = handlers.get(key(endpoint));
       if (handler === undefined) this.entry(this.notPlayed, endpoint.path, () => new Set()).add(endpoint.method);
       else this.entry(this.played, endpoint.path, () => new Map()).set(endpoint.method, routeOf(endpoint, handler));
@@ -90,6 +90,17 @@ export class RouteTable {
     for (const byMethod of this.played.values()) for (const r of byMethod.values()) all.push(key(r.endpoint));
     return all.join(', ');
   }
+}
+
+/**
+ * An endpoint only the deployment's catalog has, as the sandbox checks it: with the permission the
+ * spec's endpoints of its path need (the sandbox's keys hold the spec's read and trade, not the
+ * deployment's own permission names).
+ */
+function asPlayed(endpoint: EndpointInfo): EndpointInfo {
+  const samePath = ENDPOINTS.find((e) => e.path === endpoint.path);
+  const { permission: _theirs, ...rest } = endpoint;
+  return samePath?.permission === undefined ? rest : { ...rest, permission: samePath.permission };
 }
 
 function routeOf(endpoint: EndpointInfo, handler: Handler): Route {

@@ -49,9 +49,9 @@ async function call(
   path: string,
   query = '',
   header = 'X-MEXC-APIKEY',
+  key = sb.keys[0]!,
 ): Promise<Answer> {
   const offset = field((await control(sb, '/clock', { offsetMs: clockOffset })).json, 'offsetMs') as number;
-  const key = sb.keys[0]!;
   const q = (query.length > 0 ? query + '&' : '') + `timestamp=${Date.now() + offset}`;
   const signature = createHmac('sha256', key.secretKey).update(q, 'utf8').digest('hex');
   const res = await request(`${sb.baseUrl}${path}?${q}&signature=${signature}`, {
@@ -254,7 +254,14 @@ describe('sandbox playing mexc: an endpoint of its catalog it does not play', fu
     source: 'spec',
   };
   // The deployment documents GET /api/v3/userDataStream (the spec does not): the sandbox plays it where the catalog has it.
-  const listKeys: EndpointInfo = { ...getAll, path: '/api/v3/userDataStream', title: 'Live listen keys', weight: 1 };
+  // Written with a permission the deployment names otherwise than the spec: the sandbox checks its path's (read).
+  const listKeys: EndpointInfo = {
+    ...getAll,
+    path: '/api/v3/userDataStream',
+    title: 'Live listen keys',
+    weight: 1,
+    permission: 'trade',
+  };
   const withWallet: Deployment = { ...MEXC_DEPLOYMENT, endpoints: [...MEXC_DEPLOYMENT.endpoints, getAll, listKeys] };
   let sb: Sandbox;
   before(async () => {
@@ -290,6 +297,10 @@ describe('sandbox playing mexc: an endpoint of its catalog it does not play', fu
     const listed = await call(sb, 'GET', '/api/v3/userDataStream');
     assert.equal(listed.status, 200, listed.text);
     assert.deepEqual([...(field(listed.json, 'listenKey') as string[])].sort(), [...keys].sort());
+    const readonly = sb.keys.find((k) => k.name === 'readonly')!;
+    const theirs = await call(sb, 'GET', '/api/v3/userDataStream', '', 'X-MEXC-APIKEY', readonly);
+    assert.equal(theirs.status, 200, `a key that reads may list its keys: ${theirs.text}`);
+    assert.deepEqual(field(theirs.json, 'listenKey'), [], "another account's keys are not listed");
   });
 });
 
