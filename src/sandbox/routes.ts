@@ -73,7 +73,7 @@ export class RouteTable {
     if (this.notPlayed.get(normal)?.has(method) === true) {
       return refusal(
         NOT_PLAYED_CODE,
-        `${method} ${normal} is an endpoint of ${this.deployment.title} that the sandbox does not play; it plays ${this.playedList()}.`,
+        `${method} ${normal}, an endpoint of ${this.deployment.title}, is not played by the sandbox; it plays ${this.playedList()}.`,
         { status: NOT_PLAYED_STATUS },
       );
     }

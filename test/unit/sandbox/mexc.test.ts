@@ -275,7 +275,7 @@ describe('sandbox playing mexc: an endpoint of its catalog it does not play', fu
     assert.equal(field(r.json, 'code'), 20001);
     assert.match(
       String(field(r.json, 'msg')),
-      /GET \/api\/v3\/capital\/config\/getall is an endpoint of MEXC Spot v3 that the sandbox does not play; it plays GET \/api\/v3\/ping/,
+      /GET \/api\/v3\/capital\/config\/getall, an endpoint of MEXC Spot v3, is not played by the sandbox; it plays GET \/api\/v3\/ping/,
     );
     const unknown = await call(sb, 'GET', '/api/v3/capital/config/nothing');
     assert.equal(unknown.status, 404);
