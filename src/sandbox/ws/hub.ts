@@ -56,6 +56,9 @@ class Conn {
   done = false;
   /** Corked for the pushes of one batch, uncorked at its end. */
   corked = false;
+  /** Server time (control clock included) it opened, and since when it holds no subscription. */
+  openedAt = 0;
+  idleSince: number | undefined;
 
   constructor(
     readonly ws: WebSocket,
@@ -162,6 +165,7 @@ export class WsHub {
       clearTimeout(conn.idle);
       conn.idle = undefined;
     }
+    conn.idleSince = undefined;
   }
 
   unsubscribe(conn: Conn, name: string): void {
@@ -228,11 +232,9 @@ export class WsHub {
   private open(conn: Conn): void {
     const ws = conn.ws;
     this.conns.add(conn);
+    conn.openedAt = this.o.serverTime();
     this.armIdle(conn);
-    conn.life = setTimeout(
-      () => this.end(conn, 1000, `connections are closed after ${durationText(this.o.lifetimeMs)}`),
-      this.o.lifetimeMs,
-    );
+    conn.life = setTimeout(() => this.end(conn, 1000, lifetimeReason(this.o.lifetimeMs)), this.o.lifetimeMs);
     conn.life.unref();
     ws.on('message', (data: RawData, isBinary: boolean) => this.onMessage(conn, data, isBinary));
     ws.on('error', () => undefined);
@@ -250,12 +252,20 @@ export class WsHub {
     handleMessage(this, conn, data, isBinary, now);
   }
 
+  /** POST /_sandbox/clock moved the server clock: the idle and lifetime closes it passed happen now. */
+  clockMoved(): void {
+    const now = this.o.serverTime();
+    for (const conn of [...this.conns]) {
+      if (now - conn.openedAt >= this.o.lifetimeMs) this.end(conn, 1000, lifetimeReason(this.o.lifetimeMs));
+      else if (conn.idleSince !== undefined && now - conn.idleSince >= this.o.idleMs)
+        this.end(conn, 1000, idleReason(this.o.idleMs));
+    }
+  }
+
   private armIdle(conn: Conn): void {
+    conn.idleSince = this.o.serverTime();
     if (conn.idle !== undefined) clearTimeout(conn.idle);
-    conn.idle = setTimeout(
-      () => this.end(conn, 1000, `no subscription for ${durationText(this.o.idleMs)}`),
-      this.o.idleMs,
-    );
+    conn.idle = setTimeout(() => this.end(conn, 1000, idleReason(this.o.idleMs)), this.o.idleMs);
     conn.idle.unref();
   }
 
@@ -340,6 +350,9 @@ export class WsHub {
     this.wss.close();
   }
 }
+
+const idleReason = (ms: number): string => `no subscription for ${durationText(ms)}`;
+const lifetimeReason = (ms: number): string => `connections are closed after ${durationText(ms)}`;
 
 function durationText(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000} hours`;
