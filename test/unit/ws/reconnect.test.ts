@@ -18,8 +18,9 @@ import {
   reconnectDelayMs,
   type Gap,
   type ListenKeyApi,
-  type Timers,
 } from '../../../src/core/ws';
+import { MAX_LIVE_GAPS } from '../../../src/core/panel/protocol';
+import { HandTimers } from '../../support/hand-timers';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { WsClient, control, controlOk, field, limitOrder, signed } from '../../support/sandbox-ws';
 
@@ -27,37 +28,6 @@ const DEALS = 'spot@public.deals.v3.api@BTCUSDT';
 const KLINE = 'spot@public.kline.v3.api@BTCUSDT@Min1';
 const ORDERS = 'spot@private.orders.v3.api';
 const DAY_MS = 24 * 60 * 60_000;
-
-interface Wait {
-  readonly ms: number;
-  readonly f: () => void;
-  readonly keepAlive: boolean;
-  live: boolean;
-}
-
-/** Timers a test fires by hand: the reconnect waits hold the process (keepAlive), the listen key's renewals do not. */
-class HandTimers implements Timers {
-  readonly waits: Wait[] = [];
-
-  after(ms: number, f: () => void, keepAlive = true): () => void {
-    const w: Wait = { ms, f, keepAlive, live: true };
-    this.waits.push(w);
-    return () => (w.live = false);
-  }
-
-  pending(keepAlive: boolean): Wait[] {
-    return this.waits.filter((w) => w.live && w.keepAlive === keepAlive);
-  }
-
-  /** Fires the one pending wait of that kind; its length. */
-  fire(keepAlive: boolean): number {
-    const [w, ...more] = this.pending(keepAlive);
-    assert.ok(w !== undefined && more.length === 0, `one pending ${keepAlive ? 'reconnect' : 'renewal'} wait`);
-    w.live = false;
-    w.f();
-    return w.ms;
-  }
-}
 
 /** Polls `check` until it holds (events of a real socket), failing after `deadlineMs` with `what`. */
 async function until(check: () => boolean | Promise<boolean>, what: string, deadlineMs = 10_000): Promise<void> {
@@ -302,5 +272,6 @@ describe('WsSession: the back-off schedule', () => {
     assert.deepEqual(low, [500, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
     assert.deepEqual(high, [1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000]);
     assert.equal(RECONNECT.firstMs / 2, low[0]);
+    assert.equal(RECONNECT.maxGaps, MAX_LIVE_GAPS, 'the panel takes every gap a session keeps');
   });
 });
