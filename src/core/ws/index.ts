@@ -9,7 +9,7 @@ export { ListenKeyLease, type ListenKeyApi } from './listen-key';
 export { restListenKeyApi, type ListenKeyCallFailure } from './listen-key-api';
 export { MessagePacer, PACING, PacerError, SlidingWindow } from './pacer';
 export { FIRST_CLIENT_ID } from './pending-replies';
-export { RECONNECT, WsSession, reconnectDelayMs, type WsSessionOptions } from './reconnect';
+export { RECONNECT, WsSession, reconnectDelayMs } from './reconnect';
 export type { Timers } from './timers';
 export { resolveWsRequest, type ResolvedWsRequest } from './resolved-request';
 export {
