@@ -265,6 +265,42 @@ describe('WsSession: connections that last a day, against the sandbox', function
   });
 });
 
+describe('WsSession: a server that is gone', function () {
+  this.timeout(30_000);
+
+  it('is tried again with waits that grow to 60 s and never shrink, and given up after 20 attempts in a row', async () => {
+    const gone = await startSandbox({ port: 0 });
+    const timers = new HandTimers();
+    const budget = new Budget(new MemoryStateStore());
+    const s = new WsSession({
+      connection: () => new WsConnection({ budget, restBaseUrl: gone.baseUrl }),
+      reconnect: true,
+      timers,
+      random: () => 1,
+    });
+    assert.ok((await s.connect(gone.wsUrl)).ok);
+    await gone.close();
+    const waits: number[] = [];
+    for (let i = 0; i < RECONNECT.maxAttempts; i++) {
+      await until(() => timers.pending(true).length === 1, `wait ${i + 1}`);
+      waits.push(timers.fire(true));
+    }
+    await s.finished;
+    assert.deepEqual(
+      waits,
+      waits.map((_, i) => reconnectDelayMs(i, () => 1)),
+    );
+    assert.equal(Math.max(...waits), RECONNECT.maxMs);
+    assert.equal(s.state.status, 'closed');
+    assert.match(
+      s.state.message ?? '',
+      /^Not reconnecting: 20 attempts in a row did not open a connection; the last: Nothing answers at/,
+    );
+    const [gap] = s.snapshot().gaps!;
+    assert.deepEqual([gap!.attempts, gap!.resumed], [20, false]);
+  });
+});
+
 describe('WsSession: the back-off schedule', () => {
   it('waits at least 1 s, doubles per failed attempt up to 60 s, and draws the upper half of each step', () => {
     const low = [0, 1, 2, 3, 4, 5, 6, 7, 30].map((a) => reconnectDelayMs(a, () => 0));
