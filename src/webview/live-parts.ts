@@ -284,9 +284,10 @@ export function noteItem(n: LiveNote): HTMLElement {
 }
 
 /** One gap of the connection: when, how long, why, and what it may have cost (an estimate, said as one). */
-export function gapItem(g: LiveGap): HTMLElement {
+export function gapItem(g: LiveGap, now: number): HTMLElement {
   const ended = g.endedAt === undefined ? t('still reconnecting') : formatClock(g.endedAt);
-  const seconds = (((g.endedAt ?? g.startedAt) - g.startedAt) / 1000).toFixed(1);
+  // A gap that lasts is as long as it is by the extension's clock when the view was made.
+  const seconds = (Math.max(0, (g.endedAt ?? now) - g.startedAt) / 1000).toFixed(1);
   const outcome =
     g.endedAt === undefined
       ? t('{0} attempts so far', g.attempts)
@@ -303,6 +304,7 @@ export function gapItem(g: LiveGap): HTMLElement {
     h('time', { class: 'push-time' }, formatClock(g.startedAt)),
     ' – ',
     h('time', { class: 'push-time' }, ended),
+    ' ',
     h('span', { class: 'note-text' }, t('{0} s, code {1}: {2}; {3}', seconds, g.code ?? '—', g.reason, outcome)),
   );
 }

@@ -327,7 +327,9 @@ export class LiveView {
   private drawGaps(c: LiveConnection): void {
     const gaps = c.gaps ?? [];
     const last = gaps.at(-1);
-    const key = `${gaps.length}:${c.gapsForgotten ?? 0}:${last?.startedAt ?? ''}:${last?.endedAt ?? ''}`;
+    // A gap that lasts grows with the view's clock: redrawn with each view while it does.
+    const growing = last !== undefined && last.endedAt === undefined ? c.now : '';
+    const key = `${gaps.length}:${c.gapsForgotten ?? 0}:${last?.startedAt ?? ''}:${last?.endedAt ?? ''}:${growing}`;
     if (this.gaps.getAttribute('data-key') === key) return;
     setAttr(this.gaps, 'data-key', key);
     const none = gaps.length === 0;
@@ -338,7 +340,7 @@ export class LiveView {
       forgotten > 0
         ? t('Gaps without a connection ({0}, and {1} older)', gaps.length, forgotten)
         : t('Gaps without a connection ({0})', gaps.length);
-    this.gaps.replaceChildren(...[...gaps].reverse().map(gapItem));
+    this.gaps.replaceChildren(...[...gaps].reverse().map((g) => gapItem(g, c.now)));
   }
 
   private drawFilter(c: LiveConnection): void {
