@@ -7,6 +7,8 @@
  * hand: nothing sleeps.
  */
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
 import { Budget } from '../../../src/core/budget/budget';
 import { MemoryStateStore } from '../../../src/core/budget/state';
 import { deploymentOf } from '../../../src/core/catalog/deployment';
@@ -263,6 +265,61 @@ describe('WsSession: connections that last a day, against the sandbox', function
     assert.equal(timers.waits.length, 0);
     assert.deepEqual(s.snapshot().gaps, []);
   });
+});
+
+describe('WsSession: close codes that say not to come back', function () {
+  this.timeout(30_000);
+  let server: WebSocketServer;
+  let url = '';
+  /** The code (and reason) the server closes the next connection with, once it opened. */
+  let closeWith: [number, string] = [1000, ''];
+
+  before(async () => {
+    server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`;
+    server.on('connection', (ws) => setImmediate(() => ws.close(...closeWith)));
+  });
+  after(async () => {
+    for (const c of server.clients) c.terminate();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const cases: [number, string, RegExp | undefined][] = [
+    [1008, 'over 100 messages', /Not reconnecting: a connection cut for breaking a rule is not re-opened: §8 bans IPs/],
+    [4001, 'auth refused', /Not reconnecting: close code 4001 says not to come back\./],
+    [1011, 'internal error', undefined],
+    [1001, 'going away', undefined],
+  ];
+  for (const [code, reason, stop] of cases)
+    it(`${code} ${stop === undefined ? 'is reconnected after' : 'ends the session with why'}`, async () => {
+      closeWith = [code, reason];
+      const timers = new HandTimers();
+      const s = new WsSession({
+        connection: () => new WsConnection({ budget: new Budget(new MemoryStateStore()) }),
+        reconnect: true,
+        timers,
+        random: () => 0,
+      });
+      // Closed for good, or waiting to reconnect (the first connect's own "connecting" is not it).
+      const closedOrWaiting = s.waitFor(
+        'state',
+        (e) => e.state.status === 'closed' || (e.state.message ?? '').startsWith('Reconnecting in'),
+      );
+      assert.ok((await s.connect(url)).ok);
+      const state = (await closedOrWaiting).state;
+      if (stop === undefined) {
+        assert.equal(state.status, 'connecting');
+        assert.equal(timers.pending(true).length, 1);
+        await s.close();
+      } else {
+        await s.finished;
+        assert.deepEqual([s.state.status, s.state.code], ['closed', code]);
+        assert.match(s.state.message ?? '', stop);
+        assert.ok((s.state.message ?? '').includes(reason), 'the close reason is told');
+        assert.equal(timers.waits.length, 0, 'no reconnect was scheduled');
+      }
+    });
 });
 
 describe('WsSession: a server that is gone', function () {
