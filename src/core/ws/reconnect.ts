@@ -208,7 +208,14 @@ export class WsSession extends WsEmitter {
     if (this.#closeRequested || this.#ended) return;
     if (this.#attempt >= RECONNECT.maxAttempts)
       return void this.#end(
-        this.#stopped(t('{0} attempts in a row did not open a connection; the last: {1}', this.#attempt, why)),
+        this.#stopped(
+          t(
+            '{0} attempts in a row did not open a connection that lasted {1} s; the last: {2}',
+            this.#attempt,
+            RECONNECT.stableMs / 1000,
+            why,
+          ),
+        ),
       );
     const now = this.#now();
     const wait = Math.max(reconnectDelayMs(this.#attempt, this.#o.random), (retryAtMs ?? 0) - now);

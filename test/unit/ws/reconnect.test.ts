@@ -351,7 +351,7 @@ describe('WsSession: a server that is gone', function () {
     assert.equal(s.state.status, 'closed');
     assert.match(
       s.state.message ?? '',
-      /^Not reconnecting: 20 attempts in a row did not open a connection; the last: Nothing answers at/,
+      /^Not reconnecting: 20 attempts in a row did not open a connection that lasted 60 s; the last: Nothing answers at/,
     );
     const [gap] = s.snapshot().gaps!;
     assert.deepEqual([gap!.attempts, gap!.resumed], [20, false]);
