@@ -7,7 +7,7 @@
 import type { Reply } from '../core/catalog/streams';
 import type { MessageExpectationResult } from '../core/ws/expect';
 import type { ListenBound } from '../core/ws/resolved-request';
-import type { ConnectionSnapshot, SubscriptionOutcome, WsEventOf, WsFailure } from '../core/ws/types';
+import type { ConnectionSnapshot, Gap, SubscriptionOutcome, WsEventOf, WsFailure } from '../core/ws/types';
 import { LISTEN, REQUESTS } from './messages';
 import type { Io } from './usage';
 
@@ -25,6 +25,8 @@ export interface End {
   readonly message?: string;
   readonly expectations: readonly MessageExpectationResult[];
   readonly exit: number;
+  /** The times without a connection that the client reconnected over (reconnect.ts). */
+  readonly gaps?: readonly Gap[];
 }
 
 /** "12:00:01.250": the time a push came, UTC. */
@@ -84,6 +86,13 @@ export class ListenOutput {
     this.io.err(`✘ ${f.message}`);
   }
 
+  /** A gap as it starts (the close) and as it ends (open and re-subscribed again). */
+  gap(g: Gap): void {
+    if (this.json) return this.record({ type: 'gap', ...gapRecord(g) });
+    if (g.endedAt === undefined) this.io.err(`! ${LISTEN.gapStarted(clock(g.startedAt), g.code, g.reason)}`);
+    else if (g.resumed === true) this.io.out(LISTEN.gapEnded(clock(g.endedAt), seconds(g), g.attempts, estimate(g)));
+  }
+
   /** An error nobody caught (a failed write, a bug): the run ends, closing the connection and its listen key. */
   unexpected(message: string): void {
     const text = LISTEN.unexpected(message);
@@ -102,14 +111,45 @@ export class ListenOutput {
         closeReason: e.closeReason ?? null,
         message: e.message ?? null,
         expectations: e.expectations,
+        gaps: (e.gaps ?? []).map(gapRecord),
         exit: e.exit,
       });
     if (e.reason === 'failed') this.io.err(LISTEN.notConnected(e.message ?? ''));
     else if (e.reason === 'closed') this.io.err(LISTEN.closedByServer(e.code, e.closeReason, e.message ?? ''));
     if (e.reason !== 'failed') this.io.out(LISTEN.closedAfter(e.pushes, (e.ms / 1000).toFixed(1), ending(e)));
+    const gaps = e.gaps ?? [];
+    if (gaps.length > 0) {
+      const missed = gaps.reduce((n, g) => n + (g.missedEstimate ?? 0), 0);
+      const ms = gaps.reduce((n, g) => n + ((g.endedAt ?? g.startedAt) - g.startedAt), 0);
+      this.io.out(LISTEN.gapsSummary(gaps.length, (ms / 1000).toFixed(1), missed));
+      for (const g of gaps)
+        this.io.out(`  ${LISTEN.gapLine(clock(g.startedAt), seconds(g), g.code, g.reason, estimate(g))}`);
+    }
     for (const x of e.expectations)
       this.io.out(`${x.passed ? '✔' : '✘'} ${REQUESTS.expectation(x.text, x.passed, x.actual)}`);
   }
+}
+
+/** A gap for --json: times in Unix ms, null where not known. */
+function gapRecord(g: Gap): Record<string, unknown> {
+  return {
+    startedAt: g.startedAt,
+    endedAt: g.endedAt ?? null,
+    resumed: g.resumed ?? null,
+    code: g.code ?? null,
+    reason: g.reason,
+    attempts: g.attempts,
+    ratePerSecond: g.ratePerSecond,
+    missedEstimate: g.missedEstimate ?? null,
+  };
+}
+
+function seconds(g: Gap): string {
+  return (((g.endedAt ?? g.startedAt) - g.startedAt) / 1000).toFixed(1);
+}
+
+function estimate(g: Gap): string {
+  return LISTEN.missedEstimate(g.missedEstimate ?? 0, g.ratePerSecond.toFixed(1));
 }
 
 function ending(e: End): string {

@@ -8,6 +8,7 @@
 import { BOUNDS, OPTION_MAX } from '../core/bounds';
 import { Budget } from '../core/budget/budget';
 import { WS_RULES } from '../core/catalog/ws-limits';
+import { deploymentOf } from '../core/catalog/deployment';
 import { defaultStateDir, FileStateStore } from '../core/budget/state';
 import { ClockSync } from '../core/clock/sync';
 import { isWebSocket } from '../core/format/model';
@@ -15,7 +16,7 @@ import { defaultContext } from '../core/format/variables';
 import { NodeHttpSender } from '../core/net/node-http-sender';
 import type { Network } from '../core/net/network';
 import { DEFAULT_SEND_SETTINGS, type Sender } from '../core/net/send';
-import { MessageExpectations, WS_DEFAULTS, WsConnection, restListenKeyApi } from '../core/ws';
+import { MessageExpectations, RECONNECT, WS_DEFAULTS, WsConnection, WsSession, restListenKeyApi } from '../core/ws';
 import type { ConnectResult, ListenKeyCallFailure, ResolvedWsRequest, WsFailure } from '../core/ws';
 import type { ListenBound } from '../core/ws/resolved-request';
 import { resolveWsRequest } from '../core/ws/resolved-request';
@@ -35,6 +36,7 @@ const LISTEN_OPTIONS = {
   'connect-timeout': { type: 'string' },
   'reply-timeout': { type: 'string' },
   json: { type: 'boolean' },
+  'no-reconnect': { type: 'boolean' },
   ...NETWORK_OPTIONS,
 } as const;
 
@@ -47,6 +49,8 @@ function listenHelp(): string {
     maxTimeoutMs: OPTION_MAX.timeoutMs,
     jsonDepth: BOUNDS.prettyJsonDepth,
     pushTextChars: BOUNDS.pushTextChars,
+    reconnectMaxSeconds: RECONNECT.maxMs / 1000,
+    reconnectAttempts: RECONNECT.maxAttempts,
     network: NETWORK.help,
   });
 }
@@ -73,7 +77,9 @@ export async function listenCommand(args: string[], io: Io): Promise<number> {
   const sender = new NodeHttpSender(DEFAULT_SEND_SETTINGS, network);
   try {
     const json = values.json === true;
-    return await listen(io, target, resolved, bound, { sender, network, json, connectTimeoutMs, replyTimeoutMs });
+    const reconnect = values['no-reconnect'] !== true;
+    const deps = { sender, network, json, reconnect, connectTimeoutMs, replyTimeoutMs };
+    return await listen(io, target, resolved, bound, deps);
   } finally {
     await sender.close();
   }
@@ -99,6 +105,8 @@ interface ListenDeps {
   /** The command's route (proxy, certificates), shared by the listen-key calls and the WebSocket. */
   readonly network: Network;
   readonly json: boolean;
+  /** Re-open a connection the server closed (not with --no-reconnect). */
+  readonly reconnect: boolean;
   readonly connectTimeoutMs: number | undefined;
   readonly replyTimeoutMs: number | undefined;
 }
@@ -126,12 +134,18 @@ async function listen(
       })
     : undefined;
   const { connectTimeoutMs, replyTimeoutMs, network } = deps;
-  const conn = new WsConnection({ budget, restBaseUrl: r.restBaseUrl, connectTimeoutMs, replyTimeoutMs, network });
+  const conn = new WsSession({
+    connection: () =>
+      new WsConnection({ budget, restBaseUrl: r.restBaseUrl, connectTimeoutMs, replyTimeoutMs, network }),
+    reconnect: deps.reconnect,
+  });
   // Whatever is printed, a push that echoes the listen key included, shows the key masked.
   const shown: Io = { ...io, out: (t) => io.out(conn.redact(t)), err: (t) => io.err(conn.redact(t)) };
   const run = new ListenRun(conn, new ListenOutput(shown, deps.json), r, bound);
+  // The key is renewed as often as the environment's deployment says (deployment.listenKey.renewEveryMs).
+  const keepAliveMs = deploymentOf(r.environment).listenKey.renewEveryMs;
   return run.run(
-    () => conn.connect(r.url, listenKey && { listenKey, envWsUrl: r.envWsUrl }),
+    () => conn.connect(r.url, listenKey && { listenKey, envWsUrl: r.envWsUrl, keepAliveMs }),
     (f) => connectExit(f, keyFailures[0]),
   );
 }
@@ -166,7 +180,7 @@ class ListenRun {
   private readonly started = Date.now();
 
   constructor(
-    private readonly conn: WsConnection,
+    private readonly conn: WsSession,
     private readonly out: ListenOutput,
     private readonly r: ResolvedWsRequest,
     private readonly bound: ListenBound,
@@ -218,6 +232,7 @@ class ListenRun {
       if (!e.outcome.ok) this.failed = true;
     });
     on('frame', (e) => this.out.frame(e));
+    on('gap', (e) => !this.ended && this.out.gap(e.gap));
     on('error', (e) => !this.quiet && this.out.error(e.failure));
     on('state', (e) => {
       if (e.state.status === 'closed') this.stop('closed');
@@ -306,6 +321,7 @@ class ListenRun {
       ms: Date.now() - this.started,
       bound: this.bound,
       ...(cut && { code: state.code, closeReason: state.reason, message: state.message }),
+      gaps: this.conn.snapshot().gaps ?? [],
       expectations: results,
       exit,
     });

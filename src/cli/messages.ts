@@ -561,9 +561,11 @@ export const LISTEN = {
     maxTimeoutMs: number;
     jsonDepth: number;
     pushTextChars: number;
+    reconnectMaxSeconds: number;
+    reconnectAttempts: number;
     network: string;
   }) => `Usage: tradereq listen FILE [--request NAME|INDEX] [--env NAME] [--count N] [--duration S]
-                       [--connect-timeout MS] [--reply-timeout MS] [--json]
+                       [--connect-timeout MS] [--reply-timeout MS] [--no-reconnect] [--json]
 
 Connects a WebSocket request of FILE (WS /ws) to the environment's wsUrl, subscribes its
 [subscribe] streams, sends its [message] sections, prints each push as it comes and checks its
@@ -579,7 +581,9 @@ POST /api/v3/userDataStream), keeps it alive and closes it at the end; the key i
   --reply-timeout MS    time to wait for a reply from the server (default ${v.replyTimeoutMs}, at most ${v.maxTimeoutMs}):
                         a subscription unanswered that long is given up; a server silent that
                         long is dropped (exit 1)
-  --json                one JSON object a line: connected, subscription, push, reply, error, end
+  --no-reconnect        end at the first close of the server (lifetime, idle, a drop) instead of
+                        reconnecting
+  --json                one JSON object a line: connected, subscription, push, reply, error, gap, end
 ${v.network}
   -h, --help            this help
 
@@ -587,6 +591,12 @@ Each push is printed as TIME STREAM DATA (control characters escaped), or with -
 {"type":"push","stream",...,"push":{"c","s","t","d"}}. A push nested more than
 ${v.jsonDepth} levels deep is printed as the text it came as, clipped to
 ${v.pushTextChars} characters (with --json, "push" is that text).
+
+A connection the server closes (its 24 h lifetime, an idle close, a drop) is opened again after a
+wait that doubles from 1 s up to ${v.reconnectMaxSeconds} s (jittered), through the same rate-limit gate, and its streams
+subscribed again with the same listen key; each gap is printed, with the pushes it may have cost
+(an estimate from the rate before it), and listed at the end. A 418 ban, a §8 cut (1008), a refused
+key that a new one does not cure, or ${v.reconnectAttempts} failed attempts in a row end the run instead.
 
 However the run ends (its bound, the server, Ctrl-C or SIGTERM, an unexpected failure), the
 connection and the listen key it obtained are closed before the exit.
@@ -620,6 +630,16 @@ to the origin of the listen key).`,
   endedByDuration: (seconds: number) => `: the ${seconds} s passed`,
   endedBySignal: ': interrupted',
   endedByFailure: ': an unexpected failure',
+  gapStarted: (time: string, code: number | undefined, reason: string) =>
+    `connection lost at ${time} (code ${code ?? 'none'}): ${reason}; reconnecting (--no-reconnect to stop at the first close)`,
+  gapEnded: (time: string, seconds: string, attempts: number, estimate: string) =>
+    `→ reconnected at ${time} after ${seconds} s (${attempts} attempt${attempts === 1 ? '' : 's'}), streams subscribed again; ${estimate}`,
+  missedEstimate: (missed: number, rate: string) =>
+    `about ${missed} push${missed === 1 ? '' : 'es'} may have been missed (an estimate: ${rate} a second before the gap)`,
+  gapsSummary: (count: number, seconds: string, missed: number) =>
+    `→ ${count} gap${count === 1 ? '' : 's'} without a connection, ${seconds} s in all; about ${missed} push${missed === 1 ? '' : 'es'} may have been missed (an estimate)`,
+  gapLine: (time: string, seconds: string, code: number | undefined, reason: string, estimate: string) =>
+    `gap at ${time}, ${seconds} s, code ${code ?? 'none'}: ${reason}; ${estimate}`,
 };
 
 /** `tradereq test` (test.ts) and where its files and reports are (test-files.ts). */

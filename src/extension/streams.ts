@@ -4,7 +4,7 @@ import { isWebSocket, type TradeReqDocument } from '../core/format/model';
 import type { LiveFeed } from '../core/panel/live';
 import type { Book, LiveConnection, LiveMessage, PushLine } from '../core/panel/protocol';
 import type { AnswerStore } from '../core/request/answer-store';
-import type { ListenKeyApi, MessageSent, ResolvedWsRequest, SubscriptionOutcome, WsConnection } from '../core/ws';
+import type { ListenKeyApi, MessageSent, ResolvedWsRequest, SubscriptionOutcome, WsSession } from '../core/ws';
 import { offerBinding } from './dialogs';
 import { toRange, type DocumentModels } from './documents';
 import { editorKeySource } from './editor-keys';
@@ -42,7 +42,7 @@ interface Live {
   /** The request it was opened from: its document and position among the file's requests. */
   readonly uri: string;
   readonly index: number;
-  readonly connection: WsConnection;
+  readonly connection: WsSession;
   readonly feed: LiveFeed;
 }
 
@@ -114,10 +114,13 @@ export class Streams implements vscode.Disposable {
   private async open(r: ResolvedWsRequest, document: vscode.TextDocument, index: number): Promise<string> {
     const { log, network, sink } = this.parts;
     const { budget, route } = network.get();
-    const { WsConnection, LiveFeed } = ws();
+    const { WsConnection, WsSession, LiveFeed, deploymentOf } = ws();
     const id = nodeCrypto().randomUUID();
-    // The shared route of VS Code's http.* settings, closed with the shared sender, not with the connection.
-    const connection = new WsConnection({ budget, restBaseUrl: r.restBaseUrl, network: route });
+    // Each connection of the session: the shared route of VS Code's http.* settings, closed with the shared sender.
+    const connection = new WsSession({
+      connection: () => new WsConnection({ budget, restBaseUrl: r.restBaseUrl, network: route }),
+      reconnect: reconnectSetting(),
+    });
     const feed = new LiveFeed({
       id,
       title: r.title,
@@ -131,11 +134,16 @@ export class Streams implements vscode.Disposable {
     connection.on('state', (e) => {
       if (e.state.status === 'open') log.info(`WS ${r.title}: connected to ${e.state.url ?? ''}`);
       if (e.state.status === 'closed') log.info(`WS ${r.title}: ${e.state.message ?? 'closed'}`);
+      // A reconnect's wait, and why (core/ws/reconnect.ts): the gap itself is in the stream view.
+      if (e.state.status === 'connecting' && e.state.message !== undefined)
+        log.info(`WS ${r.title}: ${e.state.message}`);
       this.changed.fire();
     });
     this.changed.fire();
     const listenKey = r.listenKey ? this.listenKeyApi(r, () => this.connect(document, index)) : undefined;
-    const opened = await connection.connect(r.url, listenKey && { listenKey, envWsUrl: r.envWsUrl });
+    // Renewed as often as the environment's deployment says.
+    const keepAliveMs = deploymentOf(r.environment).listenKey.renewEveryMs;
+    const opened = await connection.connect(r.url, listenKey && { listenKey, envWsUrl: r.envWsUrl, keepAliveMs });
     if (!opened.ok) {
       log.warn(`WS ${r.title}: not connected: ${opened.error.message}`);
       if (opened.error.kind !== 'aborted')
@@ -165,7 +173,7 @@ export class Streams implements vscode.Disposable {
   }
 
   /** Subscribes the request's streams, then sends its messages, through the connection's pacer. */
-  private async start(connection: WsConnection, r: ResolvedWsRequest): Promise<void> {
+  private async start(connection: WsSession, r: ResolvedWsRequest): Promise<void> {
     if (r.streams.length > 0) {
       const refused = (await connection.subscribe(r.streams)).filter((o) => !o.ok);
       for (const o of refused) this.parts.log.warn(`WS ${r.title}: not subscribed to ${o.stream}: ${o.msg ?? ''}`);
@@ -251,7 +259,12 @@ export class Streams implements vscode.Disposable {
   }
 }
 
-function isActive(c: WsConnection): boolean {
+/** tradereq.streams.reconnect: re-open a connection the server closed (default on). */
+function reconnectSetting(): boolean {
+  return vscode.workspace.getConfiguration('tradereq').get('streams.reconnect') !== false;
+}
+
+function isActive(c: WsSession): boolean {
   const s = c.state.status;
   return s === 'idle' || s === 'connecting' || s === 'open';
 }

@@ -121,7 +121,7 @@ const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
               'POST /_sandbox/fault':
                 '{"status": 503, "count": 1, "path": "/api/v3/order"}: the next count API requests (to path) are carried out, then answered with status',
               'POST /_sandbox/clock':
-                '{"offsetMs": N}: the server clock runs N ms off (timestamps are checked against it; rate-limit windows and bans run on it)',
+                '{"offsetMs": N}: the server clock runs N ms off (timestamps are checked against it; rate-limit windows and bans run on it; WebSocket idle and lifetime closes it passes happen at once)',
               'POST /_sandbox/latency': '{"ms": N}: every API answer waits N ms',
               'GET /_sandbox/requests':
                 'what reached the API (WebSocket upgrades included): method, path, status, code, time',

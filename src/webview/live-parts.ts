@@ -4,7 +4,7 @@
  * it enters the page through dom.ts only, as text nodes.
  */
 import { t } from '../core/l10n';
-import type { Book, LiveConnection, LiveNote, LiveStream } from '../core/panel/protocol';
+import type { Book, LiveConnection, LiveGap, LiveNote, LiveStream } from '../core/panel/protocol';
 import { ariaMeter, h, newId, setAttr, setMeter } from './dom';
 import { formatClock, formatCount, formatRate, shortStream } from './format';
 import type { KeptLine } from './live-store';
@@ -280,5 +280,31 @@ export function noteItem(n: LiveNote): HTMLElement {
     { class: `note tone-${n.tone}` },
     h('time', { class: 'push-time' }, formatClock(n.at)),
     h('span', { class: 'note-text' }, n.text),
+  );
+}
+
+/** One gap of the connection: when, how long, why, and what it may have cost (an estimate, said as one). */
+export function gapItem(g: LiveGap, now: number): HTMLElement {
+  const ended = g.endedAt === undefined ? t('still reconnecting') : formatClock(g.endedAt);
+  // A gap that lasts is as long as it is by the extension's clock when the view was made.
+  const seconds = (Math.max(0, (g.endedAt ?? now) - g.startedAt) / 1000).toFixed(1);
+  const outcome =
+    g.endedAt === undefined
+      ? t('{0} attempts so far', g.attempts)
+      : g.resumed === true
+        ? t(
+            'about {0} pushes may have been missed (an estimate from {1} a second before the gap)',
+            g.missedEstimate ?? 0,
+            g.ratePerSecond.toFixed(1),
+          )
+        : t('not reconnected');
+  return h(
+    'li',
+    { class: `gap ${g.endedAt === undefined ? 'tone-warn' : g.resumed === true ? 'tone-ok' : 'tone-info'}` },
+    h('time', { class: 'push-time' }, formatClock(g.startedAt)),
+    ' – ',
+    h('time', { class: 'push-time' }, ended),
+    ' ',
+    h('span', { class: 'note-text' }, t('{0} s, code {1}: {2}; {3}', seconds, g.code ?? '—', g.reason, outcome)),
   );
 }

@@ -10,6 +10,7 @@ import { h, newId, setAttr, srOnly, type Child } from './dom';
 import { CONNECTION_LABEL, formatCount, formatWait } from './format';
 import {
   bookView,
+  gapItem,
   logLine,
   meter,
   noteItem,
@@ -66,6 +67,8 @@ export class LiveView {
   private readonly pause = button('pause', t('Pause'), 'pause');
   private readonly filter = h('select', { class: 'filter', 'data-testid': 'filter' });
   private readonly notes = h('ol', { class: 'notes', tabindex: 0, 'data-testid': 'notes' });
+  private readonly gaps = h('ol', { class: 'notes gaps', tabindex: 0, 'data-testid': 'gaps' });
+  private readonly gapsHead = h('h3', null);
   private readonly sendText = h('textarea', {
     class: 'send-text',
     rows: 3,
@@ -188,6 +191,8 @@ export class LiveView {
         this.logCounts,
       ),
       this.log,
+      this.gapsHead,
+      this.gaps,
       h('h3', { id: notesId }, t('Messages and events')),
       this.notes,
     );
@@ -252,6 +257,7 @@ export class LiveView {
       updateMeters(this.meters.streams, this.meters.messages, c);
       this.drawStreams(c);
       this.drawNotes(c);
+      this.drawGaps(c);
       this.drawFilter(c);
       this.drawn.connection = c;
     }
@@ -315,6 +321,26 @@ export class LiveView {
     setAttr(this.notes, 'data-key', key);
     // Newest first, like the log.
     this.notes.replaceChildren(...[...c.notes].reverse().map(noteItem));
+  }
+
+  /** The gaps, newest first; the section is hidden while there is none. */
+  private drawGaps(c: LiveConnection): void {
+    const gaps = c.gaps ?? [];
+    const last = gaps.at(-1);
+    // A gap that lasts grows with the view's clock: redrawn with each view while it does.
+    const growing = last !== undefined && last.endedAt === undefined ? c.now : '';
+    const key = `${gaps.length}:${c.gapsForgotten ?? 0}:${last?.startedAt ?? ''}:${last?.endedAt ?? ''}:${growing}`;
+    if (this.gaps.getAttribute('data-key') === key) return;
+    setAttr(this.gaps, 'data-key', key);
+    const none = gaps.length === 0;
+    this.gaps.hidden = none;
+    this.gapsHead.hidden = none;
+    const forgotten = c.gapsForgotten ?? 0;
+    this.gapsHead.textContent =
+      forgotten > 0
+        ? t('Gaps without a connection ({0}, and {1} older)', gaps.length, forgotten)
+        : t('Gaps without a connection ({0})', gaps.length);
+    this.gaps.replaceChildren(...[...gaps].reverse().map((g) => gapItem(g, c.now)));
   }
 
   private drawFilter(c: LiveConnection): void {

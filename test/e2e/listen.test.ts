@@ -185,15 +185,65 @@ describe('tradereq listen against the sandbox', function () {
       assert.doesNotMatch(readFileSync(join(dir, 'state', entry.name), 'utf8'), LONG_HEX, entry.name);
   });
 
-  it('a connection the server cuts is reported with its close code and explained: exit 1', async () => {
+  it('--no-reconnect: a connection the server cuts ends the run, reported with its close code and explained: exit 1', async () => {
     const f = file('m.tradereq', `WS /ws\n[subscribe]\n${BOOK}\n`);
-    const l = live(['listen', f], dir, env);
+    const l = live(['listen', f, '--no-reconnect'], dir, env);
     await until(() => l.out().includes('→ subscribed'), 'the run is subscribed');
     assert.equal((await control(sandbox, '/ws/drop')).status, 200);
     const r = await l.done;
     assert.equal(r.status, 1, describeRun(r));
     assert.match(r.stderr, /✘ the connection was closed \(code 1006\): The connection dropped with no close frame/);
     assert.match(r.stdout, /→ closed after 1 push in/);
+  });
+
+  it('a dropped connection is re-opened and re-subscribed: the gap is told as it starts and ends, with its estimate, and listed at the end', async () => {
+    const f = file('m.tradereq', `WS /ws\n[subscribe]\n${BOOK}\n`);
+    const l = live(['listen', f], dir, env);
+    await until(() => l.out().includes('→ subscribed'), 'the run is subscribed');
+    assert.equal((await control(sandbox, '/ws/drop')).status, 200);
+    // The back-off's first wait is at most 1 s: this waits for the line, not for a time.
+    await until(() => l.out().includes('→ reconnected at'), 'the run reconnected', 20_000);
+    await until(async () => (await subscriptions()) === 1, 'the stream is subscribed again');
+    l.child.kill('SIGTERM');
+    const r = await l.done;
+    assert.equal(r.status, 0, describeRun(r));
+    assert.match(
+      r.stderr,
+      /^! connection lost at [\d:.]+ \(code 1006\): The connection dropped with no close frame.*; reconnecting/m,
+    );
+    assert.match(
+      r.stdout,
+      /^→ reconnected at [\d:.]+ after [\d.]+ s \(1 attempt\), streams subscribed again; about \d+ push(es)? may have been missed \(an estimate: [\d.]+ a second before the gap\)$/m,
+    );
+    assert.equal(r.stdout.match(/^→ subscribed /gm)?.length, 2, 'subscribed, then subscribed again');
+    assert.match(
+      r.stdout,
+      /^→ 1 gap without a connection, [\d.]+ s in all; about \d+ push(es)? may have been missed \(an estimate\)$/m,
+    );
+    assert.match(r.stdout, /^ {2}gap at [\d:.]+, [\d.]+ s, code 1006: The connection dropped/m);
+  });
+
+  it('--json: each gap is a record as it starts and ends, and the end lists them', async () => {
+    const f = file('m.tradereq', `WS /ws\n[subscribe]\n${BOOK}\n`);
+    const l = live(['listen', f, '--json'], dir, env);
+    await until(() => l.out().includes('"type":"subscription"'), 'the run is subscribed');
+    assert.equal((await control(sandbox, '/ws/drop')).status, 200);
+    await until(() => /"type":"gap","startedAt":\d+,"endedAt":\d+/.test(l.out()), 'the gap ended', 20_000);
+    l.child.kill('SIGTERM');
+    const r = await l.done;
+    assert.equal(r.status, 0, describeRun(r));
+    const gaps = records(r.stdout).filter((x) => x['type'] === 'gap');
+    assert.deepEqual(
+      gaps.map((g) => [g['code'], g['endedAt'] === null, g['resumed'], g['attempts']]),
+      [
+        [1006, true, null, 0],
+        [1006, false, true, 1],
+      ],
+    );
+    assert.equal(typeof gaps[1]!['missedEstimate'], 'number');
+    const end = records(r.stdout).find((x) => x['type'] === 'end')!;
+    const { type: _, ...ended } = gaps[1]!;
+    assert.deepEqual(end['gaps'], [ended]);
   });
 
   it('SIGTERM ends a run without a bound: the connection and the listen key are closed, exit 0', async () => {

@@ -260,8 +260,9 @@ describe('tradereq listen against a hostile stream server', function () {
       assert.ok(r.ms < 30_000, describeRun(r));
     });
 
+  // --no-reconnect: what these tell is the close of one connection (a reconnect would meet the same server).
   it('garbage frames after a 101 fail the connection: exit 1 with the close explained', async () => {
-    const r = await run([await serve('garbage'), '--count', '1']);
+    const r = await run([await serve('garbage'), '--count', '1', '--no-reconnect']);
     assert.equal(r.status, 1, describeRun(r));
     assert.match(r.stderr, /✘ the connection was closed \(code 1006\)/);
     assert.ok(r.ms < 20_000, describeRun(r));
@@ -269,7 +270,7 @@ describe('tradereq listen against a hostile stream server', function () {
 
   it('a 101, then silence (no reply, no push): the run gives the server up after the reply timeout, exit 1, and closes the listen key', async () => {
     // --reply-timeout: the silence waited out, shorter than the default 10 s.
-    const r = await run([await serve('quiet', true), '--reply-timeout', '1000']);
+    const r = await run([await serve('quiet', true), '--reply-timeout', '1000', '--no-reconnect']);
     assert.equal(r.status, 1, describeRun(r));
     assert.match(r.stderr, /✘ the connection was closed .*answered nothing within 1 s/);
     assert.ok(r.ms < 40_000, describeRun(r));

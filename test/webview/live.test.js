@@ -166,6 +166,50 @@ describe('the stream view, in a browser', function () {
     assert.deepEqual(p.errors, []);
   });
 
+  it('the gaps of a connection that reconnected: when, how long, why and the estimate, newest first; markup in a reason stays text', async () => {
+    const p = await open();
+    const { page } = p;
+    await post(page, live({ select: true }));
+    assert.equal(await page.getByTestId('gaps').isHidden(), true, 'no gaps section while there is none');
+    const gaps = [
+      {
+        startedAt: NOW - 60_000,
+        endedAt: NOW - 58_500,
+        resumed: true,
+        code: 1006,
+        reason: `The connection dropped ${HOSTILE}`,
+        attempts: 1,
+        ratePerSecond: 4,
+        missedEstimate: 6,
+      },
+      {
+        startedAt: NOW - 1000,
+        code: 1000,
+        reason: 'The server closed the connection: no subscription for 30 s.',
+        attempts: 2,
+        ratePerSecond: 0,
+      },
+    ];
+    await post(page, live({ connection: { status: 'connecting', gaps, gapsForgotten: 3 } }));
+    assert.equal(await page.getByTestId('gaps').isVisible(), true);
+    const items = await page.getByTestId('gaps').locator('li').allTextContents();
+    assert.equal(items.length, 2);
+    assert.match(
+      items[0],
+      /still reconnecting.*1\.0 s, code 1000: The server closed the connection: no subscription for 30 s\.; 2 attempts so far/,
+    );
+    assert.match(
+      items[1],
+      /1\.5 s, code 1006: The connection dropped .*; about 6 pushes may have been missed \(an estimate from 4\.0 a second before the gap\)/,
+    );
+    assert.ok(items[1].includes(HOSTILE), 'a reason with markup shows as text');
+    assert.equal(await page.locator('img, iframe, object, embed').count(), 0, 'no element made from data');
+    assert.ok(
+      (await page.locator('h3', { hasText: 'Gaps without a connection' }).textContent()).includes('(2, and 3 older)'),
+    );
+    assert.deepEqual(p.errors, []);
+  });
+
   it('Pause holds the log still while pushes are counted; the filter shows one stream; Clear empties it', async () => {
     const { page } = await open();
     await post(page, live({ select: true, pushes: [deal(), deal({ stream: DEALS_ETH }), deal()] }));

@@ -8,8 +8,16 @@
  */
 import { BOUNDS, clip } from '../bounds';
 import { t } from '../l10n';
-import type { ConnectionSnapshot, WsEvent } from '../ws/types';
-import { MAX_BOOKS, type Book, type LiveConnection, type LiveMessage, type LiveNote, type PushLine } from './protocol';
+import type { ConnectionSnapshot, Gap, WsEvent } from '../ws/types';
+import {
+  MAX_BOOKS,
+  MAX_LIVE_GAPS,
+  type Book,
+  type LiveConnection,
+  type LiveMessage,
+  type LiveNote,
+  type PushLine,
+} from './protocol';
 import { bookOf, summarisePush } from './push-summary';
 
 /** At most one message to the panel this often per connection: a fast stream cannot flood it. */
@@ -213,6 +221,10 @@ function liveConnection(
     })),
     counts: { ...s.counts },
     notes: [...notes],
+    ...(s.gaps !== undefined && {
+      gaps: s.gaps.slice(-MAX_LIVE_GAPS).map((g) => ({ ...g, reason: message(redact(g.reason)) })),
+      gapsForgotten: (s.gapsForgotten ?? 0) + Math.max(0, s.gaps.length - MAX_LIVE_GAPS),
+    }),
   };
 }
 
@@ -250,7 +262,25 @@ function noteOf(e: Exclude<WsEvent, { type: 'push' }>): Pick<LiveNote, 'tone' | 
       };
     case 'error':
       return { tone: 'error', text: e.failure.message };
+    case 'gap':
+      return gapNote(e.gap);
   }
+}
+
+/** A gap as it starts and as it ends (the view lists each gap apart too). */
+function gapNote(g: Gap): Pick<LiveNote, 'tone' | 'text'> {
+  if (g.endedAt === undefined) return { tone: 'warn', text: t('Connection lost: {0}', g.reason) };
+  const seconds = ((g.endedAt - g.startedAt) / 1000).toFixed(1);
+  return g.resumed === true
+    ? {
+        tone: 'ok',
+        text: t(
+          'Reconnected after {0} s and subscribed again; about {1} pushes may have been missed (an estimate).',
+          seconds,
+          g.missedEstimate ?? 0,
+        ),
+      }
+    : { tone: 'info', text: t('Not reconnected after {0} s.', seconds) };
 }
 
 function replyNote(e: Extract<WsEvent, { type: 'reply' }>): string {

@@ -179,6 +179,24 @@ const LiveNoteShape = s.object({
 
 const count = s.number();
 
+/** A time without a connection that the client reconnected over (core/ws/reconnect.ts). */
+const LiveGapShape = s.object({
+  startedAt: s.number(),
+  /** Absent while the gap lasts. */
+  endedAt: s.optional(s.number()),
+  /** false: the connection ended during the gap. */
+  resumed: s.optional(s.boolean()),
+  code: s.optional(s.number()),
+  reason: text(BOUNDS.messageChars),
+  attempts: count,
+  ratePerSecond: s.number(),
+  /** An estimate: the rate before the gap times its length. */
+  missedEstimate: s.optional(s.number()),
+});
+
+/** Gaps a connection's view holds (core/ws/reconnect.ts RECONNECT.maxGaps; the panel takes no more). */
+export const MAX_LIVE_GAPS = 50;
+
 /** One connection as the stream view shows it; the URL and any listen key masked. */
 const LiveConnectionShape = s.object({
   id,
@@ -213,6 +231,9 @@ const LiveConnectionShape = s.object({
   }),
   /** The last events, oldest first. */
   notes: s.array(LiveNoteShape, BOUNDS.streamViewNotes),
+  /** Its gaps, oldest first, and how many older ones were forgotten. */
+  gaps: s.optional(s.array(LiveGapShape, MAX_LIVE_GAPS)),
+  gapsForgotten: s.optional(count),
 });
 
 const PushLineShape = s.object({
@@ -240,6 +261,7 @@ export const MAX_BOOKS = 30;
 
 export type LiveStream = Infer<typeof LiveStreamShape>;
 export type LiveNote = Infer<typeof LiveNoteShape>;
+export type LiveGap = Infer<typeof LiveGapShape>;
 export type LiveConnection = Infer<typeof LiveConnectionShape>;
 export type PushLine = Infer<typeof PushLineShape>;
 export type Book = Infer<typeof BookShape>;

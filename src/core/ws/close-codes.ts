@@ -50,11 +50,9 @@ export function closeMessage(code: number, reason: string, byClient: boolean, ha
 /** 1006: no close frame came. */
 function dropped(hardFrameBytes: number | undefined): string {
   return hardFrameBytes === undefined
-    ? t(
-        'The connection dropped with no close frame: the network or the server went away. Connect again when you are ready; the client does not reconnect by itself.',
-      )
+    ? t('The connection dropped with no close frame: the network or the server went away.')
     : t(
-        'The connection dropped with no close frame: the network or the server went away, or a frame over {0} came (it is not read). Connect again when you are ready; the client does not reconnect by itself.',
+        'The connection dropped with no close frame: the network or the server went away, or a frame over {0} came (it is not read).',
         bytesText(hardFrameBytes),
       );
 }

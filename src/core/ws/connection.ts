@@ -5,8 +5,8 @@
  * held for the connection, subscriptions grouped into SUBSCRIPTION messages, messages typed by the
  * user, replies matched by id, pushes validated by the catalog, per-stream figures, and keep-alive
  * PINGs, every client message paced under §8's rate. Used alike by `tradereq listen` and the
- * editor's stream view; it never reconnects by itself: a reconnect is a new WsConnection, through
- * the same gate.
+ * editor's stream view, through a WsSession (reconnect.ts); it never reconnects by itself: a
+ * reconnect is a new WsConnection, through the same gate.
  */
 import { inspect } from 'node:util';
 import type { ClientRequest } from 'node:http';
@@ -108,6 +108,11 @@ export interface ConnectOptions {
   readonly envWsUrl?: string;
   /** Keep-alive interval of the listen key; default 30 minutes. */
   readonly keepAliveMs?: number;
+  /**
+   * A listen key its caller holds across connections (a WsSession, reconnect.ts), asked for where
+   * `listenKey` would be obtained: used and masked here, never closed here.
+   */
+  readonly heldLease?: () => Promise<Result<ListenKeyLease, WsFailure>>;
 }
 
 /** The connection opened, or the failure that kept it from opening. */
@@ -151,6 +156,8 @@ export class WsConnection extends WsEmitter {
   #state: ConnectionState = { status: 'idle' };
   #ws: WebSocket | undefined;
   #lease: ListenKeyLease | undefined;
+  /** The lease is its caller's (ConnectOptions.heldLease): not closed with the connection. */
+  #leaseHeld = false;
   #pingTimer: NodeJS.Timeout | undefined;
   #sweepTimer: NodeJS.Timeout | undefined;
   #graceTimer: NodeJS.Timeout | undefined;
@@ -217,13 +224,10 @@ export class WsConnection extends WsEmitter {
     if (refused !== undefined) return this.#fail(refused);
     this.#setState({ status: 'connecting', url: displayUrl(u) });
     // Before the listen key is asked for: a route refused for it sends nothing at all.
-    const route = await this.#network.connection(
-      u,
-      options.listenKey !== undefined || u.searchParams.has('listenKey'),
-      false,
-    );
+    const withKey = options.listenKey !== undefined || options.heldLease !== undefined;
+    const route = await this.#network.connection(u, withKey || u.searchParams.has('listenKey'), false);
     if (!route.ok) return this.#fail({ kind: 'network', code: FAILURE_CODES.routeRefused, message: route.error });
-    if (options.listenKey !== undefined) {
+    if (withKey) {
       const failure = await this.#obtainLease(u, options);
       if (failure !== undefined) return this.#fail(failure);
     }
@@ -240,6 +244,13 @@ export class WsConnection extends WsEmitter {
       };
     const destination = checkListenKeyDestination(u.href, options.envWsUrl);
     if (!destination.ok) return { kind: 'listen-key', message: destination.error };
+    if (options.heldLease !== undefined) {
+      const held = await options.heldLease();
+      if (!held.ok) return held.error;
+      this.#lease = held.value;
+      this.#leaseHeld = true;
+      return undefined;
+    }
     const lease = await ListenKeyLease.open(options.listenKey!, {
       keepAliveMs: options.keepAliveMs,
       onError: (failure) => this.emit({ type: 'error', failure }),
@@ -393,7 +404,7 @@ export class WsConnection extends WsEmitter {
   /** Closes the listen key, waiting at most releaseTimeoutMs: a DELETE with no answer cannot hold the end. */
   async #closeLease(): Promise<WsFailure | undefined> {
     const lease = this.#lease;
-    if (lease === undefined) return undefined;
+    if (lease === undefined || this.#leaseHeld) return undefined;
     let timer: NodeJS.Timeout | undefined;
     const s = this.#o.releaseTimeoutMs / 1000;
     const late = new Promise<WsFailure>((resolve) => {

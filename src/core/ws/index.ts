@@ -9,6 +9,8 @@ export { ListenKeyLease, type ListenKeyApi } from './listen-key';
 export { restListenKeyApi, type ListenKeyCallFailure } from './listen-key-api';
 export { MessagePacer, PACING, PacerError, SlidingWindow } from './pacer';
 export { FIRST_CLIENT_ID } from './pending-replies';
+export { RECONNECT, WsSession, reconnectDelayMs } from './reconnect';
+export type { Timers } from './timers';
 export { resolveWsRequest, type ResolvedWsRequest } from './resolved-request';
 export {
   LISTEN_KEY_FORMAT,

@@ -14,6 +14,7 @@ import { t } from '../l10n';
 import { WS_RULES } from '../catalog/ws-limits';
 import type { WsFailure } from './types';
 import { err, ok, type Result } from '../result';
+import { NODE_TIMERS, type Timers } from './timers';
 import { LISTEN_KEY_FORMAT, maskListenKey, redact, withListenKey } from './url';
 
 /** The signed REST calls of a listen key, made by the caller's send pipeline. */
@@ -32,7 +33,10 @@ const LISTEN_KEY_KEEP_ALIVE_MS = WS_RULES.listenKeyValidityMs / 2;
 const KEEP_ALIVE_RETRY_MS = 60_000;
 
 export interface LeaseOptions {
+  /** How often the key is extended: the deployment's listenKey.renewEveryMs (catalog/deployment.ts); default 30 minutes. */
   readonly keepAliveMs?: number;
+  /** Default Node's; a test moves them by hand. */
+  readonly timers?: Timers;
   /** Called with each failed keep-alive (the key masked in it). */
   readonly onError?: (failure: WsFailure) => void;
   /** Called after each keep-alive that succeeded. */
@@ -47,7 +51,7 @@ export class ListenKeyLease {
   readonly #key: string;
   readonly #api: ListenKeyApi;
   readonly #options: LeaseOptions;
-  #timer: NodeJS.Timeout | undefined;
+  #cancel: (() => void) | undefined;
   #closing: Promise<WsFailure | undefined> | undefined;
 
   private constructor(key: string, api: ListenKeyApi, options: LeaseOptions) {
@@ -101,8 +105,8 @@ export class ListenKeyLease {
   /** Stops the keep-alives and closes the key (DELETE); idempotent. Resolves with a failure if DELETE failed. */
   close(): Promise<WsFailure | undefined> {
     this.#closing ??= (async () => {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
+      this.#cancel?.();
+      this.#cancel = undefined;
       try {
         await this.#api.close(this.#key);
         return undefined;
@@ -122,9 +126,8 @@ export class ListenKeyLease {
 
   #schedule(ms: number): void {
     if (this.#closing !== undefined) return;
-    this.#timer = setTimeout(() => void this.#keepAlive(), ms);
     // The connection keeps the process alive, not its keep-alive timer.
-    this.#timer.unref();
+    this.#cancel = (this.#options.timers ?? NODE_TIMERS).after(ms, () => void this.#keepAlive(), false);
   }
 
   async #keepAlive(): Promise<void> {

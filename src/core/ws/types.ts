@@ -124,7 +124,29 @@ export type WsEvent =
       /** Frames with this problem so far on this connection. */
       readonly count: number;
     }
-  | { readonly type: 'error'; readonly failure: WsFailure };
+  | { readonly type: 'error'; readonly failure: WsFailure }
+  /** A gap of a WsSession (reconnect.ts): when the connection closed, and again when it was re-opened and re-subscribed. */
+  | { readonly type: 'gap'; readonly gap: Gap };
+
+/** Time without a connection between a close the client did not ask for and the reconnect (reconnect.ts). */
+export interface Gap {
+  /** Unix ms: the close. */
+  readonly startedAt: number;
+  /** Unix ms: open again and re-subscribed; undefined while the gap lasts. */
+  readonly endedAt?: number;
+  /** false: the session ended during the gap (stopped, or closed by the user). */
+  readonly resumed?: boolean;
+  /** The close code. */
+  readonly code?: number;
+  /** Why: the close explained (any listen key masked). */
+  readonly reason: string;
+  /** Reconnect attempts it took. */
+  readonly attempts: number;
+  /** Pushes a second over the 10 s before the close (all streams). */
+  readonly ratePerSecond: number;
+  /** An estimate, not a count: ratePerSecond times the gap's length, rounded; set once it ended. */
+  readonly missedEstimate?: number;
+}
 
 export type WsEventType = WsEvent['type'];
 export type WsEventOf<T extends WsEventType> = Extract<WsEvent, { type: T }>;
@@ -160,4 +182,7 @@ export interface ConnectionSnapshot {
   readonly counts: Counts;
   /** The listen key in use, masked, when the connection has one. */
   readonly listenKey?: string;
+  /** A WsSession's gaps, oldest first (the newest RECONNECT.maxGaps), and how many older ones were forgotten. */
+  readonly gaps?: readonly Gap[];
+  readonly gapsForgotten?: number;
 }

@@ -75,6 +75,9 @@ class Conn {
   done = false;
   /** Corked for the pushes of one batch, uncorked at its end. */
   corked = false;
+  /** Server time (control clock included) it opened, and since when it holds no subscription. */
+  openedAt = 0;
+  idleSince: number | undefined;
 
   constructor(
     readonly ws: WebSocket,
@@ -422,6 +425,7 @@ export class WsHub {
     this.wss.close();
   }
 }
+
 
 function durationText(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000} hours`;
