@@ -47,6 +47,8 @@ interface ServerOptions {
   readonly wsLifetimeMs: number;
   /** Serves HTTPS and WSS with this certificate and its key (PEM, kept in memory), else plain HTTP and WS. */
   readonly tls?: { readonly cert: string; readonly key: string };
+  /** Symbols exchangeInfo lists after the sandbox's own (SandboxOptions.listedSymbols). */
+  readonly listedSymbols: readonly object[];
 }
 
 const TIMEOUTS = { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 } as const;
@@ -125,7 +127,7 @@ export class SandboxServer implements ControlTarget {
     this.feed = new MarketFeed(this.hub, this.engine, () => this.serverTime());
     this.hub.snapshot = (stream) => this.feed.snapshot(stream);
     this.engine.listener = this.feed;
-    const handlers = createHandlers(this.engine, this.userStreams());
+    const handlers = createHandlers(this.engine, this.userStreams(), options.listedSymbols);
     for (const endpoint of ENDPOINTS) {
       let byMethod = this.routes.get(endpoint.path);
       if (byMethod === undefined) {
