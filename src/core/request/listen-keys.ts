@@ -32,11 +32,13 @@ const NAMED_VALUE = new RegExp(
 /** Keys looked for in one text: a deployment's most per account (60) and room to spare; each costs nothing more than one pass. */
 const MAX_KEYS = 64;
 
+/** Whether `text` names a credential field as written (most answers do not: one search per field name). */
+const namesCredential = (text: string): boolean => [...CREDENTIAL_FIELDS].some((name) => text.includes(name));
+
 /** The listen keys `text` names (an answer's text that is not parsed, a URL): see the module's rule. */
 export function listenKeysInText(text: string): string[] {
   const found = new Set<string>();
-  // Most texts name no credential: they cost one search per field name, not a regular expression.
-  if (![...CREDENTIAL_FIELDS].some((name) => text.includes(name))) return [];
+  if (!namesCredential(text)) return [];
   for (const m of text.matchAll(NAMED_VALUE)) {
     for (const k of m[1]!.matchAll(KEY_TOKEN)) found.add(k[0]);
     if (found.size >= MAX_KEYS) break;
@@ -44,8 +46,14 @@ export function listenKeysInText(text: string): string[] {
   return [...found].slice(0, MAX_KEYS);
 }
 
-/** The listen keys an answer holds: its credential fields' texts when it was parsed, and those its text names. */
+/**
+ * The listen keys an answer holds: its credential fields' texts when it was parsed, and those its
+ * text names. `text` is what `json` was parsed from: when it names no credential field and escapes
+ * nothing with `\u` (which could spell a field's name), no member of `json` is one, and the walk
+ * of a large answer (an exchangeInfo of 8 MiB) is spared.
+ */
 export function listenKeysInAnswer(json: unknown, text?: string): string[] {
+  if (text !== undefined && !namesCredential(text) && !text.includes('\\u')) return [];
   const keys = new Set(credentialsIn(json));
   if (text !== undefined) for (const k of listenKeysInText(text)) keys.add(k);
   return [...keys];

@@ -78,7 +78,7 @@ describe('answers the size the deployment sends', function () {
       entry.response!.body.slice(0, 80),
     );
     assert.ok(entry.response!.body.length < BOUNDS.historyBodyChars + 100, `${entry.response!.body.length} characters`);
-    assert.match(entry.response!.body, /… \(\d+ more characters not kept\)$/);
+    assert.match(entry.response!.body, /… \(the rest of the answer, \d+ bytes in all, is not kept\)$/);
   });
 
   it("feeds the editor's symbol look-up (core/editor/symbols.ts) with every symbol", async () => {

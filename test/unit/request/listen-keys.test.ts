@@ -32,6 +32,10 @@ describe('listen keys in REST exchanges', () => {
     assert.deepEqual(listenKeysOf(unparsed, []), examples);
     const shown = hideListenKeys(cut, listenKeysOf(unparsed, []));
     for (const k of examples) assert.ok(!shown.includes(k.slice(0, 16)), shown);
+    // A field's name spelled with an escape is still that field once parsed.
+    const spelled = `{"listen\\u004bey":"${examples[1]!}"}`;
+    const escapedName = { decoded: { json: JSON.parse(spelled) as unknown }, response: { bodyText: spelled } };
+    assert.deepEqual(listenKeysOf(escapedName as RoundTripReport, []), [examples[1]!]);
     // A word of the key's length that no credential field holds is left as it is (a transaction id, a hash).
     assert.deepEqual(listenKeysInText(`{"txId":"${examples[0]!}"}`), []);
   });
