@@ -156,7 +156,8 @@ export function redact(text: string, secret: string | undefined): string {
   for (let at = whole.indexOf('…'); ; at = whole.indexOf('…', at + 1)) {
     const cut = at < 0 ? whole.length : at;
     const n = startLeftAt(whole, from, cut, secret);
-    out += whole.slice(from, cut - n) + (n > 0 ? '****' : '');
+    // The start of a key is masked showing none of it (maskApiKey of nothing): its last 4 characters would be inside the key.
+    out += whole.slice(from, cut - n) + (n > 0 ? maskApiKey('') : '');
     from = cut;
     if (at < 0) return out + whole.slice(from);
   }
