@@ -8,7 +8,8 @@
  * Each key is then looked for, whole or any 16 characters of it, in what every surface made: the
  * command line's `send` (text and `--json`), `test` with every reporter and a snapshot file, the
  * state folder (answers.json), `listen` (text and `--json`), and in-process the panel's entry (the
- * history and the log are made from it), Compare Two Answers' text and the editor's answer store.
+ * history and the log are made from it), Compare Two Answers' text, the editor's answer store and
+ * the stream view's feed of a connection opened with a listen key.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,9 @@ import { ClockSync } from '../../src/core/clock/sync';
 import { parse } from '../../src/core/format/parser';
 import { NodeHttpSender } from '../../src/core/net/node-http-sender';
 import { answerText } from '../../src/core/panel/answer-text';
+import { LiveFeed } from '../../src/core/panel/live';
+import { WsConnection } from '../../src/core/ws';
+import { restListenKeyApi } from '../../src/core/ws/listen-key-api';
 import { entryFromResult, historyItem } from '../../src/core/panel/entry';
 import { AnswerStore } from '../../src/core/request/answer-store';
 import { runRequest } from '../../src/core/request/pipeline';
@@ -223,6 +227,46 @@ describe('listen keys of the public deployment, its documented examples, are mas
       [...state.keys()].join(', '),
     );
     for (const [name, text] of state) assertNoKey(name, text);
+  });
+
+  it("in the editor: the stream view of a connection opened with the deployment's listen key", async () => {
+    const sender = new NodeHttpSender();
+    const store = new FileStateStore(join(dir, 'stream-state'));
+    const budget = new Budget(store);
+    const wsUrl = deployment.origin.replace('http:', 'ws:') + '/ws';
+    const environment = { ...sandboxEnvironment(deployment.origin), wsUrl };
+    const conn = new WsConnection({ budget, restBaseUrl: deployment.origin });
+    const posted: string[] = [];
+    const feed = new LiveFeed({
+      id: 'lk',
+      title: 'private',
+      environment: environment.name,
+      source: conn,
+      post: (m) => posted.push(JSON.stringify(m)),
+    });
+    try {
+      const listenKey = restListenKeyApi({
+        environment,
+        key: sandboxKeys(deployment.origin),
+        sender,
+        budget,
+        clock: new ClockSync(store),
+        clockSync: false,
+      });
+      const opened = await conn.connect(wsUrl, { listenKey, envWsUrl: wsUrl });
+      assert.ok(opened.ok, opened.ok ? '' : opened.error.message);
+      feed.select();
+      await conn.subscribe([ORDERS]);
+      while (conn.snapshot().counts.pushes === 0) await new Promise((resolve) => setImmediate(resolve));
+      feed.flush();
+      const shown = [...posted, JSON.stringify(conn.snapshot())].join('\n');
+      assert.match(shown, /opened with \*\*\*\*/, 'the frame that is no push is noted, the key at its cut masked');
+      assertNoKey('the stream view', shown);
+    } finally {
+      feed.dispose();
+      await conn.close();
+      await sender.close();
+    }
   });
 
   it("in the editor: the panel's entry, its history line, Compare Two Answers' text and the answer store", async () => {
