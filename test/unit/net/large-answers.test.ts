@@ -94,6 +94,20 @@ describe('answers the size the deployment sends', function () {
     );
   });
 
+  it('a list longer than the look-up takes (10,000) still completes: its first 10,000 symbols', async () => {
+    const symbols: object[] = [];
+    for (let i = 0; i < 10_500; i++) symbols.push(listedSymbol(i));
+    const long = await startSandbox({ port: 0, listedSymbols: symbols });
+    try {
+      const r = await fetchSymbols(long.baseUrl, { sender, budget: new Budget(new FileStateStore(join(dir, 'long'))) });
+      assert.ok(r.ok, r.ok ? '' : r.error);
+      assert.equal(r.value.length, 10_000);
+      assert.equal(r.value[0]!.symbol, 'BTCUSDT', "the sandbox's own come first");
+    } finally {
+      await long.close();
+    }
+  });
+
   describe('past the bound', () => {
     let server: Server;
     let origin: string;
