@@ -50,6 +50,13 @@ describe('listen keys in REST exchanges', () => {
     );
   });
 
+  it('masks a hostile answer\'s "key" of megabytes without failing (no pattern of that size is made)', () => {
+    const huge = 'k'.repeat(2 * 1024 * 1024) + 'zz99';
+    const text = JSON.stringify({ listenKey: huge });
+    const report = { decoded: { json: JSON.parse(text) as unknown }, response: { bodyText: text } } as RoundTripReport;
+    assert.equal(hideListenKeys(text, listenKeysOf(report, [])), '{"listenKey":"****zz99"}');
+  });
+
   it('finds none in other answers', () => {
     const report = { decoded: { json: { orderId: 1 } } } as unknown as RoundTripReport;
     assert.deepEqual(listenKeysOf(report, [{ name: 'symbol', value: 'BTCUSDT' }]), []);
