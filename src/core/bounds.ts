@@ -30,6 +30,13 @@ export const BOUNDS = {
   caFileBytes: 4 * MiB,
   /** Above this many characters the editor checks a file in a worker thread, off the typing path. */
   workerCheckChars: 256 * KiB,
+  /**
+   * A response kept in memory and parsed, counted while it is read (the rest is read and dropped):
+   * the public deployment's largest documented answer, exchangeInfo with every symbol, is ~1.4 MiB
+   * for 2,500 symbols (~600 bytes each); the symbol look-up takes up to 10,000 symbols (~5.7 MiB),
+   * and this leaves room above it. JSON.parse of 8 MiB takes ~0.1 s on a busy two-core machine.
+   */
+  responseBytes: 8 * MiB,
   /** What a history entry keeps of a response body, and what the panel renders of one at once. */
   historyBodyChars: 64 * KiB,
   /** What a history entry keeps of the request's query, body and totalParams. */

@@ -73,7 +73,7 @@ export class Symbols implements vscode.Disposable {
             connectTimeoutMs: 2000,
             headersTimeoutMs: 5000,
             bodyTimeoutMs: 5000,
-            maxResponseBytes: 8 * 1024 * 1024,
+            maxResponseBytes: BOUNDS.responseBytes,
             deadlineMs: 10_000,
           },
           new Routes(editorNetworkSettings()),

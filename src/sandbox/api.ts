@@ -98,14 +98,14 @@ const RATE_LIMITS_JSON = JSON.stringify(
 );
 const ALL_SYMBOLS_JSON = SYMBOLS.map((s) => SYMBOL_JSON.get(s.symbol)!).join(',');
 
-function exchangeInfo(req: ApiRequest): Reply {
+function exchangeInfo(req: ApiRequest, all: string): Reply {
   const values = req.params.values;
   const one = optional(values, 'symbol');
   if (!one.ok) return one.error;
   const many = optional(values, 'symbols');
   if (!many.ok) return many.error;
   if (one.value !== undefined && many.value !== undefined) return fail(33333, 'Send symbol or symbols, not both.');
-  let list = ALL_SYMBOLS_JSON;
+  let list = all;
   if (one.value !== undefined || many.value !== undefined) {
     const names = one.value !== undefined ? [one.value] : many.value!.split(',');
     const parts: string[] = [];
@@ -208,7 +208,13 @@ function account(engine: MatchingEngine, req: ApiRequest): Reply {
 }
 
 /** Handlers by "METHOD path", one for every endpoint of the catalog. */
-export function createHandlers(engine: MatchingEngine, streams: UserStreams): ReadonlyMap<string, Handler> {
+export function createHandlers(
+  engine: MatchingEngine,
+  streams: UserStreams,
+  listed: readonly object[] = [],
+): ReadonlyMap<string, Handler> {
+  // Serialised once: every exchangeInfo without a symbol lists them after the sandbox's own.
+  const all = [ALL_SYMBOLS_JSON, ...listed.map((s) => JSON.stringify(s))].join(',');
   const place =
     (test: boolean) =>
     (req: ApiRequest): Reply => {
@@ -222,7 +228,7 @@ export function createHandlers(engine: MatchingEngine, streams: UserStreams): Re
   const handlers: Record<string, Handler> = {
     'GET /api/v3/ping': () => EMPTY_OK,
     'GET /api/v3/time': (req) => ok(`{"serverTime":${req.serverTime}}`),
-    'GET /api/v3/exchangeInfo': exchangeInfo,
+    'GET /api/v3/exchangeInfo': (req) => exchangeInfo(req, all),
     'POST /api/v3/order': place(false),
     'POST /api/v3/order/test': place(true),
     'POST /api/v3/batchOrders': (req) => batchOrders(engine, req),

@@ -45,6 +45,11 @@ interface SandboxOptions {
    * names or IP addresses, such as a host name only a proxy routes here).
    */
   readonly tls?: { readonly names?: readonly string[] };
+  /**
+   * Symbols exchangeInfo lists after the sandbox's own, as given (not traded): for tests of answers
+   * as large as a deployment's (test/support/exchange-info.ts makes 2,500 in the documented shape).
+   */
+  readonly listedSymbols?: readonly object[];
 }
 
 /** What a TLS sandbox's certificate holds. */
@@ -171,6 +176,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     now: options.now ?? Date.now,
     connection,
     tls: tls && { cert: tls.certPem, key: tls.keyPem },
+    listedSymbols: options.listedSymbols ?? [],
   });
   await listen(server, port, host);
   const actual = (server.http.address() as AddressInfo).port;

@@ -48,6 +48,8 @@ interface ServerOptions {
   readonly connection: ConnectionRules;
   /** Serves HTTPS and WSS with this certificate and its key (PEM, kept in memory), else plain HTTP and WS. */
   readonly tls?: { readonly cert: string; readonly key: string };
+  /** Symbols exchangeInfo lists after the sandbox's own (SandboxOptions.listedSymbols). */
+  readonly listedSymbols: readonly object[];
 }
 
 const TIMEOUTS = { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 } as const;
@@ -122,7 +124,10 @@ export class SandboxServer implements ControlTarget {
     this.feed = new MarketFeed(this.hub, this.engine, () => this.serverTime(), play.framing);
     this.hub.snapshot = (name, stream) => this.feed.snapshot(name, stream);
     this.engine.listener = this.feed;
-    this.routes = new RouteTable(options.deployment, createHandlers(this.engine, this.userStreams()));
+    this.routes = new RouteTable(
+      options.deployment,
+      createHandlers(this.engine, this.userStreams(), options.listedSymbols),
+    );
     this.engine.reset(this.serverTime());
     const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => this.onRequest(req, res);
     // One server either way: the WebSocket endpoint is its 'upgrade', so WSS comes with HTTPS.

@@ -10,6 +10,9 @@ import type { PreparedRequest } from '../net/send';
 import { SPEC_ENDPOINTS, type EndpointCatalog } from '../catalog/endpoints';
 import type { SymbolEntry } from './completion';
 
+/** Symbols offered from one exchangeInfo: a deployment lists ~2,500; the rest of a longer list is left out, not refused. */
+const MAX_SYMBOLS = 10_000;
+
 // Made on first use: a session that never completes a symbol does not pay for it.
 const exchangeInfoSchema = z.onFirstUse(() =>
   z.object({
@@ -22,7 +25,7 @@ const exchangeInfoSchema = z.onFirstUse(() =>
           quoteAsset: z.optional(z.string().check(z.maxLength(20))),
         }),
       )
-      .check(z.maxLength(10_000)),
+      .check(z.maxLength(MAX_SYMBOLS)),
   }),
 );
 
@@ -50,7 +53,7 @@ export async function fetchSymbols(
   };
   const report = await roundTrip(prepared, deps);
   if (report.outcome !== 'ok' || !report.decoded) return err(report.summary);
-  const parsed = exchangeInfoSchema().safeParse(report.decoded.json);
+  const parsed = exchangeInfoSchema().safeParse(firstSymbols(report.decoded.json));
   if (!parsed.success) return err(t('exchangeInfo did not have the expected shape ({"symbols": [{"symbol": ...}]})'));
   return ok(
     parsed.data.symbols.map((s) => ({
@@ -62,4 +65,10 @@ export async function fetchSymbols(
       source: 'exchangeInfo' as const,
     })),
   );
+}
+
+/** The answer with its first MAX_SYMBOLS symbols only (BOUNDS.responseBytes lets ~13,000 come), so a longer list still completes. */
+function firstSymbols(json: unknown): unknown {
+  if (json === null || typeof json !== 'object' || !('symbols' in json) || !Array.isArray(json.symbols)) return json;
+  return { ...json, symbols: json.symbols.slice(0, MAX_SYMBOLS) };
 }

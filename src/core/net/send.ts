@@ -6,6 +6,7 @@
  * see only this interface.
  */
 import type { Method } from '../format/model';
+import { BOUNDS } from '../bounds';
 import { t } from '../l10n';
 import type { RateLimitMode } from '../catalog/types';
 
@@ -35,7 +36,7 @@ export interface SendSettings {
   readonly connectTimeoutMs: number;
   readonly headersTimeoutMs: number;
   readonly bodyTimeoutMs: number;
-  /** Response bytes kept in memory; the rest is read and dropped. */
+  /** Response bytes kept in memory, counted while they are read; the rest is read and dropped (BOUNDS.responseBytes). */
   readonly maxResponseBytes: number;
   /** The whole exchange, connection to last byte: a body that trickles in is not waited on for ever. */
   readonly deadlineMs: number;
@@ -45,7 +46,7 @@ export const DEFAULT_SEND_SETTINGS: SendSettings = {
   connectTimeoutMs: 5_000,
   headersTimeoutMs: 15_000,
   bodyTimeoutMs: 15_000,
-  maxResponseBytes: 1024 * 1024,
+  maxResponseBytes: BOUNDS.responseBytes,
   deadlineMs: 20_000,
 };
 

@@ -5,9 +5,8 @@
  * the request's headers (where the API key goes) are left out, and credentials in the body are
  * masked again, as everywhere an answer is shown (request/listen-keys.ts).
  */
-import { credentialsIn } from '../format/credentials';
 import { parseJson, prettyBody } from '../format/json-value';
-import { hideListenKeys } from '../request/listen-keys';
+import { hideListenKeys, listenKeysInAnswer } from '../request/listen-keys';
 import { historyItem } from './entry';
 import type { PanelEntry } from './protocol';
 
@@ -67,7 +66,7 @@ function bodyLines(e: PanelEntry, mask: MaskJson | undefined): string[] {
 /** Credentials of the body masked across the whole text: the entry did it already; an answer's copy must never undo it. */
 function scrub(text: string, e: PanelEntry): string {
   const json = e.response?.isJson && !e.response.truncated ? parseJson(e.response.body) : undefined;
-  return hideListenKeys(text, credentialsIn(json));
+  return hideListenKeys(text, listenKeysInAnswer(json, e.response?.body));
 }
 
 /** Local time of a send, to the second: "2025-03-14 13:02:11". */

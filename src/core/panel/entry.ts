@@ -13,7 +13,8 @@ import { hideListenKeys, listenKeysOf } from '../request/listen-keys';
 import type { BudgetView } from '../budget/budget';
 import { environmentLabel } from '../env/demo';
 import { BOUNDS, clip } from '../bounds';
-import { jsonPath, parseJson, prettyBody } from '../format/json-value';
+import { jsonPath, nestsDeeperThan, parseJson } from '../format/json-value';
+import { prettyStart } from './pretty-start';
 import { validOrderRef } from '../request/order-query';
 import { PROFILE_NAME_CHARS, type BudgetState, type HistoryItem, type PanelEntry } from './protocol';
 
@@ -85,15 +86,34 @@ function urlPath(url: string): string {
   }
 }
 
-/** What an entry keeps of a response: bounded, so a hostile 1 MiB answer stays small in the history and the panel. */
-function responseOf(report: RoundTripReport, hide: (text: string) => string): PanelEntry['response'] {
+/**
+ * What an entry shows of a body: JSON pretty-printed only as far as it is kept (an 8 MiB answer costs
+ * what is kept), with room past the cut so that a listen key there is masked whole before it is cut;
+ * the text as received when it is not JSON or nests too deeply to pretty-print.
+ */
+function bodyShown(json: unknown, raw: string, keys: readonly string[]): { text: string; whole: boolean } {
+  if (json === undefined || nestsDeeperThan(json, BOUNDS.prettyJsonDepth)) return { text: raw, whole: true };
+  return prettyStart(json, BOUNDS.historyBodyChars + Math.max(0, ...keys.map((k) => k.length)));
+}
+
+/** What an entry keeps of a response: bounded, so a hostile 8 MiB answer stays small in the history and the panel. */
+function responseOf(
+  report: RoundTripReport,
+  keys: readonly string[],
+  hide: (text: string) => string,
+): PanelEntry['response'] {
   const response = report.response;
   if (!response) return undefined;
-  const body = hide(prettyBody(report.decoded?.json, response.bodyText));
+  const shown = bodyShown(report.decoded?.json, response.bodyText, keys);
+  const body = hide(shown.text);
+  const max = BOUNDS.historyBodyChars;
   return {
-    body: clip(body, BOUNDS.historyBodyChars),
+    // Pretty-printed in part, its whole length is not known: the note says the answer's size instead.
+    body: shown.whole
+      ? clip(body, max)
+      : `${body.slice(0, max)}${t('… (the rest of the answer, {0} bytes in all, is not kept)', response.bodyBytes)}`,
     isJson: report.decoded?.json !== undefined,
-    truncated: response.truncated || body.length > BOUNDS.historyBodyChars,
+    truncated: response.truncated || !shown.whole || body.length > max,
     bytes: response.bodyBytes,
     headers: Object.entries(response.headers).map(([n, v]) => [n, clip(v, BOUNDS.messageChars)]),
   };
@@ -166,7 +186,7 @@ export function entryFromResult(
         }
       : undefined,
     msg: optional(d?.msg, message),
-    response: responseOf(report, hide),
+    response: responseOf(report, keys, hide),
     timings: report.response?.timings ?? report.failure?.timings,
     orderRef: orderRef(report, resolved.params, resolved.json === undefined ? undefined : parseJson(resolved.json)),
     retryAtMs: report.budget.blocked?.untilMs ?? report.refusal?.retryAtMs,

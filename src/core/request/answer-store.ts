@@ -8,9 +8,8 @@
  * view has a store of its own, as `tradereq test` starts each file with no answers.
  */
 import type { NamedEnvironment } from '../env/constants';
-import { credentialsIn } from '../format/credentials';
 import type { AnswerKey } from './kept-answers';
-import { hideListenKeys } from './listen-keys';
+import { hideListenKeys, listenKeysInAnswer } from './listen-keys';
 import { normaliseOrigin } from './origin-binding';
 
 const MiB = 1024 * 1024;
@@ -105,7 +104,7 @@ function maskedCopy(json: unknown): Kept | undefined {
   try {
     const text = JSON.stringify(json) as string | undefined;
     if (text === undefined || text.length > ANSWER_STORE.answerChars) return undefined;
-    const keys = credentialsIn(json);
+    const keys = listenKeysInAnswer(json);
     const masked = keys.length === 0 ? text : hideListenKeys(text, keys);
     return masked.length > ANSWER_STORE.answerChars ? undefined : { json: JSON.parse(masked), chars: masked.length };
   } catch {

@@ -7,10 +7,9 @@
  */
 import { resolve } from 'node:path';
 import { BOUNDS } from '../bounds';
-import { credentialsIn } from '../format/credentials';
 import { nestsDeeperThan } from '../format/json-value';
 import { LockedFile, type StateUnavailable } from '../budget/locked-file';
-import { hideListenKeys } from './listen-keys';
+import { hideListenKeys, listenKeysInAnswer } from './listen-keys';
 import { err, ok, type Result } from '../result';
 import * as z from '../zod-mini';
 
@@ -66,10 +65,18 @@ function sameKey(a: AnswerKey, b: AnswerKey): boolean {
 /** Why an answer is not kept: its JSON text is past KEPT_ANSWERS.answerChars, or it nests past BOUNDS.prettyJsonDepth. */
 type NotKept = 'too-large' | 'too-deep';
 
-/** The answer as kept: every listen key it holds masked (format/credentials.ts), everywhere it occurs. */
+/**
+ * The answer as kept: every listen key it holds masked (listen-keys.ts), everywhere it occurs;
+ * undefined when masking left no JSON (a hostile answer whose "listen key" is a `}`): not kept.
+ */
 function masked(json: unknown): unknown {
-  const keys = credentialsIn(json);
-  return keys.length === 0 ? json : (JSON.parse(hideListenKeys(JSON.stringify(json), keys)) as unknown);
+  const keys = listenKeysInAnswer(json);
+  if (keys.length === 0) return json;
+  try {
+    return JSON.parse(hideListenKeys(JSON.stringify(json), keys)) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 export class KeptAnswers {

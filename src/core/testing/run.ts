@@ -9,10 +9,9 @@
  * only masked, in every report alike.
  */
 import type { NamedEnvironment } from '../env/constants';
-import { credentialsIn } from '../format/credentials';
 import type { TradeReqDocument } from '../format/model';
 import type { ResolvedRequest } from '../format/resolve';
-import { hideListenKeys } from '../request/listen-keys';
+import { hideListenKeys, listenKeysOf } from '../request/listen-keys';
 import { resolveIn } from '../request/prepare';
 import { runRequest, type PipelineDeps } from '../request/pipeline';
 import { neededByText, type TestCase } from './cases';
@@ -162,7 +161,7 @@ async function runOne(
   const report = result.ok ? result.value.report : undefined;
   const noAnswer = report?.outcome === 'not-sent' && report.failure?.code === 'ECONNREFUSED';
   // Every answer's, not only the named ones kept for chaining (a store keeps them masked).
-  for (const k of credentialsIn(report?.decoded?.json)) deps.credentials.add(k);
+  for (const k of listenKeysOf(report, [])) deps.credentials.add(k);
   const judged = {
     ...(await judgeWithSnapshots(c, result, deps.snapshots, [...deps.credentials])),
     ...(paced?.waitedMs && { pacedMs: paced.waitedMs }),

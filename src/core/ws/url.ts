@@ -140,8 +140,32 @@ export function withListenKey(url: URL, listenKey: string): string {
   return u.href;
 }
 
-/** `text` with every occurrence of `secret` masked; for anything shown that could hold it. */
+/** A key's start shorter than this, left at a cut, is not masked: it tells nothing and would cut up ordinary words. */
+const MIN_CUT_CHARS = 4;
+
+/**
+ * `text` with every occurrence of `secret` masked; for anything shown that could hold it. Also the
+ * start of it left where a text was cut (its end, or before a `…`): a sample of a frame cut
+ * before it was masked must not show most of the key.
+ */
 export function redact(text: string, secret: string | undefined): string {
   if (secret === undefined || secret.length === 0) return text;
-  return text.split(secret).join(maskListenKey(secret));
+  const whole = text.split(secret).join(maskListenKey(secret));
+  let out = '';
+  let from = 0;
+  for (let at = whole.indexOf('…'); ; at = whole.indexOf('…', at + 1)) {
+    const cut = at < 0 ? whole.length : at;
+    const n = startLeftAt(whole, from, cut, secret);
+    // The start of a key is masked showing none of it (maskApiKey of nothing): its last 4 characters would be inside the key.
+    out += whole.slice(from, cut - n) + (n > 0 ? maskApiKey('') : '');
+    from = cut;
+    if (at < 0) return out + whole.slice(from);
+  }
+}
+
+/** How many characters before `cut` (and after `from`) are the start of `secret`: the longest, 0 when fewer than MIN_CUT_CHARS. */
+function startLeftAt(text: string, from: number, cut: number, secret: string): number {
+  for (let n = Math.min(secret.length - 1, cut - from); n >= MIN_CUT_CHARS; n--)
+    if (text.startsWith(secret.slice(0, n), cut - n)) return n;
+  return 0;
 }

@@ -426,7 +426,6 @@ export class WsHub {
   }
 }
 
-
 function durationText(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000} hours`;
   if (ms % 1000 === 0) return `${ms / 1000} s`;
