@@ -7,7 +7,7 @@
 import type { Reply } from '../core/catalog/streams';
 import type { MessageExpectationResult } from '../core/ws/expect';
 import type { ListenBound } from '../core/ws/resolved-request';
-import type { ConnectionSnapshot, SubscriptionOutcome, WsEventOf, WsFailure } from '../core/ws/types';
+import type { ConnectionSnapshot, Counts, SubscriptionOutcome, WsEventOf, WsFailure } from '../core/ws/types';
 import { LISTEN, REQUESTS } from './messages';
 import type { Io } from './usage';
 
@@ -25,6 +25,17 @@ export interface End {
   readonly message?: string;
   readonly expectations: readonly MessageExpectationResult[];
   readonly exit: number;
+  /** Frames dropped on the connection, by why (the connection's counts). */
+  readonly dropped?: DroppedFrames;
+}
+
+/** The connection's counts of dropped frames. */
+export type DroppedFrames = Pick<Counts, 'notJson' | 'binary' | 'unknown' | 'tooLarge' | 'undecodable' | 'textPush'>;
+
+/** The dropped-frame counts of a connection's counts. */
+export function droppedFrames(c: Counts): DroppedFrames {
+  const { notJson, binary, unknown, tooLarge, undecodable, textPush } = c;
+  return { notJson, binary, unknown, tooLarge, undecodable, textPush };
 }
 
 /** "12:00:01.250": the time a push came, UTC. */
@@ -60,8 +71,16 @@ export class ListenOutput {
     else this.io.err(LISTEN.notSubscribed(o.stream, o.code, o.msg ?? ''));
   }
 
-  /** A push nested too deeply to write out as JSON comes with its text (clipped): shown as it is, as REST answers are. */
+  /**
+   * A JSON push prints its `d`; a decoded binary push its body under its name. A push nested too
+   * deeply to write out as JSON comes with its text (clipped): shown as it is, as REST answers are.
+   */
   push(e: WsEventOf<'push'>): void {
+    if (e.encoding === 'protobuf') {
+      if (this.json) return this.record({ type: 'push', stream: e.stream, body: e.body, at: e.at, push: e.json });
+      const body = (e.json as Readonly<Record<string, unknown>>)[e.body];
+      return this.io.out(`${clock(e.at)} ${e.stream} ${JSON.stringify({ [e.body]: body })}`);
+    }
     const push = e.text ?? e.push;
     if (this.json) return this.record({ type: 'push', stream: e.stream, kind: e.kind, at: e.at, push });
     this.io.out(`${clock(e.at)} ${e.stream} ${e.text ?? JSON.stringify(e.push.d)}`);
@@ -102,11 +121,14 @@ export class ListenOutput {
         closeReason: e.closeReason ?? null,
         message: e.message ?? null,
         expectations: e.expectations,
+        ...(e.dropped && { dropped: e.dropped }),
         exit: e.exit,
       });
     if (e.reason === 'failed') this.io.err(LISTEN.notConnected(e.message ?? ''));
     else if (e.reason === 'closed') this.io.err(LISTEN.closedByServer(e.code, e.closeReason, e.message ?? ''));
     if (e.reason !== 'failed') this.io.out(LISTEN.closedAfter(e.pushes, (e.ms / 1000).toFixed(1), ending(e)));
+    const dropped = e.dropped === undefined ? 0 : Object.values(e.dropped).reduce((a, b) => a + b, 0);
+    if (e.dropped !== undefined && dropped > 0) this.io.err(`! ${LISTEN.framesDropped(dropped, e.dropped)}`);
     for (const x of e.expectations)
       this.io.out(`${x.passed ? '✔' : '✘'} ${REQUESTS.expectation(x.text, x.passed, x.actual)}`);
   }

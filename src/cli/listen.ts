@@ -20,7 +20,7 @@ import type { ConnectResult, ListenKeyCallFailure, ResolvedWsRequest, WsFailure 
 import type { ListenBound } from '../core/ws/resolved-request';
 import { resolveWsRequest } from '../core/ws/resolved-request';
 import { integerFlag, parseCommand } from './args';
-import { ListenOutput, type EndReason } from './listen-output';
+import { droppedFrames, ListenOutput, type EndReason } from './listen-output';
 import { LISTEN, NETWORK } from './messages';
 import { keySource, loadTarget, location, type Target } from './prepare';
 import { cliNetwork, NETWORK_OPTIONS } from './network';
@@ -126,7 +126,8 @@ async function listen(
       })
     : undefined;
   const { connectTimeoutMs, replyTimeoutMs, network } = deps;
-  const conn = new WsConnection({ budget, restBaseUrl: r.restBaseUrl, connectTimeoutMs, replyTimeoutMs, network });
+  const { restBaseUrl, streamEncoding } = r;
+  const conn = new WsConnection({ budget, restBaseUrl, connectTimeoutMs, replyTimeoutMs, network, streamEncoding });
   // Whatever is printed, a push that echoes the listen key included, shows the key masked.
   const shown: Io = { ...io, out: (t) => io.out(conn.redact(t)), err: (t) => io.err(conn.redact(t)) };
   const run = new ListenRun(conn, new ListenOutput(shown, deps.json), r, bound);
@@ -308,6 +309,7 @@ class ListenRun {
       ...(cut && { code: state.code, closeReason: state.reason, message: state.message }),
       expectations: results,
       exit,
+      dropped: droppedFrames(this.conn.snapshot().counts),
     });
     return exit;
   }

@@ -117,7 +117,9 @@ export class Streams implements vscode.Disposable {
     const { WsConnection, LiveFeed } = ws();
     const id = nodeCrypto().randomUUID();
     // The shared route of VS Code's http.* settings, closed with the shared sender, not with the connection.
-    const connection = new WsConnection({ budget, restBaseUrl: r.restBaseUrl, network: route });
+    // The environment's deployment says how pushes come: JSON text, or Protocol Buffers to decode.
+    const { restBaseUrl, streamEncoding } = r;
+    const connection = new WsConnection({ budget, restBaseUrl, network: route, streamEncoding });
     const feed = new LiveFeed({
       id,
       title: r.title,

@@ -80,12 +80,14 @@ export class LiveFeed {
 
   #push(e: Extract<WsEvent, { type: 'push' }>): void {
     const stream = name(e.stream);
-    const book = e.kind === 'depth' ? bookOf(stream, e.push, e.at) : undefined;
+    // A decoded binary push (catalog/deployment.ts streamEncoding) is shown as its JSON, with no summary or book.
+    const json = e.encoding === 'json' ? e : undefined;
+    const book = json?.kind === 'depth' ? bookOf(stream, json.push, e.at) : undefined;
     if (book !== undefined && (this.#books.has(stream) || this.#books.size < MAX_BOOKS)) {
       this.#books.set(stream, book);
       this.#changed.add(stream);
     }
-    const summary = summarisePush(e.kind, e.push);
+    const summary = json === undefined ? undefined : summarisePush(json.kind, json.push);
     const line: PushLine = {
       at: e.at,
       stream,
