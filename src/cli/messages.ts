@@ -390,9 +390,9 @@ Exit codes: 0 the request is right (cause none); 1 a cause was found (or unknown
 };
 
 export const SANDBOX = {
-  help: (v: { port: number; maxPort: number; maxNames: number; validDays: number }) =>
-    `Usage: tradereq sandbox [--port N] [--host H] [--ban-scale F] [--json] [--no-limits]
-                        [--tls [--tls-name NAME]... [--tls-ca FILE]]
+  help: (v: { port: number; maxPort: number; maxNames: number; validDays: number; deployments: readonly string[] }) =>
+    `Usage: tradereq sandbox [--port N] [--host H] [--deployment ID] [--ban-scale F] [--connection-scale F]
+                        [--json] [--no-limits] [--tls [--tls-name NAME]... [--tls-ca FILE]]
 
 Runs the sandbox exchange: a local server that answers like the service (orders, balances, signing,
 timing, rate limits and bans of the spec), with public demo keys, so any request can be tried with
@@ -400,8 +400,15 @@ no account. Runs until Ctrl+C (SIGINT) or SIGTERM.
 
   --port N        port to listen on (default ${v.port}, at most ${v.maxPort}; 0 picks a free one)
   --host H        address to listen on (default 127.0.0.1, loopback only)
+  --deployment ID play this deployment (${v.deployments.join(', ')}; default ${v.deployments[0]}): its key header,
+                  its endpoints (those the sandbox does not play answer 501), its listen keys, its
+                  stream names and pushes (mexc: .pb channels, binary Protocol Buffers pushes) and
+                  its connection rules (mexc: closed after 60 s with no data once subscribed)
   --ban-scale F   multiply the IP ban durations (2 minutes up to 3 days) by F, e.g. 0.01
-  --json          print one JSON line first: {"baseUrl", "wsUrl", "keys": [{name, apiKey, secretKey, permissions}]}
+  --connection-scale F
+                  multiply the WebSocket idle closes and the 24-hour lifetime by F, e.g. 0.001
+  --json          print one JSON line first: {"baseUrl", "wsUrl", "deployment", "apiKeyHeader",
+                  "keys": [{name, apiKey, secretKey, permissions}]}
                   (with --tls, "caFile" too)
   --no-limits     switch rate limits and bans off (for benchmarks)
   --tls           serve HTTPS and WSS with a certificate made at start, signed by a CA of its own
@@ -420,7 +427,8 @@ limit.depth, bookTicker, kline) are fed by the sandbox's own trades; private one
 account) need a listen key from POST /api/v3/userDataStream, then ws://HOST:PORT/ws?listenKey=KEY. Limits of §8: at most
 30 streams per connection (the 31st is refused); more than 100 messages in one second closes the
 connection (1008); an IP closed so 3 times in 10 minutes is answered 418 with Retry-After (bans
-× --ban-scale). A connection with no subscription for 30 s, or open for 24 h, is closed; one that
+× --ban-scale). A connection with no subscription for 30 s, or open for 24 h, is closed (those
+times × --connection-scale, on the server clock: POST /_sandbox/clock moves them); one that
 leaves over 256 KiB of pushes unread is closed (1008).
 
 Control surface, loopback clients only: POST /_sandbox/reset, POST /_sandbox/fault
@@ -434,21 +442,25 @@ Exit codes: 0 stopped by Ctrl+C or SIGTERM; 1 the port cannot be listened on (ta
 allowed), or the CA certificate cannot be written; 2 bad input.`,
   host: (value: string) => `--host takes an IP address or a host name, not "${value}"`,
   banScale: (value: string) => `--ban-scale takes a number above 0 such as 0.01, not "${value}"`,
+  connectionScale: (value: string) => `--connection-scale takes a number above 0 such as 0.001, not "${value}"`,
+  deployment: (value: string, ids: readonly string[]) => `--deployment takes one of ${ids.join(', ')}, not "${value}"`,
   /** What the sandbox prints once it listens; `limits` undefined when they are off. */
   started: (v: {
     baseUrl: string;
     wsUrl: string;
+    /** The deployment played, and the header its keys go in. */
+    deployment: { title: string; apiKeyHeader: string };
     keys: readonly { name: string; description: string; apiKey: string; secretKey: string }[];
     limits?: { weight: number; seconds: number; banScale: number };
     /** With --tls: SANDBOX_TLS.started's lines. */
     tls?: readonly string[];
   }) =>
     [
-      `Sandbox exchange listening on ${v.baseUrl}`,
+      `Sandbox exchange listening on ${v.baseUrl}, playing ${v.deployment.title}`,
       `WebSocket streams on ${v.wsUrl} (private streams: ?listenKey= from POST /api/v3/userDataStream)`,
       ...(v.tls ?? []),
       '',
-      'Demo keys (public, for the sandbox only; header X-SERVICE-APIKEY):',
+      `Demo keys (public, for the sandbox only; header ${v.deployment.apiKeyHeader}):`,
       ...v.keys.flatMap((k) => [
         `  ${k.name.padEnd(9)} ${k.description}`,
         `            apiKey    ${k.apiKey}`,

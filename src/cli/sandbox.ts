@@ -6,6 +6,7 @@ import { DEMO_ACCOUNTS } from '../core/env/demo';
 import { SANDBOX_PORT } from '../core/env/constants';
 import { OPTION_MAX } from '../core/bounds';
 import { LIMITS } from '../core/catalog/limits';
+import { DEPLOYMENT_IDS, deploymentById, type Deployment } from '../core/catalog/deployment';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { isLoopbackAddress } from '../sandbox/control';
 import { CERTIFICATE_VALIDITY_DAYS, TLS_NAMES_MAX, isTlsName } from '../sandbox/tls';
@@ -26,11 +27,18 @@ function hostFlag(value: string | undefined): string {
   return value;
 }
 
-function banScaleFlag(value: string | undefined): number {
+/** A factor above 0 (--ban-scale, --connection-scale); 1 when not given. */
+function scaleFlag(value: string | undefined, usage: (value: string) => string): number {
   if (value === undefined) return 1;
   const f = Number(value);
-  if (!DECIMAL.test(value) || !Number.isFinite(f) || f <= 0) throw new UsageError(SANDBOX.banScale(value));
+  if (!DECIMAL.test(value) || !Number.isFinite(f) || f <= 0) throw new UsageError(usage(value));
   return f;
+}
+
+function deploymentFlag(value: string | undefined): Deployment {
+  const deployment = deploymentById(value);
+  if (deployment === undefined) throw new UsageError(SANDBOX.deployment(value ?? '', DEPLOYMENT_IDS));
+  return deployment;
 }
 
 /** Where the CA certificate was written, and whether the sandbox removes it when it stops. */
@@ -40,7 +48,7 @@ interface CaFile {
   readonly temporary: string | undefined;
 }
 
-function describe(sandbox: Sandbox, banScale: number, ca: CaFile | undefined): string {
+function describe(sandbox: Sandbox, deployment: Deployment, banScale: number, ca: CaFile | undefined): string {
   const { limit: weight, intervalMs } = LIMITS.rate.ip;
   const tls =
     ca && sandbox.certificate
@@ -54,6 +62,7 @@ function describe(sandbox: Sandbox, banScale: number, ca: CaFile | undefined): s
   return SANDBOX.started({
     baseUrl: sandbox.baseUrl,
     wsUrl: sandbox.wsUrl,
+    deployment: { title: deployment.title, apiKeyHeader: deployment.apiKeyHeader },
     keys: DEMO_ACCOUNTS,
     limits: sandbox.limits ? { weight, seconds: intervalMs / 1000, banScale } : undefined,
     tls,
@@ -127,6 +136,8 @@ function flags(args: string[]) {
       port: { type: 'string' },
       host: { type: 'string' },
       'ban-scale': { type: 'string' },
+      'connection-scale': { type: 'string' },
+      deployment: { type: 'string' },
       json: { type: 'boolean' },
       'no-limits': { type: 'boolean' },
       tls: { type: 'boolean' },
@@ -159,13 +170,16 @@ export async function sandboxCommand(args: string[], io: Io, signal?: AbortSigna
         maxPort: OPTION_MAX.port,
         maxNames: TLS_NAMES_MAX,
         validDays: CERTIFICATE_VALIDITY_DAYS,
+        deployments: DEPLOYMENT_IDS,
       }),
     );
     return 0;
   }
   const port = portFlag(values.port);
   const host = hostFlag(values.host);
-  const banScale = banScaleFlag(values['ban-scale']);
+  const banScale = scaleFlag(values['ban-scale'], SANDBOX.banScale);
+  const connectionScale = scaleFlag(values['connection-scale'], SANDBOX.connectionScale);
+  const deployment = deploymentFlag(values.deployment);
   const tls = tlsFlags(values, host);
 
   let sandbox: Sandbox;
@@ -174,6 +188,8 @@ export async function sandboxCommand(args: string[], io: Io, signal?: AbortSigna
       port,
       host,
       banScale,
+      connectionScale,
+      deployment: deployment.id,
       limits: !values['no-limits'],
       tls: tls && { names: tls.names },
     });
@@ -189,8 +205,15 @@ export async function sandboxCommand(args: string[], io: Io, signal?: AbortSigna
   // Listening for SIGTERM before the address is printed: one sent as soon as it is read still closes
   // the sandbox (and removes its CA file) instead of ending the process as it stands.
   const stop = stopped(signal);
-  const json = { baseUrl: sandbox.baseUrl, wsUrl: sandbox.wsUrl, keys: sandbox.keys, ...(ca && { caFile: ca.path }) };
-  io.out(values.json ? JSON.stringify(json) : describe(sandbox, banScale, ca));
+  const json = {
+    baseUrl: sandbox.baseUrl,
+    wsUrl: sandbox.wsUrl,
+    deployment: sandbox.deployment,
+    apiKeyHeader: sandbox.apiKeyHeader,
+    keys: sandbox.keys,
+    ...(ca && { caFile: ca.path }),
+  };
+  io.out(values.json ? JSON.stringify(json) : describe(sandbox, deployment, banScale, ca));
   if (!isLoopbackAddress(host) && host !== 'localhost') io.err(CLI.warning(SANDBOX.reachable(host)));
   await stop;
   await sandbox.close();

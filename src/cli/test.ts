@@ -15,7 +15,7 @@ import { summaryLine, type CaseResult, type FileReport, type RunReport } from '.
 import { runCases } from '../core/testing/run';
 import { SnapshotStore } from '../core/testing/snapshot-store';
 import { DEFAULT_PACE, Pacer } from '../core/testing/pace';
-import { sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
+import { sandboxDeployment, sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
 import type { Sandbox } from '../sandbox';
 import { parseCommand, timeoutFlag } from './args';
 import { BOUNDS, OPTION_MAX, clip } from '../core/bounds';
@@ -62,10 +62,7 @@ interface Plan {
 export async function testCommand(args: string[], io: Io): Promise<number> {
   const plan = parsePlan(args, io);
   if (!plan) return 0;
-  // The sandbox exchange (and full zod with it) loads only for --sandbox: a bundle of its own.
-  const sandbox = plan.sandbox
-    ? await (require('../sandbox') as typeof import('../sandbox')).startSandbox({ port: 0 })
-    : undefined;
+  const sandbox = plan.sandbox ? new Sandboxes() : undefined;
   try {
     const loaded = plan.files.map((f) => loadFile(f, io, plan));
     const total = loaded.reduce((n, f) => n + f.cases.length, 0);
@@ -170,12 +167,32 @@ function loadFile(file: FoundFile, io: Io, plan: Plan): Loaded {
   }
 }
 
+/** The sandboxes of a --sandbox run: one per deployment the files' environments name, each started when first needed. */
+class Sandboxes {
+  private readonly started = new Map<string, Promise<Sandbox>>();
+
+  of(deployment: string): Promise<Sandbox> {
+    let sandbox = this.started.get(deployment);
+    if (sandbox === undefined) {
+      // The sandbox exchange (and full zod with it) loads only for --sandbox: a bundle of its own.
+      const { startSandbox } = require('../sandbox') as typeof import('../sandbox');
+      sandbox = startSandbox({ port: 0, deployment });
+      this.started.set(deployment, sandbox);
+    }
+    return sandbox;
+  }
+
+  async close(): Promise<void> {
+    for (const sandbox of this.started.values()) await (await sandbox.catch(() => undefined))?.close();
+  }
+}
+
 /** Runs every file; a snapshot file that could not be written is said on standard error and added to `unsaved`. */
 async function runAll(
   files: readonly Loaded[],
   plan: Plan,
   io: Io,
-  sandbox: Sandbox | undefined,
+  sandbox: Sandboxes | undefined,
   unsaved: string[],
 ): Promise<RunReport> {
   const started = Date.now();
@@ -223,15 +240,16 @@ async function runFile(
   f: Loaded,
   plan: Plan,
   io: Io,
-  sandbox: Sandbox | undefined,
+  sandboxes: Sandboxes | undefined,
   net: Net,
   progress: Progress | undefined,
 ): Promise<FileReport> {
   const start = Date.now();
   let environment: NamedEnvironment | undefined;
+  let sandbox: Sandbox | undefined;
   let problem = f.problem;
   try {
-    if (f.loaded) environment = environmentFor(f.loaded, plan, io, sandbox);
+    if (f.loaded) ({ environment, sandbox } = await environmentFor(f.loaded, plan, io, sandboxes));
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     problem = e.message;
@@ -298,10 +316,20 @@ function badFile(c: TestCase, message: string): CaseResult {
   };
 }
 
-/** With --sandbox: the sandbox, with the variables of --env (default the file's "sandbox"); else as for send. */
-function environmentFor(file: LoadedFile, plan: Plan, io: Io, sandbox: Sandbox | undefined): NamedEnvironment {
-  if (!sandbox) return selectEnvironment(file.path, plan.env, io.env);
-  return sandboxEnvironment(sandbox.baseUrl, selectEnvironment(file.path, plan.env ?? 'sandbox', {}));
+/**
+ * With --sandbox: the sandbox playing the deployment of --env (default the file's "sandbox"), with
+ * that environment's variables; else as for send.
+ */
+async function environmentFor(
+  file: LoadedFile,
+  plan: Plan,
+  io: Io,
+  sandboxes: Sandboxes | undefined,
+): Promise<{ environment: NamedEnvironment; sandbox?: Sandbox }> {
+  if (!sandboxes) return { environment: selectEnvironment(file.path, plan.env, io.env) };
+  const base = selectEnvironment(file.path, plan.env ?? 'sandbox', {});
+  const sandbox = await sandboxes.of(sandboxDeployment(base));
+  return { environment: sandboxEnvironment(sandbox.baseUrl, base, sandbox.wsUrl), sandbox };
 }
 
 /** A sandbox run confirms by itself (nothing real can be ordered); otherwise --yes, or a question in a terminal. */

@@ -172,8 +172,16 @@ export const RULES = {
     ['error'],
   ),
   'unknown-stream': rule(
-    'an unknown stream kind, or a malformed stream name (parameters, depth levels, kline interval, characters): the subscription is refused',
+    'an unknown stream kind, or a malformed stream name (parameters, depth levels, kline interval, rate, characters; a quick fix where the right text is plain): the subscription is refused',
     ['warning'],
+    [],
+    { fix: true },
+  ),
+  'stream-deployment': rule(
+    "a stream name of another deployment than the environment's (a `.pb` name under `spec`, a JSON name under `mexc`; quick fix to the equivalent name): the subscription is refused",
+    ['warning'],
+    [],
+    { fix: true },
   ),
   'stream-symbol-case': rule(
     'a symbol in a stream name not in upper-case (quick fix): the subscription is refused',

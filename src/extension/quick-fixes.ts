@@ -37,6 +37,8 @@ export class QuickFixes {
       case 'method-case':
       case 'symbol-case':
       case 'stream-symbol-case':
+      case 'unknown-stream':
+      case 'stream-deployment':
       case 'enum-value':
       case 'timestamp-seconds':
       case 'expect-operator':

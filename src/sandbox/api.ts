@@ -12,7 +12,8 @@ import { ASSETS, SYMBOLS, SYMBOL_JSON } from './market';
 import { lookupSymbol, optional, parseOrder, required, symbolParam } from './order-params';
 import { parseBatchOrders } from './batch';
 import type { RequestParams } from './params';
-import { LISTEN_KEY_FORMAT, LISTEN_KEY_LAPSED } from './ws/listen-keys';
+import type { ListenKeyRules } from '../core/catalog/deployment';
+import { listenKeyLapsed } from './ws/listen-keys';
 import { EMPTY_OK, fail, ok, refusal, value, type Answer, type Reply } from './replies';
 
 interface ApiRequest {
@@ -28,10 +29,14 @@ export type Handler = (req: ApiRequest) => Reply;
 export interface UserStreams {
   /** A new listen key, or undefined when the account holds the most it may. */
   open(account: string): string | undefined;
+  /** The account's live keys. */
+  live(account: string): string[];
+  /** Whether a key has the deployment's form. */
+  wellFormed(listenKey: string): boolean;
   keepAlive(account: string, listenKey: string): boolean;
   /** Closes the key and the connections that use it. */
   close(account: string, listenKey: string): boolean;
-  readonly maxPerAccount: number;
+  readonly rules: ListenKeyRules;
 }
 
 function refused(r: Refusal): Reply {
@@ -156,8 +161,8 @@ function userDataStream(streams: UserStreams): Record<string, Handler> {
     (req: ApiRequest): Reply => {
       const listenKey = required(req.params.values, 'listenKey');
       if (!listenKey.ok) return listenKey.error;
-      if (!LISTEN_KEY_FORMAT.test(listenKey.value) || !act(req.key!.name, listenKey.value))
-        return fail(730002, LISTEN_KEY_LAPSED);
+      if (!streams.wellFormed(listenKey.value) || !act(req.key!.name, listenKey.value))
+        return fail(730002, listenKeyLapsed(streams.rules));
       return ok(JSON.stringify({ listenKey: listenKey.value }));
     };
   return {
@@ -166,10 +171,12 @@ function userDataStream(streams: UserStreams): Record<string, Handler> {
       if (listenKey === undefined)
         return fail(
           730002,
-          `The account holds ${streams.maxPerAccount} listen keys; close one with DELETE /api/v3/userDataStream first.`,
+          `The account holds ${streams.rules.maxPerAccount} listen keys; close one with DELETE /api/v3/userDataStream first.`,
         );
       return ok(JSON.stringify({ listenKey }));
     },
+    // The deployment documents it (mexc), the spec does not: played where the deployment's catalog has it.
+    'GET /api/v3/userDataStream': (req) => ok(JSON.stringify({ listenKey: streams.live(req.key!.name) })),
     'PUT /api/v3/userDataStream': withKey((account, key) => streams.keepAlive(account, key)),
     'DELETE /api/v3/userDataStream': withKey((account, key) => streams.close(account, key)),
   };

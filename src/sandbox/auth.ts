@@ -46,6 +46,10 @@ const MAX_SHOWN = 400;
 
 interface AuthInput {
   readonly apiKey: string | undefined;
+  /** The header the deployment reads the key from. */
+  readonly keyHeader: string;
+  /** Another deployment's key header the request sent instead, if any. */
+  readonly strayHeader?: string | undefined;
   /** The client's address, IPv4-mapped IPv6 written as IPv4. */
   readonly ip: string;
   readonly params: RequestParams;
@@ -80,9 +84,11 @@ type Check = (input: AuthInput, account: KeyAccount) => Answer<never> | undefine
 
 /** §5 rule 1: the key header, its form, a known key, its bound IPs. */
 function knownKey(input: AuthInput): Answer<KeyAccount> {
-  const { apiKey } = input;
-  if (apiKey === undefined || apiKey.length === 0)
-    return refusal(400, 'Send the access key in the X-SERVICE-APIKEY header (§5 rule 1).');
+  const { apiKey, keyHeader, strayHeader } = input;
+  if (apiKey === undefined || apiKey.length === 0) {
+    const stray = strayHeader === undefined ? '' : ` The request sent ${strayHeader}, another deployment's header.`;
+    return refusal(400, `Send the access key in the ${keyHeader} header (§5 rule 1).${stray}`);
+  }
   if (!API_KEY_FORMAT.test(apiKey))
     return refusal(700001, 'An access key is 16 to 64 letters and digits, with no spaces or quotes.');
   const account = KEY_ACCOUNTS.get(apiKey);

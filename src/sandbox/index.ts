@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { DEMO_ACCOUNTS, type DemoAccount } from '../core/env/demo';
 import { SANDBOX_PORT } from '../core/env/constants';
 import { WS_RULES } from '../core/catalog/ws-limits';
+import { DEPLOYMENT_IDS, deploymentById, type ConnectionRules, type Deployment } from '../core/catalog/deployment';
 import type { SandboxCertificates } from './certificates';
 import { SandboxServer } from './server';
 import { certificateNames } from './tls';
@@ -26,9 +27,17 @@ interface SandboxOptions {
   readonly limits?: boolean;
   /** The clock, in Unix milliseconds. Default Date.now. */
   readonly now?: () => number;
-  /** A WebSocket connection with no subscription this long is closed. Default 30 s (WS_RULES.idleMs). */
+  /**
+   * The deployment the sandbox plays (deployment.ts): its key header, the endpoints of its catalog
+   * (those it does not play answered 501), its listen keys, stream names, push encoding and
+   * connection rules: its id, or a Deployment itself (a test's variant). Default `spec`.
+   */
+  readonly deployment?: string | Deployment;
+  /** Multiplies the deployment's connection rules (idle closes, lifetime), as banScale the bans. Default 1. */
+  readonly connectionScale?: number;
+  /** A WebSocket connection with no subscription this long is closed. Default: the deployment's (30 s) × connectionScale. */
   readonly wsIdleMs?: number;
-  /** Every WebSocket connection is closed after this long. Default 24 h (WS_RULES.lifetimeMs). */
+  /** Every WebSocket connection is closed after this long. Default: the deployment's (24 h) × connectionScale. */
   readonly wsLifetimeMs?: number;
   /**
    * Serve HTTPS and WSS with a certificate made at start, signed by a CA of its own (the Sandbox's
@@ -67,6 +76,10 @@ export interface Sandbox {
   readonly host: string;
   readonly keys: readonly SandboxKey[];
   readonly limits: boolean;
+  /** The id of the deployment it plays. */
+  readonly deployment: string;
+  /** The header it reads the API key from (the deployment's). */
+  readonly apiKeyHeader: string;
   /** Stops listening, drops open connections and resolves when the server is closed. */
   close(): Promise<void>;
 }
@@ -115,24 +128,48 @@ function listen(server: SandboxServer, port: number, host: string): Promise<void
   });
 }
 
+function scaleOption(name: string, value: number | undefined): number {
+  const scale = value ?? 1;
+  if (!Number.isFinite(scale) || scale <= 0) throw new RangeError(`${name} must be a number above 0, not ${scale}`);
+  return scale;
+}
+
+function deploymentOption(id: string | Deployment | undefined): Deployment {
+  if (typeof id === 'object') return id;
+  const deployment = deploymentById(id);
+  if (deployment === undefined)
+    throw new RangeError(`deployment must be one of ${DEPLOYMENT_IDS.join(', ')}, not ${JSON.stringify(id)}`);
+  return deployment;
+}
+
+/** The deployment's connection rules × `scale` (at least 1 ms each), where the options do not set them. */
+function connectionRules(deployment: Deployment, options: SandboxOptions): ConnectionRules {
+  const scale = scaleOption('connectionScale', options.connectionScale);
+  const scaled = (ms: number): number => Math.min(Math.max(1, Math.round(ms * scale)), MAX_TIMER_MS);
+  const rules = deployment.connection;
+  return {
+    lifetimeMs: timerOption('wsLifetimeMs', options.wsLifetimeMs, scaled(rules.lifetimeMs)),
+    idleUnsubscribedMs: timerOption('wsIdleMs', options.wsIdleMs, scaled(rules.idleUnsubscribedMs)),
+    ...(rules.idleSubscribedMs !== undefined && { idleSubscribedMs: scaled(rules.idleSubscribedMs) }),
+  };
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const port = options.port ?? SANDBOX_PORT;
   const host = options.host ?? '127.0.0.1';
-  const banScale = options.banScale ?? 1;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new RangeError(`port must be a whole number from 0 to 65535, not ${port}`);
-  if (!Number.isFinite(banScale) || banScale <= 0)
-    throw new RangeError(`banScale must be a number above 0, not ${banScale}`);
+  const banScale = scaleOption('banScale', options.banScale);
   const limits = options.limits ?? true;
-  const wsIdleMs = timerOption('wsIdleMs', options.wsIdleMs, WS_RULES.idleMs);
-  const wsLifetimeMs = timerOption('wsLifetimeMs', options.wsLifetimeMs, WS_RULES.lifetimeMs);
+  const deployment = deploymentOption(options.deployment);
+  const connection = connectionRules(deployment, options);
   const tls = tlsOf(options.tls, host);
   const server = new SandboxServer({
+    deployment,
     banScale,
     limits,
     now: options.now ?? Date.now,
-    wsIdleMs,
-    wsLifetimeMs,
+    connection,
     tls: tls && { cert: tls.certPem, key: tls.keyPem },
   });
   await listen(server, port, host);
@@ -147,6 +184,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     host,
     keys: SANDBOX_KEYS,
     limits,
+    deployment: deployment.id,
+    apiKeyHeader: deployment.apiKeyHeader,
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         server.stopTimers();

@@ -7,11 +7,10 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
-import { ENDPOINTS, isBatchEndpoint } from '../core/catalog/endpoints';
+import type { ConnectionRules, Deployment } from '../core/catalog/deployment';
 import { USED_WEIGHT_HEADER } from '../core/catalog/limits';
-import type { EndpointInfo } from '../core/catalog/types';
 import { DEMO_ACCOUNTS } from '../core/env/demo';
-import { createHandlers, type Handler, type UserStreams } from './api';
+import { createHandlers, type UserStreams } from './api';
 import { KEY_ACCOUNTS, apiKeyOf, authenticate, type KeyAccount } from './auth';
 import {
   CONTROL_PREFIX,
@@ -28,7 +27,9 @@ import { parseParams } from './params';
 import { JSON_CONTENT_TYPE, endSocket, fail, refusal, value, type Answer, type Reply } from './replies';
 import { MarketFeed } from './ws/feed';
 import { WsHub } from './ws/hub';
-import { ListenKeys, MAX_LISTEN_KEYS_PER_ACCOUNT } from './ws/listen-keys';
+import { streamPlay } from './ws/play';
+import { ListenKeys } from './ws/listen-keys';
+import { RouteTable, otherKeyHeaders, type Route } from './routes';
 
 /** Bodies above this are answered 413 (hostile or mistaken input). */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -38,27 +39,18 @@ const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
 const MAX_LOG_ENTRIES = 10_000;
 
 interface ServerOptions {
+  /** The deployment the sandbox plays: its key header, catalog, listen keys, streams and connection rules. */
+  readonly deployment: Deployment;
   readonly banScale: number;
   readonly limits: boolean;
   readonly now: () => number;
-  /** A WebSocket connection with no subscription this long is closed. */
-  readonly wsIdleMs: number;
-  /** Every WebSocket connection is closed after this long. */
-  readonly wsLifetimeMs: number;
+  /** The deployment's connection rules, as scaled for this sandbox (its idle closes and lifetime). */
+  readonly connection: ConnectionRules;
   /** Serves HTTPS and WSS with this certificate and its key (PEM, kept in memory), else plain HTTP and WS. */
   readonly tls?: { readonly cert: string; readonly key: string };
 }
 
 const TIMEOUTS = { keepAliveTimeout: 5_000, headersTimeout: 10_000, requestTimeout: 30_000 } as const;
-
-interface Route {
-  readonly endpoint: EndpointInfo;
-  readonly handler: Handler;
-  /** Parameters whose values are JSON text (a batch's list). */
-  readonly jsonValued: ReadonlySet<string>;
-  /** §5 rule 6 holds: a batch operation's values arrive strictly percent-encoded. */
-  readonly strictEncoding: boolean;
-}
 
 /** An API request as it arrived, body read. */
 interface ApiCall {
@@ -70,10 +62,6 @@ interface ApiCall {
   readonly body: string;
   /** Server time when the request arrived. */
   readonly received: number;
-}
-
-function normalisePath(path: string): string {
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 function clientIp(socket: Socket): string {
@@ -94,8 +82,11 @@ export class SandboxServer implements ControlTarget {
   readonly http: http.Server;
   private readonly engine = new MatchingEngine(DEMO_ACCOUNTS.map((d) => d.name));
   private readonly limiter: RateLimiter;
-  private readonly routes = new Map<string, Map<string, Route>>();
-  private readonly allowed = new Map<string, string>();
+  private readonly routes: RouteTable;
+  private readonly deployment: Deployment;
+  /** The header the deployment carries the API key in, lower-case as Node gives headers. */
+  private readonly keyHeader: string;
+  private readonly strayHeaders: readonly string[];
   private readonly now: () => number;
   private readonly limits: boolean;
   private clockOffset = 0;
@@ -104,42 +95,34 @@ export class SandboxServer implements ControlTarget {
   private log: LogEntry[] = [];
   private logHead = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly listenKeys = new ListenKeys();
+  private readonly listenKeys: ListenKeys;
   private readonly hub: WsHub;
   private readonly feed: MarketFeed;
 
   constructor(options: ServerOptions) {
     this.now = options.now;
     this.limits = options.limits;
+    this.deployment = options.deployment;
+    this.keyHeader = options.deployment.apiKeyHeader.toLowerCase();
+    this.strayHeaders = otherKeyHeaders(options.deployment);
+    this.listenKeys = new ListenKeys(options.deployment.id, options.deployment.listenKey);
     this.limiter = new RateLimiter(options.banScale);
+    const play = streamPlay(options.deployment);
     this.hub = new WsHub({
       now: this.now,
       serverTime: () => this.serverTime(),
       limits: options.limits,
       banScale: options.banScale,
-      idleMs: options.wsIdleMs,
-      lifetimeMs: options.wsLifetimeMs,
+      rules: options.connection,
+      reader: play.reader,
+      malformed: play.framing.malformed,
       listenKeys: this.listenKeys,
       record: (entry) => this.record(entry),
     });
-    this.feed = new MarketFeed(this.hub, this.engine, () => this.serverTime());
-    this.hub.snapshot = (stream) => this.feed.snapshot(stream);
+    this.feed = new MarketFeed(this.hub, this.engine, () => this.serverTime(), play.framing);
+    this.hub.snapshot = (name, stream) => this.feed.snapshot(name, stream);
     this.engine.listener = this.feed;
-    const handlers = createHandlers(this.engine, this.userStreams());
-    for (const endpoint of ENDPOINTS) {
-      let byMethod = this.routes.get(endpoint.path);
-      if (byMethod === undefined) {
-        byMethod = new Map();
-        this.routes.set(endpoint.path, byMethod);
-      }
-      byMethod.set(endpoint.method, {
-        endpoint,
-        handler: handlers.get(`${endpoint.method} ${endpoint.path}`)!,
-        jsonValued: new Set(endpoint.params.filter((p) => p.type === 'orderList').map((p) => p.name)),
-        strictEncoding: isBatchEndpoint(endpoint),
-      });
-    }
-    for (const [path, byMethod] of this.routes) this.allowed.set(path, [...byMethod.keys()].join(', '));
+    this.routes = new RouteTable(options.deployment, createHandlers(this.engine, this.userStreams()));
     this.engine.reset(this.serverTime());
     const onRequest = (req: http.IncomingMessage, res: http.ServerResponse): void => this.onRequest(req, res);
     // One server either way: the WebSocket endpoint is its 'upgrade', so WSS comes with HTTPS.
@@ -181,6 +164,8 @@ export class SandboxServer implements ControlTarget {
 
   setClockOffset(ms: number): void {
     this.clockOffset = ms;
+    // Listen keys and the WebSocket deadlines run on this clock: what it now passed is closed at once.
+    this.hub.clockMoved();
   }
 
   setLatency(ms: number): void {
@@ -214,16 +199,20 @@ export class SandboxServer implements ControlTarget {
     this.hub.close();
   }
 
+  /** The listen keys, on the server clock: POST /_sandbox/clock lapses them as it moves the rest. */
   private userStreams(): UserStreams {
+    const keys = (): ListenKeys => this.listenKeys;
     return {
-      open: (account) => this.listenKeys.open(account, this.now()),
-      keepAlive: (account, key) => this.listenKeys.keepAlive(account, key, this.now()),
+      open: (account) => keys().open(account, this.serverTime()),
+      live: (account) => keys().live(account, this.serverTime()),
+      wellFormed: (key) => keys().wellFormed(key),
+      keepAlive: (account, key) => keys().keepAlive(account, key, this.serverTime()),
       close: (account, key) => {
-        if (!this.listenKeys.close(account, key, this.now())) return false;
+        if (!keys().close(account, key, this.serverTime())) return false;
         this.hub.closeListenKey(key, 'listenKey closed by DELETE /api/v3/userDataStream');
         return true;
       },
-      maxPerAccount: MAX_LISTEN_KEYS_PER_ACCOUNT,
+      rules: this.deployment.listenKey,
     };
   }
 
@@ -292,11 +281,11 @@ export class SandboxServer implements ControlTarget {
   }
 
   private process(call: ApiCall): { reply: Reply; weight: string | undefined } {
-    const route = this.route(call.method, call.path);
+    const route = this.routes.find(call.method, call.path);
     if (!route.ok) return { reply: route.error, weight: undefined };
     const endpoint = route.value.endpoint;
     const ip = clientIp(call.req.socket);
-    const apiKey = endpoint.signed ? apiKeyOf(call.req.headers['x-service-apikey']) : undefined;
+    const apiKey = endpoint.signed ? apiKeyOf(call.req.headers[this.keyHeader]) : undefined;
     const weight = this.limits ? this.meter(endpoint, ip, apiKey) : value(undefined);
     if (!weight.ok) return { reply: weight.error, weight: undefined };
 
@@ -307,20 +296,6 @@ export class SandboxServer implements ControlTarget {
       reply = faultReply(fault.status);
     }
     return { reply, weight: weight.value };
-  }
-
-  /** The route of `method` and `path`: 404 for an unknown path, 405 for a method it does not take. */
-  private route(method: string, path: string): Answer<Route> {
-    const normal = normalisePath(path);
-    const byMethod = this.routes.get(normal);
-    if (byMethod === undefined) {
-      const known = [...this.routes.keys()].join(', ');
-      return refusal(730003, `The sandbox has no endpoint ${path}; it answers ${known}.`, { status: 404 });
-    }
-    const route = byMethod.get(method);
-    if (route !== undefined) return value(route);
-    const allow = this.allowed.get(normal)!;
-    return refusal(26, `${path} takes ${allow}, not ${method}.`, { status: 405, headers: { Allow: allow } });
   }
 
   /** §8: counts the request's weight; the weight used so far (the header's value), or the 429/418 answer. */
@@ -358,6 +333,8 @@ export class SandboxServer implements ControlTarget {
     if (endpoint.signed) {
       const auth = authenticate({
         apiKey,
+        keyHeader: this.deployment.apiKeyHeader,
+        strayHeader: this.strayHeaders.find((h) => req.headers[h.toLowerCase()] !== undefined),
         ip,
         params: params.value,
         serverTime: received,

@@ -4,7 +4,7 @@
  * endpoints than the spec shows, and Protocol Buffers pushes on its own WebSocket host.
  */
 import { ENDPOINTS } from './endpoints';
-import type { StreamDescription } from './stream-names';
+import { MEXC_STREAM_DESCRIPTIONS } from './stream-names-mexc';
 
 const MINUTE = 60_000;
 
@@ -17,7 +17,7 @@ export const MEXC_DEPLOYMENT = {
   hosts: ['mexc.com'],
   endpoints: ENDPOINTS,
   streamEncoding: 'protobuf',
-  streams: [] as readonly StreamDescription[],
+  streams: MEXC_STREAM_DESCRIPTIONS,
   listenKey: {
     format: /^[a-z0-9]{63,65}$/,
     // The documentation's own examples: 64, 65 and 63 characters.

@@ -4,7 +4,7 @@
  */
 import { DEFAULT_API_KEY_HEADER } from './key-header';
 import { ENDPOINTS } from './endpoints';
-import { STREAM_DESCRIPTIONS } from './stream-names';
+import { STREAM_DESCRIPTIONS } from './stream-names-spec';
 import { WS_RULES } from './ws-limits';
 
 export const SPEC_DEPLOYMENT = {

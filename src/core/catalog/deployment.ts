@@ -4,7 +4,7 @@
  * everything else reads these facts from here, never from a deployment's name.
  */
 import type { EndpointInfo } from './types';
-import type { StreamDescription } from './stream-names';
+import type { StreamDescription } from './stream-types';
 import { SPEC_DEPLOYMENT } from './deployment-spec';
 import { MEXC_DEPLOYMENT } from './deployment-mexc';
 

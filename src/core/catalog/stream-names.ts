@@ -1,314 +1,134 @@
 /**
- * The names of the WebSocket side's streams, and what each one pushes: the §8 limits (spec) and
- * the API family's convention (docs/websocket.md, marked `source: 'assumed'`). Plain data with no
- * zod, so the editor (completion, hover, the check step) reads it without loading the push
- * schemas; streams.ts adds those for the sandbox and the WebSocket client.
+ * Stream names, read and written for a deployment: each deployment's streams are data
+ * (stream-names-spec.ts, stream-names-mexc.ts, listed by deployment.ts); a name is its channel
+ * and then its parameters in the order its description lists them. Plain data with no zod, so the
+ * editor (completion, hover, the check step) reads it without loading the push schemas;
+ * streams.ts adds those for the spec's JSON pushes.
  */
+import { DEFAULT_DEPLOYMENT, DEPLOYMENTS, type Deployment } from './deployment';
 import { SYMBOL_FORMAT } from './formats';
+import {
+  DEPTH_LEVELS,
+  KLINE_INTERVAL_MS,
+  type DepthLevels,
+  type KlineInterval,
+  type ParsedStream,
+  type StreamDescription,
+  type StreamKind,
+  type StreamParamInfo,
+  type StreamParamName,
+  type StreamRate,
+} from './stream-types';
 import { WS_RULES } from './ws-limits';
-import type { EnumValueInfo, Source } from './types';
 import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
 
-export type StreamKind = 'deals' | 'depth' | 'bookTicker' | 'kline' | 'orders' | 'privateDeals' | 'account';
+export * from './stream-types';
+export { STREAM_DESCRIPTIONS } from './stream-names-spec';
 
-export const DEPTH_LEVELS = [5, 10, 20] as const;
-type DepthLevels = (typeof DEPTH_LEVELS)[number];
+/** What reading and writing names needs of a deployment. */
+export type StreamCatalog = Pick<Deployment, 'id' | 'title' | 'streams'>;
 
-export const KLINE_INTERVALS = ['Min1', 'Min5', 'Min15', 'Min30', 'Min60', 'Hour4', 'Day1', 'Week1', 'Month'] as const;
-export type KlineInterval = (typeof KLINE_INTERVALS)[number];
-
-const MINUTE = 60_000;
-/** Each interval's length; a Month runs from the first of a UTC month to the next (no fixed length). */
-export const KLINE_INTERVAL_MS: Readonly<Record<KlineInterval, number | undefined>> = {
-  Min1: MINUTE,
-  Min5: 5 * MINUTE,
-  Min15: 15 * MINUTE,
-  Min30: 30 * MINUTE,
-  Min60: 60 * MINUTE,
-  Hour4: 240 * MINUTE,
-  Day1: 1440 * MINUTE,
-  Week1: 7 * 1440 * MINUTE,
-  Month: undefined,
-};
-
-export type ParsedStream =
-  | { readonly kind: 'deals'; readonly symbol: string }
-  | { readonly kind: 'depth'; readonly symbol: string; readonly levels: DepthLevels }
-  | { readonly kind: 'bookTicker'; readonly symbol: string }
-  | { readonly kind: 'kline'; readonly symbol: string; readonly interval: KlineInterval }
-  | { readonly kind: 'orders' }
-  | { readonly kind: 'privateDeals' }
-  | { readonly kind: 'account' };
-
-// ---------------------------------------------------------------------------------------------
-// The catalog
-
-interface StreamParamInfo {
-  readonly name: 'symbol' | 'levels' | 'interval';
-  readonly description: string;
-  readonly rule: string;
-  readonly values?: readonly EnumValueInfo[];
+/** The deployment's stream of `kind`; undefined when it has none (the spec has no aggreDepth). */
+export function streamOfKind(kind: StreamKind, deployment: StreamCatalog = DEFAULT_DEPLOYMENT) {
+  return deployment.streams.find((s) => s.kind === kind);
 }
 
-/** One field of a push's `d`, by its path (`deals[].p`). */
-interface PushFieldInfo {
-  readonly path: string;
-  readonly type: 'decimal' | 'integer' | 'timestampMs' | 'timestampS' | 'string' | 'code' | 'list';
-  readonly description: string;
+/** The deployment's stream whose name starts with `channel`. */
+export function streamOfChannel(channel: string, deployment: StreamCatalog = DEFAULT_DEPLOYMENT) {
+  return deployment.streams.find((s) => s.channel === channel);
 }
 
-/** A stream as the editor knows it; streams.ts adds the schema of its pushes (StreamInfo). */
-export interface StreamDescription {
-  readonly kind: StreamKind;
-  /** The name's fixed part, also the `e` of the pushes that carry one. */
-  readonly channel: string;
-  readonly visibility: 'public' | 'private';
-  readonly title: string;
-  readonly description: string;
-  /** The name with its parameters as placeholders: `spot@public.deals.v3.api@<symbol>`. */
-  readonly template: string;
-  readonly params: readonly StreamParamInfo[];
-  readonly fields: readonly PushFieldInfo[];
-  /** One push, as JSON text. */
-  readonly example: string;
-  readonly source: Source;
+/** A stream's parameters as the text its name holds. */
+type ParamTexts = Partial<Record<StreamParamName, string>>;
+
+function paramTexts(s: ParsedStream): ParamTexts {
+  return {
+    ...('symbol' in s && { symbol: s.symbol }),
+    ...('levels' in s && { levels: String(s.levels) }),
+    ...('interval' in s && { interval: s.interval }),
+    ...('rate' in s && s.rate !== undefined && { rate: s.rate }),
+  };
 }
 
-const symbolParam: StreamParamInfo = {
-  name: 'symbol',
-  description: 'Trading pair name, e.g. BTCUSDT.',
-  rule: 'upper-case letters (and digits)',
-};
-
-const levelsParam: StreamParamInfo = {
-  name: 'levels',
-  description: 'How many of the best price levels each push lists on each side.',
-  rule: '5, 10 or 20',
-  values: DEPTH_LEVELS.map((n) => ({
-    value: String(n),
-    description: `the best ${n} bids and asks`,
-    source: 'assumed',
-  })),
-};
-
-const INTERVAL_WORDS: Readonly<Record<KlineInterval, string>> = {
-  Min1: '1 minute',
-  Min5: '5 minutes',
-  Min15: '15 minutes',
-  Min30: '30 minutes',
-  Min60: '60 minutes',
-  Hour4: '4 hours',
-  Day1: '1 day (UTC)',
-  Week1: '1 week, from Monday 00:00 UTC',
-  Month: '1 calendar month (UTC)',
-};
-
-const intervalParam: StreamParamInfo = {
-  name: 'interval',
-  description: 'The length of each candle.',
-  rule: KLINE_INTERVALS.join(', '),
-  values: KLINE_INTERVALS.map((i) => ({ value: i, description: INTERVAL_WORDS[i], source: 'assumed' })),
-};
-
-const ORDER_STATUS_TEXT =
-  '1 NEW, 2 FILLED, 3 PARTIALLY_FILLED, 4 CANCELED, 5 PARTIALLY_CANCELED (cancelled or expired after partial fills)';
-const ORDER_TYPE_TEXT = '1 LIMIT, 3 IMMEDIATE_OR_CANCEL, 4 FILL_OR_KILL, 5 MARKET';
-
-export const STREAM_DESCRIPTIONS: readonly StreamDescription[] = [
-  {
-    kind: 'deals',
-    channel: 'spot@public.deals.v3.api',
-    visibility: 'public',
-    title: 'Trades',
-    description: "The symbol's trades as they happen, several to a push.",
-    template: 'spot@public.deals.v3.api@<symbol>',
-    params: [symbolParam],
-    fields: [
-      { path: 'e', type: 'string', description: 'The channel, spot@public.deals.v3.api.' },
-      { path: 'deals', type: 'list', description: 'The trades since the last push, oldest first.' },
-      { path: 'deals[].p', type: 'decimal', description: 'Price.' },
-      { path: 'deals[].v', type: 'decimal', description: 'Quantity, in the base asset.' },
-      { path: 'deals[].S', type: 'code', description: "The taker's side: 1 buy, 2 sell." },
-      { path: 'deals[].t', type: 'timestampMs', description: 'Trade time.' },
-    ],
-    example:
-      '{"c":"spot@public.deals.v3.api@BTCUSDT","s":"BTCUSDT","t":1700000000000,"d":{"e":"spot@public.deals.v3.api","deals":[{"p":"30010.00000000","v":"0.00100000","S":1,"t":1700000000000}]}}',
-    source: 'assumed',
-  },
-  {
-    kind: 'depth',
-    channel: 'spot@public.limit.depth.v3.api',
-    visibility: 'public',
-    title: 'Order book, best levels',
-    description: 'The best LEVELS bids and asks, the whole snapshot on every change of the book.',
-    template: 'spot@public.limit.depth.v3.api@<symbol>@<levels>',
-    params: [symbolParam, levelsParam],
-    fields: [
-      { path: 'e', type: 'string', description: 'The channel, spot@public.limit.depth.v3.api.' },
-      { path: 'r', type: 'string', description: "The book's version; it grows with every change." },
-      { path: 'bids', type: 'list', description: 'Bids, best (highest) first.' },
-      { path: 'bids[].p', type: 'decimal', description: 'Price of the level.' },
-      { path: 'bids[].v', type: 'decimal', description: 'Quantity resting at the level.' },
-      { path: 'asks', type: 'list', description: 'Asks, best (lowest) first.' },
-      { path: 'asks[].p', type: 'decimal', description: 'Price of the level.' },
-      { path: 'asks[].v', type: 'decimal', description: 'Quantity resting at the level.' },
-    ],
-    example:
-      '{"c":"spot@public.limit.depth.v3.api@BTCUSDT@5","s":"BTCUSDT","t":1700000000000,"d":{"e":"spot@public.limit.depth.v3.api","r":"42","bids":[{"p":"29990.00000000","v":"2.00000000"}],"asks":[{"p":"30010.00000000","v":"1.99900000"}]}}',
-    source: 'assumed',
-  },
-  {
-    kind: 'bookTicker',
-    channel: 'spot@public.bookTicker.v3.api',
-    visibility: 'public',
-    title: 'Best bid and ask',
-    description: 'The best bid and the best ask, on every change of either.',
-    template: 'spot@public.bookTicker.v3.api@<symbol>',
-    params: [symbolParam],
-    fields: [
-      { path: 'b', type: 'decimal', description: 'Best bid price (null when there is no bid).' },
-      { path: 'B', type: 'decimal', description: 'Quantity at the best bid.' },
-      { path: 'a', type: 'decimal', description: 'Best ask price (null when there is no ask).' },
-      { path: 'A', type: 'decimal', description: 'Quantity at the best ask.' },
-    ],
-    example:
-      '{"c":"spot@public.bookTicker.v3.api@BTCUSDT","s":"BTCUSDT","t":1700000000000,"d":{"b":"29990.00000000","B":"2.00000000","a":"30010.00000000","A":"1.99900000"}}',
-    source: 'assumed',
-  },
-  {
-    kind: 'kline',
-    channel: 'spot@public.kline.v3.api',
-    visibility: 'public',
-    title: 'Candles',
-    description: 'The current candle of the interval, built from the trades, on every trade.',
-    template: 'spot@public.kline.v3.api@<symbol>@<interval>',
-    params: [symbolParam, intervalParam],
-    fields: [
-      { path: 'e', type: 'string', description: 'The channel, spot@public.kline.v3.api.' },
-      { path: 'k.t', type: 'timestampS', description: 'Start of the candle, Unix seconds.' },
-      { path: 'k.T', type: 'timestampS', description: 'End of the candle, Unix seconds.' },
-      { path: 'k.i', type: 'string', description: 'The interval.' },
-      { path: 'k.o', type: 'decimal', description: 'Open: the first trade price of the candle.' },
-      { path: 'k.c', type: 'decimal', description: 'Close: the latest trade price.' },
-      { path: 'k.h', type: 'decimal', description: 'High.' },
-      { path: 'k.l', type: 'decimal', description: 'Low.' },
-      { path: 'k.v', type: 'decimal', description: 'Volume, in the base asset.' },
-      { path: 'k.a', type: 'decimal', description: 'Amount, in the quote asset.' },
-    ],
-    example:
-      '{"c":"spot@public.kline.v3.api@BTCUSDT@Min1","s":"BTCUSDT","t":1700000000000,"d":{"e":"spot@public.kline.v3.api","k":{"t":1699999980,"T":1700000040,"i":"Min1","o":"30010.00000000","c":"30010.00000000","h":"30010.00000000","l":"30010.00000000","v":"0.00100000","a":"30.01000000"}}}',
-    source: 'assumed',
-  },
-  {
-    kind: 'orders',
-    channel: 'spot@private.orders.v3.api',
-    visibility: 'private',
-    title: 'My orders',
-    description:
-      "The account's orders on every change: placed, filled in part or whole, cancelled. Needs a listen key.",
-    template: 'spot@private.orders.v3.api',
-    params: [],
-    fields: [
-      { path: 'i', type: 'string', description: 'orderId.' },
-      { path: 'c', type: 'string', description: 'The client order id.' },
-      { path: 'o', type: 'code', description: `Order type: ${ORDER_TYPE_TEXT}.` },
-      { path: 'S', type: 'code', description: 'Side: 1 buy, 2 sell.' },
-      { path: 'p', type: 'decimal', description: 'Price (0 for MARKET).' },
-      { path: 'v', type: 'decimal', description: 'Quantity ordered.' },
-      { path: 'a', type: 'decimal', description: 'Amount ordered, in the quote asset (price × quantity).' },
-      { path: 'V', type: 'decimal', description: 'Quantity not yet filled.' },
-      { path: 'A', type: 'decimal', description: 'Amount not yet filled.' },
-      { path: 'cv', type: 'decimal', description: 'Quantity filled.' },
-      { path: 'ca', type: 'decimal', description: 'Amount filled, in the quote asset.' },
-      { path: 'ap', type: 'decimal', description: 'Average fill price.' },
-      { path: 's', type: 'code', description: `Status: ${ORDER_STATUS_TEXT}.` },
-      { path: 'm', type: 'code', description: '1 once the order has rested in the book (a maker), 0 otherwise.' },
-      { path: 'O', type: 'timestampMs', description: 'When the order was placed.' },
-    ],
-    example:
-      '{"c":"spot@private.orders.v3.api","s":"BTCUSDT","t":1700000000000,"d":{"i":"1000001","c":"sbx1000001","o":1,"S":1,"p":"20000.00000000","v":"0.00100000","a":"20.00000000","V":"0.00100000","A":"20.00000000","cv":"0.00000000","ca":"0.00000000","ap":"0.00000000","s":1,"m":1,"O":1700000000000}}',
-    source: 'assumed',
-  },
-  {
-    kind: 'privateDeals',
-    channel: 'spot@private.deals.v3.api',
-    visibility: 'private',
-    title: 'My fills',
-    description: "The account's fills, one push each. Needs a listen key.",
-    template: 'spot@private.deals.v3.api',
-    params: [],
-    fields: [
-      { path: 'p', type: 'decimal', description: 'Price.' },
-      { path: 'v', type: 'decimal', description: 'Quantity.' },
-      { path: 'a', type: 'decimal', description: 'Amount, in the quote asset.' },
-      { path: 'S', type: 'code', description: "The order's side: 1 buy, 2 sell." },
-      { path: 'T', type: 'timestampMs', description: 'Trade time.' },
-      { path: 't', type: 'string', description: 'Trade id.' },
-      { path: 'c', type: 'string', description: 'The client order id.' },
-      { path: 'i', type: 'string', description: 'orderId.' },
-      { path: 'm', type: 'code', description: '1 when the order was the maker, 0 the taker.' },
-      { path: 'n', type: 'decimal', description: 'Fee.' },
-      { path: 'N', type: 'string', description: 'Fee asset.' },
-    ],
-    example:
-      '{"c":"spot@private.deals.v3.api","s":"BTCUSDT","t":1700000000000,"d":{"p":"30010.00000000","v":"0.00100000","a":"30.01000000","S":1,"T":1700000000000,"t":"1","c":"sbx1000001","i":"1000001","m":0,"n":"0.00000000","N":"USDT"}}',
-    source: 'assumed',
-  },
-  {
-    kind: 'account',
-    channel: 'spot@private.account.v3.api',
-    visibility: 'private',
-    title: 'My balances',
-    description: "The account's balance of an asset, on every change. Needs a listen key.",
-    template: 'spot@private.account.v3.api',
-    params: [],
-    fields: [
-      { path: 'a', type: 'string', description: 'Asset.' },
-      { path: 'c', type: 'timestampMs', description: 'Time of the change.' },
-      { path: 'f', type: 'decimal', description: 'Free amount.' },
-      { path: 'fd', type: 'decimal', description: 'Change of the free amount.' },
-      { path: 'l', type: 'decimal', description: 'Locked amount (held by open orders).' },
-      { path: 'ld', type: 'decimal', description: 'Change of the locked amount.' },
-      {
-        path: 'o',
-        type: 'string',
-        description: 'Why: ENTRUST_PLACE (an order locked it), ENTRUST_CANCEL (released), DEAL (a fill).',
-      },
-    ],
-    example:
-      '{"c":"spot@private.account.v3.api","t":1700000000000,"d":{"a":"USDT","c":1700000000000,"f":"999980.00000000","fd":"-20.00000000","l":"20.00000000","ld":"20.00000000","o":"ENTRUST_PLACE"}}',
-    source: 'assumed',
-  },
-];
-
-const byKind = new Map<StreamKind, StreamDescription>(STREAM_DESCRIPTIONS.map((s) => [s.kind, s]));
-const byChannel = new Map<string, StreamDescription>(STREAM_DESCRIPTIONS.map((s) => [s.channel, s]));
-
-function describeStream(kind: StreamKind): StreamDescription {
-  return byKind.get(kind)!;
+/**
+ * The name of a stream, as subscribed and as the channel of its pushes. A parameter the stream
+ * does not carry takes the description's first value (a spec `deals` written for mexc: 100ms).
+ * Asking a deployment for a kind it lacks is a bug of the caller.
+ */
+export function formatStreamName(s: ParsedStream, deployment: StreamCatalog = DEFAULT_DEPLOYMENT): string {
+  const info = streamOfKind(s.kind, deployment);
+  if (info === undefined) throw new Error(`the ${deployment.id} deployment has no ${s.kind} stream`);
+  const texts = paramTexts(s);
+  return [info.channel, ...info.params.map((p) => texts[p.name] ?? p.values?.[0]?.value ?? '')].join('@');
 }
 
-/** The name of a stream, as subscribed and as the `c` of its pushes. */
-export function formatStreamName(s: ParsedStream): string {
-  const info = describeStream(s.kind);
-  switch (s.kind) {
+/** The stream from its parameters' texts, already checked against its description. */
+function streamFrom(kind: StreamKind, v: ParamTexts): ParsedStream {
+  const symbol = v.symbol ?? '';
+  const rate = v.rate as StreamRate | undefined;
+  switch (kind) {
     case 'deals':
     case 'bookTicker':
-      return `${info.channel}@${s.symbol}`;
+      return rate === undefined ? { kind, symbol } : { kind, symbol, rate };
+    case 'aggreDepth':
+      return { kind, symbol, rate: rate ?? '100ms' };
     case 'depth':
-      return `${info.channel}@${s.symbol}@${s.levels}`;
+      return { kind, symbol, levels: Number(v.levels) as DepthLevels };
     case 'kline':
-      return `${info.channel}@${s.symbol}@${s.interval}`;
+      return { kind, symbol, interval: v.interval as KlineInterval };
+    case 'increaseDepthBatch':
+    case 'bookTickerBatch':
+      return { kind, symbol };
     default:
-      return info.channel;
+      return { kind };
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Parsing a stream name
+/** A value of `p` that means what `value` means (an interval of the same length: Month ↔ Month1). */
+function equivalentValue(p: StreamParamInfo, value: string): string | undefined {
+  const values = p.values ?? [];
+  if (values.some((v) => v.value === value)) return value;
+  if (p.name !== 'interval' || !Object.hasOwn(KLINE_INTERVAL_MS, value)) return undefined;
+  const length = KLINE_INTERVAL_MS[value as KlineInterval];
+  return values.find(
+    (v) => Object.hasOwn(KLINE_INTERVAL_MS, v.value) && KLINE_INTERVAL_MS[v.value as KlineInterval] === length,
+  )?.value;
+}
 
-type StreamProblemKind = 'malformed' | 'unknown-kind' | 'bad-symbol' | 'bad-levels' | 'bad-interval';
+/**
+ * The same stream under another deployment (`spot@public.deals.v3.api@BTCUSDT` under mexc is
+ * `spot@public.aggre.deals.v3.api.pb@100ms@BTCUSDT`); undefined when it has no such stream or
+ * no value that means the same (the spec has no Hour8 candles).
+ */
+export function equivalentStream(s: ParsedStream, to: StreamCatalog): ParsedStream | undefined {
+  const info = streamOfKind(s.kind, to);
+  if (info === undefined) return undefined;
+  const from = paramTexts(s);
+  const out: ParamTexts = {};
+  for (const p of info.params) {
+    const value = from[p.name];
+    const fitting =
+      p.values === undefined ? value : value === undefined ? p.values[0]?.value : equivalentValue(p, value);
+    if (fitting === undefined) return undefined;
+    out[p.name] = fitting;
+  }
+  return streamFrom(info.kind, out);
+}
+
+/** A name of the stream to show: its template with BTCUSDT and each parameter's first value. */
+export function exampleStreamName(info: StreamDescription): string {
+  return [
+    info.channel,
+    ...info.params.map((p) => (p.name === 'symbol' ? 'BTCUSDT' : (p.values?.[0]?.value ?? ''))),
+  ].join('@');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading a stream name
+
+type StreamProblemKind =
+  'malformed' | 'unknown-kind' | 'other-deployment' | 'bad-symbol' | 'bad-levels' | 'bad-interval' | 'bad-rate';
 
 export interface StreamProblem {
   readonly kind: StreamProblemKind;
@@ -319,8 +139,10 @@ export interface StreamProblem {
   readonly end: number;
   /** Values that would fit there (levels, intervals, channels), for a quick fix or completion. */
   readonly expected?: readonly string[];
-  /** A corrected name when one is plain (upper-cased symbol, interval written in another case). */
+  /** The whole name corrected, when the correction is plain (upper-cased symbol, the other deployment's equivalent). */
   readonly suggestion?: string;
+  /** For `other-deployment`: the id of the deployment whose stream the name is. */
+  readonly deployment?: string;
 }
 
 export type StreamNameParse = Result<
@@ -336,13 +158,12 @@ function problem(
   message: string,
   start: number,
   end: number,
-  extra: { expected?: readonly string[]; suggestion?: string } = {},
-): StreamNameParse {
-  return err({ kind, message, start, end, ...extra });
+  extra: { expected?: readonly string[]; suggestion?: string; deployment?: string } = {},
+): StreamProblem {
+  return { kind, message, start, end, ...extra };
 }
 
-/** The kind of `name` and its parameters, or the first precise problem with it. */
-export function readStreamName(name: string): StreamNameParse {
+function characterProblem(name: string): StreamProblem | undefined {
   if (name.length === 0) return problem('malformed', t('The stream name is empty.'), 0, 0);
   if (name.length > WS_RULES.maxStreamNameLength) {
     const message = t('A stream name has at most {0} characters.', WS_RULES.maxStreamNameLength);
@@ -353,24 +174,35 @@ export function readStreamName(name: string): StreamNameParse {
     const message = t('A stream name holds letters, digits and . _ - @ only, with no spaces.');
     return problem('malformed', message, at, at + 1);
   }
+  return undefined;
+}
+
+/** The kind of `name` and its parameters under `deployment`, or the first precise problem with it. */
+export function readStreamName(name: string, deployment: StreamCatalog = DEFAULT_DEPLOYMENT): StreamNameParse {
+  const bad = characterProblem(name);
+  if (bad !== undefined) return err(bad);
   const parts = name.split('@');
   const channel = parts.length >= 2 ? `${parts[0]}@${parts[1]}` : name;
-  const info = byChannel.get(channel);
-  if (info === undefined) return unknownKind(channel);
-  const args = parts.slice(2);
+  const info = streamOfChannel(channel, deployment);
+  if (info === undefined) return err(unknownChannel(name, channel, deployment));
   let offset = channel.length + 1;
-  const spans = args.map((a) => {
+  const spans = parts.slice(2).map((a) => {
     const span = { text: a, start: offset, end: offset + a.length };
     offset += a.length + 1;
     return span;
   });
   const wanted = info.params.length;
-  if (args.length !== wanted) {
-    const at = args.length > wanted ? spans[wanted]!.start - 1 : 0;
-    return problem('malformed', parameterCountMessage(info), at, name.length);
+  if (spans.length !== wanted) {
+    const at = spans.length > wanted ? spans[wanted]!.start - 1 : 0;
+    return err(problem('malformed', parameterCountMessage(info), at, name.length));
   }
-  if (wanted === 0) return ok({ stream: { kind: info.kind as 'orders' | 'privateDeals' | 'account' }, info });
-  return parsePublic(info, name, spans);
+  const texts: ParamTexts = {};
+  for (const [i, p] of info.params.entries()) {
+    const read = readParam(p, spans[i]!, name, deployment);
+    if (!read.ok) return err(read.error);
+    texts[p.name] = read.value;
+  }
+  return ok({ stream: streamFrom(info.kind, texts), info });
 }
 
 interface Span {
@@ -384,15 +216,40 @@ function parameterCountMessage(info: StreamDescription): string {
   const names = info.params.map((p) => p.name);
   if (names.length === 0) return t('{0} takes no parameters: write {1}.', info.channel, info.template);
   const params = names.slice(1).reduce<string>((all, n) => t('{0} and {1}', all, n), names[0]!);
-  return t('{0} takes {1}: write {2}, e.g. {3}.', info.channel, params, info.template, exampleName(info));
+  return t('{0} takes {1}: write {2}, e.g. {3}.', info.channel, params, info.template, exampleStreamName(info));
 }
 
-function exampleName(info: StreamDescription): string {
-  return info.template.replace('<symbol>', 'BTCUSDT').replace('<levels>', '5').replace('<interval>', 'Min1');
-}
-
-function unknownKind(channel: string): StreamNameParse {
-  const channels = STREAM_DESCRIPTIONS.map((s) => s.channel);
+/** A channel this deployment lacks: another deployment's (with its equivalent here), one written in another case, or unknown. */
+function unknownChannel(name: string, channel: string, deployment: StreamCatalog): StreamProblem {
+  const channels = deployment.streams.map((s) => s.channel);
+  const other = DEPLOYMENTS.find((d) => d.id !== deployment.id && streamOfChannel(channel, d) !== undefined);
+  if (other !== undefined) {
+    const read = readStreamName(name, other);
+    const equivalent = read.ok ? equivalentStream(read.value.stream, deployment) : undefined;
+    if (equivalent !== undefined) {
+      const suggestion = formatStreamName(equivalent, deployment);
+      const message = t(
+        '"{0}" is a stream of {1}; under {2}, the deployment of this environment, write {3}.',
+        channel,
+        other.title,
+        deployment.title,
+        suggestion,
+      );
+      return problem('other-deployment', message, 0, name.length, {
+        expected: channels,
+        suggestion,
+        deployment: other.id,
+      });
+    }
+    const message = t(
+      '"{0}" is a stream of {1}; {2}, the deployment of this environment, has none like it; known: {3}.',
+      channel,
+      other.title,
+      deployment.title,
+      channels.join(', '),
+    );
+    return problem('other-deployment', message, 0, channel.length, { expected: channels, deployment: other.id });
+  }
   const lower = channel.toLowerCase();
   const near = channels.find((c) => c.toLowerCase() === lower);
   return problem(
@@ -406,12 +263,57 @@ function unknownKind(channel: string): StreamNameParse {
   );
 }
 
-function parsePublic(info: StreamDescription, name: string, spans: readonly Span[]): StreamNameParse {
-  const sym = spans[0]!;
-  if (!SYMBOL_FORMAT.test(sym.text)) {
-    const upper = sym.text.toUpperCase();
-    const fixable = upper !== sym.text && SYMBOL_FORMAT.test(upper);
-    return problem(
+type ParamRead = Result<string, StreamProblem>;
+
+function readParam(p: StreamParamInfo, span: Span, name: string, deployment: StreamCatalog): ParamRead {
+  if (p.name === 'symbol') return readSymbol(span, name);
+  const values = (p.values ?? []).map((v) => v.value);
+  if (values.includes(span.text)) return ok(span.text);
+  const replaced = (by: string) => name.slice(0, span.start) + by + name.slice(span.end);
+  if (p.name === 'levels') {
+    const message = t('The depth levels are 5, 10 or 20, not "{0}".', span.text);
+    return err(problem('bad-levels', message, span.start, span.end, { expected: DEPTH_LEVELS.map(String) }));
+  }
+  const near = values.find((v) => v.toLowerCase() === span.text.toLowerCase());
+  const same = near ?? equivalentValue(p, span.text);
+  const fix = same !== undefined ? { expected: values, suggestion: replaced(same) } : { expected: values };
+  return err(
+    problem(
+      p.name === 'rate' ? 'bad-rate' : 'bad-interval',
+      valueMessage(p, span.text, values, near, same, deployment),
+      span.start,
+      span.end,
+      fix,
+    ),
+  );
+}
+
+function valueMessage(
+  p: StreamParamInfo,
+  text: string,
+  values: readonly string[],
+  near: string | undefined,
+  same: string | undefined,
+  deployment: StreamCatalog,
+): string {
+  const list = values.join(', ');
+  if (p.name === 'rate')
+    return near !== undefined
+      ? t('The rate is one of {0} (case-sensitive: {1}), not "{2}".', list, near, text)
+      : t('The rate is one of {0}, not "{1}".', list, text);
+  if (near !== undefined)
+    return t('The kline interval is one of {0} (case-sensitive: {1}), not "{2}".', list, near, text);
+  if (same !== undefined)
+    return t('The kline interval is one of {0}; {1} writes "{2}" as {3}.', list, deployment.title, text, same);
+  return t('The kline interval is one of {0}, not "{1}".', list, text);
+}
+
+function readSymbol(sym: Span, name: string): ParamRead {
+  if (SYMBOL_FORMAT.test(sym.text)) return ok(sym.text);
+  const upper = sym.text.toUpperCase();
+  const fixable = upper !== sym.text && SYMBOL_FORMAT.test(upper);
+  return err(
+    problem(
       'bad-symbol',
       fixable
         ? t('The symbol must be upper-case (§2.1): {0}, not {1}.', upper, sym.text)
@@ -422,43 +324,6 @@ function parsePublic(info: StreamDescription, name: string, spans: readonly Span
       sym.start,
       sym.end,
       fixable ? { suggestion: name.slice(0, sym.start) + upper + name.slice(sym.end) } : {},
-    );
-  }
-  const symbol = sym.text;
-  if (info.kind === 'depth') {
-    const lv = spans[1]!;
-    const levels = DEPTH_LEVELS.find((n) => String(n) === lv.text);
-    if (levels === undefined)
-      return problem('bad-levels', t('The depth levels are 5, 10 or 20, not "{0}".', lv.text), lv.start, lv.end, {
-        expected: DEPTH_LEVELS.map(String),
-      });
-    return ok({ stream: { kind: 'depth', symbol, levels }, info });
-  }
-  if (info.kind === 'kline') {
-    const iv = spans[1]!;
-    const interval = KLINE_INTERVALS.find((i) => i === iv.text);
-    if (interval === undefined) {
-      const near = KLINE_INTERVALS.find((i) => i.toLowerCase() === iv.text.toLowerCase());
-      const message =
-        near !== undefined
-          ? t(
-              'The kline interval is one of {0} (case-sensitive: {1}), not "{2}".',
-              KLINE_INTERVALS.join(', '),
-              near,
-              iv.text,
-            )
-          : t('The kline interval is one of {0}, not "{1}".', KLINE_INTERVALS.join(', '), iv.text);
-      return problem(
-        'bad-interval',
-        message,
-        iv.start,
-        iv.end,
-        near !== undefined
-          ? { expected: KLINE_INTERVALS, suggestion: name.slice(0, iv.start) + near + name.slice(iv.end) }
-          : { expected: KLINE_INTERVALS },
-      );
-    }
-    return ok({ stream: { kind: 'kline', symbol, interval }, info });
-  }
-  return ok({ stream: { kind: info.kind as 'deals' | 'bookTicker', symbol }, info });
+    ),
+  );
 }

@@ -177,7 +177,10 @@ export interface StreamInfo extends StreamDescription {
   readonly data: z.ZodMiniType<Record<string, unknown>>;
 }
 
-const DATA: Readonly<Record<StreamKind, z.ZodMiniType<Record<string, unknown>>>> = {
+/** The kinds the spec's JSON convention has: the others are mexc's binary streams, with no JSON schema. */
+export type JsonStreamKind = Exclude<StreamKind, 'aggreDepth' | 'increaseDepthBatch' | 'bookTickerBatch'>;
+
+const DATA: Readonly<Record<JsonStreamKind, z.ZodMiniType<Record<string, unknown>>>> = {
   deals: DealsDataSchema,
   depth: DepthDataSchema,
   bookTicker: BookTickerDataSchema,
@@ -187,18 +190,26 @@ const DATA: Readonly<Record<StreamKind, z.ZodMiniType<Record<string, unknown>>>>
   account: AccountDataSchema,
 };
 
-export const STREAMS: readonly StreamInfo[] = STREAM_DESCRIPTIONS.map((s) => ({ ...s, data: DATA[s.kind] }));
+/** The spec's streams, each with the schema of its JSON pushes' `d`. */
+export const STREAMS: readonly StreamInfo[] = STREAM_DESCRIPTIONS.map((s) => ({
+  ...s,
+  data: DATA[s.kind as JsonStreamKind],
+}));
 
 const byKind = new Map<StreamKind, StreamInfo>(STREAMS.map((s) => [s.kind, s]));
 
-export function streamInfo(kind: StreamKind): StreamInfo {
+/** The spec's stream of a JSON kind, with its push schema. */
+export function streamInfo(kind: JsonStreamKind): StreamInfo {
   return byKind.get(kind)!;
 }
 
 export type StreamParse = Result<{ readonly stream: ParsedStream; readonly info: StreamInfo }, StreamProblem>;
 
-/** The kind of `name` and its parameters (with the schema of its pushes), or the first precise problem with it. */
+/**
+ * The kind of `name` as a spec (JSON) stream and its parameters, with the schema of its pushes, or
+ * the first precise problem with it. A binary deployment's names: readStreamName(name, deployment).
+ */
 export function parseStreamName(name: string): StreamParse {
   const r = readStreamName(name);
-  return r.ok ? ok({ stream: r.value.stream, info: streamInfo(r.value.stream.kind) }) : err(r.error);
+  return r.ok ? ok({ stream: r.value.stream, info: streamInfo(r.value.stream.kind as JsonStreamKind) }) : err(r.error);
 }

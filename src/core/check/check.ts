@@ -80,7 +80,7 @@ function checkRequest(doc: TradeReqDocument, request: RequestBlock, ctx: Request
     : request.variableRefs;
   out.addAll(unresolvedRefs(refs, ctx.scope, { skipResponses: true }));
   checkDirectiveKinds(request, out);
-  if (isWebSocket(request)) return checkWsRequest(request, options, ctx.scope, out);
+  if (isWebSocket(request)) return checkWsRequest(request, options, ctx.scope, out, ctx.environment);
   const endpoint = checkEndpoint(request, out);
   checkSigning(doc, request, endpoint, options, out);
   checkGetBody(request, out);

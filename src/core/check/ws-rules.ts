@@ -1,15 +1,17 @@
 /**
  * What the check step says about a WebSocket request (docs/format.md, "WebSocket requests"): the §8
- * limits (30 streams, 100 client messages a second), stream names the catalog does not know
- * (catalog/stream-names.ts, assumed), private streams without a listen key, and directives written
- * on the wrong kind of request.
+ * limits (30 streams, 100 client messages a second), stream names the environment's deployment does
+ * not know (catalog/stream-names.ts), a name of another deployment with its equivalent as a quick
+ * fix, private streams without a listen key, and directives written on the wrong kind of request.
  */
 import { EXPECT_KINDS } from '../format/expectation';
+import { deploymentOf } from '../catalog/deployment';
 import { readStreamName, type StreamProblem } from '../catalog/stream-names';
 import { WS_RULES } from '../catalog/ws-limits';
 import type { RequestOptions } from '../format/directives';
 import { isWebSocket, range, type Directive, type Range, type RequestBlock, type Token } from '../format/model';
 import type { VariableScope } from '../format/variables';
+import type { NamedEnvironment } from '../env/constants';
 import { t } from '../l10n';
 import { Findings } from './findings';
 import { effectiveText } from './values';
@@ -19,14 +21,16 @@ export function checkWsRequest(
   options: RequestOptions,
   scope: VariableScope,
   out: Findings,
+  environment: NamedEnvironment,
 ): void {
+  const deployment = deploymentOf(environment);
   const names = new Map<string, Token>();
   for (const token of request.streams) {
     const v = effectiveText(token.text, scope);
     if (!v) continue;
     if (!names.has(v.value)) names.set(v.value, token);
-    const parsed = readStreamName(v.value);
-    if (!parsed.ok) streamProblem(token, v.literal, parsed.error, out);
+    const parsed = readStreamName(v.value, deployment);
+    if (!parsed.ok) streamProblem(token, v.literal, parsed.error, out, environment);
     else if (parsed.value.info.visibility === 'private' && !options.listenKey) {
       const message = t(
         "{0} is private: it needs a listen key, or the service refuses the subscription. Add `# @listenKey` to this request (TradeReq obtains one with the request's key profile when connecting).",
@@ -49,17 +53,50 @@ export function checkWsRequest(
   checkMessageRate(request, distinct, out);
 }
 
-/** A problem of the catalog's parse, at its place in the name when the name is written as is. */
-function streamProblem(token: Token, literal: boolean, problem: StreamProblem, out: Findings): void {
+/**
+ * A problem of the catalog's parse, at its place in the name when the name is written as is; a
+ * plain correction (the suggestion) is a quick fix of that place, never through a variable.
+ */
+function streamProblem(
+  token: Token,
+  literal: boolean,
+  problem: StreamProblem,
+  out: Findings,
+  environment: NamedEnvironment,
+): void {
   const at = literal ? within(token, problem.start, problem.end) : token.range;
+  const replacement = literal ? replacementOf(token.text, problem) : undefined;
+  const fix = replacement !== undefined ? { title: t('Change to {0}', replacement), replacement } : undefined;
   if (problem.kind === 'bad-symbol' && problem.suggestion !== undefined) {
-    const symbol = problem.suggestion.slice(problem.start, problem.end);
-    const fix = literal ? { title: t('Change to {0}', symbol), replacement: symbol } : undefined;
     const message = t('{0} The service refuses the subscription otherwise.', problem.message);
     out.add('stream-symbol-case', at, message, { fix });
     return;
   }
-  out.add('unknown-stream', at, t('{0} The service refuses the subscription.', problem.message));
+  if (problem.kind === 'other-deployment') {
+    // Either the name or the environment is wrong: say both ways out.
+    const message = t(
+      '{0} The service refuses the subscription; or name the deployment this file is for in the environment "{1}" of tradereq.env.json ("deployment": "{2}").',
+      problem.message,
+      environment.name,
+      problem.deployment ?? '',
+    );
+    out.add('stream-deployment', at, message, { fix });
+    return;
+  }
+  out.add('unknown-stream', at, t('{0} The service refuses the subscription.', problem.message), { fix });
+}
+
+/** The text of the problem's place in the corrected name (which differs from the name only there). */
+function replacementOf(name: string, problem: StreamProblem): string | undefined {
+  const s = problem.suggestion;
+  if (s === undefined || problem.end <= problem.start) return undefined;
+  const tail = name.length - problem.end;
+  if (
+    s.slice(0, problem.start) !== name.slice(0, problem.start) ||
+    s.slice(s.length - tail) !== name.slice(problem.end)
+  )
+    return undefined;
+  return s.slice(problem.start, s.length - tail);
 }
 
 /** Characters [start, end) of a one-line token; an empty span is widened to the token so it shows. */

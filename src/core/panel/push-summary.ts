@@ -37,7 +37,8 @@ const level = (l: { p: string; v: string } | undefined): string => (l === undefi
 
 type Summarise = (d: unknown) => string | undefined;
 
-const SUMMARIES: Readonly<Record<StreamKind, Summarise>> = {
+// The spec's JSON kinds; a binary deployment's pushes are summarised where they are decoded.
+const SUMMARIES: Readonly<Partial<Record<StreamKind, Summarise>>> = {
   deals: (d) => {
     const r = DealsDataSchema.safeParse(d);
     if (!r.success || r.data.deals.length === 0) return undefined;
@@ -85,7 +86,7 @@ const SUMMARIES: Readonly<Record<StreamKind, Summarise>> = {
 
 /** One line for people, or undefined when the push does not fit its stream's shape. */
 export function summarisePush(kind: StreamKind, push: Push): string | undefined {
-  return SUMMARIES[kind](push.d);
+  return SUMMARIES[kind]?.(push.d);
 }
 
 /** The book of a depth push, best levels first; undefined when it is not one. */

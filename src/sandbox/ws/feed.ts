@@ -3,19 +3,11 @@
  * streams are batched per event-loop tick: the tick's trades in one deals push, one depth
  * snapshot per changed book and level count, a bookTicker push when the best bid or ask changed,
  * the open candle of every interval of a traded symbol. Private order and fill pushes go out as
- * they happen; balances once per tick per changed asset. Shapes: the stream catalog (assumed).
+ * they happen; balances once per tick per changed asset. The names and frames are the
+ * deployment's framing (frames.ts): JSON for the spec, Protocol Buffers for mexc.
  */
 import {
-  DEPTH_LEVELS,
-  KLINE_INTERVALS,
-  formatStreamName,
-  streamInfo,
-  type ParsedStream,
-} from '../../core/catalog/streams';
-import { divFloor, formatUnits, mulFloor } from '../decimal';
-import {
   HOUSE,
-  remaining,
   type Account,
   type Balance,
   type BalanceChange,
@@ -24,54 +16,14 @@ import {
   type Order,
 } from '../engine';
 import { SYMBOLS, SYMBOLS_BY_NAME, type SymbolSpec } from '../market';
-import type { WsHub } from './hub';
+import type { DealEvent, Framing, TopEvent } from './frames';
+import type { Frame, WsHub } from './hub';
 import { privateKey } from './messages';
 import { Candles } from './klines';
-
-const DEALS = streamInfo('deals').channel;
-const DEPTH = streamInfo('depth').channel;
-const KLINE = streamInfo('kline').channel;
-const ORDERS = streamInfo('orders').channel;
-const PRIVATE_DEALS = streamInfo('privateDeals').channel;
-const ACCOUNT = streamInfo('account').channel;
-const MAX_DEPTH = Math.max(...DEPTH_LEVELS);
-// Trades of one tick beyond this go in further deals pushes.
-const DEALS_PER_PUSH = 500;
-
-const n = formatUnits;
-
-function push(c: string, s: string | undefined, t: number, d: string): string {
-  return s === undefined ? `{"c":"${c}","t":${t},"d":${d}}` : `{"c":"${c}","s":"${s}","t":${t},"d":${d}}`;
-}
-
-function levelsJson(levels: readonly [bigint, bigint][]): string {
-  return '[' + levels.map(([p, v]) => `{"p":"${n(p)}","v":"${n(v)}"}`).join(',') + ']';
-}
-
-/** The order type code of the private orders stream (1 LIMIT, 3 IOC, 4 FOK, 5 MARKET). */
-function typeCode(o: Order): number {
-  if (o.type === 'MARKET') return 5;
-  return o.timeInForce === 'IOC' ? 3 : o.timeInForce === 'FOK' ? 4 : 1;
-}
-
-/** The status code of the private orders stream (1 NEW, 2 FILLED, 3 PARTIALLY_FILLED, 4 CANCELED, 5 PARTIALLY_CANCELED). */
-function statusCode(o: Order): number {
-  if (o.status === 'NEW') return 1;
-  if (o.status === 'FILLED') return 2;
-  if (o.status === 'PARTIALLY_FILLED') return 3;
-  return o.executedQty > 0n ? 5 : 4;
-}
-
-function orderJson(o: Order): string {
-  const amount = o.type === 'LIMIT' ? mulFloor(o.origQty, o.price) : o.origQuoteOrderQty;
-  const left = remaining(o);
-  const amountLeft = amount - o.cummulativeQuoteQty;
-  const avg = o.executedQty > 0n ? divFloor(o.cummulativeQuoteQty, o.executedQty) : 0n;
-  return `{"i":"${o.orderId}","c":"${o.clientOrderId}","o":${typeCode(o)},"S":${o.side === 'BUY' ? 1 : 2},"p":"${n(o.price)}","v":"${n(o.origQty)}","a":"${n(amount)}","V":"${n(left > 0n ? left : 0n)}","A":"${n(amountLeft > 0n ? amountLeft : 0n)}","cv":"${n(o.executedQty)}","ca":"${n(o.cummulativeQuoteQty)}","ap":"${n(avg)}","s":${statusCode(o)},"m":${o.rested ? 1 : 0},"O":${o.time}}`;
-}
+import type { PlayedStream } from './names';
 
 export class MarketFeed implements ExchangeListener {
-  private deals = new Map<string, string[]>();
+  private deals = new Map<string, DealEvent[]>();
   private books = new Set<SymbolSpec>();
   private traded = new Set<string>();
   private candles = new Map<string, Candles>();
@@ -81,12 +33,15 @@ export class MarketFeed implements ExchangeListener {
   private pushed = new Map<string, Map<string, Balance>>();
   private tradeId = 0;
   private scheduled = false;
+  private readonly maxDepth: number;
 
   constructor(
     private readonly hub: WsHub,
     private readonly engine: MatchingEngine,
     private readonly serverTime: () => number,
+    private readonly framing: Framing,
   ) {
+    this.maxDepth = Math.max(...SYMBOLS.flatMap((s) => framing.depth(s.symbol).map((o) => o.levels)));
     this.reset();
   }
 
@@ -95,7 +50,7 @@ export class MarketFeed implements ExchangeListener {
     this.deals = new Map();
     this.books = new Set();
     this.traded = new Set();
-    this.candles = new Map(SYMBOLS.map((s) => [s.symbol, new Candles()]));
+    this.candles = new Map(SYMBOLS.map((s) => [s.symbol, new Candles(this.framing.klineIntervals)]));
     this.versions = new Map(SYMBOLS.map((s) => [s.symbol, 0]));
     this.tops = new Map();
     this.changed = new Map();
@@ -112,28 +67,29 @@ export class MarketFeed implements ExchangeListener {
   trade(taker: Order, maker: Order, qty: bigint, price: bigint, time: number): void {
     const symbol = taker.spec.symbol;
     const tradeId = String(++this.tradeId);
-    if (this.hub.hasSubscribers(`${DEALS}@${symbol}`)) {
+    if (this.framing.deals(symbol).some((o) => this.hub.hasSubscribers(o.name))) {
       let list = this.deals.get(symbol);
-      if (list === undefined) this.deals.set(symbol, (list = [] as string[]));
-      list.push(`{"p":"${n(price)}","v":"${n(qty)}","S":${taker.side === 'BUY' ? 1 : 2},"t":${time}}`);
+      if (list === undefined) this.deals.set(symbol, (list = [] as DealEvent[]));
+      list.push({ price, qty, side: taker.side, time, tradeId });
     }
     this.candles.get(symbol)!.trade(price, qty, time);
     this.traded.add(symbol);
     this.schedule();
+    const outlet = this.framing.privateDeals;
     for (const o of [taker, maker]) {
       if (o.owner.name === HOUSE) continue;
-      const key = privateKey(o.owner.name, PRIVATE_DEALS);
+      const key = privateKey(o.owner.name, outlet.name);
       if (!this.hub.hasSubscribers(key)) continue;
-      const d = `{"p":"${n(price)}","v":"${n(qty)}","a":"${n(mulFloor(qty, price))}","S":${o.side === 'BUY' ? 1 : 2},"T":${time},"t":"${tradeId}","c":"${o.clientOrderId}","i":"${o.orderId}","m":${o === maker ? 1 : 0},"n":"${n(0n)}","N":"${o.spec.quoteAsset}"}`;
-      this.hub.publish(key, push(PRIVATE_DEALS, symbol, this.serverTime(), d));
+      const event = { order: o, price, qty, time, tradeId, maker: o === maker };
+      this.hub.publish(key, outlet.frame(event, this.serverTime()));
     }
   }
 
   order(o: Order): void {
     if (o.owner.name === HOUSE) return;
-    const key = privateKey(o.owner.name, ORDERS);
-    if (this.hub.hasSubscribers(key))
-      this.hub.publish(key, push(ORDERS, o.spec.symbol, this.serverTime(), orderJson(o)));
+    const outlet = this.framing.orders;
+    const key = privateKey(o.owner.name, outlet.name);
+    if (this.hub.hasSubscribers(key)) this.hub.publish(key, outlet.frame(o, this.serverTime()));
   }
 
   book(spec: SymbolSpec): void {
@@ -152,19 +108,17 @@ export class MarketFeed implements ExchangeListener {
   // Pushes
 
   /** The current state of a depth or bookTicker stream as a push (sent to a new subscriber). */
-  snapshot(stream: ParsedStream): string | undefined {
-    if (stream.kind !== 'depth' && stream.kind !== 'bookTicker') return undefined;
+  snapshot(name: string, stream: PlayedStream): Frame | undefined {
+    if (stream.kind !== 'depth' && stream.kind !== 'bookTicker' && stream.kind !== 'bookTickerBatch') return undefined;
     const spec = SYMBOLS_BY_NAME.get(stream.symbol);
     if (spec === undefined) return undefined;
     const t = this.serverTime();
-    if (stream.kind === 'bookTicker') return push(formatStreamName(stream), spec.symbol, t, this.top(spec));
-    return this.depthPush(
-      spec,
-      stream.levels,
-      this.engine.levels(spec, 'BUY', stream.levels),
-      this.engine.levels(spec, 'SELL', stream.levels),
-      t,
-    );
+    if (stream.kind !== 'depth') {
+      const outlet = this.framing.bookTicker(spec.symbol).find((o) => o.name === name);
+      return outlet?.frame(this.top(spec), t);
+    }
+    const outlet = this.framing.depth(spec.symbol).find((o) => o.name === name);
+    return outlet?.frame(this.depth(spec, outlet.levels), t);
   }
 
   private schedule(): void {
@@ -179,10 +133,12 @@ export class MarketFeed implements ExchangeListener {
   }
 
   private publishTick(t: number): void {
+    const per = this.framing.dealsPerPush;
     for (const [symbol, list] of this.deals) {
-      for (let i = 0; i < list.length; i += DEALS_PER_PUSH) {
-        const d = `{"e":"${DEALS}","deals":[${list.slice(i, i + DEALS_PER_PUSH).join(',')}]}`;
-        this.hub.publish(`${DEALS}@${symbol}`, push(`${DEALS}@${symbol}`, symbol, t, d));
+      for (const outlet of this.framing.deals(symbol)) {
+        if (!this.hub.hasSubscribers(outlet.name)) continue;
+        for (let i = 0; i < list.length; i += per)
+          this.hub.publish(outlet.name, outlet.frame(list.slice(i, i + per), t));
       }
     }
     this.deals = new Map();
@@ -194,64 +150,68 @@ export class MarketFeed implements ExchangeListener {
     this.changed = new Map();
   }
 
-  private depthPush(
-    spec: SymbolSpec,
-    levels: number,
-    bids: [bigint, bigint][],
-    asks: [bigint, bigint][],
-    t: number,
-  ): string {
-    const name = `${DEPTH}@${spec.symbol}@${levels}`;
-    const d = `{"e":"${DEPTH}","r":"${this.versions.get(spec.symbol)}","bids":${levelsJson(bids.slice(0, levels))},"asks":${levelsJson(asks.slice(0, levels))}}`;
-    return push(name, spec.symbol, t, d);
+  private depth(spec: SymbolSpec, levels: number) {
+    return {
+      symbol: spec.symbol,
+      version: this.versions.get(spec.symbol)!,
+      bids: this.engine.levels(spec, 'BUY', levels),
+      asks: this.engine.levels(spec, 'SELL', levels),
+    };
   }
 
-  private top(spec: SymbolSpec): string {
+  private top(spec: SymbolSpec): TopEvent {
     const [bid] = this.engine.levels(spec, 'BUY', 1);
     const [ask] = this.engine.levels(spec, 'SELL', 1);
-    const q = (v: bigint | undefined): string => (v === undefined ? 'null' : `"${n(v)}"`);
-    return `{"b":${q(bid?.[0])},"B":${q(bid?.[1])},"a":${q(ask?.[0])},"A":${q(ask?.[1])}}`;
+    return { symbol: spec.symbol, version: this.versions.get(spec.symbol)!, bid, ask };
   }
 
   private flushBook(spec: SymbolSpec, t: number): void {
     const symbol = spec.symbol;
     this.versions.set(symbol, this.versions.get(symbol)! + 1);
-    const wanted = DEPTH_LEVELS.filter((levels) => this.hub.hasSubscribers(`${DEPTH}@${symbol}@${levels}`));
+    const wanted = this.framing.depth(symbol).filter((o) => this.hub.hasSubscribers(o.name));
     if (wanted.length > 0) {
-      const bids = this.engine.levels(spec, 'BUY', MAX_DEPTH);
-      const asks = this.engine.levels(spec, 'SELL', MAX_DEPTH);
-      for (const levels of wanted)
-        this.hub.publish(`${DEPTH}@${symbol}@${levels}`, this.depthPush(spec, levels, bids, asks, t));
+      const depth = this.depth(spec, this.maxDepth);
+      for (const outlet of wanted) this.hub.publish(outlet.name, outlet.frame(depth, t));
     }
     const top = this.top(spec);
-    if (this.tops.get(symbol) === top) return;
-    this.tops.set(symbol, top);
-    const name = formatStreamName({ kind: 'bookTicker', symbol });
-    this.hub.publish(name, push(name, symbol, t, top));
+    // The top changed when its levels did (the version alone moves with every book change).
+    const seen = `${top.bid?.join()}|${top.ask?.join()}`;
+    if (this.tops.get(symbol) === seen) return;
+    this.tops.set(symbol, seen);
+    for (const outlet of this.framing.bookTicker(symbol))
+      if (this.hub.hasSubscribers(outlet.name)) this.hub.publish(outlet.name, outlet.frame(top, t));
   }
 
   private flushKlines(symbol: string, t: number): void {
     const candles = this.candles.get(symbol)!;
-    for (const interval of KLINE_INTERVALS) {
-      const name = `${KLINE}@${symbol}@${interval}`;
-      if (!this.hub.hasSubscribers(name)) continue;
-      const k = candles.json(interval);
-      if (k !== undefined) this.hub.publish(name, push(name, symbol, t, `{"e":"${KLINE}","k":${k}}`));
+    for (const outlet of this.framing.kline(symbol)) {
+      if (!this.hub.hasSubscribers(outlet.name)) continue;
+      const c = candles.candle(outlet.interval);
+      if (c !== undefined) this.hub.publish(outlet.name, outlet.frame(c, t));
     }
   }
 
   private flushBalances(account: Account, assets: Map<string, BalanceChange>, t: number): void {
     let held = this.pushed.get(account.name);
     if (held === undefined) this.pushed.set(account.name, (held = new Map<string, Balance>()));
-    const key = privateKey(account.name, ACCOUNT);
+    const outlet = this.framing.account;
+    const key = privateKey(account.name, outlet.name);
     const listening = this.hub.hasSubscribers(key);
     for (const [asset, why] of assets) {
       const b = account.balance(asset);
       const before = held.get(asset) ?? { free: 0n, locked: 0n };
       held.set(asset, { free: b.free, locked: b.locked });
       if (!listening || (before.free === b.free && before.locked === b.locked)) continue;
-      const d = `{"a":"${asset}","c":${t},"f":"${n(b.free)}","fd":"${n(b.free - before.free)}","l":"${n(b.locked)}","ld":"${n(b.locked - before.locked)}","o":"${why}"}`;
-      this.hub.publish(key, push(ACCOUNT, undefined, t, d));
+      const event = {
+        asset,
+        free: b.free,
+        locked: b.locked,
+        freeChange: b.free - before.free,
+        lockedChange: b.locked - before.locked,
+        why,
+        time: t,
+      };
+      this.hub.publish(key, outlet.frame(event, t));
     }
   }
 }

@@ -2,21 +2,17 @@
  * Client messages on /ws (docs/websocket.md): SUBSCRIPTION, UNSUBSCRIPTION and PING, JSON text
  * checked against the catalog's schema, each answered {"id", "code", "msg"}: code 0 when done,
  * otherwise the §7.2 code of the refusal with the catalog's meaning and why. A SUBSCRIPTION is
- * all or nothing: one refused name refuses the message.
+ * all or nothing: one refused name refuses the message. The names are the deployment's (its
+ * StreamReader); the messages and replies are JSON under every deployment.
  */
 import type { RawData } from 'ws';
-import {
-  ClientMessageSchema,
-  PONG,
-  parseStreamName,
-  type ParsedStream,
-  type StreamInfo,
-} from '../../core/catalog/streams';
+import { ClientMessageSchema, PONG } from '../../core/catalog/streams';
 import { WS_RULES } from '../../core/catalog/ws-limits';
 import { err, ok, type Result } from '../../core/result';
 import type { Refusal } from '../engine';
 import { SYMBOLS, SYMBOLS_BY_NAME } from '../market';
 import { meaningOf } from '../replies';
+import type { PlayedStream, StreamReader } from './names';
 
 /** What a message reads of its connection (hub.ts's Conn): declared here, so that hub.ts imports this file and not the reverse. */
 interface Conn {
@@ -26,9 +22,11 @@ interface Conn {
 
 /** What a message asks of the hub (hub.ts's WsHub). */
 interface WsHub {
-  listenKeyLive(conn: Conn, now: number): boolean;
+  readonly reader: StreamReader;
+  listenKeyLive(conn: Conn): boolean;
+  alive(conn: Conn): void;
   sendTo(conn: Conn, data: string): void;
-  sendSnapshot(conn: Conn, stream: ParsedStream): void;
+  sendSnapshot(conn: Conn, name: string, stream: PlayedStream): void;
   subscribe(conn: Conn, name: string, key: string): void;
   unsubscribe(conn: Conn, name: string): void;
 }
@@ -57,15 +55,17 @@ function idOf(value: unknown): number {
   return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : 0;
 }
 
-const USAGE = 'send {"method": "SUBSCRIPTION", "params": ["spot@public.deals.v3.api@BTCUSDT"], "id": 1}';
+function usage(hub: WsHub): string {
+  return `send {"method": "SUBSCRIPTION", "params": ["${hub.reader.example}"], "id": 1}`;
+}
 
-export function handleMessage(hub: WsHub, conn: Conn, data: RawData, isBinary: boolean, now: number): void {
-  if (isBinary) return refuse(hub, conn, 0, 33333, `Send JSON text frames, not binary ones: ${USAGE}.`);
+export function handleMessage(hub: WsHub, conn: Conn, data: RawData, isBinary: boolean): void {
+  if (isBinary) return refuse(hub, conn, 0, 33333, `Send JSON text frames, not binary ones: ${usage(hub)}.`);
   let value: unknown;
   try {
     value = JSON.parse(text(data));
   } catch {
-    return refuse(hub, conn, 0, 33333, `The message is not valid JSON: ${USAGE}.`);
+    return refuse(hub, conn, 0, 33333, `The message is not valid JSON: ${usage(hub)}.`);
   }
   const parsed = ClientMessageSchema.safeParse(value);
   if (!parsed.success) {
@@ -76,13 +76,15 @@ export function handleMessage(hub: WsHub, conn: Conn, data: RawData, isBinary: b
       conn,
       idOf(value),
       33333,
-      `${where}${issue?.message ?? 'unexpected message'}. The methods are SUBSCRIPTION, UNSUBSCRIPTION and PING; ${USAGE}.`,
+      `${where}${issue?.message ?? 'unexpected message'}. The methods are SUBSCRIPTION, UNSUBSCRIPTION and PING; ${usage(hub)}.`,
     );
   }
   const m = parsed.data;
   const id = m.id ?? 0;
-  if (m.method === 'PING') reply(hub, conn, id, 0, PONG);
-  else if (m.method === 'SUBSCRIPTION') subscribe(hub, conn, id, m.params, now);
+  if (m.method === 'PING') {
+    hub.alive(conn);
+    reply(hub, conn, id, 0, PONG);
+  } else if (m.method === 'SUBSCRIPTION') subscribe(hub, conn, id, m.params);
   else unsubscribe(hub, conn, id, m.params);
 }
 
@@ -90,18 +92,11 @@ export function handleMessage(hub: WsHub, conn: Conn, data: RawData, isBinary: b
 interface Subscription {
   readonly name: string;
   readonly key: string;
-  readonly stream: ParsedStream;
+  readonly stream: PlayedStream;
 }
 
 /** The index key of a stream this connection may subscribe to, or why not. */
-function subscriptionKey(
-  hub: WsHub,
-  conn: Conn,
-  name: string,
-  stream: ParsedStream,
-  info: StreamInfo,
-  now: number,
-): Result<string, Refusal> {
+function subscriptionKey(hub: WsHub, conn: Conn, name: string, stream: PlayedStream): Result<string, Refusal> {
   if ('symbol' in stream) {
     if (SYMBOLS_BY_NAME.has(stream.symbol)) return ok(name);
     return err({
@@ -114,23 +109,23 @@ function subscriptionKey(
       code: 401,
       detail: `${name} is private: connect with a listen key, ${WS_RULES.path}?listenKey=... (POST /api/v3/userDataStream gives one).`,
     });
-  if (!hub.listenKeyLive(conn, now))
+  if (!hub.listenKeyLive(conn))
     return err({
       code: 401,
       detail: `The listen key of this connection was closed or has lapsed; get another with POST /api/v3/userDataStream and reconnect.`,
     });
-  return ok(privateKey(conn.account, info.channel));
+  return ok(privateKey(conn.account, name));
 }
 
-function subscribe(hub: WsHub, conn: Conn, id: number, params: readonly string[], now: number): void {
+function subscribe(hub: WsHub, conn: Conn, id: number, params: readonly string[]): void {
   const names = [...new Set(params)];
   const accepted: Subscription[] = [];
   for (const name of names) {
-    const r = parseStreamName(name);
-    if (!r.ok) return refuse(hub, conn, id, 33333, `${JSON.stringify(name)}: ${r.error.message}`);
-    const key = subscriptionKey(hub, conn, name, r.value.stream, r.value.info, now);
+    const r = hub.reader.read(name);
+    if (!r.ok) return refuse(hub, conn, id, 33333, `${JSON.stringify(name)}: ${r.error}`);
+    const key = subscriptionKey(hub, conn, name, r.value);
     if (!key.ok) return refuse(hub, conn, id, key.error.code, key.error.detail);
-    accepted.push({ name, key: key.value, stream: r.value.stream });
+    accepted.push({ name, key: key.value, stream: r.value });
   }
   const max = WS_RULES.streamsPerConnection;
   const added = accepted.filter((a) => !conn.streams.has(a.name)).length;
@@ -145,15 +140,14 @@ function subscribe(hub: WsHub, conn: Conn, id: number, params: readonly string[]
   }
   for (const a of accepted) hub.subscribe(conn, a.name, a.key);
   reply(hub, conn, id, 0, names.join(','));
-  for (const a of accepted)
-    if (a.stream.kind === 'depth' || a.stream.kind === 'bookTicker') hub.sendSnapshot(conn, a.stream);
+  for (const a of accepted) hub.sendSnapshot(conn, a.name, a.stream);
 }
 
 function unsubscribe(hub: WsHub, conn: Conn, id: number, params: readonly string[]): void {
   const names = [...new Set(params)];
   for (const name of names) {
-    const r = parseStreamName(name);
-    if (!r.ok) return refuse(hub, conn, id, 33333, `${JSON.stringify(name)}: ${r.error.message}`);
+    const r = hub.reader.read(name);
+    if (!r.ok) return refuse(hub, conn, id, 33333, `${JSON.stringify(name)}: ${r.error}`);
   }
   // A name this connection does not hold is already unsubscribed: done, as the message asks.
   for (const name of names) hub.unsubscribe(conn, name);

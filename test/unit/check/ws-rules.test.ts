@@ -4,15 +4,31 @@
  * range and the error it prevents.
  */
 import assert from 'node:assert/strict';
-import { STREAM_DESCRIPTIONS } from '../../../src/core/catalog/stream-names';
+import { deploymentById } from '../../../src/core/catalog/deployment';
+import { STREAM_DESCRIPTIONS, exampleStreamName } from '../../../src/core/catalog/stream-names';
 import { checkDocument } from '../../../src/core/check/check';
 import { itemSpans } from '../../../src/core/check/batch-rules';
 import { BUILTIN_SANDBOX } from '../../../src/core/env/constants';
 import type { Diagnostic } from '../../../src/core/format/model';
 import { parse } from '../../../src/core/format/parser';
 
-function check(text: string): Diagnostic[] {
-  return checkDocument(parse(text), { environment: BUILTIN_SANDBOX });
+const MEXC = deploymentById('mexc')!;
+const MEXC_SANDBOX = { ...BUILTIN_SANDBOX, name: 'mexc-sandbox', deployment: 'mexc' };
+
+function check(text: string, environment = BUILTIN_SANDBOX): Diagnostic[] {
+  return checkDocument(parse(text), { environment });
+}
+
+function onlyUnder(text: string, rule: string, environment: typeof BUILTIN_SANDBOX): Diagnostic {
+  const all = check(text, environment);
+  assert.equal(all.length, 1, JSON.stringify(all));
+  assert.equal(all[0]!.rule, rule);
+  return all[0]!;
+}
+
+/** "line:char-line:char" of a diagnostic. */
+function at(d: Diagnostic): string {
+  return `${d.range.startLine}:${d.range.startChar}-${d.range.endLine}:${d.range.endChar}`;
 }
 
 /** "rule severity line:char-line:char" of each diagnostic. */
@@ -152,6 +168,86 @@ describe('check: WebSocket requests', () => {
       'ws-directive warning 0:0-0:25',
       'ws-directive warning 1:0-1:22',
     ]);
+  });
+});
+
+describe("check: WebSocket requests under the environment's deployment", () => {
+  it("mexc's names pass under an environment of mexc; its private streams still need # @listenKey", () => {
+    const text = [
+      'WS /ws',
+      '[subscribe]',
+      ...MEXC.streams.filter((s) => s.visibility === 'public').map((s) => exampleStreamName(s)),
+      'spot@public.kline.v3.api.pb@BTCUSDT@Hour8',
+      '',
+      '### Mine',
+      '# @listenKey',
+      'WS /ws',
+      '[subscribe]',
+      ...MEXC.streams.filter((s) => s.visibility === 'private').map((s) => s.template),
+    ].join('\n');
+    assert.deepEqual(check(text, MEXC_SANDBOX), []);
+    const d = onlyUnder('WS /ws\n[subscribe]\nspot@private.orders.v3.api.pb', 'private-stream', MEXC_SANDBOX);
+    assert.match(d.message, /spot@private\.orders\.v3\.api\.pb is private/);
+  });
+
+  it('a JSON name under mexc is a stream-deployment warning on the whole name, with the .pb name as its quick fix', () => {
+    const cases: [string, string][] = [
+      ['spot@public.deals.v3.api@BTCUSDT', 'spot@public.aggre.deals.v3.api.pb@100ms@BTCUSDT'],
+      ['spot@public.limit.depth.v3.api@ETHUSDT@20', 'spot@public.limit.depth.v3.api.pb@ETHUSDT@20'],
+      ['spot@public.kline.v3.api@BTCUSDT@Month', 'spot@public.kline.v3.api.pb@BTCUSDT@Month1'],
+    ];
+    for (const [name, fixed] of cases) {
+      const d = onlyUnder(`WS /ws\n[subscribe]\n  ${name}`, 'stream-deployment', MEXC_SANDBOX);
+      assert.equal(d.severity, 'warning');
+      assert.equal(at(d), `2:2-2:${2 + name.length}`, name);
+      assert.deepEqual(d.fix, { title: `Change to ${fixed}`, replacement: fixed });
+      assert.match(d.message, /is a stream of the published spec; under MEXC Spot v3/);
+      assert.match(d.message, /environment "mexc-sandbox" of tradereq\.env\.json \("deployment": "spec"\)/);
+    }
+  });
+
+  it('a .pb name under the spec is a stream-deployment warning with the JSON name as its fix, or none when the spec has no such stream', () => {
+    const d = only('WS /ws\n[subscribe]\nspot@public.aggre.bookTicker.v3.api.pb@10ms@BTCUSDT', 'stream-deployment');
+    assert.deepEqual(d.fix?.replacement, 'spot@public.bookTicker.v3.api@BTCUSDT');
+    assert.match(d.message, /is a stream of MEXC Spot v3; under the published spec/);
+    assert.match(d.message, /\("deployment": "mexc"\)/);
+    const none = only('WS /ws\n[subscribe]\nspot@public.aggre.depth.v3.api.pb@10ms@BTCUSDT', 'stream-deployment');
+    assert.equal(none.fix, undefined);
+    assert.equal(at(none), '2:0-2:33');
+    assert.match(none.message, /has none like it; known: spot@public\.deals\.v3\.api/);
+  });
+
+  it('through a variable the finding covers the whole name and offers no fix', () => {
+    const d = onlyUnder(
+      '@s = BTCUSDT\nWS /ws\n[subscribe]\nspot@public.deals.v3.api@{{s}}',
+      'stream-deployment',
+      MEXC_SANDBOX,
+    );
+    assert.equal(at(d), '3:0-3:30');
+    assert.equal(d.fix, undefined);
+  });
+
+  it('a mexc parameter written another way is an unknown-stream warning on it, with a fix where the right text is plain', () => {
+    const month = onlyUnder(
+      'WS /ws\n[subscribe]\nspot@public.kline.v3.api.pb@BTCUSDT@Month',
+      'unknown-stream',
+      MEXC_SANDBOX,
+    );
+    assert.equal(at(month), '2:36-2:41');
+    assert.deepEqual(month.fix, { title: 'Change to Month1', replacement: 'Month1' });
+    const rate = onlyUnder(
+      'WS /ws\n[subscribe]\nspot@public.aggre.deals.v3.api.pb@100MS@BTCUSDT',
+      'unknown-stream',
+      MEXC_SANDBOX,
+    );
+    assert.deepEqual(rate.fix?.replacement, '100ms');
+    const bad = onlyUnder(
+      'WS /ws\n[subscribe]\nspot@public.aggre.deals.v3.api.pb@1s@BTCUSDT',
+      'unknown-stream',
+      MEXC_SANDBOX,
+    );
+    assert.equal(bad.fix, undefined);
+    assert.match(bad.message, /rate is one of 100ms, 10ms, not "1s"/);
   });
 });
 
