@@ -14,7 +14,6 @@ import { gzipSync } from 'node:zlib';
 import { create, fromBinary, toBinary, toJson } from '@bufbuild/protobuf';
 import { buildSync } from 'esbuild';
 import protobuf from 'protobufjs';
-import { MAX_FRAME_BYTES } from '../../src/core/ws/frames';
 import { decodePush } from '../../src/core/ws/pb';
 import { PushDataV3ApiWrapperSchema } from '../../src/core/ws/proto/push_pb';
 
@@ -147,7 +146,7 @@ function decodeFigures(frames: Uint8Array[]): void {
     'protobufjs decode': () => frames.forEach((f) => W.decode(f)),
     'bufbuild decode+toJson': () =>
       frames.forEach((f) => toJson(PushDataV3ApiWrapperSchema, fromBinary(PushDataV3ApiWrapperSchema, f))),
-    'TradeReq decodePush (bufbuild)': () => frames.forEach((f) => decodePush(f, MAX_FRAME_BYTES)),
+    'TradeReq decodePush (bufbuild)': () => frames.forEach((f) => decodePush(f)),
     'protobufjs decode+toObject': () => frames.forEach((f) => W.toObject(W.decode(f), { longs: String, oneofs: true })),
   };
   const names = Object.keys(runs) as (keyof typeof runs)[];

@@ -11,11 +11,11 @@ import { classifyServerMessage, type Push, type Reply, type StreamKind } from '.
 import { nestsDeeperThan } from '../format/json-value';
 import type { StreamEncoding } from '../catalog/deployment';
 import { WS_RULES } from '../catalog/ws-limits';
-import { decodePush, type PushProblem } from './pb';
+import { decodePush, MAX_PUSH_BYTES, type PushProblem } from './pb';
 import type { FrameProblem } from './types';
 
-/** Frames above this are dropped unparsed (counted); the service's pushes are a few KiB at most. */
-export const MAX_FRAME_BYTES = 1024 * 1024;
+/** Frames above this are dropped unparsed (counted): the decoder's bound (pb.ts), one for text and binary frames. */
+export const MAX_FRAME_BYTES = MAX_PUSH_BYTES;
 /** What a problem event shows of the frame. */
 const SAMPLE_CHARS = 200;
 /** What a problem event shows of a binary frame: its first bytes, in hex. */

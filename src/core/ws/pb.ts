@@ -40,10 +40,13 @@ export type PushProblem =
 const DETAIL_CHARS = 200;
 
 /**
- * `maxBytes`: the connection's frame cap (frames.ts MAX_FRAME_BYTES, 1 MiB), which the decoder holds
- * on its own before reading anything.
+ * Frames above this are not read: the service's pushes are a few KiB at most. The connection's frame
+ * cap for text and binary frames alike (frames.ts MAX_FRAME_BYTES is this bound).
  */
-export function decodePush(bytes: Uint8Array, maxBytes: number): Result<DecodedPush, PushProblem> {
+export const MAX_PUSH_BYTES = 1024 * 1024;
+
+/** `maxBytes`: the connection's own cap when it sets a lower one; held before anything is read. */
+export function decodePush(bytes: Uint8Array, maxBytes: number = MAX_PUSH_BYTES): Result<DecodedPush, PushProblem> {
   if (bytes.byteLength > maxBytes) return err({ kind: 'too-large', bytes: bytes.byteLength, max: maxBytes });
   let wrapper: PushDataV3ApiWrapper;
   try {

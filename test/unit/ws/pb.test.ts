@@ -6,10 +6,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
-import { MAX_FRAME_BYTES } from '../../../src/core/ws/frames';
-import { decodePush as decodeWithin } from '../../../src/core/ws/pb';
+import { decodePush, MAX_PUSH_BYTES } from '../../../src/core/ws/pb';
 
-const decodePush = (bytes: Uint8Array) => decodeWithin(bytes, MAX_FRAME_BYTES);
 const PROTO = join(__dirname, '../../../src/core/ws/proto/push.proto');
 const Wrapper = protobuf.loadSync(PROTO).lookupType('tradereq.push.PushDataV3ApiWrapper');
 const encode = (payload: Record<string, unknown>): Uint8Array => Wrapper.encode(Wrapper.fromObject(payload)).finish();
@@ -114,8 +112,8 @@ describe('decodePush (Protocol Buffers pushes)', () => {
   });
 
   it('refuses a frame above the bound before reading it', () => {
-    const r = decodePush(new Uint8Array(MAX_FRAME_BYTES + 1));
-    assert.deepEqual(r, { ok: false, error: { kind: 'too-large', bytes: MAX_FRAME_BYTES + 1, max: MAX_FRAME_BYTES } });
+    const r = decodePush(new Uint8Array(MAX_PUSH_BYTES + 1));
+    assert.deepEqual(r, { ok: false, error: { kind: 'too-large', bytes: MAX_PUSH_BYTES + 1, max: MAX_PUSH_BYTES } });
     assert.equal(decodePush(new Uint8Array(0)).ok, false);
   });
 });
