@@ -45,7 +45,7 @@ export type Frame =
   | { readonly type: 'problem'; readonly problem: FrameProblem; readonly why: string; readonly sample?: string };
 
 /** A decoded push as JSON: `{channel, symbol?, symbolId?, createTime?, sendTime?, <body name>: {…}}`. */
-export type DecodedPushJson = Readonly<Record<string, unknown>>;
+type DecodedPushJson = Readonly<Record<string, unknown>>;
 
 /** Text from the server for a message: clipped, control characters shown as spaces. */
 export function serverText(text: string): string {

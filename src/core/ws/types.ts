@@ -100,7 +100,7 @@ export type MessageSent = Result<{ readonly id: number }, string>;
 export type FrameProblem = 'not-json' | 'binary' | 'unknown' | 'too-large' | 'undecodable' | 'text-push';
 
 /** A push as the front ends get it: a JSON push validated by the catalog, or a binary one decoded. */
-export type PushEvent = {
+type PushEvent = {
   readonly type: 'push';
   /** The push's stream: a JSON push's `c`, a decoded push's `channel`. */
   readonly stream: string;
