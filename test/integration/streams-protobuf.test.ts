@@ -60,7 +60,7 @@ suite('the stream view decodes Protocol Buffers pushes, in the real extension ho
     fs.rmSync(stateDir, { recursive: true, force: true });
   });
 
-  test('Connect on a .pb channel: the book pushed on subscription is shown as its decoded JSON', async () => {
+  test('Connect on a .pb channel: the limit depth pushed on subscription is decoded and shown as its book', async () => {
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
       'vscode.executeCodeLensProvider',
       fixtureUri(FILE),
@@ -72,19 +72,17 @@ suite('the stream view decodes Protocol Buffers pushes, in the real extension ho
       ...((lens.arguments ?? []) as unknown[]),
     );
     assert.ok(id, 'Connect resolves to the connection id');
-    const c = await waitFor('a push of the book in the stream view', () => {
+    const c = await waitFor('the book in the stream view', () => {
       const v = connection();
-      return v?.pushes.some((p) => p.stream === DEPTH5 && p.text !== undefined) && v;
+      return v?.books.some((b) => b.stream === DEPTH5) && v;
     });
     assert.equal(c.connection.streams[0]?.status, 'subscribed');
-    const line = c.pushes.find((p) => p.stream === DEPTH5)!;
-    const shown = JSON.parse(line.text!) as Record<string, unknown>;
-    assert.equal(shown['channel'], DEPTH5);
-    assert.equal(shown['symbol'], 'BTCUSDT');
-    assert.equal(typeof shown['sendTime'], 'number');
-    const book = shown['publicLimitDepths'] as { asks: unknown[]; bids: unknown[] };
-    assert.deepEqual(book.asks[0], { price: '30010.00000000', quantity: '2.00000000' });
+    // As a JSON depth push is: its book, not a line of text.
+    const book = c.books.find((b) => b.stream === DEPTH5)!;
+    assert.deepEqual(book.asks[0], ['30010.00000000', '2.00000000']);
     assert.equal(book.bids.length, 5);
+    assert.match(book.version ?? '', /^\d+$/);
+    assert.ok(c.pushes.some((p) => p.stream === DEPTH5 && p.text === undefined));
     assert.equal(c.connection.counts.undecodable, 0);
   });
 

@@ -10,6 +10,7 @@ import { BOUNDS, clip } from '../bounds';
 import { t } from '../l10n';
 import type { ConnectionSnapshot, WsEvent } from '../ws/types';
 import { MAX_BOOKS, type Book, type LiveConnection, type LiveMessage, type LiveNote, type PushLine } from './protocol';
+import { bookOfDecoded, summariseDecoded } from './decoded-summary';
 import { bookOf, summarisePush } from './push-summary';
 
 /** At most one message to the panel this often per connection: a fast stream cannot flood it. */
@@ -80,14 +81,18 @@ export class LiveFeed {
 
   #push(e: Extract<WsEvent, { type: 'push' }>): void {
     const stream = name(e.stream);
-    // A decoded binary push (catalog/deployment.ts streamEncoding) is shown as its JSON, with no summary or book.
-    const json = e.encoding === 'json' ? e : undefined;
-    const book = json?.kind === 'depth' ? bookOf(stream, json.push, e.at) : undefined;
+    // A JSON push by its stream's kind; a decoded binary one (core/ws/pb.ts) by its body's name.
+    const book =
+      e.encoding === 'json'
+        ? e.kind === 'depth'
+          ? bookOf(stream, e.push, e.at)
+          : undefined
+        : bookOfDecoded(stream, e.body, e.json, e.at);
     if (book !== undefined && (this.#books.has(stream) || this.#books.size < MAX_BOOKS)) {
       this.#books.set(stream, book);
       this.#changed.add(stream);
     }
-    const summary = json === undefined ? undefined : summarisePush(json.kind, json.push);
+    const summary = e.encoding === 'json' ? summarisePush(e.kind, e.push) : summariseDecoded(e.body, e.json);
     const line: PushLine = {
       at: e.at,
       stream,

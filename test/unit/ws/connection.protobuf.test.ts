@@ -153,7 +153,7 @@ describe('Protocol Buffers pushes through the stream client (a stand-in server)'
     assert.deepEqual([c.snapshot().counts.binary, c.snapshot().counts.pushes], [1, 0]);
   });
 
-  it('the stream view shows a decoded push as its JSON and counts the dropped frames', async () => {
+  it('the stream view shows a decoded push as its JSON with its line for people, and counts the dropped frames', async () => {
     server = await PbStandIn.start((channels) => [GARBAGE, ...channels.map((c) => dealsFrame(c))]);
     const c = await connected({ streamEncoding: 'protobuf' });
     const posted: LiveMessage[] = [];
@@ -166,6 +166,7 @@ describe('Protocol Buffers pushes through the stream client (a stand-in server)'
       const line = posted.flatMap((m) => m.pushes).find((l) => l.stream === DEALS);
       assert.ok(line?.text !== undefined, JSON.stringify(posted));
       assert.deepEqual(JSON.parse(line.text), DECODED);
+      assert.equal(line.summary, 'SELL 0.0005 @ 93120.1', 'a line for people, as a JSON deals push has');
       const last = posted.at(-1)!;
       assert.equal(last.connection.counts.undecodable, 1);
       assert.ok(last.connection.notes.some((n) => n.tone === 'warn' && n.text.includes('ff ff ff')));
