@@ -80,7 +80,8 @@ export class LiveFeed {
   }
 
   #push(e: Extract<WsEvent, { type: 'push' }>): void {
-    const stream = name(e.stream);
+    // The push's own stream name is the server's text too: a listen key echoed in it is masked.
+    const stream = name(this.#redact(e.stream));
     // A JSON push by its stream's kind; a decoded binary one (core/ws/pb.ts) by its body's name.
     const book =
       e.encoding === 'json'

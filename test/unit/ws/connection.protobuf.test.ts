@@ -19,6 +19,7 @@ import { check, ToPanelShape, type LiveMessage } from '../../../src/core/panel/p
 import {
   FIRST_CLIENT_ID,
   MessageExpectations,
+  type ListenKeyApi,
   WsConnection,
   type WsConnectionOptions,
   type WsEvent,
@@ -171,6 +172,35 @@ describe('Protocol Buffers pushes through the stream client (a stand-in server)'
       assert.equal(last.connection.counts.undecodable, 1);
       assert.ok(last.connection.notes.some((n) => n.tone === 'warn' && n.text.includes('ff ff ff')));
       assert.ok(check(ToPanelShape, JSON.parse(JSON.stringify(last))).ok, 'the panel takes the message');
+    } finally {
+      feed.dispose();
+    }
+  });
+
+  it('a listen key the server echoes in a decoded push is masked in the stream view, its channel included', async () => {
+    const key = 'pqia91ma19a5s61cv6a81va65sdf19v8a65a1a5s61cv6a81va65sdf19v8a65a1';
+    server = await PbStandIn.start(() => [
+      encodePush({ channel: `spot@private.orders.v3.api.pb@${key}`, privateOrders: { id: key, price: '1' } }),
+    ]);
+    const keys: ListenKeyApi = {
+      // The REST side is not under test here: the key a POST /api/v3/userDataStream would give.
+      create: () => Promise.resolve(key),
+      keepAlive: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
+    const c = connection({ streamEncoding: 'protobuf' });
+    open.push(c);
+    const posted: LiveMessage[] = [];
+    const feed = new LiveFeed({ id: 'k1', title: 't', environment: 'e', source: c, post: (m) => posted.push(m) });
+    try {
+      assert.ok((await c.connect(server.url, { listenKey: keys, envWsUrl: server.url })).ok);
+      const pushed = c.waitFor('push', () => true);
+      await c.subscribe(['spot@private.orders.v3.api.pb']);
+      await pushed;
+      feed.flush();
+      const shown = JSON.stringify(posted);
+      assert.ok(posted.some((m) => m.pushes.length > 0));
+      assert.ok(!shown.includes(key), shown);
     } finally {
       feed.dispose();
     }
