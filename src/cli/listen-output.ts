@@ -7,7 +7,7 @@
 import type { Reply } from '../core/catalog/streams';
 import type { MessageExpectationResult } from '../core/ws/expect';
 import type { ListenBound } from '../core/ws/resolved-request';
-import type { ConnectionSnapshot, Gap, SubscriptionOutcome, WsEventOf, WsFailure } from '../core/ws/types';
+import type { ConnectionSnapshot, Counts, Gap, SubscriptionOutcome, WsEventOf, WsFailure } from '../core/ws/types';
 import { LISTEN, REQUESTS } from './messages';
 import type { Io } from './usage';
 
@@ -27,6 +27,17 @@ export interface End {
   readonly exit: number;
   /** The times without a connection that the client reconnected over (reconnect.ts). */
   readonly gaps?: readonly Gap[];
+  /** Frames dropped on the connection, by why (the connection's counts). */
+  readonly dropped?: DroppedFrames;
+}
+
+/** The connection's counts of dropped frames. */
+export type DroppedFrames = Pick<Counts, 'notJson' | 'binary' | 'unknown' | 'tooLarge' | 'undecodable' | 'textPush'>;
+
+/** The dropped-frame counts of a connection's counts. */
+export function droppedFrames(c: Counts): DroppedFrames {
+  const { notJson, binary, unknown, tooLarge, undecodable, textPush } = c;
+  return { notJson, binary, unknown, tooLarge, undecodable, textPush };
 }
 
 /** "12:00:01.250": the time a push came, UTC. */
@@ -62,8 +73,16 @@ export class ListenOutput {
     else this.io.err(LISTEN.notSubscribed(o.stream, o.code, o.msg ?? ''));
   }
 
-  /** A push nested too deeply to write out as JSON comes with its text (clipped): shown as it is, as REST answers are. */
+  /**
+   * A JSON push prints its `d`; a decoded binary push its body under its name. A push nested too
+   * deeply to write out as JSON comes with its text (clipped): shown as it is, as REST answers are.
+   */
   push(e: WsEventOf<'push'>): void {
+    if (e.encoding === 'protobuf') {
+      if (this.json) return this.record({ type: 'push', stream: e.stream, body: e.body, at: e.at, push: e.json });
+      const body = (e.json as Readonly<Record<string, unknown>>)[e.body];
+      return this.io.out(`${clock(e.at)} ${e.stream} ${JSON.stringify({ [e.body]: body })}`);
+    }
     const push = e.text ?? e.push;
     if (this.json) return this.record({ type: 'push', stream: e.stream, kind: e.kind, at: e.at, push });
     this.io.out(`${clock(e.at)} ${e.stream} ${e.text ?? JSON.stringify(e.push.d)}`);
@@ -112,11 +131,14 @@ export class ListenOutput {
         message: e.message ?? null,
         expectations: e.expectations,
         gaps: (e.gaps ?? []).map(gapRecord),
+        ...(e.dropped && { dropped: e.dropped }),
         exit: e.exit,
       });
     if (e.reason === 'failed') this.io.err(LISTEN.notConnected(e.message ?? ''));
     else if (e.reason === 'closed') this.io.err(LISTEN.closedByServer(e.code, e.closeReason, e.message ?? ''));
     if (e.reason !== 'failed') this.io.out(LISTEN.closedAfter(e.pushes, (e.ms / 1000).toFixed(1), ending(e)));
+    const dropped = e.dropped === undefined ? 0 : Object.values(e.dropped).reduce((a, b) => a + b, 0);
+    if (e.dropped !== undefined && dropped > 0) this.io.err(`! ${LISTEN.framesDropped(dropped, e.dropped)}`);
     const gaps = e.gaps ?? [];
     if (gaps.length > 0) {
       const missed = gaps.reduce((n, g) => n + (g.missedEstimate ?? 0), 0);

@@ -21,7 +21,7 @@ import type { ConnectResult, ListenKeyCallFailure, ResolvedWsRequest, WsFailure 
 import type { ListenBound } from '../core/ws/resolved-request';
 import { resolveWsRequest } from '../core/ws/resolved-request';
 import { integerFlag, parseCommand } from './args';
-import { ListenOutput, type EndReason } from './listen-output';
+import { droppedFrames, ListenOutput, type EndReason } from './listen-output';
 import { LISTEN, NETWORK } from './messages';
 import { keySource, loadTarget, location, type Target } from './prepare';
 import { cliNetwork, NETWORK_OPTIONS } from './network';
@@ -134,9 +134,10 @@ async function listen(
       })
     : undefined;
   const { connectTimeoutMs, replyTimeoutMs, network } = deps;
+  const { restBaseUrl, streamEncoding } = r;
   const conn = new WsSession({
     connection: () =>
-      new WsConnection({ budget, restBaseUrl: r.restBaseUrl, connectTimeoutMs, replyTimeoutMs, network }),
+      new WsConnection({ budget, restBaseUrl, connectTimeoutMs, replyTimeoutMs, network, streamEncoding }),
     reconnect: deps.reconnect,
   });
   // Whatever is printed, a push that echoes the listen key included, shows the key masked.
@@ -324,6 +325,7 @@ class ListenRun {
       gaps: this.conn.snapshot().gaps ?? [],
       expectations: results,
       exit,
+      dropped: droppedFrames(this.conn.snapshot().counts),
     });
     return exit;
   }

@@ -591,6 +591,10 @@ Each push is printed as TIME STREAM DATA (control characters escaped), or with -
 {"type":"push","stream",...,"push":{"c","s","t","d"}}. A push nested more than
 ${v.jsonDepth} levels deep is printed as the text it came as, clipped to
 ${v.pushTextChars} characters (with --json, "push" is that text).
+Where the environment's deployment sends Protocol Buffers ("deployment": "mexc"), each binary push
+is decoded and printed as TIME CHANNEL {"BODY": {...}}, or with --json as {"type":"push",...,
+"push":{"channel","symbol","symbolId","createTime","sendTime","BODY":{...}}} (docs/websocket.md);
+a frame that does not decode is reported on standard error and counted at the end, never fatal.
 
 A connection the server closes (its 24 h lifetime, an idle close, a drop) is opened again after a
 wait that doubles from 1 s up to ${v.reconnectMaxSeconds} s (jittered), through the same rate-limit gate, and its streams
@@ -618,6 +622,22 @@ to the origin of the listen key).`,
   reply: (json: string) => `← reply ${json}`,
   frameDropped: (count: number, why: string, sample: string | undefined) =>
     `a frame was dropped (${count} so far): ${why}${sample !== undefined ? `: ${sample}` : ''}`,
+  /** At the end of a run: the frames dropped, by why (the connection's counts). */
+  framesDropped: (
+    total: number,
+    n: { undecodable: number; textPush: number; binary: number; notJson: number; unknown: number; tooLarge: number },
+  ) => {
+    const why: readonly (readonly [number, string])[] = [
+      [n.undecodable, 'not a Protocol Buffers push'],
+      [n.textPush, 'a JSON push where Protocol Buffers are sent'],
+      [n.binary, 'binary where JSON text is sent'],
+      [n.notJson, 'not JSON'],
+      [n.unknown, 'not a message the catalog knows'],
+      [n.tooLarge, "over the client's cap"],
+    ];
+    const parts = why.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`);
+    return `${total} frame${total === 1 ? ' was' : 's were'} dropped: ${parts.join(', ')}`;
+  },
   unexpected: (message: string) =>
     `unexpected failure: ${message}; the run ends, closing the connection and any listen key it holds`,
   notConnected: (message: string) => `✘ not connected: ${message}`,

@@ -117,8 +117,10 @@ export class Streams implements vscode.Disposable {
     const { WsConnection, WsSession, LiveFeed, deploymentOf } = ws();
     const id = nodeCrypto().randomUUID();
     // Each connection of the session: the shared route of VS Code's http.* settings, closed with the shared sender.
+    // The environment's deployment says how pushes come: JSON text, or Protocol Buffers to decode.
+    const { restBaseUrl, streamEncoding } = r;
     const connection = new WsSession({
-      connection: () => new WsConnection({ budget, restBaseUrl: r.restBaseUrl, network: route }),
+      connection: () => new WsConnection({ budget, restBaseUrl, network: route, streamEncoding }),
       reconnect: reconnectSetting(),
     });
     const feed = new LiveFeed({

@@ -277,7 +277,7 @@ export class LiveView {
     message.textContent = c.message ?? '';
     message.hidden = c.message === undefined;
     const n = c.counts;
-    const problems = n.notJson + n.binary + n.unknown + n.tooLarge;
+    const problems = n.notJson + n.binary + n.unknown + n.tooLarge + n.undecodable + n.textPush;
     counts.textContent = [
       t('{0} pushes', formatCount(n.pushes)),
       t('{0} replies', formatCount(n.replies)),

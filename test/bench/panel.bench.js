@@ -5,6 +5,10 @@
 // the frame times of the page (requestAnimationFrame timestamps: p50, p95, max), its JS heap (CDP)
 // and what was shown, kept and counted. A benchmark: it prints figures and asserts nothing timed.
 //
+// Then the same page fed by the client reading the same pushes as JSON text and as Protocol Buffers
+// wrappers (the public deployment's encoding), from a stand-in server in its own process
+// (push-server.ts) paced at the same rate: the two figures side by side.
+//
 //   npm run bench:panel [-- --rate 2000 --seconds 10]
 /* global window, document, requestAnimationFrame */
 'use strict';
@@ -19,6 +23,7 @@ const { WsConnection } = require('../../src/core/ws');
 const { Budget } = require('../../src/core/budget/budget');
 const { MemoryStateStore } = require('../../src/core/budget/state');
 const { LiveFeed } = require('../../src/core/panel/live');
+const { PUSH_STREAMS, startPushServer } = require('./push-server');
 
 const INTERVALS = ['Min1', 'Min5', 'Min15', 'Min30', 'Min60', 'Hour4', 'Day1', 'Week1', 'Month'];
 
@@ -204,6 +209,13 @@ async function main() {
     console.log(
       `panel: JS heap ${mib(heapStart.used)} MiB before, peak ${mib(heapPeak)} MiB during, ${mib(heapEnd.used)} MiB after (total ${mib(heapEnd.total)} MiB); DOM nodes ${heapStart.nodes} before, ${heapEnd.nodes} after`,
     );
+    const pushServer = await startPushServer();
+    try {
+      for (const encoding of ['json', 'protobuf'])
+        await standInRun({ browser, served, wsUrl: pushServer.wsUrl, encoding, rate, seconds });
+    } finally {
+      pushServer.child.kill('SIGTERM');
+    }
   } finally {
     sandbox.child.kill('SIGTERM');
     feed?.dispose();
@@ -215,22 +227,95 @@ async function main() {
   }
 }
 
-function report({ rate, perTrade, perSecond, trades, elapsed, received, figures, frames, page }) {
+/**
+ * The page fed by the client reading the stand-in's pushes of `encoding` at `rate` a second: the same
+ * figures as the sandbox run's, labelled with the encoding.
+ */
+async function standInRun({ browser, served, wsUrl, encoding, rate, seconds }) {
+  const label = `panel (stand-in, ${encoding === 'json' ? 'JSON' : 'Protocol Buffers'})`;
+  const connection = new WsConnection({ budget: new Budget(new MemoryStateStore()), streamEncoding: encoding });
+  const { page, context } = await openPanel(browser, served.origin, { width: 1200, height: 1000 });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const figures = { messages: 0, shown: 0, skipped: 0, measuring: false };
+  let chain = Promise.resolve();
+  const feed = new LiveFeed({
+    id: `bench-${encoding}`,
+    title: `Bench: ${label}`,
+    environment: 'stand-in',
+    source: connection,
+    post: (m) => {
+      if (figures.measuring) {
+        figures.messages++;
+        figures.shown += m.pushes.length;
+        figures.skipped += m.skipped;
+      }
+      chain = chain.then(() => page.evaluate((d) => window.postMessage(d, '*'), m));
+    },
+  });
+  try {
+    const opened = await connection.connect(`${wsUrl}?encoding=${encoding}&rate=${rate}`);
+    if (!opened.ok) throw new Error(opened.error.message);
+    await connection.subscribe(PUSH_STREAMS[encoding]);
+    feed.select();
+    await new Promise((r) => setTimeout(r, 1000)); // warm-up, not measured
+    const heapStart = await heap(cdp);
+    await page.evaluate(recordFrames);
+    figures.measuring = true;
+    const pushes0 = connection.snapshot().counts.pushes;
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    figures.measuring = false;
+    const elapsed = (performance.now() - t0) / 1000;
+    const received = connection.snapshot().counts.pushes - pushes0;
+    const frames = await page.evaluate(() => {
+      window.__stopFrames = true;
+      return window.__frames;
+    });
+    const heapEnd = await heap(cdp);
+    await connection.close();
+    await chain;
+    const page_ = await page.evaluate(() => {
+      const counts = document.querySelector('[data-testid=log-counts]');
+      return {
+        kept: Number(counts?.getAttribute('data-kept')),
+        dropped: Number(counts?.getAttribute('data-dropped')),
+        received: Number(counts?.getAttribute('data-received')),
+        rows: document.querySelectorAll('[data-testid=push-log] > li').length,
+      };
+    });
+    report({ rate, elapsed, received, figures, frames, page: page_, label });
+    const busy = (k) => (((heapEnd[k] - heapStart[k]) / elapsed) * 100).toFixed(0);
+    const dropped = connection.snapshot().counts;
+    console.log(
+      `${label}: the page's main thread busy ${busy('task')} % of the time; JS heap ${mib(heapEnd.used)} MiB after; frames dropped by the client: ${dropped.undecodable + dropped.textPush + dropped.binary + dropped.unknown}`,
+    );
+  } finally {
+    feed.dispose();
+    await connection.close();
+    await chain.catch(() => undefined);
+    await context.close();
+  }
+}
+
+function report({ rate, perTrade, perSecond, trades, elapsed, received, figures, frames, page, label = 'panel' }) {
   const gaps = frames
     .slice(1)
     .map((t, i) => t - frames[i])
     .sort((a, b) => a - b);
+  if (trades !== undefined)
+    console.log(
+      `${label}: target ${rate} pushes/s: ${perTrade.toFixed(1)} pushes a trade, ${perSecond} trades/s (${trades} placed in all)`,
+    );
+  else console.log(`${label}: target ${rate} pushes/s, paced by the stand-in server`);
   console.log(
-    `panel: target ${rate} pushes/s: ${perTrade.toFixed(1)} pushes a trade, ${perSecond} trades/s (${trades} placed in all)`,
+    `${label}: ${received} pushes in ${elapsed.toFixed(1)} s = ${Math.round(received / elapsed)}/s received; ${figures.messages} messages to the page (${(figures.messages / elapsed).toFixed(1)}/s), ${figures.shown} pushes in them, ${figures.skipped} counted only`,
   );
   console.log(
-    `panel: ${received} pushes in ${elapsed.toFixed(1)} s = ${Math.round(received / elapsed)}/s received; ${figures.messages} messages to the page (${(figures.messages / elapsed).toFixed(1)}/s), ${figures.shown} pushes in them, ${figures.skipped} counted only`,
+    `${label}: frames ${gaps.length + 1} (${((gaps.length + 1) / elapsed).toFixed(1)}/s); frame time p50 ${percentile(gaps, 0.5).toFixed(1)} ms, p95 ${percentile(gaps, 0.95).toFixed(1)} ms, max ${(gaps.at(-1) ?? NaN).toFixed(1)} ms`,
   );
   console.log(
-    `panel: frames ${gaps.length + 1} (${((gaps.length + 1) / elapsed).toFixed(1)}/s); frame time p50 ${percentile(gaps, 0.5).toFixed(1)} ms, p95 ${percentile(gaps, 0.95).toFixed(1)} ms, max ${(gaps.at(-1) ?? NaN).toFixed(1)} ms`,
-  );
-  console.log(
-    `panel: the page keeps ${page.kept} pushes (${page.dropped} older not kept, ${page.received} received in all), ${page.rows} log rows in the DOM`,
+    `${label}: the page keeps ${page.kept} pushes (${page.dropped} older not kept, ${page.received} received in all), ${page.rows} log rows in the DOM`,
   );
 }
 

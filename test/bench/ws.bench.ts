@@ -6,13 +6,22 @@
  * waiting in the server closes them (1008), so a short run may end with them still open. The server runs in a child process
  * (`tradereq sandbox --port 0 --json --no-limits`: the REST driver would meet the §8 rate limit);
  * clients and the REST driver run here. Prints figures; it is a benchmark, not a test.
+ * Then TradeReq's own client (WsConnection) beside itself: the same pushes as JSON text and as
+ * Protocol Buffers wrappers (the public deployment's encoding), from a stand-in server in a process
+ * of its own (push-server.ts), as fast as the socket takes them: pushes a second and the client's CPU
+ * per push of each, in paired rounds.
  * Run: node --require tsx/cjs test/bench/ws.bench.ts [--connections 200] [--trades 12] [--seconds 10] [--slow 4]
+ *      [--client-pushes 60000] [--rounds 3]
  */
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { WebSocket } from 'ws';
+import { Budget } from '../../src/core/budget/budget';
+import { MemoryStateStore } from '../../src/core/budget/state';
+import { WsConnection } from '../../src/core/ws';
+import { meanFrameBytes, PUSH_STREAMS, startPushServer } from './push-server';
 import { option, runBench, startServer, type SandboxKey } from './sandbox-process';
 
 const STREAMS_PER_CONNECTION = 30;
@@ -177,6 +186,7 @@ async function main(): Promise<void> {
       `ws: server RSS ${rssStart.toFixed(1)} MiB at start, ${rssConnected.toFixed(1)} MiB with ${connections + slowCount} connections, peak ${rssPeak.toFixed(1)} MiB during the run, ${rssEnd.toFixed(1)} MiB after`,
     );
     for (const c of clients) c.ws.terminate();
+    await clientFigures(option('--client-pushes', 60_000), option('--rounds', 3));
   } finally {
     await pool.close();
     child.kill('SIGTERM');
@@ -217,6 +227,58 @@ function report(f: Figures): void {
     `ws: ${f.slowCodes.length} slow consumers (never read) ended with: ${f.slowCodes.join(', ') || '-'} (open: their pushes still fit the kernel's socket buffers)`,
   );
   if (rate < 20_000 || f.failed > 0 || f.open !== f.connections) process.exitCode = 1;
+}
+
+type Encoding = 'json' | 'protobuf';
+
+/** One connection of TradeReq's client reading `count` pushes of `encoding`: seconds, and the client's CPU seconds. */
+async function clientRun(wsUrl: string, encoding: Encoding, count: number): Promise<{ s: number; cpu: number }> {
+  const c = new WsConnection({ budget: new Budget(new MemoryStateStore()), streamEncoding: encoding, pingAfterMs: 0 });
+  let n = 0;
+  let done: () => void = () => undefined;
+  const all = new Promise<void>((resolve) => (done = resolve));
+  c.on('push', () => ++n === count && done());
+  const opened = await c.connect(`${wsUrl}?encoding=${encoding}&count=${count}`);
+  if (!opened.ok) throw new Error(opened.error.message);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await c.subscribe(PUSH_STREAMS[encoding]);
+  await all;
+  const s = (performance.now() - t0) / 1000;
+  const used = process.cpuUsage(cpu0);
+  const dropped = c.snapshot().counts;
+  await c.close();
+  if (dropped.undecodable + dropped.unknown + dropped.binary + dropped.textPush > 0)
+    throw new Error(`${encoding}: frames dropped: ${JSON.stringify(dropped)}`);
+  return { s, cpu: (used.user + used.system) / 1e6 };
+}
+
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** TradeReq's client: JSON pushes beside Protocol Buffers ones, paired rounds, medians. */
+async function clientFigures(count: number, rounds: number): Promise<void> {
+  const server = await startPushServer();
+  const runs: Record<Encoding, { s: number; cpu: number }[]> = { json: [], protobuf: [] };
+  try {
+    await clientRun(server.wsUrl, 'json', Math.min(count, 5000)); // warm-up, not measured
+    await clientRun(server.wsUrl, 'protobuf', Math.min(count, 5000));
+    for (let r = 0; r < rounds; r++)
+      for (const e of r % 2 === 0 ? (['json', 'protobuf'] as const) : (['protobuf', 'json'] as const))
+        runs[e].push(await clientRun(server.wsUrl, e, count));
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+  console.log(
+    `ws client: TradeReq's WsConnection reading ${count} pushes (1/3 five deals, 1/3 a 20-level book, 1/3 best bid and ask) from a stand-in server in its own process, median of ${rounds} paired rounds:`,
+  );
+  for (const e of ['json', 'protobuf'] as const) {
+    const s = median(runs[e].map((x) => x.s));
+    const cpu = median(runs[e].map((x) => x.cpu));
+    const label = e === 'json' ? 'JSON text       ' : 'Protocol Buffers';
+    console.log(
+      `ws client: ${label}: ${Math.round(count / s)} pushes/s, client CPU ${((cpu / count) * 1e6).toFixed(1)} µs a push, ${Math.round(meanFrameBytes(e))} bytes a frame on average`,
+    );
+  }
 }
 
 if (require.main === module) runBench(main, { limits: false });

@@ -319,6 +319,13 @@ describe('the stream view, in a browser', function () {
     assert.equal(await page.getByTestId('send-text').inputValue(), '{"method": "PING"}', 'redraws keep what was typed');
   });
 
+  it('counts frames that did not decode (Protocol Buffers) among the frames dropped', async () => {
+    const { page } = await open();
+    const counts = { ...connection().counts, undecodable: 2, textPush: 1, binary: 1 };
+    await post(page, live({ select: true, connection: { counts } }));
+    assert.match(await page.getByTestId('live-counts').innerText(), /4 frames dropped/);
+  });
+
   it('drops what is not a valid live message', async () => {
     const { page, errors } = await open();
     await post(page, live({ select: true }));

@@ -18,6 +18,7 @@ import {
   type LiveNote,
   type PushLine,
 } from './protocol';
+import { bookOfDecoded, summariseDecoded } from './decoded-summary';
 import { bookOf, summarisePush } from './push-summary';
 
 /** At most one message to the panel this often per connection: a fast stream cannot flood it. */
@@ -87,13 +88,20 @@ export class LiveFeed {
   }
 
   #push(e: Extract<WsEvent, { type: 'push' }>): void {
-    const stream = name(e.stream);
-    const book = e.kind === 'depth' ? bookOf(stream, e.push, e.at) : undefined;
+    // The push's own stream name is the server's text too: a listen key echoed in it is masked.
+    const stream = name(this.#redact(e.stream));
+    // A JSON push by its stream's kind; a decoded binary one (core/ws/pb.ts) by its body's name.
+    const book =
+      e.encoding === 'json'
+        ? e.kind === 'depth'
+          ? bookOf(stream, e.push, e.at)
+          : undefined
+        : bookOfDecoded(stream, e.body, e.json, e.at);
     if (book !== undefined && (this.#books.has(stream) || this.#books.size < MAX_BOOKS)) {
       this.#books.set(stream, book);
       this.#changed.add(stream);
     }
-    const summary = summarisePush(e.kind, e.push);
+    const summary = e.encoding === 'json' ? summarisePush(e.kind, e.push) : summariseDecoded(e.body, e.json);
     const line: PushLine = {
       at: e.at,
       stream,

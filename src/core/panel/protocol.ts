@@ -228,6 +228,9 @@ const LiveConnectionShape = s.object({
     binary: count,
     unknown: count,
     tooLarge: count,
+    /** Binary frames not decoded as a push, and JSON pushes, where the deployment sends Protocol Buffers. */
+    undecodable: count,
+    textPush: count,
   }),
   /** The last events, oldest first. */
   notes: s.array(LiveNoteShape, BOUNDS.streamViewNotes),

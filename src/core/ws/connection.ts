@@ -26,10 +26,11 @@ import {
   subscriptionMessage,
   type Reply,
 } from '../catalog/streams';
+import type { StreamEncoding } from '../catalog/deployment';
 import { WS_RULES } from '../catalog/ws-limits';
 import { closeMessage } from './close-codes';
 import { WsEmitter } from './emitter';
-import { MAX_FRAME_BYTES, bytesText, readFrame, serverText } from './frames';
+import { MAX_FRAME_BYTES, bytesText, readFrame, serverText, type Frame } from './frames';
 import { ListenKeyLease, type ListenKeyApi } from './listen-key';
 import { MessagePacer, PACING, PacerError } from './pacer';
 import { PendingReplies, pending, sentMessage, type Pending } from './pending-replies';
@@ -38,6 +39,7 @@ import type {
   ConnectionSnapshot,
   ConnectionState,
   Counts,
+  FrameProblem,
   MessageOrigin,
   MessageSent,
   SubscriptionOutcome,
@@ -93,6 +95,12 @@ export interface WsConnectionOptions {
   readonly pingAfterMs?: number;
   /** Frames above this are dropped with a count. */
   readonly maxFrameBytes?: number;
+  /**
+   * How the server sends its pushes: the environment's deployment's `streamEncoding`
+   * (catalog/deployment.ts). Default JSON text; under Protocol Buffers, binary frames are decoded
+   * (pb.ts) and a push in JSON text is dropped with a count.
+   */
+  readonly streamEncoding?: StreamEncoding;
   readonly maxMessageBytes?: number;
   readonly closeGraceMs?: number;
   readonly releaseTimeoutMs?: number;
@@ -120,6 +128,16 @@ export type ConnectResult = Result<void, WsFailure>;
 
 type MutableCounts = { -readonly [K in keyof Counts]: Counts[K] };
 
+/** The count each dropped frame adds to. */
+const PROBLEM_COUNT = {
+  'not-json': 'notJson',
+  binary: 'binary',
+  unknown: 'unknown',
+  'too-large': 'tooLarge',
+  undecodable: 'undecodable',
+  'text-push': 'textPush',
+} as const satisfies Record<FrameProblem, keyof Counts>;
+
 function reasonOf(e: unknown): string {
   return e instanceof PacerError ? e.message : t('Not sent: {0}.', e instanceof Error ? e.message : String(e));
 }
@@ -139,6 +157,7 @@ export class WsConnection extends WsEmitter {
     releaseTimeoutMs: number;
   };
   readonly #now: () => number;
+  readonly #encoding: StreamEncoding;
   readonly #pacer: MessagePacer;
   readonly #pace: string;
   readonly #streams = new StreamTable();
@@ -152,6 +171,8 @@ export class WsConnection extends WsEmitter {
     binary: 0,
     unknown: 0,
     tooLarge: 0,
+    undecodable: 0,
+    textPush: 0,
   };
   #state: ConnectionState = { status: 'idle' };
   #ws: WebSocket | undefined;
@@ -184,6 +205,7 @@ export class WsConnection extends WsEmitter {
       releaseTimeoutMs: options.releaseTimeoutMs ?? WS_DEFAULTS.releaseTimeoutMs,
     };
     this.#now = options.now ?? Date.now;
+    this.#encoding = options.streamEncoding ?? 'json';
     this.#pacer = new MessagePacer(options.pacing);
     const p = options.pacing;
     this.#pace = t('at most {0} in {1} ms', p?.messages ?? PACING.messages, p?.windowMs ?? PACING.windowMs);
@@ -460,8 +482,8 @@ export class WsConnection extends WsEmitter {
   /** Whether `name` goes in a SUBSCRIPTION, is already held, or is refused here (and why). */
   #check(name: string, adding: number): 'send' | 'held' | { readonly refused: string } {
     if (this.#state.status !== 'open') return { refused: t('Not sent: the connection is not open.') };
-    const parsed = parseStreamName(name);
-    if (!parsed.ok) return { refused: parsed.error.message };
+    const named = this.#readName(name);
+    if (named !== undefined) return { refused: named };
     if (this.#streams.holds(name)) return 'held';
     if (this.#streams.used() + adding >= WS_DEFAULTS.maxHeldStreams)
       return {
@@ -472,6 +494,20 @@ export class WsConnection extends WsEmitter {
         ),
       };
     return 'send';
+  }
+
+  /**
+   * Why `name` is not asked for, or undefined. JSON streams are read by the catalog; the channels of a
+   * deployment that sends Protocol Buffers are not in it, so only their shape is held here (bounded,
+   * printable, no spaces) and the server judges the rest.
+   */
+  #readName(name: string): string | undefined {
+    if (this.#encoding === 'json') {
+      const parsed = parseStreamName(name);
+      return parsed.ok ? undefined : parsed.error.message;
+    }
+    if (name.length > 0 && name.length <= WS_RULES.maxStreamNameLength && /^[\x21-\x7e]+$/.test(name)) return undefined;
+    return t('Not sent: a stream name is 1 to {0} printable characters without spaces.', WS_RULES.maxStreamNameLength);
   }
 
   #refuseLocally(stream: string, msg: string): SubscriptionOutcome {
@@ -582,24 +618,37 @@ export class WsConnection extends WsEmitter {
 
   #onFrame(data: unknown): void {
     if (this.#finalised) return;
-    const f = readFrame(data, this.#o.maxFrameBytes);
+    const f = readFrame(data, this.#o.maxFrameBytes, this.#encoding);
     const at = this.#now();
     if (f.type !== 'problem') this.#heardAt = at;
     if (f.type === 'reply') return this.#onReply({ ...f.reply, msg: this.redact(f.reply.msg) }, at);
-    if (f.type === 'push') {
-      this.#counts.pushes++;
-      this.#streams.push(f.push.c, at);
-      // Masked before it is clipped, so that no part of a listen key is left at the cut.
-      const text = f.text === undefined ? {} : { text: clip(this.redact(f.text), BOUNDS.pushTextChars) };
-      this.emit({ type: 'push', stream: f.push.c, kind: f.kind, push: f.push, json: f.json, ...text, at });
-      return;
-    }
-    const key = ({ 'not-json': 'notJson', binary: 'binary', unknown: 'unknown', 'too-large': 'tooLarge' } as const)[
-      f.problem
-    ];
-    const count = ++this.#counts[key];
+    if (f.type === 'push') return this.#onPush(f, at);
+    const count = ++this.#counts[PROBLEM_COUNT[f.problem]];
     const sample = f.sample === undefined ? undefined : this.redact(f.sample);
     this.emit({ type: 'frame', problem: f.problem, why: this.redact(f.why), ...(sample && { sample }), count });
+  }
+
+  /** A JSON push or a decoded binary one: counted against its stream and handed on, alike. */
+  #onPush(f: Extract<Frame, { type: 'push' }>, at: number): void {
+    this.#counts.pushes++;
+    if (f.encoding === 'protobuf') {
+      this.#streams.push(f.stream, at);
+      this.emit({ type: 'push', encoding: 'protobuf', stream: f.stream, body: f.body, json: f.json, at });
+      return;
+    }
+    this.#streams.push(f.push.c, at);
+    // Masked before it is clipped, so that no part of a listen key is left at the cut.
+    const text = f.text === undefined ? {} : { text: clip(this.redact(f.text), BOUNDS.pushTextChars) };
+    this.emit({
+      type: 'push',
+      encoding: 'json',
+      stream: f.push.c,
+      kind: f.kind,
+      push: f.push,
+      json: f.json,
+      ...text,
+      at,
+    });
   }
 
   #onReply(reply: Reply, at: number): void {

@@ -1,7 +1,8 @@
 /**
  * `# @expect message PATH OP VALUE` (docs/format.md, WebSocket requests): a check on the pushes that
- * passes when one push satisfies it. PATH goes into the whole push ({c, s, t, d}: `d.deals[0].S`,
- * `s`, `d.deals[*].p`); every operator of `# @expect json` applies, judged by the same rules
+ * passes when one push satisfies it. PATH goes into the whole push: a JSON push's {c, s, t, d}
+ * (`d.deals[0].S`, `s`, `d.deals[*].p`), or a decoded Protocol Buffers push's {channel, symbol, …,
+ * BODY} (`publicAggreDeals.deals[0].price`; docs/websocket.md, "Protocol Buffers pushes"); every operator of `# @expect json` applies, judged by the same rules
  * (src/core/request/expect.ts). Fed push by push, so nothing is kept but the last value seen.
  */
 import { BOUNDS, clip } from '../bounds';

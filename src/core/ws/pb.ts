@@ -13,7 +13,6 @@
  */
 import { fromBinary, type DescField, type DescMessage } from '@bufbuild/protobuf';
 import { err, ok, type Result } from '../result';
-import { MAX_FRAME_BYTES } from './frames';
 import { PushDataV3ApiWrapperSchema, type PushDataV3ApiWrapper } from './proto/push_pb';
 
 /** A decoded value as JSON would carry it. */
@@ -37,14 +36,18 @@ export type PushProblem =
   | { readonly kind: 'unknown-body'; readonly field: number }
   | { readonly kind: 'no-body' };
 
-/** The connection drops frames past this already; the decoder holds the same bound on its own. */
-export const MAX_PUSH_BYTES = MAX_FRAME_BYTES;
 /** What a malformed frame's detail keeps of the library's message. */
 const DETAIL_CHARS = 200;
 
-export function decodePush(bytes: Uint8Array): Result<DecodedPush, PushProblem> {
-  if (bytes.byteLength > MAX_PUSH_BYTES)
-    return err({ kind: 'too-large', bytes: bytes.byteLength, max: MAX_PUSH_BYTES });
+/**
+ * Frames above this are not read: the service's pushes are a few KiB at most. The connection's frame
+ * cap for text and binary frames alike (frames.ts MAX_FRAME_BYTES is this bound).
+ */
+export const MAX_PUSH_BYTES = 1024 * 1024;
+
+/** `maxBytes`: the connection's own cap when it sets a lower one; held before anything is read. */
+export function decodePush(bytes: Uint8Array, maxBytes: number = MAX_PUSH_BYTES): Result<DecodedPush, PushProblem> {
+  if (bytes.byteLength > maxBytes) return err({ kind: 'too-large', bytes: bytes.byteLength, max: maxBytes });
   let wrapper: PushDataV3ApiWrapper;
   try {
     wrapper = fromBinary(PushDataV3ApiWrapperSchema, bytes);

@@ -111,6 +111,8 @@ export class WsSession extends WsEmitter {
     binary: 0,
     unknown: 0,
     tooLarge: 0,
+    undecodable: 0,
+    textPush: 0,
   };
   readonly #gaps: Gap[] = [];
   #gapsForgotten = 0;

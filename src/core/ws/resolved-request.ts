@@ -5,6 +5,7 @@
  * URL is the environment's wsUrl, or the request line's path on its origin, or a ws(s):// URL.
  */
 import { BOUNDS } from '../bounds';
+import { deploymentOf, type StreamEncoding } from '../catalog/deployment';
 import { WS_RULES } from '../catalog/ws-limits';
 import type { NamedEnvironment } from '../env/constants';
 import type { Expectation, ListenOption } from '../format/directives';
@@ -30,6 +31,8 @@ export interface ResolvedWsRequest {
   readonly envWsUrl: string;
   /** The environment's REST base URL: where a listen key is obtained, and the gate's origin. */
   readonly restBaseUrl: string;
+  /** How the environment's deployment sends pushes: JSON text, or Protocol Buffers the connection decodes. */
+  readonly streamEncoding: StreamEncoding;
   /** `[subscribe]` stream names, variables substituted, in file order, without duplicates. */
   readonly streams: readonly string[];
   /** `[message]` bodies as JSON text, variables substituted, in file order. */
@@ -86,6 +89,7 @@ export function resolveWsRequest(
     url,
     envWsUrl,
     restBaseUrl: env.baseUrl,
+    streamEncoding: deploymentOf(env).streamEncoding,
     streams,
     messages,
     listenKey: options.listenKey,

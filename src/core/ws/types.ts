@@ -92,22 +92,43 @@ export interface SubscriptionOutcome {
 /** A message sent on the socket: its id, or why it was not sent. */
 export type MessageSent = Result<{ readonly id: number }, string>;
 
-export type FrameProblem = 'not-json' | 'binary' | 'unknown' | 'too-large';
+/**
+ * Why a frame was dropped: `binary` a binary frame where the deployment sends JSON text,
+ * `undecodable` a binary frame that is not a push wrapper (deployment sending Protocol Buffers),
+ * `text-push` a JSON push where the deployment sends Protocol Buffers.
+ */
+export type FrameProblem = 'not-json' | 'binary' | 'unknown' | 'too-large' | 'undecodable' | 'text-push';
 
-export type WsEvent =
-  | { readonly type: 'state'; readonly state: ConnectionState }
+/** A push as the front ends get it: a JSON push validated by the catalog, or a binary one decoded. */
+type PushEvent = {
+  readonly type: 'push';
+  /** The push's stream: a JSON push's `c`, a decoded push's `channel`. */
+  readonly stream: string;
+  /**
+   * The push as JSON, for @expect message and for showing: a JSON push's frame as parsed; a decoded
+   * push as `{channel, symbol?, symbolId?, createTime?, sendTime?, <body name>: {…}}` (docs/websocket.md).
+   */
+  readonly json: unknown;
+  /** Set when the frame nests too deeply to write out (JSON.stringify would overflow): its text, clipped, to show instead. */
+  readonly text?: string;
+  readonly at: number;
+} & (
   | {
-      readonly type: 'push';
-      readonly stream: string;
+      readonly encoding: 'json';
       readonly kind: StreamKind;
       /** Validated by the catalog's schema (unknown members of the envelope dropped). */
       readonly push: Push;
-      /** The frame as parsed JSON, for @expect message and for showing. */
-      readonly json: unknown;
-      /** Set when the frame nests too deeply to write out (JSON.stringify would overflow): its text, clipped, to show instead. */
-      readonly text?: string;
-      readonly at: number;
     }
+  | {
+      readonly encoding: 'protobuf';
+      /** The body's field name in the wrapper (`publicAggreDeals`): the key of the body in `json`. */
+      readonly body: string;
+    }
+);
+
+export type WsEvent =
+  | { readonly type: 'state'; readonly state: ConnectionState }
+  | PushEvent
   | { readonly type: 'reply'; readonly reply: Reply; readonly request?: SentMessage; readonly at: number }
   | {
       readonly type: 'subscription';
@@ -160,6 +181,10 @@ export interface Counts {
   readonly binary: number;
   readonly unknown: number;
   readonly tooLarge: number;
+  /** Binary frames that did not decode as a push (under Protocol Buffers). */
+  readonly undecodable: number;
+  /** JSON pushes where the deployment sends Protocol Buffers. */
+  readonly textPush: number;
 }
 
 /** Everything the stream view shows of one connection, at one moment. */

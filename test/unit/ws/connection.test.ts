@@ -121,6 +121,7 @@ describe('WebSocket client core against the sandbox', function () {
     const r = await signed(sb, 'POST', '/api/v3/order', limitOrder('BUY', '0.5', '30010'));
     assert.equal(field(r.json, 'status'), 'FILLED', r.text);
     const e = await push;
+    assert.ok(e.encoding === 'json');
     assert.equal(e.kind, 'deals');
     const deal = (e.push.d['deals'] as unknown[])[0];
     assert.deepEqual(deal, { p: '30010.00000000', v: '0.50000000', S: 1, t: field(deal, 't') });
@@ -303,7 +304,10 @@ describe('WebSocket client core against the sandbox', function () {
     ]);
     c.on('push', (e) => checks.observe(e.json));
     await c.subscribe([DEALS]);
-    const second = c.waitFor('push', (e) => (e.push.d['deals'] as { S: number }[])[0]?.S === 2);
+    const second = c.waitFor(
+      'push',
+      (e) => e.encoding === 'json' && (e.push.d['deals'] as { S: number }[])[0]?.S === 2,
+    );
     await signed(sb, 'POST', '/api/v3/order', limitOrder('BUY', '0.1', '30010'));
     await signed(sb, 'POST', '/api/v3/order', limitOrder('SELL', '0.1', '29990'));
     await second;
@@ -402,7 +406,9 @@ describe('WebSocket client core against the sandbox', function () {
     ]);
     const pushed = c.waitFor('push', (e) => e.stream === ORDERS);
     const placed = await signed(sb, 'POST', '/api/v3/order', limitOrder('BUY', '0.1', '20000'));
-    assert.equal((await pushed).push.d['i'], field(placed.json, 'orderId'));
+    const order = await pushed;
+    assert.ok(order.encoding === 'json');
+    assert.equal(order.push.d['i'], field(placed.json, 'orderId'));
     await until(() => calls.includes('PUT'), 'a keep-alive');
     const shown = [
       ...seen,
