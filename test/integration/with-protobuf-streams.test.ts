@@ -54,6 +54,11 @@ suite('the stream view decodes Protocol Buffers pushes, in the real extension ho
     if (id) await vscode.commands.executeCommand('tradereq.disconnect', id);
     await vscode.workspace.fs.delete(fixtureUri(ENV_FILE));
     await vscode.workspace.fs.delete(fixtureUri(FILE));
+    // The suites after this one expect the built-in environment again, not this one's mexc deployment.
+    const { doc, position } = await openWithCursor('GET /api/v3/openOrders\nsymbol = {{|');
+    await waitFor('the built-in sandbox environment again', async () =>
+      (await completionsAt(doc.uri, position)).every((i) => labelOf(i) !== 'marker'),
+    );
     await sandbox?.close();
     if (previousStateDir === undefined) delete process.env['TRADEREQ_STATE_DIR'];
     else process.env['TRADEREQ_STATE_DIR'] = previousStateDir;
