@@ -148,6 +148,31 @@ export async function listedKeyProfiles(): Promise<{ profile: string; origins: s
 }
 
 /**
+ * The port of the loopback origin the key profile "sandbox" is bound to, or 0 when there is none. A
+ * modal dialog (binding to a new origin) cannot be answered in the test host, so a suite starts its
+ * sandbox on the origin an earlier suite's profile is bound to.
+ */
+export async function demoKeyPort(): Promise<number> {
+  const stored = (await listedKeyProfiles()).find((p) => p.profile === 'sandbox');
+  const loopback = stored?.origins.find((o) => /^http:\/\/127\.0\.0\.1:\d+$/.test(o));
+  assert.ok(
+    stored === undefined || loopback,
+    `profile "sandbox" is bound to a loopback origin: ${stored?.origins.join(', ')}`,
+  );
+  return loopback ? Number(new URL(loopback).port) : 0;
+}
+
+/** With no profile "sandbox", stores the demo key through the notification that `sendSigned` (a signed send) offers. */
+export async function storeDemoKeyIfMissing(sendSigned: () => Thenable<unknown>): Promise<void> {
+  if ((await listedKeyProfiles()).some((p) => p.profile === 'sandbox')) return;
+  assert.equal(await sendSigned(), undefined, 'nothing is sent without a key');
+  await waitFor('the key profile "sandbox" stored', async () => {
+    await vscode.commands.executeCommand('notification.acceptPrimaryAction');
+    return (await listedKeyProfiles()).some((p) => p.profile === 'sandbox');
+  });
+}
+
+/**
  * Ids VS Code gives the extension's "TradeReq" log output channel: `<extension id>.<name>` in
  * VS Code 1.100, `<extension id>.<name of its log file>` in 1.139. The test accepts only these two.
  */

@@ -18,7 +18,8 @@ import {
   completionsAt,
   fixtureUri,
   labelOf,
-  listedKeyProfiles,
+  demoKeyPort,
+  storeDemoKeyIfMissing,
   openWithCursor,
   tradereqApi,
   tradereqLogContaining,
@@ -97,31 +98,6 @@ suite('live streams in the editor, in the real extension host', () => {
     return vscode.commands.executeCommand<T>(lens.command, ...((lens.arguments ?? []) as unknown[]));
   }
 
-  /**
-   * The demo key as profile "sandbox", bound to this suite's sandbox. A modal dialog (binding to a
-   * new origin) cannot be answered in the test host, so a sandbox is started on the origin a stored
-   * profile is bound to (an earlier suite's, now closed); with none, the demo key is stored through
-   * the notification a signed send offers.
-   */
-  async function sandboxWithDemoKey(): Promise<Sandbox> {
-    const stored = (await listedKeyProfiles()).find((p) => p.profile === 'sandbox');
-    const loopback = stored?.origins.find((o) => /^http:\/\/127\.0\.0\.1:\d+$/.test(o));
-    assert.ok(
-      stored === undefined || loopback,
-      `profile "sandbox" is bound to a loopback origin: ${stored?.origins.join(', ')}`,
-    );
-    return startSandbox({ port: loopback ? Number(new URL(loopback).port) : 0, banScale: BAN_SCALE });
-  }
-
-  async function storeDemoKeyIfMissing(): Promise<void> {
-    if ((await listedKeyProfiles()).some((p) => p.profile === 'sandbox')) return;
-    assert.equal(await send(BUY), undefined, 'nothing is sent without a key');
-    await waitFor('the key profile "sandbox" stored', async () => {
-      await vscode.commands.executeCommand('notification.acceptPrimaryAction');
-      return (await listedKeyProfiles()).some((p) => p.profile === 'sandbox');
-    });
-  }
-
   /** One environment, with the sandbox's wsUrl, and waits until the extension uses it. */
   async function useEnvironment(): Promise<void> {
     const env = {
@@ -160,9 +136,9 @@ suite('live streams in the editor, in the real extension host', () => {
     await vscode.workspace.fs.writeFile(fixtureUri(FILE), new TextEncoder().encode(TEXT));
     // Open, as a person would before clicking a lens (code lenses are asked of open documents only).
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(fixtureUri(FILE)));
-    sandbox = await sandboxWithDemoKey();
+    sandbox = await startSandbox({ port: await demoKeyPort(), banScale: BAN_SCALE });
     await useEnvironment();
-    await storeDemoKeyIfMissing();
+    await storeDemoKeyIfMissing(() => send(BUY));
     await vscode.commands.executeCommand('notifications.clearAll');
   });
 

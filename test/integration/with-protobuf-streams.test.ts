@@ -8,15 +8,50 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { SANDBOX_KEYS, startSandbox, type LogEntry, type Sandbox } from '../../src/sandbox';
 import type { StreamsState } from '../../src/extension/streams';
 import type { TradeReqApi } from '../../src/extension/extension';
-import { completionsAt, fixtureUri, labelOf, openWithCursor, tradereqApi, waitFor } from './helpers';
+import type { PanelEntry } from '../../src/core/panel/protocol';
+import {
+  completionsAt,
+  demoKeyPort,
+  fixtureUri,
+  labelOf,
+  openWithCursor,
+  storeDemoKeyIfMissing,
+  tradereqApi,
+  waitFor,
+} from './helpers';
 
 const ENV_FILE = 'tradereq.env.json';
 const FILE = 'streams-pb.tradereq';
 const DEPTH5 = 'spot@public.limit.depth.v3.api.pb@BTCUSDT@5';
-const TEXT = `# A Protocol Buffers stream for the integration test.\n### Book\nWS /ws\n[subscribe]\n${DEPTH5}\n`;
+const ORDERS = 'spot@private.orders.v3.api.pb';
+const DEMO = SANDBOX_KEYS.find((k) => k.name === 'trade')!;
+// Requests of the file, by position. The order crosses the house's best ask (30010): a trade.
+const MY_ORDERS = 1;
+const BUY = 2;
+const TEXT = `# Protocol Buffers streams for the integration test. No secrets in this file.
+### Book
+WS /ws
+[subscribe]
+${DEPTH5}
+
+### My orders
+# @listenKey
+WS /ws
+[subscribe]
+${ORDERS}
+
+### Buy at the best ask
+POST /api/v3/order
+symbol = BTCUSDT
+side = BUY
+type = LIMIT
+timeInForce = GTC
+quantity = 0.001
+price = 30010
+`;
 
 type Conn = StreamsState['connections'][number];
 
@@ -25,12 +60,18 @@ suite('the stream view decodes Protocol Buffers pushes, in the real extension ho
   let api: TradeReqApi;
   let stateDir: string;
   let id: string | undefined;
+  let mine: string | undefined;
   const previousStateDir = process.env['TRADEREQ_STATE_DIR'];
-  const connection = (): Conn | undefined => api.streamsState().connections.find((c) => c.connection.id === id);
+  const connection = (which = id): Conn | undefined =>
+    api.streamsState().connections.find((c) => c.connection.id === which);
+  const send = (index: number): Thenable<PanelEntry | undefined> =>
+    vscode.commands.executeCommand<PanelEntry | undefined>('tradereq.sendRequest', fixtureUri(FILE), index);
 
   /** The environment of the mexc sandbox (its wsUrl next to its baseUrl), once the extension uses it. */
   async function useEnvironment(): Promise<void> {
-    const env = { 'pb-sandbox': { deployment: 'mexc', baseUrl: sandbox.baseUrl, variables: { marker: 'pb' } } };
+    const env = {
+      'pb-sandbox': { deployment: 'mexc', baseUrl: sandbox.baseUrl, key: 'sandbox', variables: { marker: 'pb' } },
+    };
     await vscode.workspace.fs.writeFile(fixtureUri(ENV_FILE), new TextEncoder().encode(JSON.stringify(env)));
     const { doc, position } = await openWithCursor('GET /api/v3/openOrders\nsymbol = {{|');
     await waitFor('the environment "pb-sandbox" to be the current one', async () =>
@@ -44,14 +85,17 @@ suite('the stream view decodes Protocol Buffers pushes, in the real extension ho
     stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-streams-pb-state-'));
     process.env['TRADEREQ_STATE_DIR'] = stateDir;
     api = await tradereqApi();
-    sandbox = await startSandbox({ port: 0, deployment: 'mexc' });
+    // On the origin the demo key's profile is bound to, when an earlier suite stored it.
+    sandbox = await startSandbox({ port: await demoKeyPort(), deployment: 'mexc' });
     await vscode.workspace.fs.writeFile(fixtureUri(FILE), new TextEncoder().encode(TEXT));
     await useEnvironment();
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(fixtureUri(FILE)));
+    await storeDemoKeyIfMissing(() => send(BUY));
+    await vscode.commands.executeCommand('notifications.clearAll');
   });
 
   suiteTeardown(async () => {
-    if (id) await vscode.commands.executeCommand('tradereq.disconnect', id);
+    for (const c of [id, mine]) if (c) await vscode.commands.executeCommand('tradereq.disconnect', c);
     await vscode.workspace.fs.delete(fixtureUri(ENV_FILE));
     await vscode.workspace.fs.delete(fixtureUri(FILE));
     // The suites after this one expect the built-in environment again, not this one's mexc deployment.
@@ -107,5 +151,43 @@ suite('the stream view decodes Protocol Buffers pushes, in the real extension ho
       JSON.stringify(c.connection.notes),
     );
     assert.equal(c.connection.status, 'open');
+  });
+
+  test('a private .pb stream with # @listenKey: an order sent from the editor comes back as a decoded private push', async () => {
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+      'vscode.executeCodeLensProvider',
+      fixtureUri(FILE),
+    );
+    const lens = lenses.find(
+      (l) => l.command?.command === 'tradereq.connect' && l.command.arguments?.[1] === MY_ORDERS,
+    );
+    assert.ok(lens?.command, 'a Connect lens above the private stream');
+    mine = await vscode.commands.executeCommand<string | undefined>(
+      lens.command.command,
+      ...((lens.command.arguments ?? []) as unknown[]),
+    );
+    await waitFor(
+      'the private stream subscribed',
+      () => connection(mine)?.connection.streams[0]?.status === 'subscribed',
+    );
+    const entry = await send(BUY);
+    assert.equal(entry?.outcome, 'ok', entry?.summary);
+    const log = (await (await fetch(`${sandbox.baseUrl}/_sandbox/requests`)).json()) as LogEntry[];
+    assert.ok(
+      log.some((e) => e.method === 'POST' && e.path === '/api/v3/order' && e.status === 200),
+      "the order went with the deployment's key header (X-MEXC-APIKEY) and was accepted",
+    );
+    const c = await waitFor('the order in the private stream', () => {
+      const v = connection(mine);
+      return v?.pushes.some((p) => p.stream === ORDERS) && v;
+    });
+    const push = c.pushes.find((p) => p.stream === ORDERS)!;
+    // Decoded from the binary wrapper: its channel, and the body under its name with decimals as text.
+    assert.match(push.text ?? '', /^\{"channel":"spot@private\.orders\.v3\.api\.pb"/, push.text);
+    assert.match(push.text ?? '', /"privateOrders":\{[^}]*"price":"30010(\.0+)?"/, push.text);
+    assert.equal(c.connection.counts.undecodable, 0);
+    assert.match(c.connection.listenKey ?? '', /^\*{4}.{4}$/, 'the listen key is shown masked');
+    const json = JSON.stringify(api.streamsState());
+    assert.ok(!json.includes(DEMO.apiKey) && !json.includes(DEMO.secretKey), 'no key value in the stream view');
   });
 });
