@@ -35,15 +35,17 @@ import { ListenKeyLease, type ListenKeyApi } from './listen-key';
 import { MessagePacer, PACING, PacerError } from './pacer';
 import { PendingReplies, pending, sentMessage, type Pending } from './pending-replies';
 import { StreamTable } from './stream-table';
-import type {
-  ConnectionSnapshot,
-  ConnectionState,
-  Counts,
-  FrameProblem,
-  MessageOrigin,
-  MessageSent,
-  SubscriptionOutcome,
-  WsFailure,
+import {
+  noCounts,
+  type ConnectionSnapshot,
+  type Counts,
+  type ConnectionState,
+  type MutableCounts,
+  type FrameProblem,
+  type MessageOrigin,
+  type MessageSent,
+  type SubscriptionOutcome,
+  type WsFailure,
 } from './types';
 import {
   describeBadHandshake,
@@ -126,8 +128,6 @@ export interface ConnectOptions {
 /** The connection opened, or the failure that kept it from opening. */
 export type ConnectResult = Result<void, WsFailure>;
 
-type MutableCounts = { -readonly [K in keyof Counts]: Counts[K] };
-
 /** The count each dropped frame adds to. */
 const PROBLEM_COUNT = {
   'not-json': 'notJson',
@@ -162,18 +162,7 @@ export class WsConnection extends WsEmitter {
   readonly #pace: string;
   readonly #streams = new StreamTable();
   readonly #pending = new PendingReplies();
-  readonly #counts: MutableCounts = {
-    pushes: 0,
-    replies: 0,
-    pongs: 0,
-    sent: 0,
-    notJson: 0,
-    binary: 0,
-    unknown: 0,
-    tooLarge: 0,
-    undecodable: 0,
-    textPush: 0,
-  };
+  readonly #counts: MutableCounts = noCounts();
   #state: ConnectionState = { status: 'idle' };
   #ws: WebSocket | undefined;
   #lease: ListenKeyLease | undefined;

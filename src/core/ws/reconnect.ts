@@ -19,15 +19,17 @@ import type { ConnectOptions, ConnectResult, WsConnection } from './connection';
 import { WsEmitter } from './emitter';
 import { ListenKeyLease } from './listen-key';
 import { NODE_TIMERS, type Timers } from './timers';
-import type {
-  ConnectionSnapshot,
-  ConnectionState,
-  Counts,
-  Gap,
-  MessageSent,
-  SubscriptionOutcome,
-  WsEvent,
-  WsFailure,
+import {
+  noCounts,
+  type ConnectionSnapshot,
+  type Counts,
+  type ConnectionState,
+  type MutableCounts,
+  type Gap,
+  type MessageSent,
+  type SubscriptionOutcome,
+  type WsEvent,
+  type WsFailure,
 } from './types';
 
 /** The reconnect schedule (docs/websocket.md, "Connection lifetime"; docs/security.md). */
@@ -84,8 +86,6 @@ export interface WsSessionOptions {
   readonly now?: () => number;
 }
 
-type MutableCounts = { -readonly [K in keyof Counts]: Counts[K] };
-
 export class WsSession extends WsEmitter {
   readonly #o: WsSessionOptions;
   readonly #timers: Timers;
@@ -102,18 +102,7 @@ export class WsSession extends WsEmitter {
   #wanted: string[] = [];
   /** The connection whose counts are in #prior already. */
   #counted: WsConnection | undefined;
-  readonly #prior: MutableCounts = {
-    pushes: 0,
-    replies: 0,
-    pongs: 0,
-    sent: 0,
-    notJson: 0,
-    binary: 0,
-    unknown: 0,
-    tooLarge: 0,
-    undecodable: 0,
-    textPush: 0,
-  };
+  readonly #prior: MutableCounts = noCounts();
   readonly #gaps: Gap[] = [];
   #gapsForgotten = 0;
   #gap: Gap | undefined;

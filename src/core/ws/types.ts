@@ -187,6 +187,24 @@ export interface Counts {
   readonly textPush: number;
 }
 
+export type MutableCounts = { -readonly [K in keyof Counts]: Counts[K] };
+
+/** Counts of a connection that has seen nothing yet. */
+export function noCounts(): MutableCounts {
+  return {
+    pushes: 0,
+    replies: 0,
+    pongs: 0,
+    sent: 0,
+    notJson: 0,
+    binary: 0,
+    unknown: 0,
+    tooLarge: 0,
+    undecodable: 0,
+    textPush: 0,
+  };
+}
+
 /** Everything the stream view shows of one connection, at one moment. */
 export interface ConnectionSnapshot {
   readonly state: ConnectionState;
