@@ -94,9 +94,24 @@ describe('the Testing view, as a person uses it', function () {
     const message = peek.getByText('Expected @expect code 30002, got code 700004', { exact: false }).first();
     await message.waitFor();
     assert.ok(await message.isVisible());
-    const peekTop = (await peek.boundingBox()).y;
-    const expectLine = page.locator('.monaco-editor .view-line', { hasText: '# @expect code 30002' }).first();
-    assert.ok((await expectLine.boundingBox()).y < peekTop, 'the message opens right under its # @expect line');
+    // The editor scrolls the peek into view after it opens: measured once the layout has settled.
+    const under = await page
+      .waitForFunction(
+        () => {
+          const box = document.querySelector('.monaco-editor .test-output-peek')?.getBoundingClientRect();
+          const line = [...document.querySelectorAll('.monaco-editor .view-line')].find((l) =>
+            l.textContent.includes('# @expect code 30002'),
+          );
+          return box !== undefined && line !== undefined && line.getBoundingClientRect().y < box.y;
+        },
+        undefined,
+        { timeout: 10_000 },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    assert.ok(under, 'the message opens right under its # @expect line');
     await page
       .locator('.notification-toast')
       .first()
