@@ -11,7 +11,7 @@ import { editorKeySource } from './editor-keys';
 import { environmentLabel } from '../core/env/demo';
 import type { Environments } from './environments';
 import type { KeyStore } from './keys';
-import { ws } from './lazy';
+import { lazy, ws } from './lazy';
 import type { Network } from './network';
 import { answersOf } from './sending';
 import { requireTrust } from './trust';
@@ -160,7 +160,7 @@ export class Streams implements vscode.Disposable {
   private listenKeyApi(r: ResolvedWsRequest, retry: () => unknown): ListenKeyApi {
     const { keys, log, network } = this.parts;
     const { sender, budget, clock } = network.get();
-    return ws().restListenKeyApi({
+    return lazy().restListenKeyApi({
       environment: r.environment,
       keyProfile: r.keyProfile,
       key: editorKeySource(keys),

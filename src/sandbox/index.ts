@@ -9,6 +9,8 @@ import { DEMO_ACCOUNTS, type DemoAccount } from '../core/env/demo';
 import { SANDBOX_PORT } from '../core/env/constants';
 import { WS_RULES } from '../core/catalog/ws-limits';
 import { DEPLOYMENT_IDS, deploymentById, type ConnectionRules, type Deployment } from '../core/catalog/deployment';
+import { endpointCatalogOf } from '../core/catalog/endpoint-catalogs';
+import type { EndpointInfo } from '../core/catalog/types';
 import type { SandboxCertificates } from './certificates';
 import { SandboxServer } from './server';
 import { certificateNames } from './tls';
@@ -33,6 +35,8 @@ interface SandboxOptions {
    * connection rules: its id, or a Deployment itself (a test's variant). Default `spec`.
    */
   readonly deployment?: string | Deployment;
+  /** The endpoints of its catalog (a test's variant). Default: those registered for the deployment (endpoint-catalogs.ts). */
+  readonly endpoints?: readonly EndpointInfo[];
   /** Multiplies the deployment's connection rules (idle closes, lifetime), as banScale the bans. Default 1. */
   readonly connectionScale?: number;
   /** A WebSocket connection with no subscription this long is closed. Default: the deployment's (30 s) × connectionScale. */
@@ -171,6 +175,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const tls = tlsOf(options.tls, host);
   const server = new SandboxServer({
     deployment,
+    endpoints: options.endpoints ?? endpointCatalogOf(deployment).endpoints,
     banScale,
     limits,
     now: options.now ?? Date.now,

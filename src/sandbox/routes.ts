@@ -47,11 +47,12 @@ export class RouteTable {
 
   constructor(
     private readonly deployment: Deployment,
+    endpoints: readonly EndpointInfo[],
     handlers: ReadonlyMap<string, Handler>,
   ) {
     const spec = new Set(ENDPOINTS.map(key));
     // The spec's catalog is what the handlers were written to; the deployment's adds what it documents.
-    for (const endpoint of [...ENDPOINTS, ...deployment.endpoints.filter((e) => !spec.has(key(e))).map(asPlayed)]) {
+    for (const endpoint of [...ENDPOINTS, ...endpoints.filter((e) => !spec.has(key(e))).map(asPlayed)]) {
       const handler = handlers.get(key(endpoint));
       if (handler === undefined) this.entry(this.notPlayed, endpoint.path, () => new Set()).add(endpoint.method);
       else this.entry(this.played, endpoint.path, () => new Map()).set(endpoint.method, routeOf(endpoint, handler));

@@ -8,6 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { ConnectionRules, Deployment } from '../core/catalog/deployment';
+import type { EndpointInfo } from '../core/catalog/types';
 import { USED_WEIGHT_HEADER } from '../core/catalog/limits';
 import { DEMO_ACCOUNTS } from '../core/env/demo';
 import { createHandlers, type UserStreams } from './api';
@@ -41,6 +42,8 @@ const MAX_LOG_ENTRIES = 10_000;
 interface ServerOptions {
   /** The deployment the sandbox plays: its key header, catalog, listen keys, streams and connection rules. */
   readonly deployment: Deployment;
+  /** The endpoints of its catalog: those the sandbox has no handler for are answered 501. */
+  readonly endpoints: readonly EndpointInfo[];
   readonly banScale: number;
   readonly limits: boolean;
   readonly now: () => number;
@@ -126,6 +129,7 @@ export class SandboxServer implements ControlTarget {
     this.engine.listener = this.feed;
     this.routes = new RouteTable(
       options.deployment,
+      options.endpoints,
       createHandlers(this.engine, this.userStreams(), options.listedSymbols),
     );
     this.engine.reset(this.serverTime());

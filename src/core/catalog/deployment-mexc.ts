@@ -1,9 +1,9 @@
 /**
  * MEXC's Spot API v3, the service's large public deployment, as its documentation describes it
  * today (docs/websocket.md, "Deployments"): its own host and key header, about fifty more REST
- * endpoints than the spec shows, and Protocol Buffers pushes on its own WebSocket host.
+ * endpoints than the spec shows (mexc-endpoints.ts), and Protocol Buffers pushes on its own
+ * WebSocket host.
  */
-import { MEXC_ENDPOINTS, MEXC_UNDOCUMENTED } from './mexc-endpoints';
 import { MEXC_STREAM_DESCRIPTIONS } from './stream-names-mexc';
 
 const MINUTE = 60_000;
@@ -15,8 +15,6 @@ export const MEXC_DEPLOYMENT = {
   baseUrl: 'https://api.mexc.com',
   wsUrl: 'wss://wbs-api.mexc.com/ws',
   hosts: ['mexc.com'],
-  endpoints: MEXC_ENDPOINTS,
-  undocumented: MEXC_UNDOCUMENTED,
   streamEncoding: 'protobuf',
   streams: MEXC_STREAM_DESCRIPTIONS,
   listenKey: {

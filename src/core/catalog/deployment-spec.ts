@@ -3,7 +3,6 @@
  * (docs/websocket.md): TradeReq's behaviour before deployments existed, and the default.
  */
 import { DEFAULT_API_KEY_HEADER } from './key-header';
-import { ENDPOINTS } from './endpoints';
 import { STREAM_DESCRIPTIONS } from './stream-names-spec';
 import { WS_RULES } from './ws-limits';
 
@@ -12,7 +11,6 @@ export const SPEC_DEPLOYMENT = {
   title: 'the published spec',
   apiKeyHeader: DEFAULT_API_KEY_HEADER,
   hosts: [],
-  endpoints: ENDPOINTS,
   streamEncoding: 'json',
   streams: STREAM_DESCRIPTIONS,
   listenKey: {

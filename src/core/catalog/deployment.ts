@@ -1,10 +1,9 @@
 /**
  * Deployments: what differs between the places that run the service (docs/websocket.md,
  * "Deployments"). Each is one data file (`deployment-<id>.ts`) registered in DEPLOYMENTS below;
- * everything else reads these facts from here, never from a deployment's name.
+ * everything else reads these facts from here, never from a deployment's name. Its REST endpoints
+ * are registered apart, in endpoint-catalogs.ts: the WebSocket client (dist/ws.js) needs none of them.
  */
-import type { EndpointInfo, UndocumentedPaths } from './types';
-import { EndpointCatalog, SPEC_ENDPOINTS } from './endpoints';
 import type { StreamDescription } from './stream-types';
 import { SPEC_DEPLOYMENT } from './deployment-spec';
 import { MEXC_DEPLOYMENT } from './deployment-mexc';
@@ -48,10 +47,6 @@ export interface Deployment {
   readonly wsUrl?: string;
   /** Hosts that are this deployment's, for `import` to name it. */
   readonly hosts: readonly string[];
-  /** Its REST endpoints, with parameters, weights and modes. */
-  readonly endpoints: readonly EndpointInfo[];
-  /** Paths its documentation leaves out, with why (the check step says so rather than "unknown"). */
-  readonly undocumented?: readonly UndocumentedPaths[];
   readonly streamEncoding: StreamEncoding;
   /** Its streams: names, parameters, which are private, what each push holds. */
   readonly streams: readonly StreamDescription[];
@@ -85,21 +80,4 @@ export function deploymentOfUrl(url: string): Deployment | undefined {
     return undefined;
   }
   return DEPLOYMENTS.find((d) => d.hosts.some((h) => host === h || host.endsWith('.' + h)));
-}
-
-const catalogs = new WeakMap<Deployment, EndpointCatalog>([[SPEC_DEPLOYMENT, SPEC_ENDPOINTS]]);
-
-/** A deployment's endpoints to look up, built once per deployment. */
-export function endpointCatalogOf(deployment: Deployment): EndpointCatalog {
-  let catalog = catalogs.get(deployment);
-  if (catalog === undefined) {
-    catalog = new EndpointCatalog(deployment.endpoints, deployment.undocumented);
-    catalogs.set(deployment, catalog);
-  }
-  return catalog;
-}
-
-/** The endpoints of the deployment an environment names (the spec's when it names none). */
-export function endpointsOf(environment: { readonly deployment?: string }): EndpointCatalog {
-  return endpointCatalogOf(deploymentOf(environment));
 }

@@ -374,7 +374,7 @@ export const ENDPOINTS: readonly EndpointInfo[] = [
 
 /**
  * One deployment's endpoints, looked up by method and path (docs/websocket.md, "Deployments"): built
- * once per deployment (catalog/deployment.ts endpointCatalogOf), read by the check step, completion,
+ * once per deployment (catalog/endpoint-catalogs.ts endpointCatalogOf), read by the check step, completion,
  * hover, resolve and the doctor.
  */
 export class EndpointCatalog {

@@ -1,5 +1,6 @@
 /** What the check step says about a request as a whole: its endpoint, signing, headers and placements. */
-import { DEFAULT_DEPLOYMENT, deploymentOf, endpointCatalogOf, type Deployment } from '../catalog/deployment';
+import { DEFAULT_DEPLOYMENT, deploymentOf, type Deployment } from '../catalog/deployment';
+import { endpointCatalogOf } from '../catalog/endpoint-catalogs';
 import type { EndpointInfo, UndocumentedPaths } from '../catalog/types';
 import { DEFAULT_API_KEY_HEADER, type NamedEnvironment } from '../env/constants';
 import type { RequestOptions } from '../format/directives';

@@ -3,13 +3,8 @@
  * deployment's host gets `"deployment": "<id>"` in the environment it writes, and leaves out the
  * base URL and key header that deployment already gives (they are written only where they differ).
  */
-import {
-  DEFAULT_DEPLOYMENT,
-  deploymentOfUrl,
-  endpointCatalogOf,
-  type Deployment,
-  type DeploymentId,
-} from '../catalog/deployment';
+import { DEFAULT_DEPLOYMENT, deploymentOfUrl, type Deployment, type DeploymentId } from '../catalog/deployment';
+import { endpointCatalogOf } from '../catalog/endpoint-catalogs';
 import type { EndpointCatalog } from '../catalog/endpoints';
 import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 

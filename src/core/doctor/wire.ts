@@ -6,7 +6,8 @@ import { BOUNDS } from '../bounds';
 import { nestsDeeperThan } from '../format/json-value';
 import { formWithoutSignature, isJsonBody, jsonWithoutSignature } from '../signing/total-params';
 import type { SentRequest } from './types';
-import { DEFAULT_DEPLOYMENT, deploymentOfUrl, endpointCatalogOf, type Deployment } from '../catalog/deployment';
+import { DEFAULT_DEPLOYMENT, deploymentOfUrl, type Deployment } from '../catalog/deployment';
+import { endpointCatalogOf } from '../catalog/endpoint-catalogs';
 import type { EndpointInfo } from '../catalog/types';
 
 /** A `name=value` pair as it stood on the wire, and its decoded name and value. */

@@ -16,7 +16,7 @@ import {
 } from '../format/model';
 import { SYSTEM_VARIABLES } from '../format/variables';
 import { findParam, type EndpointCatalog } from '../catalog/endpoints';
-import { endpointsOf } from '../catalog/deployment';
+import { endpointsOf } from '../catalog/endpoint-catalogs';
 import type { EndpointInfo } from '../catalog/types';
 import { expectationCompletions, requestPushPaths } from './expectation-help';
 import { deploymentOf } from '../catalog/deployment';

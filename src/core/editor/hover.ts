@@ -22,7 +22,8 @@ import { SYSTEM_VARIABLES, VariableScope, type ResolveContext } from '../format/
 import type { NamedEnvironment } from '../env/constants';
 import { lookupError } from '../catalog/errors';
 import { findParam } from '../catalog/endpoints';
-import { DEFAULT_DEPLOYMENT, deploymentOf, endpointCatalogOf, type Deployment } from '../catalog/deployment';
+import { DEFAULT_DEPLOYMENT, deploymentOf, type Deployment } from '../catalog/deployment';
+import { endpointCatalogOf } from '../catalog/endpoint-catalogs';
 import {
   endpointMarkdown,
   errorCodeMarkdown,

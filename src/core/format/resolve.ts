@@ -6,25 +6,17 @@
  */
 import { BOUNDS } from '../bounds';
 import { endpointWeight } from '../catalog/endpoints';
-import { endpointsOf } from '../catalog/deployment';
+import { endpointsOf } from '../catalog/endpoint-catalogs';
 import type { EndpointInfo, RateLimitMode } from '../catalog/types';
 import type { NamedEnvironment } from '../env/constants';
 import { t } from '../l10n';
 import { err, ok, type Result } from '../result';
-import type { RuleId } from '../rules';
-import { readOptions, type RequestOptions } from './directives';
-import {
-  METHODS,
-  WS_METHOD,
-  type Diagnostic,
-  type Method,
-  type Placement,
-  type Range,
-  type RequestBlock,
-} from './model';
+import type { RequestOptions } from './directives';
+import { METHODS, WS_METHOD, type Diagnostic, type Method, type Placement, type RequestBlock } from './model';
 import type { TradeReqDocument } from './model';
 import { unclosedJsonMessage, unknownMethodMessage, wsNotHttpMessage } from './messages';
-import { VariableScope, unresolvedRefs, type ResolveContext } from './variables';
+import { beginResolve, checkJsonObject, substituter, type Problems } from './resolve-begin';
+import type { ResolveContext } from './variables';
 
 export { defaultContext, type ResolveContext } from './variables';
 
@@ -61,32 +53,6 @@ export type ResolveResult = Result<ResolvedRequest, Diagnostic[]>;
 
 export function joinUrl(baseUrl: string, path: string): string {
   return baseUrl.replace(/\/+$/, '') + path;
-}
-
-/** Collects the diagnostics of one resolution (of an HTTP request here, of a WebSocket one in ws/resolved-request.ts). */
-export class Problems {
-  readonly list: Diagnostic[] = [];
-  add(range: Range, message: string, rule: RuleId): void {
-    this.list.push({ range, severity: 'error', message, rule });
-  }
-  get any(): boolean {
-    return this.list.length > 0;
-  }
-}
-
-/** The start of every resolution: the variable scope, the options, and the errors of directives and variables. */
-export function beginResolve(
-  doc: TradeReqDocument,
-  request: RequestBlock,
-  ctx: ResolveContext,
-): { scope: VariableScope; options: RequestOptions; problems: Problems } {
-  const scope = new VariableScope(doc, ctx);
-  const { options, diagnostics, fileDiagnostics } = readOptions(doc, request);
-  const problems = new Problems();
-  for (const d of [...fileDiagnostics, ...diagnostics, ...unresolvedRefs(request.variableRefs, scope)]) {
-    if (d.severity === 'error') problems.list.push(d);
-  }
-  return { scope, options, problems };
 }
 
 export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx: ResolveContext): ResolveResult {
@@ -126,19 +92,6 @@ function checkShape(request: RequestBlock, problems: Problems): void {
   if (request.json && !request.json.closed) problems.add(request.json.range, unclosedJsonMessage(), 'json-unclosed');
 }
 
-/** Substitutes a text of the request; a failure is recorded at `at` and the text kept (it is never sent). */
-export function substituter(
-  scope: VariableScope,
-  problems: Problems,
-): (s: string, at: Range, maxChars?: number) => string {
-  return (s, at, maxChars) => {
-    const r = scope.substitute(s, maxChars);
-    if (r.ok) return r.value;
-    problems.add(at, scope.notSentMessage(r.error), 'variable-expansion');
-    return s;
-  };
-}
-
 interface Target {
   readonly url: string;
   readonly origin: string;
@@ -170,29 +123,6 @@ function safeUrl(text: string): URL | undefined {
     return new URL(text);
   } catch {
     return undefined;
-  }
-}
-
-/** Records a problem when `json` (the request's body, or a WebSocket `[message]`) is not one JSON object. */
-export function checkJsonObject(json: string, at: Range, problems: Problems, what: 'body' | 'message' = 'body'): void {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    const message =
-      what === 'body'
-        ? t('The JSON body is not a valid JSON object after substituting variables ({0}).', why)
-        : t('The [message] is not a valid JSON object after substituting variables ({0}).', why);
-    problems.add(at, message, 'json-invalid');
-    return;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    const message =
-      what === 'body'
-        ? t('The JSON body is not a valid JSON object after substituting variables (not an object).')
-        : t('The [message] is not a valid JSON object after substituting variables (not an object).');
-    problems.add(at, message, 'json-invalid');
   }
 }
 

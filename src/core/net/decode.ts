@@ -5,9 +5,9 @@
 import * as z from '../zod-mini';
 import { parseJson } from '../format/json-value';
 import { lookupError } from '../catalog/errors';
-import { MAX_RETRY_AFTER_S } from '../catalog/limits';
 import { describeStatus } from '../catalog/statuses';
 import type { ErrorCodeInfo, HttpStatusInfo, Outcome } from '../catalog/types';
+import { parseRetryAfter } from './retry-after';
 
 const ErrorBodySchema = z.looseObject({ code: z.int(), msg: z.optional(z.string()) });
 
@@ -23,12 +23,6 @@ export interface Decoded {
   readonly error?: ErrorCodeInfo;
   /** Whole seconds from Retry-After on 418 and 429 (§8 rule 4). */
   readonly retryAfterSeconds?: number;
-}
-
-/** Whole seconds of a Retry-After header, capped at the longest ban: 400 digits must not block for ever. */
-export function parseRetryAfter(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
-  return Math.min(Number(value), MAX_RETRY_AFTER_S);
 }
 
 export function decodeResponse(status: number, bodyText: string, retryAfter?: string): Decoded {

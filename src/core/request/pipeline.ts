@@ -9,7 +9,7 @@ import { t } from '../l10n';
 import { accountId } from '../budget/state';
 import { explainRecheck, explainWrittenTimestamp, maySendAgain, type ClockRecheck } from '../clock/clock';
 import { measureClock } from '../clock/measure';
-import { endpointsOf } from '../catalog/deployment';
+import { endpointsOf } from '../catalog/endpoint-catalogs';
 import type { EndpointCatalog } from '../catalog/endpoints';
 import type { ClockSync } from '../clock/sync';
 import type { NamedEnvironment } from '../env/constants';

@@ -1,7 +1,7 @@
 /**
  * A WebSocket request of a `.tradereq` file (docs/format.md, "WebSocket requests") once its variables
  * are resolved: what `tradereq listen` and the editor's stream view connect with. Variables and
- * directives are resolved exactly as for an HTTP request (format/resolve.ts beginResolve); the
+ * directives are resolved exactly as for an HTTP request (format/resolve-begin.ts beginResolve); the
  * URL is the environment's wsUrl, or the request line's path on its origin, or a ws(s):// URL.
  */
 import { BOUNDS } from '../bounds';
@@ -11,7 +11,7 @@ import type { NamedEnvironment } from '../env/constants';
 import type { Expectation, ListenOption } from '../format/directives';
 import { isWebSocket, type Diagnostic, type RequestBlock, type TradeReqDocument } from '../format/model';
 import { unclosedJsonMessage } from '../format/messages';
-import { beginResolve, checkJsonObject, substituter, type Problems } from '../format/resolve';
+import { beginResolve, checkJsonObject, substituter, type Problems } from '../format/resolve-begin';
 import type { ResolveContext } from '../format/variables';
 import { t } from '../l10n';
 import { err, ok, type Result } from '../result';

@@ -16,7 +16,7 @@ import type { WebSocket } from 'ws';
 import { BOUNDS } from '../bounds';
 import { t } from '../l10n';
 import type { Budget, BudgetView } from '../budget/budget';
-import { parseRetryAfter } from '../net/decode';
+import { parseRetryAfter } from '../net/retry-after';
 import { FAILURE_CODES, describeFailure, proxyFailureCode } from '../net/send';
 import { serverText } from './frames';
 import { nodeCrypto } from '../node-lazy';

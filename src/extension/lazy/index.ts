@@ -1,8 +1,8 @@
 /**
  * What a send needs, in its own bundle (dist/lazy.js) loaded on first use, which keeps activation
  * fast: validation with zod/mini, node:http's sender, the shared rate-limit state, the send pipeline
- * and the Testing view's runner. The WebSocket client (ws) is in ws.ts, what no send needs
- * in tools.ts.
+ * (and a listen key's REST calls, which go through it) and the Testing view's runner. The WebSocket
+ * client (ws) is in ws.ts, what no send needs in tools.ts.
  */
 export { setL10nBundle } from '../../core/l10n';
 export { parseEnvironmentFile } from '../../core/env/schema';
@@ -15,6 +15,7 @@ export { NodeHttpSender } from '../../core/net/node-http-sender';
 export { Network } from '../../core/net/network';
 export { fetchSymbols } from '../../core/editor/symbols';
 export { runRequest } from '../../core/request/pipeline';
+export { restListenKeyApi } from '../../core/ws/listen-key-api';
 export { resolveAndPrepare, signedRequestText, curlCommand } from '../../core/request/prepare';
 export { entryFromResult, budgetState, historyItem } from '../../core/panel/entry';
 export { orderQueryDocument } from '../../core/request/order-query';

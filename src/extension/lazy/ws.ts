@@ -4,7 +4,7 @@
  * undici's by the figures of `npm run bench:ws-client`, docs/performance.md).
  */
 export { setL10nBundle } from '../../core/l10n';
-export { WsConnection, WsSession, resolveWsRequest, restListenKeyApi } from '../../core/ws';
+export { WsConnection, WsSession, resolveWsRequest } from '../../core/ws';
 export { deploymentOf } from '../../core/catalog/deployment';
 export { defaultContext } from '../../core/format/variables';
 export { LiveFeed } from '../../core/panel/live';

@@ -3,12 +3,8 @@
  * 4 in blocks the page hides), the spec's shared parameters reused, and what it leaves undocumented.
  */
 import assert from 'node:assert/strict';
-import {
-  DEFAULT_DEPLOYMENT,
-  deploymentById,
-  endpointCatalogOf,
-  endpointsOf,
-} from '../../../src/core/catalog/deployment';
+import { DEFAULT_DEPLOYMENT, deploymentById } from '../../../src/core/catalog/deployment';
+import { endpointCatalogOf, endpointsOf } from '../../../src/core/catalog/endpoint-catalogs';
 import { ENDPOINTS, SPEC_ENDPOINTS, endpointWeight, findParam } from '../../../src/core/catalog/endpoints';
 import { MEXC_ENDPOINTS } from '../../../src/core/catalog/mexc-endpoints';
 

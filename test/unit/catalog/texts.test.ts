@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { DEPLOYMENTS } from '../../../src/core/catalog/deployment';
+import { endpointCatalogOf } from '../../../src/core/catalog/endpoint-catalogs';
 import { ERROR_CODES } from '../../../src/core/catalog/errors';
 import { HTTP_STATUSES, OTHER_STATUS_MEANINGS } from '../../../src/core/catalog/statuses';
 import { STREAM_DESCRIPTIONS } from '../../../src/core/catalog/stream-names';
@@ -22,7 +23,7 @@ describe('catalog texts shown translated', () => {
   });
 
   it("lists every endpoint's title, description and parameter words (of every deployment), and every stream's", () => {
-    for (const e of DEPLOYMENTS.flatMap((d) => d.endpoints)) {
+    for (const e of DEPLOYMENTS.flatMap((d) => endpointCatalogOf(d).endpoints)) {
       const params = e.params.flatMap((p) => [p, ...(p.itemParams ?? [])]);
       const words = [e.title, e.description, ...params.flatMap((p) => [p.description, p.rule])];
       for (const text of [...words, ...params.flatMap((p) => p.enumValues ?? []).map((v) => v.description)])

@@ -68,6 +68,20 @@ describe("the editor's first Send loads a bundle without undici or zod's full fo
     assert.deepEqual(ws.inputs.filter(fullZod), []);
   });
 
+  it("dist/ws.js: no deployment's REST endpoints, error codes or send pipeline (a listen key's REST calls are lazy.js's)", async () => {
+    const ws = await bundle('ws.ts');
+    assert.ok(ws.inputs.includes('src/core/catalog/deployment.ts'), "the deployments' stream facts are in it");
+    for (const file of [
+      'src/core/catalog/mexc-endpoints.ts',
+      'src/core/catalog/endpoint-catalogs.ts',
+      'src/core/catalog/errors.ts',
+      'src/core/request/pipeline.ts',
+      'src/core/ws/listen-key-api.ts',
+    ])
+      assert.ok(!ws.inputs.includes(file), `${file} is not in it`);
+    assert.ok((await bundle('index.ts')).inputs.includes('src/core/ws/listen-key-api.ts'), 'lazy.js makes the calls');
+  });
+
   it("dist/ws.js opens its upgrade with node:http's ClientRequest, never http.request or https.request, which VS Code reroutes by its proxy settings", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradereq-ws-bundle-'));
     const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });

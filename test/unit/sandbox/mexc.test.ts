@@ -14,7 +14,8 @@ import protobuf from 'protobufjs';
 import { request } from 'undici';
 import { WebSocket } from 'ws';
 import { MEXC_DEPLOYMENT } from '../../../src/core/catalog/deployment-mexc';
-import { DEPLOYMENTS, deploymentById, type Deployment } from '../../../src/core/catalog/deployment';
+import { DEPLOYMENTS, deploymentById } from '../../../src/core/catalog/deployment';
+import { endpointCatalogOf } from '../../../src/core/catalog/endpoint-catalogs';
 import type { EndpointInfo } from '../../../src/core/catalog/types';
 import { sandboxCommand } from '../../../src/cli/sandbox';
 import { UsageError, type Io } from '../../../src/cli/usage';
@@ -231,7 +232,7 @@ describe('sandbox playing mexc: REST', function () {
   });
 
   it('every endpoint of the deployment\'s catalog is played or answered "not played", never as an unknown path', async () => {
-    for (const e of deploymentById('mexc')!.endpoints) {
+    for (const e of endpointCatalogOf(deploymentById('mexc')!).endpoints) {
       const r = await call(sb, e.method, e.path);
       assert.notEqual(r.status, 404, `${e.method} ${e.path}: ${r.text}`);
       if (r.status === NOT_PLAYED_STATUS) assert.equal(field(r.json, 'code'), NOT_PLAYED_CODE);
@@ -262,10 +263,10 @@ describe('sandbox playing mexc: an endpoint of its catalog it does not play', fu
     weight: 1,
     permission: 'trade',
   };
-  const withWallet: Deployment = { ...MEXC_DEPLOYMENT, endpoints: [...MEXC_DEPLOYMENT.endpoints, getAll, listKeys] };
+  const withWallet = [...endpointCatalogOf(MEXC_DEPLOYMENT).endpoints, getAll, listKeys];
   let sb: Sandbox;
   before(async () => {
-    sb = await startSandbox({ port: 0, deployment: withWallet });
+    sb = await startSandbox({ port: 0, deployment: MEXC_DEPLOYMENT, endpoints: withWallet });
   });
   after(() => sb.close());
 

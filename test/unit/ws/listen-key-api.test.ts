@@ -12,7 +12,8 @@ import type { Sender } from '../../../src/core/net/send';
 import { NodeHttpSender } from '../../../src/core/net/node-http-sender';
 import type { KeySource } from '../../../src/core/request/prepare';
 import { ok } from '../../../src/core/result';
-import { LISTEN_KEY_FORMAT, restListenKeyApi, type ListenKeyCallFailure } from '../../../src/core/ws';
+import { LISTEN_KEY_FORMAT } from '../../../src/core/ws';
+import { restListenKeyApi, type ListenKeyCallFailure } from '../../../src/core/ws/listen-key-api';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
 import { control, field } from '../../support/sandbox-ws';
 
