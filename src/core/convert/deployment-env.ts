@@ -3,7 +3,13 @@
  * deployment's host gets `"deployment": "<id>"` in the environment it writes, and leaves out the
  * base URL and key header that deployment already gives (they are written only where they differ).
  */
-import { DEFAULT_DEPLOYMENT, deploymentOfUrl, type Deployment, type DeploymentId } from '../catalog/deployment';
+import {
+  DEFAULT_DEPLOYMENT,
+  DEPLOYMENTS,
+  deploymentOfUrl,
+  type Deployment,
+  type DeploymentId,
+} from '../catalog/deployment';
 import { endpointCatalogOf } from '../catalog/endpoint-catalogs';
 import type { EndpointCatalog } from '../catalog/endpoints';
 import { DEFAULT_API_KEY_HEADER } from '../env/constants';
@@ -12,6 +18,12 @@ import { DEFAULT_API_KEY_HEADER } from '../env/constants';
 export function deploymentOfBase(baseUrl: string | undefined): Deployment | undefined {
   const d = baseUrl === undefined ? undefined : deploymentOfUrl(baseUrl);
   return d === DEFAULT_DEPLOYMENT ? undefined : d;
+}
+
+/** The deployment whose own key header (not the default's) one of `headers` is; for a source that names no host. */
+export function deploymentOfKeyHeader(headers: Iterable<string>): Deployment | undefined {
+  const names = new Set([...headers].map((h) => h.toUpperCase()));
+  return DEPLOYMENTS.find((d) => d !== DEFAULT_DEPLOYMENT && names.has(d.apiKeyHeader.toUpperCase()));
 }
 
 /** The catalog an import looks endpoints up in: the deployment's, else the spec's. */
@@ -35,8 +47,8 @@ export function environmentPlace(
   baseUrl: string,
   key: string,
   apiKeyHeader: string | undefined,
+  deployment = deploymentOfBase(baseUrl),
 ): EnvironmentPlace & { readonly key: string } {
-  const deployment = deploymentOfBase(baseUrl);
   const own = baseUrl.replace(/\/+$/, '');
   return {
     ...(deployment ? { deployment: deployment.id as DeploymentId } : {}),

@@ -5,6 +5,7 @@
  */
 import { BUILTIN_SANDBOX } from '../env/constants';
 import { environmentPlace } from './deployment-env';
+import type { Deployment } from '../catalog/deployment';
 import { profileEnvPrefix } from '../env/keys';
 import { EnvironmentFileSchema, type WrittenEnvironment, type WrittenEnvironmentFile } from '../env/schema';
 import { scalarText, type PostmanKeyValue } from './postman-schema';
@@ -82,6 +83,8 @@ export interface EnvironmentDraft {
   readonly baseUrl: string | undefined;
   readonly profile: string;
   readonly apiKeyHeader: string | undefined;
+  /** The deployment the source talks to, when its host or its key header says so. */
+  readonly deployment?: Deployment;
   readonly variables: readonly Variable[];
 }
 
@@ -94,7 +97,12 @@ export function buildEnvironment(draft: EnvironmentDraft, notes: Notes): Written
   const variables: Record<string, string> = {};
   for (const v of draft.variables) variables[v.name] = v.value;
   const env: WrittenEnvironment = {
-    ...environmentPlace(draft.baseUrl ?? BUILTIN_SANDBOX.baseUrl, draft.profile, draft.apiKeyHeader || undefined),
+    ...environmentPlace(
+      draft.baseUrl ?? BUILTIN_SANDBOX.baseUrl,
+      draft.profile,
+      draft.apiKeyHeader || undefined,
+      draft.deployment,
+    ),
     ...(draft.variables.length > 0 ? { variables } : {}),
   };
   for (let attempt = 0; attempt <= draft.variables.length + 1; attempt++) {

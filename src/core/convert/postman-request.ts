@@ -275,6 +275,13 @@ function readBody(request: DraftRequest, body: PostmanBody, where: string, ctx: 
 
 type HeaderField = Exclude<PostmanRequest, string>['header'];
 
+/** The header names a Postman request sends (before anything is read of them). */
+export function headerNames(request: PostmanRequest | undefined): string[] {
+  return typeof request === 'string' || request === undefined
+    ? []
+    : headerList(request.header).map((h) => (h.key ?? '').trim());
+}
+
 function headerList(header: HeaderField): PostmanKeyValue[] {
   if (!header) return [];
   if (Array.isArray(header)) return header;

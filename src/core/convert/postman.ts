@@ -11,6 +11,7 @@ import { buildEnvironment, keyProfileNote, lookup, readVariables, type VariableS
 import {
   convertRequest,
   hasScript,
+  headerNames,
   isSigningScript,
   keptNote,
   keptText,
@@ -19,6 +20,7 @@ import {
   testChecks,
   type RequestContext,
 } from './postman-request';
+import type { Deployment } from '../catalog/deployment';
 import {
   descriptionText,
   readCollection,
@@ -32,7 +34,7 @@ import {
 } from './postman-schema';
 import { ConvertError, IMPORT_LIMITS, type ImportResult, type ImportedFile } from './import-result';
 import { apiKeyAdvice, applySigning } from './signing';
-import { deploymentOfBase, importCatalog } from './deployment-env';
+import { deploymentOfBase, deploymentOfKeyHeader, importCatalog } from './deployment-env';
 import { Notes, UniqueNames, requestNameFrom, slug } from './common';
 import { secondsNote } from './foreign-variables';
 import { portableFileName, renderFile } from './write';
@@ -52,6 +54,20 @@ interface Scope {
 interface Entry {
   readonly item: PostmanItem;
   readonly scope: Scope;
+}
+
+/**
+ * The deployment the collection talks to: its base URL's host; with no base URL known (a variable
+ * without a value), the deployment whose own key header its requests send.
+ */
+function deploymentOf(baseUrl: string | undefined, entries: readonly Entry[], notes: Notes): Deployment | undefined {
+  if (baseUrl !== undefined) return deploymentOfBase(baseUrl);
+  const d = deploymentOfKeyHeader(entries.flatMap((e) => headerNames(e.item.request)));
+  if (d !== undefined)
+    notes.add(
+      `the requests send ${d.apiKeyHeader}, the key header of ${d.title}: the environment names "deployment": "${d.id}" and points at the sandbox (tradereq sandbox --deployment ${d.id}) until you set its baseUrl or take it out.`,
+    );
+  return d;
 }
 
 function isSigning(e: PostmanEvent): boolean {
@@ -193,7 +209,7 @@ export function postmanImport(collectionText: string, environmentText?: string):
   const base = chooseBase(entries, vars, notes);
   const envName = slug(environment?.name ?? collection.info.name ?? 'imported', 'imported');
   const bases = new BaseMapper(base.url !== undefined ? [{ name: envName, baseUrl: base.url }] : [], notes);
-  const deployment = deploymentOfBase(base.url);
+  const deployment = deploymentOf(base.url, entries, notes);
   const ctx: RequestContext = {
     notes,
     referenced: new Set(),
@@ -215,6 +231,7 @@ export function postmanImport(collectionText: string, environmentText?: string):
       baseUrl: base.url,
       profile: envName,
       apiKeyHeader,
+      ...(deployment ? { deployment } : {}),
       variables: vars.environment.filter((v) => keepBase(v.name)),
     },
     notes,

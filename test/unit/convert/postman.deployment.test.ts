@@ -82,6 +82,19 @@ describe("a deployment's own Postman collection, imported and checked (issue 33)
     assertChecksUnderMexc(result, 71);
   });
 
+  it('without its environment (no host known), its key header names the deployment; the environment points at the sandbox', () => {
+    const alone = imported(importPostman(COLLECTION));
+    const env = Object.values(alone.environment ?? {})[0];
+    assert.equal(env?.deployment, 'mexc');
+    assert.equal(env?.baseUrl, 'http://127.0.0.1:8780');
+    assert.equal(env?.apiKeyHeader, undefined);
+    assert.ok(
+      alone.notes.some((n) => n.includes('the key header of MEXC Spot v3') && n.includes('--deployment mexc')),
+      alone.notes.join('\n'),
+    );
+    assertChecksUnderMexc(alone, 71);
+  });
+
   it('under the spec\'s catalog (the "before" of issue 33), 61 are not in the catalog and 1 is known with another method', () => {
     const environment: NamedEnvironment = { name: 'before', baseUrl: 'https://api.mexc.com' };
     const unknown = unknownEndpoints(result, environment);
@@ -119,5 +132,9 @@ describe('the published "MEXC V3" collection itself (TRADEREQ_MEXC_POSTMAN)', fu
     // The collection's base is {{api_url}}; its published environment gives it the deployment's host.
     const environment = JSON.stringify({ values: [{ key: 'api_url', value: 'https://api.mexc.com' }] });
     assertChecksUnderMexc(imported(importPostman(text, environment)), 71);
+  });
+
+  it('imported without its environment, it names the deployment by its key header and checks the same', () => {
+    assertChecksUnderMexc(imported(importPostman(text)), 71);
   });
 });
