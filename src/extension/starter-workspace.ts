@@ -83,6 +83,8 @@ async function pickDeployment(): Promise<StarterDeployment | undefined> {
   const picked = await vscode.window.showQuickPick(items, {
     title: vscode.l10n.t('TradeReq: the deployment the starter is for'),
     placeHolder: vscode.l10n.t('Which deployment of the service will this project talk to?'),
+    // Started from the walkthrough, whose page may take the focus back a moment later: the question stays.
+    ignoreFocusOut: true,
   });
   return picked?.id;
 }
