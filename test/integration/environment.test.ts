@@ -13,9 +13,9 @@ import {
   tradereqApi,
   tradereqDiagnostics,
   waitFor,
+  useBuiltInEnvironment,
+  useOnlyEnvironment,
 } from './helpers';
-
-const ENV_FILE = 'tradereq.env.json';
 
 /** The variable completions after `{{` in a request of a fresh document. */
 async function variableCompletions(): Promise<vscode.CompletionItem[]> {
@@ -28,25 +28,15 @@ suite('environments: a tradereq.env.json pointing at the sandbox exchange', () =
 
   suiteSetup(async () => {
     sandbox = await startSandbox({ port: 0 });
-    const environments = {
-      'test-sandbox': { baseUrl: sandbox.baseUrl, key: 'sandbox', variables: { desk: 'demo-desk', symbol: 'ETHBTC' } },
-    };
-    await vscode.workspace.fs.writeFile(
-      fixtureUri(ENV_FILE),
-      new TextEncoder().encode(JSON.stringify(environments, null, 2)),
-    );
-    // The extension reloads the file when it changes; its variables show when it has.
-    await waitFor('the environment test-sandbox to be loaded', async () =>
-      (await variableCompletions()).some((i) => labelOf(i) === 'desk'),
+    await useOnlyEnvironment(
+      'test-sandbox',
+      { baseUrl: sandbox.baseUrl, key: 'sandbox' },
+      { desk: 'demo-desk', symbol: 'ETHBTC' },
     );
   });
 
   suiteTeardown(async () => {
-    await vscode.workspace.fs.delete(fixtureUri(ENV_FILE));
-    await waitFor(
-      'the built-in sandbox environment again',
-      async () => !(await variableCompletions()).some((i) => labelOf(i) === 'desk'),
-    );
+    await useBuiltInEnvironment();
     await sandbox.close();
   });
 

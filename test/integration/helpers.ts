@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { TradeReqApi } from '../../src/extension/extension';
 
 export const EXTENSION_ID = 'tradereq.tradereq';
+export const ENV_FILE = 'tradereq.env.json';
 
 /** Polls until `probe` returns a value; fails with `what` at the deadline (no fixed sleeps). */
 export async function waitFor<T>(
@@ -43,6 +44,34 @@ export async function openWithCursor(text: string): Promise<{ doc: vscode.TextDo
     content: text.slice(0, at) + text.slice(at + 1),
   });
   return { doc, position: doc.positionAt(at) };
+}
+
+/**
+ * Writes tradereq.env.json with the one environment `name` (so it is the current one) and waits
+ * until the extension uses it: completion offers its variable `inUse`, whose value is `name`.
+ */
+export async function useOnlyEnvironment(
+  name: string,
+  environment: Record<string, unknown>,
+  variables: Record<string, string> = {},
+): Promise<void> {
+  const file = { [name]: { ...environment, variables: { ...variables, inUse: name } } };
+  await vscode.workspace.fs.writeFile(fixtureUri(ENV_FILE), new TextEncoder().encode(JSON.stringify(file, null, 2)));
+  const { doc, position } = await openWithCursor('GET /api/v3/openOrders\nsymbol = {{|');
+  await waitFor(`the environment "${name}" to be the current one`, async () =>
+    (await completionsAt(doc.uri, position)).some(
+      (i) => labelOf(i) === 'inUse' && i.detail === `environment ${name} = ${name}`,
+    ),
+  );
+}
+
+/** Deletes tradereq.env.json and waits until the extension uses the built-in environment again. */
+export async function useBuiltInEnvironment(): Promise<void> {
+  await vscode.workspace.fs.delete(fixtureUri(ENV_FILE));
+  const { doc, position } = await openWithCursor('GET /api/v3/openOrders\nsymbol = {{|');
+  await waitFor('the built-in sandbox environment again', async () =>
+    (await completionsAt(doc.uri, position)).every((i) => labelOf(i) !== 'inUse'),
+  );
 }
 
 /** The label of a completion item as a string. */

@@ -15,17 +15,15 @@ import { startSandbox, SANDBOX_KEYS, type LogEntry, type Sandbox } from '../../s
 import type { TradeReqApi } from '../../src/extension/extension';
 import type { PanelEntry, PanelState } from '../../src/core/panel/protocol';
 import {
-  completionsAt,
   fixtureUri,
-  labelOf,
   listedKeyProfiles,
-  openWithCursor,
   tradereqApi,
   tradereqLogContaining,
   waitFor,
+  ENV_FILE,
+  useOnlyEnvironment,
 } from './helpers';
 
-const ENV_FILE = 'tradereq.env.json';
 const DEMO = SANDBOX_KEYS.find((k) => k.name === 'trade')!;
 // Requests of sending.tradereq, by position.
 const BUY = 0;
@@ -106,22 +104,9 @@ suite('sending from the editor, in the real extension host', () => {
     return state;
   };
 
-  /** Writes tradereq.env.json with one environment (so it is the current one) and waits until the extension uses it. */
-  async function useEnvironment(name: string, fields: Record<string, unknown>): Promise<void> {
-    const environments = {
-      [name]: { baseUrl: sandbox.baseUrl, key: 'sandbox', ...fields, variables: { elsewhere: elsewhere.baseUrl } },
-    };
-    await vscode.workspace.fs.writeFile(
-      fixtureUri(ENV_FILE),
-      new TextEncoder().encode(JSON.stringify(environments, null, 2)),
-    );
-    const { doc, position } = await openWithCursor('GET /api/v3/openOrders\nsymbol = {{|');
-    await waitFor(`the environment "${name}" to be the current one`, async () =>
-      (await completionsAt(doc.uri, position)).some(
-        (i) => labelOf(i) === 'elsewhere' && i.detail === `environment ${name} = ${elsewhere.baseUrl}`,
-      ),
-    );
-  }
+  /** One environment `name` at the sandbox (so it is the current one), with `fields` of its own. */
+  const useEnvironment = (name: string, fields: Record<string, unknown>): Promise<void> =>
+    useOnlyEnvironment(name, { baseUrl: sandbox.baseUrl, key: 'sandbox', ...fields }, { elsewhere: elsewhere.baseUrl });
 
   suiteSetup(async () => {
     // The budget and the gate persist per origin in this folder: a fresh one, not the user's.

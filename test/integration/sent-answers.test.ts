@@ -14,17 +14,15 @@ import type { TradeReqApi } from '../../src/extension/extension';
 import type { PanelEntry } from '../../src/core/panel/protocol';
 import { resultKey } from '../../src/extension/testing';
 import {
-  completionsAt,
   fixtureUri,
-  labelOf,
   listedKeyProfiles,
-  openWithCursor,
   tradereqApi,
   tradereqLogContaining,
   waitFor,
+  ENV_FILE,
+  useOnlyEnvironment,
 } from './helpers';
 
-const ENV_FILE = 'tradereq.env.json';
 const FILE_A = 'answers-a.tradereq';
 const FILE_B = 'answers-b.tradereq';
 // Requests of both files, by position.
@@ -99,19 +97,9 @@ suite('answers stay in their file and environment (issue 31, point 2)', () => {
     });
   }
 
-  /** tradereq.env.json with one environment `name` (so it is the current one), at this suite's sandbox. */
-  async function useEnvironment(name: string): Promise<void> {
-    const env = {
-      [name]: { baseUrl: sandbox.baseUrl, wsUrl: sandbox.wsUrl, key: 'sandbox', variables: { env: name } },
-    };
-    await vscode.workspace.fs.writeFile(fixtureUri(ENV_FILE), new TextEncoder().encode(JSON.stringify(env)));
-    const { doc, position } = await openWithCursor('GET /api/v3/openOrders\nsymbol = {{|');
-    await waitFor(`the environment "${name}" to be the current one`, async () =>
-      (await completionsAt(doc.uri, position)).some(
-        (i) => labelOf(i) === 'env' && i.detail === `environment ${name} = ${name}`,
-      ),
-    );
-  }
+  /** One environment `name` at this suite's sandbox, the current one. */
+  const useEnvironment = (name: string): Promise<void> =>
+    useOnlyEnvironment(name, { baseUrl: sandbox.baseUrl, wsUrl: sandbox.wsUrl, key: 'sandbox' });
 
   suiteSetup(async () => {
     stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-answers-state-'));

@@ -15,18 +15,16 @@ import type { StreamsState } from '../../src/extension/streams';
 import type { TradeReqApi } from '../../src/extension/extension';
 import type { PanelEntry } from '../../src/core/panel/protocol';
 import {
-  completionsAt,
   fixtureUri,
-  labelOf,
   demoKeyPort,
   storeDemoKeyIfMissing,
-  openWithCursor,
   tradereqApi,
   tradereqLogContaining,
   waitFor,
+  ENV_FILE,
+  useOnlyEnvironment,
 } from './helpers';
 
-const ENV_FILE = 'tradereq.env.json';
 const FILE = 'streams.tradereq';
 const DEMO = SANDBOX_KEYS.find((k) => k.name === 'trade')!;
 const DEALS = 'spot@public.deals.v3.api@BTCUSDT';
@@ -98,24 +96,9 @@ suite('live streams in the editor, in the real extension host', () => {
     return vscode.commands.executeCommand<T>(lens.command, ...((lens.arguments ?? []) as unknown[]));
   }
 
-  /** One environment, with the sandbox's wsUrl, and waits until the extension uses it. */
-  async function useEnvironment(): Promise<void> {
-    const env = {
-      'streams-sandbox': {
-        baseUrl: sandbox.baseUrl,
-        wsUrl: sandbox.wsUrl,
-        key: 'sandbox',
-        variables: { marker: 'streams' },
-      },
-    };
-    await vscode.workspace.fs.writeFile(fixtureUri(ENV_FILE), new TextEncoder().encode(JSON.stringify(env)));
-    const { doc, position } = await openWithCursor('GET /api/v3/openOrders\nsymbol = {{|');
-    await waitFor('the environment "streams-sandbox" to be the current one', async () =>
-      (await completionsAt(doc.uri, position)).some(
-        (i) => labelOf(i) === 'marker' && i.detail === 'environment streams-sandbox = streams',
-      ),
-    );
-  }
+  /** One environment, with the sandbox's wsUrl, the current one. */
+  const useEnvironment = (): Promise<void> =>
+    useOnlyEnvironment('streams-sandbox', { baseUrl: sandbox.baseUrl, wsUrl: sandbox.wsUrl, key: 'sandbox' });
 
   /** Opens a connection that sends PINGs past §8's 100 a second until the sandbox cuts it. */
   async function cut(): Promise<void> {

@@ -13,17 +13,8 @@ import type { PanelEntry } from '../../src/core/panel/protocol';
 import type { TradeReqApi } from '../../src/extension/extension';
 import type { StreamsState } from '../../src/extension/streams';
 import { proxyAvailable, startProxy, type Proxy } from '../support/proxy';
-import {
-  completionsAt,
-  fixtureUri,
-  labelOf,
-  openWithCursor,
-  tradereqApi,
-  tradereqLogContaining,
-  waitFor,
-} from './helpers';
+import { fixtureUri, tradereqApi, tradereqLogContaining, waitFor, ENV_FILE, useOnlyEnvironment } from './helpers';
 
-const ENV_FILE = 'tradereq.env.json';
 const FILE = 'behind-proxy.tradereq';
 const HOST = 'api.live.invalid';
 const BOOK = 'spot@public.bookTicker.v3.api@BTCUSDT';
@@ -52,14 +43,8 @@ suite('behind a company proxy: http.proxy in the real extension host', function 
     );
   }
 
-  async function useEnvironment(name: string, baseUrl: string): Promise<void> {
-    const env = { [name]: { baseUrl, wsUrl: `${baseUrl.replace(/^http/, 'ws')}/ws`, variables: { marker: name } } };
-    await vscode.workspace.fs.writeFile(fixtureUri(ENV_FILE), new TextEncoder().encode(JSON.stringify(env)));
-    const { doc, position } = await openWithCursor('GET /api/v3/openOrders\nsymbol = {{|');
-    await waitFor(`the environment "${name}"`, async () =>
-      (await completionsAt(doc.uri, position)).some((i) => labelOf(i) === 'marker' && i.detail?.endsWith(`= ${name}`)),
-    );
-  }
+  const useEnvironment = (name: string, baseUrl: string): Promise<void> =>
+    useOnlyEnvironment(name, { baseUrl, wsUrl: `${baseUrl.replace(/^http/, 'ws')}/ws` });
 
   function onlyTunnels(): void {
     assert.ok(proxy.connects().length >= 1, 'the proxy carried the connection');

@@ -12,9 +12,17 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { TradeReqApi } from '../../src/extension/extension';
 import type { PanelEntry } from '../../src/core/panel/protocol';
 import { listedSymbol, listedSymbolName } from '../support/exchange-info';
-import { completionsAt, fixtureUri, labelOf, openWithCursor, tradereqApi, waitFor } from './helpers';
+import {
+  completionsAt,
+  fixtureUri,
+  labelOf,
+  openWithCursor,
+  tradereqApi,
+  waitFor,
+  useBuiltInEnvironment,
+  useOnlyEnvironment,
+} from './helpers';
 
-const ENV_FILE = 'tradereq.env.json';
 const LISTED = 2_500;
 // The request of sending.tradereq that asks for exchangeInfo.
 const EXCHANGE_INFO = 2;
@@ -32,13 +40,12 @@ suite('answers the size the deployment sends', () => {
     for (let i = 0; i < LISTED; i++) symbols.push(listedSymbol(i));
     sandbox = await startSandbox({ port: 0, listedSymbols: symbols });
     api = await tradereqApi();
-    const environments = { 'large-answers': { baseUrl: sandbox.baseUrl, key: 'sandbox' } };
-    await vscode.workspace.fs.writeFile(fixtureUri(ENV_FILE), new TextEncoder().encode(JSON.stringify(environments)));
+    await useOnlyEnvironment('large-answers', { baseUrl: sandbox.baseUrl, key: 'sandbox' });
   });
 
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('workbench.action.closePanel');
-    await vscode.workspace.fs.delete(fixtureUri(ENV_FILE));
+    await useBuiltInEnvironment();
     await sandbox?.close();
     if (previousStateDir === undefined) delete process.env['TRADEREQ_STATE_DIR'];
     else process.env['TRADEREQ_STATE_DIR'] = previousStateDir;

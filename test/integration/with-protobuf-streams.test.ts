@@ -13,17 +13,15 @@ import type { StreamsState } from '../../src/extension/streams';
 import type { TradeReqApi } from '../../src/extension/extension';
 import type { PanelEntry } from '../../src/core/panel/protocol';
 import {
-  completionsAt,
   demoKeyPort,
   fixtureUri,
-  labelOf,
-  openWithCursor,
   storeDemoKeyIfMissing,
   tradereqApi,
   waitFor,
+  useBuiltInEnvironment,
+  useOnlyEnvironment,
 } from './helpers';
 
-const ENV_FILE = 'tradereq.env.json';
 const FILE = 'streams-pb.tradereq';
 const DEPTH5 = 'spot@public.limit.depth.v3.api.pb@BTCUSDT@5';
 const ORDERS = 'spot@private.orders.v3.api.pb';
@@ -67,19 +65,9 @@ suite('the stream view decodes Protocol Buffers pushes, in the real extension ho
   const send = (index: number): Thenable<PanelEntry | undefined> =>
     vscode.commands.executeCommand<PanelEntry | undefined>('tradereq.sendRequest', fixtureUri(FILE), index);
 
-  /** The environment of the mexc sandbox (its wsUrl next to its baseUrl), once the extension uses it. */
-  async function useEnvironment(): Promise<void> {
-    const env = {
-      'pb-sandbox': { deployment: 'mexc', baseUrl: sandbox.baseUrl, key: 'sandbox', variables: { marker: 'pb' } },
-    };
-    await vscode.workspace.fs.writeFile(fixtureUri(ENV_FILE), new TextEncoder().encode(JSON.stringify(env)));
-    const { doc, position } = await openWithCursor('GET /api/v3/openOrders\nsymbol = {{|');
-    await waitFor('the environment "pb-sandbox" to be the current one', async () =>
-      (await completionsAt(doc.uri, position)).some(
-        (i) => labelOf(i) === 'marker' && i.detail === 'environment pb-sandbox = pb',
-      ),
-    );
-  }
+  /** The environment of the mexc sandbox (its wsUrl next to its baseUrl), the current one. */
+  const useEnvironment = (): Promise<void> =>
+    useOnlyEnvironment('pb-sandbox', { deployment: 'mexc', baseUrl: sandbox.baseUrl, key: 'sandbox' });
 
   suiteSetup(async () => {
     stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradereq-streams-pb-state-'));
@@ -96,13 +84,9 @@ suite('the stream view decodes Protocol Buffers pushes, in the real extension ho
 
   suiteTeardown(async () => {
     for (const c of [id, mine]) if (c) await vscode.commands.executeCommand('tradereq.disconnect', c);
-    await vscode.workspace.fs.delete(fixtureUri(ENV_FILE));
     await vscode.workspace.fs.delete(fixtureUri(FILE));
     // The suites after this one expect the built-in environment again, not this one's mexc deployment.
-    const { doc, position } = await openWithCursor('GET /api/v3/openOrders\nsymbol = {{|');
-    await waitFor('the built-in sandbox environment again', async () =>
-      (await completionsAt(doc.uri, position)).every((i) => labelOf(i) !== 'marker'),
-    );
+    await useBuiltInEnvironment();
     await sandbox?.close();
     if (previousStateDir === undefined) delete process.env['TRADEREQ_STATE_DIR'];
     else process.env['TRADEREQ_STATE_DIR'] = previousStateDir;
