@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { BOUNDS, HISTORY_LIMIT } from '../core/bounds';
-import type { DoctorInput, DoctorKey, SentRequest, ServerClock } from '../core/doctor/types';
+import type { Diagnosis, DoctorInput, DoctorKey, SentRequest, ServerClock } from '../core/doctor/types';
 import { DEMO_ACCOUNTS, isLoopbackOrigin, SANDBOX_PROFILE } from '../core/env/demo';
 import { maskApiKey } from '../core/env/keys';
 import { nodeCrypto } from '../core/node-lazy';
 import type { PanelEntry } from '../core/panel/protocol';
-import { WHY_CODES } from '../core/panel/why-codes';
+import { WHY_CODES, whyAdvice } from '../core/panel/why-codes';
 import { normaliseOrigin } from '../core/request/origin-binding';
 import { err, ok, type Result } from '../core/result';
 import type { History } from './history';
@@ -105,7 +105,7 @@ export class Doctor implements vscode.TextDocumentContentProvider, vscode.Dispos
     // The send's own time: the timestamp is judged against the server clock as it was then.
     const { request, apiKeyHeader } = sent.value;
     const input = { sent: request, key: chosen.key, otherKeys, now: entry.at, sentByTradeReq: true, apiKeyHeader };
-    return this.run({ ...input, code: entry.error?.code }, origin);
+    return this.run({ ...input, code: entry.error?.code }, origin, (d) => whyAdvice(d, entry));
   }
 
   /** The stored profiles, and the sandbox's demo key for a loopback origin without a profile "sandbox". */
@@ -122,11 +122,15 @@ export class Doctor implements vscode.TextDocumentContentProvider, vscode.Dispos
     return out;
   }
 
-  /** Measures the server clock, diagnoses, and shows the report beside. */
-  private async run(input: Omit<DoctorInput, 'clock'>, origin: string | undefined): Promise<string> {
+  /** Measures the server clock, diagnoses (with Why?'s own advice, `advise`), and shows the report beside. */
+  private async run(
+    input: Omit<DoctorInput, 'clock'>,
+    origin: string | undefined,
+    advise: (d: Diagnosis) => Diagnosis = (d) => d,
+  ): Promise<string> {
     const clock = origin ? await this.serverClock(origin) : undefined;
     const { diagnose, reportText } = tools();
-    const diagnosis = diagnose({ ...input, clock });
+    const diagnosis = advise(diagnose({ ...input, clock }));
     const text = masked(reportText(diagnosis), [input.key, ...input.otherKeys]);
     this.parts.log.info(
       `signature doctor: cause ${diagnosis.cause}, checked against key profile "${input.key.profile}"`,

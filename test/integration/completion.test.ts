@@ -180,6 +180,49 @@ suite('completion', () => {
     );
   });
 
+  suite('nothing offered where words are written freely (issue 34)', () => {
+    // The file writes orderId, so VS Code's words of the document would offer it; "order" and "limit" were snippet prefixes.
+    const file = (cursorLine: string): string =>
+      [
+        '### Buy',
+        'POST /api/v3/order',
+        'symbol = BTCUSDT',
+        '',
+        '### Query it',
+        'GET /api/v3/order',
+        'orderId = 12345',
+        '',
+        cursorLine,
+        'POST /api/v3/order',
+      ].join('\n');
+
+    async function offeredAt(text: string): Promise<string[]> {
+      const { doc, position } = await openWithCursor(text);
+      return labels(await completionsAt(doc.uri, position));
+    }
+
+    test('at the end of a ### title, no provider offers anything', async () => {
+      for (const title of ['### My own sell order|', '### Cancel the limit order |', '### Buy {{|'])
+        assert.deepEqual(await offeredAt(file(title)), [], `nothing is offered after "${title}"`);
+    });
+
+    test('in a comment that is not a directive, nothing; on a # @ line, directives', async () => {
+      assert.deepEqual(await offeredAt(file('# a note about the order|')), []);
+      const directives = await offeredAt(file('# @ex|'));
+      assert.ok(directives.includes('expect'), `@expect is offered (offered: ${directives.join(', ')})`);
+    });
+
+    test('the request templates come where a request begins, from TradeReq', async () => {
+      const { doc, position } = await openWithCursor(['### Sell', 'lim|'].join('\n'));
+      const snippets = (await completionsAt(doc.uri, position)).filter(
+        (i) => i.kind === vscode.CompletionItemKind.Snippet,
+      );
+      const limit = item(snippets, 'limit order');
+      assert.ok(limit.insertText instanceof vscode.SnippetString);
+      assert.match(limit.insertText.value, /^POST \/api\/v3\/order\n/, 'under its ### line, no second ### line');
+    });
+  });
+
   test('directives after "# @"', async () => {
     const items = await itemsAt(
       ['### Buy', '# @|', 'POST /api/v3/order'].join('\n'),

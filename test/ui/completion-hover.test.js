@@ -77,4 +77,21 @@ describe('completion and hover, as a person uses them', function () {
     await page.keyboard.press('Enter');
     await page.locator('.monaco-editor .view-lines').filter({ hasText: 'side = BUY' }).first().waitFor();
   });
+
+  it('Enter at the end of a ### title starts a new line: nothing is completed in a title (issue 34)', async () => {
+    const { page } = wb;
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    // "order" was a snippet's prefix, and orderId a word of the workspace's files: either took the Enter.
+    await page.keyboard.type('### My own sell order');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('GET /api/v3/time');
+    const lines = page.locator('.monaco-editor .view-lines .view-line');
+    await lines.filter({ hasText: 'GET /api/v3/time' }).first().waitFor();
+    const shown = (await lines.allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' '));
+    assert.ok(shown.includes('### My own sell order'), `the title stands alone on its line:\n${shown.join('\n')}`);
+    assert.ok(shown.includes('GET /api/v3/time'), `the request line follows on a new line:\n${shown.join('\n')}`);
+  });
 });

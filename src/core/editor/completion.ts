@@ -22,9 +22,15 @@ import { expectationCompletions, requestPushPaths } from './expectation-help';
 import { deploymentOf } from '../catalog/deployment';
 import { paramMarkdown, sourceNote } from './markdown';
 import { orderListCompletions, streamSymbolAt, wsCompletions } from './stream-completion';
+import { templateCompletions } from './completion-templates';
 import { valuesFor, wordRange, wordStart, type CompletionContext, type CompletionEntry } from './completion-values';
 
 export type { AnswerPath, CompletionContext, CompletionEntry, CompletionKind, SymbolEntry } from './completion-values';
+
+/** A `###` title or a comment, from the line's start. */
+const FREE_TEXT = /^\s*(#|\/\/)/;
+/** A comment that is a directive: `# @expect …`, `// @name …`. */
+const DIRECTIVE_LINE = /^\s*(#|\/\/)\s*@/;
 
 export function completionsAt(
   doc: TradeReqDocument,
@@ -34,6 +40,9 @@ export function completionsAt(
   ctx: CompletionContext,
 ): CompletionEntry[] {
   const before = lineText.slice(0, character);
+  // Words written freely, a `###` title or a comment, are never completed (an item there takes the
+  // Enter that ends the line); a `# @directive` line is.
+  if (FREE_TEXT.test(before) && !DIRECTIVE_LINE.test(before)) return [];
 
   // {{ without its closing braces before the cursor: variables.
   const open = before.lastIndexOf('{{');
@@ -43,13 +52,18 @@ export function completionsAt(
   // # @ at the start of a comment: directives.
   const directive = /^\s*(#|\/\/)\s*@([\w-]*)$/.exec(before);
   if (directive) return directiveCompletions(line, lineText, character);
-  if (/^\s*(#|\/\/)/.test(before)) return commentCompletions(doc, before, line, character, ctx);
+  if (DIRECTIVE_LINE.test(before)) return commentCompletions(doc, before, line, character, ctx);
 
   const request = requestInBlock(doc, line);
   const catalog = endpointsOf(ctx.environment);
   if (!request || line < request.requestLine.range.startLine) {
     // No request line yet in this block: methods and request snippets where a request line fits.
-    if (/^\s*[A-Za-z]*$/.test(before)) return methodCompletions(line, lineText, character, catalog);
+    if (/^\s*[A-Za-z]*$/.test(before)) {
+      const methods = methodCompletions(line, lineText, character, catalog);
+      if (request) return methods;
+      const titled = doc.separatorLines.some((s) => s < line);
+      return [...methods, ...templateCompletions(line, wordStart(lineText, character), character, titled)];
+    }
     // A method and a space: the line is not a request line until its path starts, so offer paths here.
     const method = /^\s*([A-Za-z]+)\s+$/.exec(before)?.[1]?.toUpperCase();
     if (method && (METHODS as readonly string[]).includes(method))

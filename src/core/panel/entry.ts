@@ -8,6 +8,7 @@ import type { ClockSample } from '../clock/clock';
 import type { RoundTripReport } from '../net/round-trip';
 import { describeFailure } from '../net/send';
 import type { Sent } from '../request/pipeline';
+import type { RequestBlock } from '../format/model';
 import { redactedHeaders } from '../request/build';
 import { hideListenKeys, listenKeysOf } from '../request/listen-keys';
 import type { BudgetView } from '../budget/budget';
@@ -138,6 +139,15 @@ function remoteNote(code: number | undefined, remote: string | undefined): strin
   );
 }
 
+/** The `timestamp` the request's file writes, which replaces the one TradeReq adds (request/build.ts). */
+function ownTimestampOf(
+  request: RequestBlock,
+  message: (text: string) => string,
+): PanelEntry['request']['ownTimestamp'] {
+  const p = request.params.find((q) => q.name.text === 'timestamp');
+  return p && { line: p.range.startLine + 1, value: message(p.value.text) };
+}
+
 export function entryFromResult(
   result: Sent,
   meta: { id: string; at: number; title: string; clock?: ClockSample; keyProfile?: string; remote?: string },
@@ -165,6 +175,7 @@ export function entryFromResult(
       headers: redactedHeaders(p).map(([n, v]) => [n, message(v)]),
       signed: p.signed,
       keyProfile: p.signed ? profileName(meta.keyProfile) : undefined,
+      ownTimestamp: ownTimestampOf(resolved.request, message),
     },
     outcome: report.outcome,
     summary: message(summary),

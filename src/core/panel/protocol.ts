@@ -72,6 +72,8 @@ const PanelEntryShape = s.object({
     signed: s.boolean(),
     /** The key profile that signed it (a name, never a key): what the panel's Why? checks against. */
     keyProfile: s.optional(s.string(PROFILE_NAME_CHARS)),
+    /** The `timestamp` its file writes (line from 1, value as written), which Why? says to delete. */
+    ownTimestamp: s.optional(s.object({ line: s.number(), value: text(BOUNDS.messageChars) })),
   }),
   outcome: s.enum(SEND_OUTCOMES),
   /** One line: "200 ok", "400 rejected: 30002 …", "outcome unknown: …", "refused: …". */

@@ -104,6 +104,58 @@ describe('editor: completion (pure)', () => {
   });
 });
 
+describe('editor: completion never where words are written freely (issue 34)', () => {
+  it('offers nothing in a ### title, even after {{ or a trigger character', () => {
+    for (const text of [
+      '### My own sell order|',
+      '### My own sell order |',
+      '### Buy {{|',
+      '### a\nPOST /api/v3/order\n\n### Cancel the limit|\n',
+      '  ### indented title = |',
+    ])
+      assert.deepEqual(complete(text), [], text);
+  });
+
+  it('offers nothing in a comment that is not a directive, even after {{ or =', () => {
+    for (const text of [
+      '### a\n# a note about the order|\nPOST /api/v3/order',
+      '### a\n# see {{|\nPOST /api/v3/order',
+      '### a\nPOST /api/v3/order\n# price = |',
+      '// order {{sym|',
+      '### a\n# expect the order to fill|\nPOST /api/v3/order',
+    ])
+      assert.deepEqual(complete(text), [], text);
+  });
+
+  it('still completes # @directive lines: directives, expectation kinds and variables', () => {
+    assert.ok(complete('### a\n# @ex|\nPOST /api/v3/order').some((i) => i.label === 'expect'));
+    assert.ok(complete('### a\n// @|\nPOST /api/v3/order').some((i) => i.label === 'name'));
+    assert.ok(complete('### a\n# @expect |\nPOST /api/v3/order').some((i) => i.label === 'json'));
+    const vars = complete('@symbol = BTCUSDT\n### a\nPOST /api/v3/order\n# @expect json symbol == {{|');
+    assert.ok(
+      vars.some((i) => i.label === 'symbol' && i.kind === 'variable'),
+      vars.map((i) => i.label).join(', '),
+    );
+  });
+
+  it('offers the request templates where a request begins, with its ### line only where the block has none', () => {
+    const bare = complete('lim|');
+    const limit = bare.find((i) => i.label === 'limit order');
+    assert.ok(limit?.snippet, bare.map((i) => i.label).join(', '));
+    assert.match(limit.insertText!, /^### \$\{1:[^}]+\}\nPOST \/api\/v3\/order\n/);
+    assert.match(limit.insertText!, /type = LIMIT/);
+    const titled = complete('### a\nord|').find((i) => i.label === 'limit order');
+    assert.ok(titled?.insertText?.startsWith('POST /api/v3/order\n'), titled?.insertText);
+    for (const label of ['market order', 'query order', 'cancel order', 'split order', 'json order'])
+      assert.ok(
+        bare.some((i) => i.label === label && i.kind === 'snippet'),
+        label,
+      );
+    // Inside a request, after its request line, the templates are not offered.
+    assert.ok(!complete('POST /api/v3/order\nlim|').some((i) => i.kind === 'snippet'));
+  });
+});
+
 describe('editor: hover (pure)', () => {
   it('decodes an error code in an @expect code line and in a comment, with every meaning, cause and next step', () => {
     const h = hover('# @expect code 7000|03\nGET /api/v3/time\n')!;
