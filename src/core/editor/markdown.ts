@@ -10,6 +10,19 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>&~"]/g, (c) => '\\' + c).replace(/\r?\n/g, ' ');
 }
 
+/** Punctuation as CommonMark counts it (Unicode P and S): beside it, `**` opens or closes only in some places. */
+const EDGE_PUNCTUATION = /^([\p{P}\p{S}]*)([\s\S]*?)([\p{P}\p{S}]*)$/u;
+
+/**
+ * `text` in bold that opens and closes whatever stands beside it. CommonMark closes `**` after
+ * punctuation only before a space or more punctuation (`**原因：**超时` stays literal), so
+ * punctuation at either edge goes outside the stars: `常见原因：` → `**常见原因**：`.
+ */
+export function bold(text: string): string {
+  const [, lead = '', core = '', tail = ''] = EDGE_PUNCTUATION.exec(text) ?? [];
+  return core === '' ? text : `${lead}**${core}**${tail}`;
+}
+
 /** Inline code for a value of unknown content: a fence longer than any run of backticks inside. */
 export function inlineCode(text: string): string {
   // A loop, not Math.max(...runs): a line may hold more runs than the stack holds arguments.
@@ -85,7 +98,7 @@ function endpointTerms(e: EndpointInfo): string {
 
 export function endpointMarkdown(e: EndpointInfo): string {
   return [
-    `**${t(e.title)}**: ${e.method} ${e.path}`,
+    `${bold(t(e.title))}: ${e.method} ${e.path}`,
     '',
     t(e.description),
     '',
