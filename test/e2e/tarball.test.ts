@@ -195,7 +195,7 @@ interface ExtensionManifest {
   contributes: {
     languages: { configuration?: string }[];
     grammars: { path: string }[];
-    snippets: { path: string }[];
+    snippets?: { path: string }[];
     jsonValidation: { url: string }[];
     walkthroughs: { steps: { media: { svg: string } }[] }[];
   };
@@ -209,7 +209,7 @@ function namedFiles(m: ExtensionManifest): string[] {
     m.icon,
     ...c.languages.flatMap((l) => (l.configuration ? [l.configuration] : [])),
     ...c.grammars.map((g) => g.path),
-    ...c.snippets.map((s) => s.path),
+    ...(c.snippets ?? []).map((s) => s.path),
     ...c.jsonValidation.map((j) => j.url),
     ...c.walkthroughs.flatMap((w) => w.steps.map((s) => s.media.svg)),
   ].map((f) => f.replace(/^\.\//, ''));

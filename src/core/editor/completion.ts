@@ -22,6 +22,7 @@ import { expectationCompletions, requestPushPaths } from './expectation-help';
 import { deploymentOf } from '../catalog/deployment';
 import { paramMarkdown, sourceNote } from './markdown';
 import { orderListCompletions, streamSymbolAt, wsCompletions } from './stream-completion';
+import { requestSnippetCompletions } from './request-snippets';
 import { valuesFor, wordRange, wordStart, type CompletionContext, type CompletionEntry } from './completion-values';
 
 export type { AnswerPath, CompletionContext, CompletionEntry, CompletionKind, SymbolEntry } from './completion-values';
@@ -49,7 +50,11 @@ export function completionsAt(
   const catalog = endpointsOf(ctx.environment);
   if (!request || line < request.requestLine.range.startLine) {
     // No request line yet in this block: methods and request snippets where a request line fits.
-    if (/^\s*[A-Za-z]*$/.test(before)) return methodCompletions(line, lineText, character, catalog);
+    if (/^\s*[A-Za-z]*$/.test(before))
+      return [
+        ...methodCompletions(line, lineText, character, catalog),
+        ...(request ? [] : requestSnippetCompletions(doc, line, wordRange(line, lineText, character))),
+      ];
     // A method and a space: the line is not a request line until its path starts, so offer paths here.
     const method = /^\s*([A-Za-z]+)\s+$/.exec(before)?.[1]?.toUpperCase();
     if (method && (METHODS as readonly string[]).includes(method))
