@@ -10,13 +10,14 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>&~"]/g, (c) => '\\' + c).replace(/\r?\n/g, ' ');
 }
 
-/** Punctuation as CommonMark counts it (Unicode P and S): beside it, `**` opens or closes only in some places. */
-const EDGE_PUNCTUATION = /^([\p{P}\p{S}]*)([\s\S]*?)([\p{P}\p{S}]*)$/u;
+/** Punctuation that ends or starts a phrase (Unicode Po: `：，。；.,:;!?`), not brackets or quotes, which belong to the words. */
+const EDGE_PUNCTUATION = /^(\p{Po}*)([\s\S]*?)(\p{Po}*)$/u;
 
 /**
- * `text` in bold that opens and closes whatever stands beside it. CommonMark closes `**` after
- * punctuation only before a space or more punctuation (`**原因：**超时` stays literal), so
- * punctuation at either edge goes outside the stars: `常见原因：` → `**常见原因**：`.
+ * `text` in bold that closes beside a letter. CommonMark closes `**` after punctuation only before
+ * a space or more punctuation (`**原因：**超时` stays literal), so the phrase's own punctuation goes
+ * outside the stars: `常见原因：` → `**常见原因**：`. A bracket stays inside (`**提现（旧）**`): after
+ * it the stars close before a space or punctuation, as every bold of a hover is followed.
  */
 export function bold(text: string): string {
   const [, lead = '', core = '', tail = ''] = EDGE_PUNCTUATION.exec(text) ?? [];

@@ -117,12 +117,12 @@ describe('l10n: bold closes in every Markdown made from translated text (zh-cn)'
     assert.ok(errors.some((h) => md.render(h.markdown).includes('<strong>常见原因</strong>')));
   });
 
-  it('bold(): closes beside any character, punctuation at its edges kept outside the stars', () => {
+  it("bold(): closes beside any letter, the phrase's punctuation kept outside the stars", () => {
     const cases: [string, string][] = [
       ['常见原因：', '<strong>常见原因</strong>：'],
-      ['（私有）成交', '（<strong>私有）成交</strong>'],
+      ['处理建议。', '<strong>处理建议</strong>。'],
       ['BUY', '<strong>BUY</strong>'],
-      ['@expect', '@<strong>expect</strong>'],
+      ['Usual cause:', '<strong>Usual cause</strong>:'],
     ];
     for (const [text, html] of cases) {
       for (const [before, after] of [
@@ -133,6 +133,9 @@ describe('l10n: bold closes in every Markdown made from translated text (zh-cn)'
       ])
         assert.equal(md.renderInline(`${before}${bold(text)}${after}`), `${before}${html}${after}`, text);
     }
+    // A bracket belongs to the words: inside, closed before punctuation or a space, as hovers follow bold.
+    for (const after of ['：', ': ', '（私有）', ' '])
+      assert.equal(md.renderInline(`${bold('提现（旧）')}${after}`), `<strong>提现（旧）</strong>${after}`);
     assert.equal(bold('：'), '：', 'nothing but punctuation: no stars to leave open');
   });
 });
