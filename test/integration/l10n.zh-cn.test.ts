@@ -6,9 +6,20 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import MarkdownIt from 'markdown-it';
 import * as vscode from 'vscode';
 import type { PanelEntry } from '../../src/core/panel/protocol';
-import { EXTENSION_ID, openFixture, tradereqApi } from './helpers';
+import { resultKey } from '../../src/extension/testing';
+import {
+  EXTENSION_ID,
+  completionsAt,
+  hoversAt,
+  labelOf,
+  openFixture,
+  openWithCursor,
+  tradereqApi,
+  waitFor,
+} from './helpers';
 
 type Messages = Readonly<Record<string, string>>;
 /** A command's title as VS Code gives it in another display language: the translation and the English. */
@@ -105,6 +116,65 @@ suite('zh-cn: the extension in Simplified Chinese', () => {
       assert.ok(entry.summary.startsWith(notSent), entry.summary);
       assert.equal(api.panelState()?.current?.summary, entry.summary);
     } finally {
+      await vscode.workspace.fs.delete(file);
+    }
+  });
+
+  test('a hover renders its bold: no star left open after full-width punctuation (**常见原因**：)', async () => {
+    const { doc, position } = await openWithCursor('# 7000|02\nGET /api/v3/account\n');
+    const { text } = await hoversAt(doc.uri, position);
+    assert.ok(text.includes('**常见原因**：'), text);
+    const html = new MarkdownIt().render(text).replace(/<code>[\s\S]*?<\/code>/g, '');
+    assert.ok(html.includes('<strong>常见原因</strong>：') && html.includes('<strong>处理建议</strong>：'), html);
+    assert.ok(!html.includes('**'), `stars left as text: ${html}`);
+  });
+
+  test('a hover that names a command names it by its Chinese title, as the Command Palette shows it', async () => {
+    const { doc, position } = await openWithCursor('# 7000|02\nGET /api/v3/account\n');
+    const { text } = await hoversAt(doc.uri, position);
+    const title = `TradeReq: ${shipped('package.nls.zh-cn.json')['command.explainRejected']}`;
+    assert.equal(title, 'TradeReq: 解释被拒绝的请求');
+    assert.ok(text.includes(`“${title}”`), text);
+    assert.ok(!text.includes('Explain a Rejected Request'), text);
+  });
+
+  test("a request snippet's description in Chinese", async () => {
+    const { doc, position } = await openWithCursor('|');
+    const items = await completionsAt(doc.uri, position);
+    const limit = items.find((i) => labelOf(i) === 'limit order' && i.kind === vscode.CompletionItemKind.Snippet);
+    assert.ok(limit, `the limit snippet (offered: ${items.map(labelOf).join(', ')})`);
+    assert.equal(limit.detail, 'POST /api/v3/order：限价（LIMIT）订单（数量和价格）');
+    assert.equal(limit.detail, bundle()['POST /api/v3/order: a LIMIT order (quantity and price)']);
+    assert.ok(
+      items.every((i) => !/a LIMIT order|a MARKET order/.test(`${i.detail ?? ''}`)),
+      'no English snippet left',
+    );
+  });
+
+  test("the Testing view's failure message in Chinese: a request the sandbox rejects", async () => {
+    const api = await tradereqApi();
+    const text = '### 查询不存在的订单\nGET /api/v3/order\nsymbol = BTCUSDT\norderId = 424242\n';
+    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'l10n-zh-cn-testing.tradereq');
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
+    try {
+      await api.testing.discoverAll();
+      const item = await waitFor('the file in the Testing view', () => {
+        const found: vscode.TestItem[] = [];
+        api.testing.controller.items.get(file.toString())?.children.forEach((c) => found.push(c));
+        return found[0];
+      });
+      const profile = api.testing.sandboxProfile;
+      await profile.runHandler(
+        new vscode.TestRunRequest([item], undefined, profile),
+        new vscode.CancellationTokenSource().token,
+      );
+      const result = api.testing.results.get(resultKey(item));
+      assert.equal(result?.state, 'failed', JSON.stringify(result));
+      const [first, second] = result.messages[0]!.text.split('\n');
+      assert.equal(first, bundle()['expected the request to be accepted (or # @expect lines for a rejection)']);
+      assert.match(second!, /^400 被拒绝/, second);
+    } finally {
+      await vscode.commands.executeCommand('tradereq.stopSandbox');
       await vscode.workspace.fs.delete(file);
     }
   });

@@ -12,8 +12,8 @@ interface Template {
   readonly label: string;
   /** Said beside the label, in the display language. */
   readonly description: () => string;
-  /** The `###` line's tab stop: its title. */
-  readonly title: string;
+  /** The `###` line's tab stop: its title, in the display language. */
+  readonly title: () => string;
   /** The request's lines, in snippet syntax, tab stops from 2 (1 is the title). */
   readonly lines: readonly string[];
 }
@@ -24,7 +24,7 @@ const TEMPLATES: readonly Template[] = [
   {
     label: 'limit order',
     description: () => t('POST /api/v3/order: a LIMIT order (quantity and price)'),
-    title: 'Buy at a limit price',
+    title: () => t('Buy at a limit price'),
     lines: [
       'POST /api/v3/order',
       'symbol = ${2:BTCUSDT}',
@@ -38,7 +38,7 @@ const TEMPLATES: readonly Template[] = [
   {
     label: 'market order',
     description: () => t('POST /api/v3/order: a MARKET order (quantity)'),
-    title: 'Sell at market price',
+    title: () => t('Sell at market price'),
     lines: [
       'POST /api/v3/order',
       'symbol = ${2:BTCUSDT}',
@@ -50,19 +50,19 @@ const TEMPLATES: readonly Template[] = [
   {
     label: 'query order',
     description: () => t('GET /api/v3/order by orderId or origClientOrderId'),
-    title: 'Query the order',
+    title: () => t('Query the order'),
     lines: ['GET /api/v3/order', 'symbol = ${2:BTCUSDT}', BY_ID],
   },
   {
     label: 'cancel order',
     description: () => t('DELETE /api/v3/order by orderId or origClientOrderId'),
-    title: 'Cancel the order',
+    title: () => t('Cancel the order'),
     lines: ['DELETE /api/v3/order', 'symbol = ${2:BTCUSDT}', BY_ID],
   },
   {
     label: 'split order',
     description: () => t('Parameters split between the query string and the body (spec §5 rule 11)'),
-    title: 'Split between query string and body',
+    title: () => t('Split between query string and body'),
     lines: [
       'POST /api/v3/order',
       '[query]',
@@ -77,7 +77,7 @@ const TEMPLATES: readonly Template[] = [
   {
     label: 'json order',
     description: () => t('An order as a JSON body (application/json)'),
-    title: 'Order as a JSON body',
+    title: () => t('Order as a JSON body'),
     lines: [
       'POST /api/v3/order',
       '[json]',
@@ -99,7 +99,7 @@ export function templateCompletions(
   return TEMPLATES.map((tpl, i) => ({
     label: tpl.label,
     kind: 'snippet',
-    insertText: [...(titled ? [] : [`### \${1:${tpl.title}}`]), ...tpl.lines, '$0'].join('\n'),
+    insertText: [...(titled ? [] : [`### \${1:${tpl.title()}}`]), ...tpl.lines, '$0'].join('\n'),
     snippet: true,
     detail: tpl.description(),
     range: range(line, start, line, character),

@@ -10,6 +10,20 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>&~"]/g, (c) => '\\' + c).replace(/\r?\n/g, ' ');
 }
 
+/** Punctuation that ends or starts a phrase (Unicode Po: `：，。；.,:;!?`), not brackets or quotes, which belong to the words. */
+const EDGE_PUNCTUATION = /^(\p{Po}*)([\s\S]*?)(\p{Po}*)$/u;
+
+/**
+ * `text` in bold that closes beside a letter. CommonMark closes `**` after punctuation only before
+ * a space or more punctuation (`**原因：**超时` stays literal), so the phrase's own punctuation goes
+ * outside the stars: `常见原因：` → `**常见原因**：`. A bracket stays inside (`**提现（旧）**`): after
+ * it the stars close before a space or punctuation, as every bold of a hover is followed.
+ */
+export function bold(text: string): string {
+  const [, lead = '', core = '', tail = ''] = EDGE_PUNCTUATION.exec(text) ?? [];
+  return core === '' ? text : `${lead}**${core}**${tail}`;
+}
+
 /** Inline code for a value of unknown content: a fence longer than any run of backticks inside. */
 export function inlineCode(text: string): string {
   // A loop, not Math.max(...runs): a line may hold more runs than the stack holds arguments.
@@ -85,7 +99,7 @@ function endpointTerms(e: EndpointInfo): string {
 
 export function endpointMarkdown(e: EndpointInfo): string {
   return [
-    `**${t(e.title)}**: ${e.method} ${e.path}`,
+    `${bold(t(e.title))}: ${e.method} ${e.path}`,
     '',
     t(e.description),
     '',

@@ -4,6 +4,7 @@
  */
 import { BOUNDS, clip } from '../bounds';
 import { maskApiKey } from '../env/keys';
+import { t } from '../l10n';
 import { prettyBody } from '../format/json-value';
 import type { RoundTripReport } from '../net/round-trip';
 import { passed, type PipelineResult, type Sent } from '../request/pipeline';
@@ -28,14 +29,14 @@ export function judge(c: TestCase, result: PipelineResult): Judged {
   switch (failure.kind) {
     case 'bad-input':
       return {
-        ...without(c, 'bad-input', `not sent: ${failure.message}`),
+        ...without(c, 'bad-input', t('not sent: {0}', failure.message)),
         problemRange: failure.diagnostics[0]?.range,
       };
     case 'no-key':
-      return without(c, 'no-key', `not sent: ${failure.message}`);
+      return without(c, 'no-key', t('not sent: {0}', failure.message));
     case 'refused':
       return {
-        ...without(c, failure.reason, `refused: ${failure.message}`),
+        ...without(c, failure.reason, t('refused: {0}', failure.message)),
         request: `${failure.resolved.method} ${failure.resolved.url}`,
       };
   }

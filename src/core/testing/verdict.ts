@@ -4,6 +4,7 @@
  * Testing view show these; nothing in them holds a secret or a full API key.
  */
 import type { Range } from '../format/model';
+import { t } from '../l10n';
 import type { SendOutcome } from '../outcome';
 import type { TestCase } from './cases';
 
@@ -101,10 +102,10 @@ export function tally(report: RunReport): Tally {
 
 /** "12 passed, 1 failed, 0 unknown, 0 refused (2 skipped) in 1.4 s": the last line of a run. */
 export function summaryLine(report: RunReport): string {
-  const t = tally(report);
-  const skipped = t.skipped > 0 ? ` (${t.skipped} skipped)` : '';
+  const n = tally(report);
+  const skipped = n.skipped > 0 ? ` (${n.skipped} skipped)` : '';
   const paced = report.pace ? `; ${paceText(report.pace)}` : '';
-  return `${t.passed} passed, ${t.failed} failed, ${t.unknown} unknown, ${t.refused} refused${skipped} in ${seconds(report.durationMs)} s${paced}`;
+  return `${n.passed} passed, ${n.failed} failed, ${n.unknown} unknown, ${n.refused} refused${skipped} in ${seconds(report.durationMs)} s${paced}`;
 }
 
 /** "paced to 80 % of each rate-limit budget: waited 12.3 s (2.0 s of it for Retry-After; 1 answer 429)". */
@@ -122,11 +123,13 @@ function seconds(ms: number): string {
 
 /**
  * What a failed, unknown or refused case says, line by line: each unmet expectation with what came
- * back instead, then the answer's summary (the decoded error code and its meanings).
+ * back instead, then the answer's summary (the decoded error code and its meanings). In the display
+ * language: the editor's Testing view shows them (English on the command line, which loads no bundle).
  */
 export function failureLines(r: CaseResult): string[] {
-  const lines = r.expectations.filter((e) => !e.passed).map((e) => `expected ${e.text}, got ${e.actual}`);
-  if (r.reason === 'rejected') lines.push('expected the request to be accepted (or # @expect lines for a rejection)');
+  const lines = r.expectations.filter((e) => !e.passed).map((e) => t('expected {0}, got {1}', e.text, e.actual));
+  if (r.reason === 'rejected')
+    lines.push(t('expected the request to be accepted (or # @expect lines for a rejection)'));
   lines.push(r.summary);
   return lines;
 }

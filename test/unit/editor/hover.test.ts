@@ -25,8 +25,8 @@ describe('editor: hover in the display language', () => {
     setL10nBundle(zhCnBundle());
     const md = hover('# 7000|03\nGET /api/v3/account\n');
     assert.match(md, /^\*\*700003\*\*: timestamp 超出了 recvWindow$/m);
-    assert.match(md, /^\*\*常见原因：\*\*只有满足 timestamp < serverTime \+ 1000/m);
-    assert.match(md, /^\*\*处理建议：\*\*服务未处理任何内容，因此重新发送是安全的/m);
+    assert.match(md, /^\*\*常见原因\*\*：只有满足 timestamp < serverTime \+ 1000/m);
+    assert.match(md, /^\*\*处理建议\*\*：服务未处理任何内容，因此重新发送是安全的/m);
     assert.match(
       md,
       /服务只处理满足 timestamp < serverTime \+ 1000 且 serverTime − timestamp ≤ recvWindow（5000 ms）的请求（规范 §5 规则 9）。上次测量的偏差：你的时钟比服务器慢 1234 ms（往返 20 ms，2025-03-14T13:02:11\.000Z）。$/m,
@@ -48,12 +48,12 @@ describe('editor: hover in the display language', () => {
     setL10nBundle(zhCnBundle());
     assert.ok(
       hover('# 100|07\nGET /api/v3/account\n').startsWith(
-        '**10007** 在规范中有 2 种含义（§7.2）：\n\n- 交易对错误\n- 该交易对不支持 API 交易\n\n**常见原因：**',
+        '**10007** 在规范中有 2 种含义（§7.2）：\n\n- 交易对错误\n- 该交易对不支持 API 交易\n\n**常见原因**：',
       ),
     );
     const param = hover('POST /api/v3/order\nrecv|Window = 5000\n');
     assert.match(param, /^\*\*recvWindow\*\*（integer），用于 POST \/api\/v3\/order$/m);
-    assert.match(param, /^\*\*规则：\*\*整数，默认 5000，建议不超过 5000，最大 60000$/m);
+    assert.match(param, /^\*\*规则\*\*：整数，默认 5000，建议不超过 5000，最大 60000$/m);
     assert.match(param, /^_服务已提供文档。_$/m);
     const stream = hover('WS /ws\n[subscribe]\nspot@public.deals.v3.api@BTC|USDT\n');
     assert.match(stream, /^\*\*成交\*\*（公共数据流）：`spot@public\.deals\.v3\.api@BTCUSDT`$/m);
