@@ -15,7 +15,7 @@ const IMF_FIXDATE =
 const DATE_RESOLUTION_MS = 1_000;
 
 /** The ms of an HTTP-date, or undefined when it is not one (a hostile header: strictly the one form, and a real day). */
-export function httpDateMs(value: string): number | undefined {
+function httpDateMs(value: string): number | undefined {
   const text = value.trim();
   if (!IMF_FIXDATE.test(text)) return undefined;
   const ms = Date.parse(text);
