@@ -83,7 +83,7 @@ function windowAt(t: number, recvWindow: number, when: AnswerWindow, input: Doct
   // The Date's second (or the width of the time given) spans both sides of a bound: it may be either.
   if (t - when.from >= LIMITS.timestampAheadMs || when.to - t > recvWindow)
     return possible(
-      `timestamp is ${words}: within the window or outside it, as that time is only known to ${span(when.to - when.from + 1)} (§5 rule 9).`,
+      `timestamp is ${words}: within the window or outside it, as that time is known only to within ${span(when.to - when.from + 1)} (§5 rule 9).`,
     );
   return pass(
     'clock-window',
