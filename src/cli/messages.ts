@@ -377,7 +377,7 @@ the service accepted it: no signature or timestamp cause is named then.
   --json         print one JSON object: cause, causes, summary, signed, expected, difference,
                  fix, snippets, checks, codeNote
   --offline      do not measure the server's clock (GET /api/v3/time at the request's origin,
-                 unsigned, no key sent); this machine's clock stands in for --at
+                 unsigned, no key sent); this machine's clock stands in (no offset added to --at)
 ${v.network}
   -h, --help     this help
 

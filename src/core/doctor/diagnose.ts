@@ -65,14 +65,15 @@ function compare(signed: string | undefined, expectedRaw: string, hide: (text: s
   };
 }
 
-/** The error codes whose catalog advice is about TradeReq's own timestamp: for a program, its own words instead. */
+/** The error codes whose catalog advice is about a .tradereq file's timestamp: for a program, its own words instead. */
 const TIMING_CODES: ReadonlySet<number> = new Set([700003, 10073]);
 
-/** What to do after `code`: for a timing code, the fix of the timestamp cause found, in the words of what sent it. */
+/** What to do after `code`: for a timing code a program got, the fix of the timestamp cause found, in its words. */
 function actionFor(input: DoctorInput, causes: readonly CauseId[], action: string | undefined): string | undefined {
-  if (input.code === undefined || !TIMING_CODES.has(input.code)) return action;
+  const program = programOf(input.sent, input.sentByTradeReq === true);
+  if (input.code === undefined || !TIMING_CODES.has(input.code) || program === 'file') return action;
   const cause = causes.find((c) => c === 'timestamp-seconds' || c === 'clock-window') ?? 'clock-window';
-  return fixFor(cause, programOf(input.sent, input.sentByTradeReq === true));
+  return fixFor(cause, program);
 }
 
 function codeNote(input: DoctorInput, signatureRight: boolean, causes: readonly CauseId[] = []): string | undefined {

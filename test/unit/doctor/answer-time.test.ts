@@ -183,5 +183,7 @@ describe('doctor: what to do for a seconds or a stale timestamp speaks of the pr
     assert.equal(d.cause, 'timestamp-seconds');
     assert.match(d.fix, /request file/);
     assert.match(d.fix, /timestamp line/);
+    // The code's own advice is written for a request file already: it stays.
+    assert.match(d.codeNote ?? '', /What to do: Do not write timestamp by hand: TradeReq adds it/);
   });
 });
