@@ -5,12 +5,13 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BOUNDS } from '../core/bounds';
+import { BOUNDS, clip } from '../core/bounds';
 import { Budget } from '../core/budget/budget';
 import { FileStateStore } from '../core/budget/state';
 import { defaultStateDir } from '../core/budget/state-dir';
 import { measureClock } from '../core/clock/measure';
 import { ClockSync } from '../core/clock/sync';
+import { givenTime } from '../core/doctor/answer-time';
 import { diagnose } from '../core/doctor/diagnose';
 import { readSentRequest } from '../core/doctor/input';
 import { reportJson, reportText } from '../core/doctor/report';
@@ -34,6 +35,7 @@ const CLOCK_TIMEOUT_MS = 3_000;
 const DOCTOR_OPTIONS = {
   key: { type: 'string' },
   code: { type: 'string' },
+  at: { type: 'string' },
   json: { type: 'boolean' },
   offline: { type: 'boolean' },
   ...NETWORK_OPTIONS,
@@ -48,6 +50,8 @@ export async function doctorCommand(args: string[], io: Io): Promise<number> {
   if (positionals.length > 1) throw new UsageError(DOCTOR.takesOneFile);
   if (values.key !== undefined && !PROFILE_NAME_PATTERN.test(values.key)) throw new UsageError(OPTIONS.keyProfile);
   const code = values.code === undefined ? undefined : integerFlag('code', values.code, -99_999_999, 99_999_999);
+  const at = values.at === undefined ? undefined : givenTime(values.at);
+  if (values.at !== undefined && at === undefined) throw new UsageError(DOCTOR.badAt(clip(values.at, 40)));
   const read = readSentRequest(await inputText(positionals[0], io), knownSecrets(io.env));
   if (!read.ok) throw new UsageError(read.error);
   const sent = read.value;
@@ -58,7 +62,10 @@ export async function doctorCommand(args: string[], io: Io): Promise<number> {
     sent,
     key,
     otherKeys,
+    // Only a bound: the timestamp is judged at the time of the answer (--at, else its Date header).
     now: Date.now(),
+    ...(at ? { at } : {}),
+    ...(sent.answer ? { answer: sent.answer } : {}),
     ...(clock ? { clock } : {}),
     ...(given !== undefined ? { code: given } : {}),
   });

@@ -349,8 +349,8 @@ export const DOCTOR = {
   help: (
     causeIds: readonly string[],
     v: { network: string },
-  ) => `Usage: tradereq doctor [FILE|-] [--key PROFILE] [--code N] [--json] [--offline]
-                       [--proxy URL | --no-proxy] [--cacert FILE]
+  ) => `Usage: tradereq doctor [FILE|-] [--key PROFILE] [--code N] [--at TIME] [--json]
+                       [--offline] [--proxy URL | --no-proxy] [--cacert FILE]
 
 Explains why the service refused a request your own program sent (an invalid signature 700002,
 a timestamp 700003, ...). Give what the program sent, in FILE or on standard input: a cURL
@@ -360,17 +360,24 @@ line of your log holding one of them. The doctor recomputes the signature the se
 between query string and body, a body serialised again, another order, lower-case or missing
 percent-encoding, a newline signed, the signature signed too, JSON signed but a form sent, a
 secret with whitespace, another profile's secret. Then it checks the timestamp against the
-server's clock, recvWindow, the API key header and where the parameters were put.
+server's time when the request was answered (never the time you run the doctor), recvWindow, the
+API key header and where the parameters were put. An answer 2xx pasted after the request means
+the service accepted it: no signature or timestamp cause is named then.
 
   --key PROFILE  the key profile to check against: TRADEREQ_<PROFILE>_API_KEY and
                  TRADEREQ_<PROFILE>_SECRET_KEY (profile upper-cased, "-" as "_"). Default: the
                  profile whose API key the request carries, else TRADEREQ_API_KEY and
                  TRADEREQ_SECRET_KEY, else the sandbox's demo key for a loopback URL
   --code N       the error code the service answered, if the text does not hold it
+  --at TIME      when the request was answered, by this machine's clock: ISO 8601 with a time of
+                 day (2026-11-29T02:17:35.120Z; without Z or an offset, this machine's time zone)
+                 or epoch milliseconds; the measured server clock offset is added. Default: the
+                 answer's Date header in the text (curl -v prints it as "< Date: ..."); without
+                 either, an old timestamp is only said to be possible
   --json         print one JSON object: cause, causes, summary, signed, expected, difference,
                  fix, snippets, checks, codeNote
   --offline      do not measure the server's clock (GET /api/v3/time at the request's origin,
-                 unsigned, no key sent); this machine's clock stands in
+                 unsigned, no key sent); this machine's clock stands in (no offset added to --at)
 ${v.network}
   -h, --help     this help
 
@@ -382,6 +389,8 @@ Cause ids (stable, for scripts): ${causeIds.join(', ')}.
 Exit codes: 0 the request is right (cause none); 1 a cause was found (or unknown);
 2 bad input (nothing to read, no key to check against).`,
   takesOneFile: 'doctor takes one FILE (or - for standard input). See: tradereq doctor --help',
+  badAt: (value: string) =>
+    `--at takes when the request was answered, as ISO 8601 with a time of day (2026-11-29T02:17:35Z) or epoch milliseconds, not "${value}"`,
   onTerminal:
     'give a FILE holding what your program sent, or pipe it on standard input (a cURL line, a raw HTTP request, a URL and its body)',
   stdinTooLong: 'the text on standard input is too long: give only the request your program sent',

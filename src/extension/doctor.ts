@@ -81,7 +81,9 @@ export class Doctor implements vscode.TextDocumentContentProvider, vscode.Dispos
     const chosen = await chooseKey(candidates, origin);
     if (!chosen) return undefined;
     const otherKeys = othersThan(chosen.key, candidates);
-    return this.run({ sent, key: chosen.key, otherKeys, now: Date.now(), code: sent.code }, origin);
+    // Judged at the time of the answer pasted with it (its Date header), never now: now only bounds it.
+    const input = { sent, key: chosen.key, otherKeys, now: Date.now(), code: sent.code, answer: sent.answer };
+    return this.run(input, origin);
   }
 
   /** Why? on a send of the history: what TradeReq itself signed and sent, with the profile that signed it. */
@@ -102,10 +104,9 @@ export class Doctor implements vscode.TextDocumentContentProvider, vscode.Dispos
     const sent = sentByTradeReq(entry, chosen.key);
     if (!sent.ok) return failed(sent.error);
     const otherKeys = othersThan(chosen.key, candidates);
-    // The send's own time: the timestamp is judged against the server clock as it was then.
     const { request, apiKeyHeader } = sent.value;
-    const input = { sent: request, key: chosen.key, otherKeys, now: entry.at, sentByTradeReq: true, apiKeyHeader };
-    return this.run({ ...input, code: entry.error?.code }, origin, (d) => whyAdvice(d, entry));
+    const input = { sent: request, key: chosen.key, otherKeys, now: Date.now(), sentByTradeReq: true, apiKeyHeader };
+    return this.run({ ...input, ...answerOf(entry), code: entry.error?.code }, origin, (d) => whyAdvice(d, entry));
   }
 
   /** The stored profiles, and the sandbox's demo key for a loopback origin without a profile "sandbox". */
@@ -275,6 +276,18 @@ function sentByTradeReq(
     request: { method: r.method, url, query: r.query, body: r.body, headers, form: 'tradereq' },
     apiKeyHeader,
   });
+}
+
+/**
+ * When the send of `entry` was answered, for the timestamp to be judged then: its status, the
+ * answer's Date header (the server's clock), and the entry's time (kept once the answer was in).
+ */
+function answerOf(entry: PanelEntry): Pick<DoctorInput, 'answer' | 'at'> {
+  const date = entry.response?.headers.find(([name]) => name.toLowerCase() === 'date')?.[1];
+  return {
+    answer: { ...(entry.status !== undefined ? { status: entry.status } : {}), ...(date ? { date } : {}) },
+    at: { ms: entry.at, resolutionMs: 1, from: 'history' },
+  };
 }
 
 /** The report with every key's secret, and every full API key, masked: the report masks them already. */

@@ -56,13 +56,17 @@ describe('tradereq doctor: what real programs sent, diagnosed', function () {
   after(() => project?.close());
 
   async function diagnoseAll(cases: readonly Case[]): Promise<void> {
-    // The correct request first: its timestamp is judged against the server's clock now.
-    const ordered = [...cases.filter((c) => c.cause === 'none'), ...cases.filter((c) => c.cause !== 'none')];
-    for (const [i, c] of ordered.entries()) {
+    // In any order, however long after they were sent: the doctor never judges a timestamp by the time it runs.
+    for (const [i, c] of cases.entries()) {
       const file = join(project.dir, `sent-${i}.txt`);
       writeFileSync(file, c.text);
       const r = await project.run(['doctor', file, '--json']);
-      const report = JSON.parse(r.stdout) as { cause: string; fix: string; snippets: Record<string, string> };
+      const report = JSON.parse(r.stdout) as {
+        cause: string;
+        fix: string;
+        codeNote: string | null;
+        snippets: Record<string, string>;
+      };
       assert.equal(report.cause, c.cause, `${c.cause}:\n${c.text}\n${describeRun(r)}`);
       assert.equal(r.status, c.cause === 'none' ? 0 : 1, describeRun(r));
       if (c.cause !== 'none')
@@ -71,13 +75,18 @@ describe('tradereq doctor: what real programs sent, diagnosed', function () {
         !r.stdout.includes(DEMO.secretKey) && !r.stderr.includes(DEMO.secretKey),
         'the secret is never printed',
       );
+      // The seconds are in the Python program (requests' User-Agent says which): its words, not TradeReq's (issue 34, point 7).
+      if (c.cause === 'timestamp-seconds')
+        assert.ok(
+          /^Your Python program/.test(report.fix) && !/TradeReq/.test(report.fix + (report.codeNote ?? '')),
+          describeRun(r),
+        );
       if (c.cause !== 'none' && c.cause !== 'timestamp-seconds')
         assert.match(c.text, /"code": ?(700002|602)/, 'the sandbox refused it as an invalid signature');
     }
   }
 
   it('Python with requests: json= re-serialises, a sorted string signed, seconds, JSON signed and a form sent', async () => {
-    // Signed just before: a correct request is judged against the server's clock now (§5 rule 9).
     const cases = await runSigners(tools.pythonRequests, 'broken_requests.py', project.sandbox.baseUrl);
     assert.deepEqual(
       cases.map((c) => c.cause),
@@ -197,5 +206,123 @@ describe('tradereq doctor: a request that carried its secret key (issue 31, poin
     const report = JSON.parse(json.stdout) as { cause: string; causes: string[]; signed: string };
     assert.deepEqual([report.cause, report.causes.includes('api-key-header')], ['secret-sent', true]);
     assert.match(report.signed, /&secretKey=<secret key>&/);
+  });
+});
+
+describe('tradereq doctor: the time the request was answered, and the program that sent it (issue 34, points 6 and 7)', function () {
+  this.timeout(60_000);
+  // 2024-01-02 03:04:05 UTC: years before these tests run. No clock is moved; the times are pasted or given.
+  const SECOND = Date.UTC(2024, 0, 2, 3, 4, 5);
+  const DATE = 'Tue, 02 Jan 2024 03:04:05 GMT';
+  const ORDER = 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=29000';
+  let project: Project;
+  before(async () => {
+    ensureBuilt();
+    project = await sandboxProject('doctor-time', {});
+  });
+  after(() => project?.close());
+
+  const sign = (text: string): string => createHmac('sha256', DEMO.secretKey).update(text).digest('hex');
+
+  /** curl -v's lines for an order with `timestamp` (signed over echo's newline when `newline`), then `answer`. */
+  function verbose(timestamp: number, answer: string[], newline = false): string {
+    const q = `${ORDER}&timestamp=${timestamp}`;
+    return [
+      `> POST /api/v3/order?${q}&signature=${sign(newline ? `${q}\n` : q)} HTTP/1.1`,
+      `> Host: ${new URL(project.sandbox.baseUrl).host}`,
+      '> User-Agent: curl/8.5.0',
+      `> X-SERVICE-APIKEY: ${DEMO.apiKey}`,
+      '>',
+      ...answer,
+      '',
+    ].join('\n');
+  }
+
+  interface Report {
+    cause: string;
+    causes: string[];
+    fix: string;
+    codeNote: string | null;
+    checks: { id: string; ok: boolean; possible?: boolean; text: string }[];
+  }
+
+  async function doctor(name: string, text: string, ...args: string[]): Promise<{ report: Report; status: number }> {
+    writeFileSync(join(project.dir, name), text);
+    const r = await project.run(['doctor', name, '--json', '--offline', ...args]);
+    assert.notEqual(r.status, 2, describeRun(r));
+    return { report: JSON.parse(r.stdout) as Report, status: r.status ?? -1 };
+  }
+
+  const windowOf = (r: Report) => r.checks.find((c) => c.id === 'clock-window')!;
+
+  it('an accepted request pasted with its 200 answer is not clock-window, though diagnosed years after its Date', async () => {
+    const text = verbose(SECOND + 300, ['< HTTP/1.1 200 OK', `< Date: ${DATE}`, '<', '{"orderId":"1"}']);
+    const { report, status } = await doctor('accepted.txt', text);
+    assert.deepEqual([report.cause, report.causes, status], ['none', ['none'], 0], JSON.stringify(report, null, 1));
+    assert.equal(windowOf(report).ok, true);
+  });
+
+  it("a rejected request whose answer's Date header is within the window is not clock-window", async () => {
+    const text = verbose(
+      SECOND - 1_500,
+      [
+        '< HTTP/1.1 400 Bad Request',
+        `< Date: ${DATE}`,
+        '<',
+        '{"code":700002,"msg":"Signature for this request is not valid."}',
+      ],
+      true,
+    );
+    const { report, status } = await doctor('newline.txt', text);
+    assert.equal(report.cause, 'message-newline');
+    assert.ok(!report.causes.includes('clock-window'), JSON.stringify(report, null, 1));
+    assert.deepEqual([windowOf(report).ok, status], [true, 1]);
+    // The same, answered a minute after its timestamp: now it is asserted, from the Date alone.
+    const late = verbose(SECOND - 60_000, ['< HTTP/1.1 400 Bad Request', `< Date: ${DATE}`, '<'], true);
+    assert.ok((await doctor('late.txt', late)).report.causes.includes('clock-window'));
+  });
+
+  it('--at is honoured, as ISO 8601 and as epoch milliseconds; a time it cannot read is bad input', async () => {
+    const text = verbose(SECOND, []);
+    for (const at of ['2024-01-02T03:04:07Z', String(SECOND + 2_000)]) {
+      const { report, status } = await doctor('at.txt', text, '--at', at);
+      assert.deepEqual([report.cause, status], ['none', 0], `${at}: ${JSON.stringify(report, null, 1)}`);
+    }
+    for (const at of ['2024-01-02T03:05:05Z', String(SECOND + 60_000)]) {
+      const { report } = await doctor('at.txt', text, '--at', at);
+      assert.equal(report.cause, 'clock-window', at);
+      assert.match(
+        windowOf(report).text,
+        /^timestamp is 60 s behind the server's time when it was answered \(by the time given with --at/,
+      );
+    }
+    const bad = await project.run(['doctor', 'at.txt', '--offline', '--at', 'yesterday']);
+    assert.equal(bad.status, 2, describeRun(bad));
+    assert.match(bad.stderr, /--at takes when the request was answered, as ISO 8601/);
+  });
+
+  it('without any time of the answer, an old timestamp is worded as a possibility, not a cause', async () => {
+    writeFileSync(join(project.dir, 'bare.txt'), verbose(SECOND, []));
+    const r = await project.run(['doctor', 'bare.txt', '--offline']);
+    assert.equal(r.status, 0, describeRun(r));
+    assert.doesNotMatch(r.stdout, /Cause: clock-window|Also: clock-window/);
+    assert.match(r.stdout, /\n {2}\? {3}timestamp is \d+ h behind the server's time now/);
+    assert.match(r.stdout, /if it was sent more than recvWindow \(5000 ms\) after its timestamp/);
+  });
+
+  it("what to do for a Python program's timestamp in seconds names the program and time.time() * 1000, not TradeReq", async () => {
+    const q = `${ORDER}&timestamp=${Math.floor(SECOND / 1000)}`;
+    const head = `POST /api/v3/order?${q}&signature=${sign(q)} HTTP/1.1\\r\\nHost: ${new URL(project.sandbox.baseUrl).host}\\r\\nX-SERVICE-APIKEY: ${DEMO.apiKey}\\r\\n\\r\\n`;
+    const text = `send: b'${head}'\nreply: 'HTTP/1.1 400 Bad Request\\r\\n'\nheader: Date: ${DATE}\n{"code":10073,"msg":"Invalid request time"}\n`;
+    writeFileSync(join(project.dir, 'seconds.txt'), text);
+    const r = await project.run(['doctor', 'seconds.txt', '--offline']);
+    assert.equal(r.status, 1, describeRun(r));
+    assert.match(r.stdout, /^Cause: timestamp-seconds/);
+    assert.match(
+      r.stdout,
+      /\nFix: Your Python program computes timestamp in seconds \(int\(time\.time\(\)\)\): multiply by 1000, timestamp = int\(time\.time\(\) \* 1000\)/,
+    );
+    assert.match(r.stdout, /What to do: Your Python program/);
+    assert.doesNotMatch(r.stdout, /TradeReq/, r.stdout);
   });
 });

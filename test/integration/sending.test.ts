@@ -384,6 +384,8 @@ suite('sending from the editor, in the real extension host', () => {
       api.panelMessage({ type: 'why', id: refused.id });
       const text = (await waitFor('the report of Why?', () => doctorReport()?.document)).getText();
       assert.match(text, /^Cause: clock-window/, text);
+      // Judged at the time the send was answered (issue 34, point 6), whenever Why? is asked.
+      assert.match(text, /behind the server's time when it was answered \(by the answer's Date header/, text);
       assert.match(text, /700003/);
       assert.ok(!text.includes(DEMO.secretKey) && !text.includes(DEMO.apiKey), `no key value in the report:\n${text}`);
     } finally {

@@ -1,12 +1,13 @@
 /**
- * The rest of §5 and §4.1, checked whatever the signature: the timestamp's unit and window against
- * the server's clock, recvWindow, the API key header, where parameters were placed.
+ * The rest of §5 and §4.1, checked whatever the signature: the timestamp's unit, and its window at
+ * the time the request was answered (answer-time.ts), recvWindow, the API key header, where parameters were placed.
  */
 import { shown } from '../convert/common';
 import { API_KEY_FORMAT, isBatchEndpoint } from '../catalog/endpoints';
 import { LIMITS, MILLISECOND_TIMESTAMP_MIN } from '../catalog/limits';
 import { maskApiKey } from '../env/keys';
 import { looseEncoding } from '../signing/total-params';
+import { acceptedStatus, answeredWhen, type AnswerWindow } from './answer-time';
 import { secretCheck, type SentSecrets } from './secret-sent';
 import type { DoctorCheck, DoctorInput } from './types';
 import { headerValue, type Wire } from './wire';
@@ -51,7 +52,83 @@ function clockNote(input: DoctorInput): string {
   return `; this machine's clock is ${span(offset)} ${way} the server's`;
 }
 
-/** §5 rules 7 and 9: a millisecond timestamp, within the window of the server's time now. */
+function possible(text: string): DoctorCheck {
+  return { id: 'clock-window', ok: false, text, possible: true };
+}
+
+const STALE =
+  'If the program signed it just before sending, the clock that made it is behind or the request waited; if it was signed long ago (a request from a log), it cannot be sent again: sign anew.';
+
+/** Who says when the request was answered, in words, with the offset added to a time by this machine's clock. */
+function answeredBy(when: AnswerWindow, input: DoctorInput): string {
+  if (when.by === 'date') return "by the answer's Date header, the server's clock to the second";
+  const who = when.by === 'user' ? 'the time given with --at' : 'the time of the send in the history';
+  return `by ${who}${clockNote(input)}`;
+}
+
+/** §5 rule 9 against the time the request was answered: asserted only where the whole width of that time agrees. */
+function windowAt(t: number, recvWindow: number, when: AnswerWindow, input: DoctorInput): DoctorCheck {
+  const by = `when it was answered (${answeredBy(when, input)})`;
+  const gap = t - when.from;
+  const words = `${span(gap)} ${gap > 0 ? 'ahead of' : 'behind'} the server's time ${by}`;
+  if (t - when.to >= LIMITS.timestampAheadMs)
+    return fail('clock-window', `timestamp is ${words}; the service refuses 1 s ahead or more (§5 rule 9).`);
+  if (when.from - t > recvWindow)
+    return fail('clock-window', `timestamp is ${words}, beyond recvWindow ${recvWindow} ms (§5 rule 9). ${STALE}`);
+  if (input.code === 700003)
+    return fail(
+      'clock-window',
+      `The service answered 700003 (timestamp outside recvWindow), though timestamp is ${words}: that time is not the answer's, or the clocks differ (§5 rule 9).`,
+    );
+  // The Date's second (or the width of the time given) spans both sides of a bound: it may be either.
+  if (t - when.from >= LIMITS.timestampAheadMs || when.to - t > recvWindow)
+    return possible(
+      `timestamp is ${words}: within the window or outside it, as that time is known only to within ${span(when.to - when.from + 1)} (§5 rule 9).`,
+    );
+  return pass(
+    'clock-window',
+    `timestamp is within the window of the server's time ${by} (${span(gap)} ${gap > 0 ? 'ahead' : 'behind'}).`,
+  );
+}
+
+/** §5 rule 9 without the time of the answer: now bounds it (the request was answered before), nothing more. */
+function windowUnknown(t: number, recvWindow: number, input: DoctorInput): DoctorCheck {
+  const server = input.now + (input.clock?.offsetMs ?? 0);
+  const note = clockNote(input);
+  const ahead = t - server;
+  if (ahead >= LIMITS.timestampAheadMs)
+    return fail(
+      'clock-window',
+      `timestamp is ${span(ahead)} ahead of the server's time now, so it was ahead when it was answered too: the service refuses 1 s ahead or more (§5 rule 9)${note}.`,
+    );
+  if (input.code === 700003)
+    return fail(
+      'clock-window',
+      `The service answered 700003: the timestamp was outside recvWindow ${recvWindow} ms of the server's time when the request arrived (§5 rule 9). ${STALE}`,
+    );
+  if (-ahead > recvWindow)
+    return possible(
+      `timestamp is ${span(ahead)} behind the server's time now${note}. No time of the answer is known: if it was sent more than recvWindow (${recvWindow} ms) after its timestamp, the service refused it with 700003 (§5 rule 9); the answer's Date header (curl -v shows it) or tradereq doctor --at would tell.`,
+    );
+  return pass(
+    'clock-window',
+    `timestamp is within recvWindow of the server's time now, so it was not too old when it was answered${note}.`,
+  );
+}
+
+/** §5 rule 9 at the time the request was answered; an answer 2xx says the service took it. */
+function windowCheck(t: number, recvWindow: number, input: DoctorInput): DoctorCheck {
+  const accepted = acceptedStatus(input);
+  if (accepted !== undefined)
+    return pass(
+      'clock-window',
+      `The service accepted the request (HTTP ${accepted}): its timestamp was within the window when it was answered (§5 rule 9).`,
+    );
+  const when = answeredWhen(input);
+  return when === undefined ? windowUnknown(t, recvWindow, input) : windowAt(t, recvWindow, when, input);
+}
+
+/** §5 rules 7 and 9: a millisecond timestamp, within the window of the server's time when it was answered. */
 function timestampChecks(w: Wire, input: DoctorInput, hide: (text: string) => string): DoctorCheck[] {
   const ts = w.values.get('timestamp');
   const rw = recvWindowOf(w, hide);
@@ -74,37 +151,8 @@ function timestampChecks(w: Wire, input: DoctorInput, hide: (text: string) => st
       ...window,
     ];
   const unit = pass('timestamp-seconds', `timestamp ${ts} is in milliseconds.`);
-  const server = input.now + (input.clock?.offsetMs ?? 0);
   const recvWindow = typeof rw === 'number' ? rw : LIMITS.recvWindow.defaultMs;
-  const ahead = t - server;
-  const note = clockNote(input);
-  // §5 rule 9: processed only when timestamp < serverTime + 1000 and serverTime - timestamp <= recvWindow.
-  if (ahead >= LIMITS.timestampAheadMs)
-    return [
-      unit,
-      fail(
-        'clock-window',
-        `timestamp is ${span(ahead)} ahead of the server's time now; the service refuses 1 s ahead or more (§5 rule 9)${note}.`,
-      ),
-      ...window,
-    ];
-  if (-ahead > recvWindow)
-    return [
-      unit,
-      fail(
-        'clock-window',
-        `timestamp is ${span(ahead)} behind the server's time now, beyond recvWindow ${recvWindow} ms (§5 rule 9)${note}. If it was sent just now, the clock that made it is behind or the request waited; if it was signed long ago (a request from a log), it cannot be sent again: sign anew.`,
-      ),
-      ...window,
-    ];
-  return [
-    unit,
-    pass(
-      'clock-window',
-      `timestamp is within the window of the server's time now (${span(ahead)} ${ahead > 0 ? 'ahead' : 'behind'})${note}.`,
-    ),
-    ...window,
-  ];
+  return [unit, windowCheck(t, recvWindow, input), ...window];
 }
 
 function apiKeyCheck(w: Wire, input: DoctorInput, secrets: SentSecrets): DoctorCheck {

@@ -7,7 +7,8 @@ import { lookupError } from '../catalog/errors';
 import { maskApiKey } from '../env/keys';
 import { signTotalParams } from '../signing/hmac';
 import { restOfSection5 } from './checks';
-import { CAUSES } from './fixes';
+import { acceptedStatus } from './answer-time';
+import { CAUSES, fixFor, programOf } from './fixes';
 import { sentSecrets, type SentSecrets } from './secret-sent';
 import type { CauseId, Diagnosis, DoctorCheck, DoctorInput, SignedComparison } from './types';
 import { keyVariants, messageVariants, type KeyVariant, type MessageVariant } from './variants';
@@ -64,14 +65,26 @@ function compare(signed: string | undefined, expectedRaw: string, hide: (text: s
   };
 }
 
-function codeNote(input: DoctorInput, signatureRight: boolean): string | undefined {
+/** The error codes whose catalog advice is about a .tradereq file's timestamp: for a program, its own words instead. */
+const TIMING_CODES: ReadonlySet<number> = new Set([700003, 10073]);
+
+/** What to do after `code`: for a timing code a program got, the fix of the timestamp cause found, in its words. */
+function actionFor(input: DoctorInput, causes: readonly CauseId[], action: string | undefined): string | undefined {
+  const program = programOf(input.sent, input.sentByTradeReq === true);
+  if (input.code === undefined || !TIMING_CODES.has(input.code) || program === 'file') return action;
+  const cause = causes.find((c) => c === 'timestamp-seconds' || c === 'clock-window') ?? 'clock-window';
+  return fixFor(cause, program);
+}
+
+function codeNote(input: DoctorInput, signatureRight: boolean, causes: readonly CauseId[] = []): string | undefined {
   if (input.code === undefined) return undefined;
   const info = lookupError(input.code);
   const said = info ? `${input.code} (${info.meanings[0]})` : `${input.code}`;
   if (!signatureRight) return `The service answered ${said}.`;
   if (input.code !== 700002 && input.code !== 602) {
     // The signature is not the reason: what the code itself says is the likely cause (§7.2).
-    const likely = [info?.cause && `Likely cause: ${info.cause}`, info?.action && `What to do: ${info.action}`];
+    const action = actionFor(input, causes, info?.action);
+    const likely = [info?.cause && `Likely cause: ${info.cause}`, action && `What to do: ${action}`];
     return [`The service answered ${said}.`, ...likely.filter(Boolean)].join(' ');
   }
   const key = `the key profile "${input.key.profile}" (${maskApiKey(input.key.apiKey)})`;
@@ -121,8 +134,10 @@ function withSecrets(d: Diagnosis, secrets: SentSecrets): Diagnosis {
 /** What the signature and the rest of §5 say; a secret sent is left to withSecrets. */
 function signatureDiagnosis(w: Wire, input: DoctorInput, secrets: SentSecrets): Diagnosis {
   const checks = restOfSection5(w, input, secrets);
-  const failed = checks.filter((c) => !c.ok && c.id !== 'secret-sent').map((c) => c.id);
+  // A possibility (no time of the answer) is shown among the checks, never named a cause.
+  const failed = checks.filter((c) => !c.ok && !c.possible && c.id !== 'secret-sent').map((c) => c.id);
   const hide = secrets.hide;
+  if (acceptedStatus(input) !== undefined) return accepted(w, input, checks, failed, hide);
   if (w.signature === undefined || w.signature.length === 0) return missing(w, input, checks, failed, hide);
   const target = w.signature.toLowerCase();
   const upper = target !== w.signature;
@@ -142,6 +157,7 @@ function signatureDiagnosis(w: Wire, input: DoctorInput, secrets: SentSecrets): 
     text: `The signature is reproduced exactly when the program ${[match.message?.what, match.key?.what].filter(Boolean).join(', and ')}.`,
   };
   return result(
+    input,
     causes,
     matchedSummary(match, upper),
     compare(match.message?.message ?? w.totalParams, w.totalParams, hide),
@@ -151,6 +167,7 @@ function signatureDiagnosis(w: Wire, input: DoctorInput, secrets: SentSecrets): 
 }
 
 function result(
+  input: DoctorInput,
   causes: CauseId[],
   summary: string,
   comparison: SignedComparison,
@@ -164,7 +181,7 @@ function result(
     causes: causes.length > 0 ? causes : ['none'],
     summary,
     comparison,
-    fix: text.fix,
+    fix: fixFor(cause, programOf(input.sent, input.sentByTradeReq === true)),
     snippets: text.snippets ?? {},
     checks,
     ...(note !== undefined ? { codeNote: note } : {}),
@@ -184,6 +201,7 @@ function missing(
     text: 'No signature parameter was found in the query string or the body.',
   };
   return result(
+    input,
     distinct(['signature-missing', ...failed]),
     'The request carries no signature (§5 rule 2).',
     compare(undefined, w.totalParams, hide),
@@ -216,11 +234,12 @@ function correct(
         ? 'The signature is right but in upper case.'
         : `The signature is correct; the rejection is not about signing: ${CAUSES[causes[0]!].title}.`;
   return result(
+    input,
     causes,
-    summary,
+    causes.length === 0 && checks.some((c) => c.possible) ? `${summary} ${UNDECIDED}` : summary,
     compare(w.totalParams, w.totalParams, hide),
     [check, ...checks],
-    codeNote(input, !upper),
+    codeNote(input, !upper, causes),
   );
 }
 
@@ -241,10 +260,42 @@ function unknown(
     text: `The signature is not the HMAC of totalParams with the secret of the key profile "${input.key.profile}", and none of these mistakes reproduces it: ${tried.join(', ')} (with ${input.otherKeys.length} other key profile${input.otherKeys.length === 1 ? '' : 's'} tried).`,
   };
   return result(
+    input,
     distinct(['unknown', ...failed]),
     'The signature does not match, and no known mistake reproduces it.',
     compare(undefined, w.totalParams, hide),
     [check, ...checks],
     codeNote(input, false),
   );
+}
+
+/** What a summary adds when only a possibility is left (no time of the answer). */
+const UNDECIDED =
+  'Whether its timestamp was still within the window when it arrived cannot be told without the time it was answered: see the check marked "?".';
+
+/** What the service accepted (an answer 2xx): no signature or timestamp cause; only what it read otherwise than meant. */
+function accepted(
+  w: Wire,
+  input: DoctorInput,
+  checks: DoctorCheck[],
+  failed: CauseId[],
+  hide: (text: string) => string,
+): Diagnosis {
+  const status = acceptedStatus(input)!;
+  const whose = `the secret of the key profile "${input.key.profile}"`;
+  const right = w.signature !== undefined && signTotalParams(input.key.secretKey, w.totalParams) === w.signature;
+  const check: DoctorCheck = {
+    id: 'none',
+    ok: true,
+    text: right
+      ? `The signature is the HMAC-SHA256 of totalParams with ${whose} (§5 rules 3-5).`
+      : `The service accepted the request, though its signature is not the HMAC of totalParams with ${whose}: the service holds another key for the API key sent, or the endpoint is not signed.`,
+  };
+  // Accepted: the signature and the timestamp were right; the service may still have read a parameter otherwise than meant.
+  const causes = failed.filter((c) => c === 'query-overrides-body');
+  const summary =
+    causes.length === 0
+      ? `The service accepted the request (HTTP ${status}): nothing is wrong with its signature or its timestamp.`
+      : `The service accepted the request (HTTP ${status}), but ${CAUSES[causes[0]!].title}.`;
+  return result(input, causes, summary, compare(w.totalParams, w.totalParams, hide), [check, ...checks], undefined);
 }

@@ -3,7 +3,8 @@
  * (codegen/program-model.ts CODE_LANGUAGES). One home for every word the doctor says about a cause.
  */
 import type { CodeLanguage } from '../codegen/program-model';
-import type { CauseId } from './types';
+import type { CauseId, SentRequest } from './types';
+import { headerValue } from './wire';
 
 export interface CauseText {
   /** A few words: the heading of the report. */
@@ -187,3 +188,54 @@ export const CAUSES: Readonly<Record<CauseId, CauseText>> = {
     fix: 'Check that the program signs exactly the strings it sends, with the secret key of the API key it sends. Print both in the program and compare them with "expected" above.',
   },
 };
+
+/** What sent the request, as far as the text tells: a program's language, or a .tradereq file that TradeReq sent. */
+export type Program = 'python' | 'node' | 'go' | 'shell' | 'program' | 'file';
+
+/** The program that sent `sent`: its form (a cURL command, http.client's lines), else its User-Agent. */
+export function programOf(sent: SentRequest, sentByTradeReq: boolean): Program {
+  if (sentByTradeReq || sent.form === 'tradereq') return 'file';
+  if (sent.form === 'curl') return 'shell';
+  if (sent.form === 'python') return 'python';
+  const agent = (headerValue(sent, 'user-agent') ?? '').toLowerCase();
+  if (/python|aiohttp|httpx/.test(agent)) return 'python';
+  if (agent.startsWith('curl/')) return 'shell';
+  if (agent.startsWith('go-http-client')) return 'go';
+  if (/axios|node|undici|got\b/.test(agent)) return 'node';
+  return 'program';
+}
+
+const RULE_7 = 'milliseconds since 1970 (§5 rule 7)';
+const RESEND = 'A request signed earlier cannot be sent again: sign it anew.';
+
+/** Where the program should take its timestamp from, in its language: just before sending, with the server's offset. */
+function stale(who: string, now: string): string {
+  return `${who} must take timestamp just before it sends each request, from a clock in step with the server's: ${now} plus the offset measured with GET /api/v3/time, or sync the machine's clock (§5 rule 9). ${RESEND}`;
+}
+
+/** The fix of a timestamp in seconds or out of the window, in the words of what sent it (issue 34, point 7). */
+const TIMESTAMP_FIXES: Readonly<Record<'timestamp-seconds' | 'clock-window', Readonly<Record<Program, string>>>> = {
+  'timestamp-seconds': {
+    python: `Your Python program computes timestamp in seconds (int(time.time())): multiply by 1000, timestamp = int(time.time() * 1000), ${RULE_7}.`,
+    node: `Your program computes timestamp in seconds (Math.floor(Date.now() / 1000)): send Date.now() itself, ${RULE_7}.`,
+    go: `Your program computes timestamp in seconds (time.Now().Unix()): use time.Now().UnixMilli(), ${RULE_7}.`,
+    shell: `Your script writes timestamp in seconds ($(date +%s)): write $(date +%s%3N), ${RULE_7}; macOS's date has no %N: python3 -c 'import time; print(int(time.time() * 1000))'.`,
+    program: `Your program computes timestamp in seconds: multiply it by 1000, ${RULE_7}.`,
+    file: `The request file writes timestamp in seconds: delete the timestamp line (TradeReq then adds the current time in milliseconds) or write {{$timestamp}} (§5 rule 7).`,
+  },
+  'clock-window': {
+    python: stale('Your Python program', 'int(time.time() * 1000)'),
+    node: stale('Your program', 'Date.now()'),
+    go: stale('Your program', 'time.Now().UnixMilli()'),
+    shell: stale('Your script', '$(date +%s%3N) right before curl runs'),
+    program: stale('Your program', 'the time in milliseconds'),
+    file: 'If the request file writes its own timestamp, delete that line (TradeReq then adds the current time, corrected by the server clock offset it measures) or write {{$timestamp}}; otherwise leave clock sync on and set the system clock (§5 rule 9).',
+  },
+};
+
+/** The fix of `cause` for what sent the request: the timestamp's in its words, the rest as CAUSES says. */
+export function fixFor(cause: CauseId, program: Program): string {
+  return cause === 'timestamp-seconds' || cause === 'clock-window'
+    ? TIMESTAMP_FIXES[cause][program]
+    : CAUSES[cause].fix;
+}

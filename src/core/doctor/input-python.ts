@@ -53,5 +53,5 @@ export function findPythonSend(text: string): Found | undefined {
     throw new InputError(
       "the send: b'...' lines hold no HTTP request line: paste all the send: lines of the request, from its first",
     );
-  return { request: found.request, before: text.slice(0, first), after: text.slice(last) };
+  return { request: { ...found.request, form: 'python' }, before: text.slice(0, first), after: text.slice(last) };
 }

@@ -3,12 +3,13 @@
  * a raw HTTP request, a URL and a body, or a log line holding one, tried in that order (a cURL
  * command's text may hold URLs, a raw request's headers too). Each form has its reader
  * (input-curl.ts, input-python.ts, input-http.ts, input-url.ts); this file bounds the text, finds an
- * answer's code beside the request and words the failures.
+ * answer's code beside the request, its status line and Date after it, and words the failures.
  */
 import { BOUNDS, formatSize } from '../bounds';
 import { ConvertError } from '../convert/import-result';
 import { textNestsDeeperThan } from '../format/json-value';
 import { err, ok, type Result } from '../result';
+import { readAnswer } from './answer-time';
 import { InputError, type Found } from './input-common';
 import { findCurl } from './input-curl';
 import { findHttp } from './input-http';
@@ -66,7 +67,9 @@ function read(text: string): SentRequest {
   if (found === undefined) throw new InputError(`no request found in the text: ${WHAT_TO_PASTE}`);
   const request = bounded(found);
   const code = answerCode(found.after) ?? answerCode(found.before);
-  return code === undefined ? request : { ...request, code };
+  // The answer follows the request: its status says whether it was accepted, its Date when (answer-time.ts).
+  const answer = readAnswer(found.after);
+  return { ...request, ...(code !== undefined ? { code } : {}), ...(answer !== undefined ? { answer } : {}) };
 }
 
 /**

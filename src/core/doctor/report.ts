@@ -81,7 +81,8 @@ export function reportText(d: Diagnosis): string {
   if (d.fix.length > 0) lines.push('', `Fix: ${d.fix}`);
   const snippets = snippetLines(d);
   if (snippets.length > 0) lines.push('', ...snippets);
-  lines.push('', 'Checked:', ...d.checks.map((c) => `  ${c.ok ? 'ok ' : 'no '} ${c.text}`));
+  // "?": a possibility that what is known cannot decide (no time of the answer), not a finding.
+  lines.push('', 'Checked:', ...d.checks.map((c) => `  ${c.ok ? 'ok ' : c.possible ? '?  ' : 'no '} ${c.text}`));
   if (d.codeNote !== undefined) lines.push('', d.codeNote);
   return lines.join('\n');
 }

@@ -37,8 +37,16 @@ export interface SentHeader {
   readonly value: string;
 }
 
-/** Where the doctor read the request from. */
-type SentForm = 'curl' | 'http' | 'url' | 'tradereq';
+/** Where the doctor read the request from (`python`: http.client's `send: b'...'` lines). */
+type SentForm = 'curl' | 'http' | 'python' | 'url' | 'tradereq';
+
+/** What the text says of the answer the request got, read after the request. */
+export interface AnswerSeen {
+  /** The HTTP status of its status line: a 2xx means the service accepted the request. */
+  readonly status?: number;
+  /** Its Date header as written (the server's clock, whole seconds; answer-time.ts reads it). */
+  readonly date?: string;
+}
 
 /** What a program sent, read from the user's text (or from TradeReq's own send). */
 export interface SentRequest {
@@ -54,6 +62,19 @@ export interface SentRequest {
   readonly form: SentForm;
   /** An error code found in the text beside the request (a logged answer), if any. */
   readonly code?: number;
+  /** The answer's status line and Date header, when the text holds them after the request. */
+  readonly answer?: AnswerSeen;
+}
+
+/**
+ * When the request was answered, by this machine's clock: the time the user gives (`--at`), or the
+ * time of a send in the editor's history. `ms` is the start of a reading `resolutionMs` wide (1000
+ * for a time given to the second).
+ */
+export interface GivenTime {
+  readonly ms: number;
+  readonly resolutionMs: number;
+  readonly from: 'user' | 'history';
 }
 
 /** A key profile to check against. The secret is used for HMACs and nothing else. */
@@ -76,8 +97,15 @@ export interface DoctorInput {
   readonly otherKeys: readonly DoctorKey[];
   /** Absent when the server time could not be measured; the local clock stands in, and the report says so. */
   readonly clock?: ServerClock;
-  /** This machine's clock now (ms). */
+  /**
+   * This machine's clock now (ms): only a bound (the request was answered before now), never the
+   * time the timestamp is judged at; that is the answer's (`at`, else `answer.date`).
+   */
   readonly now: number;
+  /** What is known of the answer: its status (2xx: accepted) and Date header. */
+  readonly answer?: AnswerSeen;
+  /** When the request was answered by this machine's clock; given by the user, it wins over the Date header. */
+  readonly at?: GivenTime;
   /** The error code the program got, from `--code` or the text. */
   readonly code?: number;
   /** The header that carries the API key, when the environment names another than X-SERVICE-APIKEY. */
@@ -93,6 +121,8 @@ export interface DoctorCheck {
   readonly id: CauseId;
   readonly ok: boolean;
   readonly text: string;
+  /** A finding that cannot be decided from what is known (no time of the answer): said as a possibility, never a cause. */
+  readonly possible?: true;
 }
 
 /** What the program signed next to what it should have signed, with where they first differ. */

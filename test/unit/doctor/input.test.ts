@@ -223,7 +223,7 @@ describe('doctor: reading what a program sent', () => {
       assert.deepEqual(
         [r.form, r.method, r.url, r.query, r.body, header(r, 'x-mexc-apikey'), r.code],
         [
-          'http',
+          'python',
           'POST',
           'https://api.mexc.com/api/v3/order',
           'recvWindow=5000',
@@ -363,5 +363,58 @@ describe('doctor: a message about unreadable text never quotes a secret the doct
       assert.ok(!read.ok);
       assert.ok(!read.error.includes(SECRET.slice(0, 12)) && !read.error.includes('QWERTYUIOP'), read.error);
     }
+  });
+});
+
+describe('doctor: the answer pasted after the request, its status and its Date (issue 34, point 6)', () => {
+  const DATE = 'Tue, 02 Jan 2024 03:04:05 GMT';
+  const Q = `symbol=BTCUSDT&timestamp=1704164645000&signature=${SIG}`;
+
+  it("curl -v's < lines: the status line and the Date header", () => {
+    const text = [
+      `> POST /api/v3/order?${Q} HTTP/1.1`,
+      '> Host: api.example.com',
+      `> X-SERVICE-APIKEY: ${KEY}`,
+      '>',
+      '< HTTP/1.1 200 OK',
+      '< Content-Type: application/json',
+      `< Date: ${DATE}`,
+      '<',
+      '{"symbol":"BTCUSDT","orderId":"1"}',
+    ].join('\n');
+    assert.deepEqual(read(text).answer, { status: 200, date: DATE });
+  });
+
+  it("an HTTP message: the response part's Date, CRLF too; a Date in the request's own headers is not the answer's", () => {
+    const text = [
+      `POST /api/v3/order?${Q} HTTP/1.1`,
+      'Host: api.example.com',
+      'Date: Mon, 01 Jan 2024 00:00:00 GMT',
+      `X-SERVICE-APIKEY: ${KEY}`,
+      '',
+      'HTTP/1.1 400 Bad Request',
+      `date: ${DATE}`,
+      '',
+      '{"code":700002,"msg":"Signature for this request is not valid."}',
+    ].join('\n');
+    for (const t of [text, crlf(text)]) {
+      const r = read(t);
+      assert.deepEqual([r.answer, r.code], [{ status: 400, date: DATE }, 700002]);
+    }
+  });
+
+  it("Python http.client's reply: and header: lines", () => {
+    const text = `send: b'POST /api/v3/order?${Q} HTTP/1.1\\r\\nHost: api.example.com\\r\\n\\r\\n'\nreply: 'HTTP/1.1 400 Bad Request\\r\\n'\nheader: Date: ${DATE}\n`;
+    const r = read(text);
+    assert.equal(r.form, 'python');
+    assert.deepEqual(r.answer, { status: 400, date: DATE });
+  });
+
+  it('no answer, an answer without a Date, and a Date line that is not a header: only what is there', () => {
+    assert.equal(read(`curl -X POST 'https://api.example.com/api/v3/order?${Q}'`).answer, undefined);
+    const noDate = read(`curl -X POST 'https://api.example.com/api/v3/order?${Q}'\nHTTP/1.1 503 Service Unavailable\n`);
+    assert.deepEqual(noDate.answer, { status: 503 });
+    const prose = read(`curl -X POST 'https://api.example.com/api/v3/order?${Q}'\nDate: ${DATE}\n`);
+    assert.equal(prose.answer, undefined, 'a Date line with no status line before it belongs to no answer');
   });
 });
