@@ -32,7 +32,18 @@ interface WhyEntry {
  */
 export function whyAdvice<D extends Advice>(d: D, entry: WhyEntry): D {
   const own = entry.request.ownTimestamp;
-  if (!own || !d.causes.some((c) => TIMESTAMP_CAUSES.includes(c))) return d;
+  if (!d.causes.some((c) => TIMESTAMP_CAUSES.includes(c))) return d;
+  // TradeReq wrote the timestamp: the clock is the cause, not a line to delete or a program to fix.
+  if (!own)
+    return d.cause === 'clock-window'
+      ? {
+          ...d,
+          fix: t(
+            "TradeReq wrote this timestamp from this machine's clock: leave clock sync on, so that it is corrected by the offset measured against the server, and set the system clock (§5 rule 9).",
+          ),
+          snippets: {},
+        }
+      : d;
   const fix = t(
     'Line {0} of "{1}" writes its own timestamp ({2}): delete that line. TradeReq adds timestamp itself when it signs, on a clock kept in step with the server.',
     own.line,

@@ -117,5 +117,6 @@ describe('panel: Why? on a request that writes its own timestamp', function () {
     const { entry, fix } = await why(['### Fresh', 'GET /api/v3/account', ''].join('\n'));
     assert.equal(entry.request.ownTimestamp, undefined);
     assert.doesNotMatch(fix, /[Dd]elete/);
+    assert.match(fix, /TradeReq wrote this timestamp .* set the system clock/, fix);
   });
 });
