@@ -22,7 +22,7 @@ function valueOperand(e: Expectation): Token | undefined {
 }
 
 /** The `{{name}}`s of an expectation's value, with their ranges, read as the resolver reads them (variables.ts expand). */
-export function expectationRefs(e: Expectation): VariableRef[] {
+function expectationRefs(e: Expectation): VariableRef[] {
   const operand = valueOperand(e);
   if (operand === undefined || !writesVariable(operand.text)) return [];
   const { text } = operand;
