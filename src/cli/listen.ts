@@ -95,7 +95,8 @@ function resolveTarget(target: Target): ResolvedWsRequest {
     throw new UsageError(
       LISTEN.notWebSocket(location(file, rl.range.startLine, rl.range.startChar), rl.method.text, rl.target.text),
     );
-  const r = resolveWsRequest(file.doc, request, defaultContext(target.environment));
+  // Its `# @expect message` lines are judged here: their variables resolve too.
+  const r = resolveWsRequest(file.doc, request, defaultContext(target.environment, { expectations: true }));
   if (r.ok) return r.value;
   const d = r.error[0]!;
   throw new UsageError(`${location(file, d.range.startLine, d.range.startChar)}: ${d.message}`);

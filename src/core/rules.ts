@@ -115,7 +115,7 @@ export const RULES = {
   'empty-variable': rule('an empty `{{}}`', ['error'], [], PARSE),
   // Variables (docs/format.md, Variables).
   'undefined-variable': rule(
-    'an undefined variable; one that refers to itself or goes through more than 32 variables',
+    'an undefined variable (in the request or in a `# @expect` value); one that refers to itself or goes through more than 32 variables',
     ['error'],
   ),
   'variable-expansion': rule('a value that grows past 64 KiB (or 4 MiB for a whole request) once substituted', [

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
+import type { PanelEntry } from '../../src/core/panel/protocol';
 import type { TradeReqApi } from '../../src/extension/extension';
 import { resultKey } from '../../src/extension/testing';
 import { tradereqApi, waitFor } from './helpers';
@@ -276,6 +277,53 @@ suite('Testing view: request files as tests in a multi-root workspace', () => {
       assert.equal(result(uri, 'name:buy#row2'), undefined, 'only the row chosen ran');
     } finally {
       await vscode.workspace.fs.delete(file('beta', 'data'), { recursive: true });
+    }
+  });
+
+  // Issue 34, point 2: before, `{{...}}` in an expectation was compared as its literal text and failed on every row.
+  test("{{variables}} in # @expect lines: the editor's Send judges them resolved in the panel's lines, and the Testing view on every row", async () => {
+    const dir = file('beta', 'expect-vars');
+    const uri = file('beta', 'expect-vars', 'vars.tradereq');
+    const write = (u: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(u, new TextEncoder().encode(text));
+    await write(file('beta', 'expect-vars', 'one.csv'), 'symbol\nETHUSDT\n');
+    await write(file('beta', 'expect-vars', 'two.csv'), 'symbol\nBTCUSDT\nETHUSDT\n');
+    const price = (csv: string) =>
+      `# @data ${csv}\n# @expect json symbols[0].symbol == {{symbol}}\nGET /api/v3/exchangeInfo\nsymbol = {{symbol}}\n`;
+    await write(
+      uri,
+      [
+        '@quote = USDT',
+        '### Time\n# @name time\nGET /api/v3/time',
+        '### Later\n# @expect json serverTime >= {{time.response.serverTime}}\n# @expect json serverTime != {{quote}}\nGET /api/v3/time',
+        `### One row\n${price('one.csv')}`,
+        `### Rows\n${price('two.csv')}`,
+      ].join('\n\n'),
+    );
+    try {
+      const send = (index: number) =>
+        vscode.commands.executeCommand<PanelEntry | undefined>('tradereq.sendRequest', uri, index);
+      assert.equal((await send(0))?.outcome, 'ok');
+      const later = await send(1);
+      assert.deepEqual(
+        later?.expectations.map((e) => [e.text.replace(/\d{13}/, 'T'), e.passed]),
+        [
+          ['@expect json serverTime >= T', true],
+          ['@expect json serverTime != USDT', true],
+        ],
+        JSON.stringify(later?.expectations),
+      );
+      const row = await send(2);
+      assert.deepEqual(
+        row?.expectations.map((e) => [e.text, e.passed]),
+        [['@expect json symbols[0].symbol == ETHUSDT', true]],
+        JSON.stringify(row?.expectations),
+      );
+      await waitFor('the rows as child items', () => fileItem(uri)?.children.get('#4')?.children.size === 2);
+      await run(api.testing.sandboxProfile, [fileItem(uri)!]);
+      for (const id of ['name:time', '#2', '#3#row1', '#4#row1', '#4#row2'])
+        assert.equal(result(uri, id)?.state, 'passed', `${id}: ${JSON.stringify(result(uri, id)?.messages)}`);
+    } finally {
+      await vscode.workspace.fs.delete(dir, { recursive: true });
     }
   });
 

@@ -7,6 +7,7 @@ import { BOUNDS } from '../bounds';
 import type { NamedEnvironment } from '../env/constants';
 import { looksLikeSecret, secretNameMessage } from '../env/secrets';
 import { readOptions, type Expectation } from '../format/directives';
+import { refsOfExpectations } from '../format/expect-variables';
 import { findParam } from '../catalog/endpoints';
 import { deploymentOf, type Deployment } from '../catalog/deployment';
 import { t } from '../l10n';
@@ -38,8 +39,10 @@ export function checkDocument(doc: TradeReqDocument, options: CheckOptions): Dia
   const names = new Set(doc.requests.map((r) => r.name?.text).filter((n): n is string => n !== undefined));
   const scope = new VariableScope(doc, checkContext(options.environment, names));
   const deployment = deploymentOf(options.environment);
-  out.addAll(readOptions(doc, undefined).fileDiagnostics);
+  const file = readOptions(doc, undefined);
+  out.addAll(file.fileDiagnostics);
   out.addAll(unresolvedRefs(doc.variableRefs, scope));
+  checkFileExpectations(doc, file.options.expectations, { scope, names }, out);
   for (const v of doc.variables) {
     if (looksLikeSecret(v.name.text))
       out.add('secret-in-file', v.name.range, secretNameMessage(v.name.text, 'request file'));
@@ -76,11 +79,12 @@ function checkRequest(doc: TradeReqDocument, request: RequestBlock, ctx: Request
   const { options, diagnostics } = readOptions(doc, request);
   out.expecting(expectedCodes(options.expectations));
   out.addAll(diagnostics);
-  checkResponseRefs(request, ctx.names, out);
+  // Its own `# @expect` lines' variables resolve as its request's (the file's lines are checked once, above).
+  const expectRefs = refsOfExpectations(options.expectations.filter((e) => request.directives.includes(e.directive)));
+  const read = expectRefs.length > 0 ? [...request.variableRefs, ...expectRefs] : request.variableRefs;
+  checkResponseRefs(read, ctx.names, out);
   // A `# @data` file's columns define names the check step cannot see: the shells that read it report those (testing/data.ts).
-  const refs = options.data
-    ? request.variableRefs.filter((r) => !ctx.scope.definedNowhere(r.name))
-    : request.variableRefs;
+  const refs = options.data ? read.filter((r) => !ctx.scope.definedNowhere(r.name)) : read;
   out.addAll(unresolvedRefs(refs, ctx.scope, { skipResponses: true }));
   checkDirectiveKinds(request, out);
   if (isWebSocket(request)) return checkWsRequest(request, options, ctx.scope, out, ctx.environment);
@@ -96,6 +100,24 @@ function checkRequest(doc: TradeReqDocument, request: RequestBlock, ctx: Request
     if (info?.type === 'orderList') checkOrderList(p, info, ctx.scope, out);
   }
   if (endpoint) checkRequired(request, endpoint, ctx.scope, out);
+}
+
+/**
+ * The variables of the file's `# @expect` lines, which every request without its own reads: checked
+ * once. A name no file or environment defines may be a `# @data` column when a request reads one.
+ */
+function checkFileExpectations(
+  doc: TradeReqDocument,
+  expectations: readonly Expectation[],
+  ctx: Pick<RequestContext, 'scope' | 'names'>,
+  out: Findings,
+): void {
+  const refs = refsOfExpectations(expectations);
+  if (refs.length === 0) return;
+  checkResponseRefs(refs, ctx.names, out);
+  const rows = doc.requests.some((r) => readOptions(doc, r).options.data !== undefined);
+  const defined = rows ? refs.filter((r) => !ctx.scope.definedNowhere(r.name)) : refs;
+  out.addAll(unresolvedRefs(defined, ctx.scope, { skipResponses: true }));
 }
 
 /** At most BOUNDS.diagnosticsPerFile, then one that counts the rest (an error when an error is among them). */

@@ -4,15 +4,18 @@ import { endpointCatalogOf } from '../catalog/endpoint-catalogs';
 import type { EndpointInfo, UndocumentedPaths } from '../catalog/types';
 import { DEFAULT_API_KEY_HEADER, type NamedEnvironment } from '../env/constants';
 import type { RequestOptions } from '../format/directives';
-import type { Param, RequestBlock, TradeReqDocument } from '../format/model';
+import type { Param, RequestBlock, TradeReqDocument, VariableRef } from '../format/model';
 import { isCredentialRef, responseRequestName } from '../format/variables';
 import { headerNameProblem, headerValueRule, isHeaderValue } from '../format/headers';
 import { t } from '../l10n';
 import { answer, Findings } from './findings';
 
-/** Response references resolve at send time; here it is enough that the named request exists. */
-export function checkResponseRefs(request: RequestBlock, names: ReadonlySet<string>, out: Findings): void {
-  for (const ref of request.variableRefs) {
+/**
+ * Response references resolve at send time; here it is enough that the named request exists. `refs`:
+ * a request's, or its `# @expect` lines' (format/expect-variables.ts).
+ */
+export function checkResponseRefs(refs: readonly VariableRef[], names: ReadonlySet<string>, out: Findings): void {
+  for (const ref of refs) {
     const name = responseRequestName(ref.name);
     if (name === undefined) continue;
     if (isCredentialRef(ref.name)) {

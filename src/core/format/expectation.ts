@@ -60,6 +60,8 @@ interface Line<K extends ExpectKind> {
   readonly kind: K;
   readonly check: Check;
   readonly parts: ExpectationParts;
+  /** The line after `@expect` with its `{{variables}}` substituted (format/expect-variables.ts); absent: as written. */
+  readonly shown?: string;
 }
 
 interface PathFields {
@@ -270,17 +272,25 @@ function readValueCheck(op: string, operator: Token, operand: Token | undefined)
   if (operand === undefined)
     return err({ range: operator.range, message: t('`{0}` needs a value after it.', op), rule: 'bad-directive' });
   if (op === 'contains' || op === 'startsWith') return ok({ op, value });
-  if (value.decimal === undefined)
-    return err({
-      range: operand.range,
-      message: t(
-        '`{0}` compares numbers, and "{1}" is not one: write a number such as 100 or 0.001 (compared exactly, as decimals), or use == to compare text.',
-        op,
-        operand.text,
-      ),
-      rule: 'expect-number',
-    });
+  // A `{{variable}}` is a number or not once substituted, when a send resolves it (format/expect-variables.ts).
+  if (value.decimal === undefined && !writesVariable(operand.text))
+    return err({ range: operand.range, message: notANumber(op, operand.text), rule: 'expect-number' });
   return ok({ op: op as Comparison, value });
+}
+
+/** Why a value after `<`, `<=`, `>` or `>=` is refused: it is no number. */
+export function notANumber(op: string, text: string): string {
+  return t(
+    '`{0}` compares numbers, and "{1}" is not one: write a number such as 100 or 0.001 (compared exactly, as decimals), or use == to compare text.',
+    op,
+    text,
+  );
+}
+
+/** Whether `text` writes a `{{name}}` (closed): a value a send substitutes before judging. */
+export function writesVariable(text: string): boolean {
+  const open = text.indexOf('{{');
+  return open >= 0 && text.indexOf('}}', open + 2) >= 0;
 }
 
 /** `count OP N`, or `count N` for `count == N`. */
@@ -464,7 +474,7 @@ function jsonString(text: string): string | undefined {
  * What `in` compares with, made once when the line is read: the values' texts, and their decimals
  * each in one spelling, so that a value is judged against the whole list in one look-up each.
  */
-function inSets(values: readonly Written[]): { texts: ReadonlySet<string>; decimals: ReadonlySet<string> } {
+export function inSets(values: readonly Written[]): { texts: ReadonlySet<string>; decimals: ReadonlySet<string> } {
   const decimals = new Set<string>();
   for (const v of values) if (v.decimal) decimals.add(decimalKey(v.decimal));
   return { texts: new Set(values.map((v) => v.text)), decimals };
@@ -485,7 +495,7 @@ export function written(text: string): Written {
   return withDecimal(text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text);
 }
 
-function withDecimal(text: string): Written {
+export function withDecimal(text: string): Written {
   const decimal = parseDecimal(text);
   return decimal ? { text, decimal } : { text };
 }

@@ -15,6 +15,7 @@ import type { RequestOptions } from './directives';
 import { METHODS, WS_METHOD, type Diagnostic, type Method, type Placement, type RequestBlock } from './model';
 import type { TradeReqDocument } from './model';
 import { unclosedJsonMessage, unknownMethodMessage, wsNotHttpMessage } from './messages';
+import { resolveExpectations } from './expect-variables';
 import { beginResolve, checkJsonObject, substituter, type Problems } from './resolve-begin';
 import type { ResolveContext } from './variables';
 
@@ -77,8 +78,12 @@ export function resolveRequest(doc: TradeReqDocument, request: RequestBlock, ctx
   const headers = request.headers.map((h) => ({ name: h.name.text, value: text(h.value.text, h.value.range) }));
   const json = request.json ? text(request.json.text, request.json.range, BOUNDS.substitutionChars) : undefined;
   if (!problems.any && request.json && json !== undefined) checkJsonObject(json, request.json.range, problems);
+  const expectations = ctx.expectations
+    ? resolveExpectations(options.expectations, scope, problems)
+    : options.expectations;
   if (problems.any) return err(problems.list);
-  return ok(assemble(request, options, ctx, { ...target, params, headers, json, now: scope.now }));
+  const judged = expectations === options.expectations ? options : { ...options, expectations };
+  return ok(assemble(request, judged, ctx, { ...target, params, headers, json, now: scope.now }));
 }
 
 /** What the parser may have let through but nothing can be sent with. */

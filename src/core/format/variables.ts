@@ -22,6 +22,11 @@ export interface ResolveContext {
   response?(name: string): unknown;
   /** A `# @data` row's values: they win over the file's and the environment's, and are inserted as written. */
   readonly variables?: ReadonlyMap<string, string>;
+  /**
+   * Whether the `# @expect` lines' variables are resolved too (expect-variables.ts): by a send that
+   * judges them. Copy as code, Copy as cURL and Sign only leave the lines as written.
+   */
+  readonly expectations?: boolean;
 }
 
 export const SYSTEM_VARIABLES: readonly { name: string; description: string }[] = [

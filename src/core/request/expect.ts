@@ -34,7 +34,8 @@ export function checkExpectations(
   answer: AnswerFacts = {},
 ): ExpectationResult[] {
   return expectations.map((e) => {
-    const written = `@expect ${e.directive.args?.text ?? ''}`.trim();
+    // What the line compared with: its values substituted (format/expect-variables.ts), else as written.
+    const written = `@expect ${(e.kind !== 'snapshot' && e.shown) || (e.directive.args?.text ?? '')}`.trim();
     // Where `# @expect snapshot` is judged: not by a send, which has no snapshot file (docs/format.md, Snapshots).
     const text = e.kind === 'snapshot' ? t('{0} (compared by tradereq test and the Testing view)', written) : written;
     if (!decoded) return { text, passed: false, actual: t('no response') };

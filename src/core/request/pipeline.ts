@@ -95,7 +95,8 @@ export async function runRequest(
   const response = (name: string): unknown => deps.responses.get(name);
   const variables = deps.variables;
   // First resolve: where it goes and whether it is signed. Nothing is sent before the binding is checked.
-  const first = resolveIn(doc, request, environment, { response, variables });
+  // The `# @expect` lines' variables too: this send judges them (format/expect-variables.ts).
+  const first = resolveIn(doc, request, environment, { response, variables, expectations: true });
   if (!first.ok) return first;
   const choice = await boundKey(first.value, deps);
   if (!choice.ok) return choice;
@@ -103,6 +104,7 @@ export async function runRequest(
     resolveIn(doc, request, environment, {
       response,
       variables,
+      expectations: true,
       now: () => deps.clock.correctedNow(first.value.origin),
     }),
   );

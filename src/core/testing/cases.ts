@@ -4,6 +4,7 @@
  */
 import { BOUNDS } from '../bounds';
 import { readOptions, type DataSource } from '../format/directives';
+import { refsReadBy } from '../format/expect-variables';
 import { responsesReadBy } from '../format/variables';
 import { isWebSocket, range, type Range, type RequestBlock, type TradeReqDocument } from '../format/model';
 import type { Result } from '../result';
@@ -181,7 +182,9 @@ export function withNeeded(
   const nearestNamed = namedAt(doc);
   // Each case names the one that reads it directly: "Cancel it" reads "Buy", which reads "Quote".
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    for (const name of responsesReadBy(doc, doc.requests[next]!)) {
+    // What its `# @expect` lines read counts too: `orderId == {{buy.response.orderId}}` needs buy's answer.
+    const request = doc.requests[next]!;
+    for (const name of responsesReadBy(doc, { variableRefs: refsReadBy(doc, request) })) {
       const source = nearestNamed(name, next);
       if (source === undefined || chosen.has(source)) continue;
       const by = neededBy.get(source) ?? new Set<string>();

@@ -14,6 +14,7 @@ import { looksLikeSecret } from '../env/secrets';
 import type { NamedEnvironment } from '../env/constants';
 import type { DataSource } from '../format/directives';
 import { readOptions } from '../format/directives';
+import { refsOfExpectations } from '../format/expect-variables';
 import { isWebSocket, type Diagnostic, type TradeReqDocument } from '../format/model';
 import { defaultContext, VariableScope } from '../format/variables';
 import { t } from '../l10n';
@@ -204,7 +205,8 @@ export function dataDiagnostics(
   // Each file read once, and no more files than a test run reads (cases.ts, withRows).
   const tables = new Map<string, Result<DataTable, string>>();
   for (const request of doc.requests) {
-    const source = readOptions(doc, request).options.data;
+    const { options } = readOptions(doc, request);
+    const source = options.data;
     if (!source || isWebSocket(request)) continue;
     let table = tables.get(source.path);
     if (!table && tables.size >= BOUNDS.dataFilesPerFile) break;
@@ -213,7 +215,8 @@ export function dataDiagnostics(
       out.push({ range: source.range, severity: 'error', message: table.error, rule: 'data-file' });
       continue;
     }
-    for (const ref of request.variableRefs) {
+    // Its `# @expect` lines read the row too (format/expect-variables.ts).
+    for (const ref of [...request.variableRefs, ...refsOfExpectations(options.expectations)]) {
       if (!scope.definedNowhere(ref.name) || table.value.columns.includes(ref.name)) continue;
       const message = t(
         'Undefined variable {{{0}}}: it is no column of {1}, and neither the file nor the environment "{2}" defines it',

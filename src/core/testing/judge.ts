@@ -45,12 +45,13 @@ export function judge(c: TestCase, result: PipelineResult): Judged {
 function judgeSent(c: TestCase, sent: Sent): Judged {
   const { report } = sent;
   const scrub = scrubber(sent);
+  // The text and the expected value too: a `{{NAME.response.PATH}}` may have brought an echoed key into them.
   const expectations: CheckedExpectation[] = sent.expectations.map((e, i) => ({
-    text: e.text,
+    text: scrub(e.text),
     passed: e.passed,
     actual: scrub(e.actual),
     range: sent.resolved.options.expectations[i]?.directive.range,
-    ...(e.diff && { diff: { expected: e.diff.expected, actual: scrub(e.diff.actual) } }),
+    ...(e.diff && { diff: { expected: scrub(e.diff.expected), actual: scrub(e.diff.actual) } }),
   }));
   const d = report.decoded;
   return {

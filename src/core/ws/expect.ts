@@ -15,6 +15,11 @@ export interface MessageExpectation {
   readonly value: string;
   /** As written after `@expect` (`message PATH OP VALUE`), read for its operator; default `message PATH == VALUE`. */
   readonly text?: string;
+  /**
+   * The line as read, its values' variables substituted (format/expect-variables.ts): judged as is,
+   * `text` then only shown (a substituted value is never read again as the line's grammar).
+   */
+  readonly line?: { readonly check: Check; readonly steps: readonly PathStep[] };
 }
 
 export interface MessageExpectationResult {
@@ -42,6 +47,7 @@ interface Tracked {
 
 /** The check of an expectation: its line as written, else `PATH == VALUE`. */
 function tracked(e: MessageExpectation): Tracked {
+  if (e.line) return { e, check: e.line.check, steps: e.line.steps, passed: false };
   const line = e.text === undefined ? undefined : readExpectationLine(e.text);
   if (line?.ok && line.value.kind === 'message')
     return { e, check: line.value.check, steps: line.value.steps, passed: false };

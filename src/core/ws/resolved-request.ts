@@ -11,6 +11,7 @@ import type { NamedEnvironment } from '../env/constants';
 import type { Expectation, ListenOption } from '../format/directives';
 import { isWebSocket, type Diagnostic, type RequestBlock, type TradeReqDocument } from '../format/model';
 import { unclosedJsonMessage } from '../format/messages';
+import { resolveExpectations } from '../format/expect-variables';
 import { beginResolve, checkJsonObject, substituter, type Problems } from '../format/resolve-begin';
 import type { ResolveContext } from '../format/variables';
 import { t } from '../l10n';
@@ -81,6 +82,10 @@ export function resolveWsRequest(
     if (!problems.any) checkJsonObject(json, m.range, problems, 'message');
     return json;
   });
+  // `tradereq listen` judges the `# @expect message` lines: their variables resolve as the request's.
+  const expectations = context.expectations
+    ? resolveExpectations(options.expectations, scope, problems)
+    : options.expectations;
   if (problems.any || url === undefined || envWsUrl === undefined) return err(problems.list);
   return ok({
     title: request.title?.text || `${rl.method.text} ${rl.target.text}`,
@@ -95,10 +100,11 @@ export function resolveWsRequest(
     listenKey: options.listenKey,
     keyProfile: options.keyProfile ?? env.key,
     listen: options.listen,
-    expectations: options.expectations.filter(isMessageExpectation).map((e) => ({
+    expectations: expectations.filter(isMessageExpectation).map((e) => ({
       path: e.path,
       value: e.value,
-      text: e.directive.args?.text,
+      text: e.shown ?? e.directive.args?.text,
+      line: { check: e.check, steps: e.steps },
     })),
   });
 }

@@ -549,6 +549,60 @@ describe('check step (checkDocument)', () => {
       });
       assert.match(d.message, /"sell"/);
     });
+
+    // Issue 34, point 2: a `# @expect` line's value resolves as the request's variables do.
+    it('undefined-variable: in the value of a # @expect line, an error on the name, as in the request', () => {
+      const lines = ['# @expect json symbol == {{symbl}}', ...ORDER];
+      const d = assertOnly(lines, check(lines), {
+        rule: 'undefined-variable',
+        severity: 'error',
+        range: r(0, 27, 0, 32),
+        covers: 'symbl',
+      });
+      assert.match(d.message, /Undefined variable \{\{symbl\}\}/);
+    });
+
+    it('undefined-variable: a # @expect line reading a variable the file, the environment or a named request defines is no finding', () => {
+      const lines = [
+        '@symbol = BTCUSDT',
+        '### Buy',
+        '# @name buy',
+        '# @expect json symbol == {{symbol}}',
+        '# @expect json side in [{{side}}, SELL]',
+        ...ORDER,
+        '### Query it',
+        '# @expect json orderId == {{buy.response.orderId}}',
+        'GET /api/v3/order',
+        'symbol = BTCUSDT',
+        'orderId = 1',
+      ];
+      const environment: NamedEnvironment = { ...BUILTIN_SANDBOX, variables: { side: 'BUY' } };
+      assert.deepEqual(check(lines, environment), []);
+    });
+
+    it('undefined-variable: a # @expect line reading the answer of a request the file does not name', () => {
+      const lines = [
+        '# @expect json orderId == {{sell.response.orderId}}',
+        'GET /api/v3/order',
+        'symbol = BTCUSDT',
+        'orderId = 1',
+      ];
+      const d = assertOnly(lines, check(lines), {
+        rule: 'undefined-variable',
+        severity: 'error',
+        range: r(0, 28, 0, 49),
+        covers: 'sell.response.orderId',
+      });
+      assert.match(d.message, /"sell"/);
+    });
+
+    it("undefined-variable: a file's # @expect line is reported once, not once per request", () => {
+      const lines = ['# @expect json symbol == {{symbl}}', '', '### One', ...ORDER, '### Two', ...ORDER];
+      assert.deepEqual(
+        check(lines).map((d) => [d.rule, d.range.startLine, d.range.startChar]),
+        [['undefined-variable', 0, 27]],
+      );
+    });
   });
 
   describe('headers, sections and directives', () => {

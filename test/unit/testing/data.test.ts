@@ -259,6 +259,22 @@ GET /api/v3/ping
       diagnostics.map((d) => [d.rule, d.range.startLine, d.message.slice(0, 40)]),
       [['undefined-variable', 6, 'Undefined variable {{note}}: it is no co']],
     );
+    // Issue 34, point 2: a # @expect line reads the row too; a name of no column is reported there.
+    const expecting = parse(
+      FILE.replace('# @data', '# @expect json symbol == {{symbol}}\n# @expect json side == {{sid}}\n# @data'),
+    );
+    assert.deepEqual(
+      checkDocument(expecting, { environment: ENV }).filter((d) => d.rule === 'undefined-variable'),
+      [],
+      'the check step leaves them to the data file',
+    );
+    assert.deepEqual(
+      dataDiagnostics(expecting, '/x/orders.tradereq', ENV, () => ok(table('symbol\nBTCUSDT\n'))).map((d) => [
+        d.rule,
+        d.message.slice(0, 27),
+      ]),
+      [['undefined-variable', 'Undefined variable {{sid}}:']],
+    );
     const missing = dataDiagnostics(doc, '/x/orders.tradereq', ENV, () => err('cases.csv cannot be read (ENOENT)'));
     assert.deepEqual(
       missing.map((d) => [d.rule, d.range.startLine, d.range.startChar, d.message]),

@@ -288,6 +288,52 @@ describe('request files as tests: running against the sandbox', function () {
     );
   });
 
+  it('{{variables}} in # @expect lines (issue 34, point 2): a chained orderId and a # @data row value pass on every row; --grep runs what an expectation reads', async () => {
+    const doc = parse(
+      [
+        '### Buy\n# @name buy\n# @data cases.csv\n# @expect json symbol == {{symbol}}\nPOST /api/v3/order\nsymbol = {{symbol}}\nside = BUY\ntype = LIMIT\nquantity = 0.001\nprice = {{price}}',
+        '### Query it\n# @expect json orderId == {{buy.response.orderId}}\n# @expect json symbol in [{{symbol}}, XRPUSDT]\nGET /api/v3/order\nsymbol = {{symbol}}\norderId = {{buy.response.orderId}}',
+      ].join('\n\n'),
+    );
+    const table = parseData('symbol,price\nBTCUSDT,20000\nETHUSDT,1500\n', 'csv', 'cases.csv');
+    assert.ok(table.ok);
+    const environment = { ...sandboxEnvironment(sandbox.baseUrl), variables: { symbol: 'ETHUSDT' } };
+    const results = await runCases(
+      doc,
+      withRows(testCases(doc), () => table),
+      deps({ environment }),
+    );
+    assert.deepEqual(
+      results.map((r) => [r.case.id, r.verdict, r.expectations.map((e) => [e.text, e.passed])]),
+      [
+        ['name:buy#row1', 'passed', [['@expect json symbol == BTCUSDT', true]]],
+        ['name:buy#row2', 'passed', [['@expect json symbol == ETHUSDT', true]]],
+        [
+          '#2',
+          'passed',
+          [
+            [results[2]!.expectations[0]!.text, true],
+            ['@expect json symbol in [ETHUSDT, XRPUSDT]', true],
+          ],
+        ],
+      ],
+      JSON.stringify(results.map((r) => r.expectations)),
+    );
+    assert.match(results[2]!.expectations[0]!.text, /^@expect json orderId == \d+$/, 'the orderId of the last row');
+    const only = parse(
+      '### Buy\n# @name buy\nPOST /api/v3/order\n\n### Ping\n# @expect json orderId == {{buy.response.orderId}}\nGET /api/v3/ping',
+    );
+    const picked = withNeeded(only, testCases(only), (c) => c.index === 1);
+    assert.deepEqual(
+      picked.map((c) => [c.index, c.neededBy]),
+      [
+        [0, ['Ping']],
+        [1, undefined],
+      ],
+      'the answer an expectation reads is run first',
+    );
+  });
+
   it('a rejection without # @expect lines fails; a 5xx is unknown, never failed', async () => {
     await control('fault', { status: 503, count: 1, path: '/api/v3/order' });
     const [unknown, rejected] = await run(

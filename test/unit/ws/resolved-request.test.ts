@@ -12,7 +12,12 @@ import { resolveRequest } from '../../../src/core/format/resolve';
 import type { Diagnostic, Range } from '../../../src/core/format/model';
 import { parse } from '../../../src/core/format/parser';
 import type { ResolveContext } from '../../../src/core/format/variables';
-import { environmentWsUrl, resolveWsRequest, type ResolvedWsRequest } from '../../../src/core/ws';
+import {
+  checkMessageExpectations,
+  environmentWsUrl,
+  resolveWsRequest,
+  type ResolvedWsRequest,
+} from '../../../src/core/ws';
 
 const ENV: NamedEnvironment = { name: 'test', baseUrl: 'https://api.example.com', key: 'main' };
 
@@ -127,8 +132,47 @@ describe('resolveWsRequest', () => {
     assert.equal(r.listenKey, false);
     assert.equal(r.keyProfile, 'main');
     assert.deepEqual(r.listen, { count: 20 });
-    // The value is compared when pushes come (ws/expect.ts): it is kept as written.
-    assert.deepEqual(r.expectations, [{ path: 's', value: '{{symbol}}', text: 'message s == {{symbol}}' }]);
+    // Not judged here (the stream view, Copy as Code): kept as written.
+    assert.deepEqual(
+      r.expectations.map((e) => [e.path, e.text, e.line?.check]),
+      [['s', 'message s == {{symbol}}', { op: '==', value: { text: '{{symbol}}' } }]],
+    );
+  });
+
+  // Issue 34, point 2: `tradereq listen` judges them with their variables resolved, into the value only.
+  it('for tradereq listen, a # @expect message value resolves as the request does, and pushes are judged against it', () => {
+    const doc = parse(
+      [
+        '@symbol = BTCUSDT',
+        '### Trades',
+        '# @expect message s == {{symbol}}',
+        'WS /ws',
+        '[subscribe]',
+        'spot@public.deals.v3.api@{{symbol}}',
+      ].join('\n'),
+    );
+    const r = resolveWsRequest(doc, doc.requests[0]!, { ...context(), expectations: true });
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(
+      r.value.expectations.map((e) => [e.text, e.line?.check]),
+      [['message s == BTCUSDT', { op: '==', value: { text: 'BTCUSDT' } }]],
+    );
+    assert.deepEqual(
+      checkMessageExpectations(r.value.expectations, [{ s: 'ETHUSDT' }, { s: 'BTCUSDT' }]).map((x) => [
+        x.text,
+        x.passed,
+      ]),
+      [['@expect message s == BTCUSDT', true]],
+    );
+    const undefinedOne = parse(
+      '### Trades\n# @expect message s == {{symbl}}\nWS /ws\n[subscribe]\nspot@public.deals.v3.api@BTCUSDT',
+    );
+    const refused = resolveWsRequest(undefinedOne, undefinedOne.requests[0]!, { ...context(), expectations: true });
+    assert.ok(!refused.ok);
+    assert.deepEqual(
+      refused.error.map((d) => [d.rule, d.range.startLine]),
+      [['undefined-variable', 1]],
+    );
   });
 
   it("the URL: /ws is the environment's wsUrl, another path goes on its origin, a ws(s):// URL is taken as written", () => {
