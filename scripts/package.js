@@ -75,7 +75,7 @@ function stage(name, manifest, more = []) {
 
 /**
  * The Markdown pages of the staged .vsix (its README and the pages it links to), their links to the
- * README, changelog and licence under the names vsce gives them in the package (readme.md, …), so
+ * README, changelog and licence under the names vsce gives them in the package (in lower case, …), so
  * that they lead there on a case-sensitive file system too.
  */
 function linkVsceNames(dir) {
