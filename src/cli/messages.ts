@@ -490,9 +490,6 @@ allowed), or the CA certificate cannot be written; 2 bad input.`,
     `listening on ${host}: other machines can reach the sandbox, whose demo keys are public (the /_sandbox/ control surface still answers loopback only)`,
 };
 
-/** "1 request", "2 requests". */
-const requests = (count: number): string => `${count} request${count === 1 ? '' : 's'}`;
-
 export const IMPORT = {
   help: (v: { maxInputMiB: number; maxRequests: number; maxParams: number; maxHeaders: number }) =>
     `Usage: tradereq import curl [--base-url URL] [--key PROFILE] [-- CURL ARGUMENTS...]
@@ -541,10 +538,10 @@ exists (nothing written).`,
   /** The collection and its environment, as a failure names them. */
   withEnvironment: (collection: string, environment: string) => `${collection} with ${environment}`,
   importedInto: (count: number, folder: string, files: readonly string[]) =>
-    `Imported ${requests(count)} into ${folder}: ${files.join(', ')}`,
+    `Imported ${count} request${count === 1 ? '' : 's'} into ${folder}: ${files.join(', ')}`,
   httpTakesOneFile: 'import http takes one .http or .rest FILE. See: tradereq import --help',
-  importedFrom: (count: number, path: string) => `Imported ${requests(count)} from ${path}.`,
-  importedIntoFile: (count: number, path: string) => `Imported ${requests(count)} into ${path}.`,
+  importedFrom: (count: number, path: string) => `Imported ${count} request${count === 1 ? '' : 's'} from ${path}.`,
+  importedIntoFile: (count: number, path: string) => `Imported ${count} request${count === 1 ? '' : 's'} into ${path}.`,
   exists: (path: string, others: number) =>
     `${path} exists: choose another output or add --force to overwrite${others > 0 ? ` (and ${others} more)` : ''}`,
   cannotWrite: (folder: string, code: string) => `cannot write into ${folder} (${code})`,
