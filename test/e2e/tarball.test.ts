@@ -1,10 +1,10 @@
 /**
  * The two packages of `npm run package`. The .vsix: what `vsce ls` lists and nothing else, every
- * file a user needs, the icon, the walkthrough and its images, and the checks Open VSX makes that
- * run offline. Then `tradereq` from its npm tarball, as on a machine that has only Node and that file: `npm run
+ * file a user needs, the icon, the walkthrough and its images, a README whose every link and image
+ * leads into the package (or to an https URL), and the checks Open VSX makes that run offline. Then `tradereq` from its npm tarball, as on a machine that has only Node and that file: `npm run
  * package` makes the .vsix and the tarball from one build and one version; the tarball holds the
- * built CLI, the starter `tradereq init` writes, the README and the licence and nothing else,
- * needs no dependency, installs offline into a fresh prefix, and its `tradereq` runs from an
+ * built CLI, the starter `tradereq init` writes, the README and the licence and nothing else, its
+ * manifest names only files it holds (bin, exports; no main), needs no dependency, installs offline into a fresh prefix, and its `tradereq` runs from an
  * unrelated folder with nothing but that prefix and Node on PATH.
  */
 import assert from 'node:assert/strict';
