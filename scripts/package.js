@@ -2,7 +2,10 @@
 // `npm run package`: one production build, then both packages from it, with one version:
 // - tradereq.vsix, the VS Code extension (@vscode/vsce, files allow-listed by .vscodeignore);
 // - tradereq-VERSION.tgz, the npm package of the `tradereq` command (`npm pack`, files allow-listed
-//   by "files" in package.json: the built CLI, README and licence).
+//   by "files" in package.json: the built CLI, README and licence), its manifest without what only VS
+//   Code reads (`main`, the extension's entry, is the .vsix's: the npm package is a command, not a library).
+// The repository has no public address (package.json's is example.invalid), so nothing can make the
+// README's relative links absolute: the .vsix carries what they lead to (docs/, ARCHITECTURE.md).
 // The production build goes to out/package/dist, not dist/: the development build there stays as it
 // is for the tests, which run the development build and the packages alike. Each package is made
 // from a staging folder holding that build: vsce refuses a package.json with "files" beside a
@@ -17,6 +20,16 @@ const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'out', 'package');
 const BUILD = path.join(OUT, 'dist');
 const STATIC = ['media', 'l10n', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore'];
+/** What the README links to and shows, which the .vsix carries (.vscodeignore allows it in). */
+const README_PAGES = ['docs', 'ARCHITECTURE.md'];
+/**
+ * What only VS Code reads, left out of the npm package's manifest: the extension's entry and the
+ * fields naming files only the .vsix holds (contributions, icon, translations), and its activation,
+ * capabilities and gallery banner.
+ */
+const EXTENSION_ONLY = ['main', 'l10n', 'icon', 'galleryBanner', 'activationEvents', 'contributes', 'capabilities'];
+/** The names vsce gives the README, changelog and licence inside the .vsix. */
+const VSCE_NAMES = { 'README.md': 'readme.md', 'CHANGELOG.md': 'changelog.md', LICENSE: 'LICENSE.txt' };
 /** The manifest's translations (package.nls.json, package.nls.<locale>.json), beside package.json. */
 const NLS = /^package\.nls(\.[\w-]+)?\.json$/;
 
@@ -47,17 +60,35 @@ function vscePackage(vsce, args, cwd, vsix) {
   }
 }
 
-/** A folder holding the production build as dist/, the static files and `manifest`. */
-function stage(name, manifest) {
+/** A folder holding the production build as dist/, the static files, `more` of the repository's and `manifest`. */
+function stage(name, manifest, more = []) {
   const dir = path.join(OUT, name);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   fs.cpSync(BUILD, path.join(dir, 'dist'), { recursive: true });
   const nls = fs.readdirSync(ROOT).filter((f) => NLS.test(f));
-  for (const entry of [...STATIC, ...nls])
+  for (const entry of [...STATIC, ...nls, ...more])
     fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
   return dir;
+}
+
+/**
+ * The Markdown pages of the staged .vsix (its README and the pages it links to), their links to the
+ * README, changelog and licence under the names vsce gives them in the package (in lower case, …), so
+ * that they lead there on a case-sensitive file system too.
+ */
+function linkVsceNames(dir) {
+  // An inline link's target: `](`, `../` any number of times, the name, then its end or an anchor.
+  const target = /(\]\(\s*<?(?:\.\.\/)*)(README\.md|CHANGELOG\.md|LICENSE)(?=[#)>\s])/g;
+  const pages = ['README.md', 'ARCHITECTURE.md', ...fs.readdirSync(path.join(dir, 'docs')).map((f) => `docs/${f}`)];
+  for (const page of pages.filter((p) => p.endsWith('.md'))) {
+    const file = path.join(dir, page);
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(file, 'utf8').replace(target, (_, head, name) => head + VSCE_NAMES[name]),
+    );
+  }
 }
 
 /** The marketplace icon, a PNG made from media/icon.svg (its source; the PNG is not kept in the repository). */
@@ -83,15 +114,18 @@ function main() {
   fs.rmSync(BUILD, { recursive: true, force: true });
   run(process.execPath, [path.join(ROOT, 'esbuild.js'), '--production', `--outdir=${BUILD}`], ROOT);
   const { files: _files, scripts: _scripts, ...extension } = manifest;
+  const command = Object.fromEntries(Object.entries(manifest).filter(([field]) => !EXTENSION_ONLY.includes(field)));
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  // The repository is not on GitHub or GitLab, so vsce cannot make the README's relative links absolute: kept as written.
+  // The repository has no public address, so vsce cannot make the README's relative links absolute: kept
+  // as written, leading to the pages the package carries.
   const vsix = path.join(ROOT, 'tradereq.vsix');
   const args = ['package', '--no-dependencies', '--no-rewrite-relative-links', '--out', vsix];
-  const dir = stage('vsix', extension);
+  const dir = stage('vsix', extension, README_PAGES);
+  linkVsceNames(dir);
   writeIcon(path.join(dir, extension.icon));
   vscePackage(vsce, args, dir, vsix);
   // Built above: prepack need not build again.
-  run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', ROOT], stage('npm', inEnglish(manifest)));
+  run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', ROOT], stage('npm', inEnglish(command)));
   console.log(`package: tradereq.vsix and tradereq-${manifest.version}.tgz (version ${manifest.version})`);
 }
 

@@ -547,10 +547,10 @@ exists (nothing written).`,
   /** The collection and its environment, as a failure names them. */
   withEnvironment: (collection: string, environment: string) => `${collection} with ${environment}`,
   importedInto: (count: number, folder: string, files: readonly string[]) =>
-    `Imported ${count} requests into ${folder}: ${files.join(', ')}`,
+    `Imported ${count} request${count === 1 ? '' : 's'} into ${folder}: ${files.join(', ')}`,
   httpTakesOneFile: 'import http takes one .http or .rest FILE. See: tradereq import --help',
-  importedFrom: (count: number, path: string) => `Imported ${count} requests from ${path}.`,
-  importedIntoFile: (count: number, path: string) => `Imported ${count} requests into ${path}.`,
+  importedFrom: (count: number, path: string) => `Imported ${count} request${count === 1 ? '' : 's'} from ${path}.`,
+  importedIntoFile: (count: number, path: string) => `Imported ${count} request${count === 1 ? '' : 's'} into ${path}.`,
   exists: (path: string, others: number) =>
     `${path} exists: choose another output or add --force to overwrite${others > 0 ? ` (and ${others} more)` : ''}`,
   cannotWrite: (folder: string, code: string) => `cannot write into ${folder} (${code})`,

@@ -13,9 +13,10 @@ export interface ImportParts {
   readonly environments: Environments;
 }
 
-/** What an import wrote (file URIs as strings) and the notes it showed: for tests. */
+/** What an import wrote (file URIs as strings), the headline and the notes it showed: for tests. */
 export interface ImportOutcome {
   readonly files: readonly string[];
+  readonly headline: string;
   readonly notes: readonly string[];
 }
 
@@ -108,8 +109,9 @@ export async function importFromCurl(parts: ImportParts, input?: unknown): Promi
     await vscode.window.showTextDocument(doc);
     uri = doc.uri;
   }
-  report(vscode.l10n.t('imported 1 request from the cURL command.'), imported.result.notes);
-  return { files: [uri.toString()], notes: imported.result.notes };
+  const headline = vscode.l10n.t('imported 1 request from the cURL command.');
+  report(headline, imported.result.notes);
+  return { files: [uri.toString()], headline, notes: imported.result.notes };
 }
 
 /**
@@ -229,8 +231,12 @@ async function finish(
   const first = written.find((u) => u.path.endsWith('.tradereq'));
   if (first) await vscode.window.showTextDocument(first);
   const names = written.map((u) => u.path.split('/').pop()).join(', ');
-  report(vscode.l10n.t('imported {0} requests into {1}: {2}.', result.requestCount, folder.path, names), result.notes);
-  return { files: written.map((u) => u.toString()), notes: result.notes };
+  const headline =
+    result.requestCount === 1
+      ? vscode.l10n.t('imported 1 request into {0}: {1}.', folder.path, names)
+      : vscode.l10n.t('imported {0} requests into {1}: {2}.', result.requestCount, folder.path, names);
+  report(headline, result.notes);
+  return { files: written.map((u) => u.toString()), headline, notes: result.notes };
 }
 
 async function askEnvironment(): Promise<{ uri?: vscode.Uri } | undefined> {

@@ -134,13 +134,13 @@ describe('tradereq code: programs from a request file, run against the sandbox',
     }
   });
 
-  it('without --out the program goes to standard output and what it needs to standard error; --out writes an executable file once', async () => {
+  it('without --out the program goes to standard output and what it needs to standard error (for the sandbox, its demo key by name); --out writes an executable file once', async () => {
     const r = await tradereq(['code', 'chain.tradereq', '--request', 'cancel', '--lang', 'shell'], { cwd: dir });
     assert.equal(r.status, 0, describeCli(r));
     assert.match(r.stdout, /^#!\/usr\/bin\/env bash\n/);
     assert.equal(
       r.stderr,
-      'It reads the keys from TRADEREQ_SANDBOX_API_KEY and TRADEREQ_SANDBOX_SECRET_KEY and signs when it runs; arguments: buy_orderId.\n',
+      'It reads the keys from TRADEREQ_SANDBOX_API_KEY and TRADEREQ_SANDBOX_SECRET_KEY and signs when it runs (for the sandbox: its public demo key "trade", which tradereq sandbox prints); arguments: buy_orderId.\n',
     );
     const args = ['code', 'requests.tradereq', '--request', 'ping', '--lang', 'python', '--out', 'ping.py'];
     assert.equal((await tradereq(args, { cwd: dir })).status, 0);

@@ -253,6 +253,28 @@ describe('tradereq import (command line)', function () {
       assert.equal(check.status, 0, describeRun(check));
     });
 
+    it('one request is "1 request"; a @host holding the base URL it writes paths under stays in the file, and the summary says so', () => {
+      const dir = tempDir();
+      const source = '@host = http://127.0.0.1:8780\n\n### Ping\nGET {{host}}/api/v3/ping\n';
+      fs.writeFileSync(path.join(dir, 'one.http'), source);
+      for (const args of [['one.http'], ['one.http', '--out', 'one.tradereq']]) {
+        const r = tradereq(['import', 'http', ...args], { cwd: dir });
+        assert.equal(r.status, 0, describeRun(r));
+        const headline =
+          args.length === 1 ? 'Imported 1 request from one.http.' : 'Imported 1 request into one.tradereq.';
+        assert.equal(r.stderr.split('\n')[0], headline);
+        assert.ok(
+          r.stderr.includes(
+            '@host = http://127.0.0.1:8780 stays in the file; the requests that began with {{host}} are written as paths under the base URL of the environment "sandbox", which chooses where they go.',
+          ),
+          r.stderr,
+        );
+      }
+      const written = fs.readFileSync(path.join(dir, 'one.tradereq'), 'utf8');
+      assert.match(written, /^@host = http:\/\/127\.0\.0\.1:8780$/m);
+      assert.match(written, /^GET \/api\/v3\/ping$/m);
+    });
+
     it('without --out, prints the file on standard output', () => {
       const r = tradereq(['import', 'http', path.join(FIXTURES, 'http', 'jetbrains.http')]);
       assert.equal(r.status, 0, describeRun(r));

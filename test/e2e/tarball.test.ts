@@ -1,10 +1,10 @@
 /**
  * The two packages of `npm run package`. The .vsix: what `vsce ls` lists and nothing else, every
- * file a user needs, the icon, the walkthrough and its images, and the checks Open VSX makes that
- * run offline. Then `tradereq` from its npm tarball, as on a machine that has only Node and that file: `npm run
+ * file a user needs, the icon, the walkthrough and its images, a README whose every link and image
+ * leads into the package (or to an https URL), and the checks Open VSX makes that run offline. Then `tradereq` from its npm tarball, as on a machine that has only Node and that file: `npm run
  * package` makes the .vsix and the tarball from one build and one version; the tarball holds the
- * built CLI, the starter `tradereq init` writes, the README and the licence and nothing else,
- * needs no dependency, installs offline into a fresh prefix, and its `tradereq` runs from an
+ * built CLI, the starter `tradereq init` writes, the README and the licence and nothing else, its
+ * manifest names only files it holds (bin, exports; no main), needs no dependency, installs offline into a fresh prefix, and its `tradereq` runs from an
  * unrelated folder with nothing but that prefix and Node on PATH.
  */
 import assert from 'node:assert/strict';
@@ -20,10 +20,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { starterPackagePaths } from '../../src/core/env/starter';
 import { tgzEntries, zipEntries } from '../support/archives';
 import { ensurePackages } from '../support/build';
+import { anchors, IMAGE, type Link, links } from '../support/markdown-links';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -32,7 +33,9 @@ interface Manifest {
   version: string;
   private?: boolean;
   files?: string[];
+  main?: string;
   bin?: Record<string, string>;
+  exports?: unknown;
   engines?: Record<string, string>;
   repository?: { type: string; url: string };
   keywords?: string[];
@@ -40,6 +43,13 @@ interface Manifest {
 }
 
 const manifestOf = (bytes: Buffer | undefined): Manifest => JSON.parse(String(bytes)) as Manifest;
+
+/** The files an `exports` map names (its targets, under every condition), as written. */
+function exportTargets(exports: unknown): string[] {
+  if (typeof exports === 'string') return [exports];
+  if (exports === null || typeof exports !== 'object') return [];
+  return Object.values(exports).flatMap(exportTargets);
+}
 /** What `tradereq init` copies (media/starter/, a deployment's own files in media/starter/<id>/), as both packages carry it. */
 const STARTER = starterPackagePaths();
 
@@ -86,6 +96,26 @@ describe('the npm tarball of the command line', function () {
     assert.deepEqual(m.dependencies ?? {}, {}, 'the CLI bundle is self-contained: nothing to install with it');
   });
 
+  it('names only files it holds: bin and exports lead into the tarball, and there is no main (a command, not a library; dist/extension.js is the .vsix’s), nor anything else only VS Code reads', () => {
+    const tgz = tgzEntries(tarball);
+    const m = manifestOf(tgz.get('package/package.json'));
+    const named = [
+      ...(m.main === undefined ? [] : [m.main]),
+      ...Object.values(m.bin ?? {}),
+      ...exportTargets(m.exports),
+    ];
+    assert.ok(named.includes('dist/cli.js') && named.includes('./package.json'), String(named));
+    for (const f of named) assert.ok(tgz.has(`package/${posix.normalize(f)}`), `${f} is in the tarball`);
+    assert.equal(m.main, undefined, 'requiring the package runs nothing');
+    const vscodeOnly = ['l10n', 'icon', 'contributes', 'activationEvents', 'capabilities', 'galleryBanner'];
+    assert.deepEqual(
+      vscodeOnly.filter((field) => field in m),
+      [],
+      'fields that name files only the .vsix holds',
+    );
+    assert.equal(root.main, './dist/extension.js', 'the extension’s entry, as VS Code reads it from the .vsix');
+  });
+
   it('the .vsix and the tarball come from one build and carry one version', () => {
     const vsix = zipEntries(vsixFile);
     const tgz = tgzEntries(tarball);
@@ -130,7 +160,7 @@ describe('the npm tarball of the command line', function () {
     );
   });
 
-  it('installs offline into a fresh prefix; tradereq --help, errors 700002, test --sandbox on examples/, and init then test --sandbox on the starter run from an unrelated folder', () => {
+  it('installs offline into a fresh prefix; require() finds its package.json and is told it exports nothing else; tradereq --help, errors 700002, test --sandbox on examples/, and init then test --sandbox on the starter run from an unrelated folder', () => {
     const prefix = join(tmp, 'prefix');
     const install = spawnSync(
       'npm',
@@ -158,6 +188,18 @@ describe('the npm tarball of the command line', function () {
     assert.equal(help.status, 0, show(help));
     assert.match(help.stdout, /^Usage: tradereq COMMAND/);
     assert.match(help.stdout, /\n {2}test \[PATH\]/);
+    // A program that requires the package reads its manifest, and is told there is nothing else to load.
+    const node = (code: string): SpawnSyncReturns<string> =>
+      spawnSync(process.execPath, ['-e', code], {
+        cwd: elsewhere,
+        env: { ...env, NODE_PATH: join(prefix, 'lib', 'node_modules') },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const version = node("console.log(require('tradereq/package.json').version)");
+    assert.equal(version.stdout.trim(), root.version, show(version));
+    const library = node("try { require('tradereq') } catch (e) { console.log(e.code) }");
+    assert.equal(library.stdout.trim(), 'ERR_PACKAGE_PATH_NOT_EXPORTED', show(library));
     const errors = tradereq('errors', '700002');
     assert.equal(errors.status, 0, show(errors));
     assert.match(errors.stdout, /700002/);
@@ -228,6 +270,10 @@ const NEEDED = [
   /^media\/walkthrough\/[\w-]+\.svg$/,
   /^package\.nls(\.[\w-]+)?\.json$/,
   /^l10n\/bundle\.l10n(\.[\w-]+)?\.json$/,
+  // What its README links to and shows.
+  /^docs\/[\w-]+\.md$/,
+  /^docs\/images\/[\w-]+\.png$/,
+  /^ARCHITECTURE\.md$/,
 ];
 
 /**
@@ -279,6 +325,33 @@ function openVsxProblems(m: ExtensionManifest, text: (v: string) => string): str
   return problems;
 }
 
+/**
+ * Why `link` of the page `page` of the .vsix (`entries`, named `extension/…`) leads nowhere a reader of
+ * the installed extension or of its marketplace page can follow, or undefined: a relative link names
+ * a file of the package (an image an image file; an anchor a heading of a Markdown page of it), any
+ * other an https URL.
+ */
+function deadInVsix(entries: ReadonlyMap<string, Buffer>, page: string, link: Link): string | undefined {
+  const { target, image } = link;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target)) {
+    const url = URL.canParse(target) ? new URL(target) : undefined;
+    return url?.protocol === 'https:' && url.hostname !== '' ? undefined : 'not an https URL';
+  }
+  if (target === '' || target.startsWith('/')) return 'not a path inside the package';
+  const hash = target.indexOf('#');
+  const path = hash < 0 ? target : target.slice(0, hash);
+  const file = path === '' ? page : posix.normalize(posix.join(posix.dirname(page), decodeURI(path)));
+  if (file.startsWith('../')) return 'outside the package';
+  const bytes = entries.get(`extension/${file}`);
+  const folder = [...entries.keys()].some((f) => f.startsWith(`extension/${file}/`));
+  if (bytes === undefined) return folder && !image && hash < 0 ? undefined : 'not in the .vsix';
+  if (image && !IMAGE.test(file)) return 'not an image file';
+  if (hash < 0) return undefined;
+  if (!file.endsWith('.md')) return 'an anchor into a file that is not Markdown';
+  const anchor = decodeURIComponent(target.slice(hash + 1));
+  return anchors(String(bytes)).has(anchor) ? undefined : `no heading "#${anchor}"`;
+}
+
 describe('the .vsix of the extension', function () {
   this.timeout(120_000);
   let vsixFile: string;
@@ -292,7 +365,7 @@ describe('the .vsix of the extension', function () {
     manifest = JSON.parse(String(entries.get('extension/package.json'))) as ExtensionManifest;
   });
 
-  it('holds what vsce ls lists, and that is what a user needs: every bundle of the build but the CLI, every file the manifest names, the starter, the walkthrough’s images; no source, map, test, the icon’s SVG or the panel’s CSS source', () => {
+  it('holds what vsce ls lists, and that is what a user needs: every bundle of the build but the CLI, every file the manifest names, the starter, the walkthrough’s images, the pages and image its README links to; no source, map, test, the icon’s SVG or the panel’s CSS source', () => {
     // Run where scripts/package.js ran vsce package: its staging folder.
     const vsce = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
     const ls = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], {
@@ -329,6 +402,18 @@ describe('the .vsix of the extension', function () {
     for (const f of required) assert.ok(listed.includes(f), `${f} is in the package`);
     for (const f of listed)
       assert.doesNotMatch(f, /\.(ts|map)$|^(src|test|scripts|node_modules)\/|^media\/(icon\.svg|panel\.css)$/);
+  });
+
+  it('its README shows only what the package holds: every link and image of the readme.md inside the .vsix leads to a file of the .vsix (an anchor to a heading there) or to an https URL', () => {
+    const readme = String(entries.get('extension/readme.md'));
+    const found = links(readme);
+    // The README's screenshot and its links to docs/ (test/unit/repo/links.test.ts holds them to the repository's files).
+    assert.ok(found.length >= 15 && found.some((l) => l.image), `only ${found.length} links in readme.md`);
+    const dead = found.flatMap((link) => {
+      const why = deadInVsix(entries, 'readme.md', link);
+      return why === undefined ? [] : [`readme.md:${link.line}: ${link.target} (${why})`];
+    });
+    assert.deepEqual(dead, []);
   });
 
   it('carries the walkthrough: its steps in the manifest, each step’s image as in media/walkthrough/', () => {

@@ -245,6 +245,26 @@ suite('Copy as Code and import, in the real extension host', () => {
     );
   });
 
+  test('Import .http File of one request says "1 request"; a @host its URLs became paths under stays in the file, and the notes say so', async () => {
+    const source = path.join(tmp, 'one.http');
+    fs.writeFileSync(source, '@host = http://127.0.0.1:8780\n\n### Ping\nGET {{host}}/api/v3/ping\n');
+    const out = vscode.Uri.file(path.join(tmp, 'one'));
+    const outcome = await vscode.commands.executeCommand<ImportOutcome>(
+      'tradereq.importHttp',
+      vscode.Uri.file(source),
+      out,
+    );
+    assert.equal(outcome.headline, `imported 1 request into ${out.path}: one.tradereq.`);
+    assert.match(
+      fs.readFileSync(path.join(out.fsPath, 'one.tradereq'), 'utf8'),
+      /^@host = http:\/\/127\.0\.0\.1:8780$/m,
+    );
+    assert.ok(
+      outcome.notes.some((n) => n.startsWith('@host = http://127.0.0.1:8780 stays in the file;')),
+      outcome.notes.join('\n'),
+    );
+  });
+
   test('bad input: nothing imported, nothing written', async () => {
     const doc = await untitled('# unchanged\n');
     assert.equal(await vscode.commands.executeCommand('tradereq.importCurl', 'curl -X POST'), undefined);

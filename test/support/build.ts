@@ -40,7 +40,18 @@ export function ensureBuilt(): void {
 export function ensurePackages(): Packages {
   const outputs = [PACKAGES.vsix, PACKAGES.tarball, join(PACKAGES.build, 'cli.js')];
   const nls = readdirSync(ROOT).filter((f) => /^package\.nls(\.[\w-]+)?\.json$/.test(f)); // the manifest's translations
-  const sources = [...SOURCES, 'l10n', ...nls, 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore'];
+  // docs/ and ARCHITECTURE.md: what the README links to, which the .vsix carries.
+  const sources = [
+    ...SOURCES,
+    'l10n',
+    ...nls,
+    'README.md',
+    'LICENSE',
+    'CHANGELOG.md',
+    '.vscodeignore',
+    'docs',
+    'ARCHITECTURE.md',
+  ];
   makeOnce('package', outputs, sources, 'scripts/package.js');
   return PACKAGES;
 }

@@ -17,7 +17,7 @@ import { confirmationReason, describeOrder, fileAsksConfirmation } from '../requ
 import { badInput, resolveIn, type PrepareFailure } from '../request/prepare';
 import { err, ok, type Result } from '../result';
 import type { CodeRequest, Confirmation, NamedValue, Piece, ProgramParameter, Value } from './program-model';
-import { shownText } from './text';
+import { sandboxKeyNote, shownText } from './text';
 
 /** A marker's digits: 16, below 2^53, so the timestamp marker survives String(Number). */
 const MARKER_DIGITS = 16;
@@ -179,8 +179,9 @@ function keyEnvironment(profile: string | undefined): CodeRequest['keyEnv'] {
 /** What a program needs when it runs, in a sentence: its key variables and its arguments; and whether it asks. */
 export function programNeeds(model: CodeRequest | StreamCodeRequest): string {
   if ('kind' in model) return streamProgramNeeds(model);
+  const demo = sandboxKeyNote(model);
   const keys = model.signed
-    ? `It reads the keys from ${model.keyEnv.apiKey} and ${model.keyEnv.secretKey} and signs when it runs`
+    ? `It reads the keys from ${model.keyEnv.apiKey} and ${model.keyEnv.secretKey} and signs when it runs${demo ? ` (${demo})` : ''}`
     : 'It is not signed and needs no key';
   const args = model.parameters.length > 0 ? `; arguments: ${model.parameters.map((p) => p.name).join(' ')}` : '';
   const asks = model.confirm

@@ -4,7 +4,9 @@
  * decides how), and in comments line breaks, control and bidirectional characters are shown as
  * `\uXXXX` so nothing can end the comment or reorder what a reader sees.
  */
-import { CODE_LANGUAGES, type CodeLanguage } from './program-model';
+import { DEMO_ACCOUNTS, demoKeyFor, SANDBOX_PROFILE } from '../env/demo';
+import { profileEnvPrefix } from '../env/keys';
+import { CODE_LANGUAGES, type CodeLanguage, type CodeRequest } from './program-model';
 import {
   BASE_URL_ENV,
   DEADLINE_SECONDS,
@@ -118,6 +120,18 @@ const RUN: Record<CodeLanguage, readonly [command: string, needs: string]> = {
   shell: ['bash FILE.sh', 'bash, curl, openssl and od'],
 };
 
+/**
+ * What the key variables of a program for the sandbox take, or undefined: a signed request with the
+ * `sandbox` profile's variables to a loopback base URL is one TradeReq signs with the sandbox's demo
+ * key (src/core/env/demo.ts). Named, never written out: the program and what is said of it hold no key.
+ */
+export function sandboxKeyNote(r: CodeRequest): string | undefined {
+  if (!r.signed || r.keyEnv.apiKey !== `${profileEnvPrefix(SANDBOX_PROFILE)}API_KEY`) return undefined;
+  const demo = demoKeyFor(SANDBOX_PROFILE, r.baseUrl);
+  const account = DEMO_ACCOUNTS.find((a) => a.apiKey === demo?.apiKey);
+  return account && `for the sandbox: its public demo key "${account.name}", which tradereq sandbox prints`;
+}
+
 /** The comment block at the top of every program, as lines without the comment marker. */
 export function aboutLines(plan: Plan, language: CodeLanguage): string[] {
   const r = plan.request;
@@ -144,6 +158,8 @@ export function aboutLines(plan: Plan, language: CodeLanguage): string[] {
       `  ${r.keyEnv.apiKey}: the API key, sent in the ${r.apiKeyHeader} header`,
       `  ${r.keyEnv.secretKey}: the secret key, used only to sign (HMAC-SHA256 of query string + body)`,
     );
+    const demo = sandboxKeyNote(r);
+    if (demo) lines.push(`  ${demo.charAt(0).toUpperCase()}${demo.slice(1)} (docs/sandbox.md).`);
   } else {
     lines.push('Not signed: no key is needed.');
   }

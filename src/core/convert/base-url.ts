@@ -66,34 +66,45 @@ function wsTargetUnder(url: string, env: NamedEnvironment): string | undefined {
   return path.startsWith('/') && path !== '/ws' ? u.rest : undefined;
 }
 
-/** Turns URLs into paths for the environments given, and says once per environment that it did. */
+/** The file variable a URL was written through (`{{host}}/api/v3/ping`), and its value. */
+export interface Through {
+  readonly name: string;
+  readonly value: string;
+}
+
+/**
+ * Turns URLs into paths for the environments given, and says once per environment that it did, and
+ * once per file variable a URL was written through that the variable stays.
+ */
 export class BaseMapper {
   private readonly noted = new Set<string>();
+  private readonly variables = new Set<string>();
 
   constructor(
     private readonly environments: readonly NamedEnvironment[],
     private readonly notes: Notes,
   ) {}
 
-  /** The path of an http(s) URL under an environment's base URL. */
-  http(url: string): string | undefined {
+  /** The path of an http(s) URL under an environment's base URL; `through` the variable it was written through. */
+  http(url: string, through?: Through): string | undefined {
     for (const env of this.environments) {
       const path = pathUnder(url, env.baseUrl);
-      if (path !== undefined) return this.used(env, 'http', path);
+      if (path !== undefined) return this.used(env, 'http', path, through);
     }
     return undefined;
   }
 
-  /** The target of a ws(s) URL on an environment's WebSocket endpoint. */
-  ws(url: string): string | undefined {
+  /** The target of a ws(s) URL on an environment's WebSocket endpoint; `through` the variable it was written through. */
+  ws(url: string, through?: Through): string | undefined {
     for (const env of this.environments) {
       const target = wsTargetUnder(url, env);
-      if (target !== undefined) return this.used(env, 'ws', target);
+      if (target !== undefined) return this.used(env, 'ws', target, through);
     }
     return undefined;
   }
 
-  private used(env: NamedEnvironment, kind: 'http' | 'ws', path: string): string {
+  private used(env: NamedEnvironment, kind: 'http' | 'ws', path: string, through: Through | undefined): string {
+    if (through) this.variableKept(env, kind, through);
     const base = kind === 'http' ? env.baseUrl : environmentWsUrl(env)!;
     if (this.noted.has(base)) return path;
     this.noted.add(base);
@@ -108,5 +119,15 @@ export class BaseMapper {
         : `the WebSocket URL of the environment "${env.name}", are written as paths: the environment chooses where they connect`;
     this.notes.add(`URLs under ${base}, ${what}.${which}`);
     return path;
+  }
+
+  /** Says that a variable the file's requests no longer begin with stays in the file: nothing is dropped silently. */
+  private variableKept(env: NamedEnvironment, kind: 'http' | 'ws', { name, value }: Through): void {
+    if (this.variables.has(name)) return;
+    this.variables.add(name);
+    const under = kind === 'http' ? 'base URL' : 'WebSocket URL';
+    this.notes.add(
+      `@${name} = ${value} stays in the file; the requests that began with {{${name}}} are written as paths under the ${under} of the environment "${env.name}", which chooses where they go.`,
+    );
   }
 }

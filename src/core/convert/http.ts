@@ -165,8 +165,10 @@ function asPath(request: DraftRequest, values: ReadonlyMap<string, string>, base
   const value = m ? values.get(m[1]!) : undefined;
   const url = m ? (value === undefined || value.includes('{{') ? undefined : value.trim() + m[2]!) : request.target;
   if (url === undefined) return;
+  const through = m ? { name: m[1]!, value: value!.trim() } : undefined;
   // `WS {{host}}/ws` with an http(s) host connects to its ws(s) counterpart (docs/websocket.md, Address).
-  const path = request.method === WS_METHOD ? bases.ws(url.replace(/^http(s?):/i, 'ws$1:')) : bases.http(url);
+  const path =
+    request.method === WS_METHOD ? bases.ws(url.replace(/^http(s?):/i, 'ws$1:'), through) : bases.http(url, through);
   if (path !== undefined) request.target = path;
 }
 

@@ -39,7 +39,7 @@ interface DataRow {
   /** 1-based, the header not counted. */
   readonly number: number;
   readonly values: ReadonlyMap<string, string>;
-  /** `row 3: symbol=ETHUSDT, side=SELL`: the first columns, values clipped. */
+  /** `row 3: side=SELL, price=1500`: the columns that differ between the rows, values clipped. */
   readonly text: string;
   /** The request's own label, without the row. */
   readonly requestLabel: string;
@@ -118,13 +118,33 @@ function rowCases(c: TestCase, table: DataTable): TestCase[] {
   });
 }
 
-/** `row 3: symbol=ETHUSDT, side=SELL, …`: row `i` (0-based) by its first columns. */
+/**
+ * `row 3: side=SELL, price=1500`: row `i` (0-based) by the columns whose values differ between the
+ * rows (those that tell it from the others; a column all rows share says nothing), else by the first
+ * columns (one row, or rows alike).
+ */
 export function rowText(table: DataTable, i: number): string {
   const values = table.rows[i] ?? new Map<string, string>();
-  const shown = table.columns.slice(0, LABEL_COLUMNS).filter((col) => values.has(col));
+  const columns = labelColumns(table);
+  const shown = columns.slice(0, LABEL_COLUMNS).filter((col) => values.has(col));
   const cells = shown.map((col) => `${col}=${labelValue(values.get(col)!)}`);
-  if (table.columns.length > LABEL_COLUMNS) cells.push('…');
+  if (columns.length > LABEL_COLUMNS) cells.push('…');
   return `row ${i + 1}${cells.length > 0 ? `: ${cells.join(', ')}` : ''}`;
+}
+
+/** The label columns of each table, found once: every row's label reads them (up to BOUNDS.dataRows × BOUNDS.dataColumns values). */
+const LABEL_COLUMNS_OF = new WeakMap<DataTable, readonly string[]>();
+
+/** The columns whose values differ between the rows of `table`, else all of its columns. */
+function labelColumns(table: DataTable): readonly string[] {
+  let columns = LABEL_COLUMNS_OF.get(table);
+  if (columns === undefined) {
+    const [first, ...rest] = table.rows;
+    const differing = table.columns.filter((col) => rest.some((row) => row.get(col) !== first?.get(col)));
+    columns = differing.length > 0 ? differing : table.columns;
+    LABEL_COLUMNS_OF.set(table, columns);
+  }
+  return columns;
 }
 
 /** One line, at most LABEL_VALUE_CHARS characters. */

@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CodeRequest, Value } from '../../../src/core/codegen';
-import { codeRequestFrom } from '../../../src/core/codegen/adapter';
+import { codeRequestFrom, programNeeds } from '../../../src/core/codegen/adapter';
 import { BUILTIN_SANDBOX, type NamedEnvironment } from '../../../src/core/env/constants';
 import { parse } from '../../../src/core/format/parser';
 import { CHAIN, GUARDED_REASON, guarded, RUN_CASES, text } from '../../fixtures/codegen/cases';
+import { DEMO, generated, LANGUAGES } from '../../fixtures/codegen/support';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'codegen');
 
@@ -139,6 +140,37 @@ describe('Copy as code: from a request of a file to the model of a program', () 
       apiKey: 'TRADEREQ_API_KEY',
       secretKey: 'TRADEREQ_SECRET_KEY',
     });
+  });
+
+  it('for the sandbox, says what its key variables take: the public demo key "trade" that tradereq sandbox prints (named, never its keys); nowhere else', () => {
+    const order = 'POST /api/v3/order\nsymbol = BTCUSDT';
+    const sandbox = model(order);
+    assert.equal(
+      programNeeds(sandbox),
+      'It reads the keys from TRADEREQ_SANDBOX_API_KEY and TRADEREQ_SANDBOX_SECRET_KEY and signs when it runs (for the sandbox: its public demo key "trade", which tradereq sandbox prints).',
+    );
+    for (const language of LANGUAGES) {
+      const program = generated(sandbox, language);
+      const top = program.split('\n').slice(0, 14).join('\n');
+      assert.match(
+        top,
+        /For the sandbox: its public demo key "trade", which tradereq sandbox prints \(docs\/sandbox\.md\)\./,
+        language,
+      );
+      for (const key of [DEMO.apiKey, DEMO.secretKey]) assert.ok(!program.includes(key), `${language} holds no key`);
+    }
+    // The demo key signs only for the sandbox profile, and only to loopback (src/core/env/demo.ts).
+    const elsewhere: NamedEnvironment[] = [
+      { name: 'remote', baseUrl: 'https://sandbox.example.com', key: 'sandbox' },
+      { name: 'local', baseUrl: 'http://127.0.0.1:8780', key: 'main' },
+      { name: 'bare', baseUrl: 'http://127.0.0.1:8780' },
+    ];
+    for (const environment of elsewhere) {
+      const m = model(order, environment);
+      assert.doesNotMatch(programNeeds(m), /demo/, environment.name);
+      for (const language of LANGUAGES) assert.doesNotMatch(generated(m, language), /demo key/, environment.name);
+    }
+    assert.doesNotMatch(programNeeds(model('GET /api/v3/ping')), /demo/, 'an unsigned request needs no key');
   });
 
   it('environment variables are resolved as for sending; a full URL keeps its own origin; @signature body and @unsigned are kept', () => {

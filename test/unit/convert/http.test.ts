@@ -509,6 +509,36 @@ describe('import http', () => {
       );
     });
 
+    it('a variable whose URLs became paths stays in the file, and a note says so once, naming the environment; a URL written out names none', () => {
+      const source = [
+        '@host = https://api.example.com',
+        '@other = https://other.example.com',
+        '### time',
+        'GET {{host}}/api/v3/time',
+        '### ping',
+        'GET {{host}}/api/v3/ping',
+        '### written out',
+        'GET https://api.example.com/api/v3/depth',
+        '### elsewhere',
+        'GET {{other}}/api/v3/ping',
+        '### stream',
+        'WS {{host}}/ws',
+        '',
+        '{"method": "PING"}',
+      ].join('\n');
+      const r = imported(importHttpFile(source, { environments: known(PROD) }));
+      const text = r.files[0]!.text;
+      assert.match(text, /^@host = https:\/\/api\.example\.com$/m);
+      assert.match(text, /^GET \/api\/v3\/time$/m);
+      assert.match(text, /^GET \{\{other\}\}\/api\/v3\/ping$/m);
+      assert.deepEqual(
+        r.notes.filter((n) => n.startsWith('@')),
+        [
+          '@host = https://api.example.com stays in the file; the requests that began with {{host}} are written as paths under the base URL of the environment "prod", which chooses where they go.',
+        ],
+      );
+    });
+
     it('absolute URLs and {{variable}} URLs on the base URL become paths, WS URLs on its wsUrl /ws (through an http variable too); others stay', () => {
       const source = [
         '@host = https://api.example.com',

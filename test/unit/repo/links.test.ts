@@ -19,70 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { ROOT } from '../../support/cli';
-
-const IMAGE = /\.(?:png|jpe?g|gif|webp)$/i;
-// [text](target) or ![alt](target "title"); the text may hold one level of brackets.
-const INLINE = /(!?)\[((?:[^[\]]|\[[^\]]*\])*)\]\(\s*<?([^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)>?(?:\s+"[^"]*")?\s*\)/g;
-const DEFINITION = /^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/gm;
-const AUTOLINK = /<((?:https?|mailto):[^\s>]+)>/g;
-
-/** The text of `markdown` as prose: fenced blocks blanked and code spans replaced, so line numbers stay. */
-function prose(markdown: string): string {
-  let fenced = false;
-  return markdown
-    .split(/\r?\n/)
-    .map((line) => {
-      if (/^ {0,3}(?:```|~~~)/.test(line)) {
-        fenced = !fenced;
-        return '';
-      }
-      return fenced ? '' : line.replace(/(`+)(?:(?!\1).)+?\1/g, 'code');
-    })
-    .join('\n');
-}
-
-/** GitHub's anchor of a heading: its text without markup, lower case, punctuation dropped, spaces as `-`. */
-function slug(heading: string): string {
-  return heading
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[`*]/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
-    .replace(/ /g, '-');
-}
-
-/** The anchors of a Markdown page: one per heading outside code, repeated slugs numbered as GitHub does. */
-function anchors(markdown: string): Set<string> {
-  const seen = new Map<string, number>();
-  const found = new Set<string>();
-  let fenced = false;
-  for (const line of markdown.split(/\r?\n/)) {
-    if (/^ {0,3}(?:```|~~~)/.test(line)) fenced = !fenced;
-    const heading = fenced ? null : /^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(line);
-    if (!heading) continue;
-    const base = slug(heading[1]!);
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    found.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return found;
-}
-
-interface Link {
-  readonly line: number;
-  readonly target: string;
-  readonly image: boolean;
-}
-
-function links(markdown: string): Link[] {
-  const text = prose(markdown);
-  const lineOf = (index: number): number => text.slice(0, index).split('\n').length;
-  return [
-    ...[...text.matchAll(INLINE)].map((m) => ({ line: lineOf(m.index), target: m[3]!, image: m[1] === '!' })),
-    ...[...text.matchAll(DEFINITION)].map((m) => ({ line: lineOf(m.index), target: m[1]!, image: false })),
-    ...[...text.matchAll(AUTOLINK)].map((m) => ({ line: lineOf(m.index), target: m[1]!, image: false })),
-  ].sort((a, b) => a.line - b.line);
-}
+import { anchors, IMAGE, type Link, links, slug } from '../../support/markdown-links';
 
 /** Why an http(s) link is not well formed, or undefined. */
 function badUrl(target: string): string | undefined {
@@ -181,6 +118,7 @@ describe('every link of the README and of docs/ leads somewhere', () => {
         '![missing](docs/images/none.png) ![not an image](LICENSE) [up](../outside.md)', // line 8
         '[bad url](https://) [ftp](ftp://example.com/x) [abs](/docs/page.md) [into text](LICENSE#x)',
         '[ref]: docs/nope.md', // line 10
+        '<img alt="gone" src="docs/images/gone.png"> <a href="docs/gone.md#x">gone</a> `<img src="no.png">`',
       ];
       writeFileSync(join(root, 'README.md'), readme.join('\n'));
       assert.deepEqual(brokenLinks(root), [
@@ -195,6 +133,8 @@ describe('every link of the README and of docs/ leads somewhere', () => {
         'README.md:9: /docs/page.md (an absolute path)',
         'README.md:9: LICENSE#x (an anchor into a file that is not Markdown)',
         'README.md:10: docs/nope.md (no such file)',
+        'README.md:11: docs/images/gone.png (no such file)',
+        'README.md:11: docs/gone.md#x (no such file)',
       ]);
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -203,7 +203,7 @@ GET /api/v3/ping
   const doc = parse(FILE);
   const rowsOf = () => ok(table('symbol,side,quantity,price\nBTCUSDT,BUY,0.001,20000\n"ETH\nUSDT",SELL,0.01,1500\n'));
 
-  it('one case per row: stable ids, labels with the first columns, the row as variables', () => {
+  it('one case per row: stable ids, labels with the columns that differ, the row as variables', () => {
     const cases = withRows(testCases(doc), rowsOf);
     assert.deepEqual(
       cases.map((c) => [c.id, c.label, caseTitle(c)]),
@@ -222,6 +222,54 @@ GET /api/v3/ping
       ],
     );
     assert.equal(cases[1]!.row?.values.get('price'), '1500');
+  });
+
+  it('a row is labelled by the columns whose values differ between the rows, not by the first ones; one row, or rows alike, by the first', () => {
+    const labels = (csv: string): string[] =>
+      withRows(testCases(doc), () => ok(table(csv)))
+        .filter((c) => c.row)
+        .map((c) => c.label);
+    const orders = 'symbol,side,type,quantity,price\n';
+    assert.deepEqual(
+      labels(`${orders}BTCUSDT,BUY,LIMIT,0.001,20000\nBTCUSDT,BUY,LIMIT,0.001,21000\nBTCUSDT,SELL,LIMIT,0.001,22000\n`),
+      [
+        'Buy [row 1: side=BUY, price=20000]',
+        'Buy [row 2: side=BUY, price=21000]',
+        'Buy [row 3: side=SELL, price=22000]',
+      ],
+    );
+    // More differing columns than a label shows: the first of them, then "…".
+    assert.deepEqual(labels('a,b,c,d,e\n1,x,1,1,1\n1,y,2,2,2\n'), [
+      'Buy [row 1: b=x, c=1, d=1, …]',
+      'Buy [row 2: b=y, c=2, d=2, …]',
+    ]);
+    assert.deepEqual(labels(`${orders}BTCUSDT,BUY,LIMIT,0.001,20000\n`), [
+      'Buy [row 1: symbol=BTCUSDT, side=BUY, type=LIMIT, …]',
+    ]);
+    assert.deepEqual(labels('symbol,side\nBTCUSDT,BUY\nBTCUSDT,BUY\n'), [
+      'Buy [row 1: symbol=BTCUSDT, side=BUY]',
+      'Buy [row 2: symbol=BTCUSDT, side=BUY]',
+    ]);
+  });
+
+  it('the differing columns are found once a table: the labels of the largest file read each value a bounded number of times', () => {
+    let reads = 0;
+    // A row that counts the values read from it.
+    class Row extends Map<string, string> {
+      override get(key: string): string | undefined {
+        reads++;
+        return super.get(key);
+      }
+    }
+    const columns = Array.from({ length: BOUNDS.dataColumns }, (_, c) => `c${c}`);
+    const rows = Array.from(
+      { length: BOUNDS.dataRows },
+      (_, r) => new Row(columns.map((col, c) => [col, c === columns.length - 1 ? String(r) : 'same'])),
+    );
+    const cases = withRows(testCases(doc), () => ok({ columns, rows })).filter((c) => c.row);
+    assert.equal(cases.length, BOUNDS.dataRows);
+    assert.equal(cases[7]!.label, `Buy [row 8: c${BOUNDS.dataColumns - 1}=7]`);
+    assert.ok(reads <= 3 * BOUNDS.dataRows * BOUNDS.dataColumns, `${reads} reads`);
   });
 
   it('a file that gives no rows keeps one case with the reason; a long value is clipped in the label', () => {
