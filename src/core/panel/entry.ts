@@ -7,7 +7,7 @@ import { t } from '../l10n';
 import type { ClockSample } from '../clock/clock';
 import type { RoundTripReport } from '../net/round-trip';
 import { describeFailure } from '../net/send';
-import type { Sent } from '../request/pipeline';
+import { passed, type Sent } from '../request/pipeline';
 import { redactedHeaders } from '../request/build';
 import { hideListenKeys, listenKeysOf } from '../request/listen-keys';
 import type { BudgetView } from '../budget/budget';
@@ -66,6 +66,7 @@ export function historyItem(e: PanelEntry): HistoryItem {
     at: e.at,
     title: e.title,
     outcome: e.outcome,
+    expected: e.expected,
     summary: e.summary,
     method: e.request.method,
     path: urlPath(e.request.url),
@@ -167,6 +168,7 @@ export function entryFromResult(
       keyProfile: p.signed ? profileName(meta.keyProfile) : undefined,
     },
     outcome: report.outcome,
+    expected: report.outcome === 'rejected' && passed(result) ? true : undefined,
     summary: message(summary),
     reason: optional(reasonOf(report), message),
     note: optional(

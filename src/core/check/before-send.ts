@@ -1,0 +1,28 @@
+/**
+ * The check step before a send (docs/cli.md, send): a request with errors that check finds is not
+ * sent without a decision (the editor asks; `tradereq send` and `test` refuse unless `--no-check`).
+ * The same findings as the diagnostics and `tradereq check`: one its own `# @expect` lines anticipate
+ * is information already (findings.ts), and a warning never stops a send.
+ */
+import type { NamedEnvironment } from '../env/constants';
+import type { Diagnostic, RequestBlock, TradeReqDocument } from '../format/model';
+import { checkDocument } from './check';
+
+/**
+ * The errors of each request of `doc`, by its block's lines; the file is checked once, on the first
+ * question (a run of a file's twenty thousand requests checks it once, not once a request).
+ */
+export function errorsBeforeSend(
+  doc: TradeReqDocument,
+  environment: NamedEnvironment,
+): (request: RequestBlock) => readonly Diagnostic[] {
+  let errors: readonly Diagnostic[] | undefined;
+  return (request) => {
+    errors ??= checkDocument(doc, { environment }).filter((d) => d.severity === 'error');
+    const { startLine, endLine } = request.range;
+    return errors.filter((d) => d.range.startLine >= startLine && d.range.startLine <= endLine);
+  };
+}
+
+/** The findings a refusal to send lists (the command line, the editor's question); `tradereq check` lists them all. */
+export const SHOWN_BEFORE_SEND = 10;
