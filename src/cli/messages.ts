@@ -138,7 +138,7 @@ export const REQUESTS = {
    * RULE: message", the first of them when there are many, and how to send it anyway.
    */
   checkErrors: (shown: readonly string[], all: number, file: string) =>
-    `not sent: check found ${all} error${all === 1 ? '' : 's'} in this request, which the service would refuse (--no-check sends it anyway):\n` +
+    `check found ${all} error${all === 1 ? '' : 's'} in this request, which the service would refuse (--no-check sends it anyway):\n` +
     shown.map((line) => `  ${line}`).join('\n') +
     (all > shown.length ? `\n  … and ${all - shown.length} more: tradereq check ${file} lists them all` : ''),
 };

@@ -293,7 +293,9 @@ function checkFirst(file: LoadedFile, environment: NamedEnvironment): NonNullabl
   return (c) => {
     const request = file.doc.requests[c.index];
     const errors = request ? errorsOf(request) : [];
-    return errors.length > 0 ? { summary: checkErrors({ file }, errors), range: errors[0]!.range } : undefined;
+    return errors.length > 0
+      ? { summary: `not sent: ${checkErrors({ file }, errors)}`, range: errors[0]!.range }
+      : undefined;
   };
 }
 
