@@ -749,6 +749,8 @@ an expectation not met); 2 bad input; 3 an outcome is unknown (it may have succe
   nothingAnswers: (origin: string) =>
     `not sent: nothing answers at ${origin}: start it with \`tradereq sandbox\` or run \`tradereq test --sandbox\``,
   notRun: (why: string) => `not run: ${why}`,
+  /** A case whose request check finds errors in (REQUESTS.checkErrors), not sent. */
+  notSent: (why: string) => `not sent: ${why}`,
   reportNotWritten: (reporter: string, why: string) => `the ${reporter} report could not be written to ${why}.`,
   reporter: (names: readonly string[], value: string) =>
     `--reporter takes ${names.join(', ')} (NAME or NAME:FILE), not "${value}"`,

@@ -316,7 +316,7 @@ function reportPieces(target: Target, index: number, r: RunResult): Piece[][] {
   }
   r.expectations.forEach((e, i) =>
     lines.push(
-      // A check the send did not run is neither passed nor failed (docs/cli.md, send).
+      // A check the send did not run is neither passed nor failed (docs/cli.md, Commands).
       r.notChecked?.has(i)
         ? [{ style: 'dim', text: '–' }, ` ${REQUESTS.notChecked(e.text)}`]
         : [

@@ -287,14 +287,14 @@ async function runFile(
   return { path: f.file.display, environment: where, cases, durationMs: Date.now() - start };
 }
 
-/** A case whose request has errors that check finds fails as bad input, with them (docs/cli.md, test). */
+/** A case whose request has errors that check finds fails as bad input, with them (docs/cli.md, Commands). */
 function checkFirst(file: LoadedFile, environment: NamedEnvironment): NonNullable<RunDeps['checkFirst']> {
   const errorsOf = errorsBeforeSend(file.doc, environment);
   return (c) => {
     const request = file.doc.requests[c.index];
     const errors = request ? errorsOf(request) : [];
     return errors.length > 0
-      ? { summary: `not sent: ${checkErrors({ file }, errors)}`, range: errors[0]!.range }
+      ? { summary: TEST.notSent(checkErrors({ file }, errors)), range: errors[0]!.range }
       : undefined;
   };
 }

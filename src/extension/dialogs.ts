@@ -61,8 +61,9 @@ export function confirmOrder(
 }
 
 /**
- * A request with errors that check finds (docs/editor.md, Sending): a modal question listing them, as
- * the Problems view words them. "Send anyway" sends; Cancel, or a dialog that cannot be shown, does not.
+ * A request with errors that check finds (docs/editor.md, Sending from the editor): a modal question
+ * listing them, as the Problems view words them. "Send anyway" sends; Cancel, or a dialog that
+ * cannot be shown, does not.
  */
 export async function sendDespiteErrors(
   log: vscode.LogOutputChannel,
