@@ -131,6 +131,16 @@ export const REQUESTS = {
     `(read the answer of "${u.name}" kept from an earlier run, received ${new Date(u.at).toISOString()})`,
   /** An expectation of a request or of a WebSocket run, after its ✔ or ✘: what came back when it failed. */
   expectation: (text: string, passed: boolean, actual: string) => `${text}${passed ? '' : ` (got ${actual})`}`,
+  /** An expectation only `tradereq test` judges (# @expect snapshot), after a send: neither ✔ nor ✘. */
+  notChecked: (text: string) => `${text}: not checked by send`,
+  /**
+   * A request with errors that check finds, not sent (send, test): each finding as "FILE:LINE:COL:
+   * RULE: message", the first of them when there are many, and how to send it anyway.
+   */
+  checkErrors: (shown: readonly string[], all: number, file: string) =>
+    `check found ${all} error${all === 1 ? '' : 's'} in this request, which the service would refuse (--no-check sends it anyway):\n` +
+    shown.map((line) => `  ${line}`).join('\n') +
+    (all > shown.length ? `\n  … and ${all - shown.length} more: tradereq check ${file} lists them all` : ''),
 };
 
 /** The rate-limit budget as one line (budget-text.ts), for send and state. */
@@ -172,12 +182,16 @@ code, the response, the rate-limit budget left and the timings, and checks its #
   --json                print one JSON object per request, one per line
   --row N               for a request with # @data FILE: send with row N of FILE (default the
                         first, said on standard error)
+  --no-check            send a request even when check finds errors in it (by default such a
+                        request is not sent: exit 2, with the findings); findings its own
+                        # @expect lines anticipate (# @expect code N) and warnings never stop it
 ${v.network}
   -h, --help            this help
 
 Exit codes: 0 all ok; 1 a request was rejected, not sent, or an expectation failed; 2 bad input
-(nothing sent); 3 an outcome is unknown (5xx or no answer after sending: it may have succeeded);
-4 refused by the gate (rate-limit budget, Retry-After or ban, origin binding, no confirmation).
+(nothing sent; also a request with errors that check finds, without --no-check); 3 an outcome is
+unknown (5xx or no answer after sending: it may have succeeded); 4 refused by the gate (rate-limit
+budget, Retry-After or ban, origin binding, no confirmation).
 
 Rate-limit budget, Retry-After waits and clock offsets are kept in ${v.stateDir}
 (TRADEREQ_STATE_DIR overrides), shared with the VS Code extension.`,
@@ -711,6 +725,8 @@ outcome is ok, or rejected exactly as its # @expect lines say.
   --bail                stop the run at the first 429 (the rest is not run, and says why)
   --yes                 confirm requests that ask for it without a prompt: trades signed with your
                         own key (unless TRADEREQ_<PROFILE>_CONFIRM=off), # @confirm, "confirm": true
+  --no-check            run a request even when check finds errors in it; without it such a
+                        request is not sent and fails (bad input, exit 2) with the findings
   --no-clock-sync, --timeout MS, --connect-timeout MS   as for send (MS at most ${v.maxTimeoutMs})
 ${v.network}
   -h, --help            this help
@@ -742,6 +758,8 @@ an expectation not met); 2 bad input; 3 an outcome is unknown (it may have succe
   nothingAnswers: (origin: string) =>
     `not sent: nothing answers at ${origin}: start it with \`tradereq sandbox\` or run \`tradereq test --sandbox\``,
   notRun: (why: string) => `not run: ${why}`,
+  /** A case whose request check finds errors in (REQUESTS.checkErrors), not sent. */
+  notSent: (why: string) => `not sent: ${why}`,
   reportNotWritten: (reporter: string, why: string) => `the ${reporter} report could not be written to ${why}.`,
   reporter: (names: readonly string[], value: string) =>
     `--reporter takes ${names.join(', ')} (NAME or NAME:FILE), not "${value}"`,

@@ -18,9 +18,19 @@ import { passed, runRequest, type Sent } from '../core/request/pipeline';
 import { requestTitle } from '../core/testing/cases';
 import type { ChainedResponses, UsedAnswer } from '../core/request/kept-answers';
 import { formatErrorText } from '../core/catalog/errors';
+import { errorsBeforeSend, SHOWN_BEFORE_SEND } from '../core/check/before-send';
+import type { Diagnostic } from '../core/format/model';
 import { parseCommand, timeoutFlag } from './args';
 import { OPTION_MAX } from '../core/bounds';
-import { chainedResponses, failureMessage, keySource, loadTarget, notConfirmedMessage, type Target } from './prepare';
+import {
+  chainedResponses,
+  failureMessage,
+  keySource,
+  loadTarget,
+  location,
+  notConfirmedMessage,
+  type Target,
+} from './prepare';
 import { CLI, NETWORK, REQUESTS, SEND } from './messages';
 import { paint, paintText, terminalSafe } from './terminal';
 import { UsageError, type Io, type Piece, type Style } from './usage';
@@ -44,6 +54,8 @@ type RunResult = {
   sendAgain?: boolean;
   /** Answers of earlier runs that the request read ({{NAME.response.PATH}} of a request not sent in this run). */
   used?: readonly UsedAnswer[];
+  /** The positions among `expectations` of those a send does not judge (# @expect snapshot: tradereq test does). */
+  notChecked?: ReadonlySet<number>;
 };
 
 /** The command line's sender: node:http over the command's network, with --timeout and --connect-timeout (ms) over the defaults. */
@@ -94,6 +106,7 @@ const SEND_OPTIONS = {
   'base-url': { type: 'string' },
   yes: { type: 'boolean' },
   'no-clock-sync': { type: 'boolean' },
+  'no-check': { type: 'boolean' },
   timeout: { type: 'string' },
   'connect-timeout': { type: 'string' },
   json: { type: 'boolean' },
@@ -137,6 +150,7 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     clockSync: !values['no-clock-sync'],
     yes: values.yes === true,
     row: rowFlag(values.row),
+    errors: values['no-check'] ? undefined : errorsBeforeSend(target.file.doc, target.environment),
   };
   try {
     return await sendAll(io, target, deps, values.json === true);
@@ -170,6 +184,8 @@ interface SendDeps {
   readonly yes: boolean;
   /** --row N: the row of a `# @data` request's file to send (1-based; default the first). */
   readonly row?: number;
+  /** The errors check finds in a request, which keep it from being sent; undefined with --no-check. */
+  readonly errors?: (request: RequestBlock) => readonly Diagnostic[];
 }
 
 function rowFlag(text: string | undefined): number | undefined {
@@ -203,6 +219,8 @@ async function sendOne(
   request: Target['requests'][number],
   deps: SendDeps,
 ): Promise<RunResult> {
+  const errors = deps.errors?.(request) ?? [];
+  if (errors.length > 0) return { exit: EXIT.badInput, expectations: [], error: checkErrors(target, errors) };
   const variables = dataRow(io, target, request, deps.row);
   if (!variables.ok) return { exit: EXIT.badInput, expectations: [], error: variables.error };
   const result = await runRequest(target.file.doc, request, target.environment, {
@@ -223,6 +241,14 @@ async function sendOne(
   return { exit: EXIT.refused, expectations: [], resolved: failure.resolved, error };
 }
 
+/** Why a request with errors that check finds was not sent: the first of them, each with its place and rule. */
+export function checkErrors(target: Pick<Target, 'file'>, errors: readonly Diagnostic[]): string {
+  const shown = errors
+    .slice(0, SHOWN_BEFORE_SEND)
+    .map((d) => `${location(target.file, d.range.startLine, d.range.startChar)}: ${d.rule}: ${d.message}`);
+  return REQUESTS.checkErrors(shown, errors.length, target.file.displayPath);
+}
+
 /** Unknown and refused outcomes keep their codes; otherwise ok (or a rejection # @expect asked for) with every expectation met. */
 function sentResult(sent: Sent): RunResult {
   const outcome = sent.report.outcome;
@@ -235,7 +261,10 @@ function sentResult(sent: Sent): RunResult {
           ? EXIT.ok
           : EXIT.rejected;
   const { report, resolved, note, sendAgain } = sent;
-  return { exit, report, expectations: [...sent.expectations], resolved, note, sendAgain };
+  // checkExpectations answers one result per `# @expect` line, in their order.
+  const kinds = resolved.options.expectations.map((e) => e.kind);
+  const notChecked = new Set(kinds.flatMap((kind, i) => (kind === 'snapshot' ? [i] : [])));
+  return { exit, report, expectations: [...sent.expectations], resolved, note, sendAgain, notChecked };
 }
 
 function print(io: Io, target: Target, index: number, r: RunResult, json: boolean): void {
@@ -285,11 +314,17 @@ function reportPieces(target: Target, index: number, r: RunResult): Piece[][] {
     const [first, ...rest] = reportLines(report, r.note, r.sendAgain ? againStep(target, index) : undefined);
     lines.push([{ style, text: first! }], ...rest.map((l) => [l]));
   }
-  for (const e of r.expectations)
-    lines.push([
-      e.passed ? { style: 'green', text: '✔' } : { style: 'red', text: '✘' },
-      ` ${REQUESTS.expectation(e.text, e.passed, e.actual)}`,
-    ]);
+  r.expectations.forEach((e, i) =>
+    lines.push(
+      // A check the send did not run is neither passed nor failed (docs/cli.md, Commands).
+      r.notChecked?.has(i)
+        ? [{ style: 'dim', text: '–' }, ` ${REQUESTS.notChecked(e.text)}`]
+        : [
+            e.passed ? { style: 'green', text: '✔' } : { style: 'red', text: '✘' },
+            ` ${REQUESTS.expectation(e.text, e.passed, e.actual)}`,
+          ],
+    ),
+  );
   return lines;
 }
 
@@ -320,7 +355,7 @@ function jsonRecord(label: string, request: RequestBlock, r: RunResult): Record<
     warning: report?.warning ?? null,
     note: r.note ?? null,
     keptAnswers: (r.used ?? []).map((u) => ({ name: u.name, at: new Date(u.at).toISOString() })),
-    expectations: r.expectations,
+    expectations: r.expectations.map((e, i) => (r.notChecked?.has(i) ? { ...e, checked: false } : e)),
   };
 }
 

@@ -12,7 +12,8 @@ import { caseTitle, neededByText, selectCases, testCases, withRows, type TestCas
 import { dataLoader } from '../core/testing/data';
 import { prettyFile, report } from '../core/testing/reporters';
 import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/verdict';
-import { runCases } from '../core/testing/run';
+import { runCases, type RunDeps } from '../core/testing/run';
+import { errorsBeforeSend } from '../core/check/before-send';
 import { SnapshotStore } from '../core/testing/snapshot-store';
 import { DEFAULT_PACE, Pacer } from '../core/testing/pace';
 import { sandboxDeployment, sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
@@ -21,7 +22,7 @@ import { parseCommand, timeoutFlag } from './args';
 import { BOUNDS, OPTION_MAX, clip } from '../core/bounds';
 import { CLI, NETWORK, TEST } from './messages';
 import { keySource } from './prepare';
-import { cliSender, EXIT, terminalConfirm, worstExit } from './send';
+import { checkErrors, cliSender, EXIT, terminalConfirm, worstExit } from './send';
 import { terminalSafe } from './terminal';
 import { checkReportPaths, findRequestFiles, reporterSpecs, type FoundFile, type ReporterSpec } from './test-files';
 import { UsageError, type Io } from './usage';
@@ -37,6 +38,7 @@ const TEST_OPTIONS = {
   yes: { type: 'boolean' },
   'update-snapshots': { type: 'boolean' },
   'no-clock-sync': { type: 'boolean' },
+  'no-check': { type: 'boolean' },
   timeout: { type: 'string' },
   'connect-timeout': { type: 'string' },
   pace: { type: 'string' },
@@ -53,6 +55,8 @@ interface Plan {
   readonly yes: boolean;
   readonly updateSnapshots: boolean;
   readonly clockSync: boolean;
+  /** Whether a request with errors that check finds is refused (without --no-check). */
+  readonly check: boolean;
   readonly sender: Sender;
   /** --pace: the fraction of each rate-limit budget a run stays under. */
   readonly pace?: number;
@@ -109,7 +113,8 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
     bail: values.bail === true,
   };
   const pace = paceFlag(values.pace);
-  return { ...flags, pace, files, grep, reporters, clockSync: !values['no-clock-sync'], sender };
+  const check = !values['no-check'];
+  return { ...flags, pace, files, grep, reporters, clockSync: !values['no-clock-sync'], check, sender };
 }
 
 /** `--pace` alone is the default fraction (parseArgs knows no option with an optional value); `--pace 0.5` gives one. */
@@ -275,10 +280,23 @@ async function runFile(
     nothingAnswers: sandbox ? undefined : nothingAnswers,
     onStart: (c) => progress?.show(`${f.file.display}: ${c.label}`),
     snapshots,
+    checkFirst: plan.check ? checkFirst({ ...f.loaded, displayPath: f.file.display }, environment) : undefined,
   });
   await saveSnapshots(snapshots, io, unsaved);
   const where = environmentLabel(environment.name, new URL(environment.baseUrl).origin);
   return { path: f.file.display, environment: where, cases, durationMs: Date.now() - start };
+}
+
+/** A case whose request has errors that check finds fails as bad input, with them (docs/cli.md, Commands). */
+function checkFirst(file: LoadedFile, environment: NamedEnvironment): NonNullable<RunDeps['checkFirst']> {
+  const errorsOf = errorsBeforeSend(file.doc, environment);
+  return (c) => {
+    const request = file.doc.requests[c.index];
+    const errors = request ? errorsOf(request) : [];
+    return errors.length > 0
+      ? { summary: TEST.notSent(checkErrors({ file }, errors)), range: errors[0]!.range }
+      : undefined;
+  };
 }
 
 function snapshotStore(f: Loaded, plan: Plan): SnapshotStore {

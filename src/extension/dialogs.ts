@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { SHOWN_BEFORE_SEND } from '../core/check/before-send';
+import type { Diagnostic } from '../core/format/model';
 import type { ResolvedRequest } from '../core/format/resolve';
 import type { KeyChoice } from '../core/request/prepare';
 import type { KeyStore } from './keys';
@@ -56,4 +58,41 @@ export function confirmOrder(
       return false;
     }
   };
+}
+
+/**
+ * A request with errors that check finds (docs/editor.md, Sending from the editor): a modal question
+ * listing them, as the Problems view words them. "Send anyway" sends; Cancel, or a dialog that
+ * cannot be shown, does not.
+ */
+export async function sendDespiteErrors(
+  log: vscode.LogOutputChannel,
+  title: string,
+  errors: readonly Diagnostic[],
+): Promise<boolean> {
+  const anyway = vscode.l10n.t('Send anyway');
+  const question =
+    errors.length === 1
+      ? vscode.l10n.t('"{0}" has an error that check found: the service would refuse it. Send it anyway?', title)
+      : vscode.l10n.t(
+          '"{0}" has {1} errors that check found: the service would refuse it. Send it anyway?',
+          title,
+          errors.length,
+        );
+  const lines = errors
+    .slice(0, SHOWN_BEFORE_SEND)
+    .map((d) => vscode.l10n.t('Line {0}: {1} ({2})', d.range.startLine + 1, d.message, d.rule));
+  if (errors.length > SHOWN_BEFORE_SEND)
+    lines.push(vscode.l10n.t('… and {0} more in the Problems view.', errors.length - SHOWN_BEFORE_SEND));
+  try {
+    return (
+      (await vscode.window.showWarningMessage(question, { modal: true, detail: lines.join('\n') }, anyway)) === anyway
+    );
+  } catch (e) {
+    // A dialog that cannot be shown is no decision: nothing is sent.
+    log.warn(
+      `the question before sending despite errors could not be shown (${e instanceof Error ? e.message : String(e)}); not sent`,
+    );
+    return false;
+  }
 }

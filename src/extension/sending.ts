@@ -12,7 +12,8 @@ import type { NamedEnvironment } from '../core/env/constants';
 import { err } from '../core/result';
 import { rowText } from '../core/testing/cases';
 import type { PipelineFailure, Sent } from '../core/request/pipeline';
-import { confirmOrder, offerBinding } from './dialogs';
+import { confirmOrder, offerBinding, sendDespiteErrors } from './dialogs';
+import { errorsBeforeSend } from '../core/check/before-send';
 import type { DocumentModels } from './documents';
 import { toRange } from './documents';
 import { editorKeySource, editorProfile } from './editor-keys';
@@ -125,6 +126,8 @@ export class Sending implements vscode.Disposable {
     const { environments, keys, log, network } = this.parts;
     await environments.ready(document?.uri);
     const environment = environments.current(document?.uri);
+    // An in-memory request (the order query) is TradeReq's own: only a file's is checked.
+    if (document && !(await this.decided(doc, request, environment))) return undefined;
     const row = await pickRow(doc, request, document);
     if (row === 'not-sent') return undefined;
     this.busy.fire(true);
@@ -145,6 +148,18 @@ export class Sending implements vscode.Disposable {
     } finally {
       this.busy.fire(false);
     }
+  }
+
+  /** Whether a request goes: yes without errors that check finds; with some, when the user says Send anyway. */
+  private async decided(doc: TradeReqDocument, request: RequestBlock, environment: NamedEnvironment): Promise<boolean> {
+    const errors = errorsBeforeSend(doc, environment)(request);
+    if (errors.length === 0) return true;
+    const { log } = this.parts;
+    const go = await sendDespiteErrors(log, titleOf(request), errors);
+    const rules = [...new Set(errors.map((d) => d.rule))].join(', ');
+    if (go) log.info(`sending "${titleOf(request)}" despite ${errors.length} check error(s) (${rules}): Send anyway`);
+    else log.info(`not sent: check found ${errors.length} error(s) in "${titleOf(request)}" (${rules})`);
+    return go;
   }
 
   /** Only paths are kept (a short list), never the answer; HISTORY_LIMIT requests at most, the oldest going first. */

@@ -43,6 +43,11 @@ function isBan(e: { readonly status?: number }): boolean {
   return e.status === 418;
 }
 
+/** A rejection the request's `# @expect` lines asked for, every one met: it passed, and is shown so. */
+function asExpected(e: { readonly outcome: PanelEntry['outcome']; readonly expected?: boolean }): boolean {
+  return e.outcome === 'rejected' && e.expected === true;
+}
+
 /** Send again: a 700003 after which the clock was measured again (never an unknown outcome: it may have been carried out). */
 function canSendAgain(e: PanelEntry): boolean {
   return e.outcome === 'rejected' && e.sendAgain === true;
@@ -67,6 +72,7 @@ export function bannerKey(state: PanelState | undefined): string {
     state?.busy ?? false,
     e?.id,
     e?.outcome,
+    e?.expected,
     e?.summary,
     e?.status,
     e?.error?.code,
@@ -79,8 +85,10 @@ export function bannerKey(state: PanelState | undefined): string {
 export function renderBanner(banner: HTMLElement, state: PanelState | undefined): void {
   const e = state?.current;
   const outcome = e?.outcome ?? 'none';
-  banner.className = `banner outcome-${outcome}${state?.busy ? ' is-busy' : ''}`;
+  const expected = e !== undefined && asExpected(e);
+  banner.className = `banner outcome-${outcome}${expected ? ' as-expected' : ''}${state?.busy ? ' is-busy' : ''}`;
   setAttr(banner, 'data-outcome', outcome);
+  setAttr(banner, 'data-expected', expected ? 'true' : undefined);
   setAttr(banner, 'data-busy', state?.busy ? 'true' : undefined);
   const frag = document.createDocumentFragment();
   if (state?.busy) append(frag, busyLines(e !== undefined));
@@ -116,7 +124,7 @@ function bannerHead(e: PanelEntry): HTMLElement {
       'span',
       { class: 'outcome-badge', 'data-testid': 'outcome' },
       h('span', { class: 'outcome-icon' }),
-      isBan(e) ? banned() : OUTCOME_LABEL[e.outcome](),
+      isBan(e) ? banned() : asExpected(e) ? t('Rejected as expected') : OUTCOME_LABEL[e.outcome](),
     ),
     e.status !== undefined
       ? h('span', { class: 'banner-status', title: e.statusMeaning }, t('HTTP {0}', e.status))
@@ -150,6 +158,7 @@ function outcomeLines(e: PanelEntry, busy: boolean): Child[] {
     case 'ok':
       return [];
     case 'rejected':
+      if (asExpected(e) && !isBan(e)) return expectedLines(e);
       if (isBan(e))
         return [
           h(
@@ -189,6 +198,31 @@ function outcomeLines(e: PanelEntry, busy: boolean): Child[] {
         renderServiceMessage(e.msg),
       ];
   }
+}
+
+/**
+ * A rejection the request asked for: the expectations that passed first, then the code, the service's
+ * message and the cause once (the clock's note repeats the cause's §5 rule; nothing is to be done).
+ */
+function expectedLines(e: PanelEntry): Child[] {
+  const shown = e.expectations.map((x) => x.text).join(', ');
+  return [
+    h(
+      'p',
+      { class: 'banner-text expected-pass', 'data-testid': 'expected-pass' },
+      h('span', { class: 'mark', 'aria-hidden': 'true' }, '✔ '),
+      e.expectations.length === 1
+        ? t('Passed: the service rejected the request as its expectation says ({0}).', shown)
+        : t(
+            'Passed: the service rejected the request as its {0} expectations say ({1}).',
+            e.expectations.length,
+            shown,
+          ),
+    ),
+    e.error ? renderErrorCode(e.error) : h('p', { class: 'banner-text' }, e.statusMeaning ?? e.summary),
+    renderServiceMessage(e.msg),
+    e.error?.cause ? renderAdvice({ ...e.error, action: undefined }) : null,
+  ];
 }
 
 /** What to do after a 700003 measured the clock again, in the editor: the Send again button. */
@@ -774,7 +808,7 @@ function historyButton(x: HistoryItem, now: number, currentId: string | undefine
     'button',
     {
       type: 'button',
-      class: `history-item outcome-${x.outcome}`,
+      class: `history-item outcome-${x.outcome}${asExpected(x) ? ' as-expected' : ''}`,
       'data-action': 'show',
       'data-id': x.id,
       'data-testid': 'history-item',
@@ -790,7 +824,7 @@ function historyButton(x: HistoryItem, now: number, currentId: string | undefine
       'span',
       { class: 'h-outcome' },
       h('span', { class: 'outcome-icon' }),
-      isBan(x) ? banned() : OUTCOME_SHORT[x.outcome](),
+      isBan(x) ? banned() : asExpected(x) ? t('As expected') : OUTCOME_SHORT[x.outcome](),
     ),
     h('span', { class: 'h-status' }, x.status !== undefined ? String(x.status) : '–'),
   );

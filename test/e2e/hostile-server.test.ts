@@ -70,11 +70,12 @@ describe('a hostile server and bad header input', function () {
       res.end(deep);
     };
     const file = '### buy\n# @name buy\nPOST /api/v3/order/test\n\n### again\nGET /again?id={{buy.response.orderId}}\n';
-    const r = await run('deep.tradereq', file, ['--request', 'buy']);
+    // The order's parameters do not matter to this server: --no-check sends it without them.
+    const r = await run('deep.tradereq', file, ['--request', 'buy', '--no-check']);
     assert.equal(r.status, 0, describeRun(r));
     assert.match(r.stdout, /→ 200 ok\n\{"orderId":4242,/);
     assert.match(r.stderr, /warning: the answer of "buy" nests deeper than 256 levels: not kept for later runs/);
-    const json = await run('deep.tradereq', file, ['--request', 'buy', '--json']);
+    const json = await run('deep.tradereq', file, ['--request', 'buy', '--json', '--no-check']);
     assert.equal(json.status, 0, describeRun(json));
     assert.equal((JSON.parse(json.stdout) as { body: unknown }).body, deep);
     // A later run of the request that reads {{buy.response.orderId}} finds no answer of buy kept.

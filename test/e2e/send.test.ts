@@ -218,12 +218,79 @@ describe('tradereq send against the sandbox', function () {
 
   it('exit 2: bad input sends nothing', async () => {
     const r = await tradereq(
-      ['send', file('u.tradereq', 'POST /api/v3/order\nsymbol = {{nope}}\n'), '--base-url', sandbox.baseUrl],
+      ['send', file('u.tradereq', 'GET /api/v3/exchangeInfo\nsymbol = {{nope}}\n'), '--base-url', sandbox.baseUrl],
       { cwd: dir, env },
     );
     assert.equal(r.status, 2);
     assert.match(r.stderr, /^tradereq: u\.tradereq:2:12: Undefined variable \{\{nope\}\}/);
     assert.deepEqual(await reached(), []);
+  });
+
+  it('exit 2: a request with errors that check finds is not sent; the findings are named (place, rule, message) with --no-check, which sends it', async () => {
+    const sell = file(
+      's.tradereq',
+      '### Sell\nPOST /api/v3/order\nsymbol = BTCUSDT\nside = sell\ntype = LIMIT\nquantity = 1\n',
+    );
+    const r = await tradereq(['send', sell, '--base-url', sandbox.baseUrl], { cwd: dir, env });
+    assert.equal(r.status, 2, r.stderr + r.stdout);
+    assert.match(r.stderr, /^tradereq: check found 2 errors in this request, .*--no-check sends it anyway/);
+    assert.match(r.stderr, /\n {2}s\.tradereq:4:8: enum-value: side "sell" is not an allowed value: BUY, SELL/);
+    assert.match(r.stderr, /\n {2}s\.tradereq:5:8: missing-param: A LIMIT order needs "price"/);
+    assert.equal(r.stdout, '');
+    assert.deepEqual(await reached(), [], 'nothing reached the sandbox, not even the clock measurement');
+
+    const anyway = await tradereq(['send', sell, '--base-url', sandbox.baseUrl, '--no-check'], { cwd: dir, env });
+    assert.equal(anyway.status, 1, anyway.stderr + anyway.stdout);
+    assert.match(anyway.stdout, /→ 400 rejected: /);
+    assert.deepEqual(
+      (await reached()).map((x) => `${x.method} ${x.path}`),
+      ['GET /api/v3/time', 'POST /api/v3/order'],
+    );
+  });
+
+  it('with --all, a request with check errors is not sent and the others are; a finding its # @expect anticipates sends', async () => {
+    const text =
+      '### Sell, rejected on purpose\n# @expect code 33333\nPOST /api/v3/order\nsymbol = BTCUSDT\nside = sell\ntype = LIMIT\nquantity = 1\nprice = 1\n\n' +
+      '### No price\nPOST /api/v3/order\nsymbol = BTCUSDT\nside = BUY\ntype = LIMIT\nquantity = 1\n\n' +
+      '### Ping\nGET /api/v3/ping\n';
+    const r = await tradereq(['send', file('all.tradereq', text), '--all', '--base-url', sandbox.baseUrl], {
+      cwd: dir,
+      env,
+    });
+    assert.equal(r.status, 2, r.stderr + r.stdout);
+    assert.match(r.stdout, /✔ @expect code 33333/);
+    assert.match(r.stderr, /### 2\. No price: \/api\/v3\/order\n→ not sent: check found 1 error in this request/);
+    assert.match(r.stderr, /all\.tradereq:14:8: missing-param: A LIMIT order needs "price"/);
+    assert.deepEqual(
+      (await reached()).map((x) => `${x.method} ${x.path} ${x.code ?? x.status}`),
+      ['GET /api/v3/time 200', 'POST /api/v3/order 33333', 'GET /api/v3/ping 200'],
+    );
+  });
+
+  it('# @expect snapshot is not judged by send: said not checked, never ✔', async () => {
+    const r = await tradereq(
+      [
+        'send',
+        file('snap.tradereq', '# @expect snapshot\n# @expect status 200\nGET /api/v3/ping\n'),
+        '--base-url',
+        sandbox.baseUrl,
+      ],
+      { cwd: dir, env },
+    );
+    assert.equal(r.status, 0, r.stderr + r.stdout);
+    assert.match(
+      r.stdout,
+      /\n– @expect snapshot \(compared by tradereq test and the Testing view\): not checked by send\n/,
+    );
+    assert.doesNotMatch(r.stdout, /✔ @expect snapshot/);
+    assert.match(r.stdout, /✔ @expect status 200/);
+    const json = await tradereq(['send', 'snap.tradereq', '--base-url', sandbox.baseUrl, '--json'], { cwd: dir, env });
+    const record = JSON.parse(json.stdout) as { expectations: { text: string; checked?: boolean }[] };
+    assert.deepEqual(
+      record.expectations.map((e) => e.checked),
+      [false, undefined],
+      'the JSON record says which check send did not run',
+    );
   });
 
   it('clock sync: a skewed server clock gives 700003 without sync, with the rule and offset; with sync the order goes through', async () => {

@@ -36,6 +36,7 @@ symbol = BTCUSDT
 orderId = {{buy.response.orderId}}
 `;
 
+/** Sent without an id on purpose (check finds it: the runs that send it pass --no-check), for the service's 700004. */
 const FAILING = `### Cancel without an id
 # @expect code 30002
 DELETE /api/v3/order
@@ -113,6 +114,7 @@ describe('tradereq test', function () {
     file('b/rejections.tradereq', FAILING);
     const r = await run([
       '--sandbox',
+      '--no-check',
       '--reporter',
       'pretty',
       '--reporter',
@@ -213,7 +215,7 @@ describe('tradereq test', function () {
   it('exit 1: a request rejected against its # @expect line; the assertion language judged against the sandbox', async () => {
     file('rejections.tradereq', FAILING);
     file('assertions.tradereq', ASSERTIONS);
-    const r = await run(['--sandbox']);
+    const r = await run(['--sandbox', '--no-check']);
     assert.equal(r.status, 1, describeRun(r));
     assert.match(r.stdout, / {6}expected @expect code 30002, got code 700004\n {6}400 rejected: 700004 /);
     assert.match(r.stdout, /\n {2}✔ Account, every new form · \d+ ms\n/);
@@ -257,7 +259,7 @@ describe('tradereq test', function () {
   });
 
   it('exit 2: bad input (an undefined variable) fails with its place and sends nothing; usage errors are one line', async () => {
-    file('bad.tradereq', '### uses nothing defined\nGET /api/v3/order\nsymbol = {{nope}}\n');
+    file('bad.tradereq', '### uses nothing defined\nGET /api/v3/exchangeInfo\nsymbol = {{nope}}\n');
     const r = await run(['--sandbox', '--reporter', 'json']);
     assert.equal(r.status, 2, describeRun(r));
     const [c] = (JSON.parse(r.stdout) as { files: { cases: { reason: string; summary: string }[] }[] }).files[0]!.cases;
@@ -318,6 +320,36 @@ describe('tradereq test', function () {
       assert.equal(second.stderr, 'tradereq: # @data cases.csv: row 2 of 2\n');
       const symbols = (r: Run): string[] => [...r.stdout.matchAll(/"symbol": "(\w+)"/g)].map((m) => m[1]!);
       assert.deepEqual([symbols(first), symbols(second)], [['BTCUSDT'], ['ETHUSDT']]);
+    });
+
+    it('exit 2: a request with errors that check finds fails unsent, naming them (place, rule, message) and --no-check; the rest of its file runs; a finding its # @expect anticipates runs', async () => {
+      file(
+        'orders.tradereq',
+        '### Sell, lower case\nPOST /api/v3/order\nsymbol = BTCUSDT\nside = sell\ntype = LIMIT\nquantity = 0.001\n\n' +
+          '### Sell, rejected on purpose\n# @expect code 33333\nPOST /api/v3/order\nsymbol = BTCUSDT\nside = sell\ntype = LIMIT\nquantity = 0.001\nprice = 1\n\n' +
+          '### Ping\nGET /api/v3/ping\n',
+      );
+      const r = await run(['--env', 'local', '--no-clock-sync'], keys(sandbox.baseUrl));
+      assert.equal(r.status, 2, describeRun(r));
+      assert.match(
+        r.stdout,
+        / {2}✘ Sell, lower case · \d+ ms\n {6}not sent: check found 2 errors in this request, which the service would refuse \(--no-check sends it anyway\):\n/,
+      );
+      assert.match(r.stdout, /\n {8}orders\.tradereq:4:8: enum-value: side "sell" is not an allowed value/);
+      assert.match(r.stdout, /\n {8}orders\.tradereq:5:8: missing-param: A LIMIT order needs "price"/);
+      assert.match(r.stdout, / {2}✔ Sell, rejected on purpose · /);
+      assert.match(r.stdout, /\n2 passed, 1 failed, /);
+      assert.deepEqual(await reached(), ['POST /api/v3/order', 'GET /api/v3/ping'], 'the one with errors is not sent');
+
+      const anyway = await run(
+        ['--env', 'local', '--no-clock-sync', '--no-check', '--reporter', 'json'],
+        keys(sandbox.baseUrl),
+      );
+      assert.equal(anyway.status, 1, describeRun(anyway));
+      const [first] = (JSON.parse(anyway.stdout) as { files: { cases: { reason: string; summary: string }[] }[] })
+        .files[0]!.cases;
+      assert.equal(first!.reason, 'rejected');
+      assert.match(first!.summary, /400 rejected: /);
     });
 
     it('exit 3: a 5xx after the order went out is an unknown outcome', async () => {
@@ -384,7 +416,7 @@ describe('tradereq test', function () {
       file('rejections.tradereq', FAILING);
       const reports = ['junit:r/junit.xml', 'tap:r/report.tap', 'json:r/report.json', 'pretty:r/report.txt'];
       const r = await run(
-        ['--reporter', 'pretty', ...reports.flatMap((x) => ['--reporter', x])],
+        ['--no-check', '--reporter', 'pretty', ...reports.flatMap((x) => ['--reporter', x])],
         keys(sandbox.baseUrl),
       );
       assert.equal(r.status, 1, describeRun(r));

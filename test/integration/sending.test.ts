@@ -79,6 +79,11 @@ async function closeDoctorReports(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup');
 }
 
+/** A request file of the fixture workspace, written for one test (deleted by it). */
+async function writeFixture(name: string, text: string): Promise<void> {
+  await vscode.workspace.fs.writeFile(fixtureUri(name), new TextEncoder().encode(text));
+}
+
 suite('sending from the editor, in the real extension host', () => {
   let sandbox: Sandbox;
   let elsewhere: Recorder;
@@ -409,6 +414,54 @@ suite('sending from the editor, in the real extension host', () => {
       assert.equal((await sandboxLog()).length, before, 'nothing reached the sandbox');
     } finally {
       await useEnvironment('test-sandbox', {});
+    }
+  });
+
+  test('Send on a request with errors that check finds asks first (Send anyway / Cancel), naming them; refused as Cancel, nothing is sent', async () => {
+    const file = 'check-errors.tradereq';
+    await writeFixture(
+      file,
+      '### Sell in lower case\nPOST /api/v3/order\nsymbol = BTCUSDT\nside = sell\ntype = LIMIT\nquantity = 0.001\n',
+    );
+    try {
+      const before = await sandboxLog();
+      const history = panel().history.length;
+      assert.equal(await send(file, 0), undefined, 'nothing is sent without Send anyway');
+      // In test mode the workbench refuses every modal dialog (as Cancel); the refusal, with the question, goes to the log.
+      const log = await tradereqLogContaining(/not sent: check found 2 error\(s\) in "Sell in lower case"/);
+      assert.match(log, /question before sending despite errors could not be shown \(.*refused to show dialog/);
+      assert.ok(
+        log.includes(
+          '"Sell in lower case" has 2 errors that check found: the service would refuse it. Send it anyway?',
+        ),
+        log,
+      );
+      assert.match(log, /\(enum-value, missing-param\)/, 'the findings are named by their rules');
+      assert.deepEqual(await sandboxLog(), before, 'nothing reached the sandbox, not even the clock measurement');
+      assert.equal(panel().history.length, history, 'nothing went into the history');
+    } finally {
+      await vscode.workspace.fs.delete(fixtureUri(file));
+    }
+  });
+
+  test('a finding its own # @expect anticipates asks nothing: the request is sent, and the panel shows the rejection it asked for as passed', async () => {
+    const file = 'expected-rejection.tradereq';
+    await writeFixture(
+      file,
+      '### Sell in lower case, rejected on purpose\n# @expect code 33333\nPOST /api/v3/order\nsymbol = BTCUSDT\nside = sell\ntype = LIMIT\nquantity = 0.001\nprice = 30000\n',
+    );
+    try {
+      const entry = await send(file, 0);
+      assert.ok(entry, 'sent without a question: check downgrades the finding the request expects');
+      const current = panel().current;
+      assert.equal(current?.id, entry.id);
+      assert.equal(current?.outcome, 'rejected', current?.summary);
+      assert.equal(current?.error?.code, 33333);
+      assert.equal(current?.expected, true, 'the panel shows it as the rejection the request asked for');
+      assert.deepEqual(current?.expectations, [{ text: '@expect code 33333', passed: true, actual: 'code 33333' }]);
+      assert.equal(panel().history[0]?.expected, true, 'the history list says so too');
+    } finally {
+      await vscode.workspace.fs.delete(fixtureUri(file));
     }
   });
 

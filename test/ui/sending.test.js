@@ -31,6 +31,13 @@ const DESK = {
   secretKey: 'deskUiTestSecret9d41c07be2f3a58e61b0c7d9f2a4e6b8',
 };
 
+/** A request check finds two errors in, which the service would refuse (issue 34). */
+const CHECK_ERRORS = {
+  file: 'check-errors.tradereq',
+  title: 'Sell in lower case',
+  text: '# A request that check finds fault with (UI test).\n### Sell in lower case\nPOST /api/v3/order\nsymbol = BTCUSDT\nside = sell\ntype = LIMIT\nquantity = 0.001\n',
+};
+
 async function control(what, body) {
   const res = await fetch(`${SANDBOX}/_sandbox/${what}`, {
     method: 'POST',
@@ -98,6 +105,8 @@ describe('sending from the editor, as a person does it', function () {
       path.join(wb.workspace, '.vscode', 'settings.json'),
       JSON.stringify({ 'remote.autoForwardPorts': false }),
     );
+    // Written before the first Quick Open, which lists the workspace's files once.
+    fs.writeFileSync(path.join(wb.workspace, CHECK_ERRORS.file), CHECK_ERRORS.text);
     panel = panelFrame(page);
     await openFile(page, FILE, 'Requests for the sending tests');
     await page.locator('#status\\.editor\\.mode').filter({ hasText: 'TradeReq' }).waitFor();
@@ -202,6 +211,49 @@ describe('sending from the editor, as a person does it', function () {
     assert.ok((await panel.locator('[data-testid=action]').innerText()).length > 10, 'what to do is shown');
     await clearNotifications(page);
     await screenshot(page, 'panel-rejected.png');
+  });
+
+  it('a request with errors that check finds asks first, listing them (issue 34); Cancel sends nothing, Send anyway sends it', async () => {
+    const title = CHECK_ERRORS.title;
+    await openFile(page, CHECK_ERRORS.file, 'A request that check finds fault with');
+    try {
+      const orders = async () => (await sandboxLog()).filter((e) => e.path === '/api/v3/order').length;
+      const before = await orders();
+      await clickCodeLens(page, title, 'Send');
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor();
+      const question = await dialog.innerText();
+      for (const part of [
+        `"${title}" has 2 errors that check found: the service would refuse it. Send it anyway?`,
+        'Line 5: side "sell" is not an allowed value: BUY, SELL',
+        '(enum-value)',
+        'Line 6: A LIMIT order needs "price"',
+        '(missing-param)',
+      ])
+        assert.ok(question.includes(part), question);
+      await screenshot(page, 'check-errors-dialog.png');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      assert.equal(await orders(), before, 'Cancel sends nothing');
+
+      await clickCodeLens(page, title, 'Send');
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Send anyway' }).click();
+      sends += 1;
+      await panel
+        .locator('[data-testid=history-item]')
+        .nth(sends - 1)
+        .waitFor();
+      await panel.locator('[data-testid=banner][data-outcome=rejected]:not([data-busy])', { hasText: title }).waitFor();
+      assert.match(await panel.locator('[data-testid=error-code]').innerText(), /33333/);
+      assert.equal(await orders(), before + 1, 'Send anyway sent it, once');
+    } finally {
+      // Its tab closed, sending.tradereq is the active editor again, as it was, for the tests after this one.
+      const tab = page.locator('.tabs-container .tab', { hasText: CHECK_ERRORS.file });
+      await tab.hover();
+      await tab.locator('.tab-actions .action-label').click();
+      await tab.waitFor({ state: 'detached' });
+    }
   });
 
   it('a request signed with the added key shows the API key masked; the sandbox does not know that key (10072)', async () => {

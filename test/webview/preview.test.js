@@ -215,6 +215,52 @@ describe('the response panel, in a browser', function () {
     assert.deepEqual(p.errors, []);
   });
 
+  it('a rejection its # @expect lines asked for (issue 34): "Rejected as expected" in the tone of a pass, the pass line first, §5 rule 9 said once, no Send again or Why?', async () => {
+    const p = await openPanel();
+    const { page } = p;
+    const asked = {
+      ...clockJump,
+      id: 'e-700003-asked',
+      expected: true,
+      expectations: [{ text: '@expect code 700003', passed: true, actual: 'code 700003' }],
+    };
+    const banner = page.getByTestId('banner');
+    const tone = () => banner.evaluate((b) => getComputedStyle(b).borderLeftColor);
+    await sendState(page, state({ current: okEntry, history: [okEntry] }));
+    const okTone = await tone();
+    await sendState(page, state({ current: clockJump, history: [clockJump] }));
+    const rejectedTone = await tone();
+    await sendState(page, state({ current: asked, history: [asked, clockJump] }));
+
+    assert.equal(await banner.getAttribute('data-outcome'), 'rejected');
+    assert.equal(await banner.getAttribute('data-expected'), 'true');
+    assert.equal(await text(page, 'outcome'), 'Rejected as expected');
+    assert.notEqual(okTone, rejectedTone);
+    assert.equal(await tone(), okTone, 'the tone of a pass, not of a failure');
+    // Under the head and its meta line, the pass line comes first, before the code.
+    const order = await banner.evaluate((b) => [...b.children].map((c) => c.className));
+    assert.deepEqual(order.slice(0, 4), ['banner-head', 'banner-meta', 'banner-text expected-pass', 'error-block']);
+    assert.equal(
+      await text(page, 'expected-pass'),
+      '✔ Passed: the service rejected the request as its expectation says (@expect code 700003).',
+    );
+    const shown = await banner.innerText();
+    assert.equal(shown.match(/§5 rule 9/g)?.length, 1, `the timing rule once:\n${shown}`);
+    assert.match(await text(page, 'cause'), /§5 rule 9/);
+    for (const testid of ['clock-note', 'action', 'send-again', 'why'])
+      assert.equal(await page.getByTestId(testid).count(), 0, `no ${testid}: nothing is to be done`);
+    assert.match(await page.getByTestId('history-item').first().textContent(), /As expected/);
+    assert.match(await page.getByTestId('history-item').nth(1).textContent(), /Rejected/);
+    await shoot(page, 'dark-rejected-as-expected');
+
+    // The same rejection not asked for stays a failure, with its note and next step.
+    await sendState(page, state({ current: clockJump, history: [clockJump] }));
+    assert.equal(await text(page, 'outcome'), 'Rejected');
+    assert.equal(await banner.getAttribute('data-expected'), null);
+    assert.equal(await page.getByTestId('expected-pass').count(), 0);
+    assert.deepEqual(p.errors, []);
+  });
+
   it('Why? (issue 22): a signed request rejected with 700002 offers a Why? button, reached by Tab from the error code; a click and Enter each post the entry id; none on an ok entry, another code or an unsigned request', async () => {
     const p = await openPanel();
     const { page } = p;

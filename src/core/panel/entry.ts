@@ -7,7 +7,7 @@ import { t } from '../l10n';
 import type { ClockSample } from '../clock/clock';
 import type { RoundTripReport } from '../net/round-trip';
 import { describeFailure } from '../net/send';
-import type { Sent } from '../request/pipeline';
+import { passed, type Sent } from '../request/pipeline';
 import type { RequestBlock } from '../format/model';
 import { redactedHeaders } from '../request/build';
 import { hideListenKeys, listenKeysOf } from '../request/listen-keys';
@@ -67,6 +67,7 @@ export function historyItem(e: PanelEntry): HistoryItem {
     at: e.at,
     title: e.title,
     outcome: e.outcome,
+    expected: e.expected,
     summary: e.summary,
     method: e.request.method,
     path: urlPath(e.request.url),
@@ -178,6 +179,7 @@ export function entryFromResult(
       ownTimestamp: ownTimestampOf(resolved.request, message),
     },
     outcome: report.outcome,
+    expected: report.outcome === 'rejected' && passed(result) ? true : undefined,
     summary: message(summary),
     reason: optional(reasonOf(report), message),
     note: optional(

@@ -76,6 +76,11 @@ const PanelEntryShape = s.object({
     ownTimestamp: s.optional(s.object({ line: s.number(), value: text(BOUNDS.messageChars) })),
   }),
   outcome: s.enum(SEND_OUTCOMES),
+  /**
+   * A rejection the request's `# @expect` lines ask for (`# @expect code 700003`), every one of them
+   * met (request/pipeline.ts passed): the panel shows it as passed, not as a failure.
+   */
+  expected: s.optional(s.boolean()),
   /** One line: "200 ok", "400 rejected: 30002 …", "outcome unknown: …", "refused: …". */
   summary: text(BOUNDS.messageChars),
   /** Refused or not sent: why, without the outcome's own word (the badge says it). */
@@ -128,6 +133,8 @@ const HistoryItemShape = s.object({
   at: s.number(),
   title: text(BOUNDS.messageChars),
   outcome: s.enum(SEND_OUTCOMES),
+  /** A rejection its `# @expect` lines asked for, all met (as the entry's). */
+  expected: s.optional(s.boolean()),
   summary: text(BOUNDS.messageChars),
   method: s.string(20),
   /** The URL's path, without origin or query. */

@@ -9,7 +9,7 @@
  * only masked, in every report alike.
  */
 import type { NamedEnvironment } from '../env/constants';
-import type { TradeReqDocument } from '../format/model';
+import type { Range, TradeReqDocument } from '../format/model';
 import type { ResolvedRequest } from '../format/resolve';
 import { hideListenKeys, listenKeysOf } from '../request/listen-keys';
 import { resolveIn } from '../request/prepare';
@@ -40,6 +40,11 @@ export interface RunDeps {
   readonly unreachable?: Set<string>;
   /** A paced run (pace.ts): asked before each request is sent and told each answer; shared across files. */
   readonly pace?: RunPace;
+  /**
+   * Why `c` is not sent though it could be: errors the check step finds in it (the shell checks, as
+   * this folder imports no check), with where the first is; undefined sends it.
+   */
+  checkFirst?(c: TestCase): { readonly summary: string; readonly range?: Range } | undefined;
   /** The shell's line for the request that found nothing answering at `origin`; undefined keeps the send's. */
   nothingAnswers?(origin: string): string | undefined;
   onStart?(c: TestCase): void;
@@ -136,6 +141,8 @@ async function runOne(
   );
   if (unread)
     return { judged: { ...without(c, 'bad-input', `not sent: ${unread.message}`), problemRange: unread.range } };
+  const blocked = deps.checkFirst?.(c);
+  if (blocked) return { judged: { ...without(c, 'bad-input', blocked.summary), problemRange: blocked.range } };
   if (deps.onlyOrigin !== undefined && target !== undefined && target.origin !== deps.onlyOrigin)
     return {
       judged: {
