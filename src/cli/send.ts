@@ -54,8 +54,6 @@ type RunResult = {
   sendAgain?: boolean;
   /** Answers of earlier runs that the request read ({{NAME.response.PATH}} of a request not sent in this run). */
   used?: readonly UsedAnswer[];
-  /** The positions among `expectations` of those a send does not judge (# @expect snapshot: tradereq test does). */
-  notChecked?: ReadonlySet<number>;
 };
 
 /** The command line's sender: node:http over the command's network, with --timeout and --connect-timeout (ms) over the defaults. */
@@ -261,10 +259,7 @@ function sentResult(sent: Sent): RunResult {
           ? EXIT.ok
           : EXIT.rejected;
   const { report, resolved, note, sendAgain } = sent;
-  // checkExpectations answers one result per `# @expect` line, in their order.
-  const kinds = resolved.options.expectations.map((e) => e.kind);
-  const notChecked = new Set(kinds.flatMap((kind, i) => (kind === 'snapshot' ? [i] : [])));
-  return { exit, report, expectations: [...sent.expectations], resolved, note, sendAgain, notChecked };
+  return { exit, report, expectations: [...sent.expectations], resolved, note, sendAgain };
 }
 
 function print(io: Io, target: Target, index: number, r: RunResult, json: boolean): void {
@@ -314,10 +309,10 @@ function reportPieces(target: Target, index: number, r: RunResult): Piece[][] {
     const [first, ...rest] = reportLines(report, r.note, r.sendAgain ? againStep(target, index) : undefined);
     lines.push([{ style, text: first! }], ...rest.map((l) => [l]));
   }
-  r.expectations.forEach((e, i) =>
+  r.expectations.forEach((e) =>
     lines.push(
       // A check the send did not run is neither passed nor failed (docs/cli.md, Commands).
-      r.notChecked?.has(i)
+      e.checked === false
         ? [{ style: 'dim', text: '–' }, ` ${REQUESTS.notChecked(e.text)}`]
         : [
             e.passed ? { style: 'green', text: '✔' } : { style: 'red', text: '✘' },
@@ -355,7 +350,7 @@ function jsonRecord(label: string, request: RequestBlock, r: RunResult): Record<
     warning: report?.warning ?? null,
     note: r.note ?? null,
     keptAnswers: (r.used ?? []).map((u) => ({ name: u.name, at: new Date(u.at).toISOString() })),
-    expectations: r.expectations.map((e, i) => (r.notChecked?.has(i) ? { ...e, checked: false } : e)),
+    expectations: r.expectations,
   };
 }
 

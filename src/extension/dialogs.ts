@@ -60,6 +60,16 @@ export function confirmOrder(
   };
 }
 
+/** The errors that check found, one a line as the Problems view words them, SHOWN_BEFORE_SEND at most. */
+export function checkErrorLines(errors: readonly Diagnostic[]): string {
+  const lines = errors
+    .slice(0, SHOWN_BEFORE_SEND)
+    .map((d) => vscode.l10n.t('Line {0}: {1} ({2})', d.range.startLine + 1, d.message, d.rule));
+  if (errors.length > SHOWN_BEFORE_SEND)
+    lines.push(vscode.l10n.t('… and {0} more in the Problems view.', errors.length - SHOWN_BEFORE_SEND));
+  return lines.join('\n');
+}
+
 /**
  * A request with errors that check finds (docs/editor.md, Sending from the editor): a modal question
  * listing them, as the Problems view words them. "Send anyway" sends; Cancel, or a dialog that
@@ -79,14 +89,10 @@ export async function sendDespiteErrors(
           title,
           errors.length,
         );
-  const lines = errors
-    .slice(0, SHOWN_BEFORE_SEND)
-    .map((d) => vscode.l10n.t('Line {0}: {1} ({2})', d.range.startLine + 1, d.message, d.rule));
-  if (errors.length > SHOWN_BEFORE_SEND)
-    lines.push(vscode.l10n.t('… and {0} more in the Problems view.', errors.length - SHOWN_BEFORE_SEND));
   try {
     return (
-      (await vscode.window.showWarningMessage(question, { modal: true, detail: lines.join('\n') }, anyway)) === anyway
+      (await vscode.window.showWarningMessage(question, { modal: true, detail: checkErrorLines(errors) }, anyway)) ===
+      anyway
     );
   } catch (e) {
     // A dialog that cannot be shown is no decision: nothing is sent.

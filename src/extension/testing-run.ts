@@ -5,7 +5,9 @@ import type { ResolvedRequest } from '../core/format/resolve';
 import { formatSize } from '../core/bounds';
 import { ANSWER_STORE, AnswerStore, answerPlace, type PlacedAnswers } from '../core/request/answer-store';
 import type { KeySource } from '../core/request/prepare';
+import { errorsBeforeSend } from '../core/check/before-send';
 import { testCases, withNeeded, type TestCase } from '../core/testing/cases';
+import type { RunDeps as CaseRunDeps } from '../core/testing/run';
 import type { Pacer } from '../core/testing/pace';
 import {
   failureLines,
@@ -16,6 +18,7 @@ import {
 } from '../core/testing/verdict';
 import type { SandboxHolder } from './commands';
 import { toRange } from './documents';
+import { checkErrorLines } from './dialogs';
 import { editorKeySource } from './editor-keys';
 import type { Environments } from './environments';
 import type { KeyStore } from './keys';
@@ -252,8 +255,26 @@ async function runFile(
     },
     onResult: (r) => report(parts, run, byId.get(r.case.id)!, uri, r),
     snapshots,
+    checkFirst: checkFirst(doc, environment),
   });
   if (snapshots) await saveSnapshots(snapshots, run, parts);
+}
+
+/**
+ * A case whose request has errors that check finds is not sent, as `tradereq test` without
+ * `--no-check`: a run asks nothing; Send on the request asks (docs/editor.md, Testing view).
+ */
+function checkFirst(doc: TradeReqDocument, environment: NamedEnvironment): NonNullable<CaseRunDeps['checkFirst']> {
+  const errorsOf = errorsBeforeSend(doc, environment);
+  return (c) => {
+    const request = doc.requests[c.index];
+    const errors = request ? errorsOf(request) : [];
+    if (errors.length === 0) return undefined;
+    const why = vscode.l10n.t(
+      'Not sent: check found errors the service would refuse. Fix them, or use Send on the request, which asks whether to send it anyway.',
+    );
+    return { summary: `${why}\n${checkErrorLines(errors)}`, range: errors[0]!.range };
+  };
 }
 
 /** Why a request that was not chosen runs: another reads its answer (as `tradereq test --grep` says it). */

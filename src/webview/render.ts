@@ -563,32 +563,47 @@ function renderStatus(e: PanelEntry): HTMLElement {
 
 function renderExpectations(e: PanelEntry): Child {
   if (e.expectations.length === 0) return null;
-  const passed = e.expectations.filter((x) => x.passed).length;
+  // A check a send does not run (`# @expect snapshot`) is neither passed nor failed.
+  const judged = e.expectations.filter((x) => x.checked !== false);
+  const passed = judged.filter((x) => x.passed).length;
   return section(
     'expectations',
     t('Expectations'),
-    h('p', { class: 'section-meta' }, t('{0} of {1} passed', passed, e.expectations.length)),
+    h('p', { class: 'section-meta' }, t('{0} of {1} passed', passed, judged.length)),
     h(
       'ul',
       { class: 'expectations', 'data-testid': 'expectations' },
-      ...e.expectations.map((x) =>
-        h(
-          'li',
-          { class: x.passed ? 'pass' : 'fail' },
-          h('span', { class: 'mark', 'aria-hidden': 'true' }, x.passed ? '✔' : '✘'),
-          srOnly(`${x.passed ? t('Passed:') : t('Failed:')} `),
-          h('span', { class: 'expect-text' }, x.text),
-          x.passed
-            ? null
-            : h(
-                'span',
-                { class: 'expect-actual' },
-                h('span', { class: 'muted' }, ` ${t('got')} `),
-                h('code', null, x.actual),
-              ),
-        ),
-      ),
+      ...e.expectations.map((x) => (x.checked === false ? notChecked(x.text) : expectationItem(x))),
     ),
+  );
+}
+
+/** A check Send does not run: a dash, and where it is compared (its text says). */
+function notChecked(text: string): HTMLElement {
+  return h(
+    'li',
+    { class: 'not-checked' },
+    h('span', { class: 'mark', 'aria-hidden': 'true' }, '–'),
+    srOnly(`${t('Not checked by Send:')} `),
+    h('span', { class: 'expect-text' }, text),
+  );
+}
+
+function expectationItem(x: PanelEntry['expectations'][number]): HTMLElement {
+  return h(
+    'li',
+    { class: x.passed ? 'pass' : 'fail' },
+    h('span', { class: 'mark', 'aria-hidden': 'true' }, x.passed ? '✔' : '✘'),
+    srOnly(`${x.passed ? t('Passed:') : t('Failed:')} `),
+    h('span', { class: 'expect-text' }, x.text),
+    x.passed
+      ? null
+      : h(
+          'span',
+          { class: 'expect-actual' },
+          h('span', { class: 'muted' }, ` ${t('got')} `),
+          h('code', null, x.actual),
+        ),
   );
 }
 

@@ -248,6 +248,29 @@ suite('Testing view: request files as tests in a multi-root workspace', () => {
     assert.equal((await reached(alpha)).length, before, 'nothing was sent');
   });
 
+  test('a request with errors that check finds is not sent (issue 34): errored with the findings, the rest of its file runs', async () => {
+    const uri = file('alpha', 'check-first.tradereq');
+    const text =
+      '### Sell\nPOST /api/v3/order\nsymbol = BTCUSDT\nside = sell\ntype = LIMIT\nquantity = 1\n\n### Ping\nGET /api/v3/ping\n';
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    try {
+      const item = await waitFor('the new file in the list', () => {
+        const f = fileItem(uri);
+        return f && children(f).length === 2 ? f : undefined;
+      });
+      const before = await reached(alpha);
+      await run(api.testing.environmentProfile, [item]);
+      const blocked = result(uri, '#1');
+      assert.equal(blocked?.state, 'errored');
+      assert.match(blocked?.messages[0]?.text ?? '', /^Not sent: check found errors the service would refuse/);
+      assert.match(blocked?.messages[0]?.text ?? '', /Line 4: .*side.*\n/s);
+      assert.equal(result(uri, '#2')?.state, 'passed');
+      assert.deepEqual((await reached(alpha)).slice(before.length), ['GET /api/v3/ping'], 'only the ping was sent');
+    } finally {
+      await vscode.workspace.fs.delete(uri);
+    }
+  });
+
   test('a # @data request shows its rows as child items; running it runs each row against the sandbox, and a row runs alone', async () => {
     const uri = file('beta', 'data', 'rows.tradereq');
     const csv = file('beta', 'data', 'cases.csv');

@@ -167,6 +167,21 @@ describe('the response panel, in a browser', function () {
     await shoot(page, 'dark-ok');
   });
 
+  it('# @expect snapshot, which Send does not compare (issue 34): a dash and "not checked", never ✔, and not counted as passed', async () => {
+    const { page } = await openPanel();
+    const snap = {
+      text: '@expect snapshot (compared by tradereq test and the Testing view)',
+      passed: true,
+      actual: 'ok',
+    };
+    const entry = { ...okEntry, id: 'e-snap', expectations: [...okEntry.expectations, { ...snap, checked: false }] };
+    await sendState(page, state({ current: entry, history: [entry] }));
+    const shown = await text(page, 'expectations');
+    assert.match(await page.locator('body').innerText(), /2 of 2 passed/);
+    assert.match(shown, /–Not checked by Send: @expect snapshot \(compared by tradereq test/);
+    assert.doesNotMatch(shown, /✔Passed: @expect snapshot/);
+  });
+
   it('the banner shows a rejection: the code, every meaning, the cause and what to do; a 700003 (issue 19, point 1) names the offset measured again and offers Send again, which posts the entry id once, never without sendAgain, never for an unknown outcome', async () => {
     const p = await openPanel();
     const { page } = p;

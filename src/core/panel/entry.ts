@@ -140,6 +140,15 @@ function remoteNote(code: number | undefined, remote: string | undefined): strin
   );
 }
 
+/** An expectation's result as the panel shows it, its texts bounded. */
+function expectationOf(
+  e: Sent['expectations'][number],
+  message: (text: string) => string,
+): PanelEntry['expectations'][number] {
+  const shown = { text: message(e.text), passed: e.passed, actual: message(e.actual) };
+  return e.checked === false ? { ...shown, checked: false } : shown;
+}
+
 /** The `timestamp` the request's file writes, which replaces the one TradeReq adds (request/build.ts). */
 function ownTimestampOf(
   request: RequestBlock,
@@ -203,10 +212,6 @@ export function entryFromResult(
     timings: report.response?.timings ?? report.failure?.timings,
     orderRef: orderRef(report, resolved.params, resolved.json === undefined ? undefined : parseJson(resolved.json)),
     retryAtMs: report.budget.blocked?.untilMs ?? report.refusal?.retryAtMs,
-    expectations: result.expectations.map((e) => ({
-      text: message(e.text),
-      passed: e.passed,
-      actual: message(e.actual),
-    })),
+    expectations: result.expectations.map((e) => expectationOf(e, message)),
   };
 }

@@ -120,7 +120,13 @@ const PanelEntryShape = s.object({
   retryAtMs: s.optional(s.number()),
   expectations: s.withDefault(
     s.array(
-      s.object({ text: text(BOUNDS.messageChars), passed: s.boolean(), actual: text(BOUNDS.messageChars) }),
+      s.object({
+        text: text(BOUNDS.messageChars),
+        passed: s.boolean(),
+        actual: text(BOUNDS.messageChars),
+        /** Not compared by a send (`# @expect snapshot`): shown with no mark of passing. */
+        checked: s.optional(s.literal(false)),
+      }),
       1_000,
     ),
     [],

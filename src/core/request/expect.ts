@@ -19,6 +19,8 @@ export interface ExpectationResult {
   readonly actual: string;
   /** A failed `==` on one value: the two texts, for a side-by-side view (the Testing view's diff). */
   readonly diff?: { readonly expected: string; readonly actual: string };
+  /** Not compared here: `# @expect snapshot` is judged by a test run only, so a send shows no ✔ for it. */
+  readonly checked?: false;
 }
 
 /** What an answer carries besides its decoded body: its headers and how long the round trip took. */
@@ -39,7 +41,7 @@ export function checkExpectations(
     // Where `# @expect snapshot` is judged: not by a send, which has no snapshot file (docs/format.md, Snapshots).
     const text = e.kind === 'snapshot' ? t('{0} (compared by tradereq test and the Testing view)', written) : written;
     if (!decoded) return { text, passed: false, actual: t('no response') };
-    return { text, ...judgeExpectation(e, decoded, answer) };
+    return { text, ...judgeExpectation(e, decoded, answer), ...(e.kind === 'snapshot' && { checked: false as const }) };
   });
 }
 

@@ -372,13 +372,14 @@ describe('snapshots: the directives, and tradereq send', () => {
     assert.deepEqual(options('GET /api/v3/ping\n').options.masks, []);
   });
 
-  it('a send cannot compare: it says where snapshots are compared, and does not count a rejection as expected', () => {
+  it('a send cannot compare: it says where snapshots are compared, marks it not checked (no ✔ anywhere), and does not count a rejection as expected', () => {
     const { expectations } = options('# @expect snapshot\nGET /api/v3/ping\n').options;
     const [accepted] = checkExpectations(expectations, decodeResponse(200, '{}'));
     assert.deepEqual(accepted, {
       text: '@expect snapshot (compared by tradereq test and the Testing view)',
       passed: true,
       actual: 'ok, status 200',
+      checked: false,
     });
     const [rejected] = checkExpectations(expectations, decodeResponse(400, '{"code":700004}'));
     assert.equal(rejected!.passed, false);
