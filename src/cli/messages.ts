@@ -30,7 +30,8 @@ Commands:
   import KIND   turn a cURL command, a Postman collection or a .http file into .tradereq files
   code FILE     print a program (Python, Node, Go, shell) that signs and sends a request
 
-Options of every command: --no-color (no colour even on a terminal; so does NO_COLOR), -h/--help.
+Options of every command: --no-color (no colour even on a terminal; so does NO_COLOR, unless
+FORCE_COLOR is set: FORCE_COLOR=1 colours piped output too, FORCE_COLOR=0 never), -h/--help.
 Run tradereq COMMAND --help for the options of a command; tradereq --version prints the version.
 
 Exit codes: 0 ok; 1 a request was rejected, an expectation or a check failed; 2 bad input (nothing

@@ -1,0 +1,71 @@
+/**
+ * The command-line habits users bring from curl, Hurl and newman (issue 34, point 10), and the one
+ * line on a run that ran out of rate-limit budget (point 9): FORCE_COLOR, `check --json`, `check -`
+ * and `test -` reading standard input, the HTML report. The built CLI, spawned, against the sandbox.
+ */
+/* eslint-disable no-control-regex -- the tests read the terminal's colour codes (ESC [ … m) */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { ensureBuilt } from '../support/build';
+import { CLI, canFakeTerminal, cleanEnv, describeRun, inTerminal, type Run } from '../support/cli';
+import { sandboxProject, type Project } from '../support/project';
+
+/** The CLI run with `input` on its standard input (the shared helper gives it none). */
+function withInput(args: readonly string[], input: string, cwd: string, env: Record<string, string>): Promise<Run> {
+  const start = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr, ms: Date.now() - start });
+    });
+    child.stdin.end(input);
+  });
+}
+
+const PING = `### Ping the service
+# @name ping
+GET /api/v3/ping
+`;
+
+describe('the command-line habits of curl, Hurl and newman', function () {
+  this.timeout(60_000);
+  let p: Project;
+
+  before(async () => {
+    ensureBuilt();
+    p = await sandboxProject('conventions', { 'ping.tradereq': PING });
+  });
+  after(() => p.close());
+
+  describe('FORCE_COLOR', () => {
+    it('piped: FORCE_COLOR=1 (and empty, and over NO_COLOR) colours; FORCE_COLOR=0 and none do not', async () => {
+      const send = (env: Record<string, string>): Promise<Run> =>
+        withInput(['send', 'ping.tradereq'], '', p.dir, { ...p.env, ...env });
+      for (const env of [{ FORCE_COLOR: '1' }, { FORCE_COLOR: '' }, { FORCE_COLOR: '3', NO_COLOR: '1' }]) {
+        const r = await send(env);
+        assert.equal(r.status, 0, describeRun(r));
+        assert.match(r.stdout, /\x1b\[32m→ 200 ok/, `${JSON.stringify(env)}: ${describeRun(r)}`);
+      }
+      for (const env of [{ FORCE_COLOR: '0' }, {}]) {
+        const r = await send(env);
+        assert.match(r.stdout, /→ 200 ok/, describeRun(r));
+        assert.doesNotMatch(r.stdout, /\x1b\[/, JSON.stringify(env));
+      }
+      const flag = await withInput(['send', 'ping.tradereq', '--no-color'], '', p.dir, { ...p.env, FORCE_COLOR: '1' });
+      assert.doesNotMatch(flag.stdout, /\x1b\[/, '--no-color wins over FORCE_COLOR');
+    });
+
+    it('on a terminal (Linux: script): FORCE_COLOR=0 turns colour off', async function () {
+      if (!canFakeTerminal()) this.skip();
+      const r = await inTerminal(['send', 'ping.tradereq'], { cwd: p.dir, env: { ...p.env, FORCE_COLOR: '0' } });
+      assert.match(r.stdout, /→ 200 ok/, describeRun(r));
+      assert.doesNotMatch(r.stdout, /\x1b\[/);
+    });
+  });
+});
