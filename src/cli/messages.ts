@@ -734,6 +734,9 @@ an expectation not met); 2 bad input; 3 an outcome is unknown (it may have succe
   nothingAnswers: (origin: string) =>
     `not sent: nothing answers at ${origin}: start it with \`tradereq sandbox\` or run \`tradereq test --sandbox\``,
   notRun: (why: string) => `not run: ${why}`,
+  /** Once after an unpaced run that the rate-limit gate cut short: what --pace does about it. */
+  gateRefused: (refused: number, notRun: number) =>
+    `the rate-limit gate refused ${refused === 1 ? 'a request' : `${refused} requests`}${notRun > 0 ? ` (${notRun} not run after ${refused === 1 ? 'it' : 'them'})` : ''}: run with --pace [FRACTION] to space the requests so that each fits under its budget, waiting instead of being refused. See: tradereq test --help`,
   reportNotWritten: (reporter: string, why: string) => `the ${reporter} report could not be written to ${why}.`,
   reporter: (names: readonly string[], value: string) =>
     `--reporter takes ${names.join(', ')} (NAME or NAME:FILE), not "${value}"`,

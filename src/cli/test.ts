@@ -374,8 +374,23 @@ function finish(run: RunReport, plan: Plan, io: Io, snapshotsUnsaved: boolean): 
   const toStdout = plan.reporters.find((r) => r.file === undefined);
   if (toStdout?.name === 'pretty') io.out(summaryLine(run));
   else (toStdout ? io.err : io.out)(summaryLine(run));
+  if (plan.pace === undefined) sayPace(run, io);
   const exits = run.files.flatMap((f) => f.cases.map(exitFor));
   return worstExit(unwritten ? [...exits, EXIT.badInput] : exits);
+}
+
+/** An unpaced run the gate cut short: --pace named once, not under every request it kept back. */
+function sayPace(run: RunReport, io: Io): void {
+  let refused = 0;
+  let notRun = 0;
+  for (const f of run.files) {
+    let gated = false;
+    for (const r of f.cases) {
+      if (r.reason === 'gate') [refused, gated] = [refused + 1, true];
+      else if (gated && r.reason === 'after-refusal') notRun++;
+    }
+  }
+  if (refused > 0) io.err(CLI.said(TEST.gateRefused(refused, notRun)));
 }
 
 /** Writes a report (its paths were checked before the run); what went wrong when it cannot. */

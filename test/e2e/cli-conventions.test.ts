@@ -6,6 +6,8 @@
 /* eslint-disable no-control-regex -- the tests read the terminal's colour codes (ESC [ … m) */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ensureBuilt } from '../support/build';
 import { CLI, canFakeTerminal, cleanEnv, describeRun, inTerminal, type Run } from '../support/cli';
 import { sandboxProject, type Project } from '../support/project';
@@ -66,6 +68,28 @@ describe('the command-line habits of curl, Hurl and newman', function () {
       const r = await inTerminal(['send', 'ping.tradereq'], { cwd: p.dir, env: { ...p.env, FORCE_COLOR: '0' } });
       assert.match(r.stdout, /→ 200 ok/, describeRun(r));
       assert.doesNotMatch(r.stdout, /\x1b\[/);
+    });
+  });
+
+  describe('a run out of rate-limit budget', () => {
+    it('says the refusal once, not under every request it kept back, and names --pace once', async () => {
+      // 53 × weight 10 on the IP budget of 500: the 51st is refused, the 52nd and 53rd not run.
+      const many = Array.from({ length: 53 }, (_, i) => `### info ${i + 1}\nGET /api/v3/exchangeInfo\n`).join('\n');
+      writeFileSync(join(p.dir, 'many.tradereq'), many);
+      const r = await p.run(['test', '--sandbox', 'many.tradereq']);
+      assert.equal(r.status, 4, describeRun(r));
+      assert.equal(
+        r.stdout.match(/is used up/g)?.length,
+        2,
+        `the refusal and the first case not run: ${describeRun(r)}`,
+      );
+      assert.match(r.stdout, / {2}- info 52\n {6}not run: an earlier request was refused/);
+      assert.match(r.stdout, / {2}- info 53\n\n/);
+      assert.equal(r.stderr.match(/--pace/g)?.length, 1, describeRun(r));
+      assert.match(
+        r.stderr,
+        /^tradereq: the rate-limit gate refused a request \(2 not run after it\): run with --pace/m,
+      );
     });
   });
 });

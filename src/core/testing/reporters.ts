@@ -43,12 +43,18 @@ export function prettyReport(run: RunReport): string {
   return run.files.map(prettyFile).join('') + summaryLine(run) + '\n';
 }
 
-/** A file's block of the pretty report: its cases, and the details of every one that did not pass. */
+/**
+ * A file's block of the pretty report: its cases, and the details of every one that did not pass.
+ * Cases skipped for one reason (the rest of a file after a refusal) say it once, under the first.
+ */
 export function prettyFile(f: FileReport): string {
   const lines = [`${f.path} (${f.environment})`];
+  let said: string | undefined;
   for (const r of f.cases) {
     lines.push('  ' + caseLine(r));
-    const detail = r.verdict === 'passed' ? [] : r.verdict === 'skipped' ? [r.summary] : failureLines(r);
+    const repeated = r.verdict === 'skipped' && r.summary === said;
+    said = r.verdict === 'skipped' ? r.summary : undefined;
+    const detail = r.verdict === 'passed' || repeated ? [] : r.verdict === 'skipped' ? [r.summary] : failureLines(r);
     // A detail may run over several lines (a snapshot's diff): each indented under its case.
     for (const l of detail) for (const part of l.split('\n')) lines.push('      ' + part);
   }
