@@ -97,6 +97,13 @@ export const INPUT = {
   noFiles: (paths: readonly string[]) => `no .tradereq file in ${paths.join(', ')}`,
   stdinTimeout: (seconds: number) => `nothing arrived on standard input within ${seconds} s`,
   stdinFailed: (message: string) => `cannot read standard input (${message})`,
+  /** A request file named "-" (stdin.ts readRequestStdin). */
+  stdinIsTerminal: 'standard input is a terminal: pipe the request file in (tradereq check - < FILE), or name the file',
+  stdinTooLarge: (most: string) =>
+    `the request file on standard input is more than TradeReq reads (${most}): split it into smaller files`,
+  onlyStdin: '- (standard input) is the only PATH when it is given: name the other files in another run',
+  dataFromStdin: (path: string) =>
+    `# @data ${path}: a request file read from standard input has no folder, so its data file is not read: name the request file instead of -`,
 };
 
 /** From a file's request to a prepared one, for send, sign, code, listen and test (prepare.ts, send.ts's confirmation). */
@@ -233,14 +240,19 @@ Exit codes: 0 printed; 2 bad input (no key, a variable that does not resolve; no
 };
 
 export const CHECK = {
-  help: `Usage: tradereq check PATH... [--env NAME]
+  help: `Usage: tradereq check PATH... [--env NAME] [--json]
+       tradereq check - [--env NAME] [--json]
 
 Reports what the service would reject, before anything is sent, as
 FILE:LINE:COLUMN: SEVERITY: MESSAGE. A PATH is a request file or a folder (its
 .tradereq files, as for test). A problem that the request's own # @expect code
-names is information.
+names is information. - reads one request file from standard input: shown as -,
+with the environments of the current folder's tradereq.env.json; its # @data
+files are not read (an error).
 
   --env NAME   environment whose variables resolve {{name}} (default as for sign)
+  --json       print one JSON object: {"version": 1, "findings": [...]}, each finding with
+               file, line, column, endLine, endColumn (from 1), severity, rule, message
   -h, --help   this help
 
 Exit codes: 0 no error; 1 an error was found; 2 a PATH cannot be read (the others are still
@@ -671,7 +683,9 @@ export const TEST = {
                      [--update-snapshots]
                      [--pace [FRACTION]] [--bail]
 
-Runs every request of every .tradereq file of PATH (files or folders, default the current folder),
+Runs every request of every .tradereq file of PATH (files or folders, default the current folder;
+- reads one request file from standard input, with the current folder's environments and no
+# @data file),
 as tests: files sorted, one after another, and the requests of a file in order, so that
 {{NAME.response.PATH}} reads the answers of requests run before it. A request passes when its
 outcome is ok, or rejected exactly as its # @expect lines say.
@@ -734,6 +748,8 @@ an expectation not met); 2 bad input; 3 an outcome is unknown (it may have succe
   nothingAnswers: (origin: string) =>
     `not sent: nothing answers at ${origin}: start it with \`tradereq sandbox\` or run \`tradereq test --sandbox\``,
   notRun: (why: string) => `not run: ${why}`,
+  noSnapshotsFromStdin:
+    '--update-snapshots needs named request files: a file read from standard input (-) has no name to keep its snapshots under',
   /** Once after an unpaced run that the rate-limit gate cut short: what --pace does about it. */
   gateRefused: (refused: number, notRun: number) =>
     `the rate-limit gate refused ${refused === 1 ? 'a request' : `${refused} requests`}${notRun > 0 ? ` (${notRun} not run after ${refused === 1 ? 'it' : 'them'})` : ''}: run with --pace [FRACTION] to space the requests so that each fits under its budget, waiting instead of being refused. See: tradereq test --help`,

@@ -49,12 +49,15 @@ describe('the command-line habits of curl, Hurl and newman', function () {
     it('piped: FORCE_COLOR=1 (and empty, and over NO_COLOR) colours; FORCE_COLOR=0 and none do not', async () => {
       const send = (env: Record<string, string>): Promise<Run> =>
         withInput(['send', 'ping.tradereq'], '', p.dir, { ...p.env, ...env });
-      for (const env of [{ FORCE_COLOR: '1' }, { FORCE_COLOR: '' }, { FORCE_COLOR: '3', NO_COLOR: '1' }]) {
+      for (const env of [{ FORCE_COLOR: '1' }, { FORCE_COLOR: '' }, { FORCE_COLOR: '3', NO_COLOR: '1' }] as Record<
+        string,
+        string
+      >[]) {
         const r = await send(env);
         assert.equal(r.status, 0, describeRun(r));
         assert.match(r.stdout, /\x1b\[32m→ 200 ok/, `${JSON.stringify(env)}: ${describeRun(r)}`);
       }
-      for (const env of [{ FORCE_COLOR: '0' }, {}]) {
+      for (const env of [{ FORCE_COLOR: '0' }, {}] as Record<string, string>[]) {
         const r = await send(env);
         assert.match(r.stdout, /→ 200 ok/, describeRun(r));
         assert.doesNotMatch(r.stdout, /\x1b\[/, JSON.stringify(env));
@@ -90,6 +93,39 @@ describe('the command-line habits of curl, Hurl and newman', function () {
         r.stderr,
         /^tradereq: the rate-limit gate refused a request \(2 not run after it\): run with --pace/m,
       );
+    });
+  });
+
+  describe('test -', () => {
+    it("runs the request file of standard input, with the current folder's environment, shown as -", async () => {
+      const r = await withInput(['test', '-', '--reporter', 'json'], PING, p.dir, p.env);
+      assert.equal(r.status, 0, describeRun(r));
+      const report = JSON.parse(r.stdout) as { files: { path: string; cases: { verdict: string }[] }[] };
+      assert.deepEqual(
+        report.files.map((f) => [f.path, f.cases.map((c) => c.verdict)]),
+        [['-', ['passed']]],
+      );
+      assert.ok((await p.reached()).includes('GET /api/v3/ping'), 'sent to the environment of the current folder');
+    });
+
+    it('- refuses a # @data file, another PATH beside it, and --update-snapshots', async () => {
+      writeFileSync(join(p.dir, 'rows.csv'), 'symbol\nBTCUSDT\n');
+      const data = await withInput(
+        ['test', '-'],
+        '# @data rows.csv\nGET /api/v3/exchangeInfo\nsymbol = {{symbol}}\n',
+        p.dir,
+        p.env,
+      );
+      assert.equal(data.status, 2, describeRun(data));
+      assert.match(data.stdout, /a request file read from standard input has no folder/);
+      for (const args of [
+        ['-', 'ping.tradereq'],
+        ['-', '--update-snapshots'],
+      ]) {
+        const r = await withInput(['test', ...args], PING, p.dir, p.env);
+        assert.equal(r.status, 2, describeRun(r));
+        assert.equal(r.stdout, '');
+      }
     });
   });
 });
