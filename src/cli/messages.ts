@@ -679,7 +679,7 @@ to the origin of the listen key).`,
 export const TEST = {
   help: (v: { pace: number; maxPaceWaitSeconds: number; maxTimeoutMs: number; network: string }) =>
     `Usage: tradereq test [PATH...] [--sandbox] [--env NAME] [--grep PATTERN]
-                     [--reporter pretty|junit|tap|json[:FILE]]... [--output FILE]...
+                     [--reporter pretty|junit|tap|json|html[:FILE]]... [--output FILE]...
                      [--update-snapshots]
                      [--pace [FRACTION]] [--bail]
 
@@ -699,7 +699,8 @@ outcome is ok, or rejected exactly as its # @expect lines say.
   --grep PATTERN        only the requests whose title or # @name matches this regular expression
                         (case-insensitive), and the requests whose answers they read (said on
                         standard error); an order run only for its answer asks for confirmation
-  --reporter NAME       pretty (the default), junit, tap or json; several --reporter for several
+  --reporter NAME       pretty (the default), junit, tap, json or html (one page, readable offline,
+                        no script); several --reporter for several
                         reports; NAME:FILE writes that one to FILE (never over a folder, a
                         .tradereq or tradereq.env.json file: refused before anything is sent)
   --output FILE         write the report of the --reporter before it to FILE (one report at most

@@ -6,7 +6,8 @@
 /* eslint-disable no-control-regex -- the tests read the terminal's colour codes (ESC [ … m) */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { HtmlValidate } from 'html-validate';
 import { join } from 'node:path';
 import { ensureBuilt } from '../support/build';
 import { CLI, canFakeTerminal, cleanEnv, describeRun, inTerminal, type Run } from '../support/cli';
@@ -126,6 +127,56 @@ describe('the command-line habits of curl, Hurl and newman', function () {
         assert.equal(r.status, 2, describeRun(r));
         assert.equal(r.stdout, '');
       }
+    });
+  });
+
+  describe('--reporter html', () => {
+    it('one page that validates as HTML, holds every case, escapes a hostile title and loads nothing from outside', async () => {
+      const hostile = `### <script>alert(1)</script> "quoted" & 'single'
+GET /api/v3/ping
+
+### A rejected order
+POST /api/v3/order
+symbol = NOPE
+side = BUY
+type = MARKET
+quantity = 1
+`;
+      writeFileSync(join(p.dir, 'hostile.tradereq'), hostile);
+      const r = await p.run([
+        'test',
+        'ping.tradereq',
+        'hostile.tradereq',
+        '--reporter',
+        'html:report.html',
+        '--reporter',
+        'json',
+      ]);
+      assert.equal(r.status, 1, describeRun(r));
+      const html = readFileSync(join(p.dir, 'report.html'), 'utf8');
+      const validator = new HtmlValidate({ extends: ['html-validate:recommended'] });
+      const result = await validator.validateString(html);
+      assert.ok(
+        result.valid,
+        JSON.stringify(result.results.flatMap((x) => x.messages.map((m) => `${m.ruleId}: ${m.message}`))),
+      );
+      const report = JSON.parse(r.stdout) as { files: { path: string; cases: { name: string; verdict: string }[] }[] };
+      const cases = report.files.flatMap((f) => f.cases);
+      assert.equal(cases.length, 3);
+      assert.equal(html.match(/<tr><td>/g)?.length, cases.length, 'a row per case');
+      for (const f of report.files) assert.ok(html.includes(`<h2>${f.path} `), f.path);
+      assert.match(html, /<td class="failed">failed<\/td>/);
+      assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt; &quot;quoted&quot; &amp; &#39;single&#39;'));
+      assert.doesNotMatch(html, /<script/i, 'no script element at all');
+      assert.doesNotMatch(
+        html,
+        /\b(?:src|href)=|url\(|@import|https?:\/\/(?!127\.0\.0\.1)/i,
+        'nothing loaded from outside',
+      );
+      assert.match(
+        html,
+        /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;;[^"]*script-src &#39;none&#39;/,
+      );
     });
   });
 });
