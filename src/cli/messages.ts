@@ -9,6 +9,7 @@
  * test/unit/cli/messages.test.ts fails when another file of src/cli/ writes a message of its own.
  */
 import type { UsedAnswer } from '../core/request/kept-answers';
+import type { CompletionWords } from './completion';
 
 /** `tradereq` itself (main.ts): its help, and a command line it cannot run. */
 export const MAIN = {
@@ -29,6 +30,7 @@ Commands:
   state         show or reset the rate-limit state (budgets, waits, bans)
   import KIND   turn a cURL command, a Postman collection or a .http file into .tradereq files
   code FILE     print a program (Python, Node, Go, shell) that signs and sends a request
+  completion SHELL  print a completion script for bash, zsh or fish
 
 Options of every command: --no-color (no colour even on a terminal; so does NO_COLOR, unless
 FORCE_COLOR is set: FORCE_COLOR=1 colours piped output too, FORCE_COLOR=0 never), -h/--help.
@@ -769,6 +771,80 @@ an expectation not met); 2 bad input; 3 an outcome is unknown (it may have succe
   givenTwice: (file: string) => `${file} is given twice`,
   fileNotFolder: (path: string) => `${path} is a file, not a folder`,
   notWritable: (path: string, code: string | undefined) => `${path} cannot be written (${code ?? 'no access'})`,
+};
+
+/** `tradereq completion` (completion.ts). */
+export const COMPLETION = {
+  help: `Usage: tradereq completion bash|zsh|fish
+
+Prints a completion script for the shell: commands, their options and sub-commands, the request
+names of a file after --request, and the environments of tradereq.env.json after --env (asked
+of tradereq on each Tab; names with other characters than letters, digits and ._:- are not offered).
+
+  bash   source <(tradereq completion bash)            (in ~/.bashrc)
+  zsh    source <(tradereq completion zsh)             (in ~/.zshrc; uses bashcompinit)
+  fish   tradereq completion fish | source             (in ~/.config/fish/config.fish)
+
+Written to a file instead, the script is run again after an update of tradereq.
+
+  -h, --help   this help
+
+Exit codes: 0 the script was printed; 2 bad input (no shell, or one it does not know).`,
+  shell: (shells: readonly string[]) =>
+    `completion takes one shell: ${shells.join(', ')}. See: tradereq completion --help`,
+  /**
+   * The bash script (zsh runs it through bashcompinit). Only words of the commands' help reach it
+   * as code; names from files arrive on each Tab, one a line, and are added as words, never evaluated.
+   */
+  bash: (zsh: boolean, commands: readonly CompletionWords[]) =>
+    [
+      ...(zsh ? ['#compdef tradereq', 'autoload -U +X bashcompinit && bashcompinit'] : []),
+      `# tradereq completion (${zsh ? 'zsh' : 'bash'}): source <(tradereq completion ${zsh ? 'zsh' : 'bash'})`,
+      '_tradereq_add() { local cur="$1" w; shift; for w in "$@"; do [[ $w == "$cur"* ]] && COMPREPLY+=("$w"); done; }',
+      '_tradereq_names() { local w; while IFS= read -r w; do [[ $w == "$cur"* ]] && COMPREPLY+=("$w"); done < <(tradereq __complete "$1" "$2" 2>/dev/null); }',
+      '_tradereq() {',
+      '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" cmd="${COMP_WORDS[1]}" file="" opts="" subs="" values="" i',
+      '  COMPREPLY=()',
+      '  ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"',
+      `  if ((COMP_CWORD == 1)); then _tradereq_add "$cur" ${commands.map((c) => c.name).join(' ')}; return; fi`,
+      '  for ((i = 2; i < ${#COMP_WORDS[@]}; i++)); do [[ ${COMP_WORDS[i]} == *.tradereq ]] && { file="${COMP_WORDS[i]}"; break; }; done',
+      '  case "$cmd" in',
+      ...commands.map(
+        (c) =>
+          `    ${c.name}) opts="${c.options.join(' ')}"; subs="${c.subcommands.join(' ')}"; values="|${c.values.join('|')}|" ;;`,
+      ),
+      '    *) return ;;',
+      '  esac',
+      '  case "$prev" in',
+      '    --request) _tradereq_names requests "$file"; return ;;',
+      '    --env) _tradereq_names envs "$file"; return ;;',
+      '  esac',
+      '  if [[ $values == *"|$prev|"* ]]; then mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return; fi',
+      '  if [[ $cur == -* ]]; then _tradereq_add "$cur" $opts; return; fi',
+      '  if ((COMP_CWORD == 2)) && [[ -n $subs ]]; then _tradereq_add "$cur" $subs; return; fi',
+      '  mapfile -t COMPREPLY < <(compgen -f -- "$cur")',
+      '}',
+      'complete -o filenames -F _tradereq tradereq',
+    ].join('\n'),
+  /** The fish script: one `complete` line per command, option and sub-command; names through command substitution, one a line. */
+  fish: (commands: readonly CompletionWords[]) =>
+    [
+      '# tradereq completion (fish): tradereq completion fish | source',
+      'function __tradereq_file; for w in (commandline -opc); if string match -q -- "*.tradereq" $w; echo $w; return; end; end; end',
+      'complete -c tradereq -f',
+      `complete -c tradereq -n __fish_use_subcommand -a "${commands.map((c) => c.name).join(' ')}"`,
+      ...commands.flatMap((c) => {
+        const when = `complete -c tradereq -n "__fish_seen_subcommand_from ${c.name}"`;
+        const names = (kind: string): string => `-x -a "(tradereq __complete ${kind} (__tradereq_file))"`;
+        const option = (o: string): string =>
+          o === '--request' ? names('requests') : o === '--env' ? names('envs') : c.values.includes(o) ? '-r -F' : '';
+        return [
+          ...(c.subcommands.length > 0 ? [`${when} -a "${c.subcommands.join(' ')}"`] : []),
+          `${when} -F`,
+          ...c.options.map((o) => `${when} -l ${o.slice(2)} ${option(o)}`.trimEnd()),
+        ];
+      }),
+    ].join('\n'),
 };
 
 export const INIT = {
