@@ -619,7 +619,10 @@ describe('tradereq command line (dist/cli.js)', function () {
       const r = tradereq(['check', '-'], { cwd: dir, input: BAD });
       assert.equal(r.status, 1, describeRun(r));
       assert.match(r.stdout, /^-:2:10: error: Symbol "btcusdt"/);
-      const json = tradereq(['check', '--json', '-'], { cwd: dir, input: 'GET /api/v3/exchangeInfo\nsymbol = {{symbol}}\n' });
+      const json = tradereq(['check', '--json', '-'], {
+        cwd: dir,
+        input: 'GET /api/v3/exchangeInfo\nsymbol = {{symbol}}\n',
+      });
       assert.equal(json.status, 0, describeRun(json));
       assert.deepEqual(
         JSON.parse(json.stdout),
