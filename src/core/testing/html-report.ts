@@ -16,9 +16,30 @@ table{border-collapse:collapse;width:100%}th,td{border:1px solid #ccc;padding:4p
 .passed{color:#176f2c}.failed,.unknown,.refused{color:#b00020}.skipped{color:#666}
 pre{white-space:pre-wrap;word-break:break-word;margin:0;font-size:12px}`;
 
-/** Text as HTML: the five characters that could start markup or end an attribute, escaped. */
+const MARKUP: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/**
+ * Text as HTML: the five characters that could start markup or end an attribute escaped; control
+ * characters, which HTML does not allow in a page, shown as \uXXXX (as the terminal shows them), and
+ * a lone surrogate as U+FFFD.
+ */
 function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(
+        /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g,
+        (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+      )
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+      .replace(/[&<>"']/g, (c) => MARKUP[c]!)
+  );
 }
 
 export function htmlReport(run: RunReport): string {
