@@ -30,16 +30,14 @@ const MARKUP: Readonly<Record<string, string>> = {
  * a lone surrogate as U+FFFD.
  */
 function esc(text: string): string {
-  return (
-    text
+  return text
+    .replace(
       // eslint-disable-next-line no-control-regex
-      .replace(
-        /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g,
-        (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
-      )
-      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
-      .replace(/[&<>"']/g, (c) => MARKUP[c]!)
-  );
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g,
+      (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+    )
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replace(/[&<>"']/g, (c) => MARKUP[c]!);
 }
 
 export function htmlReport(run: RunReport): string {

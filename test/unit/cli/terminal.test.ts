@@ -11,10 +11,11 @@ import { colourWanted } from '../../../src/cli/terminal';
 /** Node's own answer: more than 2 colours. */
 function nodeColours(env: NodeJS.ProcessEnv): boolean {
   // getColorDepth warns when FORCE_COLOR overrides NO_COLOR: muted here, the answer is what counts.
-  const emit = process.emitWarning;
+  const emit = process.emitWarning.bind(process);
   process.emitWarning = () => undefined;
   try {
-    return WriteStream.prototype.getColorDepth.call({}, env) > 2;
+    // getColorDepth reads only `env` (not its stream) when it is given one.
+    return WriteStream.prototype.getColorDepth.bind({} as WriteStream)(env) > 2;
   } finally {
     process.emitWarning = emit;
   }
