@@ -10,7 +10,7 @@ import { readRequestStdin, stdinDataRefused, STDIN_PATH } from './stdin';
 import { isUsageError, UsageError, type Io } from './usage';
 
 /**
- * `check --json`'s document (docs/cli.md, "check"): its version goes up only when a field changes
+ * `check --json`'s document (docs/cli.md, "Commands"): its version goes up only when a field changes
  * meaning or goes away; a new field keeps it.
  */
 const CHECK_JSON_VERSION = 1;

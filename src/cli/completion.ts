@@ -57,14 +57,8 @@ export function entryOf(name: string, help: string): CommandEntry {
   };
 }
 
-/** A command as the completion scripts see it (completion.ts reads it from the command's --help). */
-export interface CompletionWords {
-  readonly name: string;
-  readonly options: readonly string[];
-  /** The options that take a value (a file name is completed after them). */
-  readonly values: readonly string[];
-  readonly subcommands: readonly string[];
-}
+/** A command as the completion scripts see it: its option words, those that take a value, its sub-commands. */
+type CompletionWords = Parameters<typeof COMPLETION.fish>[0][number];
 
 /** What a script needs of a command: its options' words, the ones that take a value, its sub-commands. */
 function words(c: CommandEntry): CompletionWords {

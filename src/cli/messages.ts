@@ -9,7 +9,6 @@
  * test/unit/cli/messages.test.ts fails when another file of src/cli/ writes a message of its own.
  */
 import type { UsedAnswer } from '../core/request/kept-answers';
-import type { CompletionWords } from './completion';
 
 /** `tradereq` itself (main.ts): its help, and a command line it cannot run. */
 export const MAIN = {
@@ -796,7 +795,16 @@ Exit codes: 0 the script was printed; 2 bad input (no shell, or one it does not 
    * The bash script (zsh runs it through bashcompinit). Only words of the commands' help reach it
    * as code; names from files arrive on each Tab, one a line, and are added as words, never evaluated.
    */
-  bash: (zsh: boolean, commands: readonly CompletionWords[]) =>
+  bash: (
+    zsh: boolean,
+    commands: readonly {
+      readonly name: string;
+      readonly options: readonly string[];
+      /** The options that take a value (a file name is completed after them). */
+      readonly values: readonly string[];
+      readonly subcommands: readonly string[];
+    }[],
+  ) =>
     [
       ...(zsh ? ['#compdef tradereq', 'autoload -U +X bashcompinit && bashcompinit'] : []),
       `# tradereq completion (${zsh ? 'zsh' : 'bash'}): source <(tradereq completion ${zsh ? 'zsh' : 'bash'})`,
@@ -827,7 +835,15 @@ Exit codes: 0 the script was printed; 2 bad input (no shell, or one it does not 
       'complete -o filenames -F _tradereq tradereq',
     ].join('\n'),
   /** The fish script: one `complete` line per command, option and sub-command; names through command substitution, one a line. */
-  fish: (commands: readonly CompletionWords[]) =>
+  fish: (
+    commands: readonly {
+      readonly name: string;
+      readonly options: readonly string[];
+      /** The options that take a value (a file name is completed after them). */
+      readonly values: readonly string[];
+      readonly subcommands: readonly string[];
+    }[],
+  ) =>
     [
       '# tradereq completion (fish): tradereq completion fish | source',
       'function __tradereq_file; for w in (commandline -opc); if string match -q -- "*.tradereq" $w; echo $w; return; end; end; end',
