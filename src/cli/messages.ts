@@ -806,13 +806,22 @@ Exit codes: 0 the script was printed; 2 bad input (no shell, or one it does not 
     }[],
   ) =>
     [
-      ...(zsh ? ['#compdef tradereq', 'autoload -U +X bashcompinit && bashcompinit'] : []),
+      ...(zsh
+        ? [
+            '#compdef tradereq',
+            'if ! (( $+functions[compdef] )); then autoload -U +X compinit && compinit; fi',
+            'autoload -U +X bashcompinit && bashcompinit',
+          ]
+        : []),
       `# tradereq completion (${zsh ? 'zsh' : 'bash'}): source <(tradereq completion ${zsh ? 'zsh' : 'bash'})`,
       '_tradereq_add() { local cur="$1" w; shift; for w in "$@"; do [[ $w == "$cur"* ]] && COMPREPLY+=("$w"); done; }',
       '_tradereq_names() { local w; while IFS= read -r w; do [[ $w == "$cur"* ]] && COMPREPLY+=("$w"); done < <(tradereq __complete "$1" "$2" 2>/dev/null); }',
+      '_tradereq_files() { local w; while IFS= read -r w; do COMPREPLY+=("$w"); done < <(compgen -f -- "$cur"); }',
       '_tradereq() {',
       '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" cmd="${COMP_WORDS[1]}" file="" opts="" subs="" values="" i',
       '  COMPREPLY=()',
+      // zsh splits an unquoted $opts into words only when asked.
+      ...(zsh ? ['  setopt localoptions shwordsplit'] : []),
       '  ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"',
       `  if ((COMP_CWORD == 1)); then _tradereq_add "$cur" ${commands.map((c) => c.name).join(' ')}; return; fi`,
       '  for ((i = 2; i < ${#COMP_WORDS[@]}; i++)); do [[ ${COMP_WORDS[i]} == *.tradereq ]] && { file="${COMP_WORDS[i]}"; break; }; done',
@@ -827,10 +836,10 @@ Exit codes: 0 the script was printed; 2 bad input (no shell, or one it does not 
       '    --request) _tradereq_names requests "$file"; return ;;',
       '    --env) _tradereq_names envs "$file"; return ;;',
       '  esac',
-      '  if [[ $values == *"|$prev|"* ]]; then mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return; fi',
+      '  if [[ $values == *"|$prev|"* ]]; then _tradereq_files; return; fi',
       '  if [[ $cur == -* ]]; then _tradereq_add "$cur" $opts; return; fi',
       '  if ((COMP_CWORD == 2)) && [[ -n $subs ]]; then _tradereq_add "$cur" $subs; return; fi',
-      '  mapfile -t COMPREPLY < <(compgen -f -- "$cur")',
+      '  _tradereq_files',
       '}',
       'complete -o filenames -F _tradereq tradereq',
     ].join('\n'),

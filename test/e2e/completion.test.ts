@@ -101,12 +101,31 @@ describe('tradereq completion', function () {
     assert.equal(existsSync(join(dir, 'ran')), false);
   });
 
-  it('zsh: the script passes zsh -n (where zsh is installed)', function () {
+  it('zsh: the script passes zsh -n and completes (where zsh is installed)', function () {
     if (!has('zsh')) this.skip();
     const file = join(dir, 'tradereq.zsh');
     writeFileSync(file, script('zsh'));
     const r = spawnSync('zsh', ['-n', file], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
+    // zsh completes with it too: the function called as bashcompinit calls it (ksharrays on).
+    const offered = (words: string[]): string => {
+      const program = [
+        `tradereq() { ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"; }`,
+        `source ${JSON.stringify(file)}`,
+        'setopt ksharrays',
+        `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
+        `COMP_CWORD=${words.length - 1}`,
+        'COMPREPLY=()',
+        '_tradereq',
+        'print -r -- "${COMPREPLY[*]}"',
+      ].join('\n');
+      const run = spawnSync('zsh', ['-f', '-c', program], { cwd: dir, encoding: 'utf8', env: cleanEnv() });
+      assert.equal(run.status, 0, run.stderr);
+      return run.stdout.trim();
+    };
+    assert.equal(offered(['tradereq', 'se']), 'send');
+    assert.equal(offered(['tradereq', 'send', 'orders.tradereq', '--req']), '--request');
+    assert.equal(offered(['tradereq', 'send', 'orders.tradereq', '--request', 'b']), 'buy book');
   });
 
   it('fish: the script passes fish --no-execute (where fish is installed)', function () {
