@@ -57,6 +57,6 @@ module.exports = {
   ignoreDependencies: ['@vscode/vsce'],
   // `script` is util-linux's (test/support/cli.ts), and `unshare` (the tests' proxy, test/support/proxy.ts);
   // `mkfifo` is POSIX's (FIFOs for the tests of files a repository names); `tradereq`, the package the
-  // tarball test installs.
-  ignoreBinaries: ['script', 'unshare', 'mkfifo', 'tradereq'],
+  // tarball test installs; `fish`, Debian's, whose completion test/e2e/completion.test.ts checks.
+  ignoreBinaries: ['script', 'unshare', 'mkfifo', 'tradereq', 'fish'],
 };

@@ -5,38 +5,81 @@ import type { Diagnostic } from '../core/format/model';
 import { parseCommand } from './args';
 import { findRequestFiles } from './test-files';
 import { readRequestFile, selectEnvironment, type LoadedFile } from './workspace';
-import { CHECK, CLI } from './messages';
+import { CHECK, CLI, INPUT } from './messages';
+import { readRequestStdin, stdinDataRefused, STDIN_PATH } from './stdin';
 import { isUsageError, UsageError, type Io } from './usage';
 
-export function checkCommand(args: string[], io: Io): number {
-  const { values, positionals } = parseCommand('check', args, { env: { type: 'string' } });
+/**
+ * `check --json`'s document (docs/cli.md, "Commands"): its version goes up only when a field changes
+ * meaning or goes away; a new field keeps it.
+ */
+const CHECK_JSON_VERSION = 1;
+
+/** One finding of `check --json`: lines and columns from 1, as the text form prints them. */
+interface Finding {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  readonly severity: Diagnostic['severity'];
+  readonly rule: string;
+  readonly message: string;
+}
+
+export async function checkCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommand('check', args, { env: { type: 'string' }, json: { type: 'boolean' } });
   if (values.help) {
     io.out(CHECK.help);
     return 0;
   }
-  if (positionals.length === 0) throw new UsageError(CHECK.needsPath);
-  const { files, unread } = requestFiles(positionals, io);
-  let errors = 0;
-  const lines: string[] = [];
+  const paths: readonly string[] = positionals;
+  if (paths.length === 0) throw new UsageError(CHECK.needsPath);
+  if (paths.includes(STDIN_PATH) && paths.length > 1) throw new UsageError(INPUT.onlyStdin);
+  const { files, unread } =
+    paths[0] === STDIN_PATH ? { files: [await stdinFile(io)], unread: false } : requestFiles(paths, io);
+  const findings: Finding[] = [];
   for (const { display, file } of files) {
     const environment = selectEnvironment(file.path, values.env, io.env);
-    for (const d of [...checkDocument(file.doc, { environment }), ...dataFileProblems(file, environment)]) {
-      if (d.severity === 'error') errors++;
-      lines.push(`${display}:${d.range.startLine + 1}:${d.range.startChar + 1}: ${d.severity}: ${d.message}`);
-    }
+    for (const d of [...checkDocument(file.doc, { environment }), ...dataFileProblems(file, environment)])
+      findings.push(findingOf(display, d));
   }
-  if (lines.length > 0) io.out(lines.join('\n'));
+  if (values.json) io.out(JSON.stringify({ version: CHECK_JSON_VERSION, findings }, null, 2));
+  else if (findings.length > 0)
+    io.out(findings.map((f) => `${f.file}:${f.line}:${f.column}: ${f.severity}: ${f.message}`).join('\n'));
   // EXIT's numbers (send.ts), written out: importing send.ts would put its pipeline in this bundle.
-  return unread ? 2 : errors > 0 ? 1 : 0;
+  return unread ? 2 : findings.some((f) => f.severity === 'error') ? 1 : 0;
+}
+
+function findingOf(file: string, d: Diagnostic): Finding {
+  const { startLine, startChar, endLine, endChar } = d.range;
+  return {
+    file,
+    line: startLine + 1,
+    column: startChar + 1,
+    endLine: endLine + 1,
+    endColumn: endChar + 1,
+    severity: d.severity,
+    rule: d.rule,
+    message: d.message,
+  };
+}
+
+/** `check -`: the request file on standard input, shown as "-" (stdin.ts: its environment is the current folder's). */
+async function stdinFile(io: Io): Promise<Named> {
+  return { display: STDIN_PATH, file: await readRequestStdin(io) };
 }
 
 /** What the check step cannot see: the `# @data` files (read from disk, loaded only for a file that names one). */
 function dataFileProblems(file: LoadedFile, environment: NamedEnvironment): Diagnostic[] {
   if (!/#\s*@data\b/.test(file.text)) return [];
   const { dataDiagnostics } = require('../core/testing/data') as typeof import('../core/testing/data');
-  return dataDiagnostics(file.doc, file.path, environment);
+  // A file from standard input has no folder to read a data file from: each is a finding.
+  const fromStdin = file.displayPath === STDIN_PATH;
+  return fromStdin
+    ? dataDiagnostics(file.doc, file.path, environment, stdinDataRefused)
+    : dataDiagnostics(file.doc, file.path, environment);
 }
-
 interface Named {
   readonly display: string;
   readonly file: LoadedFile;

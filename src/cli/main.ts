@@ -25,10 +25,23 @@ const COMMANDS: Record<string, () => Command> = {
   test: () => (require('./test') as typeof import('./test')).testCommand,
   init: () => (require('./init') as typeof import('./init')).initCommand,
   doctor: () => (require('./doctor') as typeof import('./doctor')).doctorCommand,
+  // The completion script is made from the commands' own --help texts, read through this table.
+  completion: () => (args, io) =>
+    (require('./completion') as typeof import('./completion')).completionCommand(args, io, COMMAND_NAMES, helpOf),
+  // What the completion script asks on each Tab (request and environment names): hidden, light.
+  __complete: () => (require('./complete') as typeof import('./complete')).completeCommand,
 };
 
-/** Every command's name, as `tradereq --help` and the README's first table list them. */
-export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+/** Every command's name, as `tradereq --help` and the README's first table list them (not the hidden `__complete`). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS).filter((name) => !name.startsWith('__'));
+
+/** What `tradereq COMMAND --help` prints. */
+async function helpOf(command: string): Promise<string> {
+  const lines: string[] = [];
+  const io: Io = { out: (text) => void lines.push(text), err: () => undefined, env: {}, cwd: process.cwd() };
+  await COMMANDS[command]!()(['--help'], io);
+  return lines.join('\n');
+}
 
 export async function main(argv: string[], rawIo: Io = processIo): Promise<number> {
   // --no-color is every command's: taken out here, before the command reads its options.

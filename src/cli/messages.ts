@@ -29,8 +29,10 @@ Commands:
   state         show or reset the rate-limit state (budgets, waits, bans)
   import KIND   turn a cURL command, a Postman collection or a .http file into .tradereq files
   code FILE     print a program (Python, Node, Go, shell) that signs and sends a request
+  completion SHELL  print a completion script for bash, zsh or fish
 
-Options of every command: --no-color (no colour even on a terminal; so does NO_COLOR), -h/--help.
+Options of every command: --no-color (no colour even on a terminal; so does NO_COLOR, unless
+FORCE_COLOR is set: FORCE_COLOR=1 colours piped output too, FORCE_COLOR=0 never), -h/--help.
 Run tradereq COMMAND --help for the options of a command; tradereq --version prints the version.
 
 Exit codes: 0 ok; 1 a request was rejected, an expectation or a check failed; 2 bad input (nothing
@@ -96,6 +98,13 @@ export const INPUT = {
   noFiles: (paths: readonly string[]) => `no .tradereq file in ${paths.join(', ')}`,
   stdinTimeout: (seconds: number) => `nothing arrived on standard input within ${seconds} s`,
   stdinFailed: (message: string) => `cannot read standard input (${message})`,
+  /** A request file named "-" (stdin.ts readRequestStdin). */
+  stdinIsTerminal: 'standard input is a terminal: pipe the request file in (tradereq check - < FILE), or name the file',
+  stdinTooLarge: (most: string) =>
+    `the request file on standard input is more than TradeReq reads (${most}): split it into smaller files`,
+  onlyStdin: '- (standard input) is the only PATH when it is given: name the other files in another run',
+  dataFromStdin: (path: string) =>
+    `# @data ${path}: a request file read from standard input has no folder, so its data file is not read: name the request file instead of -`,
 };
 
 /** From a file's request to a prepared one, for send, sign, code, listen and test (prepare.ts, send.ts's confirmation). */
@@ -246,14 +255,19 @@ Exit codes: 0 printed; 2 bad input (no key, a variable that does not resolve; no
 };
 
 export const CHECK = {
-  help: `Usage: tradereq check PATH... [--env NAME]
+  help: `Usage: tradereq check PATH... [--env NAME] [--json]
+       tradereq check - [--env NAME] [--json]
 
 Reports what the service would reject, before anything is sent, as
 FILE:LINE:COLUMN: SEVERITY: MESSAGE. A PATH is a request file or a folder (its
 .tradereq files, as for test). A problem that the request's own # @expect code
-names is information.
+names is information. - reads one request file from standard input: shown as -,
+with the environments of the current folder's tradereq.env.json; its # @data
+files are not read (an error).
 
   --env NAME   environment whose variables resolve {{name}} (default as for sign)
+  --json       print one JSON object: {"version": 1, "findings": [...]}, each finding with
+               file, line, column, endLine, endColumn (from 1), severity, rule, message
   -h, --help   this help
 
 Exit codes: 0 no error; 1 an error was found; 2 a PATH cannot be read (the others are still
@@ -689,11 +703,13 @@ to the origin of the listen key).`,
 export const TEST = {
   help: (v: { pace: number; maxPaceWaitSeconds: number; maxTimeoutMs: number; network: string }) =>
     `Usage: tradereq test [PATH...] [--sandbox] [--env NAME] [--grep PATTERN]
-                     [--reporter pretty|junit|tap|json[:FILE]]... [--output FILE]...
+                     [--reporter pretty|junit|tap|json|html[:FILE]]... [--output FILE]...
                      [--update-snapshots]
                      [--pace [FRACTION]] [--bail]
 
-Runs every request of every .tradereq file of PATH (files or folders, default the current folder),
+Runs every request of every .tradereq file of PATH (files or folders, default the current folder;
+- reads one request file from standard input, with the current folder's environments and no
+# @data file),
 as tests: files sorted, one after another, and the requests of a file in order, so that
 {{NAME.response.PATH}} reads the answers of requests run before it. A request passes when its
 outcome is ok, or rejected exactly as its # @expect lines say.
@@ -707,7 +723,8 @@ outcome is ok, or rejected exactly as its # @expect lines say.
   --grep PATTERN        only the requests whose title or # @name matches this regular expression
                         (case-insensitive), and the requests whose answers they read (said on
                         standard error); an order run only for its answer asks for confirmation
-  --reporter NAME       pretty (the default), junit, tap or json; several --reporter for several
+  --reporter NAME       pretty (the default), junit, tap, json or html (one page, readable offline,
+                        no script); several --reporter for several
                         reports; NAME:FILE writes that one to FILE (never over a folder, a
                         .tradereq or tradereq.env.json file: refused before anything is sent)
   --output FILE         write the report of the --reporter before it to FILE (one report at most
@@ -760,6 +777,11 @@ an expectation not met); 2 bad input; 3 an outcome is unknown (it may have succe
   notRun: (why: string) => `not run: ${why}`,
   /** A case whose request check finds errors in (REQUESTS.checkErrors), not sent. */
   notSent: (why: string) => `not sent: ${why}`,
+  noSnapshotsFromStdin:
+    '--update-snapshots needs named request files: a file read from standard input (-) has no name to keep its snapshots under',
+  /** Once after an unpaced run that the rate-limit gate cut short: what --pace does about it. */
+  gateRefused: (refused: number, notRun: number) =>
+    `the rate-limit gate refused ${refused === 1 ? 'a request' : `${refused} requests`}${notRun > 0 ? ` (${notRun} not run after ${refused === 1 ? 'it' : 'them'})` : ''}: run with --pace [FRACTION] to space the requests so that each fits under its budget, waiting instead of being refused. See: tradereq test --help`,
   reportNotWritten: (reporter: string, why: string) => `the ${reporter} report could not be written to ${why}.`,
   reporter: (names: readonly string[], value: string) =>
     `--reporter takes ${names.join(', ')} (NAME or NAME:FILE), not "${value}"`,
@@ -775,6 +797,106 @@ an expectation not met); 2 bad input; 3 an outcome is unknown (it may have succe
   givenTwice: (file: string) => `${file} is given twice`,
   fileNotFolder: (path: string) => `${path} is a file, not a folder`,
   notWritable: (path: string, code: string | undefined) => `${path} cannot be written (${code ?? 'no access'})`,
+};
+
+/** `tradereq completion` (completion.ts). */
+export const COMPLETION = {
+  help: `Usage: tradereq completion bash|zsh|fish
+
+Prints a completion script for the shell: commands, their options and sub-commands, the request
+names of a file after --request, and the environments of tradereq.env.json after --env (asked
+of tradereq on each Tab; names with other characters than letters, digits and ._:- are not offered).
+
+  bash   source <(tradereq completion bash)            (in ~/.bashrc)
+  zsh    source <(tradereq completion zsh)             (in ~/.zshrc; uses bashcompinit)
+  fish   tradereq completion fish | source             (in ~/.config/fish/config.fish)
+
+Written to a file instead, the script is run again after an update of tradereq.
+
+  -h, --help   this help
+
+Exit codes: 0 the script was printed; 2 bad input (no shell, or one it does not know).`,
+  shell: (shells: readonly string[]) =>
+    `completion takes one shell: ${shells.join(', ')}. See: tradereq completion --help`,
+  /**
+   * The bash script (zsh runs it through bashcompinit). Only words of the commands' help reach it
+   * as code; names from files arrive on each Tab, one a line, and are added as words, never evaluated.
+   */
+  bash: (
+    zsh: boolean,
+    commands: readonly {
+      readonly name: string;
+      readonly options: readonly string[];
+      /** The options that take a value (a file name is completed after them). */
+      readonly values: readonly string[];
+      readonly subcommands: readonly string[];
+    }[],
+  ) =>
+    [
+      ...(zsh
+        ? [
+            '#compdef tradereq',
+            'if ! (( $+functions[compdef] )); then autoload -U +X compinit && compinit; fi',
+            'autoload -U +X bashcompinit && bashcompinit',
+          ]
+        : []),
+      `# tradereq completion (${zsh ? 'zsh' : 'bash'}): source <(tradereq completion ${zsh ? 'zsh' : 'bash'})`,
+      '_tradereq_add() { local cur="$1" w; shift; for w in "$@"; do [[ $w == "$cur"* ]] && COMPREPLY+=("$w"); done; }',
+      '_tradereq_names() { local w; while IFS= read -r w; do [[ $w == "$cur"* ]] && COMPREPLY+=("$w"); done < <(tradereq __complete "$1" "$2" 2>/dev/null); }',
+      '_tradereq_files() { local w; while IFS= read -r w; do COMPREPLY+=("$w"); done < <(compgen -f -- "$cur"); }',
+      '_tradereq() {',
+      '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="" cmd="${COMP_WORDS[1]}" file="" opts="" subs="" values="" i',
+      '  COMPREPLY=()',
+      // zsh splits an unquoted $opts into words only when asked.
+      ...(zsh ? ['  setopt localoptions shwordsplit'] : []),
+      '  ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"',
+      `  if ((COMP_CWORD == 1)); then _tradereq_add "$cur" ${commands.map((c) => c.name).join(' ')}; return; fi`,
+      '  for ((i = 2; i < ${#COMP_WORDS[@]}; i++)); do [[ ${COMP_WORDS[i]} == *.tradereq ]] && { file="${COMP_WORDS[i]}"; break; }; done',
+      '  case "$cmd" in',
+      ...commands.map(
+        (c) =>
+          `    ${c.name}) opts="${c.options.join(' ')}"; subs="${c.subcommands.join(' ')}"; values="|${c.values.join('|')}|" ;;`,
+      ),
+      '    *) return ;;',
+      '  esac',
+      '  case "$prev" in',
+      '    --request) _tradereq_names requests "$file"; return ;;',
+      '    --env) _tradereq_names envs "$file"; return ;;',
+      '  esac',
+      '  if [[ $values == *"|$prev|"* ]]; then _tradereq_files; return; fi',
+      '  if [[ $cur == -* ]]; then _tradereq_add "$cur" $opts; return; fi',
+      '  if ((COMP_CWORD == 2)) && [[ -n $subs ]]; then _tradereq_add "$cur" $subs; return; fi',
+      '  _tradereq_files',
+      '}',
+      'complete -o filenames -F _tradereq tradereq',
+    ].join('\n'),
+  /** The fish script: one `complete` line per command, option and sub-command; names through command substitution, one a line. */
+  fish: (
+    commands: readonly {
+      readonly name: string;
+      readonly options: readonly string[];
+      /** The options that take a value (a file name is completed after them). */
+      readonly values: readonly string[];
+      readonly subcommands: readonly string[];
+    }[],
+  ) =>
+    [
+      '# tradereq completion (fish): tradereq completion fish | source',
+      'function __tradereq_file; for w in (commandline -opc); if string match -q -- "*.tradereq" $w; echo $w; return; end; end; end',
+      'complete -c tradereq -f',
+      `complete -c tradereq -n __fish_use_subcommand -a "${commands.map((c) => c.name).join(' ')}"`,
+      ...commands.flatMap((c) => {
+        const when = `complete -c tradereq -n "__fish_seen_subcommand_from ${c.name}"`;
+        const names = (kind: string): string => `-x -a "(tradereq __complete ${kind} (__tradereq_file))"`;
+        const option = (o: string): string =>
+          o === '--request' ? names('requests') : o === '--env' ? names('envs') : c.values.includes(o) ? '-r -F' : '';
+        return [
+          ...(c.subcommands.length > 0 ? [`${when} -a "${c.subcommands.join(' ')}"`] : []),
+          `${when} -F`,
+          ...c.options.map((o) => `${when} -l ${o.slice(2)} ${option(o)}`.trimEnd()),
+        ];
+      }),
+    ].join('\n'),
 };
 
 export const INIT = {

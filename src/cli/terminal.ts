@@ -39,9 +39,25 @@ export function safeIo(io: Io): Io {
   };
 }
 
-/** Standard output in colour: a terminal, no NO_COLOR (https://no-color.org), no --no-color, not TERM=dumb. */
-export function colourWanted(env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
-  return !noColorFlag && !env['NO_COLOR'] && env['TERM'] !== 'dumb' && process.stdout.isTTY === true;
+/** FORCE_COLOR's values that turn colour on (Node's: 16 colours, 256, 16 million; "" and "true" as 1). */
+const FORCED_ON: ReadonlySet<string> = new Set(['', '1', '2', '3', 'true']);
+
+/**
+ * Standard output in colour. --no-color first (the command line says it, for this run); then
+ * FORCE_COLOR as Node's own tty.WriteStream#getColorDepth reads it: empty, 1, 2, 3 or true turn
+ * colour on, even piped, over NO_COLOR and TERM=dumb (as https://force-color.org orders them); any
+ * other value (0, false) turns it off; else a terminal without NO_COLOR (https://no-color.org: any
+ * non-empty value) and not TERM=dumb.
+ */
+export function colourWanted(
+  env: NodeJS.ProcessEnv,
+  noColorFlag: boolean,
+  isTerminal = process.stdout.isTTY === true,
+): boolean {
+  if (noColorFlag) return false;
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return FORCED_ON.has(force);
+  return !env['NO_COLOR'] && env['TERM'] !== 'dumb' && isTerminal;
 }
 
 /** Writes `pieces` through `io.paint`, or as plain text where the io has none. */

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Budget } from '../core/budget/budget';
 import { defaultStateDir, FileStateStore } from '../core/budget/state';
@@ -20,9 +20,10 @@ import { sandboxDeployment, sandboxEnvironment, sandboxKeys } from '../core/test
 import type { Sandbox } from '../sandbox';
 import { parseCommand, timeoutFlag } from './args';
 import { BOUNDS, OPTION_MAX, clip } from '../core/bounds';
-import { CLI, NETWORK, TEST } from './messages';
+import { CLI, INPUT, NETWORK, TEST } from './messages';
 import { keySource } from './prepare';
 import { checkErrors, cliSender, EXIT, terminalConfirm, worstExit } from './send';
+import { readRequestStdin, stdinDataRefused, STDIN_PATH } from './stdin';
 import { terminalSafe } from './terminal';
 import { checkReportPaths, findRequestFiles, reporterSpecs, type FoundFile, type ReporterSpec } from './test-files';
 import { UsageError, type Io } from './usage';
@@ -61,6 +62,8 @@ interface Plan {
   /** --pace: the fraction of each rate-limit budget a run stays under. */
   readonly pace?: number;
   readonly bail: boolean;
+  /** `test -`: the one request file is read from standard input (stdin.ts). */
+  readonly stdin: boolean;
 }
 
 export async function testCommand(args: string[], io: Io): Promise<number> {
@@ -68,7 +71,8 @@ export async function testCommand(args: string[], io: Io): Promise<number> {
   if (!plan) return 0;
   const sandbox = plan.sandbox ? new Sandboxes() : undefined;
   try {
-    const loaded = plan.files.map((f) => loadFile(f, io, plan));
+    const fromStdin = plan.stdin ? await readRequestStdin(io) : undefined;
+    const loaded = plan.files.map((f) => loadFile(f, io, plan, fromStdin));
     const total = loaded.reduce((n, f) => n + f.cases.length, 0);
     if (total === 0) throw new UsageError(TEST.noRequest(plan.grep?.source, plan.files.length));
     const unsaved: string[] = [];
@@ -102,7 +106,10 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
   } catch {
     throw new UsageError(TEST.notARegExp(values.grep!));
   }
-  const files = findRequestFiles(positionals.length > 0 ? positionals : ['.'], io.cwd);
+  const stdin = stdinPath(positionals, values['update-snapshots'] === true);
+  const files = stdin
+    ? [{ path: resolve(io.cwd, STDIN_PATH), display: STDIN_PATH }]
+    : findRequestFiles(positionals.length > 0 ? positionals : ['.'], io.cwd);
   checkReportPaths(reporters, files);
   const sender = cliSender(timeout, connectTimeout, cliNetwork(values, io.env));
   const flags = {
@@ -114,7 +121,15 @@ function parsePlan(args: string[], io: Io): Plan | undefined {
   };
   const pace = paceFlag(values.pace);
   const check = !values['no-check'];
-  return { ...flags, pace, files, grep, reporters, clockSync: !values['no-clock-sync'], check, sender };
+  return { ...flags, pace, files, grep, reporters, clockSync: !values['no-clock-sync'], check, sender, stdin };
+}
+
+/** Whether the PATH is `-` (standard input): then the only one, and with no snapshot to write (it has no name). */
+function stdinPath(positionals: readonly string[], updateSnapshots: boolean): boolean {
+  if (!positionals.includes(STDIN_PATH)) return false;
+  if (positionals.length > 1) throw new UsageError(INPUT.onlyStdin);
+  if (updateSnapshots) throw new UsageError(TEST.noSnapshotsFromStdin);
+  return true;
 }
 
 /** `--pace` alone is the default fraction (parseArgs knows no option with an optional value); `--pace 0.5` gives one. */
@@ -150,12 +165,12 @@ interface Loaded {
   readonly problem?: string;
 }
 
-function loadFile(file: FoundFile, io: Io, plan: Plan): Loaded {
+function loadFile(file: FoundFile, io: Io, plan: Plan, fromStdin: LoadedFile | undefined): Loaded {
   try {
-    const loaded = readRequestFile(file.path, io.cwd);
+    const loaded = fromStdin ?? readRequestFile(file.path, io.cwd);
     const selected = selectCases(loaded.doc, testCases(loaded.doc), plan.grep);
     // A `# @data` request is a case per row of its file (docs/format.md, Data files).
-    const cases = withRows(selected, dataLoader(loaded.path));
+    const cases = withRows(selected, fromStdin ? stdinDataRefused : dataLoader(loaded.path));
     for (const c of selected)
       if (c.neededBy) io.err(CLI.said(TEST.alsoRuns(caseTitle(c), file.display, neededByText(c.neededBy))));
     return { file, loaded, cases };
@@ -392,8 +407,23 @@ function finish(run: RunReport, plan: Plan, io: Io, snapshotsUnsaved: boolean): 
   const toStdout = plan.reporters.find((r) => r.file === undefined);
   if (toStdout?.name === 'pretty') io.out(summaryLine(run));
   else (toStdout ? io.err : io.out)(summaryLine(run));
+  if (plan.pace === undefined) sayPace(run, io);
   const exits = run.files.flatMap((f) => f.cases.map(exitFor));
   return worstExit(unwritten ? [...exits, EXIT.badInput] : exits);
+}
+
+/** An unpaced run the gate cut short: --pace named once, not under every request it kept back. */
+function sayPace(run: RunReport, io: Io): void {
+  let refused = 0;
+  let notRun = 0;
+  for (const f of run.files) {
+    let gated = false;
+    for (const r of f.cases) {
+      if (r.reason === 'gate') [refused, gated] = [refused + 1, true];
+      else if (gated && r.reason === 'after-refusal') notRun++;
+    }
+  }
+  if (refused > 0) io.err(CLI.said(TEST.gateRefused(refused, notRun)));
 }
 
 /** Writes a report (its paths were checked before the run); what went wrong when it cannot. */

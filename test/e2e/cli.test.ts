@@ -10,12 +10,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { BOUNDS } from '../../src/core/bounds';
 import { DEMO_ACCOUNTS } from '../../src/core/env/demo';
 import { errorTable, serviceDoc, signingVectors, type SigningVector } from '../support/docs';
 import { ensureBuilt } from '../support/build';
 
 const ROOT = path.resolve(__dirname, '../..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
+// TRADEREQ_TEST_CLI runs the file against another build (as test/support/cli.ts).
+const CLI = process.env['TRADEREQ_TEST_CLI'] ?? path.join(ROOT, 'dist', 'cli.js');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'vectors');
 
 type Vector = SigningVector;
@@ -35,12 +37,16 @@ function controlledEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-function tradereq(args: readonly string[], options: { env?: Record<string, string>; cwd?: string } = {}): Run {
+function tradereq(
+  args: readonly string[],
+  options: { env?: Record<string, string>; cwd?: string; input?: string } = {},
+): Run {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? ROOT,
     env: controlledEnv(options.env),
     encoding: 'utf8',
     timeout: 20_000,
+    input: options.input ?? '',
   });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -556,6 +562,100 @@ describe('tradereq command line (dist/cli.js)', function () {
     });
   });
 
+  describe('check --json and check - (issue 34, point 10)', () => {
+    const BAD = [
+      'POST /api/v3/order',
+      'symbol = btcusdt',
+      'side = BUY',
+      'type = LIMIT',
+      'quantity = 0.001',
+      'price = 30000',
+      'colour = red',
+      '',
+    ].join('\n');
+
+    it('--json: one document, version 1, a finding per problem (file, line, column, severity, rule, message); exit codes as the text', () => {
+      const dir = folder({ 'bad.tradereq': BAD, 'clean.tradereq': orderText() });
+      const r = tradereq(['check', '--json', 'bad.tradereq'], { cwd: dir });
+      assert.equal(r.status, 1, describeRun(r));
+      assert.equal(r.stderr, '');
+      const doc = JSON.parse(r.stdout) as { version: number; findings: Record<string, unknown>[] };
+      assert.equal(doc.version, 1);
+      assert.equal(doc.findings.length, 2);
+      assert.deepEqual(Object.keys(doc.findings[0]!).sort(), [
+        'column',
+        'endColumn',
+        'endLine',
+        'file',
+        'line',
+        'message',
+        'rule',
+        'severity',
+      ]);
+      assert.deepEqual(
+        doc.findings.map((f) => [f['file'], f['line'], f['column'], f['severity']]),
+        [
+          ['bad.tradereq', 2, 10, 'error'],
+          ['bad.tradereq', 7, 1, 'warning'],
+        ],
+      );
+      assert.match(String(doc.findings[0]!['message']), /^Symbol "btcusdt"/);
+      assert.equal(typeof doc.findings[0]!['rule'], 'string');
+      const clean = tradereq(['check', '--json', 'clean.tradereq'], { cwd: dir });
+      assert.equal(clean.status, 0, describeRun(clean));
+      assert.deepEqual(JSON.parse(clean.stdout), { version: 1, findings: [] });
+      const missing = tradereq(['check', '--json', 'bad.tradereq', 'missing.tradereq'], { cwd: dir });
+      assert.equal(missing.status, 2, describeRun(missing));
+      assert.equal((JSON.parse(missing.stdout) as { findings: unknown[] }).findings.length, 2);
+      assert.match(missing.stderr, /missing\.tradereq: no such file/);
+    });
+
+    it('- reads the request file from standard input: shown as "-", its environment from the current folder', () => {
+      const dir = folder({
+        'tradereq.env.json': JSON.stringify({
+          mine: { baseUrl: 'http://127.0.0.1:9', variables: { symbol: 'ETHUSDT' } },
+        }),
+      });
+      const r = tradereq(['check', '-'], { cwd: dir, input: BAD });
+      assert.equal(r.status, 1, describeRun(r));
+      assert.match(r.stdout, /^-:2:10: error: Symbol "btcusdt"/);
+      const json = tradereq(['check', '--json', '-'], {
+        cwd: dir,
+        input: 'GET /api/v3/exchangeInfo\nsymbol = {{symbol}}\n',
+      });
+      assert.equal(json.status, 0, describeRun(json));
+      assert.deepEqual(
+        JSON.parse(json.stdout),
+        { version: 1, findings: [] },
+        'the current folder\'s environment "mine" resolves {{symbol}}',
+      );
+    });
+
+    it('- refuses a # @data file (no folder to read it from), and - with other paths', () => {
+      const dir = folder({ 'rows.csv': 'symbol\nBTCUSDT\n' });
+      const r = tradereq(['check', '--json', '-'], {
+        cwd: dir,
+        input: '# @data rows.csv\nGET /api/v3/depth\nsymbol = {{symbol}}\n',
+      });
+      assert.equal(r.status, 1, describeRun(r));
+      const findings = (JSON.parse(r.stdout) as { findings: { rule: string; message: string; line: number }[] })
+        .findings;
+      assert.ok(
+        findings.some((f) => f.rule === 'data-file' && f.line === 1 && /standard input/.test(f.message)),
+        r.stdout,
+      );
+      assertUsageError(
+        tradereq(['check', '-', 'other.tradereq'], { cwd: dir }),
+        /- \(standard input\) is the only PATH/,
+      );
+    });
+
+    it('- bounds standard input while reading it', () => {
+      const r = tradereq(['check', '-'], { input: '#'.repeat(BOUNDS.fileChars + 1) });
+      assertUsageError(r, /standard input .*more than TradeReq reads/);
+    });
+  });
+
   describe('help', () => {
     // Each --help is run once for the tests that read it: a process costs more than the reading.
     const helps = new Map<string, Run>();
@@ -587,7 +687,7 @@ describe('tradereq command line (dist/cli.js)', function () {
     const COMMAND_FLAGS: Record<string, readonly string[]> = {
       sign: ['--request', '--env', '--base-url', '--timestamp', '--json', '--help'],
       errors: ['--json', '--help'],
-      check: ['--env', '--help'],
+      check: ['--env', '--json', '--help'],
     };
 
     for (const [command, flags] of Object.entries(COMMAND_FLAGS)) {

@@ -18,10 +18,11 @@ export interface Run {
   readonly ms: number;
 }
 
-/** process.env without any TRADEREQ_* variable, plus `extra`. */
+/** process.env without any TRADEREQ_* variable nor FORCE_COLOR (a CI's would colour every piped run), plus `extra`. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.toUpperCase().startsWith('TRADEREQ_')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.toUpperCase().startsWith('TRADEREQ_') && k !== 'FORCE_COLOR') env[k] = v;
   return { ...env, ...extra };
 }
 

@@ -1,9 +1,10 @@
 /**
  * Reports of a test run as pure functions of its results: pretty (for people), JUnit XML (GitLab,
- * Jenkins and GitHub test reporters read it), TAP 14 and JSON. Each shows the expectation and what
+ * Jenkins and GitHub test reporters read it), TAP 14, JSON and one HTML page (html-report.ts). Each shows the expectation and what
  * came back for every failure, never a secret or a full API key (the results hold none).
  */
 import { caseTitle } from './cases';
+import { htmlReport } from './html-report';
 import { junitReport } from './junit';
 import {
   failureLines,
@@ -15,7 +16,7 @@ import {
   type Verdict,
 } from './verdict';
 
-export const REPORTERS = ['pretty', 'junit', 'tap', 'json'] as const;
+export const REPORTERS = ['pretty', 'junit', 'tap', 'json', 'html'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
 
 export function report(name: ReporterName, run: RunReport): string {
@@ -28,6 +29,8 @@ export function report(name: ReporterName, run: RunReport): string {
       return tapReport(run);
     case 'json':
       return jsonReport(run);
+    case 'html':
+      return htmlReport(run);
   }
 }
 
@@ -43,12 +46,18 @@ export function prettyReport(run: RunReport): string {
   return run.files.map(prettyFile).join('') + summaryLine(run) + '\n';
 }
 
-/** A file's block of the pretty report: its cases, and the details of every one that did not pass. */
+/**
+ * A file's block of the pretty report: its cases, and the details of every one that did not pass.
+ * Cases skipped for one reason (the rest of a file after a refusal) say it once, under the first.
+ */
 export function prettyFile(f: FileReport): string {
   const lines = [`${f.path} (${f.environment})`];
+  let said: string | undefined;
   for (const r of f.cases) {
     lines.push('  ' + caseLine(r));
-    const detail = r.verdict === 'passed' ? [] : r.verdict === 'skipped' ? [r.summary] : failureLines(r);
+    const repeated = r.verdict === 'skipped' && r.summary === said;
+    said = r.verdict === 'skipped' ? r.summary : undefined;
+    const detail = r.verdict === 'passed' || repeated ? [] : r.verdict === 'skipped' ? [r.summary] : failureLines(r);
     // A detail may run over several lines (a snapshot's diff): each indented under its case.
     for (const l of detail) for (const part of l.split('\n')) lines.push('      ' + part);
   }
