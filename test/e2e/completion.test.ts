@@ -3,7 +3,7 @@
  * bash itself completes with it: the script sourced, COMP_WORDS/COMP_CWORD/COMP_LINE/COMP_POINT
  * set and the completion function called, COMPREPLY read back. Request names and environment names
  * come from `tradereq __complete`, and a hostile file's names never reach the shell as syntax.
- * zsh and fish are syntax-checked where they are installed (Debian's zsh and fish), else skipped.
+ * zsh and fish (Debian's, which test/harness/setup.js installs) are checked where installed, else skipped.
  * bash is on Linux and macOS; the tests skip where it is missing (Windows).
  */
 import assert from 'node:assert/strict';

@@ -14,8 +14,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-// browser, search, kerberos headers, Chinese text in screenshots, the real HTTP proxy (test/support/proxy.ts)
-const APT_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'fonts-wqy-microhei', 'tinyproxy'];
+// browser, search, kerberos headers, Chinese text in screenshots, the real HTTP proxy (test/support/proxy.ts),
+// the shells whose completion `tradereq completion` writes (test/e2e/completion.test.ts)
+const APT_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev', 'fonts-wqy-microhei', 'tinyproxy', 'zsh', 'fish'];
 const STEP_TIMEOUT_MS = 15 * 60 * 1000; // a hung npm or apt must not hang CI forever
 const PLATFORM = `${process.platform}-${process.arch}`;
 
