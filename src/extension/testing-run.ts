@@ -262,7 +262,7 @@ async function runFile(
 
 /**
  * A case whose request has errors that check finds is not sent, as `tradereq test` without
- * `--no-check`: a run asks nothing; Send on the request asks (docs/editor.md, Testing view).
+ * `--no-check`: a run asks nothing; Send on the request asks (docs/editor.md, The Testing view).
  */
 function checkFirst(doc: TradeReqDocument, environment: NamedEnvironment): NonNullable<CaseRunDeps['checkFirst']> {
   const errorsOf = errorsBeforeSend(doc, environment);
