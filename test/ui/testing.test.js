@@ -18,10 +18,11 @@ const TEXT = `# Checks run as tests against the sandbox.
 # @expect status 200
 GET /api/v3/ping
 
-### Cancel without an order id
+### Cancel an order that is not there
 # @expect code 30002
 DELETE /api/v3/order
 symbol = BTCUSDT
+orderId = 1
 `;
 
 describe('the Testing view, as a person uses it', function () {
@@ -73,7 +74,7 @@ describe('the Testing view, as a person uses it', function () {
     if ((await row(FILE).getAttribute('aria-expanded')) !== 'true')
       await row(FILE).locator('.monaco-tl-twistie').click();
     await row('Connectivity').waitFor();
-    await row('Cancel without an order id').waitFor();
+    await row('Cancel an order that is not there').waitFor();
   });
 
   it('puts a run button in the gutter of each request', async () => {
@@ -87,11 +88,11 @@ describe('the Testing view, as a person uses it', function () {
   it('Run All Tests runs them against the sandbox: one passes, one fails with its message at the # @expect line', async () => {
     await runCommand(page, 'Test: Run All Tests');
     await row('Connectivity').locator('.codicon-testing-passed-icon').waitFor({ timeout: 60_000 });
-    await row('Cancel without an order id').locator('.codicon-testing-failed-icon').waitFor();
+    await row('Cancel an order that is not there').locator('.codicon-testing-failed-icon').waitFor();
     // The failure's peek opens in the editor, under the "# @expect code 30002" line.
     const peek = page.locator('.monaco-editor .test-output-peek');
     await peek.waitFor();
-    const message = peek.getByText('Expected @expect code 30002, got code 700004', { exact: false }).first();
+    const message = peek.getByText('Expected @expect code 30002, got code -2011', { exact: false }).first();
     await message.waitFor();
     assert.ok(await message.isVisible());
     // The editor scrolls the peek into view after it opens: measured once the layout has settled.
