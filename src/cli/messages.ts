@@ -799,6 +799,15 @@ an expectation not met); 2 bad input; 3 an outcome is unknown (it may have succe
   notWritable: (path: string, code: string | undefined) => `${path} cannot be written (${code ?? 'no access'})`,
 };
 
+/** A command as a completion script knows it, read from its help (src/cli/completion.ts). */
+export interface CompletionCommand {
+  readonly name: string;
+  readonly options: readonly string[];
+  /** The options that take a value (a file name is completed after them). */
+  readonly values: readonly string[];
+  readonly subcommands: readonly string[];
+}
+
 /** `tradereq completion` (completion.ts). */
 export const COMPLETION = {
   help: `Usage: tradereq completion bash|zsh|fish
@@ -822,16 +831,7 @@ Exit codes: 0 the script was printed; 2 bad input (no shell, or one it does not 
    * The bash script (zsh runs it through bashcompinit). Only words of the commands' help reach it
    * as code; names from files arrive on each Tab, one a line, and are added as words, never evaluated.
    */
-  bash: (
-    zsh: boolean,
-    commands: readonly {
-      readonly name: string;
-      readonly options: readonly string[];
-      /** The options that take a value (a file name is completed after them). */
-      readonly values: readonly string[];
-      readonly subcommands: readonly string[];
-    }[],
-  ) =>
+  bash: (zsh: boolean, commands: readonly CompletionCommand[]) =>
     [
       ...(zsh
         ? [
@@ -871,15 +871,7 @@ Exit codes: 0 the script was printed; 2 bad input (no shell, or one it does not 
       'complete -o filenames -F _tradereq tradereq',
     ].join('\n'),
   /** The fish script: one `complete` line per command, option and sub-command; names through command substitution, one a line. */
-  fish: (
-    commands: readonly {
-      readonly name: string;
-      readonly options: readonly string[];
-      /** The options that take a value (a file name is completed after them). */
-      readonly values: readonly string[];
-      readonly subcommands: readonly string[];
-    }[],
-  ) =>
+  fish: (commands: readonly CompletionCommand[]) =>
     [
       '# tradereq completion (fish): tradereq completion fish | source',
       'function __tradereq_file; for w in (commandline -opc); if string match -q -- "*.tradereq" $w; echo $w; return; end; end; end',
