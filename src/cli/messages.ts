@@ -9,6 +9,7 @@
  * test/unit/cli/messages.test.ts fails when another file of src/cli/ writes a message of its own.
  */
 import type { UsedAnswer } from '../core/request/kept-answers';
+import type { CompletionCommand } from './completion';
 
 /** `tradereq` itself (main.ts): its help, and a command line it cannot run. */
 export const MAIN = {
@@ -798,15 +799,6 @@ an expectation not met); 2 bad input; 3 an outcome is unknown (it may have succe
   fileNotFolder: (path: string) => `${path} is a file, not a folder`,
   notWritable: (path: string, code: string | undefined) => `${path} cannot be written (${code ?? 'no access'})`,
 };
-
-/** A command as a completion script knows it, read from its help (src/cli/completion.ts). */
-export interface CompletionCommand {
-  readonly name: string;
-  readonly options: readonly string[];
-  /** The options that take a value (a file name is completed after them). */
-  readonly values: readonly string[];
-  readonly subcommands: readonly string[];
-}
 
 /** `tradereq completion` (completion.ts). */
 export const COMPLETION = {

@@ -48,7 +48,12 @@ export function checkDocument(doc: TradeReqDocument, options: CheckOptions): Dia
       out.add('secret-in-file', v.name.range, secretNameMessage(v.name.text, 'request file'));
   }
   for (const request of doc.requests)
-    checkRequest(doc, request, { scope, names, environment: options.environment, deployment }, out);
+    checkRequest(
+      doc,
+      request,
+      { scope, names, environment: options.environment, deployment, fileExpectations: file.options.expectations },
+      out,
+    );
   out.expecting(NO_CODES);
   return capped(out.list, out.left);
 }
@@ -58,6 +63,8 @@ interface RequestContext {
   readonly names: ReadonlySet<string>;
   readonly environment: NamedEnvironment;
   readonly deployment: Deployment;
+  /** The file's own `# @expect` lines, checked once (checkFileExpectations), not again per request. */
+  readonly fileExpectations: readonly Expectation[];
 }
 
 const NO_CODES: ReadonlySet<number> = new Set();
@@ -80,7 +87,9 @@ function checkRequest(doc: TradeReqDocument, request: RequestBlock, ctx: Request
   out.expecting(expectedCodes(options.expectations));
   out.addAll(diagnostics);
   // Its own `# @expect` lines' variables resolve as its request's (the file's lines are checked once, above).
-  const expectRefs = refsOfExpectations(options.expectations.filter((e) => request.directives.includes(e.directive)));
+  // readOptions puts a request's own expectations after the file's: only those are read here.
+  const own = options.expectations.slice(ctx.fileExpectations.length);
+  const expectRefs = refsOfExpectations(own);
   const read = expectRefs.length > 0 ? [...request.variableRefs, ...expectRefs] : request.variableRefs;
   checkResponseRefs(read, ctx.names, out);
   // A `# @data` file's columns define names the check step cannot see: the shells that read it report those (testing/data.ts).
