@@ -11,15 +11,6 @@ import { UsageError, type Io } from './usage';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
-/** A command as a completion script knows it, as the scripts of messages.ts take it. */
-export interface CompletionCommand {
-  readonly name: string;
-  readonly options: readonly string[];
-  /** The options that take a value (a file name is completed after them). */
-  readonly values: readonly string[];
-  readonly subcommands: readonly string[];
-}
-
 export interface CommandEntry {
   readonly name: string;
   /** Every option its help names (--request), and whether it takes a value (--request NAME). */

@@ -9,7 +9,7 @@
  * test/unit/cli/messages.test.ts fails when another file of src/cli/ writes a message of its own.
  */
 import type { UsedAnswer } from '../core/request/kept-answers';
-import type { CompletionCommand } from './completion';
+import type { CompletionCommand } from './completion-command';
 
 /** `tradereq` itself (main.ts): its help, and a command line it cannot run. */
 export const MAIN = {
