@@ -443,14 +443,3 @@ export function isBatchEndpoint(endpoint: EndpointInfo): boolean {
 
 /** The API key format the sandbox enforces (700001); the spec does not show one. */
 export const API_KEY_FORMAT = /^[A-Za-z0-9]{16,64}$/;
-
-/**
- * Names of the fields that hold a credential (a listen key, docs/websocket.md, Listen keys), as a
- * parameter or in an answer: such a value never resolves into a request and is masked wherever
- * it is shown. From the parameters whose type is a credential.
- */
-export const CREDENTIAL_FIELDS: ReadonlySet<string> = new Set(
-  ENDPOINTS.flatMap((e) => e.params)
-    .filter((p) => p.type === 'listenKey')
-    .map((p) => p.name),
-);

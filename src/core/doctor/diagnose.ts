@@ -2,7 +2,7 @@
  * The diagnosis: recompute the signature the service expects (§5 rules 3-5), and when the program's
  * differs, find the known mistake that reproduces it exactly; then check the rest of §5 and §4.1.
  */
-import { CREDENTIAL_FIELDS } from '../catalog/endpoints';
+import { CREDENTIAL_FIELDS } from '../catalog/credential-fields';
 import { lookupError } from '../catalog/errors';
 import { maskApiKey } from '../env/keys';
 import { signTotalParams } from '../signing/hmac';

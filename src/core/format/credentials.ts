@@ -4,7 +4,7 @@
  * them (variables.ts) and everything shown masks them (request/listen-keys.ts, testing/run.ts).
  * Walked without recursion: an answer is hostile and may nest deeply.
  */
-import { CREDENTIAL_FIELDS } from '../catalog/endpoints';
+import { CREDENTIAL_FIELDS } from '../catalog/credential-fields';
 import { jsonValueText } from './json-value';
 
 /** Distinct credentials kept of one answer: a list of listen keys holds up to a deployment's 60 an account, with room to spare. */

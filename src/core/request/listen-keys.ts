@@ -9,7 +9,7 @@
  * value of a credential field. Without zod: the command line's send bundle stays light.
  */
 import { DEPLOYMENTS } from '../catalog/deployment';
-import { CREDENTIAL_FIELDS } from '../catalog/endpoints';
+import { CREDENTIAL_FIELDS } from '../catalog/credential-fields';
 import { maskApiKey } from '../env/keys';
 import { credentialsIn, isCredentialField } from '../format/credentials';
 import type { RoundTripReport } from '../net/round-trip';

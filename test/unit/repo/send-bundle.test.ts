@@ -73,6 +73,7 @@ describe("the editor's first Send loads a bundle without undici or zod's full fo
     assert.ok(ws.inputs.includes('src/core/catalog/deployment.ts'), "the deployments' stream facts are in it");
     for (const file of [
       'src/core/catalog/mexc-endpoints.ts',
+      'src/core/catalog/endpoints.ts',
       'src/core/catalog/endpoint-catalogs.ts',
       'src/core/catalog/errors.ts',
       'src/core/request/pipeline.ts',
