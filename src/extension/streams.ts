@@ -93,7 +93,7 @@ export class Streams implements vscode.Disposable {
     document: vscode.TextDocument,
   ): Promise<ResolvedWsRequest | undefined> {
     await this.parts.environments.ready(document.uri);
-    const { resolveWsRequest, defaultContext } = ws();
+    const { resolveWsRequest, defaultContext } = lazy();
     const environment = this.parts.environments.current(document.uri);
     const answers = answersOf(this.parts, document.uri, environment);
     const context = defaultContext(environment, { response: (name) => answers.get(name) });

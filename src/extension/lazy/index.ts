@@ -16,6 +16,9 @@ export { Network } from '../../core/net/network';
 export { fetchSymbols } from '../../core/editor/symbols';
 export { runRequest } from '../../core/request/pipeline';
 export { restListenKeyApi } from '../../core/ws/listen-key-api';
+// A WS request resolved as a send's is (the variables, the environment): the Connect loads this bundle anyway.
+export { resolveWsRequest } from '../../core/ws/resolved-request';
+export { defaultContext } from '../../core/format/variables';
 export { resolveAndPrepare, signedRequestText, curlCommand } from '../../core/request/prepare';
 export { entryFromResult, budgetState, historyItem } from '../../core/panel/entry';
 export { orderQueryDocument } from '../../core/request/order-query';

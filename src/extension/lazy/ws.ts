@@ -4,7 +4,8 @@
  * undici's by the figures of `npm run bench:ws-client`, docs/performance.md).
  */
 export { setL10nBundle } from '../../core/l10n';
-export { WsConnection, WsSession, resolveWsRequest } from '../../core/ws';
+// From their own modules, not core/ws's index: its other modules' top-level code would come along.
+export { WsConnection } from '../../core/ws/connection';
+export { WsSession } from '../../core/ws/reconnect';
 export { deploymentOf } from '../../core/catalog/deployment';
-export { defaultContext } from '../../core/format/variables';
 export { LiveFeed } from '../../core/panel/live';

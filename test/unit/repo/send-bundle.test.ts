@@ -83,6 +83,19 @@ describe("the editor's first Send loads a bundle without undici or zod's full fo
     assert.ok((await bundle('index.ts')).inputs.includes('src/core/ws/listen-key-api.ts'), 'lazy.js makes the calls');
   });
 
+  it("dist/ws.js: no request file's reading either (a WS request is resolved in lazy.js, which the Connect loads first)", async () => {
+    const ws = await bundle('ws.ts');
+    for (const file of [
+      'src/core/ws/resolved-request.ts',
+      'src/core/format/directives.ts',
+      'src/core/format/expectation.ts',
+      'src/core/format/variables.ts',
+    ])
+      assert.ok(!ws.inputs.includes(file), `${file} is not in it`);
+    const lazy = await bundle('index.ts');
+    assert.ok(lazy.inputs.includes('src/core/ws/resolved-request.ts'), 'lazy.js resolves WS requests');
+  });
+
   it("dist/ws.js opens its upgrade with node:http's ClientRequest, never http.request or https.request, which VS Code reroutes by its proxy settings", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradereq-ws-bundle-'));
     const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
