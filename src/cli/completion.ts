@@ -6,6 +6,7 @@
  * on each Tab. The script never evaluates what a file holds: names arrive one a line, are compared
  * as text and added as words.
  */
+import type { CompletionCommand } from './completion-command';
 import { COMPLETION } from './messages';
 import { UsageError, type Io } from './usage';
 
@@ -34,7 +35,8 @@ export async function completionCommand(
     throw new UsageError(COMPLETION.shell(SHELLS));
   const table: CommandEntry[] = [];
   for (const name of commands) table.push(entryOf(name, await helpOf(name)));
-  io.out(shell === 'fish' ? fishScript(table) : bashScript(table, shell === 'zsh'));
+  const scripted = table.map(words);
+  io.out(shell === 'fish' ? COMPLETION.fish(scripted) : COMPLETION.bash(shell === 'zsh', scripted));
   return 0;
 }
 
@@ -57,23 +59,12 @@ export function entryOf(name: string, help: string): CommandEntry {
   };
 }
 
-/** A command as the completion scripts see it: its option words, those that take a value, its sub-commands. */
-type CompletionWords = Parameters<typeof COMPLETION.fish>[0][number];
-
 /** What a script needs of a command: its options' words, the ones that take a value, its sub-commands. */
-function words(c: CommandEntry): CompletionWords {
+function words(c: CommandEntry): CompletionCommand {
   return {
     name: c.name,
     options: c.options.map((o) => `--${o.name}`),
     values: c.options.filter((o) => o.value).map((o) => `--${o.name}`),
     subcommands: c.subcommands,
   };
-}
-
-function bashScript(table: readonly CommandEntry[], zsh: boolean): string {
-  return COMPLETION.bash(zsh, table.map(words));
-}
-
-function fishScript(table: readonly CommandEntry[]): string {
-  return COMPLETION.fish(table.map(words));
 }

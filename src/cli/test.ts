@@ -12,8 +12,8 @@ import { caseTitle, neededByText, selectCases, testCases, withRows, type TestCas
 import { dataLoader } from '../core/testing/data';
 import { prettyFile, report } from '../core/testing/reporters';
 import { summaryLine, type CaseResult, type FileReport, type RunReport } from '../core/testing/verdict';
-import { runCases, type RunDeps } from '../core/testing/run';
-import { errorsBeforeSend } from '../core/check/before-send';
+import { runCases } from '../core/testing/run';
+import { refusalBeforeSend } from '../core/check/before-send';
 import { SnapshotStore } from '../core/testing/snapshot-store';
 import { DEFAULT_PACE, Pacer } from '../core/testing/pace';
 import { sandboxDeployment, sandboxEnvironment, sandboxKeys } from '../core/testing/sandbox';
@@ -281,7 +281,8 @@ async function runFile(
   const origin = sandbox ? new URL(sandbox.baseUrl).origin : undefined;
   const { unreachable, unsaved, pace, ...pipeline } = net;
   const snapshots = snapshotStore(f, plan);
-  const cases = await runCases(f.loaded.doc, f.cases, {
+  const file = { ...f.loaded, displayPath: f.file.display };
+  const cases = await runCases(file.doc, f.cases, {
     pipeline: {
       ...pipeline,
       key: origin ? sandboxKeys(origin) : keySource({ flagOrigin: undefined }, io.env),
@@ -295,23 +296,14 @@ async function runFile(
     nothingAnswers: sandbox ? undefined : nothingAnswers,
     onStart: (c) => progress?.show(`${f.file.display}: ${c.label}`),
     snapshots,
-    checkFirst: plan.check ? checkFirst({ ...f.loaded, displayPath: f.file.display }, environment) : undefined,
+    // A case whose request has errors that check finds fails as bad input, with them (docs/cli.md, Commands).
+    checkFirst: plan.check
+      ? refusalBeforeSend(file.doc, environment, (errors) => TEST.notSent(checkErrors({ file }, errors)))
+      : undefined,
   });
   await saveSnapshots(snapshots, io, unsaved);
   const where = environmentLabel(environment.name, new URL(environment.baseUrl).origin);
   return { path: f.file.display, environment: where, cases, durationMs: Date.now() - start };
-}
-
-/** A case whose request has errors that check finds fails as bad input, with them (docs/cli.md, Commands). */
-function checkFirst(file: LoadedFile, environment: NamedEnvironment): NonNullable<RunDeps['checkFirst']> {
-  const errorsOf = errorsBeforeSend(file.doc, environment);
-  return (c) => {
-    const request = file.doc.requests[c.index];
-    const errors = request ? errorsOf(request) : [];
-    return errors.length > 0
-      ? { summary: TEST.notSent(checkErrors({ file }, errors)), range: errors[0]!.range }
-      : undefined;
-  };
 }
 
 function snapshotStore(f: Loaded, plan: Plan): SnapshotStore {

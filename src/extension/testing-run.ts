@@ -5,7 +5,7 @@ import type { ResolvedRequest } from '../core/format/resolve';
 import { formatSize } from '../core/bounds';
 import { ANSWER_STORE, AnswerStore, answerPlace, type PlacedAnswers } from '../core/request/answer-store';
 import type { KeySource } from '../core/request/prepare';
-import { errorsBeforeSend } from '../core/check/before-send';
+import { refusalBeforeSend } from '../core/check/before-send';
 import { testCases, withNeeded, type TestCase } from '../core/testing/cases';
 import type { RunDeps as CaseRunDeps } from '../core/testing/run';
 import type { Pacer } from '../core/testing/pace';
@@ -265,16 +265,12 @@ async function runFile(
  * `--no-check`: a run asks nothing; Send on the request asks (docs/editor.md, The Testing view).
  */
 function checkFirst(doc: TradeReqDocument, environment: NamedEnvironment): NonNullable<CaseRunDeps['checkFirst']> {
-  const errorsOf = errorsBeforeSend(doc, environment);
-  return (c) => {
-    const request = doc.requests[c.index];
-    const errors = request ? errorsOf(request) : [];
-    if (errors.length === 0) return undefined;
+  return refusalBeforeSend(doc, environment, (errors) => {
     const why = vscode.l10n.t(
       'Not sent: check found errors the service would refuse. Fix them, or use Send on the request, which asks whether to send it anyway.',
     );
-    return { summary: `${why}\n${checkErrorLines(errors)}`, range: errors[0]!.range };
-  };
+    return `${why}\n${checkErrorLines(errors)}`;
+  });
 }
 
 /** Why a request that was not chosen runs: another reads its answer (as `tradereq test --grep` says it). */
