@@ -20,9 +20,11 @@
 //   https://127.0.0.1, and through a real proxy (Debian's tinyproxy, test/support/proxy.ts) to a name
 //   only the proxy resolves: what the proxy adds to a send (skipped where tinyproxy cannot run).
 // It prints figures, not verdicts: no time is asserted anywhere.
+// Every tradereq row is measured twice in the same rounds: this tree and the previous build (issue
+// 34's final tree, or --base REV; test/bench/previous-build.js), printed side by side.
 // Options: --runs N (default 20), --cli PATH (another build, e.g. an older one; default: build
 // with esbuild.js --production, as the package is, into the benchmark's temporary folder, leaving
-// dist/ alone, and use its cli.js), --no-https (leave out the https rows: a build without --cacert), --cpu N (the CPU to pin to; default the last one), --no-httpyac,
+// dist/ alone, and use its cli.js), --base REV (the previous build's commit), --no-base (this build alone), --no-https (leave out the https rows: a build without --cacert), --cpu N (the CPU to pin to; default the last one), --no-httpyac,
 // --httpyac-dir DIR (install httpyac there, or use the copy already there, and keep it), --json
 // FILE (the figures as JSON).
 'use strict';
@@ -34,7 +36,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
 const { createInterface } = require('node:readline');
 
-const REPO = path.resolve(__dirname, '..', '..');
+const { REPO, baseRevision, build, buildRevision, describe } = require('./previous-build.js');
 /** The name of the TLS sandbox that only the proxy resolves. */
 const PROXIED_HOST = 'api.live.invalid';
 const TIME = '/usr/bin/time';
@@ -104,17 +106,20 @@ X-SERVICE-APIKEY: {{apiKey}}
 {{orderBody}}
 `;
 
-/** The build measured: --cli, else the production build (what the package holds) made into `dir`, leaving dist/ to the tests. */
-function buildCli(dir) {
+/**
+ * The builds measured: `now`, --cli or else the production build (what the package holds) made into
+ * `dir`, leaving dist/ to the tests; `previous`, the previous build's cli.js (undefined with --no-base).
+ */
+function buildClis(dir) {
   const given = option('--cli');
-  if (given) return path.resolve(given);
   const outdir = path.join(dir, 'dist');
-  const built = spawnSync(process.execPath, [path.join(REPO, 'esbuild.js'), '--production', `--outdir=${outdir}`], {
-    cwd: REPO,
-    stdio: 'inherit',
-  });
-  if (built.status !== 0) throw new Error('the build failed (see above)');
-  return path.join(outdir, 'cli.js');
+  if (!given) build(REPO, outdir);
+  const rev = baseRevision();
+  return {
+    now: given ? path.resolve(given) : path.join(outdir, 'cli.js'),
+    previous: rev && path.join(buildRevision(rev, path.join(dir, 'previous')), 'dist', 'cli.js'),
+    rev,
+  };
 }
 
 /** The profile the environment names; its keys and origins come from TRADEREQ_DESK_* (docs/guide.md, "Keys"). */
@@ -248,36 +253,57 @@ function median(xs) {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
-/** The cases, each an argv run from `dir` with `env`. */
-function cases(cli, dir, sandbox, httpyac, tls) {
+/** The cases, each an argv run from `dir` with `env`; every tradereq case twice when there is a previous build. */
+function cases(builds, dir, sandbox, httpyac, tls) {
+  const list = { ...baselines(dir, sandbox, httpyac), ...tradereqCases(builds.now, sandbox, tls) };
+  if (!builds.previous) return list;
+  const previous = tradereqCases(builds.previous, sandbox, tls);
+  return {
+    ...list,
+    ...Object.fromEntries(Object.entries(previous).map(([name, c]) => [`${name} (previous)`, c])),
+  };
+}
+
+/** What tradereq is measured against: Node itself, the minimal client and httpyac. */
+function baselines(dir, sandbox, httpyac) {
   const node = process.execPath;
   const { baseUrl, key } = sandbox;
-  const placed = /"status": ?"NEW"/;
   const list = {
     'node -e 0': { argv: [node, '-e', '0'] },
-    'tradereq --help': { argv: [node, cli, '--help'], expect: /^Usage: tradereq/ },
-    'tradereq errors 700003': { argv: [node, cli, 'errors', '700003'], expect: /^700003: / },
     'minimal node:http client': {
       argv: [node, path.join(dir, 'minimal-client.js'), baseUrl, key.apiKey, key.secretKey],
-      expect: placed,
+      expect: PLACED,
     },
-    'tradereq send': { argv: [node, cli, 'send', 'order.tradereq'], expect: placed },
   };
-  if (tls) {
-    const over = ['send', 'order.tradereq', '--cacert', tls.caFile];
-    list['tradereq send, https direct'] = { argv: [node, cli, ...over, '--env', 'tls-direct'], expect: placed };
-    list['tradereq send, https through the proxy'] = {
-      argv: [node, cli, ...over, '--env', 'tls-proxied', '--proxy', tls.proxy.url],
-      expect: placed,
-    };
-  }
   if (httpyac.bin) {
     list[`httpyac ${httpyac.version} send`] = {
       argv: [
         ...[node, httpyac.bin, 'send', 'order.http', '--all', '--var', `baseUrl=${baseUrl}`],
         ...[`apiKey=${key.apiKey}`, `secretKey=${key.secretKey}`],
       ],
-      expect: placed,
+      expect: PLACED,
+    };
+  }
+  return list;
+}
+
+/** An order the sandbox placed. */
+const PLACED = /"status": ?"NEW"/;
+
+/** The tradereq cases of one build (its cli.js). */
+function tradereqCases(cli, sandbox, tls) {
+  const node = process.execPath;
+  const list = {
+    'tradereq --help': { argv: [node, cli, '--help'], expect: /^Usage: tradereq/ },
+    'tradereq errors 700003': { argv: [node, cli, 'errors', '700003'], expect: /^700003: / },
+    'tradereq send': { argv: [node, cli, 'send', 'order.tradereq'], expect: PLACED },
+  };
+  if (tls) {
+    const over = ['send', 'order.tradereq', '--cacert', tls.caFile];
+    list['tradereq send, https direct'] = { argv: [node, cli, ...over, '--env', 'tls-direct'], expect: PLACED };
+    list['tradereq send, https through the proxy'] = {
+      argv: [node, cli, ...over, '--env', 'tls-proxied', '--proxy', tls.proxy.url],
+      expect: PLACED,
     };
   }
   return list;
@@ -299,42 +325,62 @@ async function measure(list, options) {
   return Object.fromEntries(names.map((n) => [n, { ms: median(figures[n].ms), mib: median(figures[n].kib) / 1024 }]));
 }
 
-function report(results, httpyac) {
-  const httpyacName = Object.keys(results).find((n) => n.startsWith('httpyac'));
-  const rows = [
+/** Issue 35's targets: [case, baseline, time ratio, memory ratio]. */
+function targetRows(results) {
+  return [
     ['tradereq --help', 'node -e 0', 1.3, undefined],
-    ['tradereq errors 700003', 'node -e 0', 1.3, undefined],
-    ['tradereq send', 'minimal node:http client', 1.3, 1.3],
-    ['tradereq send', httpyacName, 0.2, undefined],
+    ['tradereq errors 700003', 'node -e 0', 1.1, undefined],
+    ['tradereq send', 'minimal node:http client', 1.1, 1.3],
+    ['tradereq send', Object.keys(results).find((n) => n.startsWith('httpyac')), 0.12, undefined],
   ];
-  const x = (v) => `${v.toFixed(2)}x`;
-  console.log('\n| case | median time | peak memory |');
+}
+
+/** The medians, each tradereq case beside the previous build's ("—" without one). */
+function reportCases(results) {
+  const cell = (r) => (r ? `${r.ms.toFixed(0)} ms, ${r.mib.toFixed(1)} MiB` : '—');
+  console.log('\n| case | median time, peak memory | previous build |');
   console.log('| --- | --- | --- |');
-  for (const [n, r] of Object.entries(results))
-    console.log(`| ${n} | ${r.ms.toFixed(0)} ms | ${r.mib.toFixed(1)} MiB |`);
-  console.log('\n| ratio | time | target | memory | target |');
-  console.log('| --- | --- | --- | --- | --- |');
+  for (const [n, r] of Object.entries(results)) {
+    if (n.endsWith(' (previous)')) continue;
+    const previous = n.startsWith('tradereq') ? cell(results[`${n} (previous)`]) : '';
+    console.log(`| ${n} | ${cell(r)} | ${previous} |`);
+  }
+}
+
+function report(results, httpyac) {
+  reportCases(results);
+  const x = (v) => `${v.toFixed(2)}x`;
+  const mark = (v, target) => (target === undefined ? '' : v <= target ? ' ✔' : ' ✘');
+  console.log('\n| ratio | time | previous build | target | memory | previous build | target |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
   const ratios = [];
-  for (const [a, b, timeTarget, memTarget] of rows) {
+  for (const [a, b, timeTarget, memTarget] of targetRows(results)) {
     if (!b) {
-      console.log(`| ${a} vs httpyac | skipped: ${httpyac.skipped} | ≤ ${x(timeTarget)} | | |`);
+      console.log(`| ${a} vs httpyac | skipped: ${httpyac.skipped} | | ≤ ${x(timeTarget)} | | | |`);
       continue;
     }
-    const t = results[a].ms / results[b].ms;
-    const m = results[a].mib / results[b].mib;
-    ratios.push({ case: a, baseline: b, time: t, memory: m, timeTarget, memTarget });
-    const mark = (v, target) => (target === undefined ? '' : v <= target ? ' ✔' : ' ✘');
+    const ratio = (name) =>
+      results[name] && { time: results[name].ms / results[b].ms, memory: results[name].mib / results[b].mib };
+    const now = ratio(a);
+    const previous = ratio(`${a} (previous)`);
+    ratios.push({ case: a, baseline: b, ...now, previous, timeTarget, memTarget });
     console.log(
-      `| ${a} vs ${b} | ${x(t)}${mark(t, timeTarget)} | ≤ ${x(timeTarget)} | ${x(m)}${mark(m, memTarget)} | ${memTarget ? `≤ ${x(memTarget)}` : '—'} |`,
+      `| ${a} vs ${b} | ${x(now.time)}${mark(now.time, timeTarget)} | ${previous ? x(previous.time) : '—'} | ≤ ${x(timeTarget)} | ${x(now.memory)}${mark(now.memory, memTarget)} | ${previous ? x(previous.memory) : '—'} | ${memTarget ? `≤ ${x(memTarget)}` : '—'} |`,
     );
   }
-  const direct = results['tradereq send, https direct'];
-  const proxied = results['tradereq send, https through the proxy'];
+  reportProxy(results, '');
+  if (results['tradereq send, https direct (previous)']) reportProxy(results, ' (previous)');
+  return ratios;
+}
+
+/** What the proxy adds to an https send, in one build's rows. */
+function reportProxy(results, suffix) {
+  const direct = results[`tradereq send, https direct${suffix}`];
+  const proxied = results[`tradereq send, https through the proxy${suffix}`];
   if (direct && proxied)
     console.log(
-      `\nthrough the proxy (tinyproxy, one CONNECT tunnel): ${signed(proxied.ms - direct.ms)} ms and ${signed(proxied.mib - direct.mib)} MiB against the direct https send`,
+      `\nthrough the proxy${suffix} (tinyproxy, one CONNECT tunnel): ${signed(proxied.ms - direct.ms)} ms and ${signed(proxied.mib - direct.mib)} MiB against the direct https send`,
     );
-  return ratios;
 }
 
 /** A TLS sandbox and tinyproxy, which alone resolves PROXIED_HOST to it; undefined (said) where tinyproxy cannot run. */
@@ -367,7 +413,8 @@ async function main() {
   let sandbox;
   let tls;
   try {
-    const cli = buildCli(dir);
+    const builds = buildClis(dir);
+    const cli = builds.now;
     fs.writeFileSync(path.join(dir, 'minimal-client.js'), MINIMAL_CLIENT);
     fs.writeFileSync(path.join(dir, 'order.http'), HTTPYAC_FILE);
     const httpyacDir = option('--httpyac-dir');
@@ -379,6 +426,7 @@ async function main() {
     const stateDir = path.join(dir, 'state');
     prefillState(stateDir);
     const env = runEnv(stateDir, sandbox, tls);
+    if (builds.previous) console.log(`previous build: ${describe(builds.rev)} (${builds.previous})`);
     console.log(
       `${cli}; ${RUNS} rounds; Node ${process.version}; ${os.cpus().length} cores; load ${os.loadavg()[0].toFixed(2)}`,
     );
@@ -390,11 +438,18 @@ async function main() {
     console.log(
       `send: from a folder with tradereq.env.json (environment "local", key profile "${PROFILE}" from TRADEREQ_${PROFILE.toUpperCase()}_*), state folder prefilled with 40 origins`,
     );
-    const results = await measure(cases(cli, dir, sandbox, httpyac, tls), { cwd: dir, env });
+    const results = await measure(cases(builds, dir, sandbox, httpyac, tls), { cwd: dir, env });
     const ratios = report(results, httpyac);
     console.log(`load average after: ${os.loadavg()[0].toFixed(2)}`);
     if (JSON_OUT)
-      fs.writeFileSync(JSON_OUT, JSON.stringify({ cli, runs: RUNS, cpus: CPUS ?? null, results, ratios }, null, 2));
+      fs.writeFileSync(
+        JSON_OUT,
+        JSON.stringify(
+          { cli, previous: builds.previous ?? null, runs: RUNS, cpus: CPUS ?? null, results, ratios },
+          null,
+          2,
+        ),
+      );
   } finally {
     sandbox?.child.kill();
     tls?.sandbox.child.kill();
