@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Activation benchmark: the production bundle in a real VS Code extension host, several fresh starts;
-// prints the time from loading the bundle to the end of activate() (target < 30 ms) and the size of
-// each bundle. The extension is built into the benchmark's own folder, dist/ is left to the tests.
+// prints the time from loading the bundle to the end of activate() (target < 20 ms), the bundles
+// loaded by then and the size of each bundle, beside the previous build's (issue 34's final tree, or
+// --base REV; --no-base: this build alone; test/bench/previous-build.js), started in alternation.
+// The extensions are built into the benchmark's own folder, dist/ is left to the tests.
 // BENCH_RUNS sets the number of starts (default 5), BENCH_LOCALE the display language (default English).
 'use strict';
 const fs = require('node:fs');
@@ -10,7 +12,7 @@ const { spawnSync } = require('node:child_process');
 const esbuild = require('esbuild');
 const { runVscodeTests } = require('../harness/run-vscode-tests');
 
-const REPO = path.resolve(__dirname, '..', '..');
+const { REPO, baseRevision, buildRevision, describe } = require('./previous-build.js');
 const RUNS = Number(process.env.BENCH_RUNS || 5);
 /** BENCH_LOCALE=zh-cn: the host in that display language, its bundle loaded (test/harness/README.md). */
 const LOCALE = process.env.BENCH_LOCALE;
@@ -41,11 +43,45 @@ function bundleSizes(dist) {
   return files.map((f) => `dist/${f} ${(fs.statSync(path.join(dist, f)).size / 1024).toFixed(0)} KiB`).join(', ');
 }
 
+/** One fresh host on `extension`: activation's figure (ms) and the bundles loaded by then. */
+async function start(tests, extension) {
+  const log = console.log;
+  const r = {};
+  console.log = (...args) => {
+    const line = String(args[0]);
+    const m = /^activation: ([\d.]+) ms/.exec(line);
+    if (m) r.ms = Number(m[1]);
+    if (m) r.line = line;
+    const l = /^activation loaded: (\{.*\})/.exec(line);
+    if (l) r.loaded = JSON.parse(l[1]);
+  };
+  const code = await runVscodeTests({ tests, extension, ...(LOCALE ? { locale: LOCALE } : {}) });
+  console.log = log;
+  if (code !== 0 || r.ms === undefined) throw new Error(`activation benchmark: a start failed (exit ${code})`);
+  return r;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** The figures of one build's starts: median and range, and what activation loaded. */
+function summary(name, runs) {
+  const ms = runs.map((r) => r.ms);
+  const loaded = runs[0].loaded ?? {};
+  const total = Object.values(loaded).reduce((a, b) => a + b, 0);
+  const files = Object.entries(loaded)
+    .map(([f, b]) => `dist/${f} ${kib(b)}`)
+    .join(', ');
+  return `${name}: activation median ${median(ms).toFixed(1)} ms (min ${Math.min(...ms).toFixed(1)}, max ${Math.max(...ms).toFixed(1)}) over ${ms.length} fresh starts; loaded by then ${kib(total)} (${files})`;
+}
+
 async function main() {
-  const extension = path.join(REPO, 'out', 'bench', 'activation', 'extension');
+  const root = path.join(REPO, 'out', 'bench', 'activation');
+  const extension = path.join(root, 'extension');
   buildExtension(extension);
-  const size = fs.statSync(path.join(extension, 'dist', 'extension.js')).size;
-  const out = path.join(REPO, 'out', 'bench', 'activation', 'index.js');
+  const rev = baseRevision();
+  const previous = rev && buildRevision(rev, path.join(root, 'previous'));
+  const out = path.join(root, 'index.js');
   await esbuild.build({
     entryPoints: [path.join(__dirname, 'activation', 'index.ts')],
     outfile: out,
@@ -55,28 +91,25 @@ async function main() {
     external: ['vscode'],
     logLevel: 'warning',
   });
-  const figures = [];
-  const log = console.log;
-  for (let i = 0; i < RUNS; i++) {
-    console.log = (...args) => {
-      const m = /^activation: ([\d.]+) ms/.exec(String(args[0]));
-      if (m) {
-        figures.push(Number(m[1]));
-        log(`  run ${figures.length}: ${args[0]}`);
-      }
-    };
-    const code = await runVscodeTests({ tests: out, extension, ...(LOCALE ? { locale: LOCALE } : {}) });
-    console.log = log;
-    if (code !== 0) {
-      console.error(`activation benchmark: run ${i + 1} failed (exit ${code})`);
-      process.exit(1);
+  const builds = { now: extension, ...(previous && { previous }) };
+  const runs = Object.fromEntries(Object.keys(builds).map((b) => [b, []]));
+  // In alternation, this build then the previous one, so that a busy moment falls on both.
+  for (let i = 0; i < RUNS; i++)
+    for (const [name, dir] of Object.entries(builds)) {
+      const r = await start(out, dir);
+      runs[name].push(r);
+      console.log(`  run ${i + 1}, ${name}: ${r.line}`);
     }
-  }
-  figures.sort((a, b) => a - b);
   console.log(
-    `activation (production bundle, ${(size / 1024).toFixed(0)} KiB): median ${figures[Math.floor(figures.length / 2)].toFixed(1)} ms (loading its code + activate()) over ${figures.length} fresh starts (min ${figures[0].toFixed(1)}, max ${figures[figures.length - 1].toFixed(1)}; target < 30 ms)`,
+    `activation in the real host, production bundles, loading the code + activate() (target < 20 ms, loaded ≤ 100 KiB):`,
   );
+  console.log(`  ${summary('this build', runs.now)}`);
+  if (previous) console.log(`  ${summary(`previous build (${describe(rev)})`, runs.previous)}`);
   console.log(`  bundles (production): ${bundleSizes(path.join(extension, 'dist'))}`);
+  if (previous) console.log(`  previous build's: ${bundleSizes(path.join(previous, 'dist'))}`);
 }
 
-main();
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
