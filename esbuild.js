@@ -147,17 +147,31 @@ const common = {
   logLevel: 'warning',
 };
 
-const targets = [
-  {
+/** The extension's bundles beside dist/extension.js, each loaded by src/extension/lazy.ts on first use. */
+const EXTENSION_LAZY = ['./language.js', './lazy.js', './tools.js', './ws.js'];
+
+/**
+ * Activation's bundle: the commands, the providers and the Testing view's controller registered,
+ * their code left to language.js. test/unit/repo/activation-bundle.test.ts builds it with these
+ * options, minified as the package's (`minify`), and holds it to its budget.
+ */
+function activationBundle({ minify }) {
+  return {
     ...common,
+    minify,
+    sourcemap: !minify,
     entryPoints: ['src/extension/extension.ts'],
     outfile: out('extension.js'),
-    external: ['vscode', './lazy.js', './tools.js', './ws.js'],
+    external: ['vscode', ...EXTENSION_LAZY],
     plugins: [re2Beside],
     // When the bundle starts and ends loading, so activate() can report its own cost (the benchmark's figure).
     banner: { js: 'var __tradereqLoadStart = Number(process.hrtime.bigint()) / 1e6;' },
     footer: { js: '__tradereqLoadEnd = Number(process.hrtime.bigint()) / 1e6;' },
-  },
+  };
+}
+
+const targets = [
+  activationBundle({ minify: production }),
   // The response panel's own code, run inside the webview; its stylesheet is copied beside it.
   {
     ...common,
@@ -168,7 +182,15 @@ const targets = [
     outfile: out('webview/panel.js'),
     tsconfig: 'src/webview/tsconfig.json',
   },
-  // Loaded by the extension on first use, so that activation does not compile it.
+  // The request files' language and the services behind the commands: the first request file, provider call or command loads it.
+  {
+    ...common,
+    entryPoints: ['src/extension/language.ts'],
+    outfile: out('language.js'),
+    external: ['vscode', ...EXTENSION_LAZY],
+    plugins: [re2Beside],
+  },
+  // What a send needs, loaded on the first send, so that neither activation nor language.js compiles it.
   {
     ...common,
     entryPoints: ['src/extension/lazy/index.ts'],
@@ -295,7 +317,11 @@ async function main() {
   await Promise.all(targets.map((t) => esbuild.build({ ...t, plugins: [...(t.plugins ?? []), finisher(t)] })));
 }
 
-main().catch((e) => {
-  console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
-});
+// Run as a program it builds; required (by a test), it only gives activationBundle.
+if (require.main === module)
+  main().catch((e) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+
+module.exports = { activationBundle };

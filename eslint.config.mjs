@@ -21,7 +21,7 @@ export default tseslint.config(
         'error',
         {
           allow: [
-            '^\\./(lazy|tools|ws)\\.js$',
+            '^\\./(language|lazy|tools|ws)\\.js$',
             '^node:crypto$',
             '^node:worker_threads$',
             '^re2js$',

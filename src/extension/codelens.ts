@@ -3,21 +3,18 @@ import { isWebSocket, type RequestBlock } from '../core/format/model';
 import type { DocumentModels } from './documents';
 
 /** What the lenses of WebSocket requests need of the live connections. */
-export interface LensConnections {
+interface LensConnections {
   /** The id of the open (or opening) connection of a request, if any. */
   connectionOf(uri: string, index: number): string | undefined;
-  readonly onDidChange: vscode.Event<void>;
 }
 
-/** Send · Sign only · Copy as cURL · Copy as Code above every HTTP request; Connect, or Disconnect while connected, above a WebSocket one. */
-export function registerCodeLensSupport(
-  selector: vscode.DocumentSelector,
-  models: DocumentModels,
-  connections: LensConnections,
-): vscode.Disposable {
-  const changed = new vscode.EventEmitter<void>();
-  const provider = vscode.languages.registerCodeLensProvider(selector, {
-    onDidChangeCodeLenses: changed.event,
+/**
+ * Send · Sign only · Copy as cURL · Copy as Code above every HTTP request; Connect, or Disconnect
+ * while connected, above a WebSocket one (registered at activation by providers.ts, whose event
+ * language.ts fires when a connection opens or closes).
+ */
+export function codeLensProvider(models: DocumentModels, connections: LensConnections): vscode.CodeLensProvider {
+  return {
     provideCodeLenses(document) {
       const lenses: vscode.CodeLens[] = [];
       for (const r of models.get(document).requests) {
@@ -29,12 +26,7 @@ export function registerCodeLensSupport(
       }
       return lenses;
     },
-  });
-  return vscode.Disposable.from(
-    provider,
-    changed,
-    connections.onDidChange(() => changed.fire()),
-  );
+  };
 }
 
 function httpLenses(): Omit<vscode.Command, 'arguments'>[] {

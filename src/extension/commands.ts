@@ -18,6 +18,7 @@ import type { Sending } from './sending';
 import type { Streams } from './streams';
 import type { SignedDocuments, SignedView } from './signed-view';
 import type { Symbols } from './symbols';
+import type { Testing } from './testing';
 
 type SandboxHandle = Awaited<ReturnType<ReturnType<typeof tools>['startSandbox']>>;
 
@@ -64,12 +65,18 @@ export interface Services {
   readonly answers: AnswerDocuments;
   readonly sandbox: SandboxHolder;
   readonly doctor: Doctor;
+  readonly testing: Testing;
   readonly log: vscode.LogOutputChannel;
 }
 
-type Handler = (...args: unknown[]) => unknown;
+export type Handler = (...args: unknown[]) => unknown;
 
-/** Every command, by id: each a named factory (rust-analyzer's habit), registered from this one table. */
+/**
+ * Every command, by id: each a named factory (rust-analyzer's habit), made from this one table.
+ * Activation registers the commands package.json contributes (extension.ts), each loading
+ * dist/language.js, which holds this table, on its first run; test/unit/repo/commands.test.ts
+ * keeps the two lists the same.
+ */
 const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
   'tradereq.sendRequest': sendRequest,
   'tradereq.sendAll': sendAll,
@@ -101,10 +108,16 @@ const COMMANDS: Readonly<Record<string, (s: Services) => Handler>> = {
   'tradereq.compareAnswers': compareAnswers,
   'tradereq.toggleAnswerMask': (s) => () => s.answers.toggleMask(),
   'tradereq.explainRejected': explainRejected,
+  // Runs the Testing view's update profile (testing-files.ts says on what).
+  'tradereq.updateSnapshots':
+    (s) =>
+    (...args) =>
+      s.testing.updateSnapshots(args),
 };
 
-export function registerCommands(services: Services): vscode.Disposable[] {
-  return Object.entries(COMMANDS).map(([id, make]) => vscode.commands.registerCommand(id, make(services)));
+/** The handler of each command of the table, by id. */
+export function commandHandlers(services: Services): ReadonlyMap<string, Handler> {
+  return new Map(Object.entries(COMMANDS).map(([id, make]) => [id, make(services)]));
 }
 
 /** The document and request a command is about: its arguments (code lens) or the cursor. */

@@ -1,37 +1,18 @@
+/**
+ * Activation: what VS Code needs to know before anything is used (the commands, the providers,
+ * the Testing view's controller), and nothing else. Each of them loads dist/language.js
+ * (language.ts: the parser, the check step, the catalogs, the services) on its first use, as does
+ * the first request file open, whose diagnostics it makes.
+ */
 import * as vscode from 'vscode';
-import { AnswerDocuments } from './answer-documents';
-import { setL10nBundle } from '../core/l10n';
 import { monotonicMs } from '../core/node-lazy';
-import type { ClockSample } from '../core/clock/clock';
-import type { FromPanel, PanelState } from '../core/panel/protocol';
-import { AnswerStore } from '../core/request/answer-store';
-import { registerCodeLensSupport } from './codelens';
-import { registerCommands, SandboxHolder, type Services } from './commands';
-import { registerCompletionSupport } from './completion';
-import { DiagnosticsManager } from './diagnostics';
-import { QuickFixes, registerQuickFixes } from './quick-fixes';
-import { Doctor } from './doctor';
-import { DocumentModels } from './documents';
-import { Environments } from './environments';
-import { lazy } from './lazy';
-import { History } from './history';
-import { registerCurlPaste } from './import-commands';
-import { registerHoverSupport } from './hover';
-import { KeyStore } from './keys';
-import { Network } from './network';
-import { affectsNetwork } from './proxy-settings';
-import { ResponsePanel } from './panel';
-import { PanelPresenter } from './panel-presenter';
-import { reach } from './milestones';
-import { Sending } from './sending';
-import { Streams, type StreamsState } from './streams';
-import { SignedDocuments, SignedView } from './signed-view';
-import { StatusBar } from './statusbar';
-import { SettingsCache } from './settings';
-import { Symbols } from './symbols';
-import { Testing } from './testing';
-
-const SELECTOR: vscode.DocumentSelector = { language: 'tradereq' };
+import type { PanelState } from '../core/panel/protocol';
+import type { Handler } from './commands';
+import type { Language } from './language';
+import { language } from './lazy';
+import { registerProviders } from './providers';
+import type { StreamsState } from './streams';
+import { Testing, type TestFiles } from './testing';
 
 /** Set by the bundle's first and last lines (esbuild banner and footer): when loading started and ended. */
 declare const __tradereqLoadStart: number | undefined;
@@ -42,6 +23,8 @@ export interface TradeReqApi {
   readonly activationMs: number;
   readonly loadMs: number;
   readonly activateMs: number;
+  /** What dist/language.js cost once loaded (undefined before): loading its code, then making its services. */
+  languageMs(): { readonly loadMs: number; readonly openMs: number } | undefined;
   /** What the response panel shows now (tests read it; it holds nothing secret). */
   panelState(): PanelState | undefined;
   /** A message as the panel's page posts it (tests): validated and handled as the page's own. */
@@ -58,33 +41,20 @@ export interface TradeReqApi {
   statePath(): string;
 }
 
-/** Wires services and registers providers; nothing slow happens here (files load on first use). */
+/** Registers what VS Code asks for before any use; nothing slow happens here (dist/language.js loads on first use). */
 export function activate(context: vscode.ExtensionContext): TradeReqApi {
   const activateStart = monotonicMs();
-  // The core's messages in the display language: VS Code's bundle of it (undefined in English).
-  setL10nBundle(vscode.l10n.bundle);
-  const s = createServices(context);
-  const fixes = new QuickFixes();
-  const diagnostics = new DiagnosticsManager(s.models, s.environments, fixes, s.settings, context.extensionUri);
-  const statusBar = new StatusBar(s.environments, (origin) => s.network.budgetViewIfLoaded(origin));
+  const lensesChanged = new vscode.EventEmitter<void>();
+  const testing = new Testing((): TestFiles => loaded.get().testFiles);
+  const loaded = new LanguageLoader(context, testing, lensesChanged);
   context.subscriptions.push(
-    s.testing,
-    ...s.disposables,
-    diagnostics,
-    statusBar,
-    s.sending.onDidSend(() => statusBar.refresh()),
-    s.sending.onDidSend(() => reach('requestSent')),
-    s.environments.onDidChange(() => statusBar.refresh()),
-    vscode.window.onDidChangeActiveTextEditor(() => statusBar.refresh()),
-    vscode.workspace.onDidChangeConfiguration((e) => affectsNetwork(e) && s.network.settingsChanged()),
-    registerCodeLensSupport(SELECTOR, s.models, s.streams),
-    ...registerCommands(s),
-    registerCompletionSupport(SELECTOR, s.models, s.environments, s.symbols, (uri, r) => s.sending.answerPaths(uri, r)),
-    registerHoverSupport(SELECTOR, s.models, s.environments, (uri) => clockSample(s.environments, uri)),
-    registerQuickFixes(SELECTOR, fixes),
-    registerCurlPaste(SELECTOR, s.environments),
+    testing,
+    loaded,
+    lensesChanged,
+    ...registerCommands(context, (id) => loaded.get().command(id)),
+    ...registerProviders(() => loaded.get().providers, lensesChanged.event),
+    loadWithFirstRequestFile(() => loaded.get()),
   );
-  void s.environments.ready().then(() => statusBar.refresh());
   const activateMs = monotonicMs() - activateStart;
   const loadMs =
     typeof __tradereqLoadStart === 'number' && typeof __tradereqLoadEnd === 'number'
@@ -94,138 +64,84 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     activationMs: loadMs + activateMs,
     loadMs,
     activateMs,
-    panelState: () => s.panel.current(),
-    panelMessage: (message) => s.panel.receive(message),
-    streamsState: () => s.streams.state(),
-    diagnosticsRunner: (uri) => diagnostics.runner(uri),
-    testing: s.testing,
-    environmentChoices: () => s.environments.choices(),
-    statePath: () => s.network.statePath(),
-  };
-}
-
-/** The services the providers and commands share, with everything to dispose of. */
-interface Shell extends Services {
-  readonly panel: ResponsePanel;
-  readonly network: Network;
-  readonly settings: SettingsCache;
-  readonly testing: Testing;
-  readonly disposables: vscode.Disposable[];
-}
-
-function createServices(context: vscode.ExtensionContext): Shell {
-  const log = vscode.window.createOutputChannel('TradeReq', { log: true });
-  const models = new DocumentModels();
-  const environments = new Environments(context.workspaceState, log);
-  const keys = new KeyStore(context.secrets, log);
-  const history = new History(context.workspaceState);
-  const network = new Network();
-  // The session's answers for {{NAME.response.PATH}}, per file, environment and origin: Send, Sign only and Connect read them.
-  const answerStore = new AnswerStore();
-  const answers = new AnswerDocuments(history, log);
-  const panel = new ResponsePanel(context.extensionUri, log);
-  const sending = new Sending({ models, environments, keys, history, network, log, answers: answerStore });
-  const presenter = new PanelPresenter(panel, history, network, sending);
-  const streams = new Streams({ models, environments, keys, network, log, sink: panel, answers: answerStore });
-  const signedView = new SignedView({ models, environments, keys, network, log, answers: answerStore });
-  const settings = new SettingsCache();
-  const symbols = new Symbols(models, log, settings);
-  const signedDocs = new SignedDocuments();
-  const sandbox = new SandboxHolder();
-  const doctor = new Doctor({ keys, history, network, log });
-  const testing = new Testing(models, { environments, keys, network, sandbox, log });
-  // Disposed in this order: what sends and shows first (a connection closes its listen key through
-  // the network and may post to the panel), the output channel last.
-  const disposables = [
-    // The panel shows each send, and reports what the user did to the service it concerns.
-    sending.onDidSend(({ entry, budget }) => presenter.showEntry(entry, budget)),
-    sending.onDidChangeBusy((busy) => presenter.setBusy(busy)),
-    panel.onDidAct(panelActions({ history, answers, presenter, sending, streams })),
-    streams,
-    sending,
-    signedDocs,
-    answers,
-    doctor,
-    sandbox,
-    panel,
-    symbols,
-    keys,
-    environments,
-    models,
-    settings,
-    network,
-    log,
-  ];
-  return {
-    models,
-    environments,
-    symbols,
-    keys,
-    sending,
-    signedView,
-    signedDocs,
-    presenter,
-    streams,
-    answers,
-    doctor,
-    sandbox,
-    log,
-    panel,
-    network,
-    settings,
+    languageMs: () => loaded.cost,
+    panelState: () => loaded.get().panelState(),
+    panelMessage: (message) => loaded.get().panelMessage(message),
+    streamsState: () => loaded.get().streamsState(),
+    diagnosticsRunner: (uri) => loaded.get().diagnosticsRunner(uri),
     testing,
-    disposables,
+    environmentChoices: () => loaded.get().environmentChoices(),
+    statePath: () => loaded.get().statePath(),
   };
 }
 
-/** What the panel's buttons do: each action the panel reports, to the service it concerns. */
-function panelActions(s: {
-  history: History;
-  answers: AnswerDocuments;
-  presenter: PanelPresenter;
-  sending: Sending;
-  streams: Streams;
-}): (action: FromPanel) => void {
-  return (m) => {
-    switch (m.type) {
-      case 'ready':
-        return s.streams.replay();
-      case 'show':
-        return s.presenter.showHistoryEntry(m.id);
-      case 'queryOrder':
-        return void s.sending.queryOrder(m.id);
-      case 'sendAgain':
-        return void s.sending.sendAgain(m.id);
-      case 'copyBody': {
-        const body = s.history.find(m.id)?.response?.body;
-        if (body !== undefined) void vscode.env.clipboard.writeText(body);
-        return;
-      }
-      case 'unsubscribe':
-        return void s.streams.unsubscribe(m.id, m.stream);
-      case 'sendMessage':
-        return void s.streams.send(m.id, m.text);
-      case 'disconnect':
-        return void s.streams.disconnect(m.id);
-      case 'forget':
-        return void s.streams.forget(m.id);
-      case 'compare':
-        return void s.answers.compare(m.left, m.right, m.mask);
-      case 'why':
-        // The command Explain a Rejected Request, given the entry: what a test runs too.
-        return void vscode.commands.executeCommand('tradereq.explainRejected', m.id);
-    }
-  };
-}
+/** dist/language.js and the services it makes, once: the first use loads it (and pays for it). */
+class LanguageLoader implements vscode.Disposable {
+  private opened: Language | undefined;
+  /** What loading it cost: its code, then its services (the first provider call's wait). */
+  cost: { loadMs: number; openMs: number } | undefined;
 
-/** The measured clock offset of the environment's origin, for hover on 700003 (read from the shared state). */
-function clockSample(environments: Environments, uri: vscode.Uri): ClockSample | undefined {
-  const { ClockSync, FileStateStore } = lazy();
-  try {
-    return new ClockSync(new FileStateStore()).sample(new URL(environments.current(uri).baseUrl).origin);
-  } catch {
-    return undefined;
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly testing: Testing,
+    private readonly lensesChanged: vscode.EventEmitter<void>,
+  ) {}
+
+  get(): Language {
+    if (this.opened) return this.opened;
+    const start = monotonicMs();
+    const module = language();
+    const loaded = monotonicMs();
+    this.opened = module.open(this.context, { testing: this.testing, lensesChanged: this.lensesChanged });
+    this.cost = { loadMs: loaded - start, openMs: monotonicMs() - loaded };
+    return this.opened;
   }
+
+  dispose(): void {
+    this.opened?.dispose();
+  }
+}
+
+/** The manifest's list of commands (package.json, contributes.commands): the extension's own file. */
+interface Manifest {
+  readonly contributes: { readonly commands: readonly { readonly command: string }[] };
+}
+
+/**
+ * Every command package.json contributes, each running its handler from commands.ts's table, which
+ * loads with dist/language.js on the first command (test/unit/repo/commands.test.ts keeps the
+ * manifest's list and the table the same).
+ */
+function registerCommands(
+  context: vscode.ExtensionContext,
+  handler: (id: string) => Handler | undefined,
+): vscode.Disposable[] {
+  const { commands } = (context.extension.packageJSON as Manifest).contributes;
+  return commands.map(({ command: id }) =>
+    vscode.commands.registerCommand(id, (...args: unknown[]) => {
+      const run = handler(id);
+      // A bug, which the test above prevents: the manifest names a command the table does not hold.
+      if (run === undefined) throw new Error(`no handler in commands.ts for ${id}`); // l10n-ignore: a bug's report
+      return run(...args);
+    }),
+  );
+}
+
+/**
+ * The first request file open (at activation, or later) loads dist/language.js in the next turn
+ * of the event loop, and its diagnostics check the files open then, when activation's own checks
+ * ran before; a workspace with no request file open loads nothing until something is used.
+ */
+function loadWithFirstRequestFile(load: () => unknown): vscode.Disposable {
+  const isRequestFile = (d: vscode.TextDocument): boolean => d.languageId === 'tradereq';
+  let timer: NodeJS.Timeout | undefined;
+  const soon = (): void => void (timer ??= setTimeout(load, 0));
+  if (vscode.workspace.textDocuments.some(isRequestFile)) soon();
+  const opened = vscode.workspace.onDidOpenTextDocument((d) => isRequestFile(d) && soon());
+  return new vscode.Disposable(() => {
+    clearTimeout(timer);
+    opened.dispose();
+  });
 }
 
 export function deactivate(): void {

@@ -4,13 +4,13 @@ import type { DocumentModels } from './documents';
 import { toRange } from './documents';
 import type { Environments } from './environments';
 
-export function registerHoverSupport(
-  selector: vscode.DocumentSelector,
+/** Hover in request files (registered at activation by providers.ts). */
+export function hoverProvider(
   models: DocumentModels,
   environments: Environments,
   clock: (uri: vscode.Uri) => import('../core/clock/clock').ClockSample | undefined,
-): vscode.Disposable {
-  return vscode.languages.registerHoverProvider(selector, {
+): vscode.HoverProvider {
+  return {
     async provideHover(document, position) {
       await environments.ready(document.uri);
       const result = hoverAt(
@@ -27,5 +27,5 @@ export function registerHoverSupport(
       markdown.supportHtml = false;
       return new vscode.Hover(markdown, toRange(result.range));
     },
-  });
+  };
 }

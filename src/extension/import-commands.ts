@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { IMPORT_LIMITS, type ImportResult, type ImportedFile } from '../core/convert/import-result';
 import type { Environments } from './environments';
 import { tools } from './lazy';
+import { CURL_PASTE_KIND } from './providers';
 import { exists } from './workspace-fs';
 
 export interface ImportParts {
@@ -116,11 +117,9 @@ export async function importFromCurl(parts: ImportParts, input?: unknown): Promi
 
 /**
  * A cURL command pasted into a .tradereq file becomes a request (the plain text stays one click
- * away in the paste widget). The notes go in as comments.
+ * away in the paste widget). The notes go in as comments. Registered at activation by providers.ts.
  */
-class CurlPaste implements vscode.DocumentPasteEditProvider {
-  static readonly kind = vscode.DocumentDropOrPasteEditKind.Text.append('tradereq', 'curl');
-
+export class CurlPaste implements vscode.DocumentPasteEditProvider {
   constructor(private readonly environments: Environments) {}
 
   async provideDocumentPasteEdits(
@@ -141,15 +140,8 @@ class CurlPaste implements vscode.DocumentPasteEditProvider {
     const before = document.lineAt(start.line).text.slice(0, start.character);
     const text = (before.trim().length > 0 ? '\n' : '') + imported.text + notesAsComments(imported.result.notes);
     const title = vscode.l10n.t('TradeReq request from the cURL command');
-    return [new vscode.DocumentPasteEdit(text, title, CurlPaste.kind)];
+    return [new vscode.DocumentPasteEdit(text, title, CURL_PASTE_KIND)];
   }
-}
-
-export function registerCurlPaste(selector: vscode.DocumentSelector, environments: Environments): vscode.Disposable {
-  return vscode.languages.registerDocumentPasteEditProvider(selector, new CurlPaste(environments), {
-    providedPasteEditKinds: [CurlPaste.kind],
-    pasteMimeTypes: ['text/plain'],
-  });
 }
 
 /** The text of a file chosen for import, bounded; undefined after saying why it cannot be read. */

@@ -1,11 +1,21 @@
+import type * as Language from './language';
 import type * as Lazy from './lazy/index';
 import type * as Tools from './lazy/tools';
 import type * as Ws from './lazy/ws';
 import { l10nBundle } from '../core/l10n';
 
+let loadedLanguage: typeof Language | undefined;
 let loaded: typeof Lazy | undefined;
 let loadedTools: typeof Tools | undefined;
 let loadedWs: typeof Ws | undefined;
+
+/**
+ * The request files' language and the services behind the commands (dist/language.js): what the
+ * first request file, provider call or command needs. Activation (dist/extension.js) loads nothing else.
+ */
+export function language(): typeof Language {
+  return (loadedLanguage ??= require('./language.js') as typeof Language);
+}
 
 /** The parts loaded on first use (dist/lazy.js, built beside dist/extension.js): what a send needs. */
 export function lazy(): typeof Lazy {

@@ -49,25 +49,22 @@ export class QuickFixes {
   }
 }
 
-export function registerQuickFixes(selector: vscode.DocumentSelector, fixes: QuickFixes): vscode.Disposable {
-  return vscode.languages.registerCodeActionsProvider(
-    selector,
-    {
-      provideCodeActions(document, _range, context) {
-        const actions: vscode.CodeAction[] = [];
-        for (const diagnostic of context.diagnostics) {
-          const fix = fixes.fixOf(document.uri, diagnostic);
-          if (!fix) continue;
-          const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
-          action.edit = new vscode.WorkspaceEdit();
-          action.edit.replace(document.uri, diagnostic.range, fix.replacement);
-          action.diagnostics = [diagnostic];
-          action.isPreferred = true;
-          actions.push(action);
-        }
-        return actions;
-      },
+/** The quick fixes of the diagnostics shown (registered at activation by providers.ts, for the QuickFix kind). */
+export function quickFixProvider(fixes: QuickFixes): vscode.CodeActionProvider {
+  return {
+    provideCodeActions(document, _range, context) {
+      const actions: vscode.CodeAction[] = [];
+      for (const diagnostic of context.diagnostics) {
+        const fix = fixes.fixOf(document.uri, diagnostic);
+        if (!fix) continue;
+        const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+        action.edit = new vscode.WorkspaceEdit();
+        action.edit.replace(document.uri, diagnostic.range, fix.replacement);
+        action.diagnostics = [diagnostic];
+        action.isPreferred = true;
+        actions.push(action);
+      }
+      return actions;
     },
-    { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
-  );
+  };
 }

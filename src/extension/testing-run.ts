@@ -24,20 +24,7 @@ import type { Environments } from './environments';
 import type { KeyStore } from './keys';
 import { lazy } from './lazy';
 import type { Network } from './network';
-
-/** What a run reported for an item, kept for the integration tests (nothing secret: results hold none). */
-export interface RecordedResult {
-  readonly state: 'started' | 'passed' | 'failed' | 'errored' | 'skipped';
-  readonly messages: readonly RecordedMessage[];
-}
-
-/** A message of a result; a snapshot's carries both sides of VS Code's diff (TestMessage.diff). */
-interface RecordedMessage {
-  readonly text: string;
-  readonly line?: number;
-  readonly expectedOutput?: string;
-  readonly actualOutput?: string;
-}
+import { resultKey, type RecordedResult } from './testing';
 
 /** The context value of a snapshot's message: its "Update Snapshots" button (package.json, testing/message/content). */
 const SNAPSHOT_MESSAGE = 'tradereq.snapshot';
@@ -501,9 +488,4 @@ interface Located {
   readonly text: string;
   readonly location?: vscode.Location;
   readonly diff?: CheckedExpectation['diff'];
-}
-
-/** `FILE_URI::CASE_ID`: a request item's key in the recorded results. */
-export function resultKey(item: vscode.TestItem): string {
-  return `${item.uri?.toString() ?? ''}::${item.id}`;
 }

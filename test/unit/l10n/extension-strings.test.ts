@@ -35,12 +35,13 @@ describe('l10n: the extension’s strings go through vscode.l10n.t', () => {
     );
   });
 
-  it("activate() hands VS Code's bundle to the core's messages before it makes anything", () => {
-    const source = read('src/extension/extension.ts');
-    const activate = /export function activate\([^)]*\)[^{]*\{([\s\S]*?)\n\}/.exec(source)?.[1] ?? '';
-    const load = activate.indexOf('setL10nBundle(vscode.l10n.bundle);');
-    assert.ok(load >= 0, 'activate() calls setL10nBundle(vscode.l10n.bundle)');
-    assert.ok(load < activate.indexOf('createServices('), 'before the services are made');
+  // Activation (extension.ts) makes nothing that speaks the core's words: the services are made by dist/language.js.
+  it("language.js's open() hands VS Code's bundle to the core's messages before it makes anything", () => {
+    const source = read('src/extension/language.ts');
+    const open = /export function open\([^)]*\)[^{]*\{([\s\S]*?)\n\}/.exec(source)?.[1] ?? '';
+    const load = open.indexOf('setL10nBundle(vscode.l10n.bundle);');
+    assert.ok(load >= 0, 'open() calls setL10nBundle(vscode.l10n.bundle)');
+    assert.ok(load < open.indexOf('createServices('), 'before the services are made');
   });
 
   it('every key of src/ is a string literal, as the completeness test reads it', () => {
