@@ -17,7 +17,7 @@ import { lazy } from './lazy';
 import { History } from './history';
 import { registerCurlPaste } from './import-commands';
 import { registerHoverSupport } from './hover';
-import { KeyStore } from './keys';
+import { KeyStore, warmKeysOfRequestFiles } from './keys';
 import { Network } from './network';
 import { affectsNetwork } from './proxy-settings';
 import { ResponsePanel } from './panel';
@@ -83,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): TradeReqApi {
     registerHoverSupport(SELECTOR, s.models, s.environments, (uri) => clockSample(s.environments, uri)),
     registerQuickFixes(SELECTOR, fixes),
     registerCurlPaste(SELECTOR, s.environments),
+    warmKeysOfRequestFiles(s.keys, s.environments),
   );
   void s.environments.ready().then(() => statusBar.refresh());
   const activateMs = monotonicMs() - activateStart;
