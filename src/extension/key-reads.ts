@@ -1,3 +1,10 @@
+/**
+ * The diagnostics channel where the key store (keys.ts) tells each read of a profile from
+ * SecretStorage and each wait of a get(), for `npm run bench:send` and the integration tests to
+ * count: entry and profile names and times, never a value.
+ */
+export const KEY_STORE_CHANNEL = 'tradereq.keyStore';
+
 /** What the reads go to: VS Code's SecretStorage (its get), or a test's store in memory. */
 export interface SecretSource {
   get(key: string): Thenable<string | undefined>;

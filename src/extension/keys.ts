@@ -3,7 +3,7 @@ import { isDemoKey } from '../core/env/demo';
 import { maskApiKey } from '../core/env/keys';
 import * as diagnosticsChannel from 'node:diagnostics_channel';
 import { monotonicMs } from '../core/node-lazy';
-import { SecretReads } from './key-reads';
+import { KEY_STORE_CHANNEL, SecretReads } from './key-reads';
 import { lazy } from './lazy';
 import type { StoredKey } from './lazy/stored-key-schema';
 import type { Environments } from './environments';
@@ -20,11 +20,6 @@ export interface ProfileSummary {
   readonly asksBeforeTrades: boolean;
 }
 
-/**
- * Where the key store tells each read of a profile from SecretStorage and each wait of a get()
- * (what `npm run bench:send` and the integration tests count): profile names and times, never a value.
- */
-export const KEY_STORE_CHANNEL = 'tradereq.keyStore';
 const channel = diagnosticsChannel.channel(KEY_STORE_CHANNEL);
 
 /**
