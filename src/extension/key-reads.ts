@@ -1,7 +1,8 @@
 /**
  * The diagnostics channel where the key store (keys.ts) tells each read of a profile from
- * SecretStorage and each wait of a get(), for `npm run bench:send` and the integration tests to
- * count: entry and profile names and times, never a value.
+ * SecretStorage (`read`, then `answered` with its time) and each wait of a get() (`get`), for
+ * `npm run bench:send` and the integration tests to count: entry and profile names and times,
+ * never a value.
  */
 export const KEY_STORE_CHANNEL = 'tradereq.keyStore';
 

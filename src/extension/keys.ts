@@ -43,7 +43,15 @@ export class KeyStore implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     const parse = (text: string): StoredKey | undefined => lazy().parseStoredKey(text);
-    this.reads = new SecretReads({ get: (k) => secrets.get(k) }, parse, (k, ahead) => {
+    const read = async (k: string): Promise<string | undefined> => {
+      const start = monotonicMs();
+      try {
+        return await secrets.get(k);
+      } finally {
+        if (channel.hasSubscribers) channel.publish({ event: 'answered', entry: k, ms: monotonicMs() - start });
+      }
+    };
+    this.reads = new SecretReads({ get: read }, parse, (k, ahead) => {
       if (channel.hasSubscribers) channel.publish({ event: 'read', entry: k, ahead });
     });
     this.watch = secrets.onDidChange(() => {

@@ -111,6 +111,9 @@ function report(builds) {
   console.log(row('    of it, the network as the sender recorded it', builds, f('networkMs')));
   console.log(row('panel state posted → the command resolved (history saved)', builds, f('afterPanelMs')));
   console.log(row('command → the command resolved', builds, f('totalMs')));
+  console.log(row('the read ahead: the file opened → its start', builds, f('aheadStartMs')));
+  console.log(row('  its SecretStorage round trip', builds, f('aheadMs')));
+  console.log(row('  its end → the Send (the time the file was open before)', builds, f('aheadDoneBeforeSendMs')));
   for (const b of builds) {
     const told = b.sessions.filter((s) => s.first.keyFrom !== undefined);
     const from = told.map((s) => `${s.first.keyFrom} (${s.first.storeReadsDuringSend} reads of SecretStorage)`);

@@ -13,6 +13,7 @@
 // file of the workspace, which the harness copies fresh for each session.
 import * as diagnosticsChannel from 'node:diagnostics_channel';
 import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -79,17 +80,19 @@ function loadTimes(bundles: readonly string[]): Record<string, number[]> {
 /** What the process tells while a Send runs: the key store's reads and waits, and each HTTP request leaving. */
 interface Told {
   readonly reads: { entry: string; ahead: boolean; at: number }[];
+  readonly answers: { entry: string; ms: number; at: number }[];
   readonly gets: { profile: string; from: string; ms: number; at: number }[];
   readonly requests: { path: string; at: number }[];
 }
 
 /** Listens to the key store's channel and node:http's `http.client.request.start`; stop() ends it. */
 function listen(): Told & { stop(): void } {
-  const told: Told = { reads: [], gets: [], requests: [] };
+  const told: Told = { reads: [], answers: [], gets: [], requests: [] };
   const onKeys = (m: unknown): void => {
     const at = performance.now();
     const e = m as { event: string; entry?: string; ahead?: boolean; profile?: string; from?: string; ms?: number };
     if (e.event === 'read') told.reads.push({ entry: e.entry!, ahead: e.ahead!, at });
+    if (e.event === 'answered') told.answers.push({ entry: e.entry!, ms: e.ms!, at });
     if (e.event === 'get') told.gets.push({ profile: e.profile!, from: e.from!, ms: e.ms!, at });
   };
   const onRequest = (m: unknown): void => {
@@ -142,29 +145,62 @@ async function timedSend(
  * part of it) and the rest (the history saved). A build that does not tell its key store's waits
  * has the first three as one.
  */
-async function firstSend(panelId: () => string | undefined): Promise<Record<string, unknown>> {
-  const told = listen();
+async function firstSend(
+  panelId: () => string | undefined,
+  told: Told,
+  opened: number,
+): Promise<Record<string, unknown>> {
+  const t = await timedSend(panelId);
+  const during = <T extends { at: number }>(events: readonly T[]): T[] => events.filter((e) => e.at >= t.start);
+  const order = during(told.requests).find((r) => r.path === '/api/v3/order');
+  if (!order) throw new Error('the order was not seen leaving');
+  const get = during(told.gets)[0];
+  const ahead = told.reads.find((r) => r.ahead && r.at < t.start);
+  const aheadAnswered = ahead && told.answers.find((a) => a.entry === ahead.entry && a.at >= ahead.at);
+  return {
+    totalMs: t.totalMs,
+    panelMs: t.panelMs,
+    beforeRequestMs: order.at - t.start,
+    resolveMs: get ? get.at - get.ms - t.start : undefined,
+    keyMs: get?.ms,
+    keyFrom: get?.from,
+    afterKeyMs: get ? order.at - get.at : undefined,
+    leavesToPanelMs: t.posted - order.at,
+    networkMs: t.networkMs,
+    afterPanelMs: t.end - t.posted,
+    storeReadsDuringSend: get ? during(told.reads).length : undefined,
+    // The read ahead: from the file's opening to its start, how long SecretStorage took, and how long before the Send it ended.
+    aheadStartMs: ahead ? ahead.at - opened : undefined,
+    aheadMs: aheadAnswered?.ms,
+    aheadDoneBeforeSendMs: aheadAnswered ? t.start - aheadAnswered.at : undefined,
+    requests: during(told.requests).map((r) => r.path),
+  };
+}
+
+/**
+ * With BENCH_SEND_PROFILE=DIR, the extension host's CPU profile while `run` runs, written to
+ * DIR/first-send-<time>.cpuprofile (open it in Chrome's DevTools or VS Code): where the first
+ * Send's milliseconds of this thread go. Samples every 100 µs.
+ */
+async function profiled<T>(run: () => Promise<T>): Promise<T> {
+  const dir = process.env['BENCH_SEND_PROFILE'];
+  if (!dir) return run();
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> =>
+    new Promise((resolve, reject) =>
+      session.post(method, params, (e: Error | null, r?: unknown) => (e ? reject(e) : resolve(r))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 100 });
+  await post('Profiler.start');
   try {
-    const t = await timedSend(panelId);
-    const order = told.requests.find((r) => r.path === '/api/v3/order');
-    if (!order) throw new Error('the order was not seen leaving');
-    const get = told.gets[0];
-    return {
-      totalMs: t.totalMs,
-      panelMs: t.panelMs,
-      beforeRequestMs: order.at - t.start,
-      resolveMs: get ? get.at - get.ms - t.start : undefined,
-      keyMs: get?.ms,
-      keyFrom: get?.from,
-      afterKeyMs: get ? order.at - get.at : undefined,
-      leavesToPanelMs: t.posted - order.at,
-      networkMs: t.networkMs,
-      afterPanelMs: t.end - t.posted,
-      storeReadsDuringSend: get ? told.reads.length : undefined,
-      requests: told.requests.map((r) => r.path),
-    };
+    return await run();
   } finally {
-    told.stop();
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `first-send-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
   }
 }
 
@@ -228,10 +264,12 @@ async function today(kept: {
   const sandbox = await startSandbox({ port: kept.port, limits: false });
   try {
     const api = await tradereqApi();
+    const told = listen();
+    const openedAt = performance.now();
     await openChecked(api);
     const opened = loadedBundles();
     const panelId = (): string | undefined => api.panelState()?.current?.id;
-    const first = await firstSend(panelId);
+    const first = await profiled(() => firstSend(panelId, told, openedAt)).finally(() => told.stop());
     console.log(`send-panel refused: ${JSON.stringify(kept.refused)}`);
     console.log(`send-panel first: ${JSON.stringify(first)}`);
     const firstSendBundles = loadedBundles();
