@@ -14,7 +14,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
 const { runVscodeTests } = require('../harness/run-vscode-tests');
-const { REPO, baseRevision, build, buildRevision, describe } = require('./previous-build');
+const { REPO, PREVIOUS, baseRevision, build, buildRevision, describe } = require('./previous-build');
 
 const TARGET_MS = 15;
 const FIRST_TARGET_MS = 100;
@@ -55,7 +55,7 @@ async function main() {
   buildExtension(builds[0].extension);
   const base = baseRevision();
   if (base) {
-    console.log(`previous build: ${describe(base)}`);
+    console.log(`previous build: ${describe(base)}${base === PREVIOUS ? " (issue 34's final tree)" : ' (--base)'}`);
     builds.push({ name: 'previous', extension: buildRevision(base, path.join(bench, 'previous')) });
   }
   const out = path.join(bench, 'index.js');
