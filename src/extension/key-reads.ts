@@ -62,9 +62,9 @@ export class SecretReads<T> {
   }
 
   /** Where a get() of `key` now would find its answer: in memory (a value or "none"), in a read under way, or in the store (a read now). */
-  state(key: string): 'memory' | 'under way' | 'store' {
+  state(key: string): 'memory' | 'reading' | 'store' {
     if (this.known.has(key)) return 'memory';
-    return this.pending.has(key) ? 'under way' : 'store';
+    return this.pending.has(key) ? 'reading' : 'store';
   }
 
   /** Forgets every answer, and every read under way for the gets to come. */
