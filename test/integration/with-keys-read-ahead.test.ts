@@ -3,6 +3,8 @@
 // channel (src/extension/key-reads.ts KEY_STORE_CHANNEL), which tells each read, never a value. The
 // profiles here have no key stored (storing one needs a person at a dialog, or the notification
 // that sending.test.ts uses for the sandbox's): "none" is read ahead and kept like a key.
+// Its name runs it after sending.test.ts: the host's first Send fixes the state folder for the
+// session (network.ts), and that suite's checks of its own state folder need it to be the first.
 import * as assert from 'node:assert/strict';
 import * as crypto from 'node:crypto';
 import * as diagnosticsChannel from 'node:diagnostics_channel';
