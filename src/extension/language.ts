@@ -22,7 +22,7 @@ import { lazy } from './lazy';
 import { History } from './history';
 import { CurlPaste } from './import-commands';
 import { hoverProvider } from './hover';
-import { KeyStore } from './keys';
+import { KeyStore, warmKeysOfRequestFiles } from './keys';
 import { Network } from './network';
 import { affectsNetwork } from './proxy-settings';
 import { ResponsePanel } from './panel';
@@ -82,6 +82,7 @@ export function open(context: vscode.ExtensionContext, shell: Shell): Language {
     vscode.window.onDidChangeActiveTextEditor(() => statusBar.refresh()),
     vscode.workspace.onDidChangeConfiguration((e) => affectsNetwork(e) && s.network.settingsChanged()),
     s.streams.onDidChange(() => shell.lensesChanged.fire()),
+    warmKeysOfRequestFiles(s.keys, s.environments),
   ];
   void s.environments.ready().then(() => statusBar.refresh());
   return {

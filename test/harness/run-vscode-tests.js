@@ -157,6 +157,20 @@ async function checkWorkbench(page, texts, screenshot, timeoutMs = 15000) {
 }
 
 /**
+ * Answers the workbench's POST /mint-key, as code-server and `code serve-web` do and this server
+ * does not: the server's half of the key that seals SecretStorage in the browser profile, one per
+ * run. Without it the workbench cannot seal what it stores (it retries the fetch for about 3 s)
+ * and keeps secrets in the page's memory only, so a reload loses them; with it they persist in
+ * the profile (its localStorage) across reloads.
+ */
+async function serveWebKey(page) {
+  const key = require('node:crypto').randomBytes(32);
+  await page.route('**/mint-key', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/octet-stream', body: key }),
+  );
+}
+
+/**
  * Copies the workspace into `into`: alone, it is the folder to open; with more `folders`, each is
  * copied beside it and a .code-workspace file lists them all, the workspace first.
  */
@@ -181,7 +195,8 @@ function copyWorkspace(workspace, folders, into) {
  * options: target ('minimum' | 'newest'; default TRADEREQ_VSCODE_TARGET, else minimum), extension, tests,
  * workspace (paths), folders (more workspace folders: a multi-root workspace), verbose, timeoutMs,
  * locale (the display language, e.g. 'zh-cn': vscode-server.js displayLanguage()), screenshot (a PNG
- * of the workbench when the suite ends, after what it asked to see: checkWorkbench()).
+ * of the workbench when the suite ends, after what it asked to see: checkWorkbench()), serveWebKey
+ * (true: SecretStorage persists in the browser profile, across a reload of the window: serveWebKey()).
  */
 async function runOnTarget(options = {}) {
   const opts = {
@@ -292,6 +307,7 @@ async function runOnTarget(options = {}) {
       onCrash: () => finish(EXIT.failed, 'the workbench page crashed'),
     });
 
+    if (opts.serveWebKey) await serveWebKey(page);
     // A fresh copy of the workspace per run: tests may write files (tradereq.env.json) into it.
     workspaceCopy = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'tradereq-workspace-'));
     const opened = copyWorkspace(opts.workspace, opts.folders ?? [], workspaceCopy);
