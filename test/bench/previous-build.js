@@ -60,4 +60,4 @@ function describe(rev) {
   return line.length > 60 ? `${line.slice(0, 57)}...` : line;
 }
 
-module.exports = { REPO, baseRevision, build, buildRevision, describe };
+module.exports = { REPO, PREVIOUS, baseRevision, build, buildRevision, describe };
