@@ -44,14 +44,11 @@ function cachePath(file: string, source: string, env: NodeJS.ProcessEnv): string
 
 /** The bundle's exports, as require(file) would give them. */
 export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): unknown {
-  // The build's banner: a #! line is not valid inside the function that wraps the bundle.
-  const source = readFileSync(file, 'utf8').replace(/^#!.*/, '');
+  // esbuild.js writes the bundle as the function that wraps it: its text is compiled as it is, not copied.
+  const source = readFileSync(file, 'utf8');
   const cache = cachePath(file, source, env);
   const cachedData = cache === undefined ? undefined : readTrusted(cache);
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: file,
-    cachedData,
-  });
+  const script = new Script(source, { filename: file, cachedData });
   const module = { exports: {} as unknown };
   // This bundle's own require: the bundles require only Node's modules (and, in the sandbox's, optional
   // packages found from dist/ all the same), and node:module's createRequire would cost a module more.

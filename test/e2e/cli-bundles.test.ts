@@ -59,7 +59,7 @@ describe('the command line: a bundle per command, loaded through the code cache'
   const bundle = (name: string): string => readFileSync(join(dist, 'cli', `${name}.js`), 'utf8');
   const cacheDir = (): string => join(state, 'code-cache');
   const cacheOf = (name: string): string => {
-    const source = bundle(name).replace(/^#!.*/, '');
+    const source = bundle(name);
     return join(cacheDir(), `${name}-${createHash('sha256').update(source).digest('hex').slice(0, 32)}.bin`);
   };
 
