@@ -94,7 +94,7 @@ export const EnvironmentFileSchema = z
 export type WrittenEnvironment = z.infer<typeof EnvironmentSchema>;
 export type WrittenEnvironmentFile = z.infer<typeof EnvironmentFileSchema>;
 // Also read without zod (plain-file.ts, the command line's send): the two give the same environments.
-export { withDeployment, type Environment, type EnvironmentFile } from './plain-file';
+export { withDeployment, type EnvironmentFile } from './plain-file';
 
 export { BUILTIN_SANDBOX, type NamedEnvironment } from './constants';
 
