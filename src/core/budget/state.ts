@@ -315,15 +315,6 @@ function sameLater(state: State): boolean {
   return Object.values(state.origins).every((o) => o.damaged === undefined && !Object.hasOwn(o.accounts, '__proto__'));
 }
 
-/** A copy of JSON-like data (the state), key order and keys set to undefined kept: structuredClone costs several times more. */
-function copyOf<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(copyOf) as T;
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = copyOf((value as Record<string, unknown>)[key]);
-  return out as T;
-}
-
 export class FileStateStore implements StateStore {
   private readonly file: LockedFile;
   /**
@@ -371,9 +362,9 @@ export class FileStateStore implements StateStore {
     const now = this.now();
     const kept = this.parsed;
     // A clock set back reads the file again: its bounds are those of the earlier time.
-    if (kept !== undefined && kept.text === text.value && now >= kept.at) return copyOf(kept.state);
+    if (kept !== undefined && kept.text === text.value && now >= kept.at) return structuredClone(kept.state);
     const state = parseState(text.value, now);
-    this.parsed = sameLater(state) ? { text: text.value, at: now, state: copyOf(state) } : undefined;
+    this.parsed = sameLater(state) ? { text: text.value, at: now, state: structuredClone(state) } : undefined;
     return state;
   }
 }
