@@ -305,24 +305,8 @@ export class MemoryStateStore implements StateStore {
   }
 }
 
-/**
- * Whether a state parsed at one time reads the same at a later one: nothing in it is damaged (a
- * damage's `since` is the time of reading) and no key is `__proto__` (which a copy would not keep as
- * its own). Its bounds are latest times only, which move on with the clock: what was within them stays so.
- */
-function sameLater(state: State): boolean {
-  if (state.damaged !== undefined || Object.hasOwn(state.origins, '__proto__')) return false;
-  return Object.values(state.origins).every((o) => o.damaged === undefined && !Object.hasOwn(o.accounts, '__proto__'));
-}
-
 export class FileStateStore implements StateStore {
   private readonly file: LockedFile;
-  /**
-   * The last text parsed, when it reads the same later (sameLater): a send reads the state five
-   * times (the clock's offset three times, then under the lock before and after the request), and
-   * each parse of dozens of origins cost milliseconds; an unchanged file is copied instead.
-   */
-  private parsed: { readonly text: string; readonly at: number; readonly state: State } | undefined;
 
   constructor(
     readonly dir: string = defaultStateDir(),
@@ -358,14 +342,7 @@ export class FileStateStore implements StateStore {
 
   private stateOf(text: ReadText): State {
     if (!text.ok) return { ...emptyState(), damaged: { reason: text.error, since: this.now() } };
-    if (text.value === undefined) return emptyState();
-    const now = this.now();
-    const kept = this.parsed;
-    // A clock set back reads the file again: its bounds are those of the earlier time.
-    if (kept !== undefined && kept.text === text.value && now >= kept.at) return structuredClone(kept.state);
-    const state = parseState(text.value, now);
-    this.parsed = sameLater(state) ? { text: text.value, at: now, state: structuredClone(state) } : undefined;
-    return state;
+    return text.value === undefined ? emptyState() : parseState(text.value, this.now());
   }
 }
 

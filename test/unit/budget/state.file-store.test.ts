@@ -67,45 +67,6 @@ describe('the state file, read and written by one run', () => {
     assert.deepEqual(store.read().origins[A]!.ip, [[NOW - 1000, 7]]);
   });
 
-  it('an unchanged file read five times (as a send reads it) is parsed once, and each read is its own copy', () => {
-    const origins: Record<string, unknown> = {};
-    for (let i = 0; i < 40; i++) origins[`https://api-${i}.example.com`] = { ip: [[NOW - 1000, 1]] };
-    write({ ...origins, [A]: { ip: [[NOW - 1000, 7]] } });
-    const parse = JSON.parse;
-    let parsed = 0;
-    JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]): unknown => {
-      if (text.includes('"version"')) parsed++;
-      return parse(text, reviver) as unknown;
-    }) as typeof JSON.parse;
-    const reads = [];
-    try {
-      for (let i = 0; i < 5; i++) {
-        clock.t = NOW + i;
-        reads.push(store.read());
-      }
-    } finally {
-      JSON.parse = parse;
-    }
-    assert.equal(parsed, 1);
-    assert.deepEqual(reads[4], new FileStateStore(dir, () => clock.t).read(), 'what a fresh read gives');
-    reads[0]!.origins[A]!.ip.push([NOW, 400]);
-    assert.deepEqual(reads[1]!.origins[A]!.ip, [[NOW - 1000, 7]]);
-  });
-
-  it('an origin named __proto__ is its own key in every read, as in a fresh one', () => {
-    writeFileSync(
-      store.path,
-      `{"version":1,"origins":{"__proto__":{"ip":[[${NOW - 1000},3]]},"${A}":{"accounts":{"__proto__":[[${NOW - 1000},2]]}}}}`,
-    );
-    const fresh = (): unknown => new FileStateStore(dir, () => clock.t).read();
-    for (let i = 0; i < 2; i++) {
-      const state = store.read();
-      assert.ok(Object.hasOwn(state.origins, '__proto__'));
-      assert.equal(Object.getPrototypeOf(state.origins), Object.prototype);
-      assert.deepEqual(state, fresh());
-    }
-  });
-
   it('the same text read after the clock was set back: a time now too far ahead damages its origin', () => {
     write({ [A]: { ip: [[NOW + HOUR_MS - 1, 1]] } });
     assert.equal(store.read().origins[A]?.damaged, undefined, 'within the slack of an hour');
