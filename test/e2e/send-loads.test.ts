@@ -2,8 +2,8 @@
  * What `tradereq send` loads before its request leaves, as bench:cli's user sends it: one signed
  * order over plain HTTP, from a folder whose tradereq.env.json names a key profile, keys in
  * TRADEREQ_<PROFILE>_* variables and a state folder that already holds dozens of origins. Counted,
- * not timed: the command line's bundles it reads, Node's modules it loads, the times it parses the
- * state file. The development build of dist/ (ensureBuilt), spawned.
+ * not timed: the command line's bundles it reads and Node's modules it loads. The development build
+ * of dist/ (ensureBuilt), spawned.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -14,7 +14,7 @@ import { startSandbox, SANDBOX_KEYS, type Sandbox } from '../../src/sandbox';
 import { ensureBuilt } from '../support/build';
 import { cleanEnv, ROOT } from '../support/cli';
 
-/** Records, at exit, Node's modules (process.moduleLoadList), each file of dist/cli/ read, and each parse of the state file. */
+/** Records, at exit, Node's modules (process.moduleLoadList) and each file of dist/cli/ read. */
 const RECORDER = `'use strict';
 const fs = require('node:fs');
 const read = fs.readFileSync;
@@ -23,21 +23,14 @@ fs.readFileSync = function (file, ...rest) {
   if (typeof file === 'string' && /[\\\\/]dist[\\\\/]cli[\\\\/]/.test(file)) bundles.push(require('node:path').basename(file));
   return read.call(this, file, ...rest);
 };
-const parse = JSON.parse;
-let stateParses = 0;
-JSON.parse = function (text, ...rest) {
-  if (typeof text === 'string' && text.startsWith('{"version":1,"origins"')) stateParses++;
-  return parse.call(this, text, ...rest);
-};
 process.on('exit', () =>
-  fs.writeFileSync(process.env.RECORD_TO, JSON.stringify({ modules: process.moduleLoadList, bundles, stateParses })),
+  fs.writeFileSync(process.env.RECORD_TO, JSON.stringify({ modules: process.moduleLoadList, bundles })),
 );
 `;
 
 interface Recorded {
   readonly modules: readonly string[];
   readonly bundles: readonly string[];
-  readonly stateParses: number;
 }
 
 describe('what a plain HTTP send loads (counted)', function () {
@@ -129,12 +122,5 @@ describe('what a plain HTTP send loads (counted)', function () {
     for (const name of ['tls', 'https', 'zlib', 'readline', 'worker_threads', 'http2', 'child_process'])
       assert.equal(modules.includes(`NativeModule ${name}`), false, `node:${name} was loaded`);
     assert.ok(modules.includes('NativeModule http'), 'the recorder saw the send');
-  });
-
-  it('parses the state file twice: once before the request, once after its own write', async () => {
-    const { env } = project();
-    await send(env);
-    const r = await send(env);
-    assert.equal(r.stateParses, 2);
   });
 });
