@@ -147,6 +147,16 @@ const common = {
   logLevel: 'warning',
 };
 
+/** The command line's two builds: its entry, and its bundles (each its own entry point: no code is shared). */
+const CLI_COMMON = {
+  ...common,
+  outdir,
+  // import() becomes require(): the bundles run through the code cache's vm.Script (src/cli/code-cache.ts),
+  // where Node 20 has no dynamic import without a flag.
+  supported: { 'dynamic-import': false },
+  plugins: [cliChunkPlugin(CLI_CHUNKS), wsOwnRequest],
+};
+
 /** The extension's bundles beside dist/extension.js, each loaded by src/extension/lazy.ts on first use. */
 const EXTENSION_LAZY = ['./language.js', './lazy.js', './tools.js', './ws.js'];
 
@@ -219,20 +229,18 @@ const targets = [
   { ...common, entryPoints: [RE2], outfile: out('re2.js') },
   { ...common, entryPoints: [PROXY_AGENT], outfile: out('proxy-agent.js') },
   // The command line: dist/cli.js, and a bundle per command and per lazily loaded part (cliChunks).
+  { ...CLI_COMMON, entryPoints: { cli: CLI_MAIN }, banner: { js: '#!/usr/bin/env node' } },
+  // Each written as the function that wraps it (src/cli/code-cache.ts compiles the file's text as it is:
+  // no copy of a bundle's few hundred KB to wrap it, which filled V8's young generation and cost collections).
   {
-    ...common,
+    ...CLI_COMMON,
     entryPoints: {
-      cli: CLI_MAIN,
       ...Object.fromEntries([...CLI_CHUNKS].map(([source, name]) => [`cli/${name}`, source])),
       'cli/re2': RE2,
       'cli/proxy-agent': PROXY_AGENT,
     },
-    outdir,
-    banner: { js: '#!/usr/bin/env node' },
-    // import() becomes require(): the bundles run through the code cache's vm.Script (src/cli/code-cache.ts),
-    // where Node 20 has no dynamic import without a flag.
-    supported: { 'dynamic-import': false },
-    plugins: [cliChunkPlugin(CLI_CHUNKS), wsOwnRequest],
+    banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+    footer: { js: '})' },
   },
 ];
 
@@ -289,8 +297,9 @@ function finisher(target) {
     name: 'finish',
     setup(build) {
       build.onEnd(async (result) => {
-        // The command line's target has an outdir (a bundle per command); its FINISH entry is under cli.js.
-        if (result.errors.length === 0) await FINISH[target.outfile ?? out('cli.js')]?.();
+        // The command line's entry has an outdir; its FINISH entry is under cli.js (its bundles' build has none).
+        const cliEntry = target.entryPoints.cli === undefined ? undefined : out('cli.js');
+        if (result.errors.length === 0) await FINISH[target.outfile ?? cliEntry]?.();
       });
     },
   };

@@ -5,13 +5,15 @@
  * command costs). A cache serves only the bundle it was made from (the bundle's SHA-256 names
  * it), only when no one but this user can write it (it is code), and V8 itself refuses one made by
  * another Node or under other flags; any doubt compiles afresh, as require() would.
- * TRADEREQ_CODE_CACHE=off keeps no cache. esbuild.js makes main.ts's lazy require()s load through here.
+ * TRADEREQ_CODE_CACHE=off keeps no cache. A small bundle (`tradereq errors`, the completion's) keeps
+ * none either: V8 compiles it sooner than node:crypto loads to name its cache. esbuild.js makes
+ * main.ts's lazy require()s load through here.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { defaultStateDir } from '../core/budget/state-dir';
+import { nodeCrypto } from '../core/node-lazy';
 
 type CommonJsWrapper = (
   exports: unknown,
@@ -21,24 +23,32 @@ type CommonJsWrapper = (
   dirname: string,
 ) => void;
 
+/**
+ * The size (characters) from which a bundle is worth a cache: compiling the 22 KB of `tradereq
+ * errors` costs a fraction of a millisecond, loading node:crypto (for the SHA-256 that names a
+ * cache) several, and a command that does not sign loads it for nothing. The production bundles
+ * below it: errors, completion, complete, init, state, core-env-schema; send, check, sign, test,
+ * listen and the others are above.
+ */
+export const CACHE_FROM_CHARS = 64 * 1024;
+
 /** Where the cache of a bundle lives (code-cache/ in the state folder), or undefined when none is kept. */
 function cachePath(file: string, source: string, env: NodeJS.ProcessEnv): string | undefined {
   // Ownership is how a cache is trusted: without POSIX users (Windows), none is kept.
   if (env['TRADEREQ_CODE_CACHE'] === 'off' || typeof process.getuid !== 'function') return undefined;
-  const hash = createHash('sha256').update(source).digest('hex').slice(0, 32);
+  if (source.length < CACHE_FROM_CHARS) return undefined;
+  // node:crypto loads here, for a bundle worth a cache only: a command that does not sign need not pay for it.
+  const hash = nodeCrypto().createHash('sha256').update(source).digest('hex').slice(0, 32);
   return join(defaultStateDir(env), 'code-cache', `${basename(file, '.js')}-${hash}.bin`);
 }
 
 /** The bundle's exports, as require(file) would give them. */
 export function loadBundle(file: string, env: NodeJS.ProcessEnv = process.env): unknown {
-  // The build's banner: a #! line is not valid inside the function that wraps the bundle.
-  const source = readFileSync(file, 'utf8').replace(/^#!.*/, '');
+  // esbuild.js writes the bundle as the function that wraps it: its text is compiled as it is, not copied.
+  const source = readFileSync(file, 'utf8');
   const cache = cachePath(file, source, env);
   const cachedData = cache === undefined ? undefined : readTrusted(cache);
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: file,
-    cachedData,
-  });
+  const script = new Script(source, { filename: file, cachedData });
   const module = { exports: {} as unknown };
   // This bundle's own require: the bundles require only Node's modules (and, in the sandbox's, optional
   // packages found from dist/ all the same), and node:module's createRequire would cost a module more.

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
-const TARGETS = 10; // the bundles esbuild.js builds; each reports "[watch] build finished" once
+const TARGETS = 11; // the builds esbuild.js runs (the command line two: its entry, its bundles); each reports "[watch] build finished" once
 
 function listing(dir: string): string[] {
   const files: string[] = [];

@@ -38,10 +38,28 @@ describe('the command line: a bundle per command, loaded through the code cache'
       encoding: 'utf8',
       env: cleanEnv({ TRADEREQ_STATE_DIR: state, ...env }),
     });
+  /** A command whose bundle is worth a cache (code-cache.ts CACHE_FROM_CHARS), run without network or files. */
+  const CACHED = ['check', '--help'];
+  /** Node's own modules a run loaded, as process.moduleLoadList names them ("NativeModule crypto"). */
+  const nodeModulesOf = (args: string[]): string[] => {
+    const list = join(state, 'modules.txt');
+    const preload = join(state, 'modules.js');
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`,
+    );
+    const r = spawnSync(process.execPath, ['-r', preload, join(dist, 'cli.js'), ...args], {
+      cwd: state,
+      encoding: 'utf8',
+      env: cleanEnv({ TRADEREQ_STATE_DIR: state }),
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return readFileSync(list, 'utf8').split('\n');
+  };
   const bundle = (name: string): string => readFileSync(join(dist, 'cli', `${name}.js`), 'utf8');
   const cacheDir = (): string => join(state, 'code-cache');
   const cacheOf = (name: string): string => {
-    const source = bundle(name).replace(/^#!.*/, '');
+    const source = bundle(name);
     return join(cacheDir(), `${name}-${createHash('sha256').update(source).digest('hex').slice(0, 32)}.bin`);
   };
 
@@ -73,14 +91,14 @@ describe('the command line: a bundle per command, loaded through the code cache'
   });
 
   it('the first run keeps a cache for the exact bundle; the next run uses it as it is', () => {
-    const first = run(['errors', '700003']);
+    const first = run(CACHED);
     assert.equal(first.status, 0, first.stderr);
-    const cache = cacheOf('errors');
+    const cache = cacheOf('check');
     assert.ok(existsSync(cache), readdirSync(cacheDir()).join(', '));
     assert.equal(statSync(cache).mode & 0o777, 0o600);
     assert.equal(statSync(cacheDir()).mode & 0o777, 0o700);
     const before = statSync(cache);
-    const second = run(['errors', '700003']);
+    const second = run(CACHED);
     assert.equal(second.stdout, first.stdout);
     const after = statSync(cache);
     // V8 took it: a rejected cache would have been written again.
@@ -88,41 +106,49 @@ describe('the command line: a bundle per command, loaded through the code cache'
   });
 
   it('a damaged cache is refused by V8 and made again; the command works all the same', () => {
-    const expected = run(['errors', '700003']).stdout;
-    const cache = cacheOf('errors');
+    const expected = run(CACHED).stdout;
+    const cache = cacheOf('check');
     writeFileSync(cache, Buffer.alloc(statSync(cache).size, 7), { mode: 0o600 });
-    const r = run(['errors', '700003']);
+    const r = run(CACHED);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, expected);
     assert.notEqual(readFileSync(cache)[0], 7, 'written again');
   });
 
   it('a cache that others may write is not used, and is replaced by one of this user', () => {
-    run(['errors', '700003']);
-    const cache = cacheOf('errors');
+    run(CACHED);
+    const cache = cacheOf('check');
     chmodSync(cache, 0o666);
     const before = statSync(cache).ino;
-    assert.equal(run(['errors', '700003']).status, 0);
+    assert.equal(run(CACHED).status, 0);
     assert.notEqual(statSync(cache).ino, before, 'replaced');
     assert.equal(statSync(cache).mode & 0o777, 0o600);
   });
 
   it('caches of another version of the bundle are dropped; TRADEREQ_CODE_CACHE=off keeps none', () => {
-    const stale = join(cacheDir(), `errors-${'0'.repeat(32)}.bin`);
+    const stale = join(cacheDir(), `check-${'0'.repeat(32)}.bin`);
     const other = join(cacheDir(), `send-${'0'.repeat(32)}.bin`);
-    run(['errors', '700003']);
+    run(CACHED);
     writeFileSync(stale, 'old');
     writeFileSync(other, 'old');
-    rmSync(cacheOf('errors'));
-    run(['errors', '700003']);
+    rmSync(cacheOf('check'));
+    run(CACHED);
     assert.deepEqual(
       readdirSync(cacheDir()).sort(),
-      [`errors-${cacheOf('errors').split('-').pop()}`, `send-${'0'.repeat(32)}.bin`].sort(),
+      [`check-${cacheOf('check').split('-').pop()}`, `send-${'0'.repeat(32)}.bin`].sort(),
     );
     rmSync(cacheDir(), { recursive: true });
-    const off = run(['errors', '700003'], { TRADEREQ_CODE_CACHE: 'off' });
+    const off = run(CACHED, { TRADEREQ_CODE_CACHE: 'off' });
     assert.equal(off.status, 0, off.stderr);
     assert.equal(existsSync(cacheDir()), false);
+  });
+
+  it('a small bundle (tradereq errors) is compiled without a cache, and the command loads no node:crypto', () => {
+    const modules = nodeModulesOf(['errors', '700003']);
+    assert.ok(modules.includes('NativeModule vm'), 'the bundle was loaded through the code cache module');
+    assert.equal(modules.includes('NativeModule crypto'), false, 'node:crypto was loaded');
+    assert.equal(existsSync(cacheDir()), false, readdirSync(state).join(', '));
+    assert.equal(run(['errors', '700003']).stdout, run(['errors', '700003'], { TRADEREQ_CODE_CACHE: 'off' }).stdout);
   });
 
   it('--help and an unknown command load no command bundle', () => {

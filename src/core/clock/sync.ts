@@ -20,7 +20,11 @@ export class ClockSync {
    * the offset no longer holds).
    */
   stale(origin: string): boolean {
-    const s = this.sample(origin);
+    return this.staleSample(this.sample(origin));
+  }
+
+  /** Whether `s`, an origin's sample as sample() gave it, needs a new measurement (as stale). */
+  staleSample(s: ClockSample | undefined): boolean {
     const age = s ? this.now() - s.measuredAt : Infinity;
     return age < 0 || age > CLOCK_MAX_AGE_MS;
   }
@@ -48,13 +52,22 @@ export class ClockSync {
    * clock as it is), or why it is refused (beyond BOUNDS.clockOffsetMs: never signed with).
    */
   usable(origin: string): Result<ClockSample | undefined, string> {
-    const s = this.sample(origin);
+    return this.usableSample(origin, this.sample(origin));
+  }
+
+  /** `s`, the sample of `origin` as sample() gave it, as usable() judges it. */
+  usableSample(origin: string, s: ClockSample | undefined): Result<ClockSample | undefined, string> {
     return !s || plausibleOffset(s) ? ok(s) : err(implausibleOffset(origin, s));
   }
 
   /** Now, corrected by the measured offset of `origin` (0 when none was measured, or one beyond the bound). */
   correctedNow(origin: string): number {
     const offset = this.usable(origin);
-    return this.now() + (offset.ok ? (offset.value?.offsetMs ?? 0) : 0);
+    return offset.ok ? this.correctedBy(offset.value) : this.now();
+  }
+
+  /** Now, corrected by a sample usable() or usableSample() approved (none: this machine's clock as it is). */
+  correctedBy(s: ClockSample | undefined): number {
+    return this.now() + (s?.offsetMs ?? 0);
   }
 }

@@ -7,7 +7,13 @@
 import type { Budget } from '../budget/budget';
 import { t } from '../l10n';
 import { accountId } from '../budget/state';
-import { explainRecheck, explainWrittenTimestamp, maySendAgain, type ClockRecheck } from '../clock/clock';
+import {
+  explainRecheck,
+  explainWrittenTimestamp,
+  maySendAgain,
+  type ClockRecheck,
+  type ClockSample,
+} from '../clock/clock';
 import { measureClock } from '../clock/measure';
 import { endpointsOf } from '../catalog/endpoint-catalogs';
 import type { EndpointCatalog } from '../catalog/endpoints';
@@ -100,12 +106,12 @@ export async function runRequest(
   if (!first.ok) return first;
   const choice = await boundKey(first.value, deps);
   if (!choice.ok) return choice;
-  const resolved = await withSyncedClock(first.value, deps, () =>
+  const resolved = await withSyncedClock(first.value, deps, (sample) =>
     resolveIn(doc, request, environment, {
       response,
       variables,
       expectations: true,
-      now: () => deps.clock.correctedNow(first.value.origin),
+      now: () => deps.clock.correctedBy(sample),
     }),
   );
   if (!resolved.ok) return resolved;
@@ -148,13 +154,17 @@ function checkOrigin(resolved: ResolvedRequest, choice: KeyChoice, deps: Pipelin
 async function withSyncedClock(
   resolved: ResolvedRequest,
   deps: PipelineDeps,
-  again: () => Result<ResolvedRequest, PrepareFailure>,
+  again: (sample: ClockSample | undefined) => Result<ResolvedRequest, PrepareFailure>,
 ): Promise<Result<ResolvedRequest, PipelineFailure>> {
   if (!resolved.signed || !deps.clockSync) return ok(resolved);
-  if (deps.clock.stale(resolved.origin)) await measureClock(clockBase(resolved), clockDeps(resolved, deps));
-  const offset = deps.clock.usable(resolved.origin);
+  // One read of the state (a parse of every origin in it) decides, and gives the offset signed with;
+  // it is read again only after a measurement, which changed it.
+  const kept = deps.clock.sample(resolved.origin);
+  const stale = deps.clock.staleSample(kept);
+  if (stale) await measureClock(clockBase(resolved), clockDeps(resolved, deps));
+  const offset = deps.clock.usableSample(resolved.origin, stale ? deps.clock.sample(resolved.origin) : kept);
   if (!offset.ok) return err({ kind: 'refused', resolved, reason: 'clock', message: offset.error });
-  return again();
+  return again(offset.value);
 }
 
 /** What measuring the clock needs, with the catalog of the environment's deployment (its GET /api/v3/time). */

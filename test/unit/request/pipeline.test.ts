@@ -291,6 +291,26 @@ describe('runRequest: refusals send nothing, and the second resolve is what goes
       assert.equal(r.resolved.now, timestamp);
     });
 
+    it('with a fresh offset kept: the state is read once before the gate, and the request carries that offset', async () => {
+      const offsetMs = 600_000;
+      await control('clock', { offsetMs });
+      sent(await run('GET /api/v3/account\n')); // measures and keeps the offset
+      const store = new FileStateStore(dir);
+      let reads = 0;
+      const counted = Object.assign(Object.create(store) as FileStateStore, {
+        read: () => {
+          reads++;
+          return store.read();
+        },
+      });
+      sender.sent.length = 0;
+      const r = sent(await run('GET /api/v3/account\nX-Stamp: {{$timestamp}}\n', { clock: new ClockSync(counted) }));
+      assert.equal(reads, 1, 'the clock offset is read from the state once (each read parses every origin in it)');
+      const timestamp = Number(sender.sent.find((p) => p.path === '/api/v3/account')?.timestamp);
+      assert.ok(Math.abs(timestamp - (Date.now() + offsetMs)) < 60_000, `sent timestamp ${timestamp}`);
+      assert.equal(r.resolved.now, timestamp);
+    });
+
     it('a chained answer that changes while the key is chosen: the request sent carries the newer value', async () => {
       responses.set('prev', { symbol: 'ETHUSDT' });
       const key: KeySource = (resolved) => {
