@@ -5,7 +5,7 @@ import { parse } from '../core/format/parser';
 import type { RequestBlock, TradeReqDocument } from '../core/format/model';
 import type { NamedEnvironment } from '../core/env/constants';
 import { chooseEnvironment, envFileCandidates } from '../core/env/lookup';
-import { plainEnvironmentFile, type EnvironmentFile } from '../core/env/plain-file';
+import type { EnvironmentFile } from '../core/env/schema';
 import { BOUNDS, formatSize } from '../core/bounds';
 import { fileProblemText, readRepoFileSync, type FileProblem } from '../core/repo-file';
 import { INPUT } from './messages';
@@ -62,12 +62,9 @@ export function readEnvironmentFile(envPath: string): EnvironmentFile {
         ? INPUT.envFileTooLarge(envPath, formatSize(BOUNDS.envFileBytes))
         : fileProblemText(envPath, file.error),
     );
-  const text = file.value.bytes.toString('utf8');
-  // A file as people write it needs no zod (plain-file.ts); the schema, a bundle of its own, reads and words the rest.
-  const plain = plainEnvironmentFile(text);
-  if (plain) return plain;
+  // The schema (and zod with it) loads only when there is a file to validate: a bundle of its own.
   const { parseEnvironmentFile } = require('../core/env/schema') as typeof import('../core/env/schema');
-  const parsed = parseEnvironmentFile(text);
+  const parsed = parseEnvironmentFile(file.value.bytes.toString('utf8'));
   if (!parsed.ok) throw new UsageError(`${envPath}: ${parsed.error}`);
   return parsed.value;
 }

@@ -105,13 +105,13 @@ describe('what a plain HTTP send loads (counted)', function () {
     });
   }
 
-  it("reads the send bundle only: the env file is read without the schema's bundle", async () => {
+  it("reads the send bundle and the env file's schema (zod) only", async () => {
     const { env } = project();
     await send(env); // the first send measures the clock
     const r = await send(env);
     assert.deepEqual(
       r.bundles.filter((b) => b.endsWith('.js')),
-      ['send.js'],
+      ['send.js', 'core-env-schema.js'],
     );
   });
 

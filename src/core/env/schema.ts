@@ -4,9 +4,10 @@
  */
 import { err, ok, type Result } from '../result';
 import * as z from '../zod-mini';
+import { PROFILE_NAME_PATTERN } from './keys';
 import { looksLikeSecret, secretNameMessage } from './secrets';
 import { DEFAULT_DEPLOYMENT, DEPLOYMENTS, DEPLOYMENT_IDS, deploymentOf } from '../catalog/deployment';
-import { ENV_PATTERNS, withDeployment, type EnvironmentFile } from './plain-file';
+import type { NamedEnvironment } from './constants';
 
 /** A text matching `pattern`, with `message` when it does not. */
 const matching = (pattern: RegExp, message: string) => z.string().check(z.regex(pattern, message));
@@ -22,7 +23,10 @@ const EnvironmentSchema = z
       ),
     baseUrl: z
       .optional(
-        matching(ENV_PATTERNS.baseUrl, 'baseUrl must be an http:// or https:// URL such as https://api.example.com'),
+        matching(
+          /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+          'baseUrl must be an http:// or https:// URL such as https://api.example.com',
+        ),
       )
       .check(
         z.describe(
@@ -30,14 +34,19 @@ const EnvironmentSchema = z
         ),
       ),
     wsUrl: z
-      .optional(matching(ENV_PATTERNS.wsUrl, 'wsUrl must be a ws:// or wss:// URL such as wss://stream.example.com/ws'))
+      .optional(
+        matching(
+          /^wss?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/,
+          'wsUrl must be a ws:// or wss:// URL such as wss://stream.example.com/ws',
+        ),
+      )
       .check(
         z.describe(
           'WebSocket endpoint of the WS requests, e.g. wss://stream.example.com/ws; a listen key is sent to its origin only. Default: the base URL with ws:// or wss:// and the path /ws.',
         ),
       ),
     key: z
-      .optional(matching(ENV_PATTERNS.key, 'key names a key profile: letters, digits, "-" and "_"'))
+      .optional(matching(PROFILE_NAME_PATTERN, 'key names a key profile: letters, digits, "-" and "_"'))
       .check(
         z.describe(
           'Name of the key profile used to sign requests. The keys themselves live in VS Code SecretStorage or in TRADEREQ_<PROFILE>_API_KEY / TRADEREQ_<PROFILE>_SECRET_KEY, never in this file.',
@@ -47,12 +56,12 @@ const EnvironmentSchema = z
       .optional(z.boolean())
       .check(z.describe('Ask for confirmation before every order sent to this environment.')),
     apiKeyHeader: z
-      .optional(matching(ENV_PATTERNS.apiKeyHeader, 'apiKeyHeader must be a header name'))
+      .optional(matching(/^[A-Za-z0-9-]+$/, 'apiKeyHeader must be a header name'))
       .check(z.describe('Header that carries the API key (default X-SERVICE-APIKEY, spec §4.1 rule 7).')),
     variables: z
       .optional(
         z.record(
-          matching(ENV_PATTERNS.variableName, 'variable names are letters, digits, "_", "-" and "."'),
+          matching(/^[A-Za-z_][\w.-]*$/, 'variable names are letters, digits, "_", "-" and "."'),
           z.union([z.string(), z.number(), z.boolean()]),
         ),
       )
@@ -81,7 +90,7 @@ const EnvironmentSchema = z
 
 export const EnvironmentFileSchema = z
   .record(
-    matching(ENV_PATTERNS.environmentName, 'environment names are letters, digits, "_", "-" and "."'),
+    matching(/^[A-Za-z0-9][\w.-]*$/, 'environment names are letters, digits, "_", "-" and "."'),
     EnvironmentSchema,
   )
   .check(
@@ -93,8 +102,24 @@ export const EnvironmentFileSchema = z
 /** An environment as written: its deployment's defaults not yet applied. */
 export type WrittenEnvironment = z.infer<typeof EnvironmentSchema>;
 export type WrittenEnvironmentFile = z.infer<typeof EnvironmentFileSchema>;
-// Also read without zod (plain-file.ts, the command line's send): the two give the same environments.
-export { withDeployment, type EnvironmentFile } from './plain-file';
+/** An environment with its deployment's base URL, WebSocket URL and key header where it names none. */
+export type Environment = Omit<NamedEnvironment, 'name'>;
+export type EnvironmentFile = Readonly<Record<string, Environment>>;
+
+/** `env` with its deployment's defaults where it writes none of its own (its own still win). */
+export function withDeployment(env: WrittenEnvironment): Environment {
+  const d = deploymentOf(env);
+  const baseUrl = env.baseUrl ?? d.baseUrl;
+  if (baseUrl === undefined) throw new Error('a baseUrl the schema requires'); // the superRefine above
+  const wsUrl = env.wsUrl ?? (env.baseUrl === undefined ? d.wsUrl : undefined);
+  const apiKeyHeader = env.apiKeyHeader ?? (d === DEFAULT_DEPLOYMENT ? undefined : d.apiKeyHeader);
+  return {
+    ...env,
+    baseUrl,
+    ...(wsUrl !== undefined ? { wsUrl } : {}),
+    ...(apiKeyHeader !== undefined ? { apiKeyHeader } : {}),
+  };
+}
 
 export { BUILTIN_SANDBOX, type NamedEnvironment } from './constants';
 
