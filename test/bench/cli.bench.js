@@ -194,13 +194,13 @@ async function startSandbox(cli, extra = []) {
 }
 
 /** One run: wall time from spawn to exit (ms), or peak RSS (KiB) when run under GNU time. */
-function runOnce({ argv, expect }, { cwd, env, memory }) {
+function runOnce({ argv, expect, env: own }, { cwd, env, memory }) {
   return new Promise((resolve, reject) => {
     const marker = `@@peak `;
     const run = pinned(argv, CPUS?.measured);
     const [cmd, args] = memory ? [TIME, ['-f', `${marker}%M`, ...run]] : [run[0], run.slice(1)];
     const start = performance.now();
-    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd, env: own ?? env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
@@ -257,10 +257,13 @@ function median(xs) {
 function cases(builds, dir, sandbox, httpyac, tls) {
   const list = { ...baselines(dir, sandbox, httpyac), ...tradereqCases(builds.now, sandbox, tls) };
   if (!builds.previous) return list;
+  // A state folder of its own: the code cache lives there, and each build's would replace the other's.
   const previous = tradereqCases(builds.previous, sandbox, tls);
   return {
     ...list,
-    ...Object.fromEntries(Object.entries(previous).map(([name, c]) => [`${name} (previous)`, c])),
+    ...Object.fromEntries(
+      Object.entries(previous).map(([name, c]) => [`${name} (previous)`, { ...c, env: builds.previousEnv }]),
+    ),
   };
 }
 
@@ -426,6 +429,10 @@ async function main() {
     const stateDir = path.join(dir, 'state');
     prefillState(stateDir);
     const env = runEnv(stateDir, sandbox, tls);
+    if (builds.previous) {
+      prefillState(path.join(dir, 'state-previous'));
+      builds.previousEnv = runEnv(path.join(dir, 'state-previous'), sandbox, tls);
+    }
     if (builds.previous) console.log(`previous build: ${describe(builds.rev)} (${builds.previous})`);
     console.log(
       `${cli}; ${RUNS} rounds; Node ${process.version}; ${os.cpus().length} cores; load ${os.loadavg()[0].toFixed(2)}`,
@@ -436,7 +443,7 @@ async function main() {
         : `not pinned: ${TASKSET} is missing (apt-get install util-linux), so the runs may use every core`,
     );
     console.log(
-      `send: from a folder with tradereq.env.json (environment "local", key profile "${PROFILE}" from TRADEREQ_${PROFILE.toUpperCase()}_*), state folder prefilled with 40 origins`,
+      `send: from a folder with tradereq.env.json (environment "local", key profile "${PROFILE}" from TRADEREQ_${PROFILE.toUpperCase()}_*), state folder prefilled with 40 origins (one per build: the code cache is kept there)`,
     );
     const results = await measure(cases(builds, dir, sandbox, httpyac, tls), { cwd: dir, env });
     const ratios = report(results, httpyac);
