@@ -48,25 +48,20 @@ export class ClockSync {
   }
 
   /**
-   * The offset a signed request to `origin` is signed with: the stored sample (none: this machine's
-   * clock as it is), or why it is refused (beyond BOUNDS.clockOffsetMs: never signed with).
+   * The offset a signed request to `origin` is signed with, from `s`, its sample as sample() gave it
+   * (none: this machine's clock as it is), or why it is refused (beyond BOUNDS.clockOffsetMs: never signed with).
    */
-  usable(origin: string): Result<ClockSample | undefined, string> {
-    return this.usableSample(origin, this.sample(origin));
-  }
-
-  /** `s`, the sample of `origin` as sample() gave it, as usable() judges it. */
-  usableSample(origin: string, s: ClockSample | undefined): Result<ClockSample | undefined, string> {
+  usable(origin: string, s: ClockSample | undefined): Result<ClockSample | undefined, string> {
     return !s || plausibleOffset(s) ? ok(s) : err(implausibleOffset(origin, s));
   }
 
   /** Now, corrected by the measured offset of `origin` (0 when none was measured, or one beyond the bound). */
   correctedNow(origin: string): number {
-    const offset = this.usable(origin);
+    const offset = this.usable(origin, this.sample(origin));
     return offset.ok ? this.correctedBy(offset.value) : this.now();
   }
 
-  /** Now, corrected by a sample usable() or usableSample() approved (none: this machine's clock as it is). */
+  /** Now, corrected by a sample usable() approved (none: this machine's clock as it is). */
   correctedBy(s: ClockSample | undefined): number {
     return this.now() + (s?.offsetMs ?? 0);
   }

@@ -162,7 +162,7 @@ async function withSyncedClock(
   const kept = deps.clock.sample(resolved.origin);
   const stale = deps.clock.staleSample(kept);
   if (stale) await measureClock(clockBase(resolved), clockDeps(resolved, deps));
-  const offset = deps.clock.usableSample(resolved.origin, stale ? deps.clock.sample(resolved.origin) : kept);
+  const offset = deps.clock.usable(resolved.origin, stale ? deps.clock.sample(resolved.origin) : kept);
   if (!offset.ok) return err({ kind: 'refused', resolved, reason: 'clock', message: offset.error });
   return again(offset.value);
 }
