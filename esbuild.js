@@ -288,8 +288,8 @@ function copyPanelStyles() {
 const FINISH = {
   [out('webview/panel.js')]: copyPanelStyles,
   [out('cli.js')]: () => fs.chmodSync(out('cli.js'), 0o755),
-  // The env file's JSON schema comes from the zod schema the extension bundles.
-  [out('extension.js')]: () => (watch ? writeEnvSchema() : undefined),
+  // The env file's JSON schema comes from its zod schema, which dist/lazy.js bundles: its rebuild writes it again.
+  [out('lazy.js')]: () => (watch ? writeEnvSchema() : undefined),
 };
 
 function finisher(target) {
