@@ -121,19 +121,33 @@ function panelFrame(page) {
  * "### title" line is visible in the editor: the lens nearest above that line.
  */
 async function clickCodeLens(page, title, label) {
-  const line = page.locator('.monaco-editor .view-line', { hasText: `### ${title}` }).first();
-  await line.waitFor();
-  const lenses = page.locator('.monaco-editor .codelens-decoration');
-  await lenses.first().waitFor();
-  const top = (await line.boundingBox()).y;
-  let best;
-  for (const lens of await lenses.all()) {
-    const box = await lens.boundingBox();
-    if (box && box.y < top && (!best || box.y > best.y)) best = { lens, y: box.y };
-  }
-  if (!best) throw new Error(`no code lens above "### ${title}"`);
+  const lens = await lensAbove(page, title);
   // The label follows an icon (a glyph in the text), so it is matched at the end.
-  await best.lens.locator('a', { hasText: new RegExp(`${label}$`) }).click();
+  await lens.locator('a', { hasText: new RegExp(`${label}$`) }).click();
+}
+
+/**
+ * The code lens nearest above the "### title" line. The editor renders its lines again when lenses
+ * arrive (they come once the provider's bundle has loaded), so a line or lens measured in between
+ * has no box: it is measured again at the next frame, for 15 s at most.
+ */
+async function lensAbove(page, title) {
+  const line = page.locator('.monaco-editor .view-line', { hasText: `### ${title}` }).first();
+  const lenses = page.locator('.monaco-editor .codelens-decoration');
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    await line.waitFor();
+    await lenses.first().waitFor();
+    const top = (await line.boundingBox())?.y;
+    let best;
+    for (const lens of top === undefined ? [] : await lenses.all()) {
+      const box = await lens.boundingBox();
+      if (box && box.y < top && (!best || box.y > best.y)) best = { lens, y: box.y };
+    }
+    if (best) return best.lens;
+    if (Date.now() > deadline) throw new Error(`no code lens above "### ${title}"`);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  }
 }
 
 /** A notification toast whose text contains `text`. */
